@@ -1,0 +1,712 @@
+"""The catalogue as plain values: factions, ships, weapons, attack craft, upgrades, admirals.
+
+No Django here. The catalogue's source of truth is the JSON files under
+``fleetbuilder/catalog/data``; :func:`load_catalog_dir` reads and checks them, the Django app
+stores them, and the validator, the simulator and the cards read these same values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+CODE_RE = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*$")
+DICE_RE = re.compile(r"^[1-9]d6$")
+
+
+class CatalogError(ValueError):
+    """A catalogue file that breaks the schema; ``path`` says where (``imperial-navy.ships[3]``)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+class ShipClass(StrEnum):
+    ESCORT = "escort"
+    LIGHT_CRUISER = "light_cruiser"
+    CRUISER = "cruiser"
+    HEAVY_CRUISER = "heavy_cruiser"
+    BATTLECRUISER = "battlecruiser"
+    GRAND_CRUISER = "grand_cruiser"
+    BATTLESHIP = "battleship"
+
+    @property
+    def label(self) -> str:
+        return CLASS_LABELS[self]
+
+    @property
+    def is_escort(self) -> bool:
+        return self is ShipClass.ESCORT
+
+    @property
+    def is_capital(self) -> bool:
+        """Every class but escorts is a capital ship (ruling R-11)."""
+        return self is not ShipClass.ESCORT
+
+    @property
+    def is_cruiser_weight(self) -> bool:
+        return self in CRUISER_WEIGHT
+
+    @property
+    def class_base_mm(self) -> int:
+        """Base size by the class table of section 2."""
+        return 60 if self in (ShipClass.GRAND_CRUISER, ShipClass.BATTLESHIP) else 32
+
+
+CLASS_LABELS = {
+    ShipClass.ESCORT: "Escort",
+    ShipClass.LIGHT_CRUISER: "Light Cruiser",
+    ShipClass.CRUISER: "Cruiser",
+    ShipClass.HEAVY_CRUISER: "Heavy Cruiser",
+    ShipClass.BATTLECRUISER: "Battlecruiser",
+    ShipClass.GRAND_CRUISER: "Grand Cruiser",
+    ShipClass.BATTLESHIP: "Battleship",
+}
+CLASS_ORDER = list(ShipClass)
+CRUISER_WEIGHT = frozenset(
+    {
+        ShipClass.LIGHT_CRUISER,
+        ShipClass.CRUISER,
+        ShipClass.HEAVY_CRUISER,
+        ShipClass.BATTLECRUISER,
+    }
+)
+
+
+class Arc(StrEnum):
+    FRONT = "front"
+    LEFT = "left"
+    RIGHT = "right"
+    REAR = "rear"
+    ALL_AROUND = "all_around"
+
+    @property
+    def abbreviation(self) -> str:
+        return ARC_ABBREVIATIONS[self]
+
+
+ARC_ABBREVIATIONS = {
+    Arc.FRONT: "F",
+    Arc.LEFT: "L",
+    Arc.RIGHT: "R",
+    Arc.REAR: "Re",
+    Arc.ALL_AROUND: "AA",
+}
+ARC_ORDER = [Arc.LEFT, Arc.FRONT, Arc.RIGHT, Arc.REAR, Arc.ALL_AROUND]
+
+
+class WeaponType(StrEnum):
+    BATTERY = "battery"
+    LANCE = "lance"
+    TORPEDO = "torpedo"
+    NOVA_CANNON = "nova_cannon"
+    LAUNCH_BAY = "launch_bay"
+    # Rolls like a battery but its hits ignore shields (bombardment cannons, boarding claws …);
+    # the weapon's ``rule`` says how. See docs/catalogue.md.
+    SPECIAL = "special"
+
+
+class CraftRole(StrEnum):
+    FIGHTER = "fighter"
+    BOMBER = "bomber"
+    ASSAULT_BOAT = "assault_boat"
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    name: str
+    type: WeaponType
+    arcs: tuple[Arc, ...]
+    strength: int
+    range_cm: int
+    rule: str = ""
+
+    @property
+    def arc_label(self) -> str:
+        return "/".join(a.abbreviation for a in sorted(self.arcs, key=ARC_ORDER.index))
+
+
+@dataclass(frozen=True, slots=True)
+class AttackCraft:
+    slug: str
+    name: str
+    role: CraftRole
+    speed_cm: int = 20
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ShipProfile:
+    slug: str
+    name: str
+    ship_class: ShipClass
+    points: int
+    speed_cm: int
+    turns: int  # degrees the ship may turn in one turn after its minimum move: 45 or 90
+    leadership: int
+    shields: int
+    hull: int
+    armor: int  # the save: a d6 at or above it ignores the hit (lower is tougher)
+    turrets: int
+    weapons: tuple[Weapon, ...] = ()
+    attack_craft: tuple[str, ...] = ()  # slugs of the faction's craft its bays launch
+    all_ahead_full: str = "4d6"
+    special_rules: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    description: str = ""
+    source: str = ""  # "reference" (converted) or "designed" (points model)
+
+    @property
+    def is_escort(self) -> bool:
+        return self.ship_class.is_escort
+
+    @property
+    def is_capital(self) -> bool:
+        return self.ship_class.is_capital
+
+    @property
+    def base_mm(self) -> int:
+        """Section 2 with its Large Base Rule: 3+ shields or more than 10 hull is 60 mm."""
+        if self.shields >= 3 or self.hull > 10:
+            return 60
+        return self.ship_class.class_base_mm
+
+    @property
+    def crippled_at(self) -> int | None:
+        """Remaining hull at or below which the ship is crippled (ruling R-09).
+
+        ``None`` for a 1-hull ship, which cannot be crippled.
+        """
+        if self.hull <= 1:
+            return None
+        return self.hull // 2
+
+    @property
+    def launch_capacity(self) -> int:
+        return sum(w.strength for w in self.weapons if w.type is WeaponType.LAUNCH_BAY)
+
+    @property
+    def is_unique(self) -> bool:
+        return "unique" in self.tags
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    """Which ships a composition rule counts: any listed class, ship slug or tag."""
+
+    classes: frozenset[ShipClass] = frozenset()
+    ships: frozenset[str] = frozenset()
+    tags: frozenset[str] = frozenset()
+
+    def matches(self, ship: ShipProfile) -> bool:
+        return (
+            ship.ship_class in self.classes
+            or ship.slug in self.ships
+            or any(t in self.tags for t in ship.tags)
+        )
+
+    def to_dict(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        if self.classes:
+            out["classes"] = sorted(c.value for c in self.classes)
+        if self.ships:
+            out["ships"] = sorted(self.ships)
+        if self.tags:
+            out["tags"] = sorted(self.tags)
+        return out
+
+
+class RuleKind(StrEnum):
+    MAX_PER = "max_per"  # count(subject) <= max * floor(count(per) / per_count)
+    MAX_PER_POINTS = "max_per_points"  # count(subject) <= max * floor(points_limit / per_points)
+    MAX_COUNT = "max_count"  # count(subject) <= max
+    MIN_COUNT = "min_count"  # count(subject) >= min
+    MAX_POINTS_SHARE = "max_points_share"  # points(subject) <= share * total points
+
+
+@dataclass(frozen=True, slots=True)
+class CompositionRule:
+    """A fleet composition guideline as data; the validator reports ``composition.<code>``."""
+
+    code: str
+    text: str
+    kind: RuleKind
+    subject: Selector
+    max: int | None = None
+    min: int | None = None
+    per: Selector | None = None
+    per_count: int | None = None
+    per_points: int | None = None
+    share: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": self.code,
+            "text": self.text,
+            "kind": self.kind.value,
+            "subject": self.subject.to_dict(),
+        }
+        for key in ("max", "min", "per_count", "per_points", "share"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.per is not None:
+            out["per"] = self.per.to_dict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Upgrade:
+    slug: str
+    name: str
+    points: int
+    classes: frozenset[ShipClass]
+    text: str
+    faction: str | None = None  # None: a refit every faction may take
+    variants: frozenset[str] = frozenset()  # non-empty: only fleets of these variants
+    max_per_fleet: int | None = None
+    effects: Mapping[str, int] = field(default_factory=dict)  # stat changes: {"turrets": 1}
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    slug: str
+    name: str
+    text: str
+    composition: tuple[CompositionRule, ...] = ()
+    forbidden_ships: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialRule:
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AdmiralRank:
+    slug: str
+    name: str
+    points: int
+    leadership_bonus: int
+    command_radius_cm: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Faction:
+    slug: str
+    name: str
+    allegiance: str  # imperium, chaos or xenos (section 16's groups)
+    description: str
+    leadership: int
+    special_rules: tuple[SpecialRule, ...]
+    variants: tuple[Variant, ...]
+    attack_craft: tuple[AttackCraft, ...]
+    upgrades: tuple[Upgrade, ...]
+    composition: tuple[CompositionRule, ...]
+    ships: tuple[ShipProfile, ...]
+
+    def ship(self, slug: str) -> ShipProfile | None:
+        return next((s for s in self.ships if s.slug == slug), None)
+
+    def variant(self, slug: str) -> Variant | None:
+        return next((v for v in self.variants if v.slug == slug), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    version: str
+    factions: tuple[Faction, ...]
+    admirals: tuple[AdmiralRank, ...]
+    refits: tuple[Upgrade, ...]
+
+    def faction(self, slug: str) -> Faction | None:
+        return next((f for f in self.factions if f.slug == slug), None)
+
+    def admiral(self, slug: str) -> AdmiralRank | None:
+        return next((a for a in self.admirals if a.slug == slug), None)
+
+    @property
+    def ship_count(self) -> int:
+        return sum(len(f.ships) for f in self.factions)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Typed access to one JSON object, raising CatalogError with the path on a bad value."""
+
+    def __init__(self, data: Any, path: str) -> None:
+        if not isinstance(data, dict):
+            raise CatalogError(path, "expected an object")
+        self.data = data
+        self.path = path
+        self.seen: set[str] = set()
+
+    def _get(self, key: str, default: Any, required: bool) -> Any:
+        self.seen.add(key)
+        if key not in self.data:
+            if required:
+                raise CatalogError(f"{self.path}.{key}", "is required")
+            return default
+        return self.data[key]
+
+    def str(self, key: str, default: str | None = None, *, pattern: re.Pattern[str] | None = None) -> str:
+        value = self._get(key, default, default is None)
+        if not isinstance(value, str):
+            raise CatalogError(f"{self.path}.{key}", "expected a string")
+        if pattern is not None and not pattern.match(value):
+            raise CatalogError(f"{self.path}.{key}", f"{value!r} is not a valid identifier")
+        return value
+
+    def optional_str(self, key: str) -> str | None:
+        value = self._get(key, None, False)
+        if value is not None and not isinstance(value, str):
+            raise CatalogError(f"{self.path}.{key}", "expected a string or null")
+        return value
+
+    def int(self, key: str, default: int | None = None, *, lo: int = 0, hi: int = 10_000) -> int:
+        value = self._get(key, default, default is None)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise CatalogError(f"{self.path}.{key}", "expected an integer")
+        if not lo <= value <= hi:
+            raise CatalogError(f"{self.path}.{key}", f"{value} is outside {lo}–{hi}")
+        return value
+
+    def optional_int(self, key: str, *, lo: int = 0, hi: int = 10_000) -> int | None:
+        if self.data.get(key) is None:
+            self.seen.add(key)
+            return None
+        return self.int(key, lo=lo, hi=hi)
+
+    def list(self, key: str, required: bool = False) -> list[Any]:
+        value = self._get(key, [], required)
+        if not isinstance(value, list):
+            raise CatalogError(f"{self.path}.{key}", "expected a list")
+        return value
+
+    def strs(self, key: str, *, pattern: re.Pattern[str] | None = None) -> tuple[str, ...]:
+        out = []
+        for i, item in enumerate(self.list(key)):
+            if not isinstance(item, str) or (pattern is not None and not pattern.match(item)):
+                raise CatalogError(f"{self.path}.{key}[{i}]", f"{item!r} is not valid here")
+            out.append(item)
+        return tuple(out)
+
+    def enum(self, key: str, enum: type[StrEnum], default: str | None = None) -> Any:
+        value = self.str(key, default)
+        try:
+            return enum(value)
+        except ValueError:
+            allowed = ", ".join(e.value for e in enum)
+            raise CatalogError(f"{self.path}.{key}", f"{value!r} is not one of {allowed}") from None
+
+    def done(self) -> None:
+        unknown = sorted(set(self.data) - self.seen)
+        if unknown:
+            raise CatalogError(self.path, f"unknown key(s): {', '.join(unknown)}")
+
+
+def _selector(data: Any, path: str) -> Selector:
+    r = _Reader(data, path)
+    classes = frozenset(_class(c, f"{path}.classes") for c in r.strs("classes"))
+    sel = Selector(classes=classes, ships=frozenset(r.strs("ships", pattern=SLUG_RE)),
+                   tags=frozenset(r.strs("tags", pattern=SLUG_RE)))
+    r.done()
+    if not (sel.classes or sel.ships or sel.tags):
+        raise CatalogError(path, "a selector needs classes, ships or tags")
+    return sel
+
+
+def _class(value: str, path: str) -> ShipClass:
+    try:
+        return ShipClass(value)
+    except ValueError:
+        raise CatalogError(path, f"{value!r} is not a ship class") from None
+
+
+def _composition_rule(data: Any, path: str) -> CompositionRule:
+    r = _Reader(data, path)
+    kind = r.enum("kind", RuleKind)
+    rule = CompositionRule(
+        code=r.str("code", pattern=CODE_RE),
+        text=r.str("text"),
+        kind=kind,
+        subject=_selector(r._get("subject", None, True), f"{path}.subject"),
+        max=r.optional_int("max", hi=100),
+        min=r.optional_int("min", hi=100),
+        per=(_selector(r.data["per"], f"{path}.per") if "per" in r.data else None),
+        per_count=r.optional_int("per_count", lo=1, hi=100),
+        per_points=r.optional_int("per_points", lo=1, hi=10_000),
+        share=_share(r, path),
+    )
+    r.seen.add("per")
+    r.done()
+    needs = {
+        RuleKind.MAX_PER: ("max", "per", "per_count"),
+        RuleKind.MAX_PER_POINTS: ("max", "per_points"),
+        RuleKind.MAX_COUNT: ("max",),
+        RuleKind.MIN_COUNT: ("min",),
+        RuleKind.MAX_POINTS_SHARE: ("share",),
+    }[kind]
+    for key in needs:
+        if getattr(rule, key) is None:
+            raise CatalogError(f"{path}.{key}", f"is required for a {kind.value} rule")
+    return rule
+
+
+def _share(r: _Reader, path: str) -> float | None:
+    value = r._get("share", None, False)
+    if value is None:
+        return None
+    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value <= 1:
+        raise CatalogError(f"{path}.share", "expected a fraction in (0, 1]")
+    return float(value)
+
+
+def _weapon(data: Any, path: str) -> Weapon:
+    r = _Reader(data, path)
+    arcs = []
+    for i, arc in enumerate(r.strs("arcs")):
+        try:
+            arcs.append(Arc(arc))
+        except ValueError:
+            raise CatalogError(f"{path}.arcs[{i}]", f"{arc!r} is not an arc") from None
+    if not arcs:
+        raise CatalogError(f"{path}.arcs", "a weapon needs at least one arc")
+    weapon = Weapon(
+        name=r.str("name"),
+        type=r.enum("type", WeaponType),
+        arcs=tuple(arcs),
+        strength=r.int("strength", lo=1, hi=40),
+        range_cm=r.int("range", lo=0, hi=150),
+        rule=r.str("rule", ""),
+    )
+    r.done()
+    if weapon.type is not WeaponType.LAUNCH_BAY and weapon.range_cm == 0:
+        raise CatalogError(f"{path}.range", "only launch bays may have no range")
+    return weapon
+
+
+def _ship(data: Any, path: str, craft: set[str]) -> ShipProfile:
+    r = _Reader(data, path)
+    ship = ShipProfile(
+        slug=r.str("slug", pattern=SLUG_RE),
+        name=r.str("name"),
+        ship_class=_class(r.str("class"), f"{path}.class"),
+        points=r.int("points", lo=5, hi=1000),
+        speed_cm=r.int("speed", lo=0, hi=40),
+        turns=r.int("turns", lo=45, hi=90),
+        leadership=r.int("leadership", lo=6, hi=10),
+        shields=r.int("shields", lo=0, hi=6),
+        hull=r.int("hull", lo=1, hi=20),
+        armor=r.int("armor", lo=2, hi=6),
+        turrets=r.int("turrets", lo=0, hi=8),
+        weapons=tuple(_weapon(w, f"{path}.weapons[{i}]") for i, w in enumerate(r.list("weapons"))),
+        attack_craft=r.strs("attack_craft", pattern=SLUG_RE),
+        all_ahead_full=r.str("all_ahead_full", "4d6", pattern=DICE_RE),
+        special_rules=r.strs("special_rules"),
+        tags=r.strs("tags", pattern=SLUG_RE),
+        description=r.str("description", ""),
+        source=r.str("source", ""),
+    )
+    r.done()
+    if ship.turns not in (45, 90):
+        raise CatalogError(f"{path}.turns", "turns are 45 or 90 degrees")
+    unknown = [c for c in ship.attack_craft if c not in craft]
+    if unknown:
+        raise CatalogError(f"{path}.attack_craft", f"unknown craft {', '.join(unknown)}")
+    if ship.attack_craft and not ship.launch_capacity:
+        raise CatalogError(f"{path}.attack_craft", "attack craft need a launch_bay weapon")
+    if ship.launch_capacity and not ship.attack_craft:
+        raise CatalogError(f"{path}.attack_craft", "a launch bay needs the craft it launches")
+    return ship
+
+
+def _upgrade(data: Any, path: str, faction: str | None) -> Upgrade:
+    r = _Reader(data, path)
+    classes = r.strs("classes")
+    effects_raw = r._get("effects", {}, False)
+    if not isinstance(effects_raw, dict) or not all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+        for k, v in effects_raw.items()
+    ):
+        raise CatalogError(f"{path}.effects", "expected an object of stat: integer change")
+    unknown_stats = set(effects_raw) - UPGRADE_STATS
+    if unknown_stats:
+        raise CatalogError(f"{path}.effects", f"unknown stat(s) {', '.join(sorted(unknown_stats))}")
+    upgrade = Upgrade(
+        slug=r.str("slug", pattern=SLUG_RE),
+        name=r.str("name"),
+        points=r.int("points", lo=0, hi=500),
+        classes=frozenset(_class(c, f"{path}.classes") for c in classes),
+        text=r.str("text"),
+        faction=faction,
+        variants=frozenset(r.strs("variants", pattern=SLUG_RE)),
+        max_per_fleet=r.optional_int("max_per_fleet", lo=1, hi=20),
+        effects=dict(effects_raw),
+    )
+    r.done()
+    if not upgrade.classes:
+        raise CatalogError(f"{path}.classes", "an upgrade names the classes that may take it")
+    return upgrade
+
+
+UPGRADE_STATS = frozenset(
+    {"speed", "leadership", "shields", "hull", "armor", "turrets", "launch_capacity"}
+)
+
+
+def _faction(data: Any, path: str) -> Faction:
+    r = _Reader(data, path)
+    slug = r.str("slug", pattern=SLUG_RE)
+    craft = []
+    for i, c in enumerate(r.list("attack_craft")):
+        cr = _Reader(c, f"{path}.attack_craft[{i}]")
+        craft.append(
+            AttackCraft(
+                slug=cr.str("slug", pattern=SLUG_RE),
+                name=cr.str("name"),
+                role=cr.enum("role", CraftRole),
+                speed_cm=cr.int("speed", 20, lo=5, hi=40),
+                rule=cr.str("rule", ""),
+            )
+        )
+        cr.done()
+    craft_slugs = {c.slug for c in craft}
+    variants = []
+    for i, v in enumerate(r.list("variants")):
+        vpath = f"{path}.variants[{i}]"
+        vr = _Reader(v, vpath)
+        variants.append(
+            Variant(
+                slug=vr.str("slug", pattern=SLUG_RE),
+                name=vr.str("name"),
+                text=vr.str("text"),
+                composition=tuple(
+                    _composition_rule(c, f"{vpath}.composition[{j}]")
+                    for j, c in enumerate(vr.list("composition"))
+                ),
+                forbidden_ships=frozenset(vr.strs("forbidden_ships", pattern=SLUG_RE)),
+            )
+        )
+        vr.done()
+    special = []
+    for i, s in enumerate(r.list("special_rules")):
+        sr = _Reader(s, f"{path}.special_rules[{i}]")
+        special.append(SpecialRule(name=sr.str("name"), text=sr.str("text")))
+        sr.done()
+    faction = Faction(
+        slug=slug,
+        name=r.str("name"),
+        allegiance=r.str("allegiance"),
+        description=r.str("description"),
+        leadership=r.int("leadership", lo=6, hi=10),
+        special_rules=tuple(special),
+        variants=tuple(variants),
+        attack_craft=tuple(craft),
+        upgrades=tuple(
+            _upgrade(u, f"{path}.upgrades[{i}]", slug) for i, u in enumerate(r.list("upgrades"))
+        ),
+        composition=tuple(
+            _composition_rule(c, f"{path}.composition[{i}]")
+            for i, c in enumerate(r.list("composition"))
+        ),
+        ships=tuple(
+            _ship(s, f"{path}.ships[{i}]", craft_slugs) for i, s in enumerate(r.list("ships"))
+        ),
+    )
+    r.done()
+    if faction.allegiance not in ("imperium", "chaos", "xenos"):
+        raise CatalogError(f"{path}.allegiance", "expected imperium, chaos or xenos")
+    _unique([s.slug for s in faction.ships], f"{path}.ships")
+    _unique([v.slug for v in faction.variants], f"{path}.variants")
+    _unique([u.slug for u in faction.upgrades], f"{path}.upgrades")
+    _unique([c.code for c in faction.composition], f"{path}.composition")
+    variant_slugs = {v.slug for v in faction.variants}
+    ship_slugs = {s.slug for s in faction.ships}
+    for i, u in enumerate(faction.upgrades):
+        if not u.variants <= variant_slugs:
+            raise CatalogError(f"{path}.upgrades[{i}].variants", "names an unknown variant")
+    for i, v in enumerate(faction.variants):
+        if not v.forbidden_ships <= ship_slugs:
+            raise CatalogError(f"{path}.variants[{i}].forbidden_ships", "names an unknown ship")
+    return faction
+
+
+def _unique(items: Iterable[str], path: str) -> None:
+    seen: set[str] = set()
+    for item in items:
+        if item in seen:
+            raise CatalogError(path, f"{item!r} appears twice")
+        seen.add(item)
+
+
+def catalog_from_dicts(
+    factions: list[Any], admirals: list[Any], refits: list[Any], version: str = "dev"
+) -> Catalog:
+    ranks = []
+    for i, a in enumerate(admirals):
+        ar = _Reader(a, f"admirals[{i}]")
+        ranks.append(
+            AdmiralRank(
+                slug=ar.str("slug", pattern=SLUG_RE),
+                name=ar.str("name"),
+                points=ar.int("points", lo=0, hi=500),
+                leadership_bonus=ar.int("leadership_bonus", lo=0, hi=3),
+                command_radius_cm=ar.int("command_radius", lo=0, hi=100),
+                rule=ar.str("rule"),
+            )
+        )
+        ar.done()
+    catalog = Catalog(
+        version=version,
+        factions=tuple(_faction(f, f.get("slug", f"factions[{i}]") if isinstance(f, dict) else f"factions[{i}]") for i, f in enumerate(factions)),
+        admirals=tuple(ranks),
+        refits=tuple(_upgrade(u, f"refits[{i}]", None) for i, u in enumerate(refits)),
+    )
+    _unique([f.slug for f in catalog.factions], "factions")
+    _unique([a.slug for a in catalog.admirals], "admirals")
+    # Ship and upgrade slugs are unique across the whole catalogue: a fleet file names a ship by
+    # slug alone, and a foreign faction's ship must be recognised as such (faction.mismatch).
+    _unique([s.slug for f in catalog.factions for s in f.ships], "ships")
+    _unique(
+        [u.slug for u in catalog.refits] + [u.slug for f in catalog.factions for u in f.upgrades],
+        "upgrades",
+    )
+    return catalog
+
+
+def load_catalog_dir(directory: Path) -> Catalog:
+    """Read ``admirals.json``, ``refits.json`` and ``factions/*.json`` from a data folder."""
+
+    def read(path: Path) -> Any:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise CatalogError(path.name, f"invalid JSON at line {exc.lineno}: {exc.msg}") from None
+
+    faction_files = sorted((directory / "factions").glob("*.json"))
+    digest = hashlib.sha256()
+    for path in [directory / "admirals.json", directory / "refits.json", *faction_files]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return catalog_from_dicts(
+        factions=[read(p) for p in faction_files],
+        admirals=read(directory / "admirals.json"),
+        refits=read(directory / "refits.json"),
+        version=f"1+{digest.hexdigest()[:12]}",
+    )
+
+
