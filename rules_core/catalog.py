@@ -710,3 +710,8 @@ def load_catalog_dir(directory: Path) -> Catalog:
     )
 
 
+
+
+def composition_rule_from_dict(data: Any, path: str = "composition") -> CompositionRule:
+    """A composition rule from its data form (``CompositionRule.to_dict``)."""
+    return _composition_rule(data, path)

@@ -1,0 +1,22 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from rules_core.catalog import CatalogError
+
+from ... import loader
+
+
+class Command(BaseCommand):
+    help = "Load the catalogue's data files into the database (skips work when unchanged)."
+
+    def add_arguments(self, parser) -> None:  # noqa: ANN001
+        parser.add_argument("--force", action="store_true", help="reload even if unchanged")
+
+    def handle(self, *args, force: bool = False, **options) -> None:  # noqa: ANN002, ANN003
+        try:
+            result = loader.load(force=force)
+        except CatalogError as exc:
+            raise CommandError(f"catalogue data is invalid: {exc}", returncode=2) from None
+        state = "loaded" if result.loaded else "already up to date"
+        self.stdout.write(
+            f"Catalogue {result.version} {state}: {result.factions} factions, {result.ships} ships."
+        )
