@@ -1,0 +1,59 @@
+"""Shared fixtures: the catalogue loaded from the data files, and a headless Debian Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM must still be allowed.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):  # noqa: ANN001, ANN201
+    """Load the catalogue once into the test database; db tests roll back around it."""
+    from fleetbuilder.catalog import loader
+
+    with django_db_blocker.unblock():
+        loader.load(force=True)
+
+
+@pytest.fixture
+def catalog(db):  # noqa: ANN001, ANN201
+    """The catalogue as rules_core values (reloaded if a transactional test flushed it)."""
+    from fleetbuilder.catalog import loader
+    from fleetbuilder.catalog.models import CatalogState
+
+    if not CatalogState.objects.exists():
+        loader.load(force=True)
+    return loader.core_catalog()
+
+
+@pytest.fixture
+def live_catalog(transactional_db, live_server):  # noqa: ANN001, ANN201
+    """The live server with the catalogue loaded (transactional tests start from an empty DB)."""
+    from fleetbuilder.catalog import loader
+
+    loader.load(force=True)
+    return live_server
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):  # noqa: ANN001, ANN201
+    if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run scripts/test, which installs it")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
