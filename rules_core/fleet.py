@@ -1,0 +1,430 @@
+"""The fleet file (contract 1, version 1) as plain values, with its reader and writer.
+
+``parse_fleet`` checks the *shape* of a file and nothing about the game: an unknown ship, a
+squadron of seven or two flagships all parse, and the validator reports them. A shape error
+raises :class:`FleetFormatError` naming the JSON path of the first problem (ruling R-20).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, TypeAlias
+
+FORMAT = "void-command-fleet"
+VERSION = 1
+
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+# File limits (R-20): generous for play, small enough that no file can be a burden.
+MAX_NAME_LENGTH = 100
+MAX_SLUG_LENGTH = 100
+MAX_NOTES_LENGTH = 4000
+MAX_UNITS = 100
+MAX_SQUADRON_SHIPS = 100  # the file's limit; a squadron above 4 is the validator's to report
+MAX_UPGRADES_PER_SHIP = 20
+MAX_POINTS_LIMIT = 100_000
+
+
+class FleetFormatError(ValueError):
+    """A fleet file that is not a version-1 fleet file; ``path`` is the JSON path at fault.
+
+    ``path`` is ``""`` for the file as a whole (e.g. invalid JSON, where ``line`` and ``column``
+    say where).
+    """
+
+    def __init__(
+        self, path: str, message: str, *, line: int | None = None, column: int | None = None
+    ) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+class GameSize(StrEnum):
+    PATROL = "patrol"
+    SKIRMISH = "skirmish"
+    BATTLE = "battle"
+    ARMADA = "armada"
+    CUSTOM = "custom"
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+@dataclass(frozen=True, slots=True)
+class PointsBand:
+    """A game size's points band; both ends are inside it (R-04)."""
+
+    name: str
+    min: int
+    max: int
+
+    @property
+    def label(self) -> str:
+        return self.name.capitalize()
+
+    def __contains__(self, points: object) -> bool:
+        return isinstance(points, int) and self.min <= points <= self.max
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "min": self.min, "max": self.max}
+
+
+POINTS_BANDS: dict[GameSize, PointsBand] = {
+    GameSize.PATROL: PointsBand("patrol", 500, 750),
+    GameSize.SKIRMISH: PointsBand("skirmish", 750, 1000),
+    GameSize.BATTLE: PointsBand("battle", 1000, 1500),
+    GameSize.ARMADA: PointsBand("armada", 1500, 2500),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ShipUnit:
+    """One capital ship (or, illegally, a lone escort: ``squadron.required``)."""
+
+    ship: str
+    name: str | None = None
+    flagship: bool = False
+    admiral: str | None = None
+    upgrades: tuple[str, ...] = ()
+
+    kind = "ship"
+
+
+@dataclass(frozen=True, slots=True)
+class SquadronShip:
+    ship: str
+    upgrades: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Squadron:
+    """Escorts flying together; a squadron never holds the flagship or an admiral (R-21)."""
+
+    ships: tuple[SquadronShip, ...]
+    name: str | None = None
+
+    kind = "squadron"
+
+
+Unit: TypeAlias = ShipUnit | Squadron
+
+
+@dataclass(frozen=True, slots=True)
+class Fleet:
+    faction: str
+    game_size: GameSize
+    units: tuple[Unit, ...] = ()
+    name: str | None = None
+    variant: str | None = None
+    points_limit: PointsBand | None = None  # only, and always, for GameSize.CUSTOM
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.game_size is GameSize.CUSTOM) != (self.points_limit is not None):
+            raise ValueError("a custom game size needs a points_limit, and only it has one")
+
+    @property
+    def band(self) -> PointsBand:
+        if self.points_limit is not None:
+            return self.points_limit
+        return POINTS_BANDS[self.game_size]
+
+    @property
+    def ship_count(self) -> int:
+        return sum(1 if isinstance(u, ShipUnit) else len(u.ships) for u in self.units)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+class _Obj:
+    """Typed access to one JSON object; every error names the JSON path."""
+
+    def __init__(self, data: object, path: str) -> None:
+        if not isinstance(data, dict):
+            raise FleetFormatError(path, f"expected an object, found {_kind(data)}")
+        self.data: dict[Any, Any] = data
+        self.path = path
+        self.seen: set[str] = set()
+
+    def at(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def get(self, key: str, required: bool) -> tuple[bool, Any]:
+        self.seen.add(key)
+        if key in self.data:
+            return True, self.data[key]
+        if required:
+            raise FleetFormatError(self.at(key), "is required")
+        return False, None
+
+    def string(self, key: str, *, required: bool = False, default: str | None = None,
+               max_length: int = MAX_NAME_LENGTH, nullable: bool = True) -> str | None:
+        present, value = self.get(key, required)
+        if not present:
+            return default
+        if value is None and nullable:
+            return None
+        if not isinstance(value, str):
+            expected = "a string or null" if nullable else "a string"
+            raise FleetFormatError(self.at(key), f"expected {expected}, found {_kind(value)}")
+        if len(value) > max_length:
+            raise FleetFormatError(
+                self.at(key), f"is {len(value)} characters long; the limit is {max_length}"
+            )
+        return value
+
+    def slug(self, key: str, *, required: bool = True) -> str | None:
+        present, value = self.get(key, required)
+        if not present or (value is None and not required):
+            return None
+        return _slug(value, self.at(key))
+
+    def boolean(self, key: str) -> bool:
+        present, value = self.get(key, False)
+        if not present:
+            return False
+        if not isinstance(value, bool):
+            raise FleetFormatError(self.at(key), f"expected true or false, found {_kind(value)}")
+        return value
+
+    def array(self, key: str, *, required: bool, max_items: int) -> list[Any]:
+        present, value = self.get(key, required)
+        if not present:
+            return []
+        if not isinstance(value, list):
+            raise FleetFormatError(self.at(key), f"expected a list, found {_kind(value)}")
+        if len(value) > max_items:
+            raise FleetFormatError(
+                self.at(key), f"has {len(value)} entries; the limit is {max_items}"
+            )
+        return value
+
+    def done(self) -> None:
+        unknown = sorted(str(k) for k in self.data if k not in self.seen)
+        if unknown:
+            raise FleetFormatError(self.at(unknown[0]), "is not a key of this object")
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _slug(value: object, path: str) -> str:
+    if not isinstance(value, str):
+        raise FleetFormatError(path, f"expected a slug (a string), found {_kind(value)}")
+    if len(value) > MAX_SLUG_LENGTH or not SLUG_RE.match(value):
+        raise FleetFormatError(
+            path, f"{value[:MAX_SLUG_LENGTH]!r} is not a slug (lowercase words joined by '-')"
+        )
+    return value
+
+
+def _int(value: object, path: str, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise FleetFormatError(path, f"expected a whole number, found {_kind(value)}")
+    if not lo <= value <= hi:
+        raise FleetFormatError(path, f"{value} is outside {lo}–{hi}")
+    return value
+
+
+def _upgrades(obj: _Obj) -> tuple[str, ...]:
+    items = obj.array("upgrades", required=False, max_items=MAX_UPGRADES_PER_SHIP)
+    return tuple(_slug(u, f"{obj.at('upgrades')}[{i}]") for i, u in enumerate(items))
+
+
+def _no_command_keys(obj: _Obj) -> None:
+    """Only a ``ship`` unit may be the flagship or carry the admiral (R-21)."""
+    for key in ("flagship", "admiral"):
+        if key in obj.data:
+            raise FleetFormatError(
+                obj.at(key),
+                f"a squadron cannot hold the {key}: only a 'ship' unit (a capital ship) can",
+            )
+
+
+def _unit(data: object, path: str) -> Unit:
+    obj = _Obj(data, path)
+    _, kind = obj.get("kind", True)
+    if kind == "ship":
+        unit: Unit = ShipUnit(
+            ship=_slug(obj.get("ship", True)[1], obj.at("ship")),
+            name=obj.string("name"),
+            flagship=obj.boolean("flagship"),
+            admiral=obj.slug("admiral", required=False),
+            upgrades=_upgrades(obj),
+        )
+    elif kind == "squadron":
+        _no_command_keys(obj)
+        ships = []
+        items = obj.array("ships", required=True, max_items=MAX_SQUADRON_SHIPS)
+        for j, item in enumerate(items):
+            sobj = _Obj(item, f"{obj.at('ships')}[{j}]")
+            _no_command_keys(sobj)
+            ships.append(
+                SquadronShip(ship=_slug(sobj.get("ship", True)[1], sobj.at("ship")),
+                             upgrades=_upgrades(sobj))
+            )
+            sobj.done()
+        unit = Squadron(ships=tuple(ships), name=obj.string("name"))
+    else:
+        shown = repr(kind) if isinstance(kind, str) else _kind(kind)
+        raise FleetFormatError(obj.at("kind"), f"{shown} is not 'ship' or 'squadron'")
+    obj.done()
+    return unit
+
+
+def parse_fleet(data: object) -> Fleet:
+    """Read a decoded fleet file (``json.loads`` output) into a :class:`Fleet`."""
+    obj = _Obj(data, "")
+    _, fmt = obj.get("format", True)
+    if fmt != FORMAT:
+        shown = repr(fmt) if isinstance(fmt, str) else _kind(fmt)
+        raise FleetFormatError("format", f"{shown} is not {FORMAT!r}")
+    _, version = obj.get("version", True)
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise FleetFormatError("version", f"expected a whole number, found {_kind(version)}")
+    if version > VERSION:
+        raise FleetFormatError(
+            "version", f"version {version} is newer than this program reads (up to {VERSION})"
+        )
+    if version < 1:
+        raise FleetFormatError("version", f"{version} is not a fleet file version")
+
+    name = obj.string("name")
+    faction = _slug(obj.get("faction", True)[1], "faction")
+    variant = obj.slug("variant", required=False)
+    _, size_raw = obj.get("game_size", True)
+    try:
+        game_size = GameSize(size_raw) if isinstance(size_raw, str) else None
+    except ValueError:
+        game_size = None
+    if game_size is None:
+        shown = repr(size_raw) if isinstance(size_raw, str) else _kind(size_raw)
+        allowed = ", ".join(g.value for g in GameSize)
+        raise FleetFormatError("game_size", f"{shown} is not one of {allowed}")
+
+    _, limit_raw = obj.get("points_limit", False)
+    points_limit = None
+    if game_size is GameSize.CUSTOM:
+        if limit_raw is None:
+            raise FleetFormatError("points_limit", "a custom game size needs {\"min\", \"max\"}")
+        lobj = _Obj(limit_raw, "points_limit")
+        lo = _int(lobj.get("min", True)[1], "points_limit.min", 0, MAX_POINTS_LIMIT)
+        hi = _int(lobj.get("max", True)[1], "points_limit.max", 0, MAX_POINTS_LIMIT)
+        lobj.done()
+        if hi < lo:
+            raise FleetFormatError("points_limit.max", f"{hi} is below the minimum {lo}")
+        points_limit = PointsBand("custom", lo, hi)
+    elif limit_raw is not None:
+        raise FleetFormatError(
+            "points_limit", f"must be null unless game_size is 'custom' (it is {game_size.value!r})"
+        )
+
+    units_raw = obj.array("units", required=True, max_items=MAX_UNITS)
+    units = tuple(_unit(u, f"units[{i}]") for i, u in enumerate(units_raw))
+    notes = obj.string("notes", default="", max_length=MAX_NOTES_LENGTH)
+    obj.done()
+    return Fleet(
+        faction=faction,
+        game_size=game_size,
+        units=units,
+        name=name,
+        variant=variant,
+        points_limit=points_limit,
+        notes=notes or "",
+    )
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed in a fleet file")
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise FleetFormatError("", f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def load_fleet_json(text: str) -> Fleet:
+    """Parse fleet-file text; invalid JSON raises FleetFormatError with its line and column."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        data = json.loads(
+            text, object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant
+        )
+    except json.JSONDecodeError as exc:
+        raise FleetFormatError(
+            "",
+            f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+            line=exc.lineno,
+            column=exc.colno,
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        if isinstance(exc, FleetFormatError):
+            raise
+        raise FleetFormatError("", f"not a usable fleet file: {exc}") from None
+    return parse_fleet(data)
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def _unit_to_dict(unit: Unit) -> dict[str, Any]:
+    if isinstance(unit, ShipUnit):
+        return {
+            "kind": "ship",
+            "ship": unit.ship,
+            "name": unit.name,
+            "flagship": unit.flagship,
+            "admiral": unit.admiral,
+            "upgrades": list(unit.upgrades),
+        }
+    return {
+        "kind": "squadron",
+        "name": unit.name,
+        "ships": [{"ship": s.ship, "upgrades": list(s.upgrades)} for s in unit.ships],
+    }
+
+
+def fleet_to_dict(fleet: Fleet) -> dict[str, Any]:
+    """The normalised fleet file: every key present, in contract 1's order."""
+    limit = fleet.points_limit
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": fleet.name,
+        "faction": fleet.faction,
+        "variant": fleet.variant,
+        "game_size": fleet.game_size.value,
+        "points_limit": None if limit is None else {"min": limit.min, "max": limit.max},
+        "units": [_unit_to_dict(u) for u in fleet.units],
+        "notes": fleet.notes,
+    }
+
+
+def dump_fleet_json(fleet: Fleet, *, indent: int | None = 2) -> str:
+    return json.dumps(fleet_to_dict(fleet), indent=indent, ensure_ascii=False)
