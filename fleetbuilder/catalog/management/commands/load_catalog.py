@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from django.core.management.base import BaseCommand, CommandError
 
 from rules_core.catalog import CatalogError
@@ -10,11 +12,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:  # noqa: ANN001
         parser.add_argument("--force", action="store_true", help="reload even if unchanged")
+        parser.add_argument("--data", type=Path, default=loader.DATA_DIR, help="data folder")
 
-    def handle(self, *args, force: bool = False, **options) -> None:  # noqa: ANN002, ANN003
+    def handle(self, *args, force: bool = False, data: Path, **options) -> None:  # noqa: ANN002, ANN003
         try:
-            result = loader.load(force=force)
-        except CatalogError as exc:
+            result = loader.load(data, force=force)
+        except (CatalogError, OSError) as exc:
             raise CommandError(f"catalogue data is invalid: {exc}", returncode=2) from None
         state = "loaded" if result.loaded else "already up to date"
         self.stdout.write(
