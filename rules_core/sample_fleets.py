@@ -1,0 +1,283 @@
+"""Built-in sample fleets: a legal fleet for any faction and game size, built constructively.
+
+The builder is deterministic (the same catalogue gives the same fleet): it takes a flagship,
+meets every ``min_count`` rule, then adds capital ships and escort squadrons in turn, cheapest
+first, while every other composition rule and the band's maximum still hold, until the total
+reaches the middle of the band. If it stalls below the band's minimum it tops up with smaller
+steps (an escort, an upgrade, an admiral). The result is checked with the validator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules_core.catalog import AdmiralRank, Catalog, CompositionRule, RuleKind, ShipProfile, Upgrade
+from rules_core.fleet import (
+    POINTS_BANDS,
+    Fleet,
+    GameSize,
+    PointsBand,
+    ShipUnit,
+    Squadron,
+    SquadronShip,
+    Unit,
+)
+from rules_core.validator import (
+    SQUADRON_MAX,
+    SQUADRON_MIN,
+    CatalogIndex,
+    catalog_index,
+    tally_rule,
+    upgrade_refusal,
+    validate,
+)
+
+STANDARD_SQUADRON = 3
+
+
+class SampleFleetError(ValueError):
+    """No legal sample fleet could be built (a catalogue that cannot field one)."""
+
+
+@dataclass
+class _Ship:
+    profile: ShipProfile
+    upgrades: list[Upgrade] = field(default_factory=list)
+
+    @property
+    def cost(self) -> int:
+        return self.profile.points + sum(u.points for u in self.upgrades)
+
+
+@dataclass
+class _Draft:
+    """A fleet under construction: units are lists of ships (one capital or 2–4 escorts)."""
+
+    units: list[list[_Ship]] = field(default_factory=list)
+    admiral: AdmiralRank | None = None
+
+    def copy(self) -> _Draft:
+        return _Draft([[_Ship(s.profile, list(s.upgrades)) for s in u] for u in self.units],
+                      self.admiral)
+
+    @property
+    def flagship(self) -> _Ship | None:
+        return next((u[0] for u in self.units if u[0].profile.is_capital), None)
+
+    @property
+    def total(self) -> int:
+        total = sum(s.cost for u in self.units for s in u)
+        return total + (self.admiral.points if self.admiral else 0)
+
+    def ships(self) -> list[tuple[str, int]]:
+        flagship = self.flagship
+        admiral = self.admiral.points if self.admiral else 0
+        return [(s.profile.slug, s.cost + (admiral if s is flagship else 0))
+                for u in self.units for s in u]
+
+
+class _Builder:
+    def __init__(self, catalog: Catalog, faction_slug: str, band: PointsBand,
+                 variant: str | None) -> None:
+        idx = catalog_index(catalog)
+        faction = idx.factions.get(faction_slug)
+        if faction is None:
+            raise SampleFleetError(f"the catalogue has no faction {faction_slug!r}")
+        self.idx: CatalogIndex = idx
+        self.faction = faction
+        self.band = band
+        self.variant = variant
+        rules: list[CompositionRule] = list(faction.composition)
+        forbidden: frozenset[str] = frozenset()
+        if variant is not None:
+            v = idx.variants.get((faction.slug, variant))
+            if v is None:
+                raise SampleFleetError(f"{faction.name} has no variant {variant!r}")
+            rules += v.composition
+            forbidden = v.forbidden_ships
+        self.rules = rules
+        usable = sorted((s for s in faction.ships if s.slug not in forbidden and not s.is_unique),
+                        key=lambda s: (s.points, s.slug))
+        self.capitals = [s for s in usable if s.is_capital]
+        self.escorts = [s for s in usable if s.is_escort]
+        self.upgrades = sorted((*faction.upgrades, *catalog.refits), key=lambda u: (u.points, u.slug))
+        self.admirals = sorted(catalog.admirals, key=lambda a: (a.points, a.slug))
+        if not self.capitals:
+            raise SampleFleetError(f"{faction.name} has no capital ship to be the flagship")
+
+    # checks ------------------------------------------------------------------------------
+
+    def fits(self, draft: _Draft) -> bool:
+        """Within the band's maximum and every rule but ``min_count``.
+
+        A share rule is judged against at least the band's minimum, which the finished fleet
+        reaches, so a costly first ship is not refused for being most of a small fleet.
+        """
+        total = draft.total
+        if total > self.band.max:
+            return False
+        ships = draft.ships()
+        share_total = max(total, self.band.min)
+        for rule in self.rules:
+            if rule.kind is RuleKind.MIN_COUNT:
+                continue
+            t = tally_rule(rule, self.idx, ships, share_total, self.band)
+            if not t.ok:
+                return False
+        return True
+
+    def unmet_minimums(self, draft: _Draft) -> list[tuple[CompositionRule, int]]:
+        ships = draft.ships()
+        out = []
+        for rule in self.rules:
+            if rule.kind is RuleKind.MIN_COUNT:
+                t = tally_rule(rule, self.idx, ships, draft.total, self.band)
+                if not t.ok:
+                    out.append((rule, int(t.limit) - t.actual))
+        return out
+
+    def done(self, draft: _Draft) -> bool:
+        return draft.total >= self.band.min and not self.unmet_minimums(draft)
+
+    # moves -------------------------------------------------------------------------------
+
+    def with_unit(self, draft: _Draft, profile: ShipProfile, count: int = 1) -> _Draft:
+        new = draft.copy()
+        new.units.append([_Ship(profile) for _ in range(count)])
+        return new
+
+    def squadron_size(self, escort: ShipProfile, wanted: int) -> int:
+        return max(SQUADRON_MIN, min(SQUADRON_MAX, wanted))
+
+    def minimum_moves(self, draft: _Draft) -> list[_Draft]:
+        moves = []
+        for rule, missing in self.unmet_minimums(draft):
+            subject = self.idx.selected(rule.subject)
+            for s in self.capitals:
+                if s.slug in subject:
+                    moves.append(self.with_unit(draft, s))
+            for s in self.escorts:
+                if s.slug in subject:
+                    moves.append(self.with_unit(draft, s, self.squadron_size(s, missing)))
+        return moves
+
+    def standard_moves(self) -> list[tuple[ShipProfile, int]]:
+        """Capital ships and escort squadrons interleaved, cheapest first."""
+        caps = [(s, 1) for s in self.capitals]
+        squads = [(s, STANDARD_SQUADRON) for s in self.escorts]
+        out: list[tuple[ShipProfile, int]] = []
+        for k in range(max(len(caps), len(squads))):
+            out += caps[k:k + 1] + squads[k:k + 1]
+        return out
+
+    def small_moves(self, draft: _Draft) -> list[_Draft]:
+        moves = []
+        for i, unit in enumerate(draft.units):
+            if unit[0].profile.is_escort and len(unit) < SQUADRON_MAX:
+                new = draft.copy()
+                new.units[i].append(_Ship(unit[0].profile))
+                moves.append(new)
+        moves += [self.with_unit(draft, s, SQUADRON_MIN) for s in self.escorts]
+        moves += [self.with_unit(draft, s) for s in self.capitals]
+        if draft.admiral is None and draft.flagship is not None:
+            for rank in self.admirals:
+                new = draft.copy()
+                new.admiral = rank
+                moves.append(new)
+        uses: dict[str, int] = {}
+        for unit in draft.units:
+            for s in unit:
+                for u in s.upgrades:
+                    uses[u.slug] = uses.get(u.slug, 0) + 1
+        for i, unit in enumerate(draft.units):
+            for j, s in enumerate(unit):
+                for upgrade in self.upgrades:
+                    if upgrade in s.upgrades or (
+                        upgrade.max_per_fleet is not None
+                        and uses.get(upgrade.slug, 0) >= upgrade.max_per_fleet
+                    ) or upgrade_refusal(upgrade, s.profile, self.faction.slug, self.variant,
+                                         self.idx):
+                        continue
+                    new = draft.copy()
+                    new.units[i][j].upgrades.append(upgrade)
+                    moves.append(new)
+        return moves
+
+    # the build ---------------------------------------------------------------------------
+
+    def build(self) -> _Draft:
+        draft = _Draft()
+        target = (self.band.min + self.band.max) // 2
+        rotation = self.standard_moves()
+        turn = 0
+        while draft.total < target or self.unmet_minimums(draft):
+            chosen = next((m for m in self.minimum_moves(draft) if self.fits(m)), None)
+            if chosen is None and draft.total < target:
+                for k in range(len(rotation)):
+                    profile, count = rotation[(turn + k) % len(rotation)]
+                    candidate = self.with_unit(draft, profile, count)
+                    if self.fits(candidate):
+                        chosen = candidate
+                        turn = (turn + k + 1) % len(rotation)
+                        break
+            if chosen is None:
+                break
+            draft = chosen
+        while not self.done(draft):
+            # Top up with the largest small step that still fits.
+            fitting = [m for m in self.small_moves(draft) if self.fits(m)]
+            if not fitting:
+                break
+            draft = max(fitting, key=lambda m: (not self.unmet_minimums(m), m.total))
+        return draft
+
+
+def _to_fleet(draft: _Draft, faction: str, game_size: GameSize, band: PointsBand,
+              variant: str | None, name: str) -> Fleet:
+    capitals = [u for u in draft.units if u[0].profile.is_capital]
+    squadrons = [u for u in draft.units if u[0].profile.is_escort]
+    units: list[Unit] = []
+    for n, (s,) in enumerate(capitals):
+        first = n == 0
+        units.append(ShipUnit(
+            ship=s.profile.slug,
+            flagship=first,
+            admiral=draft.admiral.slug if first and draft.admiral else None,
+            upgrades=tuple(u.slug for u in s.upgrades),
+        ))
+    for squadron in squadrons:
+        units.append(Squadron(tuple(SquadronShip(s.profile.slug, tuple(u.slug for u in s.upgrades))
+                                    for s in squadron)))
+    return Fleet(
+        faction=faction,
+        game_size=game_size,
+        units=tuple(units),
+        name=name,
+        variant=variant,
+        points_limit=band if game_size is GameSize.CUSTOM else None,
+        notes="A sample fleet built from the catalogue.",
+    )
+
+
+def sample_fleet(catalog: Catalog, faction_slug: str, game_size: GameSize | str, *,
+                 variant: str | None = None, points_limit: PointsBand | None = None) -> Fleet:
+    """A legal fleet of ``faction_slug`` for ``game_size`` (``points_limit`` for custom).
+
+    Raises :class:`SampleFleetError` if the catalogue cannot field one.
+    """
+    size = GameSize(game_size)
+    if size is GameSize.CUSTOM:
+        if points_limit is None:
+            raise SampleFleetError("a custom game size needs a points_limit")
+        band = PointsBand("custom", points_limit.min, points_limit.max)
+    else:
+        band = POINTS_BANDS[size]
+    builder = _Builder(catalog, faction_slug, band, variant)
+    draft = builder.build()
+    name = f"{builder.faction.name} {band.label} Fleet"
+    fleet = _to_fleet(draft, faction_slug, size, band, variant, name)
+    report = validate(fleet, catalog)
+    if not report.legal:
+        why = "; ".join(p.message for p in report.errors)
+        raise SampleFleetError(f"no legal {band.name} fleet for {faction_slug}: {why}")
+    return fleet
