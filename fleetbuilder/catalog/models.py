@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.urls import reverse
+from django.utils.functional import cached_property
 
 from rules_core import catalog as core
 
@@ -44,6 +45,9 @@ class FactionQuerySet(models.QuerySet["Faction"]):
             ),
         )
 
+    def with_ship_counts(self) -> FactionQuerySet:
+        return self.annotate(ship_count=models.Count("ships"))
+
 
 class Faction(models.Model):
     slug = models.SlugField(unique=True)
@@ -64,6 +68,40 @@ class Faction(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("catalog:faction", args=[self.slug])
+
+    @staticmethod
+    def by_allegiance(factions: list[Faction]) -> list[tuple[str, list[Faction]]]:
+        """Section 16's three groups, in their order, each with its factions (empty ones kept)."""
+        return [(label, [f for f in factions if f.allegiance == key])
+                for key, label in ALLEGIANCE_CHOICES]
+
+    def ships_by_class(self) -> list[tuple[str, list[ShipProfile]]]:
+        """The ships grouped by class, escorts first and battleships last (``CLASS_ORDER``).
+
+        Reads ``self.ships.all()``, so a prefetch keeps it to no extra query.
+        """
+        ships = list(self.ships.all())
+        groups = [(c.label, [s for s in ships if s.ship_class == c.value]) for c in core.CLASS_ORDER]
+        return [(label, group) for label, group in groups if group]
+
+    def guidelines(self) -> list[CompositionRule]:
+        """Composition guidelines for the whole faction (not a variant's own)."""
+        return [r for r in self.composition_rules.all() if r.variant_id is None]
+
+    def variants_with_guidelines(
+        self,
+    ) -> list[tuple[Variant, list[CompositionRule], list[str]]]:
+        """Each variant with its own guidelines and the names of the ships it may not take."""
+        rules = list(self.composition_rules.all())
+        names = {s.slug: s.name for s in self.ships.all()}
+        return [
+            (v, [r for r in rules if r.variant_id == v.pk],
+             [names.get(slug, slug) for slug in v.forbidden_ships])
+            for v in self.variants.all()
+        ]
+
+    def special_rule_text(self, name: str) -> str:
+        return next((r["text"] for r in self.special_rules if r.get("name") == name), "")
 
     def to_core(self) -> core.Faction:
         rules = list(self.composition_rules.all())
@@ -172,6 +210,42 @@ class ShipProfile(models.Model):
     def class_label(self) -> str:
         return core.ShipClass(self.ship_class).label
 
+    @cached_property
+    def profile(self) -> core.ShipProfile:
+        """The rules_core profile: base size and crippling come from there, one rule, one place."""
+        return self.to_core()
+
+    @property
+    def armor_label(self) -> str:
+        return f"{self.armor}+"
+
+    @property
+    def base_mm(self) -> int:
+        return self.profile.base_mm
+
+    @property
+    def has_large_base_by_rule(self) -> bool:
+        """A 60 mm base that comes from the Large Base Rule (R-10), not from the class."""
+        return self.base_mm > core.ShipClass(self.ship_class).class_base_mm
+
+    @property
+    def crippled_at(self) -> int | None:
+        return self.profile.crippled_at
+
+    @property
+    def is_unique(self) -> bool:
+        return "unique" in self.tags
+
+    @property
+    def source_label(self) -> str:
+        return {"reference": "Converted from a reference profile",
+                "designed": "Designed with the project's points model"}.get(
+            self.source, self.source.replace("_", " ").capitalize())
+
+    def special_rules_explained(self) -> list[tuple[str, str]]:
+        """Each special rule with its text where the faction defines one by that name."""
+        return [(name, self.faction.special_rule_text(name)) for name in self.special_rules]
+
     def to_core(self) -> core.ShipProfile:
         return core.ShipProfile(
             slug=self.slug,
@@ -210,6 +284,18 @@ class Weapon(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def arc_label(self) -> str:
+        return self.to_core().arc_label
+
+    @property
+    def arc_names(self) -> str:
+        return ", ".join(core.Arc(a).value.replace("_", " ") for a in self.arcs)
+
+    @property
+    def is_launch_bay(self) -> bool:
+        return self.type == core.WeaponType.LAUNCH_BAY
 
     def to_core(self) -> core.Weapon:
         return core.Weapon(
