@@ -235,10 +235,13 @@ def _or_list(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " or " + items[-1]
 
 
-def _selector_phrase(selector: Selector, idx: CatalogIndex) -> str:
-    parts = [_CLASS_PLURALS[c] for c in sorted(selector.classes, key=CLASS_ORDER.index)]
-    parts += [idx.ship_name(s) + "s" for s in sorted(selector.ships)]
-    parts += [f"'{t}' ships" for t in sorted(selector.tags)]
+def _selector_phrase(selector: Selector, idx: CatalogIndex, count: int = 2) -> str:
+    """The ships a selector names, in the plural unless ``count`` is 1."""
+    one = count == 1
+    classes = sorted(selector.classes, key=CLASS_ORDER.index)
+    parts = [c.label.lower() if one else _CLASS_PLURALS[c] for c in classes]
+    parts += [idx.ship_name(s) + ("" if one else "s") for s in sorted(selector.ships)]
+    parts += [f"'{t}' ship{'' if one else 's'}" for t in sorted(selector.tags)]
     return _or_list(parts)
 
 
@@ -299,25 +302,25 @@ def tally_rule(
 
 def _rule_message(t: RuleTally, idx: CatalogIndex, band: PointsBand, total: int) -> str:
     rule = t.rule
-    subject = _selector_phrase(rule.subject, idx)
+    subject = _selector_phrase(rule.subject, idx, t.actual)
     head = _sentence(rule.text)
     limit = int(t.limit)
     if rule.kind is RuleKind.MAX_PER:
-        assert rule.per is not None
-        per = _selector_phrase(rule.per, idx)
+        assert rule.per is not None and t.per_actual is not None
+        per = _selector_phrase(rule.per, idx, t.per_actual)
         return (f"{head} This fleet has {t.actual} {subject} and {t.per_actual} {per}, "
                 f"which allows {limit}.")
     if rule.kind is RuleKind.MAX_PER_POINTS:
         return (f"{head} This fleet has {t.actual} {subject}; the {band.label} band's "
                 f"{band.max} points allow {limit}.")
     if rule.kind is RuleKind.MAX_COUNT:
-        return f"{head} This fleet has {t.actual} {subject}; at most {limit} are allowed."
+        return f"{head} This fleet has {t.actual} {subject}; at most {limit} may be taken."
     if rule.kind is RuleKind.MIN_COUNT:
         return f"{head} This fleet has {t.actual} {subject}; it needs at least {limit}."
     share = round(100 * (rule.share or 0))
     actual_share = round(100 * t.actual / total) if total else 0
-    return (f"{head} {subject.capitalize()} cost {t.actual} of the fleet's {total} points "
-            f"({actual_share}%); at most {share}% is allowed.")
+    return (f"{head} {_selector_phrase(rule.subject, idx).capitalize()} cost {t.actual} of "
+            f"the fleet's {total} points ({actual_share}%); at most {share}% is allowed.")
 
 
 # --- upgrades ----------------------------------------------------------------------------
