@@ -438,7 +438,8 @@ def apply_hull_damage(target: Target, points: int, dice: Dice, report: AttackRep
             report.criticals.append(hit)
             pending += hit.extra_damage
             report.extra_damage += hit.extra_damage
-    report.became_crippled = not was_crippled and target.crippled and not target.destroyed
+    if not was_crippled and target.crippled and not target.destroyed:
+        report.became_crippled = True
 
 
 def _resolve_damage(
