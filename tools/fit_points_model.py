@@ -3,7 +3,8 @@
     .venv/bin/python tools/fit_points_model.py [DATA_DIR] [--worst N] [--designed]
 
 Loads the catalogue data folder (default ``fleetbuilder/catalog/data``) with
-``rules_core.catalog.load_catalog_dir``, takes every ship with ``source == "reference"``, and fits
+``rules_core.catalog.load_catalog_dir``, takes every ship with ``source == "reference"`` (but
+those with a rule in ``points_model.FIT_EXCLUDED_RULES``), and fits
 ``points ≈ Σ coefficient × feature`` by ordinary least squares on the features of
 ``rules_core.points_model.features``. Every coefficient but the class-group intercepts is held
 at 0 or above (active set: the most negative one is fixed at 0 and the fit repeated). Prints the
@@ -29,6 +30,11 @@ sys.path.insert(0, str(ROOT))
 
 from rules_core import points_model as pm  # noqa: E402
 from rules_core.catalog import Catalog, ShipProfile, load_catalog_dir  # noqa: E402
+
+
+def fit_set(catalog: Catalog) -> list[ShipProfile]:
+    """The reference-converted ships the model is fitted and judged on."""
+    return [s for f in catalog.factions for s in f.ships if pm.in_fit_set(s)]
 
 
 def load(directory: Path) -> Catalog:
@@ -88,11 +94,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     catalog = load(args.data)
-    reference = [s for f in catalog.factions for s in f.ships if s.source == "reference"]
+    reference = fit_set(catalog)
     if len(reference) < len(pm.FEATURES) * 3:
         print(f"only {len(reference)} reference ships: too few to fit", file=sys.stderr)
         return 2
-    factions = sorted({f.slug for f in catalog.factions for s in f.ships if s.source == "reference"})
+    factions = sorted({f.slug for f in catalog.factions for s in f.ships if s in reference})
     print(f"fitting on {len(reference)} reference ships of {len(factions)} factions: "
           + ", ".join(factions))
 
@@ -106,7 +112,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.worst:
         print(f"\n{args.worst} worst-priced reference ships (new fit):")
-        ranked = sorted(reference, key=lambda s: -abs(pm.estimate_points(s, new) - s.points) / s.points)
+        def error(s: ShipProfile) -> float:
+            return abs(pm.estimate_points(s, new) - s.points) / s.points
+
+        ranked = sorted(reference, key=error, reverse=True)
         for s in ranked[: args.worst]:
             print(f"  {s.slug:48} {s.ship_class.value:14} {s.points:4d}  "
                   f"model {pm.estimate_points(s, new):6.1f}")
