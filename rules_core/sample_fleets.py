@@ -1,7 +1,8 @@
 """Built-in sample fleets: a legal fleet for any faction and game size, built constructively.
 
-The builder is deterministic (the same catalogue gives the same fleet): it takes a flagship,
-meets every ``min_count`` rule, then adds capital ships and escort squadrons in turn, cheapest
+The builder is deterministic (the same catalogue gives the same fleet): it meets every
+``min_count`` rule (first adding the ships a ``max_per`` rule asks for, if need be; a unique
+ship only when a rule names it), then adds capital ships and escort squadrons in turn, cheapest
 first, while every other composition rule and the band's maximum still hold, until the total
 reaches the middle of the band. If it stalls below the band's minimum it tops up with smaller
 steps (an escort, an upgrade, an admiral). The result is checked with the validator.
@@ -96,13 +97,17 @@ class _Builder:
             rules += v.composition
             forbidden = v.forbidden_ships
         self.rules = rules
-        usable = sorted((s for s in faction.ships if s.slug not in forbidden and not s.is_unique),
-                        key=lambda s: (s.points, s.slug))
+        allowed = sorted((s for s in faction.ships if s.slug not in forbidden),
+                         key=lambda s: (s.points, s.slug))
+        # Unique ships join only when a rule demands them (a variant led by a named ship).
+        self.uniques = [s for s in allowed if s.is_unique]
+        usable = [s for s in allowed if not s.is_unique]
         self.capitals = [s for s in usable if s.is_capital]
         self.escorts = [s for s in usable if s.is_escort]
-        self.upgrades = sorted((*faction.upgrades, *catalog.refits), key=lambda u: (u.points, u.slug))
+        self.upgrades = sorted((*faction.upgrades, *catalog.refits),
+                               key=lambda u: (u.points, u.slug))
         self.admirals = sorted(catalog.admirals, key=lambda a: (a.points, a.slug))
-        if not self.capitals:
+        if not self.capitals and not self.uniques:
             raise SampleFleetError(f"{faction.name} has no capital ship to be the flagship")
 
     # checks ------------------------------------------------------------------------------
@@ -146,19 +151,22 @@ class _Builder:
         new.units.append([_Ship(profile) for _ in range(count)])
         return new
 
-    def squadron_size(self, escort: ShipProfile, wanted: int) -> int:
+    @staticmethod
+    def squadron_size(wanted: int) -> int:
         return max(SQUADRON_MIN, min(SQUADRON_MAX, wanted))
 
     def minimum_moves(self, draft: _Draft) -> list[_Draft]:
         moves = []
+        present = {s.profile.slug for u in draft.units for s in u}
+        uniques = [s for s in self.uniques if s.is_capital and s.slug not in present]
         for rule, missing in self.unmet_minimums(draft):
             subject = self.idx.selected(rule.subject)
-            for s in self.capitals:
+            for s in (*self.capitals, *uniques):
                 if s.slug in subject:
                     moves.append(self.with_unit(draft, s))
             for s in self.escorts:
                 if s.slug in subject:
-                    moves.append(self.with_unit(draft, s, self.squadron_size(s, missing)))
+                    moves.append(self.with_unit(draft, s, self.squadron_size(missing)))
         return moves
 
     def standard_moves(self) -> list[tuple[ShipProfile, int]]:
@@ -203,6 +211,26 @@ class _Builder:
                     moves.append(new)
         return moves
 
+    def enabling_move(self, draft: _Draft, blocked: _Draft) -> _Draft | None:
+        """A ship that lets a needed but refused one in: a ``per`` ship of a broken max_per.
+
+        E.g. a fleet that must field a battleship, one per three cruisers, first adds cruisers.
+        """
+        ships = blocked.ships()
+        for rule in self.rules:
+            if rule.kind is not RuleKind.MAX_PER or rule.per is None:
+                continue
+            if tally_rule(rule, self.idx, ships, blocked.total, self.band).ok:
+                continue
+            per = self.idx.selected(rule.per)
+            moves = [self.with_unit(draft, s) for s in self.capitals if s.slug in per]
+            moves += [self.with_unit(draft, s, SQUADRON_MIN) for s in self.escorts
+                      if s.slug in per]
+            found = next((m for m in moves if self.fits(m)), None)
+            if found is not None:
+                return found
+        return None
+
     # the build ---------------------------------------------------------------------------
 
     def build(self) -> _Draft:
@@ -211,7 +239,10 @@ class _Builder:
         rotation = self.standard_moves()
         turn = 0
         while draft.total < target or self.unmet_minimums(draft):
-            chosen = next((m for m in self.minimum_moves(draft) if self.fits(m)), None)
+            needed = self.minimum_moves(draft)
+            chosen = next((m for m in needed if self.fits(m)), None)
+            if chosen is None and needed:
+                chosen = self.enabling_move(draft, needed[0])
             if chosen is None and draft.total < target:
                 for k in range(len(rotation)):
                     profile, count = rotation[(turn + k) % len(rotation)]

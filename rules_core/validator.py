@@ -131,7 +131,8 @@ class ValidationReport:
         return [p.code for p in self.problems]
 
     def problems_for(self, unit: int, ship: int | None = None) -> tuple[Problem, ...]:
-        return tuple(p for p in self.problems if p.unit == unit and (ship is None or p.ship == ship))
+        return tuple(p for p in self.problems
+                     if p.unit == unit and (ship is None or p.ship == ship))
 
     @property
     def leadership(self) -> int | None:
@@ -159,7 +160,8 @@ class ValidationReport:
         return cls(
             points=0,
             band=None,
-            problems=(Problem("format.invalid", f"Not a usable fleet file{where}: {error.message}"),),
+            problems=(Problem("format.invalid",
+                              f"Not a usable fleet file{where}: {error.message}"),),
         )
 
 

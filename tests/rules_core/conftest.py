@@ -49,6 +49,11 @@ IMPERIAL = {
              {"code": "bastion_escorts", "text": "A Bastion Fleet takes at most 4 escorts.",
               "kind": "max_count", "subject": {"classes": ["escort"]}, "max": 4},
          ]},
+        {"slug": "battle-group", "name": "Battle Group", "text": "Built round a battleship.",
+         "composition": [
+             {"code": "battleship_required", "text": "A Battle Group fields a battleship.",
+              "kind": "min_count", "subject": {"classes": ["battleship"]}, "min": 1},
+         ]},
     ],
     "upgrades": [
         {"slug": "nova-refit", "name": "Nova Refit", "points": 20,
