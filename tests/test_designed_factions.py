@@ -22,7 +22,6 @@ from rules_core.catalog import (
     RuleKind,
     ShipClass,
     ShipProfile,
-    catalog_from_dicts,
     load_catalog_dir,
 )
 
@@ -40,14 +39,7 @@ GAME_SIZES = {"patrol": (500, 750), "skirmish": (750, 1000), "battle": (1000, 15
 
 
 def _load() -> Catalog:
-    if (DATA / "refits.json").exists():
-        return load_catalog_dir(DATA)
-    import json
-
-    factions = [json.loads(p.read_text(encoding="utf-8"))
-                for p in sorted((DATA / "factions").glob("*.json"))]
-    admirals = json.loads((DATA / "admirals.json").read_text(encoding="utf-8"))
-    return catalog_from_dicts(factions, admirals, [])
+    return load_catalog_dir(DATA)
 
 
 CATALOG = _load()

@@ -18,7 +18,6 @@ from rules_core.catalog import (
     ShipProfile,
     Weapon,
     WeaponType,
-    catalog_from_dicts,
     load_catalog_dir,
 )
 
@@ -26,15 +25,7 @@ DATA = Path(__file__).resolve().parent.parent / "fleetbuilder" / "catalog" / "da
 
 
 def _load() -> Catalog:
-    if (DATA / "refits.json").exists():
-        return load_catalog_dir(DATA)
-    # The refits file is not part of every checkout stage; the factions are all this needs.
-    import json
-
-    factions = [json.loads(p.read_text(encoding="utf-8"))
-                for p in sorted((DATA / "factions").glob("*.json"))]
-    admirals = json.loads((DATA / "admirals.json").read_text(encoding="utf-8"))
-    return catalog_from_dicts(factions, admirals, [])
+    return load_catalog_dir(DATA)
 
 
 CATALOG = _load()
