@@ -88,7 +88,8 @@ def test_ship_types_groups_factions_by_allegiance_with_ship_counts(client, catal
     groups = ["Imperial Forces", "Forces of Chaos", "Xenos Empires"]
     starts = [text.index(g) for g in groups]
     assert starts == sorted(starts)
-    bounds = dict(zip(["imperium", "chaos", "xenos"], zip(starts, [*starts[1:], len(text)])))
+    ends = [*starts[1:], len(text)]
+    bounds = dict(zip(["imperium", "chaos", "xenos"], zip(starts, ends, strict=True), strict=True))
     for faction in catalog.factions:
         lo, hi = bounds[faction.allegiance]
         at = text.index(faction.name, lo)
@@ -113,7 +114,7 @@ def test_faction_page_lists_ships_by_class_escorts_first(client, catalog) -> Non
     cruisers = present.index(core.ShipClass.CRUISER)
     assert headings[cruisers] < body.index(lunar.name) < headings[cruisers + 1]
     stats = f"{lunar.points} {lunar.hull} {lunar.shields} {lunar.armor}\\+ {lunar.speed_cm}"
-    assert re.search(rf"{lunar.name}( [a-z-]+)* {stats}", text), "points, hull, shields, armor, speed"
+    assert re.search(rf"{lunar.name}( [a-z-]+)* {stats}", text), "pts, hull, shields, armor, speed"
 
 
 def test_faction_page_shows_rules_variants_composition_upgrades_refits_and_craft(

@@ -15,6 +15,14 @@ from rules_core import catalog as core
 CLASS_CHOICES = [(c.value, c.label) for c in core.ShipClass]
 WEAPON_CHOICES = [(t.value, t.value.replace("_", " ").title()) for t in core.WeaponType]
 ROLE_CHOICES = [(r.value, r.value.replace("_", " ").title()) for r in core.CraftRole]
+ROLE_SUMMARIES = {
+    core.CraftRole.FIGHTER:
+        "Intercepts torpedoes and bombers near friendly ships; used up when it does.",
+    core.CraftRole.BOMBER:
+        "Turrets shoot first; each survivor deals 1 damage on a 4+, ignoring shields.",
+    core.CraftRole.ASSAULT_BOAT:
+        "Turrets shoot first; each survivor causes a critical hit on a 4+.",
+}
 ALLEGIANCE_CHOICES = [("imperium", "Imperial Forces"), ("chaos", "Forces of Chaos"),
                       ("xenos", "Xenos Empires")]
 
@@ -81,7 +89,8 @@ class Faction(models.Model):
         Reads ``self.ships.all()``, so a prefetch keeps it to no extra query.
         """
         ships = list(self.ships.all())
-        groups = [(c.label, [s for s in ships if s.ship_class == c.value]) for c in core.CLASS_ORDER]
+        groups = [(c.label, [s for s in ships if s.ship_class == c.value])
+                  for c in core.CLASS_ORDER]
         return [(label, group) for label, group in groups if group]
 
     def guidelines(self) -> list[CompositionRule]:
@@ -165,6 +174,11 @@ class AttackCraft(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def role_summary(self) -> str:
+        """What every craft of this role does under the core rules (section 12), in brief."""
+        return ROLE_SUMMARIES[core.CraftRole(self.role)]
 
     def to_core(self) -> core.AttackCraft:
         return core.AttackCraft(
