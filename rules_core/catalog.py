@@ -362,7 +362,9 @@ class _Reader:
             return default
         return self.data[key]
 
-    def str(self, key: str, default: str | None = None, *, pattern: re.Pattern[str] | None = None) -> str:
+    def str(
+        self, key: str, default: str | None = None, *, pattern: re.Pattern[str] | None = None
+    ) -> str:
         value = self._get(key, default, default is None)
         if not isinstance(value, str):
             raise CatalogError(f"{self.path}.{key}", "expected a string")
@@ -653,6 +655,12 @@ def _unique(items: Iterable[str], path: str) -> None:
         seen.add(item)
 
 
+def _faction_path(data: Any, index: int) -> str:
+    """Errors in a faction file are named by its slug (``orks.ships[3]``) where it has one."""
+    slug = data.get("slug") if isinstance(data, dict) else None
+    return slug if isinstance(slug, str) else f"factions[{index}]"
+
+
 def catalog_from_dicts(
     factions: list[Any], admirals: list[Any], refits: list[Any], version: str = "dev"
 ) -> Catalog:
@@ -672,7 +680,7 @@ def catalog_from_dicts(
         ar.done()
     catalog = Catalog(
         version=version,
-        factions=tuple(_faction(f, f.get("slug", f"factions[{i}]") if isinstance(f, dict) else f"factions[{i}]") for i, f in enumerate(factions)),
+        factions=tuple(_faction(f, _faction_path(f, i)) for i, f in enumerate(factions)),
         admirals=tuple(ranks),
         refits=tuple(_upgrade(u, f"refits[{i}]", None) for i, u in enumerate(refits)),
     )

@@ -61,7 +61,9 @@ def test_catalogue_holds_at_least_150_ship_profiles(catalog: Catalog) -> None:
 
 
 @pytest.mark.parametrize("faction_slug", sorted(FACTIONS))
-def test_every_faction_has_the_classes_to_build_any_fleet(catalog: Catalog, faction_slug: str) -> None:
+def test_every_faction_has_the_classes_to_build_any_fleet(
+    catalog: Catalog, faction_slug: str
+) -> None:
     faction = catalog.faction(faction_slug)
     classes = Counter(s.ship_class for s in faction.ships)
     assert len(faction.ships) >= 8
@@ -162,5 +164,5 @@ def test_published_slugs_never_disappear(catalog: Catalog) -> None:
     current = all_slugs(catalog)
     assert not published - current, f"published slugs removed: {sorted(published - current)}"
     assert not current - published, (
-        "new slugs must be published (tools/publish_slugs.py): " f"{sorted(current - published)[:10]}"
+        f"publish new slugs with tools/publish_slugs.py: {sorted(current - published)[:10]}"
     )

@@ -53,7 +53,8 @@ def test_admin_edit_changes_the_version_and_the_rules_core_catalogue(catalog) ->
     assert edited.faction(ship.faction.slug).ship(ship.slug).points == ship.points
     # The files are the source of truth: the next load restores them.
     call_command("load_catalog", stdout=StringIO())
-    assert loader.core_catalog().faction(ship.faction.slug).ship(ship.slug).points == ship.points - 5
+    restored = loader.core_catalog().faction(ship.faction.slug).ship(ship.slug)
+    assert restored.points == ship.points - 5
 
 
 def test_broken_data_is_refused_with_its_path_and_changes_nothing(

@@ -1,6 +1,15 @@
 from django.contrib import admin
 
-from .models import AdmiralRank, AttackCraft, CompositionRule, Faction, ShipProfile, Upgrade, Variant, Weapon
+from .models import (
+    AdmiralRank,
+    AttackCraft,
+    CompositionRule,
+    Faction,
+    ShipProfile,
+    Upgrade,
+    Variant,
+    Weapon,
+)
 
 
 class VariantInline(admin.StackedInline):

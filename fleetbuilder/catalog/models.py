@@ -33,6 +33,9 @@ class CatalogState(models.Model):
     version = models.CharField(max_length=40)
     loaded_at = models.DateTimeField(auto_now=True)
 
+    def __str__(self) -> str:
+        return self.version
+
     @classmethod
     def current_version(cls) -> str:
         row = cls.objects.order_by("pk").first()
@@ -201,7 +204,9 @@ class ShipProfile(models.Model):
     leadership = models.PositiveSmallIntegerField()
     shields = models.PositiveSmallIntegerField()
     hull = models.PositiveSmallIntegerField()
-    armor = models.PositiveSmallIntegerField(help_text="The save: a d6 at or above it ignores a hit.")
+    armor = models.PositiveSmallIntegerField(
+        help_text="The save: a d6 at or above it ignores a hit."
+    )
     turrets = models.PositiveSmallIntegerField()
     all_ahead_full = models.CharField(max_length=4, default="4d6")
     special_rules = models.JSONField(default=list, blank=True)
