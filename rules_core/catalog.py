@@ -517,7 +517,10 @@ def _ship(data: Any, path: str, craft: set[str]) -> ShipProfile:
         turrets=r.int("turrets", lo=0, hi=8),
         weapons=tuple(_weapon(w, f"{path}.weapons[{i}]") for i, w in enumerate(r.list("weapons"))),
         attack_craft=r.strs("attack_craft", pattern=SLUG_RE),
-        all_ahead_full=r.str("all_ahead_full", "4d6", pattern=DICE_RE),
+        all_ahead_full=r.str(
+            "all_ahead_full", default_all_ahead_full(_class(r.data.get("class", ""), path)),
+            pattern=DICE_RE,
+        ),
         special_rules=r.strs("special_rules"),
         tags=r.strs("tags", pattern=SLUG_RE),
         description=r.str("description", ""),
@@ -534,6 +537,13 @@ def _ship(data: Any, path: str, craft: set[str]) -> ShipProfile:
     if ship.launch_capacity and not ship.attack_craft:
         raise CatalogError(f"{path}.attack_craft", "a launch bay needs the craft it launches")
     return ship
+
+
+def default_all_ahead_full(ship_class: ShipClass) -> str:
+    """R-16: +4d6 cm, but +3d6 for the massive grand cruisers and battleships."""
+    if ship_class in (ShipClass.GRAND_CRUISER, ShipClass.BATTLESHIP):
+        return "3d6"
+    return "4d6"
 
 
 def _upgrade(data: Any, path: str, faction: str | None) -> Upgrade:

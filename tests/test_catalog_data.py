@@ -166,3 +166,11 @@ def test_published_slugs_never_disappear(catalog: Catalog) -> None:
     assert not current - published, (
         f"publish new slugs with tools/publish_slugs.py: {sorted(current - published)[:10]}"
     )
+
+
+def test_all_ahead_full_follows_ruling_r16(catalog: Catalog) -> None:
+    for faction in catalog.factions:
+        extra = 1 if faction.slug == "orks" else 0
+        for ship in faction.ships:
+            massive = ship.ship_class in (ShipClass.GRAND_CRUISER, ShipClass.BATTLESHIP)
+            assert ship.all_ahead_full == f"{(3 if massive else 4) + extra}d6", ship.slug

@@ -34,6 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from rules_core.catalog import ShipClass, default_all_ahead_full  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_REFERENCE = ROOT.parent / "shared" / "reference" / "bfg-ship-facts.json"
 DEFAULT_DATA = ROOT / "fleetbuilder" / "catalog" / "data"
@@ -96,6 +99,7 @@ class FactionSpec:
     class_ld: dict[str, int]  # per-faction overrides of CLASS_LD_ADJUSTMENT
     craft: tuple[dict[str, Any], ...]
     picks: tuple[Pick, ...]
+    all_ahead_full_bonus: int = 0  # extra d6 on All Ahead Full for every ship
 
 
 def _craft(slug: str, name: str, role: str, speed: int = 20, rule: str = "") -> dict[str, Any]:
@@ -306,6 +310,7 @@ FACTIONS: tuple[FactionSpec, ...] = (
         name="Orks",
         allegiance="xenos",
         leadership=7,
+        all_ahead_full_bonus=1,
         class_ld={},
         craft=(
             _craft("ork-fighta", "Fighta", "fighter"),
@@ -834,6 +839,9 @@ def convert_ship(rec: dict, pick: Pick, spec: FactionSpec) -> dict[str, Any]:
         "turrets": min(8, parse_int(raw["turrets"], f"{rec['name']}: turrets")),
         "weapons": weapons,
     }
+    if spec.all_ahead_full_bonus:
+        base = int(default_all_ahead_full(ShipClass(ship_class))[0])
+        ship["all_ahead_full"] = f"{base + spec.all_ahead_full_bonus}d6"
     if any(w["type"] == "launch_bay" for w in weapons):
         ship["attack_craft"] = [c["slug"] for c in spec.craft]
     rules = speed_rules + shield_rules + weapon_rules
