@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "fleetbuilder.catalog",
+    "fleetbuilder.fleets",
 ]
 
 MIDDLEWARE = [

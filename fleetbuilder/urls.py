@@ -3,5 +3,6 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("fleets/", include("fleetbuilder.fleets.urls")),
     path("", include("fleetbuilder.catalog.urls")),
 ]

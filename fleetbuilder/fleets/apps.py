@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class FleetsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "fleetbuilder.fleets"
+    verbose_name = "Fleets"

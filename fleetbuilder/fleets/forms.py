@@ -1,0 +1,99 @@
+"""Forms for the builder: every value a player sends is checked here before the model sees it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from rules_core import catalog as core
+from rules_core import fleet as rf
+
+from .models import DEFAULT_NAME, GAME_SIZE_CHOICES
+
+NAME_FIELD = {"max_length": rf.MAX_NAME_LENGTH, "required": False, "strip": True}
+
+
+class FleetSettingsForm(forms.Form):
+    """Name, list, variant and game size. The faction is chosen once, when the fleet starts."""
+
+    name = forms.CharField(initial=DEFAULT_NAME, **NAME_FIELD)
+    faction = forms.ChoiceField()
+    variant = forms.ChoiceField(required=False)
+    game_size = forms.ChoiceField(choices=GAME_SIZE_CHOICES, initial="skirmish")
+    points_min = forms.IntegerField(required=False, min_value=0, max_value=rf.MAX_POINTS_LIMIT,
+                                    label="Custom minimum")
+    points_max = forms.IntegerField(required=False, min_value=0, max_value=rf.MAX_POINTS_LIMIT,
+                                    label="Custom maximum")
+
+    def __init__(self, *args: Any, catalog: core.Catalog, faction: str | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.catalog = catalog
+        factions = [catalog.faction(faction)] if faction else list(catalog.factions)
+        self.fields["faction"].choices = [(f.slug, f.name) for f in factions if f]
+        if faction:
+            del self.fields["faction"]
+            self.fixed_faction: str | None = faction
+        else:
+            self.fixed_faction = None
+        variants: list[Any] = [("", "Standard list (no variant)")]
+        for f in factions:
+            if f and f.variants:
+                variants.append((f.name, [(v.slug, v.name) for v in f.variants]))
+        self.fields["variant"].choices = variants
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        faction_slug = self.fixed_faction or data.get("faction")
+        faction = self.catalog.faction(faction_slug) if faction_slug else None
+        variant = data.get("variant") or None
+        if faction is not None and variant and faction.variant(variant) is None:
+            self.add_error("variant", f"{faction.name} has no such variant.")
+        data["variant"] = variant
+        data["name"] = data.get("name") or DEFAULT_NAME
+        if data.get("game_size") == rf.GameSize.CUSTOM.value:
+            lo, hi = data.get("points_min"), data.get("points_max")
+            if lo is None or hi is None:
+                self.add_error("points_max", "A custom game size needs a minimum and a maximum.")
+            elif hi < lo:
+                self.add_error("points_max", "The maximum must not be below the minimum.")
+            else:
+                data["points_limit"] = (lo, hi)
+        data.setdefault("points_limit", None)
+        return data
+
+
+class ShipForm(forms.Form):
+    ship = forms.SlugField(max_length=rf.MAX_SLUG_LENGTH)
+
+
+class NameForm(forms.Form):
+    name = forms.CharField(**NAME_FIELD)
+
+
+class PlaceForm(forms.Form):
+    """Which escort inside a squadron an edit is about; empty for a capital-ship unit."""
+
+    ship = forms.IntegerField(required=False, min_value=0, max_value=rf.MAX_SQUADRON_SHIPS)
+
+
+class UpgradeForm(PlaceForm):
+    upgrade = forms.SlugField(max_length=rf.MAX_SLUG_LENGTH)
+
+
+class AdmiralForm(forms.Form):
+    admiral = forms.SlugField(max_length=rf.MAX_SLUG_LENGTH, required=False)
+
+
+class MoveForm(forms.Form):
+    ship = forms.IntegerField(min_value=0, max_value=rf.MAX_SQUADRON_SHIPS)
+    to = forms.CharField(max_length=8, help_text="a squadron's unit index, or 'new'")
+
+    def clean_to(self) -> int | None:
+        value = self.cleaned_data["to"]
+        if value == "new":
+            return None
+        if not value.isdigit():
+            raise forms.ValidationError("Choose a squadron.")
+        return int(value)

@@ -1,0 +1,450 @@
+"""A saved fleet: its contract-1 document and the edits the builder makes to it.
+
+The document (``Fleet.document``) is the single source of the list; units name ships by slug.
+Every edit reads it as rules_core values, transforms them and writes the normalised file back,
+then re-validates against the cached catalogue and caches the points and the verdict.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from rules_core import catalog as core
+from rules_core import fleet as rf
+from rules_core.validator import (
+    CatalogIndex,
+    ValidationReport,
+    catalog_index,
+    upgrade_refusal,
+    validate,
+)
+
+GAME_SIZE_CHOICES = [(g.value, g.label) for g in rf.GameSize]
+DEFAULT_NAME = "Untitled Fleet"
+MAX_ESCORTS_PER_SQUADRON = 4
+# The session key under which an anonymous browser's owner token is kept. A token in the
+# session's data (not the session key itself) survives the key being cycled at login.
+OWNER_TOKEN_SESSION_KEY = "fleet_owner_token"
+
+
+class EditError(ValueError):
+    """An edit the builder refuses (a stale index, a ship of another list, a barred upgrade).
+
+    The message is shown to the player as it is.
+    """
+
+
+class FleetQuerySet(models.QuerySet["Fleet"]):
+    def alive(self) -> FleetQuerySet:
+        return self.filter(deleted_at=None)
+
+    def owned_by(self, user: Any, owner_token: str | None) -> FleetQuerySet:
+        """Fleets of a signed-in ``user``, or of the browser session holding ``owner_token``."""
+        mine = models.Q(pk__in=[])
+        if user is not None and user.is_authenticated:
+            mine |= models.Q(owner=user)
+        if owner_token:
+            mine |= models.Q(owner=None, session_key=owner_token)
+        return self.filter(mine)
+
+
+class Fleet(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="fleets",
+    )
+    # For anonymous owners: the browser session's owner token (see OWNER_TOKEN_SESSION_KEY).
+    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    name = models.CharField(max_length=rf.MAX_NAME_LENGTH, default=DEFAULT_NAME)
+    faction = models.SlugField(max_length=100)
+    variant = models.SlugField(max_length=100, blank=True, default="")
+    game_size = models.CharField(max_length=10, choices=GAME_SIZE_CHOICES)
+    document = models.JSONField(default=dict, help_text="The fleet file (contract 1).")
+    points = models.IntegerField(default=0)
+    legal = models.BooleanField(default=False)
+    # The unit (or escort) removed last, so it can be put back: {"unit", "ship", "entry"}.
+    last_removed = models.JSONField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = FleetQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated", "-pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("fleets:detail", args=[self.pk])
+
+    # --- creating -------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, *, name: str, faction: str, variant: str | None, game_size: str,
+              points_limit: tuple[int, int] | None, catalog: core.Catalog,
+              owner: Any = None, owner_token: str = "") -> Fleet:
+        size = rf.GameSize(game_size)
+        band = None
+        if size is rf.GameSize.CUSTOM:
+            assert points_limit is not None
+            band = rf.PointsBand("custom", *points_limit)
+        doc = rf.Fleet(faction=faction, game_size=size, name=name or DEFAULT_NAME,
+                       variant=variant or None, points_limit=band)
+        fleet = cls(owner=owner if owner is not None and owner.is_authenticated else None,
+                    session_key=owner_token)
+        fleet.store(doc, catalog)
+        fleet.save()
+        return fleet
+
+    @staticmethod
+    def new_owner_token() -> str:
+        return secrets.token_urlsafe(24)
+
+    # --- reading --------------------------------------------------------------------------
+
+    def to_core(self) -> rf.Fleet:
+        """The document as rules_core values (it was written by ``store``, so it parses)."""
+        return rf.parse_fleet(self.document)
+
+    @property
+    def band(self) -> rf.PointsBand:
+        limit = self.document.get("points_limit")
+        if limit:
+            return rf.PointsBand("custom", limit["min"], limit["max"])
+        return rf.POINTS_BANDS[rf.GameSize(self.game_size)]
+
+    @property
+    def game_size_label(self) -> str:
+        return rf.GameSize(self.game_size).label
+
+    @property
+    def unit_count(self) -> int:
+        return len(self.document.get("units", []))
+
+    @property
+    def ship_count(self) -> int:
+        return sum(len(u["ships"]) if u["kind"] == "squadron" else 1
+                   for u in self.document.get("units", []))
+
+    # --- writing --------------------------------------------------------------------------
+
+    def store(self, fleet: rf.Fleet, catalog: core.Catalog) -> ValidationReport:
+        """Write ``fleet`` as the document, mirror its fields and cache the verdict."""
+        self.document = rf.fleet_to_dict(fleet)
+        self.name = fleet.name or DEFAULT_NAME
+        self.faction = fleet.faction
+        self.variant = fleet.variant or ""
+        self.game_size = fleet.game_size.value
+        report = validate(fleet, catalog)
+        self.points = report.points
+        self.legal = report.legal
+        self._report = (catalog, report)
+        return report
+
+    def report(self, catalog: core.Catalog) -> ValidationReport:
+        """The validation report of the stored document (kept from the last edit if any)."""
+        cached = getattr(self, "_report", None)
+        if cached is not None and cached[0] is catalog:
+            return cached[1]
+        report = validate(self.to_core(), catalog)
+        self._report = (catalog, report)
+        return report
+
+    def apply(self, catalog: core.Catalog, units: list[rf.Unit], *,
+              removed: dict[str, Any] | None = None, **changes: Any) -> ValidationReport:
+        """Store the fleet with new ``units`` (and other field changes), then save.
+
+        Any edit but a removal forgets the last removal: Undo puts back only what was just
+        removed, at the place it was.
+        """
+        fleet = replace(self.to_core(), units=tuple(units), **changes)
+        if len(fleet.units) > rf.MAX_UNITS:
+            raise EditError(f"A fleet holds at most {rf.MAX_UNITS} units.")
+        report = self.store(fleet, catalog)
+        self.last_removed = removed
+        self.save()
+        return report
+
+    def _units(self) -> list[rf.Unit]:
+        return list(self.to_core().units)
+
+    def _unit(self, units: list[rf.Unit], i: int) -> rf.Unit:
+        if not 0 <= i < len(units):
+            raise EditError("That unit is no longer in the fleet; the page has been refreshed.")
+        return units[i]
+
+    def _squadron(self, units: list[rf.Unit], i: int) -> rf.Squadron:
+        unit = self._unit(units, i)
+        if not isinstance(unit, rf.Squadron):
+            raise EditError("That unit is not a squadron.")
+        return unit
+
+    def _ship_unit(self, units: list[rf.Unit], i: int) -> rf.ShipUnit:
+        unit = self._unit(units, i)
+        if not isinstance(unit, rf.ShipUnit):
+            raise EditError("That unit is a squadron, not a ship.")
+        return unit
+
+    def _profile(self, slug: str, catalog: core.Catalog) -> core.ShipProfile:
+        faction = catalog.faction(self.faction)
+        profile = faction.ship(slug) if faction else None
+        if profile is None:
+            raise EditError("That ship is not in this fleet's list.")
+        return profile
+
+    def settings_changed(self, catalog: core.Catalog, *, name: str, variant: str | None,
+                         game_size: str, points_limit: tuple[int, int] | None) -> ValidationReport:
+        size = rf.GameSize(game_size)
+        band = rf.PointsBand("custom", *points_limit) if size is rf.GameSize.CUSTOM and \
+            points_limit else None
+        return self.apply(catalog, self._units(), name=name or DEFAULT_NAME,
+                          variant=variant or None, game_size=size, points_limit=band)
+
+    def add_ship(self, catalog: core.Catalog, slug: str) -> int:
+        """Add a ship from the list: a capital ship as its own unit, an escort in a new squadron.
+
+        Returns the new unit's index.
+        """
+        profile = self._profile(slug, catalog)
+        units = self._units()
+        if profile.is_escort:
+            units.append(rf.Squadron(ships=(rf.SquadronShip(slug),)))
+        else:
+            units.append(rf.ShipUnit(ship=slug, flagship=not self._has_flagship(units)))
+        self.apply(catalog, units)
+        return len(units) - 1
+
+    @staticmethod
+    def _has_flagship(units: list[rf.Unit]) -> bool:
+        return any(isinstance(u, rf.ShipUnit) and u.flagship for u in units)
+
+    def new_squadron(self, catalog: core.Catalog, name: str | None = None) -> int:
+        units = self._units()
+        units.append(rf.Squadron(ships=(), name=name or None))
+        self.apply(catalog, units)
+        return len(units) - 1
+
+    def add_escort(self, catalog: core.Catalog, i: int, slug: str) -> None:
+        profile = self._profile(slug, catalog)
+        if not profile.is_escort:
+            raise EditError(f"{profile.name} is a capital ship; only escorts fly in squadrons.")
+        units = self._units()
+        squadron = self._squadron(units, i)
+        units[i] = replace(squadron, ships=(*squadron.ships, rf.SquadronShip(slug)))
+        self.apply(catalog, units)
+
+    def move_escort(self, catalog: core.Catalog, i: int, j: int, to: int | None) -> None:
+        """Move escort ``j`` of squadron ``i`` into squadron ``to`` (None: a new squadron).
+
+        A squadron the move leaves empty is removed.
+        """
+        units = self._units()
+        source = self._squadron(units, i)
+        if not 0 <= j < len(source.ships):
+            raise EditError("That escort is no longer in the squadron.")
+        if to == i:
+            return
+        escort = source.ships[j]
+        if to is None:
+            units.append(rf.Squadron(ships=(escort,)))
+        else:
+            target = self._squadron(units, to)
+            units[to] = replace(target, ships=(*target.ships, escort))
+        rest = source.ships[:j] + source.ships[j + 1:]
+        units[i] = replace(source, ships=rest)
+        if not rest:
+            del units[i]
+        self.apply(catalog, units)
+
+    def set_flagship(self, catalog: core.Catalog, i: int) -> None:
+        """Make ship unit ``i`` the flagship; the admiral moves with the flag (R-05, R-06)."""
+        units = self._units()
+        chosen = self._ship_unit(units, i)
+        admiral = next((u.admiral for u in units if isinstance(u, rf.ShipUnit) and u.admiral),
+                       None)
+        profile = self._profile(chosen.ship, catalog)
+        if profile.is_escort:
+            raise EditError("An escort cannot be the flagship; choose a capital ship (R-05).")
+        units = [replace(u, flagship=(n == i), admiral=admiral if n == i else None)
+                 if isinstance(u, rf.ShipUnit) else u for n, u in enumerate(units)]
+        self.apply(catalog, units)
+
+    def set_admiral(self, catalog: core.Catalog, i: int, slug: str | None) -> None:
+        units = self._units()
+        unit = self._ship_unit(units, i)
+        if slug is not None:
+            if catalog.admiral(slug) is None:
+                raise EditError("There is no such admiral rank.")
+            if not unit.flagship:
+                raise EditError("An admiral serves on the flagship; make this ship the "
+                                "flagship first (R-06).")
+        units = [replace(u, admiral=slug if n == i else None)
+                 if isinstance(u, rf.ShipUnit) else u for n, u in enumerate(units)]
+        self.apply(catalog, units)
+
+    def _ship_at(self, units: list[rf.Unit], i: int, j: int | None
+                 ) -> rf.ShipUnit | rf.SquadronShip:
+        unit = self._unit(units, i)
+        if isinstance(unit, rf.ShipUnit):
+            return unit
+        if j is None or not 0 <= j < len(unit.ships):
+            raise EditError("That escort is no longer in the squadron.")
+        return unit.ships[j]
+
+    def _put_ship(self, units: list[rf.Unit], i: int, j: int | None,
+                  ship: rf.ShipUnit | rf.SquadronShip) -> None:
+        unit = units[i]
+        if isinstance(unit, rf.ShipUnit):
+            assert isinstance(ship, rf.ShipUnit)
+            units[i] = ship
+        else:
+            assert j is not None and isinstance(ship, rf.SquadronShip)
+            units[i] = replace(unit, ships=unit.ships[:j] + (ship,) + unit.ships[j + 1:])
+
+    def add_upgrade(self, catalog: core.Catalog, i: int, j: int | None, slug: str) -> None:
+        units = self._units()
+        ship = self._ship_at(units, i, j)
+        option = next((o for o in self.upgrade_options(catalog, ship.ship, ship.upgrades, units)
+                       if o.upgrade.slug == slug), None)
+        if option is None:
+            raise EditError("That upgrade is not in this fleet's list.")
+        if option.reason:
+            raise EditError(option.reason)
+        self._put_ship(units, i, j, replace(ship, upgrades=(*ship.upgrades, slug)))
+        self.apply(catalog, units)
+
+    def remove_upgrade(self, catalog: core.Catalog, i: int, j: int | None, slug: str) -> None:
+        units = self._units()
+        ship = self._ship_at(units, i, j)
+        if slug not in ship.upgrades:
+            raise EditError("That ship does not carry that upgrade.")
+        kept = list(ship.upgrades)
+        kept.remove(slug)
+        self._put_ship(units, i, j, replace(ship, upgrades=tuple(kept)))
+        self.apply(catalog, units)
+
+    def rename_unit(self, catalog: core.Catalog, i: int, name: str) -> None:
+        units = self._units()
+        unit = self._unit(units, i)
+        units[i] = replace(unit, name=name.strip() or None)
+        self.apply(catalog, units)
+
+    def duplicate(self, catalog: core.Catalog, i: int, j: int | None = None) -> None:
+        """Copy a ship next to itself: a capital ship (never flagship or admiral) or an escort."""
+        units = self._units()
+        unit = self._unit(units, i)
+        if isinstance(unit, rf.ShipUnit):
+            units.insert(i + 1, replace(unit, flagship=False, admiral=None))
+        else:
+            escort = self._ship_at(units, i, j)
+            assert j is not None and isinstance(escort, rf.SquadronShip)
+            units[i] = replace(unit, ships=unit.ships[:j + 1] + (escort,) + unit.ships[j + 1:])
+        self.apply(catalog, units)
+
+    def remove(self, catalog: core.Catalog, i: int, j: int | None = None) -> None:
+        """Remove unit ``i`` (or escort ``j`` of squadron ``i``), remembering it for Undo."""
+        units = self._units()
+        unit = self._unit(units, i)
+        if isinstance(unit, rf.ShipUnit) or j is None:
+            del units[i]
+            entry = rf.fleet_to_dict(rf.Fleet(self.faction, rf.GameSize.PATROL, (unit,)))
+            removed = {"unit": i, "ship": None, "entry": entry["units"][0]}
+        else:
+            escort = self._ship_at(units, i, j)
+            assert isinstance(escort, rf.SquadronShip)
+            units[i] = replace(unit, ships=unit.ships[:j] + unit.ships[j + 1:])
+            removed = {"unit": i, "ship": j,
+                       "entry": {"ship": escort.ship, "upgrades": list(escort.upgrades)}}
+        self.apply(catalog, units, removed=removed)
+
+    def undo_remove(self, catalog: core.Catalog) -> None:
+        removed = self.last_removed
+        if not removed:
+            raise EditError("There is nothing to undo.")
+        units = self._units()
+        i = min(int(removed["unit"]), len(units))
+        if removed["ship"] is None:
+            doc = {**self.document, "units": [removed["entry"]]}
+            unit = rf.parse_fleet(doc).units[0]
+            if isinstance(unit, rf.ShipUnit) and unit.flagship and self._has_flagship(units):
+                unit = replace(unit, flagship=False, admiral=None)
+            units.insert(i, unit)
+        else:
+            escort = rf.SquadronShip(removed["entry"]["ship"],
+                                     tuple(removed["entry"]["upgrades"]))
+            target = units[i] if i < len(units) else None
+            if isinstance(target, rf.Squadron):
+                j = min(int(removed["ship"]), len(target.ships))
+                units[i] = replace(target, ships=target.ships[:j] + (escort,) + target.ships[j:])
+            else:
+                units.insert(i, rf.Squadron(ships=(escort,)))
+        self.apply(catalog, units)
+
+    def removed_label(self, catalog: core.Catalog) -> str:
+        """What Undo would put back, in words."""
+        removed = self.last_removed or {}
+        entry = removed.get("entry") or {}
+        if entry.get("kind") == "squadron":
+            return f"“{entry['name']}”" if entry.get("name") else "a squadron"
+        name = catalog_index(catalog).ship_name(entry.get("ship", ""))
+        return f"“{entry['name']}” ({name})" if entry.get("name") else name
+
+    # --- upgrade eligibility ---------------------------------------------------------------
+
+    def upgrade_options(self, catalog: core.Catalog, ship_slug: str, taken: tuple[str, ...],
+                        units: list[rf.Unit] | None = None) -> list[UpgradeOption]:
+        """Every upgrade of the list and the refits, each with why not, if not (R-30, R-31)."""
+        idx = catalog_index(catalog)
+        faction = idx.factions.get(self.faction)
+        entry = idx.ships.get(ship_slug)
+        if faction is None or entry is None:
+            return []
+        profile = entry[0]
+        uses = fleet_upgrade_uses(units if units is not None else self._units())
+        return [UpgradeOption(u, upgrade_reason(u, profile, taken, uses, self, idx))
+                for u in (*faction.upgrades, *catalog.refits)]
+
+
+class UpgradeOption:
+    __slots__ = ("upgrade", "reason")
+
+    def __init__(self, upgrade: core.Upgrade, reason: str) -> None:
+        self.upgrade = upgrade
+        self.reason = reason  # "" when the ship may take it
+
+    @property
+    def allowed(self) -> bool:
+        return not self.reason
+
+
+def fleet_upgrade_uses(units: list[rf.Unit] | tuple[rf.Unit, ...]) -> dict[str, int]:
+    uses: dict[str, int] = {}
+    for unit in units:
+        ships = (unit,) if isinstance(unit, rf.ShipUnit) else unit.ships
+        for ship in ships:
+            for slug in ship.upgrades:
+                uses[slug] = uses.get(slug, 0) + 1
+    return uses
+
+
+def upgrade_reason(upgrade: core.Upgrade, profile: core.ShipProfile, taken: tuple[str, ...],
+                   uses: dict[str, int], fleet: Fleet, idx: CatalogIndex) -> str:
+    """Why ``profile`` may not take ``upgrade`` now, in words; "" if it may."""
+    if upgrade.slug in taken:
+        return "Already fitted; a ship takes each upgrade once (R-31)."
+    refusal = upgrade_refusal(upgrade, profile, fleet.faction, fleet.variant or None, idx)
+    if refusal is not None:
+        return refusal[1]
+    limit = upgrade.max_per_fleet
+    if limit is not None and uses.get(upgrade.slug, 0) >= limit:
+        times = "once" if limit == 1 else "twice" if limit == 2 else f"{limit} times"
+        return f"A fleet may take {upgrade.name} at most {times}, and this one already does."
+    return ""

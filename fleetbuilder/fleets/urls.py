@@ -1,0 +1,29 @@
+from django.urls import path
+
+from . import views
+
+app_name = "fleets"
+
+unit = "<int:pk>/units/<int:unit>/"
+urlpatterns = [
+    path("", views.fleet_list, name="list"),
+    path("new/", views.fleet_new, name="builder"),
+    path("<int:pk>/", views.fleet_detail, name="detail"),
+    path("<int:pk>/head/", views.fleet_head, name="head"),
+    path("<int:pk>/units/", views.fleet_units, name="units"),
+    path("<int:pk>/meter/", views.fleet_meter, name="meter"),
+    path("<int:pk>/problems/", views.fleet_problems, name="problems"),
+    path("<int:pk>/settings/", views.fleet_settings, name="settings"),
+    path("<int:pk>/add-ship/", views.add_ship, name="add_ship"),
+    path("<int:pk>/new-squadron/", views.new_squadron, name="new_squadron"),
+    path("<int:pk>/undo/", views.undo_remove, name="undo"),
+    path(unit + "add-escort/", views.add_escort, name="add_escort"),
+    path(unit + "move/", views.move_escort, name="move"),
+    path(unit + "flagship/", views.set_flagship, name="flagship"),
+    path(unit + "admiral/", views.set_admiral, name="admiral"),
+    path(unit + "upgrades/add/", views.add_upgrade, name="add_upgrade"),
+    path(unit + "upgrades/remove/", views.remove_upgrade, name="remove_upgrade"),
+    path(unit + "rename/", views.rename_unit, name="rename"),
+    path(unit + "duplicate/", views.duplicate, name="duplicate"),
+    path(unit + "remove/", views.remove, name="remove"),
+]

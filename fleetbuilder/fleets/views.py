@@ -1,0 +1,328 @@
+"""The fleet builder: pages, and one POST view per edit.
+
+Every edit saves at once. With htmx it answers with the re-rendered units region and
+``HX-Trigger: fleetChanged`` (the points meter and the problems panel listen for it); without
+JavaScript it redirects back to the builder page (POST/redirect/GET).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
+from django_htmx.middleware import HtmxDetails
+
+from fleetbuilder.catalog import loader
+from rules_core import catalog as core
+
+from .forms import (
+    AdmiralForm,
+    FleetSettingsForm,
+    MoveForm,
+    NameForm,
+    PlaceForm,
+    ShipForm,
+    UpgradeForm,
+)
+from .models import OWNER_TOKEN_SESSION_KEY, EditError, Fleet
+from .sheet import build_sheet, meter, problem_rows, ship_groups
+
+PAGE = "fleets/builder.html"
+FLEET_CHANGED = "fleetChanged"
+SETTINGS_CHANGED = "fleetSettingsChanged"
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+# --- access ---------------------------------------------------------------------------------
+
+
+def _owner_token(request: HttpRequest, *, create: bool = False) -> str | None:
+    token = request.session.get(OWNER_TOKEN_SESSION_KEY)
+    if token is None and create:
+        token = Fleet.new_owner_token()
+        request.session[OWNER_TOKEN_SESSION_KEY] = token
+    return token
+
+
+def _get_fleet_for_request(request: HttpRequest, pk: int) -> Fleet:
+    """The fleet if this browser (or signed-in player) owns it; 404 for anyone else."""
+    token = _owner_token(request)
+    fleet = Fleet.objects.alive().owned_by(request.user, token).filter(pk=pk).first()
+    if fleet is None:
+        raise Http404("No such fleet.")
+    return fleet
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+@require_GET
+def fleet_list(request: HtmxHttpRequest) -> HttpResponse:
+    fleets = list(Fleet.objects.alive().owned_by(request.user, _owner_token(request))
+                  .defer("document", "last_removed"))
+    catalog = loader.core_catalog()
+    names = {f.slug: f.name for f in catalog.factions}
+    ctx = {"fleets": [(f, names.get(f.faction, f.faction)) for f in fleets]}
+    return render(request, "fleets/list.html", ctx)
+
+
+@require_http_methods(["GET", "POST"])
+def fleet_new(request: HtmxHttpRequest) -> HttpResponse:
+    catalog = loader.core_catalog()
+    initial = {"faction": request.GET.get("faction", "")}
+    form = FleetSettingsForm(request.POST or None, catalog=catalog, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        fleet = Fleet.start(
+            name=data["name"], faction=data["faction"], variant=data["variant"],
+            game_size=data["game_size"], points_limit=data["points_limit"], catalog=catalog,
+            owner=request.user, owner_token=_owner_token(request, create=True) or "",
+        )
+        return redirect(fleet)
+    ctx = {"form": form, "factions": catalog.factions}
+    return render(request, "fleets/new.html", ctx, status=400 if form.errors else 200)
+
+
+def _status_ctx(fleet: Fleet, catalog: core.Catalog) -> dict[str, Any]:
+    """What the points meter and the problems panel show."""
+    report = fleet.report(catalog)
+    return {
+        "fleet": fleet,
+        "report": report,
+        "band": fleet.band,
+        "meter": meter(report.points, fleet.band),
+        "problems": problem_rows(fleet, catalog, report),
+    }
+
+
+def _head_ctx(fleet: Fleet, catalog: core.Catalog, form: FleetSettingsForm | None = None,
+              **extra: Any) -> dict[str, Any]:
+    faction = catalog.faction(fleet.faction)
+    if form is None:
+        form = FleetSettingsForm(catalog=catalog, faction=fleet.faction,
+                                 initial=_settings_initial(fleet))
+    return {
+        "fleet": fleet,
+        "faction": faction,
+        "variant": faction.variant(fleet.variant) if faction and fleet.variant else None,
+        "band": fleet.band,
+        "settings_form": form,
+        **extra,
+    }
+
+
+def _units_ctx(fleet: Fleet, catalog: core.Catalog, **extra: Any) -> dict[str, Any]:
+    report = fleet.report(catalog)
+    return {
+        "fleet": fleet,
+        "report": report,
+        "sheet": build_sheet(fleet, catalog, report),
+        "undo_label": fleet.removed_label(catalog) if fleet.last_removed else "",
+        **extra,
+    }
+
+
+@require_GET
+def fleet_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    fleet = _get_fleet_for_request(request, pk)
+    catalog = loader.core_catalog()
+    ctx = {
+        **_head_ctx(fleet, catalog),
+        **_status_ctx(fleet, catalog),
+        **_units_ctx(fleet, catalog),
+        "ship_groups": ship_groups(fleet, catalog),
+    }
+    return render(request, PAGE, ctx)
+
+
+def _settings_initial(fleet: Fleet) -> dict[str, Any]:
+    band = fleet.band
+    return {"name": fleet.name, "variant": fleet.variant, "game_size": fleet.game_size,
+            "points_min": band.min, "points_max": band.max}
+
+
+_REGIONS: dict[str, Callable[[Fleet, core.Catalog], dict[str, Any]]] = {
+    "head": _head_ctx, "meter": _status_ctx, "problems": _status_ctx, "units": _units_ctx,
+}
+
+
+def _region(partial: str) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
+    """A GET view rendering one region of the builder page (htmx refreshes them on events)."""
+
+    @require_GET
+    def view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+        fleet = _get_fleet_for_request(request, pk)
+        ctx = _REGIONS[partial](fleet, loader.core_catalog())
+        return render(request, f"{PAGE}#{partial}", ctx)
+
+    view.__name__ = f"fleet_{partial}"
+    return view
+
+
+fleet_units = _region("units")
+fleet_meter = _region("meter")
+fleet_problems = _region("problems")
+fleet_head = _region("head")
+
+
+# --- edits ----------------------------------------------------------------------------------
+
+Edit = Callable[..., str | None]
+
+
+def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
+    """Wrap an edit: POST only, owner only, errors shown to the player, then the response.
+
+    ``edit(request, fleet, catalog, **kwargs)`` changes the fleet (it saves) and returns the
+    anchor to come back to without JavaScript, or raises EditError with the reason.
+    """
+
+    @require_POST
+    @wraps(edit)
+    def view(request: HtmxHttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
+        fleet = _get_fleet_for_request(request, pk)
+        catalog = loader.core_catalog()
+        try:
+            anchor = edit(request, fleet, catalog, **kwargs)
+        except EditError as exc:
+            return _refused(request, fleet, catalog, str(exc))
+        if request.htmx:
+            response = render(request, f"{PAGE}#units", _units_ctx(fleet, catalog))
+            return trigger_client_event(response, FLEET_CHANGED)
+        return HttpResponseRedirect(fleet.get_absolute_url() + (f"#{anchor}" if anchor else ""))
+
+    return view
+
+
+def _refused(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
+             reason: str) -> HttpResponse:
+    fleet.refresh_from_db()
+    if request.htmx:
+        ctx = _units_ctx(fleet, catalog, edit_error=reason)
+        return render(request, f"{PAGE}#units", ctx)
+    messages.error(request, reason)
+    return HttpResponseRedirect(fleet.get_absolute_url())
+
+
+def _clean(form: forms.Form) -> dict[str, Any]:
+    if not form.is_valid():
+        reasons = [f"{e}" for errors in form.errors.values() for e in errors]
+        raise EditError(" ".join(reasons) or "That edit was not understood.")
+    return form.cleaned_data
+
+
+@require_POST
+def fleet_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    fleet = _get_fleet_for_request(request, pk)
+    catalog = loader.core_catalog()
+    form = FleetSettingsForm(request.POST, catalog=catalog, faction=fleet.faction)
+    if form.is_valid():
+        data = form.cleaned_data
+        fleet.settings_changed(catalog, name=data["name"], variant=data["variant"],
+                               game_size=data["game_size"], points_limit=data["points_limit"])
+        if not request.htmx:
+            return redirect(fleet)
+        response = render(request, f"{PAGE}#head", _head_ctx(fleet, catalog, saved=True))
+        return trigger_client_event(
+            trigger_client_event(response, FLEET_CHANGED), SETTINGS_CHANGED
+        )
+    if not request.htmx:
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect(fleet)
+    return render(request, f"{PAGE}#head", _head_ctx(fleet, catalog, form))
+
+
+@fleet_edit
+def add_ship(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> str:
+    data = _clean(ShipForm(request.POST))
+    return f"unit-{fleet.add_ship(catalog, data['ship'])}"
+
+
+@fleet_edit
+def new_squadron(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> str:
+    data = _clean(NameForm(request.POST))
+    return f"unit-{fleet.new_squadron(catalog, data['name'])}"
+
+
+@fleet_edit
+def add_escort(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+    data = _clean(ShipForm(request.POST))
+    fleet.add_escort(catalog, unit, data["ship"])
+    return f"unit-{unit}"
+
+
+@fleet_edit
+def move_escort(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+    data = _clean(MoveForm(request.POST))
+    fleet.move_escort(catalog, unit, data["ship"], data["to"])
+    return "units"
+
+
+@fleet_edit
+def set_flagship(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+    fleet.set_flagship(catalog, unit)
+    return f"unit-{unit}"
+
+
+@fleet_edit
+def set_admiral(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+    data = _clean(AdmiralForm(request.POST))
+    fleet.set_admiral(catalog, unit, data["admiral"] or None)
+    return f"unit-{unit}"
+
+
+def _anchor(unit: int, ship: int | None) -> str:
+    return f"unit-{unit}" if ship is None else f"unit-{unit}-ship-{ship}"
+
+
+@fleet_edit
+def add_upgrade(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+    data = _clean(UpgradeForm(request.POST))
+    fleet.add_upgrade(catalog, unit, data["ship"], data["upgrade"])
+    return _anchor(unit, data["ship"])
+
+
+@fleet_edit
+def remove_upgrade(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+    data = _clean(UpgradeForm(request.POST))
+    fleet.remove_upgrade(catalog, unit, data["ship"], data["upgrade"])
+    return _anchor(unit, data["ship"])
+
+
+@fleet_edit
+def rename_unit(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+    data = _clean(NameForm(request.POST))
+    fleet.rename_unit(catalog, unit, data["name"])
+    return f"unit-{unit}"
+
+
+@fleet_edit
+def duplicate(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+    data = _clean(PlaceForm(request.POST))
+    fleet.duplicate(catalog, unit, data["ship"])
+    return f"unit-{unit}"
+
+
+@fleet_edit
+def remove(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+    data = _clean(PlaceForm(request.POST))
+    fleet.remove(catalog, unit, data["ship"])
+    return "units"
+
+
+@fleet_edit
+def undo_remove(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> str:
+    fleet.undo_remove(catalog)
+    return "units"
