@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "template_partials",
     "fleetbuilder.catalog",
     "fleetbuilder.fleets",
+    "fleetbuilder.gunnery",
 ]
 
 MIDDLEWARE = [

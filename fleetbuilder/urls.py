@@ -4,5 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("fleets/", include("fleetbuilder.fleets.urls")),
+    path("gunnery/", include("fleetbuilder.gunnery.urls")),
     path("", include("fleetbuilder.catalog.urls")),
 ]
