@@ -69,11 +69,7 @@ class UnitCard:
     def ship_card(self) -> ShipCard:
         return self.ships[0]
 
-    @property
-    def label(self) -> str:
-        if self.is_squadron:
-            return self.name or f"Squadron {self.index + 1}"
-        return self.name or self.ships[0].title
+    label: str = ""
 
 
 @dataclass
@@ -106,6 +102,7 @@ def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) -
         problems = tuple(p for p in unit_problems.get(i, ()) if p.ship == j)
         return ShipCard(i, j, slug, profile, ship_report, name, named, options, problems)
 
+    labels = unit_labels(fleet, catalog)
     units = []
     for i, (unit, unit_report) in enumerate(zip(core_fleet.units, report.units, strict=True)):
         if isinstance(unit, rf.ShipUnit):
@@ -116,7 +113,7 @@ def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) -
         squad_problems = tuple(p for p in unit_problems.get(i, ())
                                if unit.kind == "squadron" and p.ship is None)
         units.append(UnitCard(i, unit.kind, unit.name, unit_report.points, ships,
-                              squad_problems))
+                              squad_problems, labels[i]))
     escorts = [s for s in faction.ships if s.is_escort] if faction else []
     return Sheet(units, escorts, catalog.admirals)
 
@@ -188,18 +185,30 @@ def problem_rows(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) 
     """Each problem with a link to the card of the unit (or escort) it concerns."""
     idx = catalog_index(catalog)
     units = fleet.document.get("units", [])
+    labels = unit_labels(fleet, catalog)
     rows = []
     for p in report.problems:
         if p.unit is None or p.unit >= len(units):
             rows.append(ProblemRow(p, "", "Fleet"))
             continue
         unit = units[p.unit]
-        if unit["kind"] == "squadron":
-            where = unit["name"] or f"Squadron {p.unit + 1}"
-            if p.ship is not None and p.ship < len(unit["ships"]):
-                where += f": {idx.ship_name(unit['ships'][p.ship]['ship'])}"
-        else:
-            where = unit["name"] or idx.ship_name(unit["ship"])
+        where = labels[p.unit]
+        if unit["kind"] == "squadron" and p.ship is not None and p.ship < len(unit["ships"]):
+            where += f": {idx.ship_name(unit['ships'][p.ship]['ship'])}"
         href = f"#unit-{p.unit}" if p.ship is None else f"#unit-{p.unit}-ship-{p.ship}"
         rows.append(ProblemRow(p, href, where))
     return rows
+
+
+def unit_labels(fleet: Fleet, catalog: core.Catalog) -> list[str]:
+    """How the page names each unit: its own name, else its ship, else "Squadron n"."""
+    idx = catalog_index(catalog)
+    labels = []
+    squadrons = 0
+    for unit in fleet.document.get("units", []):
+        if unit["kind"] == "squadron":
+            squadrons += 1
+            labels.append(unit["name"] or f"Squadron {squadrons}")
+        else:
+            labels.append(unit["name"] or idx.ship_name(unit["ship"]))
+    return labels

@@ -1,0 +1,74 @@
+"""``python manage.py validate_fleet FILE [--json]`` (contract 3).
+
+Exit 0 for a legal fleet, 1 for an illegal one, 2 for a file that cannot be read as a fleet file;
+a one-line reason goes to stderr whenever the answer is not 0. ``--json`` prints contract 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import DatabaseError
+
+from fleetbuilder.catalog import loader
+from rules_core import catalog as core
+from rules_core.fleet import FleetFormatError, load_fleet_json
+from rules_core.validator import ValidationReport, validate
+
+
+def catalogue() -> core.Catalog:
+    """The loaded catalogue; straight from the data files if the database holds none yet."""
+    try:
+        catalog = loader.core_catalog()
+    except DatabaseError:
+        return loader.read_files()
+    return catalog if catalog.factions else loader.read_files()
+
+
+class Command(BaseCommand):
+    help = "Validate a fleet file (contract 1); exit 0 legal, 1 illegal, 2 unreadable."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="the fleet file (JSON, contract 1); - for stdin")
+        parser.add_argument("--json", action="store_true", help="print the report (contract 2)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = options["file"]
+        try:
+            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.fail(2, f"cannot read {path}: {reason}")
+        try:
+            fleet = load_fleet_json(text)
+        except FleetFormatError as exc:
+            if options["json"]:
+                self.emit_json(ValidationReport.for_format_error(exc))
+            where = f" at {exc.path}" if exc.path else ""
+            self.fail(2, f"{path} is not a usable fleet file{where}: {exc.message}")
+        report = validate(fleet, catalogue())
+        if options["json"]:
+            self.emit_json(report)
+        else:
+            self.stdout.write(f"{fleet.name or path}: {report.points} points, "
+                              f"{fleet.band.label} band {fleet.band.min}–{fleet.band.max}: "
+                              f"{'legal' if report.legal else 'not legal'}")
+            for p in report.problems:
+                where = f" [unit {p.unit}{'' if p.ship is None else f', ship {p.ship}'}]" \
+                    if p.unit is not None else ""
+                self.stdout.write(f"  {p.severity.value}: {p.code}{where}: {p.message}")
+        if not report.legal:
+            n = len(report.errors)
+            self.fail(1, f"{path} is not legal: {n} error{'s' if n != 1 else ''} "
+                         f"(first: {report.errors[0].code})")
+
+    def emit_json(self, report: ValidationReport) -> None:
+        self.stdout.write(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+
+    def fail(self, code: int, reason: str) -> NoReturn:
+        self.stderr.write(reason.replace("\n", " "))
+        sys.exit(code)
