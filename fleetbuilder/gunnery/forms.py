@@ -108,7 +108,7 @@ class GunneryForm(forms.Form):
     def __init__(self, data: QueryDict | dict[str, Any], *, catalog: Catalog) -> None:
         self.ships = Ships(catalog)
         data = _normalise(data, self.ships)
-        super().__init__(data)
+        super().__init__(data, label_suffix="")
         faction_slug = data.get("faction", "")
         self.fields["faction"].choices = [("", "All factions")] + [
             (f.slug, f.name) for f in catalog.factions
@@ -195,6 +195,8 @@ def _normalise(data: QueryDict | dict[str, Any], ships: Ships) -> dict[str, Any]
     if not data:
         return dict(DEFAULTS)
     out = {k: data.get(k) for k in data}
+    if not out.get("blast_markers"):
+        out["blast_markers"] = "0"
     faction = ships.catalog.faction(out.get("faction") or "")
     attacker = ships.find(out.get("attacker") or "")
     if faction is not None and (attacker is None or attacker[0].slug != faction.slug):

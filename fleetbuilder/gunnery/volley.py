@@ -149,7 +149,7 @@ def weapon_choices(faction: Faction, ship: ShipProfile) -> list[WeaponChoice]:
 
 
 def custom_attack(kind: OddsWeapon, strength: int) -> Attack:
-    return Attack(f"{WEAPON_LABELS[kind]} {strength}", kind, strength)
+    return Attack(f"Custom {WEAPON_LABELS[kind].lower()}", kind, strength)
 
 
 def ship_target(ship: ShipProfile, hull: int | None = None) -> TargetValues:

@@ -1,5 +1,5 @@
-// Gunnery calculator: a Copy button for the "Link to this calculation" box.
-// Without JavaScript the box is still there to select and copy by hand.
+// Gunnery calculator: tell the server which field changed, and a Copy button for the
+// "Link to this calculation" box (without JavaScript the box is there to copy by hand).
 (function () {
   "use strict";
 
@@ -22,6 +22,15 @@
 
   document.addEventListener("focusin", function (event) {
     if (event.target.id === "gunnery-link-input") event.target.select();
+  });
+
+  // The form carries hx-get, so htmx names the form as the trigger; the server needs the field
+  // that changed to refresh the ship and weapon selects when the faction or the ship changes.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var changed = event.detail.triggeringEvent && event.detail.triggeringEvent.target;
+    if (event.detail.elt.matches(".gunnery-form") && changed && changed.name) {
+      event.detail.headers["HX-Trigger-Name"] = changed.name;
+    }
   });
 
   document.addEventListener("htmx:afterSettle", function () { reveal(document); });
