@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.urls import reverse
+
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core.validator import Problem, ShipReport, ValidationReport, catalog_index
@@ -39,13 +41,12 @@ class ShipCard:
     def class_label(self) -> str:
         return self.profile.ship_class.label if self.profile else "Unknown ship"
 
-    @property
-    def allowed(self) -> list[UpgradeOption]:
-        return [o for o in self.options if o.allowed]
+    allowed: list[UpgradeOption] = field(default_factory=list)
+    refused: list[UpgradeOption] = field(default_factory=list)
 
-    @property
-    def refused(self) -> list[UpgradeOption]:
-        return [o for o in self.options if not o.allowed]
+    def __post_init__(self) -> None:
+        self.allowed = [o for o in self.options if o.allowed]
+        self.refused = [o for o in self.options if not o.allowed]
 
 
 @dataclass
@@ -70,6 +71,12 @@ class UnitCard:
         return self.ships[0]
 
     label: str = ""
+    url: str = ""  # the prefix of this unit's edit URLs: /fleets/<pk>/units/<i>/
+
+    @property
+    def refused(self) -> list[UpgradeOption]:
+        """For a squadron, the upgrades its escorts may not take (shown once per squadron)."""
+        return self.ships[0].refused if self.ships else []
 
 
 @dataclass
@@ -77,9 +84,10 @@ class Sheet:
     units: list[UnitCard]
     escorts: list[core.ShipProfile]  # the list's escorts, for "add escort"
     admirals: tuple[core.AdmiralRank, ...]
+    squadrons: list[UnitCard] = field(default_factory=list)
 
-    def squadrons(self) -> list[UnitCard]:
-        return [u for u in self.units if u.is_squadron]
+    def __post_init__(self) -> None:
+        self.squadrons = [u for u in self.units if u.is_squadron]
 
 
 def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) -> Sheet:
@@ -103,6 +111,7 @@ def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) -
         return ShipCard(i, j, slug, profile, ship_report, name, named, options, problems)
 
     labels = unit_labels(fleet, catalog)
+    base = reverse("fleets:units", args=[fleet.pk])
     units = []
     for i, (unit, unit_report) in enumerate(zip(core_fleet.units, report.units, strict=True)):
         if isinstance(unit, rf.ShipUnit):
@@ -113,7 +122,7 @@ def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) -
         squad_problems = tuple(p for p in unit_problems.get(i, ())
                                if unit.kind == "squadron" and p.ship is None)
         units.append(UnitCard(i, unit.kind, unit.name, unit_report.points, ships,
-                              squad_problems, labels[i]))
+                              squad_problems, labels[i], f"{base}{i}/"))
     escorts = [s for s in faction.ships if s.is_escort] if faction else []
     return Sheet(units, escorts, catalog.admirals)
 

@@ -194,7 +194,8 @@ def test_upgrades_offered_where_allowed_and_refused_with_a_reason(built: Fleet, 
     escort = escort[:escort.index('id="unit-1-ship-1"')]
     assert 'value="extra-turrets"' in escort  # a refit escorts may take
     assert 'value="veteran-crew"' not in escort
-    assert "Veteran Crew</strong>: Veteran Crew is for light cruisers" in escort
+    squadron = html[html.index('id="unit-1"'):]
+    assert "Veteran Crew</strong>: Veteran Crew is for light cruisers" in squadron
     response = edit(built, "units/1/upgrades/add/", {"ship": 0, "upgrade": "veteran-crew"})
     assert "is for light cruisers" in response.content.decode()
     assert units(built)[1]["ships"][0]["upgrades"] == []

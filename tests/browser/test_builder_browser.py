@@ -1,0 +1,122 @@
+"""A player building a legal Skirmish fleet from an empty page in Chromium, then breaking it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def add(page: Page, ship: str) -> None:
+    count = page.locator("#units article.unit").count()
+    page.get_by_role("button", name=f"Add {ship}", exact=True).click()
+    expect(page.locator("#units article.unit")).to_have_count(count + 1)
+
+
+def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) -> None:  # noqa: ANN001
+    page.goto(live_catalog.url + "/")
+    page.get_by_role("link", name="Builder", exact=True).click()
+    page.get_by_label("Faction").select_option("imperial-navy")
+    page.get_by_label("Game size").select_option("skirmish")
+    page.get_by_role("button", name="Start building").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Untitled Fleet")
+    expect(page.get_by_text("No ships yet.")).to_be_visible()
+    builder_url = page.url
+    meter = page.locator("#fleet-meter")
+    problems = page.locator("#fleet-problems")
+    expect(meter).to_contain_text("Not legal")
+
+    # Every edit below is an htmx request: the page itself never reloads.
+    page.evaluate("window.__sameDocument = true")
+
+    for ship in ("Dictator Class Cruiser", "Lunar Class Cruiser", "Tyrant Class Cruiser",
+                 "Gothic Class Cruiser"):
+        add(page, ship)
+    expect(meter.locator("[data-points]")).to_have_text("765")
+    expect(page.locator("#unit-0")).to_contain_text("Flagship")
+
+    # A squadron: create it, then put two escorts in it.
+    page.get_by_role("button", name="New squadron").click()
+    squadron = page.locator("#unit-4")
+    expect(squadron).to_contain_text("No escorts yet.")
+    for _ in range(2):
+        n = squadron.locator("li.escort").count()
+        squadron.get_by_label("Add escort").select_option("sword-class-frigate")
+        squadron.get_by_role("button", name="Add to squadron").click()
+        expect(page.locator("#unit-4 li.escort")).to_have_count(n + 1)
+
+    # The flagship moves to the Lunar, and a Commodore takes command there.
+    lunar = page.locator("#unit-1")
+    lunar.get_by_role("button", name="Make Lunar Class Cruiser the flagship").click()
+    expect(lunar.locator(".badge--flag")).to_be_visible()
+    expect(lunar.locator("[data-leadership]")).to_have_text("9")
+    lunar.get_by_label("Admiral").select_option("commodore")
+    lunar.get_by_role("button", name="Set admiral").click()
+    expect(page.locator("#unit-1 [data-leadership]")).to_have_text("10")  # 8 + 1 + 1 (R-06)
+
+    # An upgrade, offered only where allowed; the reason is given for the others.
+    gothic = page.locator("#unit-3")
+    gothic.get_by_label("Upgrade for Gothic Class Cruiser").select_option("reinforced-hull")
+    gothic.get_by_role("button", name="Add upgrade").click()
+    expect(page.locator("#unit-3 .upgrades")).to_contain_text("Reinforced Hull")
+    page.locator("#unit-4").get_by_text("Upgrades these escorts cannot take").click()
+    expect(page.locator("#unit-4 .refused")).to_contain_text("Reinforced Hull is for")
+
+    page.locator("#unit-0").get_by_label("Ship name").fill("Emperor's Wrath")
+    page.locator("#unit-0").get_by_role("button", name="Rename").click()
+    expect(page.locator("#unit-0 h3")).to_contain_text("Emperor's Wrath")
+
+    # 765 + 70 escorts + 25 Commodore + 15 upgrade = 875, in the band: legal.
+    expect(meter.locator("[data-points]")).to_have_text("875")
+    expect(meter.locator("[data-verdict]")).to_have_text("Legal fleet")
+    expect(problems).to_contain_text("No problems")
+    assert page.evaluate("window.__sameDocument") is True
+    assert page.url == builder_url
+
+    # Break it: an escort leaves its squadron, which is now too small.
+    page.locator("#unit-4-ship-1").get_by_role("button", name="Remove Sword Frigate").click()
+    expect(page.get_by_role("status").filter(has_text="Removed Sword Frigate")).to_be_visible()
+    expect(meter.locator("[data-verdict]")).to_have_text("Not legal")
+    problem = problems.locator('[data-code="squadron.too_small"]')
+    expect(problem).to_contain_text("This squadron has 1 escort")
+    problem.get_by_role("link", name="Squadron 1").click()
+    assert page.url.endswith("#unit-4")
+
+    # Undo puts it back, and the fleet is legal again.
+    page.get_by_role("button", name="Undo").click()
+    expect(meter.locator("[data-verdict]")).to_have_text("Legal fleet")
+    assert page.evaluate("window.__sameDocument") is True
+
+    # Closing the tab loses nothing: a fresh load shows the same fleet.
+    page.goto(builder_url)
+    expect(page.locator("#unit-0 h3")).to_contain_text("Emperor's Wrath")
+    expect(meter.locator("[data-points]")).to_have_text("875")
+    expect(page.locator("#fleet-meter [data-verdict]")).to_have_text("Legal fleet")
+
+
+def test_builder_works_without_javascript(browser, live_catalog) -> None:  # noqa: ANN001
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_catalog.url + "/fleets/new/")
+    page.get_by_label("Faction").select_option("orks")
+    page.get_by_role("button", name="Start building").click()
+    page.get_by_role("button", name=re.compile(r"^Add ")).first.click()
+    expect(page.locator("#units article.unit")).to_have_count(1)
+    page.locator("#unit-0").get_by_role("button", name=re.compile("^Remove")).first.click()
+    expect(page.get_by_role("button", name="Undo")).to_be_visible()
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator("#units article.unit")).to_have_count(1)
+    context.close()
+
+
+def test_another_visitor_cannot_see_the_fleet(browser, page: Page, live_catalog) -> None:  # noqa: ANN001
+    page.goto(live_catalog.url + "/fleets/new/")
+    page.get_by_role("button", name="Start building").click()
+    url = page.url
+    stranger = browser.new_context()
+    response = stranger.new_page().goto(url)
+    assert response is not None and response.status == 404
+    stranger.close()
