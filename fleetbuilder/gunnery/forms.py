@@ -90,7 +90,7 @@ class GunneryForm(forms.Form):
     strength = _int("Strength", 1, MAX_STRENGTH,
                     help_text="Dice, torpedoes or attack craft.")
     target = forms.ChoiceField(label="Target ship", required=False)
-    armor = _int("Armor", 2, 6, help_text="The save: 5 means 5+.")
+    armor = _int("Armor", 2, 6, help_text="5 means 5+.")
     shields = _int("Shields", 0, MAX_SHIELDS)
     hull = _int("Hull", 1, MAX_HULL, help_text="Starting hull.")
     turrets = _int("Turrets", 0, MAX_TURRETS)
@@ -102,7 +102,8 @@ class GunneryForm(forms.Form):
     )
     hesitant = forms.BooleanField(label="Attacker is hesitant", required=False)
     cover = forms.BooleanField(label="Target in cover", required=False)
-    blast_markers = _int("Blast markers on the target", 0, MAX_BLAST_MARKERS)
+    blast_markers = _int("Blast markers", 0, MAX_BLAST_MARKERS,
+                         help_text="In contact with the target.")
     braced = forms.BooleanField(label="Target is braced", required=False)
 
     def __init__(self, data: QueryDict | dict[str, Any], *, catalog: Catalog) -> None:
@@ -152,6 +153,9 @@ class GunneryForm(forms.Form):
         return next(c.attack for c in self.weapon_choices if c.key == data["weapon"])
 
     def attacker_name(self) -> str:
+        """The firing ship's name, for a catalogue weapon only."""
+        if self.cleaned_data["weapon"] == CUSTOM:
+            return ""
         found = self.ships.find(self.cleaned_data.get("attacker") or "")
         return found[1].name if found else ""
 

@@ -141,7 +141,7 @@ def weapon_choices(faction: Faction, ship: ShipProfile) -> list[WeaponChoice]:
                 name = next((c.name for c in carried if c.role is role), None)
                 if name is None:
                     continue
-                label = f"{weapon.name} — {weapon.strength} × {name}"
+                label = f"{weapon.name} — {weapon.strength} {WEAPON_LABELS[kind].lower()} ({name})"
                 choices.append(WeaponChoice(f"{index}:{kind.value}", label,
                                             Attack(f"{weapon.name} ({name})", kind, weapon.strength,
                                                    weapon=weapon)))

@@ -129,7 +129,7 @@ def test_assault_boats_show_expected_criticals(client: Client, catalog: Catalog)
         ({"range_cm": -5}, "Range (cm)"),
         ({"range_cm": ""}, "Range (cm)"),
         ({"current_hull": 9}, "Current hull"),
-        ({"blast_markers": 99}, "Blast markers on the target"),
+        ({"blast_markers": 99}, "Blast markers"),
         ({"attacker": "no-such-ship", "weapon": "0"}, "Weapon"),
         ({"target": "no-such-ship"}, "Target ship"),
         ({"weapon_type": "nova_cannon"}, "Custom weapon"),
