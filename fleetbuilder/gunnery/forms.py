@@ -106,9 +106,11 @@ class GunneryForm(forms.Form):
                          help_text="In contact with the target.")
     braced = forms.BooleanField(label="Target is braced", required=False)
 
-    def __init__(self, data: QueryDict | dict[str, Any], *, catalog: Catalog) -> None:
+    def __init__(
+        self, data: QueryDict | dict[str, Any], *, catalog: Catalog, changed: str = ""
+    ) -> None:
         self.ships = Ships(catalog)
-        data = _normalise(data, self.ships)
+        data = _normalise(data, self.ships, changed)
         super().__init__(data, label_suffix="")
         faction_slug = data.get("faction", "")
         self.fields["faction"].choices = [("", "All factions")] + [
@@ -190,25 +192,29 @@ class GunneryForm(forms.Form):
         return query
 
 
-def _normalise(data: QueryDict | dict[str, Any], ships: Ships) -> dict[str, Any]:
+def _normalise(data: QueryDict | dict[str, Any], ships: Ships, changed: str) -> dict[str, Any]:
     """Keep the three linked selects consistent before validation.
 
     A faction that does not hold the chosen attacker picks the faction's first ship; an
-    attacker without the chosen weapon picks its first weapon. So changing the faction or the
-    ship always leaves a calculation to show, with or without JavaScript."""
+    attacker without the chosen weapon picks its first weapon. ``changed`` is the field the
+    player just changed (htmx sends it): picking a faction or a ship means using its weapons,
+    even if a custom weapon was chosen before."""
     if not data:
         return dict(DEFAULTS)
     out = {k: data.get(k) for k in data}
     if not out.get("blast_markers"):
         out["blast_markers"] = "0"
+    picked = changed in ("faction", "attacker")
     faction = ships.catalog.faction(out.get("faction") or "")
     attacker = ships.find(out.get("attacker") or "")
+    if changed == "attacker" and attacker is None:
+        out["weapon"] = CUSTOM
     if faction is not None and (attacker is None or attacker[0].slug != faction.slug):
-        if attacker is not None or out.get("weapon") != CUSTOM:
+        if attacker is not None or out.get("weapon") != CUSTOM or changed == "faction":
             first = next((s for s in faction.ships if weapon_choices(faction, s)), None)
             out["attacker"] = first.slug if first else ""
             attacker = (faction, first) if first else None
-    if attacker is not None and out.get("weapon") != CUSTOM:
+    if attacker is not None and (out.get("weapon") != CUSTOM or picked):
         keys = [c.key for c in weapon_choices(*attacker)]
         if keys and out.get("weapon") not in keys:
             out["weapon"] = keys[0]

@@ -31,7 +31,8 @@ class HtmxHttpRequest(HttpRequest):
 
 @require_GET
 def calculator(request: HtmxHttpRequest) -> HttpResponse:
-    form = GunneryForm(request.GET, catalog=loader.core_catalog())
+    changed = (request.htmx.trigger_name or "") if request.htmx else ""
+    form = GunneryForm(request.GET, catalog=loader.core_catalog(), changed=changed)
     ctx: dict[str, Any] = {"form": form, "calc": None}
     if form.is_valid():
         calc = calculate(form.attack(), form.target_values(), form.circumstances())
@@ -42,7 +43,6 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
 
     if request.htmx and not request.htmx.history_restore_request:
         html = render_to_string(f"{TEMPLATE}#result", ctx, request)
-        changed = request.htmx.trigger_name
         if changed in ("faction", "attacker"):
             # the linked selects change with it; sent out of band so focus stays where it is
             ctx["oob"] = True

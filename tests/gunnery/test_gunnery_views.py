@@ -221,3 +221,16 @@ def test_the_link_reproduces_the_calculation(client: Client, catalog: Catalog) -
 
 def test_only_get_is_allowed(client: Client, catalog: Catalog) -> None:
     assert client.post(URL).status_code == 405
+
+
+def test_picking_a_ship_uses_its_weapons_instead_of_the_custom_one(
+    client: Client, catalog: Catalog
+) -> None:
+    lunar = ship(catalog, "imperial-navy", "lunar-class-cruiser")
+    params = {"attacker": lunar.slug, "weapon": "custom", "weapon_type": "battery", "strength": 6,
+              "armor": 5, "shields": 1, "hull": 8, "turrets": 2, "range_cm": 20}
+    picked = client.get(URL, params, headers={"HX-Request": "true", "HX-Trigger-Name": "attacker"})
+    assert f"Lunar Class Cruiser: {lunar.weapons[0].name}" in picked.content.decode()
+    # a custom weapon chosen on purpose, with the ship still selected, stays custom
+    kept = client.get(URL, params, headers={"HX-Request": "true", "HX-Trigger-Name": "weapon"})
+    assert "Custom weapons battery" in kept.content.decode()
