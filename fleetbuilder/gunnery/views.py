@@ -43,9 +43,9 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
 
     if request.htmx and not request.htmx.history_restore_request:
         html = render_to_string(f"{TEMPLATE}#result", ctx, request)
-        if changed in ("faction", "attacker"):
-            # the linked selects change with it; sent out of band so focus stays where it is
-            ctx["oob"] = True
+        ctx["oob"] = True  # the rest is swapped out of band, so focus stays where it is
+        html += render_to_string(f"{TEMPLATE}#status", ctx, request)  # read out by readers
+        if changed in ("faction", "attacker"):  # the linked selects change with it
             if changed == "faction":
                 html += render_to_string(f"{TEMPLATE}#attacker-select", ctx, request)
             html += render_to_string(f"{TEMPLATE}#weapon-select", ctx, request)

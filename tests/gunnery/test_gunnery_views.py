@@ -163,7 +163,10 @@ def test_htmx_request_gets_only_the_result_partial(client: Client, catalog: Cata
     partial = client.get(URL, params, headers={"HX-Request": "true", "HX-Trigger-Name": "range_cm"})
     body = partial.content.decode()
     assert body.lstrip().startswith('<section id="gunnery-result"')
-    assert "<html" not in body and "<form" not in body and "hx-swap-oob" not in body
+    assert "<html" not in body and "<form" not in body
+    assert body.count("hx-swap-oob") == 1  # only the screen-reader status, no selects
+    assert 'id="gunnery-status" class="visually-hidden" role="status" hx-swap-oob="true">Mean' \
+        in body
     assert result(body) == result(full.content.decode())
     assert "HX-Request" in partial["Vary"]
 
