@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .volley import Row
 
 WIDTH, HEIGHT = 480, 250
-LEFT, RIGHT, TOP, BOTTOM = 54, 10, 12, 48
+LEFT, RIGHT, TOP, BOTTOM = 60, 10, 12, 48
 PLOT_W, PLOT_H = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 SHOWN_FROM = 0.00005  # a row whose "at least" rounds to 0.00 % is left out of chart and table
 MAX_X_LABELS = 16

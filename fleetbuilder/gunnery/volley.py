@@ -224,8 +224,9 @@ def _rulings(
     else:
         if circ.cover or circ.order:
             out.append(("R-42", "ordnance rolls no to-hit dice: orders and cover do not apply"))
-        out.append(("R-51", f"{target.effective_turrets} turret dice on 4+, "
-                            f"−1 per blast marker"))
+        turrets = target.effective_turrets
+        out.append(("R-51", f"{turrets} turret {'die' if turrets == 1 else 'dice'} on 4+, "
+                            "−1 per blast marker"))
         if target.is_crippled and target.turrets:
             out.append(("R-50", f"turrets halved for crippling ({target.turrets} → "
                                 f"{target.effective_turrets})"))
