@@ -186,9 +186,7 @@ class ShipProfile:
 
         ``None`` for a 1-hull ship, which cannot be crippled.
         """
-        if self.hull <= 1:
-            return None
-        return self.hull // 2
+        return crippled_threshold(self.hull)
 
     @property
     def launch_capacity(self) -> int:
@@ -197,6 +195,11 @@ class ShipProfile:
     @property
     def is_unique(self) -> bool:
         return "unique" in self.tags
+
+
+def crippled_threshold(max_hull: int) -> int | None:
+    """R-09: crippled at or below floor(starting hull / 2); a 1-hull ship cannot be crippled."""
+    return None if max_hull <= 1 else max_hull // 2
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
-from .catalog import Arc, ShipClass, ShipProfile, Weapon, WeaponType
+from .catalog import Arc, ShipClass, ShipProfile, Weapon, WeaponType, crippled_threshold
 from .dice import Dice
 
 POINT_BLANK_CM = 15  # up to and including 15 cm is point blank (R-41)
@@ -286,7 +286,7 @@ class Target:
     @property
     def crippled_at(self) -> int | None:
         """R-09: crippled at or below floor(max hull / 2); a 1-hull ship never is."""
-        return None if self.max_hull <= 1 else self.max_hull // 2
+        return crippled_threshold(self.max_hull)
 
     @property
     def crippled(self) -> bool:

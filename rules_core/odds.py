@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from .catalog import crippled_threshold
 from .damage import (
     BRACE_SAVE,
     CRITICAL_ON,
@@ -141,9 +142,10 @@ class VolleyOdds:
         return sum(self.weights[self.hull :])
 
     def _crippled_weight(self) -> int:
-        if self.max_hull <= 1:  # a 1-hull ship is never crippled, only destroyed
+        threshold = crippled_threshold(self.max_hull)
+        if threshold is None:  # a 1-hull ship is never crippled, only destroyed
             return self._destroyed_weight()
-        lose = self.hull - self.max_hull // 2  # damage that leaves it at the threshold
+        lose = self.hull - threshold  # damage that leaves it at the threshold
         return sum(self.weights[max(lose, 0) :])
 
     def _mean_weight(self) -> int:

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules_core.catalog import CraftRole, Faction, ShipProfile, Weapon, WeaponType
+from rules_core.catalog import (
+    CraftRole,
+    Faction,
+    ShipProfile,
+    Weapon,
+    WeaponType,
+    crippled_threshold,
+)
 from rules_core.damage import SpecialOrder, to_hit_modifier, weapon_range
 from rules_core.odds import OddsWeapon, VolleyOdds, volley_odds
 
@@ -64,7 +71,8 @@ class TargetValues:
 
     @property
     def is_crippled(self) -> bool:
-        return self.max_hull > 1 and self.hull <= self.max_hull // 2
+        threshold = crippled_threshold(self.max_hull)
+        return threshold is not None and self.hull <= threshold
 
     @property
     def effective_turrets(self) -> int:
@@ -188,7 +196,8 @@ def _outcome(k: int, target: TargetValues) -> str:
     left = target.hull - k
     if left <= 0:
         return "destroyed"
-    if target.max_hull > 1 and left <= target.max_hull // 2:
+    threshold = crippled_threshold(target.max_hull)
+    if threshold is not None and left <= threshold:
         return "crippled"
     return "afloat"
 
