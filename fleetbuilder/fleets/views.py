@@ -1,8 +1,10 @@
 """The fleet builder: pages, and one POST view per edit.
 
-Every edit saves at once. With htmx it answers with the re-rendered units region and
-``HX-Trigger: fleetChanged`` (the points meter and the problems panel listen for it); without
-JavaScript it redirects back to the builder page (POST/redirect/GET).
+Every edit saves at once. With htmx it answers with the re-rendered region it changed, plus the
+points meter and the problems panel as out-of-band swaps, so one response always carries one
+consistent state (separate refresh requests could land out of order on quick edits), and
+``HX-Trigger: fleetChanged`` for anything else that listens. Without JavaScript it redirects back
+to the builder page (POST/redirect/GET).
 """
 
 from __future__ import annotations
@@ -180,6 +182,15 @@ fleet_head = _region("head")
 Edit = Callable[..., str | None]
 
 
+def _with_status(request: HttpRequest, response: HttpResponse, fleet: Fleet,
+                 catalog: core.Catalog) -> HttpResponse:
+    """Append the meter and the problems panel (out of band) to an htmx edit response."""
+    ctx = {**_status_ctx(fleet, catalog), "oob": True}
+    for partial in ("meter", "problems"):
+        response.write(render(request, f"{PAGE}#{partial}", ctx).content)
+    return trigger_client_event(response, FLEET_CHANGED)
+
+
 def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
     """Wrap an edit: POST only, owner only, errors shown to the player, then the response.
 
@@ -198,7 +209,7 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
             return _refused(request, fleet, catalog, str(exc))
         if request.htmx:
             response = render(request, f"{PAGE}#units", _units_ctx(fleet, catalog))
-            return trigger_client_event(response, FLEET_CHANGED)
+            return _with_status(request, response, fleet, catalog)
         return HttpResponseRedirect(fleet.get_absolute_url() + (f"#{anchor}" if anchor else ""))
 
     return view
@@ -234,7 +245,7 @@ def fleet_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             return redirect(fleet)
         response = render(request, f"{PAGE}#head", _head_ctx(fleet, catalog, saved=True))
         return trigger_client_event(
-            trigger_client_event(response, FLEET_CHANGED), SETTINGS_CHANGED
+            _with_status(request, response, fleet, catalog), SETTINGS_CHANGED
         )
     if not request.htmx:
         for errors in form.errors.values():

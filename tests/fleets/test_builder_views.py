@@ -132,6 +132,11 @@ def test_an_edit_answers_htmx_with_the_units_region_and_fleet_changed(built: Fle
     assert html.lstrip().startswith('<section id="units"')
     assert "<html" not in html
     assert 'id="unit-2"' in html
+    # The meter and the problems panel ride along out of band, in the same state as the units.
+    meter = re.search(r'<section id="fleet-meter"[^>]*hx-swap-oob="true"[^>]*>(.*?)</section>',
+                      html, re.S)
+    assert meter and "<strong data-points>430</strong>" in meter.group(1)
+    assert re.search(r'<section id="fleet-problems"[^>]*hx-swap-oob="true"', html)
 
 
 def test_a_ship_of_another_list_is_refused_with_a_reason(built: Fleet, edit) -> None:  # noqa: ANN001
@@ -275,7 +280,6 @@ def test_settings_change_band_and_name(built: Fleet, edit) -> None:  # noqa: ANN
 def test_problems_panel_links_to_the_unit(client: Client, built: Fleet, edit) -> None:  # noqa: ANN001
     edit(built, "add-ship/", {"ship": "cobra-class-destroyer"})  # a squadron of one
     html = client.get(f"/fleets/{built.pk}/problems/").content.decode()
-    assert 'hx-trigger="fleetChanged from:body"' in html
     assert re.search(r'<a class="problem__where" href="#unit-2">Squadron 2</a>\s*'
                      r'<span class="problem__message">This squadron has 1 escort', html)
     assert "points.under_band" in html
