@@ -53,6 +53,9 @@ INSTALLED_APPS = [
     "fleetbuilder.catalog",
     "fleetbuilder.fleets",
     "fleetbuilder.gunnery",
+    "fleetbuilder.accounts",
+    "fleetbuilder.cards",
+    "fleetbuilder.simulator",
 ]
 
 MIDDLEWARE = [

@@ -5,5 +5,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("fleets/", include("fleetbuilder.fleets.urls")),
     path("gunnery/", include("fleetbuilder.gunnery.urls")),
+    path("accounts/", include("fleetbuilder.accounts.urls")),
+    path("cards/", include("fleetbuilder.cards.urls")),
+    path("simulator/", include("fleetbuilder.simulator.urls")),
     path("", include("fleetbuilder.catalog.urls")),
 ]
