@@ -130,6 +130,38 @@ WHITENOISE_AUTOREFRESH = DEBUG
 DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", str(512 * 1024))
 FILE_UPLOAD_MAX_MEMORY_SIZE = envint("FILE_UPLOAD_MAX_MEMORY_SIZE", str(512 * 1024))
 
+# Accounts (fleetbuilder/accounts): where logging in starts and where it lands.
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "fleets:list"
+LOGOUT_REDIRECT_URL = "catalog:home"
+
+# Mail (password resets): EMAIL_DELIVERY=console (default) prints each message, file writes one
+# file per message under EMAIL_FILE_PATH, smtp sends through EMAIL_HOST:EMAIL_PORT.
+EMAIL_DELIVERY = os.environ.get("EMAIL_DELIVERY", "console").strip().lower()
+_EMAIL_BACKENDS = {
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+}
+if EMAIL_DELIVERY not in _EMAIL_BACKENDS:
+    raise ImproperlyConfigured(
+        f"EMAIL_DELIVERY must be console, file or smtp, not {EMAIL_DELIVERY!r}"
+    )
+EMAIL_BACKEND = _EMAIL_BACKENDS[EMAIL_DELIVERY]
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail"))
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = envint("EMAIL_PORT", "25")
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", "false")
+EMAIL_USE_SSL = envbool("EMAIL_USE_SSL", "false")
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("Set EMAIL_USE_TLS or EMAIL_USE_SSL, not both")
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "10")
+DEFAULT_FROM_EMAIL = os.environ.get(
+    "DEFAULT_FROM_EMAIL", "Void Command Fleet Builder <noreply@localhost>"
+)
+
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
