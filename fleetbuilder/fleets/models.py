@@ -12,8 +12,9 @@ from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from rules_core import catalog as core
 from rules_core import fleet as rf
@@ -52,6 +53,27 @@ class FleetQuerySet(models.QuerySet["Fleet"]):
         if owner_token:
             mine |= models.Q(owner=None, session_key=owner_token)
         return self.filter(mine)
+
+    # --- the Saved Fleets library (fleetbuilder/fleets/library.py) ---------------------------
+
+    def trashed(self) -> FleetQuerySet:
+        return self.exclude(deleted_at=None)
+
+    def named_like(self, text: str) -> FleetQuerySet:
+        """Fleets whose name contains ``text`` (any case); all of them for an empty text."""
+        return self.filter(name__icontains=text) if text else self
+
+    def adopt(self, user: Any, owner_token: str | None) -> int:
+        """Give ``user`` every fleet of the anonymous browser holding ``owner_token``.
+
+        Called at login: only fleets with no owner and exactly this token move (trashed ones
+        too, so the trash moves with them), in one statement inside one transaction. Returns
+        how many moved. ``updated`` is left alone: adopting a fleet is not a change to it.
+        """
+        if not owner_token or user is None or not user.is_authenticated:
+            return 0
+        with transaction.atomic():
+            return self.filter(owner=None, session_key=owner_token).update(owner=user)
 
 
 class Fleet(models.Model):
@@ -411,6 +433,42 @@ class Fleet(models.Model):
         uses = fleet_upgrade_uses(units if units is not None else self._units())
         return [UpgradeOption(u, upgrade_reason(u, profile, taken, uses, self, idx))
                 for u in (*faction.upgrades, *catalog.refits)]
+
+    # --- the Saved Fleets library: rename, copy, trash ---------------------------------------
+
+    def rename(self, catalog: core.Catalog, name: str) -> None:
+        """Give the fleet a new name (empty: the default); Undo of a removal is kept."""
+        self.store(replace(self.to_core(), name=name.strip() or DEFAULT_NAME), catalog)
+        self.save()
+
+    def copy(self, catalog: core.Catalog, *, owner: Any = None, owner_token: str = "",
+             name: str | None = None) -> Fleet:
+        """A new fleet with this one's list, owned by ``owner`` or the browser of the token.
+
+        Named "<name> (copy)" unless ``name`` is given; nothing else (Undo, trash) is copied.
+        """
+        suffix = " (copy)"
+        name = name or self.name[: rf.MAX_NAME_LENGTH - len(suffix)] + suffix
+        fleet = Fleet(owner=owner if owner is not None and owner.is_authenticated else None,
+                      session_key=owner_token)
+        fleet.store(replace(self.to_core(), name=name), catalog)
+        fleet.save()
+        return fleet
+
+    @property
+    def in_trash(self) -> bool:
+        return self.deleted_at is not None
+
+    def trash(self) -> None:
+        """Move the fleet to its owner's trash, from which ``restore`` brings it back."""
+        if self.deleted_at is None:
+            self.deleted_at = timezone.now()
+            self.save(update_fields=["deleted_at"])
+
+    def restore(self) -> None:
+        if self.deleted_at is not None:
+            self.deleted_at = None
+            self.save(update_fields=["deleted_at"])
 
 
 class UpgradeOption:
