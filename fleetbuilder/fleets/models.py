@@ -54,6 +54,10 @@ class FleetQuerySet(models.QuerySet["Fleet"]):
             mine |= models.Q(owner=None, session_key=owner_token)
         return self.filter(mine)
 
+    def shared(self, share_id: str) -> FleetQuerySet:
+        """The fleet behind a permalink, if its owner shares it (R-92); trashed ones are not."""
+        return self.alive().filter(share_enabled=True, share_id=share_id)
+
     # --- the Saved Fleets library (fleetbuilder/fleets/library.py) ---------------------------
 
     def trashed(self) -> FleetQuerySet:
@@ -95,6 +99,11 @@ class Fleet(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
+    # Sharing (fleetbuilder/fleets/sharing.py, R-92): a random 128-bit id, never derived from the
+    # pk; null until the owner first shares, kept when the link is turned off.
+    share_id = models.CharField(max_length=32, unique=True, null=True, blank=True,
+                                editable=False)
+    share_enabled = models.BooleanField(default=False)
 
     objects = FleetQuerySet.as_manager()
 
@@ -469,6 +478,52 @@ class Fleet(models.Model):
         if self.deleted_at is not None:
             self.deleted_at = None
             self.save(update_fields=["deleted_at"])
+
+    # --- sharing (fleetbuilder/fleets/sharing.py) -------------------------------------------
+
+    @classmethod
+    def from_core(cls, fleet: rf.Fleet, catalog: core.Catalog, *, owner: Any = None,
+                  owner_token: str = "") -> Fleet:
+        """A new fleet holding ``fleet`` (an import or a copy of a shared list), saved."""
+        new = cls(owner=owner if owner is not None and owner.is_authenticated else None,
+                  session_key=owner_token)
+        new.store(fleet, catalog)
+        new.save()
+        return new
+
+    def share_url_path(self) -> str | None:
+        """The permalink's path while the owner shares this fleet, else None."""
+        if not self.share_enabled or not self.share_id:
+            return None
+        return reverse("shared:fleet", args=[self.share_id])
+
+    @staticmethod
+    def new_share_id() -> str:
+        return secrets.token_urlsafe(16)  # 128 random bits, 22 URL-safe characters
+
+    def _fresh_share_id(self) -> str:
+        while True:
+            candidate = self.new_share_id()
+            if not Fleet.objects.filter(share_id=candidate).exists():
+                return candidate
+
+    def share(self) -> None:
+        """Turn the permalink on; it is the same link as before it was turned off (R-92)."""
+        if not self.share_id:
+            self.share_id = self._fresh_share_id()
+        self.share_enabled = True
+        self.save(update_fields=["share_id", "share_enabled"])
+
+    def unshare(self) -> None:
+        """Turn the permalink off: it answers 404 until it is turned on again."""
+        self.share_enabled = False
+        self.save(update_fields=["share_enabled"])
+
+    def new_share_link(self) -> None:
+        """Replace the permalink with a new one (shared); the old one is dead for good (R-92)."""
+        self.share_id = self._fresh_share_id()
+        self.share_enabled = True
+        self.save(update_fields=["share_id", "share_enabled"])
 
 
 class UpgradeOption:
