@@ -1,0 +1,201 @@
+"""Share codes: a whole fleet list in a short URL-safe string that any instance can open (R-90).
+
+A code is ``v1.`` followed by the base64url (no padding) of the raw-deflated compact JSON of the
+fleet. The compact form is the contract-1 document as positional arrays with trailing defaults
+left out::
+
+    [faction, game_size, name, variant, [min, max] | null, notes, [unit, ...]]
+    ship unit:  ["s", ship, name, flagship (0/1), admiral, [upgrade, ...]]
+    squadron:   ["q", name, [[ship, [upgrade, ...]], ...]]
+
+Decoding rebuilds the contract-1 document and reads it with ``rules_core.fleet.parse_fleet``, so
+a code is checked exactly as strictly as a fleet file (R-20). Decoding is bounded: codes longer
+than :data:`MAX_CODE_LENGTH` and payloads that inflate past :data:`MAX_PAYLOAD_BYTES` are refused
+before any JSON is read.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import zlib
+from typing import Any
+
+from rules_core.fleet import (
+    FORMAT,
+    VERSION,
+    Fleet,
+    FleetFormatError,
+    ShipUnit,
+    parse_fleet,
+)
+
+PREFIX = "v1."
+# A code travels in a URL path: stay well inside the 4 KB request line many servers allow.
+MAX_CODE_LENGTH = 3000
+MAX_PAYLOAD_BYTES = 64 * 1024  # the inflated compact JSON; a 100-unit fleet is far below it
+_CODE_RE = re.compile(r"^v(\d{1,4})\.([A-Za-z0-9_-]*)$")
+_SHIP, _SQUADRON = "s", "q"
+
+
+class ShareCodeError(ValueError):
+    """A share code that cannot be read (or a fleet too big to be one); the message says why.
+
+    ``path`` is the JSON path of the fleet-file error when the code decoded to an unusable fleet.
+    """
+
+    def __init__(self, message: str, *, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def _trim(items: list[Any], defaults: tuple[Any, ...]) -> list[Any]:
+    """Drop trailing items equal to their default (``defaults`` aligns with the items' end)."""
+    out = list(items)
+    offset = len(items) - len(defaults)
+    while out and len(out) > offset and out[-1] == defaults[len(out) - 1 - offset]:
+        out.pop()
+    return out
+
+
+def to_compact(fleet: Fleet) -> list[Any]:
+    """The compact positional form of ``fleet`` (see the module docstring)."""
+    units: list[Any] = []
+    for unit in fleet.units:
+        if isinstance(unit, ShipUnit):
+            units.append(_trim(
+                [_SHIP, unit.ship, unit.name, int(unit.flagship), unit.admiral,
+                 list(unit.upgrades)],
+                (None, 0, None, []),
+            ))
+        else:
+            ships = [_trim([s.ship, list(s.upgrades)], ([],)) for s in unit.ships]
+            units.append([_SQUADRON, unit.name, ships])
+    limit = fleet.points_limit
+    return _trim(
+        [fleet.faction, fleet.game_size.value, fleet.name, fleet.variant,
+         None if limit is None else [limit.min, limit.max], fleet.notes, units],
+        (None, None, None, "", []),
+    )
+
+
+def encode(fleet: Fleet) -> str:
+    """The share code of ``fleet``; ShareCodeError if it is longer than MAX_CODE_LENGTH."""
+    payload = json.dumps(to_compact(fleet), ensure_ascii=False, separators=(",", ":"))
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    raw = packer.compress(payload.encode()) + packer.flush()
+    code = PREFIX + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+    if len(code) > MAX_CODE_LENGTH:
+        raise ShareCodeError(
+            f"This fleet is too big for a share code ({len(code)} characters; the limit is "
+            f"{MAX_CODE_LENGTH}). Share the link or the fleet file instead."
+        )
+    return code
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def _inflate(code: str) -> bytes:
+    if len(code) > MAX_CODE_LENGTH:
+        raise ShareCodeError(
+            f"The share code is {len(code)} characters long; the limit is {MAX_CODE_LENGTH}."
+        )
+    match = _CODE_RE.match(code)
+    if match is None:
+        raise ShareCodeError(
+            "That is not a share code: a code starts with 'v1.' followed by letters, digits, "
+            "'-' and '_'."
+        )
+    version = int(match.group(1))
+    if version != 1:
+        newer = " (made by a newer version of the app)" if version > 1 else ""
+        raise ShareCodeError(f"Share codes of version {version} cannot be read{newer}.")
+    body = match.group(2)
+    try:
+        raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    except (binascii.Error, ValueError):
+        raise ShareCodeError("The share code is damaged (it is not base64url).") from None
+    inflater = zlib.decompressobj(-15)
+    try:
+        payload = inflater.decompress(raw, MAX_PAYLOAD_BYTES)
+    except zlib.error:
+        raise ShareCodeError("The share code is damaged (it does not decompress).") from None
+    if inflater.unconsumed_tail:
+        raise ShareCodeError(
+            f"The share code unpacks to more than {MAX_PAYLOAD_BYTES // 1024} KB; it is refused."
+        )
+    if not inflater.eof:
+        raise ShareCodeError("The share code is cut short; copy the whole code.")
+    if inflater.unused_data:
+        raise ShareCodeError("The share code has extra characters after its end.")
+    return payload
+
+
+def _at(items: list[Any], i: int, default: Any = None) -> Any:
+    return items[i] if i < len(items) else default
+
+
+def _array(value: object, where: str, max_len: int) -> list[Any]:
+    if not isinstance(value, list) or len(value) > max_len:
+        raise ShareCodeError(f"The share code is damaged ({where} is not a list of at most "
+                             f"{max_len} items).", path=where)
+    return value
+
+
+def from_compact(data: object) -> dict[str, Any]:
+    """The contract-1 document of a compact form (shape errors are left to ``parse_fleet``)."""
+    top = _array(data, "the fleet", 7)
+    limit = _at(top, 4)
+    if isinstance(limit, list) and len(limit) == 2:
+        limit = {"min": limit[0], "max": limit[1]}
+    units: list[Any] = []
+    for i, raw in enumerate(_array(_at(top, 6, []), "units", 10_000)):
+        where = f"units[{i}]"
+        unit = _array(raw, where, 6)
+        kind = _at(unit, 0)
+        if kind == _SHIP:
+            flag = _at(unit, 3, 0)
+            units.append({
+                "kind": "ship", "ship": _at(unit, 1), "name": _at(unit, 2),
+                "flagship": bool(flag) if flag in (0, 1) else flag,
+                "admiral": _at(unit, 4), "upgrades": _at(unit, 5, []),
+            })
+        elif kind == _SQUADRON and len(unit) <= 3:
+            ships = []
+            for j, ship in enumerate(_array(_at(unit, 2, []), f"{where}.ships", 10_000)):
+                entry = _array(ship, f"{where}.ships[{j}]", 2)
+                ships.append({"ship": _at(entry, 0), "upgrades": _at(entry, 1, [])})
+            units.append({"kind": "squadron", "name": _at(unit, 1), "ships": ships})
+        else:
+            raise ShareCodeError(f"The share code is damaged ({where} is neither a ship nor a "
+                                 "squadron).", path=where)
+    return {
+        "format": FORMAT, "version": VERSION, "name": _at(top, 2), "faction": _at(top, 0),
+        "variant": _at(top, 3), "game_size": _at(top, 1), "points_limit": limit,
+        "units": units, "notes": _at(top, 5, ""),
+    }
+
+
+def decode(code: str) -> Fleet:
+    """The fleet a share code holds; ShareCodeError (with a message for players) if unusable."""
+    code = code.strip()
+    payload = _inflate(code)
+    try:
+        data = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ShareCodeError("The share code is damaged (its contents are not readable).") \
+            from None
+    try:
+        return parse_fleet(from_compact(data))
+    except FleetFormatError as exc:
+        raise ShareCodeError(
+            f"The share code holds an unusable fleet ({exc.path or 'the fleet'}: {exc.message}).",
+            path=exc.path,
+        ) from None
