@@ -1,0 +1,238 @@
+"""Saved Fleets: the owner's library of fleets, its search, and the trash.
+
+Every fleet of the signed-in account (or of this anonymous browser) with its faction, size,
+points, verdict and last change; search by name, filter by faction, sort. Rename, copy and
+"delete" (to the trash, from which Restore brings it back) answer with the list region
+re-rendered under htmx, or redirect back to the page they came from without JavaScript.
+Deleting forever takes a confirmation page. Anyone but the owner gets 404 on every URL here.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from django import forms
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.timesince import timesince
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from fleetbuilder.catalog import loader
+
+from .forms import NameForm
+from .models import OWNER_TOKEN_SESSION_KEY, Fleet, FleetQuerySet
+
+PER_PAGE = 50
+LIST_PAGE = "fleets/list.html"
+TRASH_PAGE = "fleets/trash.html"
+# The fleet just moved to the trash, offered for Undo on the next render of the list.
+UNDO_SESSION_KEY = "library_undo_trash"
+
+SORTS = {
+    "recent": ("Last change", ("-updated", "-pk")),
+    "name": ("Name", ("name", "-updated", "pk")),
+    "points": ("Points", ("-points", "-updated", "pk")),
+}
+
+
+class LibraryFilter(forms.Form):
+    q = forms.CharField(label="Search by name", max_length=100, required=False, strip=True)
+    faction = forms.SlugField(label="Faction", max_length=100, required=False)
+    sort = forms.ChoiceField(label="Sort by", required=False,
+                             choices=[(k, label) for k, (label, _) in SORTS.items()])
+
+
+# --- access ---------------------------------------------------------------------------------
+
+
+def _owned(request: HttpRequest) -> FleetQuerySet:
+    return Fleet.objects.owned_by(request.user, request.session.get(OWNER_TOKEN_SESSION_KEY))
+
+
+def _get_owned(request: HttpRequest, pk: int, *, in_trash: bool = False) -> Fleet:
+    """The owner's fleet (alive, or in the trash); 404 for anyone else and for the other kind."""
+    fleets = _owned(request)
+    fleet = (fleets.trashed() if in_trash else fleets.alive()).filter(pk=pk).first()
+    if fleet is None:
+        raise Http404("No such fleet.")
+    return fleet
+
+
+def _back(request: HttpRequest) -> str:
+    """Where a mutation returns to: the ``next`` page if it is ours, else the list."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return target
+    return reverse("fleets:list")
+
+
+def _ago(when: datetime | None) -> str:
+    if when is None:
+        return ""
+    return "just now" if timezone.now() - when < timedelta(minutes=1) else \
+        f"{timesince(when)} ago"
+
+
+def _label_factions(fleets: list[Fleet]) -> list[Fleet]:
+    """Give each fleet its faction and variant names and how long ago it changed (or went)."""
+    catalog = loader.core_catalog()
+    for fleet in fleets:
+        fleet.changed_ago = _ago(fleet.updated)
+        fleet.deleted_ago = _ago(fleet.deleted_at)
+        faction = catalog.faction(fleet.faction)
+        variant = faction.variant(fleet.variant) if faction and fleet.variant else None
+        fleet.faction_name = faction.name if faction else fleet.faction
+        fleet.variant_name = variant.name if variant else ""
+    return fleets
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+def _list_ctx(request: HttpRequest, params: QueryDict) -> dict[str, Any]:
+    form = LibraryFilter(params)
+    valid = form.is_valid()
+    data = form.cleaned_data if valid else {}
+    query, faction, sort = data.get("q", ""), data.get("faction", ""), data.get("sort") or "recent"
+    alive = _owned(request).alive()
+    counts = dict(alive.values_list("faction").annotate(n=Count("pk")).order_by())
+    catalog = loader.core_catalog()
+    faction_options = [(f.slug, f.name, counts.get(f.slug, 0)) for f in catalog.factions
+                       if counts.get(f.slug) or f.slug == faction]
+    fleets = alive.named_like(query)
+    if faction:
+        fleets = fleets.filter(faction=faction)
+    fleets = fleets.order_by(*SORTS[sort][1]).defer("document", "last_removed")
+    page = Paginator(fleets, PER_PAGE).get_page(params.get("page"))
+    undo = None
+    undo_pk = request.session.pop(UNDO_SESSION_KEY, None)
+    if undo_pk is not None:
+        undo = _owned(request).trashed().filter(pk=undo_pk).only("pk", "name").first()
+    return {
+        "filter": form,
+        "params": params,
+        "query": query,
+        "faction": faction,
+        "sort": sort,
+        "sorts": [(k, label) for k, (label, _) in SORTS.items()],
+        "faction_options": faction_options,
+        "total": sum(counts.values()),
+        "page_obj": page,
+        "fleets": _label_factions(list(page.object_list)),
+        "filtered": bool(query or faction),
+        "trash_count": _owned(request).trashed().count(),
+        "undo": undo,
+        "list_url": request.get_full_path() if request.method == "GET" else "",
+    }
+
+
+@require_GET
+def fleet_list(request: HttpRequest) -> HttpResponse:
+    ctx = _list_ctx(request, request.GET)
+    template = f"{LIST_PAGE}#results" if getattr(request, "htmx", False) else LIST_PAGE
+    return render(request, template, ctx)
+
+
+def _trash_ctx(request: HttpRequest, params: QueryDict, **extra: Any) -> dict[str, Any]:
+    trashed = _owned(request).trashed().order_by("-deleted_at", "-pk").defer(
+        "document", "last_removed")
+    page = Paginator(trashed, PER_PAGE).get_page(params.get("page"))
+    return {"params": params, "page_obj": page, "fleets": _label_factions(list(page.object_list)),
+            "trash_url": request.get_full_path() if request.method == "GET" else "", **extra}
+
+
+@require_GET
+def trash_list(request: HttpRequest) -> HttpResponse:
+    template = f"{TRASH_PAGE}#results" if getattr(request, "htmx", False) else TRASH_PAGE
+    return render(request, template, _trash_ctx(request, request.GET))
+
+
+def _answer(request: HttpRequest) -> HttpResponse:
+    """After a change: the region of the page it came from (htmx), or that page (no JS)."""
+    back = _back(request)
+    if not getattr(request, "htmx", False):
+        return HttpResponseRedirect(back)
+    url = urlsplit(back)
+    params = QueryDict(url.query)
+    if url.path == reverse("fleets:trash"):
+        ctx = _trash_ctx(request, params, trash_url=back)
+        return render(request, f"{TRASH_PAGE}#results", ctx)
+    ctx = {**_list_ctx(request, params), "list_url": back}
+    return render(request, f"{LIST_PAGE}#results", ctx)
+
+
+# --- changes --------------------------------------------------------------------------------
+
+
+@require_POST
+def rename_fleet(request: HttpRequest, pk: int) -> HttpResponse:
+    fleet = _get_owned(request, pk)
+    form = NameForm(request.POST)
+    if form.is_valid():
+        fleet.rename(loader.core_catalog(), form.cleaned_data["name"])
+        messages.success(request, f"Renamed to “{fleet.name}”.")
+    else:
+        for error in form.errors.get("name", []):
+            messages.error(request, f"“{fleet.name}” keeps its name: {error}")
+    return _answer(request)
+
+
+@require_POST
+def copy_fleet(request: HttpRequest, pk: int) -> HttpResponse:
+    fleet = _get_owned(request, pk)
+    copy = fleet.copy(loader.core_catalog(), owner=request.user,
+                      owner_token=request.session.get(OWNER_TOKEN_SESSION_KEY, ""))
+    messages.success(request, f"Saved a copy: “{copy.name}”.")
+    return _answer(request)
+
+
+@require_POST
+def trash_fleet(request: HttpRequest, pk: int) -> HttpResponse:
+    fleet = _get_owned(request, pk)
+    fleet.trash()
+    request.session[UNDO_SESSION_KEY] = fleet.pk
+    return _answer(request)
+
+
+@require_POST
+def restore_fleet(request: HttpRequest, pk: int) -> HttpResponse:
+    fleet = _get_owned(request, pk, in_trash=True)
+    fleet.restore()
+    messages.success(request, f"“{fleet.name}” is back in your saved fleets.")
+    return _answer(request)
+
+
+@require_http_methods(["GET", "POST"])
+def delete_fleet(request: HttpRequest, pk: int) -> HttpResponse:
+    """Delete a fleet of the trash forever, after a confirmation page."""
+    fleet = _get_owned(request, pk, in_trash=True)
+    if request.method == "POST":
+        name = fleet.name
+        fleet.delete()
+        messages.success(request, f"“{name}” is deleted forever.")
+        return redirect("fleets:trash")
+    ctx = _trash_ctx(request, request.GET, confirm_fleet=_label_factions([fleet])[0])
+    return render(request, TRASH_PAGE, ctx)
+
+
+@require_http_methods(["GET", "POST"])
+def empty_trash(request: HttpRequest) -> HttpResponse:
+    trashed = _owned(request).trashed()
+    if request.method == "POST":
+        _, deleted = trashed.delete()
+        count = deleted.get(Fleet._meta.label, 0)
+        if count:
+            messages.success(request, f"Deleted {count} fleet{'s' if count != 1 else ''} "
+                             "forever.")
+        return redirect("fleets:trash")
+    ctx = _trash_ctx(request, request.GET, confirm_empty=trashed.count())
+    return render(request, TRASH_PAGE, ctx)
