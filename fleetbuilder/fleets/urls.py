@@ -1,12 +1,19 @@
 from django.urls import path
 
-from . import views
+from . import library, views
 
 app_name = "fleets"
 
 unit = "<int:pk>/units/<int:unit>/"
 urlpatterns = [
-    path("", views.fleet_list, name="list"),
+    path("", library.fleet_list, name="list"),
+    path("trash/", library.trash_list, name="trash"),
+    path("trash/empty/", library.empty_trash, name="empty_trash"),
+    path("<int:pk>/rename-fleet/", library.rename_fleet, name="rename_fleet"),
+    path("<int:pk>/copy/", library.copy_fleet, name="copy_fleet"),
+    path("<int:pk>/trash/", library.trash_fleet, name="trash_fleet"),
+    path("<int:pk>/restore/", library.restore_fleet, name="restore_fleet"),
+    path("<int:pk>/delete-forever/", library.delete_fleet, name="delete_fleet"),
     path("new/", views.fleet_new, name="builder"),
     path("<int:pk>/", views.fleet_detail, name="detail"),
     path("<int:pk>/head/", views.fleet_head, name="head"),
