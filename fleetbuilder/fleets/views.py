@@ -68,14 +68,7 @@ def _get_fleet_for_request(request: HttpRequest, pk: int) -> Fleet:
 # --- pages ----------------------------------------------------------------------------------
 
 
-@require_GET
-def fleet_list(request: HtmxHttpRequest) -> HttpResponse:
-    fleets = list(Fleet.objects.alive().owned_by(request.user, _owner_token(request))
-                  .defer("document", "last_removed"))
-    catalog = loader.core_catalog()
-    names = {f.slug: f.name for f in catalog.factions}
-    ctx = {"fleets": [(f, names.get(f.faction, f.faction)) for f in fleets]}
-    return render(request, "fleets/list.html", ctx)
+# The Saved Fleets page and the trash are in library.py.
 
 
 @require_http_methods(["GET", "POST"])
