@@ -1,0 +1,93 @@
+"""Sign-up, login and account forms: Django's own, with an email and a login throttle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+
+from . import throttle
+
+User = get_user_model()
+
+EMAIL_HELP = "Optional. Only used to send you a link if you forget your password."
+
+
+def _email_taken(email: str, exclude_pk: int | None = None) -> bool:
+    users = User._default_manager.filter(email__iexact=email)
+    if exclude_pk is not None:
+        users = users.exclude(pk=exclude_pk)
+    return users.exists()
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(required=False, help_text=EMAIL_HELP)
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data.get("email", "").strip()
+        # One account per address, so a reset link reaches the account the player means.
+        if email and _email_taken(email):
+            raise forms.ValidationError(
+                "An account already uses this email address. Log in, or reset its password.",
+                code="email_taken",
+            )
+        return email
+
+
+class LoginForm(AuthenticationForm):
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "throttled": "Too many failed attempts to log in as this user. Wait a few minutes, "
+                     "or reset your password.",
+    }
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username") or ""
+        if username and throttle.is_blocked(self.request, username):
+            raise forms.ValidationError(self.error_messages["throttled"], code="throttled")
+        try:
+            data = super().clean()
+        except forms.ValidationError:
+            if username:
+                throttle.failed(self.request, username)
+            raise
+        throttle.succeeded(self.request, username)
+        return data
+
+
+class EmailForm(forms.Form):
+    """A new email address, confirmed by the current password (it is where resets go)."""
+
+    email = forms.EmailField(required=False, help_text="Leave empty to remove it.")
+    password = forms.CharField(label="Current password", strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete":
+                                                                 "current-password"}))
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["email"].initial = user.email
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data.get("email", "").strip()
+        if email and _email_taken(email, exclude_pk=self.user.pk):
+            raise forms.ValidationError("Another account already uses this email address.",
+                                        code="email_taken")
+        return email
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data.get("password", "")
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your current password.",
+                                        code="password_incorrect")
+        return password
+
+    def save(self) -> None:
+        self.user.email = self.cleaned_data["email"]
+        self.user.save(update_fields=["email"])

@@ -1,0 +1,35 @@
+"""At login, the fleets this browser built anonymously become the account's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
+from django.http import HttpRequest
+
+from fleetbuilder.fleets.models import OWNER_TOKEN_SESSION_KEY, Fleet
+
+
+def browser_owner_token(request: HttpRequest | None) -> str | None:
+    session = getattr(request, "session", None)
+    return session.get(OWNER_TOKEN_SESSION_KEY) if session is not None else None
+
+
+def _tell(request: HttpRequest | None, level: int, text: str) -> None:
+    if request is not None and hasattr(request, "_messages"):
+        messages.add_message(request, level, text)
+
+
+@receiver(user_logged_in, dispatch_uid="accounts.adopt_browser_fleets")
+def adopt_browser_fleets(sender: Any, request: HttpRequest | None, user: Any,
+                         **kwargs: Any) -> None:
+    """Move this browser's anonymous fleets to ``user`` (Django's login keeps session data)."""
+    moved = Fleet.objects.adopt(user, browser_owner_token(request))
+    if moved:
+        fleets = "fleet" if moved == 1 else "fleets"
+        _tell(request, messages.SUCCESS,
+              f"{moved} {fleets} built in this browser {'is' if moved == 1 else 'are'} "
+              "now saved in your account.")
+

@@ -1,0 +1,95 @@
+"""Accounts: sign up, the account page, and Django's auth views with our templates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render, resolve_url
+from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
+
+from fleetbuilder.fleets.models import Fleet
+
+from .forms import EmailForm, LoginForm, SignUpForm
+from .signals import browser_owner_token
+
+
+def browser_fleet_count(request: HttpRequest) -> int:
+    """How many fleets this browser built before logging in (they move at login)."""
+    token = browser_owner_token(request)
+    if not token:
+        return 0
+    return Fleet.objects.filter(owner=None, session_key=token).count()
+
+
+def _next_url(request: HttpRequest) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                       require_https=request.is_secure()):
+        return target
+    return resolve_url(settings.LOGIN_REDIRECT_URL)
+
+
+@sensitive_post_parameters("password1", "password2")
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect(settings.LOGIN_REDIRECT_URL)
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        messages.success(request, f"Welcome, {user.get_username()}: your account is ready.")
+        # login() fires user_logged_in, which moves this browser's fleets to the account.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(_next_url(request))
+    ctx = {"form": form, "next": _next_url(request),
+           "browser_fleets": browser_fleet_count(request)}
+    return render(request, "accounts/signup.html", ctx, status=400 if form.errors else 200)
+
+
+@login_required
+@sensitive_post_parameters("password")
+@require_http_methods(["GET", "POST"])
+def account(request: HttpRequest) -> HttpResponse:
+    form = EmailForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your email address is saved." if request.user.email
+                         else "Your email address is removed.")
+        return redirect("accounts:account")
+    fleets = Fleet.objects.filter(owner=request.user)
+    ctx = {"form": form, "fleet_count": fleets.alive().count(),
+           "trash_count": fleets.trashed().count()}
+    return render(request, "accounts/account.html", ctx, status=400 if form.errors else 200)
+
+
+class LoginView(auth_views.LoginView):
+    form_class = LoginForm
+    redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs),
+                "browser_fleets": browser_fleet_count(self.request)}
+
+
+password_change = auth_views.PasswordChangeView.as_view(
+    success_url=reverse_lazy("accounts:password_change_done"))
+password_change_done = auth_views.PasswordChangeDoneView.as_view()
+password_reset = auth_views.PasswordResetView.as_view(
+    email_template_name="registration/password_reset_email.txt",
+    subject_template_name="registration/password_reset_subject.txt",
+    success_url=reverse_lazy("accounts:password_reset_done"))
+password_reset_done = auth_views.PasswordResetDoneView.as_view()
+password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
+    post_reset_login=True,
+    post_reset_login_backend="django.contrib.auth.backends.ModelBackend",
+    success_url=reverse_lazy("accounts:password_reset_complete"))
+password_reset_complete = auth_views.PasswordResetCompleteView.as_view()
