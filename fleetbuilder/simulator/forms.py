@@ -1,0 +1,177 @@
+"""The matchup form: two sides (one of your fleets, a shared fleet or a sample fleet), the
+number of battles, the scenario options and the seed. Every value is checked here, and each side
+is turned into a rules_core fleet, before a run starts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+
+from fleetbuilder.fleets.models import Fleet
+from rules_core import catalog as core
+from rules_core import fleet as rf
+from rules_core.sample_fleets import SampleFleetError, sample_fleet
+
+from . import sharing
+from .models import DEFAULT_BATTLES, MAX_BATTLES, MAX_SEED
+
+SIDES = ("a", "b")
+SIZE_CHOICES = [(g.value, g.label) for g in rf.GameSize if g is not rf.GameSize.CUSTOM]
+MAX_ROUNDS = 20
+SCORING_CHOICES = [
+    ("core", "Core rules: full points destroyed, half for crippled survivors (§14)"),
+    ("faq", "FAQ: also 10 % / 25 % for disengaged ships, 50 % for hulks left"),
+]
+TERRAIN_CHOICES = [
+    ("none", "Open space"),
+    ("section13", "Terrain of §13: asteroids, gas clouds, planets, debris"),
+    ("void", "Void elements: gravity wells, debris fields, gas clouds, drifting bodies"),
+]
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a matchup: the fleet, and where it came from (for the results page)."""
+
+    fleet: rf.Fleet
+    source: dict[str, Any]
+
+
+def fleet_choice_label(fleet: Fleet, faction_names: dict[str, str]) -> str:
+    legal = "" if fleet.legal else ", not legal"
+    faction = faction_names.get(fleet.faction, fleet.faction)
+    return f"{fleet.name} — {faction}, {fleet.game_size_label}, {fleet.points} pts{legal}"
+
+
+class MatchupForm(forms.Form):
+    battles = forms.IntegerField(
+        min_value=1, max_value=MAX_BATTLES, initial=DEFAULT_BATTLES,
+        help_text=f"1 to {MAX_BATTLES}. More battles give narrower intervals.",
+    )
+    max_rounds = forms.IntegerField(
+        min_value=1, max_value=MAX_ROUNDS, initial=10, label="Rounds",
+        help_text="The battle ends after this many rounds at the latest (§14: 10).",
+    )
+    table = forms.ChoiceField(
+        choices=[("", "Fleet A's game size"), *SIZE_CHOICES], required=False, label="Table",
+        help_text="Table size and deployment zones.",
+    )
+    scoring = forms.ChoiceField(choices=SCORING_CHOICES, initial="core",
+                                label="Victory points")
+    terrain = forms.ChoiceField(choices=TERRAIN_CHOICES, initial="none")
+    seed = forms.IntegerField(
+        required=False, min_value=0, max_value=MAX_SEED,
+        help_text="Leave empty for a random seed; the results show it, and the same seed "
+                  "gives the same results.",
+    )
+
+    def __init__(self, *args: Any, catalog: core.Catalog, fleets: list[Fleet],
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.catalog = catalog
+        self.own_fleets = {f.pk: f for f in fleets}
+        names = {f.slug: f.name for f in catalog.factions}
+        fleet_choices = [(f.pk, fleet_choice_label(f, names)) for f in fleets]
+        factions = [(f.slug, f.name) for f in catalog.factions]
+        variants: list[Any] = [("", "Standard list (no variant)")]
+        variants += [(f.name, [(v.slug, v.name) for v in f.variants])
+                     for f in catalog.factions if f.variants]
+        sources = []
+        if fleets:
+            sources.append(("fleet", "One of your fleets"))
+        if sharing.available():
+            sources.append(("shared", "A shared fleet"))
+        sources.append(("sample", "A sample fleet"))
+        fields: dict[str, forms.Field] = {}
+        for side in SIDES:
+            name = f"Fleet {side.upper()}"
+            fields[f"{side}_source"] = forms.ChoiceField(
+                choices=sources, widget=forms.RadioSelect, label=f"{name} is",
+                initial=sources[0][0],
+            )
+            if fleets:
+                fields[f"{side}_fleet"] = forms.TypedChoiceField(
+                    choices=fleet_choices, coerce=int, required=False, label="Your fleet",
+                )
+            if sharing.available():
+                fields[f"{side}_share"] = forms.CharField(
+                    required=False, max_length=300, label="Share link or code",
+                    help_text="Paste the fleet's share link, or just its code.",
+                )
+            fields[f"{side}_faction"] = forms.ChoiceField(choices=factions, required=False,
+                                                          label="Faction")
+            fields[f"{side}_variant"] = forms.ChoiceField(choices=variants, required=False,
+                                                          label="Variant")
+            fields[f"{side}_size"] = forms.ChoiceField(choices=SIZE_CHOICES, required=False,
+                                                       label="Game size",
+                                                       initial="skirmish")
+        self.fields = {**fields, **self.fields}
+
+    def options_dict(self) -> dict[str, Any]:
+        """The scenario options as ``SimOptions.from_dict`` reads them."""
+        data = self.cleaned_data
+        return {"max_rounds": data["max_rounds"], "scoring": data["scoring"],
+                "terrain": data["terrain"], "table": data["table"] or None}
+
+    def side_fields(self, side: str) -> dict[str, forms.BoundField]:
+        """The bound fields of one side by short name (source, fleet, share, faction, …)."""
+        return {name.split("_", 1)[1]: self[name] for name in self.fields
+                if name.startswith(f"{side}_")}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for side in SIDES:
+            resolved = self._side(side, data)
+            if resolved is not None:
+                data[side] = resolved
+        return data
+
+    def _side(self, side: str, data: dict[str, Any]) -> Side | None:
+        source = data.get(f"{side}_source")
+        name = f"Fleet {side.upper()}"
+        if source == "fleet":
+            pk = data.get(f"{side}_fleet")
+            fleet = self.own_fleets.get(pk) if pk is not None else None
+            if fleet is None:
+                self.add_error(f"{side}_fleet", f"Choose one of your fleets for {name}.")
+                return None
+            return Side(fleet.to_core(), {"kind": "fleet", "fleet": fleet.pk,
+                                          "label": fleet.name})
+        if source == "shared":
+            try:
+                shared = sharing.resolve(data.get(f"{side}_share") or "")
+            except sharing.ShareError as exc:
+                self.add_error(f"{side}_share", str(exc))
+                return None
+            return Side(shared.fleet, {"kind": "shared", "code": shared.code,
+                                       "label": f"{shared.name} (shared)"})
+        if source == "sample":
+            return self._sample(side, data, name)
+        return None  # the source field itself carries the error
+
+    def _sample(self, side: str, data: dict[str, Any], name: str) -> Side | None:
+        faction_slug = data.get(f"{side}_faction")
+        size = data.get(f"{side}_size")
+        variant = data.get(f"{side}_variant") or None
+        faction = self.catalog.faction(faction_slug) if faction_slug else None
+        if faction is None:
+            self.add_error(f"{side}_faction", f"Choose the faction of {name}'s sample fleet.")
+            return None
+        if not size:
+            self.add_error(f"{side}_size", f"Choose the game size of {name}'s sample fleet.")
+            return None
+        if variant and faction.variant(variant) is None:
+            self.add_error(f"{side}_variant", f"{faction.name} has no such variant.")
+            return None
+        try:
+            fleet = sample_fleet(self.catalog, faction.slug, size, variant=variant)
+        except SampleFleetError as exc:
+            self.add_error(f"{side}_faction", f"No sample fleet for that choice: {exc}.")
+            return None
+        label = f"{fleet.name} (sample)"
+        if variant:
+            label = f"{fleet.name}, {faction.variant(variant).name} (sample)"
+        return Side(fleet, {"kind": "sample", "faction": faction.slug, "size": size,
+                            "variant": variant, "label": label})

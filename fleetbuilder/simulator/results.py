@@ -1,0 +1,173 @@
+"""What the results page shows of a run: the verdict, the numbers, the charts and one battle.
+
+Pure functions of a ``Matchup`` and the catalogue, so views stay thin and tests can read the
+same values the page prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules_core import catalog as core
+from rules_core import fleet as rf
+from rules_core.validator import catalog_index, validate
+
+from . import charts
+from .forms import SCORING_CHOICES, TERRAIN_CHOICES
+from .models import Matchup
+
+SCORING_LABELS = {"core": "core rules (§14)", "faq": "the FAQ's scoring"}
+TERRAIN_LABELS = dict(TERRAIN_CHOICES)
+assert set(SCORING_LABELS) == {k for k, _ in SCORING_CHOICES}
+
+
+@dataclass(frozen=True)
+class SideInfo:
+    key: str  # "a" | "b"
+    label: str
+    faction: str
+    size: str
+    points: int
+    legal: bool
+    problems: int
+    source: str  # "fleet" | "sample" | "shared"
+
+
+@dataclass(frozen=True)
+class ShipRow:
+    label: str
+    ship_name: str
+    rates: dict[str, float]
+    segments: tuple[charts.FateSegment, ...]
+    title: str
+
+
+def side_info(run: Matchup, side: str, catalog: core.Catalog) -> SideInfo:
+    fleet = run.core_fleet(side)
+    report = validate(fleet, catalog)
+    faction = catalog.faction(fleet.faction)
+    source = (run.sources or {}).get(side) or {}
+    return SideInfo(
+        key=side, label=run.label(side), faction=faction.name if faction else fleet.faction,
+        size=fleet.game_size.label, points=report.points, legal=report.legal,
+        problems=len(report.errors), source=source.get("kind", ""),
+    )
+
+
+def verdict(summary: dict[str, Any], a: str, b: str) -> tuple[str, str]:
+    """("a" | "b" | "even", the sentence a player reads). Favoured only when the two win
+    rates' 95 % intervals do not overlap."""
+    a_lo, a_hi = summary["a_win_ci95"]
+    b_lo, b_hi = summary["b_win_ci95"]
+    a_rate, b_rate = summary["a_win_rate"], summary["b_win_rate"]
+    battles = summary["battles"]
+    if a_lo > b_hi:
+        return "a", (f"{a} is favoured: it wins {charts.pct(a_rate)} of {battles} battles, "
+                     f"{b} {charts.pct(b_rate)}.")
+    if b_lo > a_hi:
+        return "b", (f"{b} is favoured: it wins {charts.pct(b_rate)} of {battles} battles, "
+                     f"{a} {charts.pct(a_rate)}.")
+    return "even", (f"No clear favourite after {battles} battles: {a} wins "
+                    f"{charts.pct(a_rate)}, {b} {charts.pct(b_rate)}, and the 95 % intervals "
+                    f"overlap.")
+
+
+def ship_rows(summary: dict[str, Any], run: Matchup, catalog: core.Catalog
+              ) -> dict[str, list[ShipRow]]:
+    """Each ship's fates, by side, named as in its fleet list ("Emperor's Wrath", "Sword
+    Squadron: Sword Frigate 2")."""
+    idx = catalog_index(catalog)
+    fleets = {"a": run.core_fleet("a"), "b": run.core_fleet("b")}
+    seen: dict[tuple[str, int, str], int] = {}
+    rows: dict[str, list[ShipRow]] = {"a": [], "b": []}
+    for entry in summary.get("ships", []):
+        side, unit_i, slug = entry["side"], entry["unit"], entry["ship"]
+        ship_name = idx.ship_name(slug)
+        units = fleets[side].units
+        unit = units[unit_i] if 0 <= unit_i < len(units) else None
+        if isinstance(unit, rf.Squadron):
+            key = (side, unit_i, slug)
+            seen[key] = seen.get(key, 0) + 1
+            same = sum(1 for s in unit.ships if s.ship == slug)
+            number = f" {seen[key]}" if same > 1 else ""
+            squadron = unit.name or "Squadron"
+            label = f"{squadron}: {ship_name}{number}"
+        elif isinstance(unit, rf.ShipUnit) and unit.name:
+            label = unit.name
+        else:
+            label = entry.get("name") or ship_name
+        rates = {fate: entry.get(f"{fate}_rate", 0.0) for fate in charts.FATES}
+        title = ", ".join(f"{fate} {charts.pct(rates[fate])}" for fate in charts.FATES)
+        rows[side].append(ShipRow(label=label, ship_name=ship_name, rates=rates,
+                                  segments=charts.fate_segments(rates),
+                                  title=f"{label}: {title}"))
+    return rows
+
+
+def results_context(run: Matchup, catalog: core.Catalog) -> dict[str, Any]:
+    sides = {s: side_info(run, s, catalog) for s in ("a", "b")}
+    options = run.options or {}
+    table = options.get("table") or run.core_fleet("a").game_size.value
+    ctx: dict[str, Any] = {
+        "side_a": sides["a"], "side_b": sides["b"], "sides": [sides["a"], sides["b"]],
+        "scoring_label": SCORING_LABELS.get(options.get("scoring", "core"), ""),
+        "terrain_label": TERRAIN_LABELS.get(options.get("terrain", "none"), ""),
+        "table_label": table.capitalize() if table != "custom" else "Skirmish",
+        "max_rounds": options.get("max_rounds", 10),
+        "summary": None,
+    }
+    summary = run.summary()
+    if summary is None:
+        return ctx
+    vp_a, vp_b = charts.vp_histograms(summary["vp"]["a"], summary["vp"]["b"],
+                                      summary["battles"])
+    favoured, sentence = verdict(summary, sides["a"].label, sides["b"].label)
+    ctx.update(
+        summary=summary,
+        favoured=favoured,
+        verdict=sentence,
+        outcome_chart=charts.outcome_chart(summary),
+        vp_charts=(("a", sides["a"], summary["vp"]["a"], vp_a),
+                   ("b", sides["b"], summary["vp"]["b"], vp_b)),
+        rounds_chart=charts.rounds_histogram(summary.get("rounds_histogram", {}),
+                                             summary["battles"], ctx["max_rounds"]),
+        ships=ship_rows(summary, run, catalog),
+    )
+    return ctx
+
+
+@dataclass(frozen=True)
+class LogRound:
+    number: int
+    entries: list[Any]
+
+
+def battle_context(run: Matchup, catalog: core.Catalog, wanted: str | None) -> dict[str, Any]:
+    """One battle of the run with its log: battle ``wanted`` (1-based; the first by default)."""
+    ctx: dict[str, Any] = {"log_error": "", "log_battle": None, "log_result": None,
+                           "log_rounds": []}
+    number = 1
+    if wanted not in (None, ""):
+        try:
+            number = int(wanted)
+        except ValueError:
+            number = 0
+        if not 1 <= number <= run.battles:
+            ctx["log_error"] = f"There is no battle {wanted}: this run has battles 1 to " \
+                               f"{run.battles}."
+            return ctx
+    from rules_core.sim import SimError
+
+    try:
+        result = run.battle(catalog, number - 1, log=True)
+    except SimError as exc:
+        ctx["log_error"] = str(exc)
+        return ctx
+    rounds: dict[int, list[Any]] = {}
+    for entry in result.log or []:
+        rounds.setdefault(entry.round, []).append(entry)
+    ctx.update(log_battle=number, log_result=result,
+               log_rounds=[LogRound(n, entries) for n, entries in sorted(rounds.items())],
+               log_fates={s: [f for f in result.fates if f["side"] == s] for s in ("a", "b")})
+    return ctx

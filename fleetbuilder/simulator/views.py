@@ -1,0 +1,173 @@
+"""The matchup preview: a form that starts a run, and the run's results page.
+
+A run plays its battles a chunk per request, with no background worker: starting a run plays
+the first chunk (a small run is finished at once); while it is unfinished the owner's results
+page asks for the next chunk (htmx, ``hx-trigger="load"`` on the progress region, so one step
+starts only when the previous answer has arrived), and without JavaScript it shows a Continue
+button. Anyone holding a run's unguessable link may read its results; only its owner (the same
+rule as saved fleets) may continue it. Unknown links are 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from fleetbuilder.catalog import loader
+from fleetbuilder.fleets.models import OWNER_TOKEN_SESSION_KEY, Fleet
+
+from .forms import MatchupForm
+from .models import Matchup, random_seed
+from .results import battle_context, results_context
+
+NEW = "simulator/new.html"
+PAGE = "simulator/matchup.html"
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+# --- access ---------------------------------------------------------------------------------
+
+
+def _owner_token(request: HttpRequest, *, create: bool = False) -> str | None:
+    """The browser's owner token, shared with saved fleets (one owner rule for both)."""
+    token = request.session.get(OWNER_TOKEN_SESSION_KEY)
+    if token is None and create:
+        token = Fleet.new_owner_token()
+        request.session[OWNER_TOKEN_SESSION_KEY] = token
+    return token
+
+
+def _get_matchup(public_id: str) -> Matchup:
+    return get_object_or_404(Matchup, public_id=public_id)
+
+
+def _is_owner(request: HttpRequest, matchup: Matchup) -> bool:
+    return Matchup.objects.owned_by(request.user, _owner_token(request)) \
+        .filter(pk=matchup.pk).exists()
+
+
+def _start(request: HttpRequest, **inputs: Any) -> Matchup:
+    """Create a run owned by this browser (or player) and play its first chunk.
+
+    The engine's SimError (a fleet it cannot play) propagates and nothing is kept.
+    """
+    catalog = loader.core_catalog()
+    with transaction.atomic():
+        matchup = Matchup.start(owner=request.user,
+                                owner_token=_owner_token(request, create=True) or "", **inputs)
+        matchup.play_step(catalog)
+    return matchup
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def new(request: HtmxHttpRequest) -> HttpResponse:
+    from rules_core.sim import SimError, SimOptions
+
+    catalog = loader.core_catalog()
+    fleets = list(Fleet.objects.alive().owned_by(request.user, _owner_token(request))
+                  .defer("last_removed"))
+    form = MatchupForm(request.POST or None, catalog=catalog, fleets=fleets,
+                       initial=_initial(request, fleets))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            options = SimOptions.from_dict(form.options_dict())
+            matchup = _start(
+                request, fleet_a=data["a"].fleet, fleet_b=data["b"].fleet,
+                sources={"a": data["a"].source, "b": data["b"].source}, options=options,
+                seed=random_seed() if data["seed"] is None else data["seed"],
+                battles=data["battles"],
+            )
+        except (SimError, ValueError) as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect(matchup)
+    ctx = {"form": form, "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
+           "has_fleets": bool(fleets)}
+    return render(request, NEW, ctx, status=400 if form.errors else 200)
+
+
+def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
+    """Start from one of your fleets (``?a=<fleet id>``): B is a sample of its size and list."""
+    initial: dict[str, Any] = {}
+    if fleets:
+        initial.update(a_fleet=fleets[0].pk, b_fleet=fleets[min(1, len(fleets) - 1)].pk)
+    wanted = request.GET.get("a", "")
+    chosen = next((f for f in fleets if str(f.pk) == wanted), None)
+    if chosen is not None:
+        size = chosen.game_size if chosen.game_size != "custom" else "skirmish"
+        initial.update(a_source="fleet", a_fleet=chosen.pk, b_source="sample",
+                       b_faction=chosen.faction, b_size=size, a_faction=chosen.faction,
+                       a_size=size)
+    return initial
+
+
+@require_GET
+def matchup(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    run = _get_matchup(public_id)
+    catalog = loader.core_catalog()
+    is_owner = _is_owner(request, run)
+    log = battle_context(run, catalog, request.GET.get("battle"))
+    target = request.htmx.target if request.htmx else None
+    if request.htmx and not request.htmx.history_restore_request and target == "battle-log":
+        response = render(request, f"{PAGE}#log", log, status=400 if log["log_error"] else 200)
+    elif request.htmx and not request.htmx.history_restore_request and target == "sim-run":
+        response = render(request, f"{PAGE}#run", _run_ctx(request, run, catalog, is_owner))
+    else:
+        ctx = {**_run_ctx(request, run, catalog, is_owner), **log}
+        response = render(request, PAGE, ctx, status=400 if log["log_error"] else 200)
+    patch_vary_headers(response, ("HX-Request", "HX-Target"))
+    return response
+
+
+def _run_ctx(request: HttpRequest, run: Matchup, catalog: Any, is_owner: bool
+             ) -> dict[str, Any]:
+    link = request.build_absolute_uri(run.get_absolute_url())
+    return {"run": run, "is_owner": is_owner, "link": link,
+            **results_context(run, catalog)}
+
+
+@require_POST
+def step(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """Play the next chunk of an unfinished run (its owner only)."""
+    from rules_core.sim import SimError
+
+    run = _get_matchup(public_id)
+    if not _is_owner(request, run):
+        return HttpResponseForbidden("Only the player who started this run can continue it.")
+    catalog = loader.core_catalog()
+    try:
+        run.play_step(catalog)
+    except SimError:
+        pass  # recorded on the run; the page says why it stopped
+    if request.htmx:
+        return render(request, f"{PAGE}#run", _run_ctx(request, run, catalog, True))
+    return redirect(run)
+
+
+@require_POST
+def again(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """A new run with this run's fleets, options, seed and battles: the same results.
+
+    Anyone holding the link may do it; the new run is theirs (the original is unchanged).
+    """
+    from rules_core.sim import SimError
+
+    run = _get_matchup(public_id)
+    try:
+        new_run = _start(request, **run.inputs())
+    except SimError as exc:  # the catalogue changed under a stored fleet
+        return HttpResponseBadRequest(str(exc))
+    return redirect(new_run)
