@@ -1,0 +1,16 @@
+"""The public permalinks of shared fleets, at the site's root: /s/<share_id>/ (R-92)."""
+
+from django.urls import path
+
+from . import sharing
+
+app_name = "shared"
+
+link = "<str:share_id>/"
+urlpatterns = [
+    path(link, sharing.shared_fleet, name="fleet"),
+    path(link + "copy/", sharing.copy_shared, name="copy"),
+    path(link + "fleet.json", sharing.shared_file, name="file"),
+    path(link + "fleet.txt", sharing.shared_text, name="text"),
+    path(link + "cards.pdf", sharing.shared_cards, name="cards"),
+]

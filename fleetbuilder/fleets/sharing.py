@@ -1,0 +1,385 @@
+"""Sharing a fleet: the owner's share page, the public permalink, share codes, export and import.
+
+- ``/fleets/<pk>/share/`` (owner only): the permalink with its QR code and on/off switch, the
+  share code, the fleet file and the plain text.
+- ``/s/<share_id>/`` (anyone, while the owner shares it): the list read-only, "Copy to my
+  fleets". An unknown, rotated, turned-off or trashed link is the same 404 (R-92).
+- ``/fleets/code/<code>/`` (anyone): a share code's fleet, read-only, from no database (R-90).
+- ``/fleets/import/``: a fleet file, a share code (or its URL), a permalink or the plain text;
+  checked and shown first, saved in one transaction only when asked (R-93).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import segno
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import RequestDataTooBig
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import slugify
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from fleetbuilder.catalog import loader
+from rules_core import catalog as core
+from rules_core import fleet as rf
+from rules_core import sharecode, textlist
+
+from .models import Fleet
+from .roster import roster_context
+from .views import _get_fleet_for_request, _owner_token
+
+MAX_IMPORT_BYTES = 256 * 1024  # an uploaded file; a 100-unit fleet file is far below it
+MAX_PASTE_CHARS = 256 * 1024
+_CODE_IN_TEXT = re.compile(r"(?:^|/fleets/code/)(v\d{1,4}\.[A-Za-z0-9_-]*)/?$")
+_LINK_IN_TEXT = re.compile(r"^(?:https?://[^/\s]+)?/s/([A-Za-z0-9_-]{1,64})/?$")
+_SAFE_SVG = re.compile(r'^<svg [^<>]*>(?:<g [^<>]*>)?(?:<path [^<>]*/>)+(?:</g>)?</svg>$')
+
+
+class ImportProblem(ValueError):
+    """Input that is not a fleet; the message names the problem (JSON path, line, reason)."""
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def _owner_kwargs(request: HttpRequest) -> dict[str, Any]:
+    """The new fleet's owner: the signed-in player, else this browser (token made if need be)."""
+    if request.user.is_authenticated:
+        return {"owner": request.user, "owner_token": ""}
+    return {"owner": None, "owner_token": _owner_token(request, create=True) or ""}
+
+
+def qr_svg(url: str) -> SafeString:
+    """The QR code of ``url`` as inline SVG; segno writes only paths, and we check that."""
+    svg = segno.make(url, error="m").svg_inline(
+        scale=4, border=2, dark="#000", light="#fff", omitsize=True, svgclass="qr__code",
+        lineclass=None,
+    )
+    if not _SAFE_SVG.match(svg):
+        raise ValueError("unexpected QR code markup")
+    return mark_safe(svg)  # noqa: S308 - checked above: only <svg>, <g> and <path> elements
+
+
+def _filename(name: str, ext: str) -> str:
+    return f"{slugify(name)[:60] or 'fleet'}.{ext}"
+
+
+def _file_response(fleet: rf.Fleet) -> HttpResponse:
+    response = HttpResponse(rf.dump_fleet_json(fleet) + "\n",
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        True, _filename(fleet.name or "fleet", "json"))
+    return response
+
+
+def _text_response(fleet: rf.Fleet, catalog: core.Catalog) -> HttpResponse:
+    from rules_core.validator import validate
+
+    text = textlist.to_text(catalog, fleet, validate(fleet, catalog))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        True, _filename(fleet.name or "fleet", "txt"))
+    return response
+
+
+def _share_code(fleet: rf.Fleet) -> tuple[str, str]:
+    """(code, "") or ("", why there is none)."""
+    try:
+        return sharecode.encode(fleet), ""
+    except sharecode.ShareCodeError as exc:
+        return "", exc.message
+
+
+def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog,
+               done: str) -> HttpResponse:
+    if catalog.faction(fleet.faction) is None:
+        messages.error(request, f"This catalogue has no faction {fleet.faction!r}; the fleet "
+                                "cannot be built here.")
+        return redirect(request.path)
+    with transaction.atomic():
+        new = Fleet.from_core(fleet, catalog, **_owner_kwargs(request))
+    messages.success(request, done)
+    return redirect(new)
+
+
+def _cards_view() -> Any:
+    """The cards helper's PDF maker, once that app provides it (else None)."""
+    try:
+        from fleetbuilder.cards.views import pdf_response  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return pdf_response
+
+
+# --- the owner's share page -----------------------------------------------------------------
+
+
+@require_GET
+def share_page(request: HttpRequest, pk: int) -> HttpResponse:
+    fleet = _get_fleet_for_request(request, pk)
+    catalog = loader.core_catalog()
+    core_fleet = fleet.to_core()
+    code, no_code = _share_code(core_fleet)
+    ctx = {
+        **_link_ctx(request, fleet),
+        "code": code,
+        "no_code": no_code,
+        "code_url": request.build_absolute_uri(reverse("fleets:code", args=[code]))
+        if code else "",
+        "text": textlist.to_text(catalog, core_fleet, fleet.report(catalog)),
+    }
+    return render(request, "fleets/share.html", ctx)
+
+
+def _link_ctx(request: HttpRequest, fleet: Fleet) -> dict[str, Any]:
+    path = fleet.share_url_path()
+    url = request.build_absolute_uri(path) if path else ""
+    return {"fleet": fleet, "share_url": url, "qr": qr_svg(url) if url else ""}
+
+
+class LinkForm(forms.Form):
+    action = forms.ChoiceField(choices=[("on", "Turn on"), ("off", "Turn off"),
+                                        ("new", "New link")])
+
+
+@require_POST
+def share_link(request: HttpRequest, pk: int) -> HttpResponse:
+    """Turn the permalink on or off, or replace it with a new one (R-92)."""
+    fleet = _get_fleet_for_request(request, pk)
+    form = LinkForm(request.POST)
+    if not form.is_valid():
+        return HttpResponse("Unknown action.", status=400, content_type="text/plain")
+    action = form.cleaned_data["action"]
+    if action == "on":
+        fleet.share()
+    elif action == "off":
+        fleet.unshare()
+    else:
+        fleet.new_share_link()
+    if getattr(request, "htmx", False):
+        return render(request, "fleets/share.html#link", {**_link_ctx(request, fleet),
+                                                           "changed": action})
+    return redirect("fleets:share", pk=fleet.pk)
+
+
+@require_GET
+def export_file(request: HttpRequest, pk: int) -> HttpResponse:
+    return _file_response(_get_fleet_for_request(request, pk).to_core())
+
+
+@require_GET
+def export_text(request: HttpRequest, pk: int) -> HttpResponse:
+    fleet = _get_fleet_for_request(request, pk)
+    return _text_response(fleet.to_core(), loader.core_catalog())
+
+
+# --- the public permalink --------------------------------------------------------------------
+
+
+def _shared(share_id: str) -> Fleet:
+    """The shared fleet, or the same 404 for an unknown, turned-off or trashed link."""
+    fleet = Fleet.objects.shared(share_id).first()
+    if fleet is None:
+        raise Http404("No such shared fleet.")
+    return fleet
+
+
+@never_cache
+@require_GET
+def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
+    fleet = _shared(share_id)
+    catalog = loader.core_catalog()
+    mine = Fleet.objects.alive().owned_by(request.user, _owner_token(request)) \
+        .filter(pk=fleet.pk).exists()
+    ctx = {
+        **roster_context(fleet.to_core(), catalog),
+        "title": fleet.name,
+        "copy_url": reverse("shared:copy", args=[share_id]),
+        "file_url": reverse("shared:file", args=[share_id]),
+        "text_url": reverse("shared:text", args=[share_id]),
+        "cards_url": reverse("shared:cards", args=[share_id]) if _cards_view() else "",
+        "owned": fleet if mine else None,
+        "source": "link",
+    }
+    return render(request, "fleets/shared.html", ctx)
+
+
+@require_POST
+def copy_shared(request: HttpRequest, share_id: str) -> HttpResponse:
+    """Fork the shared fleet into a new fleet the visitor owns."""
+    fleet = _shared(share_id)
+    return _save_copy(request, fleet.to_core(), loader.core_catalog(),
+                      "A copy of the shared fleet is now in your fleets.")
+
+
+@never_cache
+@require_GET
+def shared_file(request: HttpRequest, share_id: str) -> HttpResponse:
+    return _file_response(_shared(share_id).to_core())
+
+
+@never_cache
+@require_GET
+def shared_text(request: HttpRequest, share_id: str) -> HttpResponse:
+    return _text_response(_shared(share_id).to_core(), loader.core_catalog())
+
+
+@never_cache
+@require_GET
+def shared_cards(request: HttpRequest, share_id: str) -> HttpResponse:
+    pdf_response = _cards_view()
+    fleet = _shared(share_id)
+    if pdf_response is None:
+        raise Http404("Ship cards are not available.")
+    return pdf_response(
+        fleet.document, filename=_filename(fleet.name, "pdf"), layout="poker",
+        ink_saver=request.GET.get("ink") == "1",
+        share_url=request.build_absolute_uri(fleet.share_url_path()),
+    )
+
+
+# --- share codes -----------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def code_view(request: HttpRequest, code: str) -> HttpResponse:
+    """A share code's fleet, read-only; POST saves a copy to the visitor's fleets."""
+    catalog = loader.core_catalog()
+    try:
+        fleet = sharecode.decode(code)
+    except sharecode.ShareCodeError as exc:
+        return render(request, "fleets/shared_bad_code.html", {"error": exc.message},
+                      status=404)
+    if request.method == "POST":
+        return _save_copy(request, fleet, catalog, "The fleet from the share code is now in "
+                                                   "your fleets.")
+    ctx = {
+        **roster_context(fleet, catalog),
+        "title": fleet.name or "Shared fleet",
+        "copy_url": request.path,
+        "code": code,
+        "source": "code",
+    }
+    return render(request, "fleets/shared.html", ctx)
+
+
+# --- import ----------------------------------------------------------------------------------
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(required=False, label="Fleet file (.json)")
+    text = forms.CharField(
+        required=False, label="…or paste a fleet file, a share code or link, or a plain-text "
+        "list", widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data.get("file")
+        if upload and upload.size > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(
+                f"The file is {upload.size // 1024} KB; the limit is "
+                f"{MAX_IMPORT_BYTES // 1024} KB. A fleet file is a few KB.")
+        return upload
+
+    def clean_text(self) -> str:
+        text = self.cleaned_data.get("text", "")
+        if len(text) > MAX_PASTE_CHARS:
+            raise forms.ValidationError(
+                f"The pasted text is {len(text)} characters long; the limit is "
+                f"{MAX_PASTE_CHARS}.")
+        return text
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.errors and not data.get("file") and not data.get("text", "").strip():
+            raise forms.ValidationError("Choose a fleet file or paste something to import.")
+        if data.get("file") and data.get("text", "").strip():
+            raise forms.ValidationError("Import a file or pasted text, not both at once.")
+        return data
+
+    def source(self) -> tuple[str, str]:
+        """(what was given, its text); ImportProblem when a file is not UTF-8 text."""
+        upload = self.cleaned_data.get("file")
+        if upload:
+            try:
+                return "file", upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise ImportProblem("The file is not a fleet file (it is not UTF-8 text).") \
+                    from None
+        return "paste", self.cleaned_data["text"]
+
+
+def read_fleet(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
+    """The fleet ``text`` holds and what it was: a file, a share code, a link or a list."""
+    stripped = text.strip().lstrip("\ufeff")
+    if stripped.startswith("{"):
+        try:
+            return rf.load_fleet_json(stripped), "fleet file"
+        except rf.FleetFormatError as exc:
+            where = f" at {exc.path}" if exc.path else ""
+            raise ImportProblem(f"This fleet file cannot be read{where}: {exc.message}") \
+                from None
+    one_line = "\n" not in stripped
+    code = _CODE_IN_TEXT.search(stripped) if one_line else None
+    if code:
+        try:
+            return sharecode.decode(code.group(1)), "share code"
+        except sharecode.ShareCodeError as exc:
+            raise ImportProblem(exc.message) from None
+    link = _LINK_IN_TEXT.match(stripped) if one_line else None
+    if link:
+        fleet = Fleet.objects.shared(link.group(1)).first()
+        if fleet is None:
+            raise ImportProblem("No fleet is shared at that link (it may have been turned off).")
+        return fleet.to_core(), "shared link"
+    try:
+        return textlist.from_text(catalog, text), "plain-text list"
+    except textlist.TextListError as exc:
+        where = f"Line {exc.line}: " if exc.line else ""
+        raise ImportProblem(f"{where}{exc.message[0].upper()}{exc.message[1:]}") from None
+
+
+@require_http_methods(["GET", "POST"])
+def import_fleet(request: HttpRequest) -> HttpResponse:
+    """Check what was given and show it; ``save`` (the normalised file) stores it, atomically."""
+    catalog = loader.core_catalog()
+    try:
+        post = request.POST if request.method == "POST" else None
+        files = request.FILES if request.method == "POST" else None
+    except RequestDataTooBig:
+        form = ImportForm()
+        ctx = {"form": form, "too_big": True}
+        return render(request, "fleets/import.html", ctx, status=413)
+    if post is not None and "save" in post:
+        try:
+            fleet = rf.load_fleet_json(post.get("save", ""))
+        except rf.FleetFormatError as exc:
+            messages.error(request, f"Nothing was saved: {exc}")
+            return redirect("fleets:import")
+        return _save_copy(request, fleet, catalog, f"Imported “{fleet.name or 'the fleet'}”.")
+    form = ImportForm(post, files)
+    ctx: dict[str, Any] = {"form": form}
+    status = 200
+    if post is not None:
+        if form.is_valid():
+            try:
+                fleet, kind = read_fleet(form.source()[1], catalog)
+            except ImportProblem as exc:
+                ctx["error"] = str(exc)
+                status = 400
+            else:
+                ctx.update(roster_context(fleet, catalog))
+                ctx.update({"kind": kind, "preview": True, "title": fleet.name or "",
+                            "normalised": rf.dump_fleet_json(fleet, indent=None)})
+        else:
+            status = 400
+    return render(request, "fleets/import.html", ctx, status=status)
