@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import library, views
+from . import library, sharing, views
 
 app_name = "fleets"
 
@@ -15,6 +15,12 @@ urlpatterns = [
     path("<int:pk>/restore/", library.restore_fleet, name="restore_fleet"),
     path("<int:pk>/delete-forever/", library.delete_fleet, name="delete_fleet"),
     path("new/", views.fleet_new, name="builder"),
+    path("import/", sharing.import_fleet, name="import"),
+    path("code/<str:code>/", sharing.code_view, name="code"),
+    path("<int:pk>/share/", sharing.share_page, name="share"),
+    path("<int:pk>/share/link/", sharing.share_link, name="share_link"),
+    path("<int:pk>/export.json", sharing.export_file, name="export_file"),
+    path("<int:pk>/export.txt", sharing.export_text, name="export_text"),
     path("<int:pk>/", views.fleet_detail, name="detail"),
     path("<int:pk>/head/", views.fleet_head, name="head"),
     path("<int:pk>/units/", views.fleet_units, name="units"),
