@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("fleets/", include("fleetbuilder.fleets.urls")),
+    path("s/", include("fleetbuilder.fleets.share_urls")),
     path("gunnery/", include("fleetbuilder.gunnery.urls")),
     path("accounts/", include("fleetbuilder.accounts.urls")),
     path("cards/", include("fleetbuilder.cards.urls")),
