@@ -1,0 +1,56 @@
+"""The account page: who you are, your fleets, your email (changed only with your password)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.test import Client
+
+PASSWORD = "Ironclad-Lunar-1138"
+
+
+def test_the_account_page_needs_a_login(client: Client, db) -> None:  # noqa: ANN001
+    response = client.get("/accounts/")
+    assert response.headers["Location"] == "/accounts/login/?next=/accounts/"
+
+
+def test_the_account_page_counts_saved_and_trashed_fleets(
+        client: Client, player, build: Callable, log_in: Callable) -> None:  # noqa: ANN001
+    log_in(client)
+    build(client, "One")
+    gone = build(client, "Two")
+    client.post(f"/fleets/{gone.pk}/trash/")
+    html = client.get("/accounts/").content.decode()
+    assert "rhaine@example.com" in html
+    assert ">1 saved</a>" in html
+    assert ">1 in the trash</a>" in html
+
+
+def test_the_email_changes_with_the_current_password(client: Client, player,
+                                                     log_in: Callable) -> None:  # noqa: ANN001
+    log_in(client)
+    response = client.post("/accounts/", {"email": "new@example.com", "password": PASSWORD})
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.email == "new@example.com"
+    assert "Your email address is saved." in client.get("/accounts/").content.decode()
+
+
+def test_a_wrong_password_or_a_taken_email_changes_nothing(
+        client: Client, player, django_user_model, log_in: Callable) -> None:  # noqa: ANN001
+    django_user_model.objects.create_user("voss", "voss@example.com", PASSWORD)
+    log_in(client)
+    wrong = client.post("/accounts/", {"email": "new@example.com", "password": "not-it"})
+    assert wrong.status_code == 400
+    assert "That is not your current password." in wrong.content.decode()
+    taken = client.post("/accounts/", {"email": "VOSS@example.com", "password": PASSWORD})
+    assert "Another account already uses this email address." in taken.content.decode()
+    player.refresh_from_db()
+    assert player.email == "rhaine@example.com"
+
+
+def test_the_email_can_be_removed(client: Client, player, log_in: Callable) -> None:  # noqa: ANN001
+    log_in(client)
+    client.post("/accounts/", {"email": "", "password": PASSWORD})
+    player.refresh_from_db()
+    assert player.email == ""
