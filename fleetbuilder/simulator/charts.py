@@ -52,7 +52,7 @@ class OutcomeChart:
     plot_bottom: int
 
 
-OUT_LEFT, OUT_RIGHT, OUT_TOP, OUT_ROW, OUT_BAR, OUT_BOTTOM = 70, 16, 8, 40, 24, 26
+OUT_LEFT, OUT_RIGHT, OUT_TOP, OUT_ROW, OUT_BAR, OUT_BOTTOM = 70, 28, 8, 40, 24, 26
 
 
 def outcome_chart(summary: dict[str, Any]) -> OutcomeChart:

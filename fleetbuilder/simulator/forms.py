@@ -81,9 +81,7 @@ class MatchupForm(forms.Form):
         sources = []
         if fleets:
             sources.append(("fleet", "One of your fleets"))
-        if sharing.available():
-            sources.append(("shared", "A shared fleet"))
-        sources.append(("sample", "A sample fleet"))
+        sources += [("sample", "A sample fleet"), ("shared", "A shared fleet")]
         fields: dict[str, forms.Field] = {}
         for side in SIDES:
             name = f"Fleet {side.upper()}"
@@ -95,11 +93,10 @@ class MatchupForm(forms.Form):
                 fields[f"{side}_fleet"] = forms.TypedChoiceField(
                     choices=fleet_choices, coerce=int, required=False, label="Your fleet",
                 )
-            if sharing.available():
-                fields[f"{side}_share"] = forms.CharField(
-                    required=False, max_length=300, label="Share link or code",
-                    help_text="Paste the fleet's share link, or just its code.",
-                )
+            fields[f"{side}_share"] = forms.CharField(
+                required=False, max_length=sharing.MAX_INPUT, label="Share link or code",
+                help_text="Paste a shared fleet's link, or its share code.",
+            )
             fields[f"{side}_faction"] = forms.ChoiceField(choices=factions, required=False,
                                                           label="Faction")
             fields[f"{side}_variant"] = forms.ChoiceField(choices=variants, required=False,

@@ -37,7 +37,8 @@ class SideInfo:
 @dataclass(frozen=True)
 class ShipRow:
     label: str
-    ship_name: str
+    note: str  # the class when the ship has its own name; "squadron, per ship" for escorts
+    count: int  # ships the row stands for (escorts of one class in one squadron)
     rates: dict[str, float]
     segments: tuple[charts.FateSegment, ...]
     title: str
@@ -75,33 +76,38 @@ def verdict(summary: dict[str, Any], a: str, b: str) -> tuple[str, str]:
 
 def ship_rows(summary: dict[str, Any], run: Matchup, catalog: core.Catalog
               ) -> dict[str, list[ShipRow]]:
-    """Each ship's fates, by side, named as in its fleet list ("Emperor's Wrath", "Sword
-    Squadron: Sword Frigate 2")."""
+    """Each ship's fates, by side, named as in its fleet list. The escorts of one class in one
+    squadron share a row (their rates averaged: the chance for any one of them)."""
     idx = catalog_index(catalog)
     fleets = {"a": run.core_fleet("a"), "b": run.core_fleet("b")}
-    seen: dict[tuple[str, int, str], int] = {}
-    rows: dict[str, list[ShipRow]] = {"a": [], "b": []}
+    groups: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
     for entry in summary.get("ships", []):
-        side, unit_i, slug = entry["side"], entry["unit"], entry["ship"]
+        units = fleets[entry["side"]].units
+        unit_i = entry["unit"]
+        squadron = 0 <= unit_i < len(units) and isinstance(units[unit_i], rf.Squadron)
+        key = (entry["side"], unit_i, entry["ship"]) if squadron else \
+            (entry["side"], unit_i, f"{entry['ship']}#{len(groups)}")
+        groups.setdefault(key, []).append(entry)
+    rows: dict[str, list[ShipRow]] = {"a": [], "b": []}
+    for (side, unit_i, _), entries in groups.items():
+        slug = entries[0]["ship"]
         ship_name = idx.ship_name(slug)
         units = fleets[side].units
         unit = units[unit_i] if 0 <= unit_i < len(units) else None
+        count = len(entries)
         if isinstance(unit, rf.Squadron):
-            key = (side, unit_i, slug)
-            seen[key] = seen.get(key, 0) + 1
-            same = sum(1 for s in unit.ships if s.ship == slug)
-            number = f" {seen[key]}" if same > 1 else ""
-            squadron = unit.name or "Squadron"
-            label = f"{squadron}: {ship_name}{number}"
+            label = f"{ship_name} ×{count}" if count > 1 else ship_name
+            note = f"{unit.name}, per ship" if unit.name else "squadron, per ship"
         elif isinstance(unit, rf.ShipUnit) and unit.name:
-            label = unit.name
+            label, note = unit.name, ship_name
         else:
-            label = entry.get("name") or ship_name
-        rates = {fate: entry.get(f"{fate}_rate", 0.0) for fate in charts.FATES}
-        title = ", ".join(f"{fate} {charts.pct(rates[fate])}" for fate in charts.FATES)
-        rows[side].append(ShipRow(label=label, ship_name=ship_name, rates=rates,
+            label, note = ship_name, ""
+        rates = {fate: sum(e.get(f"{fate}_rate", 0.0) for e in entries) / count
+                 for fate in charts.FATES}
+        words = ", ".join(f"{fate} {charts.pct(rates[fate])}" for fate in charts.FATES)
+        rows[side].append(ShipRow(label=label, note=note, count=count, rates=rates,
                                   segments=charts.fate_segments(rates),
-                                  title=f"{label}: {title}"))
+                                  title=f"{label}: {words}"))
     return rows
 
 
@@ -169,5 +175,14 @@ def battle_context(run: Matchup, catalog: core.Catalog, wanted: str | None) -> d
         rounds.setdefault(entry.round, []).append(entry)
     ctx.update(log_battle=number, log_result=result,
                log_rounds=[LogRound(n, entries) for n, entries in sorted(rounds.items())],
-               log_fates={s: [f for f in result.fates if f["side"] == s] for s in ("a", "b")})
+               log_fates={s: _fates_by_kind(result.fates, s) for s in ("a", "b")})
     return ctx
+
+
+def _fates_by_kind(fates: list[dict[str, Any]], side: str) -> list[tuple[str, list[str]]]:
+    """One side's ships of one battle grouped by fate: [("destroyed", [names]), …]."""
+    groups: dict[str, list[str]] = {}
+    for fate in fates:
+        if fate["side"] == side:
+            groups.setdefault(fate["fate"], []).append(fate.get("name") or fate["ship"])
+    return [(kind, groups[kind]) for kind in charts.FATES if kind in groups]

@@ -1,14 +1,24 @@
-"""Shared fleets as one side of a matchup: a pasted share link or share code, read-only.
+"""Shared fleets as one side of a matchup: a pasted share link, its id, or a share code.
 
-The fleets app's share permalinks are being added separately; until they exist this says so
-(``available()`` is False) and the form offers only your own fleets and the sample fleets.
+Two kinds of sharing exist (fleetbuilder/fleets, R-90, R-92): a permalink naming a saved fleet
+by its random ``share_id`` (live only while its owner shares it), and a share code
+(``v1.…``) that holds the whole list. Either may be pasted bare or inside a URL; the fleet is
+read as it is now and the run keeps its own copy.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, unquote, urlsplit
 
+from fleetbuilder.fleets.models import Fleet
 from rules_core import fleet as rf
+from rules_core.sharecode import MAX_CODE_LENGTH, ShareCodeError, decode
+
+MAX_INPUT = MAX_CODE_LENGTH + 300
+_CODE_RE = re.compile(r"^v\d{1,4}\.[A-Za-z0-9_-]*$")
+_SHARE_ID_RE = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
 
 
 class ShareError(ValueError):
@@ -17,14 +27,37 @@ class ShareError(ValueError):
 
 @dataclass(frozen=True)
 class SharedFleet:
-    code: str
+    code: str  # the share id or the share code, as found
     name: str
     fleet: rf.Fleet
 
 
-def available() -> bool:
-    return False
+def _candidates(text: str) -> list[str]:
+    """The parts of a pasted text that may be a share id or code, most likely first."""
+    if "/" not in text and "?" not in text:
+        return [text]
+    parts = urlsplit(text)
+    found = [unquote(seg) for seg in reversed(parts.path.split("/")) if seg]
+    found += [value for _, value in parse_qsl(parts.query)]
+    return found
 
 
 def resolve(text: str) -> SharedFleet:
-    raise ShareError("Shared fleets cannot be used here yet.")
+    text = text.strip()
+    if not text:
+        raise ShareError("Paste the fleet's share link or its share code.")
+    if len(text) > MAX_INPUT:
+        raise ShareError("That is too long to be a share link or code.")
+    for candidate in _candidates(text):
+        if _CODE_RE.match(candidate):
+            try:
+                fleet = decode(candidate)
+            except ShareCodeError as exc:
+                raise ShareError(f"That share code cannot be read: {exc.message}") from exc
+            return SharedFleet(code=candidate, name=fleet.name or "Shared fleet", fleet=fleet)
+        if _SHARE_ID_RE.match(candidate):
+            shared = Fleet.objects.shared(candidate).first()
+            if shared is not None:
+                return SharedFleet(code=candidate, name=shared.name, fleet=shared.to_core())
+    raise ShareError("No shared fleet has that link or code: check it, or ask its owner "
+                     "whether it is still shared.")

@@ -73,14 +73,14 @@ def _start(request: HttpRequest, **inputs: Any) -> Matchup:
 
 @require_http_methods(["GET", "POST"])
 def new(request: HtmxHttpRequest) -> HttpResponse:
-    from rules_core.sim import SimError, SimOptions
-
     catalog = loader.core_catalog()
     fleets = list(Fleet.objects.alive().owned_by(request.user, _owner_token(request))
                   .defer("last_removed"))
     form = MatchupForm(request.POST or None, catalog=catalog, fleets=fleets,
                        initial=_initial(request, fleets))
     if request.method == "POST" and form.is_valid():
+        from rules_core.sim import SimError, SimOptions
+
         data = form.cleaned_data
         try:
             options = SimOptions.from_dict(form.options_dict())
