@@ -79,7 +79,7 @@ def _ago(when: datetime | None) -> str:
     if when is None:
         return ""
     return "just now" if timezone.now() - when < timedelta(minutes=1) else \
-        f"{timesince(when)} ago"
+        f"{timesince(when, depth=1)} ago"
 
 
 def _label_factions(fleets: list[Fleet]) -> list[Fleet]:
