@@ -1,0 +1,70 @@
+"""A shared fleet built from a sample list, its owner's browser, a visitor and another account."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from fleetbuilder.fleets.models import Fleet
+from rules_core import fleet as rf
+from rules_core.sample_fleets import sample_fleet
+
+
+@pytest.fixture
+def make_fleet(catalog, client: Client) -> Callable[..., Fleet]:  # noqa: ANN001
+    """Save ``doc`` (default: the Imperial Navy Skirmish sample) as the ``client``'s fleet."""
+
+    def make(doc: rf.Fleet | None = None, *, as_client: Client | None = None) -> Fleet:
+        doc = doc or sample_fleet(catalog, "imperial-navy", "skirmish")
+        owner = as_client or client
+        owner.get("/fleets/")  # a session
+        response = owner.post("/fleets/new/", {"faction": doc.faction, "variant": "",
+                                               "game_size": "patrol", "name": "tmp"})
+        assert response.status_code == 302
+        pk = int(response.headers["Location"].strip("/").split("/")[-1])
+        fleet = Fleet.objects.get(pk=pk)
+        fleet.store(doc, catalog)
+        fleet.save()
+        return fleet
+
+    return make
+
+
+@pytest.fixture
+def shared(make_fleet: Callable[..., Fleet]) -> Fleet:
+    fleet = make_fleet()
+    fleet.share()
+    return fleet
+
+
+@pytest.fixture
+def visitor() -> Client:
+    return Client()
+
+
+@pytest.fixture
+def other_account(db) -> Client:  # noqa: ANN001
+    user = get_user_model().objects.create_user("rival", password="a long password 123")
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+@pytest.fixture(scope="session")
+def data_catalog():  # noqa: ANN201
+    """The real catalogue read straight from the data files (no database needed)."""
+    from pathlib import Path
+
+    from rules_core.catalog import load_catalog_dir
+
+    root = Path(__file__).resolve().parents[2]
+    return load_catalog_dir(root / "fleetbuilder" / "catalog" / "data")
+
+
+def every_sample(catalog) -> list[rf.Fleet]:  # noqa: ANN001
+    """A sample fleet of every faction at every standard game size."""
+    sizes = [g for g in rf.GameSize if g is not rf.GameSize.CUSTOM]
+    return [sample_fleet(catalog, f.slug, size) for f in catalog.factions for size in sizes]

@@ -1,0 +1,140 @@
+"""Share codes (R-90): every sample fleet survives the trip, and bad codes are refused clearly."""
+
+from __future__ import annotations
+
+import base64
+import json
+import string
+import zlib
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules_core import fleet as rf
+from rules_core import sharecode
+from rules_core.sharecode import ShareCodeError, decode, encode
+
+from .conftest import every_sample
+
+URL_SAFE = set(string.ascii_letters + string.digits + "-_.")
+
+
+def raw_code(payload: bytes, prefix: str = "v1.") -> str:
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    raw = packer.compress(payload) + packer.flush()
+    return prefix + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def test_every_sample_fleet_round_trips_and_stays_short(data_catalog) -> None:  # noqa: ANN001
+    fleets = every_sample(data_catalog)
+    assert len(fleets) == 14 * 4
+    for fleet in fleets:
+        code = encode(fleet)
+        assert code.startswith("v1.") and set(code) <= URL_SAFE
+        assert decode(code) == fleet
+        assert encode(decode(code)) == code  # export -> import -> export is identical
+        # Far shorter than the file, and short enough for a chat message or a QR code.
+        assert len(code) < 450 < len(rf.dump_fleet_json(fleet, indent=None))
+
+
+def test_a_code_survives_being_pasted_with_spaces_around_it(data_catalog) -> None:  # noqa: ANN001
+    fleet = every_sample(data_catalog)[0]
+    assert decode(f"  {encode(fleet)}\n") == fleet
+
+
+names = st.text(min_size=0, max_size=rf.MAX_NAME_LENGTH)
+slugs = st.from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,3}", fullmatch=True)
+upgrades = st.lists(slugs, max_size=4).map(tuple)
+ship_units = st.builds(rf.ShipUnit, ship=slugs, name=st.none() | names, flagship=st.booleans(),
+                       admiral=st.none() | slugs, upgrades=upgrades)
+squadrons = st.builds(rf.Squadron, ships=st.lists(st.builds(rf.SquadronShip, ship=slugs,
+                                                             upgrades=upgrades),
+                                                   max_size=5).map(tuple),
+                      name=st.none() | names)
+fleets = st.builds(
+    rf.Fleet, faction=slugs,
+    game_size=st.sampled_from([g for g in rf.GameSize if g is not rf.GameSize.CUSTOM]),
+    units=st.lists(ship_units | squadrons, max_size=8).map(tuple),
+    name=st.none() | names, variant=st.none() | slugs, notes=st.text(max_size=200),
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fleet=fleets, band=st.none() | st.tuples(st.integers(0, 5000), st.integers(0, 5000)))
+def test_any_fleet_file_round_trips(fleet: rf.Fleet, band: tuple[int, int] | None) -> None:
+    if band is not None:
+        lo, hi = sorted(band)
+        fleet = replace(fleet, game_size=rf.GameSize.CUSTOM,
+                        points_limit=rf.PointsBand("custom", lo, hi))
+    try:
+        code = encode(fleet)
+    except ShareCodeError:
+        return  # a fleet too big for a code is refused, not truncated
+    assert decode(code) == fleet
+
+
+def test_a_fleet_too_big_for_a_code_is_refused_when_encoding() -> None:
+    # Random names do not compress: 100 ships named with 100 characters each.
+    import random
+
+    rng = random.Random(7)
+    units = tuple(rf.ShipUnit("lunar-class-cruiser",
+                              name="".join(rng.choice(string.ascii_letters) for _ in range(100)))
+                  for _ in range(100))
+    fleet = rf.Fleet("imperial-navy", rf.GameSize.ARMADA, units)
+    with pytest.raises(ShareCodeError, match="too big for a share code"):
+        encode(fleet)
+
+
+@pytest.mark.parametrize(("code", "message"), [
+    ("", "not a share code"),
+    ("hello", "not a share code"),
+    ("v1.abc$def", "not a share code"),
+    ("v2.q1YqSs1OLVKyUlAqzs9NVdJRSs7PS8nPBqFSUwFV", "version 2 cannot be read (made by a newer"),
+    ("v1.A", "damaged (it is not base64url)"),
+    ("v1.____", "damaged (it does not decompress)"),
+])
+def test_unreadable_codes_say_why(code: str, message: str) -> None:
+    with pytest.raises(ShareCodeError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        decode(code)
+
+
+def test_a_cut_short_code_is_refused(data_catalog) -> None:  # noqa: ANN001
+    code = encode(every_sample(data_catalog)[-1])
+    with pytest.raises(ShareCodeError, match="cut short"):
+        decode(code[: len(code) // 2])
+
+
+def test_an_over_long_code_is_refused_before_it_is_unpacked() -> None:
+    with pytest.raises(ShareCodeError, match="the limit is 3000"):
+        decode("v1." + "A" * sharecode.MAX_CODE_LENGTH)
+
+
+def test_a_decompression_bomb_is_refused() -> None:
+    bomb = raw_code(b"[" + b" " * (2 * 1024 * 1024) + b"]")
+    assert len(bomb) < sharecode.MAX_CODE_LENGTH  # it fits in a URL...
+    with pytest.raises(ShareCodeError, match="unpacks to more than 64 KB"):
+        decode(bomb)  # ...but is never inflated past the limit
+
+
+def test_a_code_holding_a_broken_fleet_names_the_json_path() -> None:
+    payload = json.dumps(["orks", "patrol", None, None, None, "",
+                          [["s", "Kill Kroozer"]]]).encode()
+    with pytest.raises(ShareCodeError, match=r"units\[0\]\.ship") as caught:
+        decode(raw_code(payload))
+    assert caught.value.path == "units[0].ship"
+
+
+def test_a_code_with_a_bad_game_size_names_it() -> None:
+    payload = json.dumps(["orks", "huge"]).encode()
+    with pytest.raises(ShareCodeError, match="game_size"):
+        decode(raw_code(payload))
+
+
+@pytest.mark.parametrize("payload", [b"\xff\xfe", b"[1, 2", b"{}", b'["orks","patrol",null,null,'
+                                     b'null,"",[["x"]]]', b"[" * 5000 + b"]" * 5000])
+def test_garbage_inside_a_valid_wrapper_is_refused(payload: bytes) -> None:
+    with pytest.raises(ShareCodeError):
+        decode(raw_code(payload))

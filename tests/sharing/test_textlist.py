@@ -1,0 +1,171 @@
+"""The plain-text list (R-91): readable, marks flagship and admiral, and reads back exactly."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rules_core import fleet as rf
+from rules_core.textlist import MAX_TEXT_LENGTH, TextListError, from_text, to_text
+from rules_core.validator import validate
+
+from .conftest import every_sample
+
+
+def text_of(catalog, fleet: rf.Fleet) -> str:  # noqa: ANN001
+    return to_text(catalog, fleet, validate(fleet, catalog))
+
+
+def test_every_sample_fleet_reads_back_exactly(data_catalog) -> None:  # noqa: ANN001
+    for fleet in every_sample(data_catalog):
+        text = text_of(data_catalog, fleet)
+        back = from_text(data_catalog, text)
+        assert back == fleet
+        assert text_of(data_catalog, back) == text  # export -> import -> export is identical
+
+
+def commanded(catalog) -> rf.Fleet:  # noqa: ANN001
+    fleet = every_sample(catalog)[4 * 8 + 1]  # Imperial Navy, Skirmish
+    assert fleet.faction == "imperial-navy"
+    first = fleet.units[0]
+    assert isinstance(first, rf.ShipUnit)
+    units = (replace(first, name="Emperor's Wrath", admiral="commodore",
+                     upgrades=("veteran-crew",)),) + fleet.units[1:]
+    return replace(fleet, name="Gothic Sector Patrol", units=units)
+
+
+def test_the_text_names_everything_a_reader_needs(data_catalog) -> None:  # noqa: ANN001
+    fleet = commanded(data_catalog)
+    report = validate(fleet, data_catalog)
+    text = text_of(data_catalog, fleet)
+    lines = text.splitlines()
+    assert lines[0] == "Fleet: Gothic Sector Patrol"
+    assert lines[1] == "Faction: Imperial Navy"
+    assert lines[2] == "Game size: Skirmish (750–1000 points)"
+    assert lines[3] == f"Points: {report.points} · {'Legal' if report.legal else 'Not legal'}" \
+        or lines[3].startswith(f"Points: {report.points} · Not legal, ")
+    flagship = next(x for x in lines if "[Flagship]" in x)
+    assert flagship.startswith("* Siluria Class Light Cruiser \"Emperor's Wrath\" [Flagship] "
+                               "[Admiral: Commodore] · ")
+    assert flagship.endswith(f" · {report.units[0].points} pts")
+    assert "  + Veteran Crew · 20 pts" in lines
+    assert "* Squadron · 90 pts" in lines and "  - Cobra Destroyer · 30 pts" in lines
+    assert lines[-2:] == ["Notes:", "A sample fleet built from the catalogue."]
+
+
+def test_an_illegal_list_says_so_and_lists_its_problems(data_catalog) -> None:  # noqa: ANN001
+    fleet = replace(commanded(data_catalog), game_size=rf.GameSize.PATROL)
+    text = text_of(data_catalog, fleet)
+    assert "· Not legal, 1 problem\n" in text
+    assert "! " in text and "over the Patrol band" in text
+    assert from_text(data_catalog, text) == fleet
+
+
+HOSTILE = [
+    '<script>alert("x")</script>',
+    "Fleet: Fake\n* Emperor Class Battleship [Flagship]",
+    '"quoted" name',
+    "  padded  ",
+    "line\u2028separator\x85next",
+    "javascript:alert(1) https://evil.example/x?a=1&b=2",
+    "back\\slash [Flagship] · 999 pts",
+]
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_names_cannot_forge_lines_and_read_back(data_catalog, name: str) -> None:  # noqa: ANN001
+    fleet = commanded(data_catalog)
+    squadron = next(u for u in fleet.units if isinstance(u, rf.Squadron))
+    units = tuple(replace(u, name=name) if u in (fleet.units[0], squadron) else u
+                  for u in fleet.units)
+    fleet = replace(fleet, name=name, units=units, notes=name)
+    text = text_of(data_catalog, fleet)
+    body = text.split("\nNotes:")[0]  # notes are free text to the end
+    unit_lines = [x for x in body.splitlines() if x.startswith("* ")]
+    assert len(unit_lines) == len(fleet.units)  # no forged unit line
+    assert from_text(data_catalog, text) == fleet
+
+
+def test_notes_on_several_lines_stay_plain(data_catalog) -> None:  # noqa: ANN001
+    fleet = replace(commanded(data_catalog), notes="Line one\n\n* not a ship\nLast line")
+    text = text_of(data_catalog, fleet)
+    assert text.endswith("Notes:\nLine one\n\n* not a ship\nLast line\n")
+    assert from_text(data_catalog, text) == fleet
+
+
+def test_a_hand_typed_list_without_indentation_or_points_reads(data_catalog) -> None:  # noqa: ANN001
+    text = """fleet: Quick list
+faction: imperial navy
+game size: patrol
+
+* lunar class cruiser [flagship] [admiral: fleet captain]
++ veteran crew
+* Squadron "Swords"
+- sword frigate
+- Sword Frigate (35 pts)
+"""
+    fleet = from_text(data_catalog, text)
+    assert fleet.name == "Quick list"
+    assert fleet.faction == "imperial-navy" and fleet.game_size is rf.GameSize.PATROL
+    assert fleet.units[0] == rf.ShipUnit("lunar-class-cruiser", flagship=True,
+                                         admiral="fleet-captain", upgrades=("veteran-crew",))
+    assert fleet.units[1] == rf.Squadron(
+        (rf.SquadronShip("sword-class-frigate"),) * 2, name="Swords")
+
+
+def test_another_factions_ship_with_a_shared_name_keeps_its_slug(data_catalog) -> None:  # noqa: ANN001
+    chaos = every_sample(data_catalog)[4 * 4]  # Archenemy, Patrol
+    assert chaos.faction == "archenemy"
+    fleet = replace(chaos, units=chaos.units + (rf.ShipUnit("lunar-class-cruiser"),))
+    text = text_of(data_catalog, fleet)
+    assert "* lunar-class-cruiser · 180 pts" in text.splitlines()
+    assert from_text(data_catalog, text) == fleet
+
+
+def test_custom_sizes_read_their_band(data_catalog) -> None:  # noqa: ANN001
+    fleet = replace(commanded(data_catalog), game_size=rf.GameSize.CUSTOM,
+                    points_limit=rf.PointsBand("custom", 400, 900))
+    text = text_of(data_catalog, fleet)
+    assert "Game size: Custom (400–900 points)" in text
+    assert from_text(data_catalog, text) == fleet
+
+
+@pytest.mark.parametrize(("text", "line", "message"), [
+    ("Faction: Orks\nGame size: Patrol\n\n* Nonsense Ship", 4,
+     "no ship called 'Nonsense Ship'"),
+    ("Faction: Orks\nGame size: Patrol\n+ Mad Meks", 3, "an upgrade ('+') belongs under"),
+    ("Faction: Orks\nGame size: Patrol\n- Ravager Attack Ship", 3,
+     "an escort ('-') belongs under a '* Squadron' line"),
+    ("Faction: Orks\nGame size: Patrol\n* Squadron\n- Ravager Attack Ship [Flagship]", 4,
+     "only a capital ship"),
+    ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer [Boss]", 3, "unknown tag [Boss]"),
+    ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer \"unclosed", 3, "not closed"),
+    ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer and friends", 3, "unexpected text"),
+    ("Faction: Orks\nGame size: Huge", 2, "'huge' is not a game size"),
+    ("Faction: Orks\nGame size: Custom", 2, "a custom game size needs its band"),
+    ("Faction: Orks\nGame size: Custom (900-400 points)", 2, "below the minimum"),
+    ("Faction: Elves\nGame size: Patrol", 1, "no faction called 'Elves'"),
+    ("Fleet: " + "x" * 101 + "\nFaction: Orks\nGame size: Patrol", 1,
+     "101 characters long; the limit is 100"),
+    ("Faction: Orks\nGame size: Patrol\nHello there", 3, "not understood: 'Hello there'"),
+    ("Game size: Patrol\n* Ork Kill Kroozer", 2, "needs a 'Faction:' line"),
+    ("Faction: Orks\nFaction: Orks", 2, "a second 'faction' line"),
+    ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer\nFleet: Late", 4, "belongs before"),
+])
+def test_broken_text_names_the_line(data_catalog, text: str, line: int, message: str) -> None:  # noqa: ANN001
+    with pytest.raises(TextListError) as caught:
+        from_text(data_catalog, text)
+    assert caught.value.line == line
+    assert message in caught.value.message
+    assert str(caught.value).startswith(f"line {line}: ")
+
+
+def test_a_list_without_a_game_size_is_refused(data_catalog) -> None:  # noqa: ANN001
+    with pytest.raises(TextListError, match="needs a 'Game size:' line"):
+        from_text(data_catalog, "Faction: Orks\n* Ork Kill Kroozer")
+
+
+def test_over_long_text_is_refused_before_reading(data_catalog) -> None:  # noqa: ANN001
+    with pytest.raises(TextListError, match="the limit is 65536"):
+        from_text(data_catalog, "x" * (MAX_TEXT_LENGTH + 1))
