@@ -1,0 +1,139 @@
+"""``python manage.py simulate A.json B.json [--battles N] [--seed S] [--json] [--workers W]
+[--log] [--terrain T] [--scoring S] [--rounds R] [--table T]`` (contract 3).
+
+Plays fleet A against fleet B; exit 0 with the summary (``--json``: contract 3's shape), 2 on
+unusable input with a one-line reason on stderr. ``--log`` prints the log of the first battle
+(index ``--seed``'s battle 0 … or ``--log-battle I``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import DatabaseError
+
+from fleetbuilder.catalog import loader
+from rules_core import catalog as core
+from rules_core.fleet import Fleet, FleetFormatError, load_fleet_json
+from rules_core.sim import SimError, SimOptions, play_battle, simulate
+from rules_core.sim.api import SCORINGS, TABLES, TERRAINS
+
+MAX_WORKERS = 64
+
+
+def catalogue() -> core.Catalog:
+    """The loaded catalogue; straight from the data files if the database holds none yet."""
+    try:
+        catalog = loader.core_catalog()
+    except DatabaseError:
+        return loader.read_files()
+    return catalog if catalog.factions else loader.read_files()
+
+
+class Command(BaseCommand):
+    help = "Simulate battles between two fleet files (contract 1) and summarise the results."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("fleet_a", help="fleet A's file (JSON, contract 1)")
+        parser.add_argument("fleet_b", help="fleet B's file (JSON, contract 1)")
+        parser.add_argument("--battles", type=int, default=1000, help="battles (default 1000)")
+        parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+        parser.add_argument("--workers", type=int, default=1,
+                            help="worker processes; the results do not depend on it")
+        parser.add_argument("--json", action="store_true", help="print contract 3's JSON")
+        parser.add_argument("--log", action="store_true",
+                            help="also print the log of one battle (see --log-battle)")
+        parser.add_argument("--log-battle", type=int, default=0, metavar="I",
+                            help="which battle's log --log prints (default 0)")
+        parser.add_argument("--rounds", type=int, default=10, help="game length (R-15)")
+        parser.add_argument("--scoring", choices=SCORINGS, default="core")
+        parser.add_argument("--terrain", choices=TERRAINS, default="none")
+        parser.add_argument("--table", choices=TABLES, default=None,
+                            help="table size (default: fleet A's game size)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["battles"] < 1 or options["battles"] > 1_000_000:
+            self.fail("--battles must be from 1 to 1000000")
+        if not 1 <= options["workers"] <= MAX_WORKERS:
+            self.fail(f"--workers must be from 1 to {MAX_WORKERS}")
+        try:
+            sim_options = SimOptions(max_rounds=options["rounds"], scoring=options["scoring"],
+                                     terrain=options["terrain"], table=options["table"])
+        except ValueError as exc:
+            self.fail(str(exc))
+        fleet_a = self.read(options["fleet_a"])
+        fleet_b = self.read(options["fleet_b"])
+        catalog = catalogue()
+        seed = options["seed"]
+        try:
+            tally = simulate(catalog, fleet_a, fleet_b, battles=options["battles"], seed=seed,
+                             options=sim_options, workers=options["workers"])
+            battle = (play_battle(catalog, fleet_a, fleet_b, seed=seed,
+                                  index=options["log_battle"], options=sim_options, log=True)
+                      if options["log"] else None)
+        except SimError as exc:
+            self.fail(str(exc))
+        summary = tally.summary(seed=seed)
+        if options["json"]:
+            if battle is not None:
+                summary = {**summary, "log_battle": options["log_battle"],
+                           "log": [e.to_dict() for e in battle.log or []]}
+            self.stdout.write(json.dumps(summary, ensure_ascii=False, indent=2))
+            return
+        self.stdout.write(self.text(summary, fleet_a, fleet_b, sim_options))
+        if battle is not None:
+            self.stdout.write("")
+            self.stdout.write(f"Battle {options['log_battle']} of seed {seed}:")
+            for e in battle.log or []:
+                side = f"[{e.side.upper()}] " if e.side else ""
+                self.stdout.write(f"  round {e.round:>2} {e.phase:<10} {side}{e.text}")
+
+    def read(self, path: str) -> Fleet:
+        try:
+            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.fail(f"cannot read {path}: {reason}")
+        try:
+            return load_fleet_json(text)
+        except FleetFormatError as exc:
+            where = f" at {exc.path}" if exc.path else ""
+            self.fail(f"{path} is not a usable fleet file{where}: {exc.message}")
+
+    @staticmethod
+    def text(s: dict[str, Any], a: Fleet, b: Fleet, opts: SimOptions) -> str:
+        def pct(x: float) -> str:
+            return f"{100 * x:.1f}%"
+
+        def ci(c: list[float]) -> str:
+            return f"[{pct(c[0])}, {pct(c[1])}]"
+
+        lines = [
+            f"{a.name or 'Fleet A'} (A) vs {b.name or 'Fleet B'} (B): {s['battles']} battles, "
+            f"seed {s['seed']}, {opts.max_rounds} rounds, {opts.scoring} scoring, "
+            f"terrain {opts.terrain}",
+            f"  A wins {s['a_wins']:>6}  {pct(s['a_win_rate']):>6}  95% CI {ci(s['a_win_ci95'])}",
+            f"  B wins {s['b_wins']:>6}  {pct(s['b_win_rate']):>6}  95% CI {ci(s['b_win_ci95'])}",
+            f"  draws  {s['draws']:>6}  {pct(s['draw_rate']):>6}  95% CI {ci(s['draw_ci95'])}",
+            f"  victory points  A mean {s['vp']['a']['mean']:.1f} (p10 {s['vp']['a']['p10']}, "
+            f"p90 {s['vp']['a']['p90']})   B mean {s['vp']['b']['mean']:.1f} "
+            f"(p10 {s['vp']['b']['p10']}, p90 {s['vp']['b']['p90']})",
+            f"  rounds played  mean {s['rounds_mean']:.2f}",
+            "",
+            f"  {'side':<4} {'unit':>4}  {'ship':<34} {'destroyed':>9} {'crippled':>9} "
+            f"{'disengaged':>10} {'intact':>7}",
+        ]
+        for r in s["ships"]:
+            lines.append(
+                f"  {r['side'].upper():<4} {r['unit'] + 1:>4}  {r['name'][:34]:<34} "
+                f"{pct(r['destroyed_rate']):>9} {pct(r['crippled_rate']):>9} "
+                f"{pct(r['disengaged_rate']):>10} {pct(r['intact_rate']):>7}")
+        return "\n".join(lines)
+
+    def fail(self, reason: str) -> NoReturn:
+        self.stderr.write(reason.replace("\n", " "))
+        sys.exit(2)

@@ -1,0 +1,145 @@
+"""One unit's activation (§3 Phase II): command check or disengagement, special order,
+movement, then shooting and ordnance (§3, §4, §5, §6, §11, §15)."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from . import gunnery, movement, ordnance
+from . import orders as o
+
+if TYPE_CHECKING:
+    from .battle import Battle
+    from .state import Ship, Unit
+
+
+def activate(b: Battle, unit: Unit) -> None:
+    ships = unit.alive_ships()
+    if not ships:
+        return
+    rnd = b.round
+    unit.activated_round = rnd
+    side = unit.side
+    policy = b.policies[side]
+    lead = max(ships, key=lambda s: (o.leadership(b, s), -s.spec.index))  # §6: highest Ld
+    for s in ships:
+        s.order = None
+        s.turned = False
+    if b.logging:
+        b.log(side, f"{unit.spec.name} activates.")
+
+    may_order = False
+    hesitant = False
+    if unit.disengaging or policy.wants_disengage(b, unit):
+        if disengage(b, unit, lead):
+            return
+        hesitant = True  # the failed check is the activation's command check (R-87)
+        for s in ships:
+            s.hesitant_next = False
+    else:
+        forced = any(s.hesitant_next for s in ships)
+        for s in ships:
+            s.hesitant_next = False
+        flag = b.flagships[side]
+        vice = (flag is not None and lead is flag and flag.spec.admiral == "vice-admiral"
+                and b.vice_admiral_used[side] != rnd)
+        if forced:
+            if vice:
+                b.vice_admiral_used[side] = rnd
+                b.log(side, "The Vice Admiral ignores the flagship's Hesitant result.")
+            else:
+                hesitant = True
+                b.log(side, f"{unit.spec.name} is hesitant (no command check allowed).")
+        else:
+            rear = (flag is not None and flag.on_table and flag.spec.admiral == "rear-admiral"
+                    and b.rear_admiral_used[side] != rnd
+                    and policy.wants_free_order(b, unit, lead))
+            if rear:
+                b.rear_admiral_used[side] = rnd
+                may_order = True
+                b.log(side, f"The Rear Admiral issues {unit.spec.name} a special order "
+                      f"without a command check.")
+            elif o.command_check(b, lead):
+                may_order = True
+            elif vice:
+                b.vice_admiral_used[side] = rnd
+                b.log(side, "The Vice Admiral ignores the flagship's Hesitant result.")
+            else:
+                hesitant = True
+
+    order, plan = policy.plan(b, unit, lead, may_order, hesitant)
+    if order is not None and not may_order:
+        order = None
+    if order is not None:
+        for s in ships:
+            s.order = order
+        b.log(side, f"{unit.spec.name}: {o.ORDER_LABELS[order]}.")
+    if order == o.BRACE:
+        for s in ships:
+            s.braced_round = rnd
+            s.hesitant_next = True
+    bonus = 0.0
+    if order == o.AAF:
+        # One roll for a whole squadron (seed 002 FAQ), the lead ship's dice (R-16).
+        bonus = float(sum(b.dice.d6() for _ in range(lead.spec.aaf_dice)))
+        b.log(side, f"All Ahead Full: +{bonus:.0f} cm.")
+    if plan.ram is not None:
+        if hesitant or not o.command_check(b, lead, what="command check to ram"):
+            plan.ram = None
+
+    for s in ships:
+        if not s.on_table:
+            continue
+        lim = movement.limits(b, s, order, hesitant or s.out_of_coherency, bonus)
+        s_plan = plan
+        if s.out_of_coherency:
+            s_plan = policy.rejoin_plan(b, s, lim)
+        elif s is not lead and plan.ram is not None:
+            s_plan = movement.Plan(plan.distance, plan.turn)
+        x0, y0 = s.x, s.y
+        movement.move_ship(b, s, s_plan, lim)
+        if b.logging and s.on_table:
+            b.log(side, f"{s.label()} moves {math.hypot(s.x - x0, s.y - y0):.0f} cm to "
+                  f"({s.x:.0f}, {s.y:.0f}), heading {math.degrees(s.heading) % 360:.0f}°"
+                  f"{' (hesitant)' if hesitant else ''}.")
+    if unit.spec.is_squadron:
+        movement.check_coherency(b, unit.alive_ships())
+
+    if order == o.RELOAD:
+        for s in unit.alive_ships():
+            if s.spec.torpedoes:
+                s.torpedoes_ready = True
+            if s.spec.bays:
+                s.bays_ready = True
+        b.log(side, f"{unit.spec.name} reloads its ordnance.")
+        return
+    if order == o.AAF:
+        return
+    for s in unit.alive_ships():
+        if not s.on_table or s.out_of_coherency:
+            continue
+        enemy = policy.board_target(b, s)
+        if enemy is not None:
+            gunnery.board(b, s, enemy)  # a boarding ship fires nothing else (R-82)
+            continue
+        gunnery.fire_guns(b, s, hesitant)
+        if not s.on_table:
+            continue
+        gunnery.fire_nova(b, s, hesitant)
+        if not hesitant:  # §3: a hesitant ship cannot launch ordnance
+            ordnance.launch_torpedoes(b, s)
+            ordnance.launch_craft(b, s)
+
+
+def disengage(b: Battle, unit: Unit, lead: Ship) -> bool:
+    """§5 voluntary disengagement: a command check (crippled -2, R-73) and the unit jumps out.
+    A squadron tests once, with its highest Ld (§6)."""
+    if not o.command_check(b, lead, disengaging=True, what="disengage check"):
+        return False
+    for s in unit.alive_ships():
+        s.on_table = False
+        s.disengaged = True
+        s.crippled_when_left = s.target.crippled
+    b.log(unit.side, f"{unit.spec.name} jumps to warp and has disengaged.")
+    return True

@@ -1,0 +1,541 @@
+"""One battle from deployment to victory points (seed 000 §3 round by round).
+
+:class:`Battle` holds the state and the rules that touch several parts at once (attacks and
+their aftermath, catastrophic damage, leaving the table, scoring); movement, gunnery, ordnance
+and command live in their own modules, and every decision a player would make is asked of the
+side's :class:`~rules_core.sim.policy.Policy`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from .. import damage
+from ..catalog import CraftRole
+from ..dice import SeededDice
+from . import gunnery, ordnance
+from . import orders as o
+from .api import BattleResult, LogEntry, SimOptions
+from .policy import Policy, get_policy
+from .state import (
+    MARKER_RADIUS,
+    TABLE_SIZES,
+    BlastMarker,
+    FleetSpec,
+    Salvo,
+    Ship,
+    Terrain,
+    Unit,
+    Wave,
+)
+from .terrain import drift_bodies, place_terrain
+
+SIDES = ("a", "b")
+HULK_DEBRIS_R = 4.0  # R-74: a drifting hulk is a debris field 8 cm across
+RIFT_CLOUD_R = 5.0  # R-74: a warp rift leaves a gas cloud 10 cm across
+DEPLOY_DEPTH = 30.0  # R-70
+
+
+class BattleDice(SeededDice):
+    """Seeded dice with a faster roll: one float per die (the stream is still derived by
+    SHA-256 from (seed, battle index) only, see :meth:`SeededDice.for_battle`)."""
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        super().__init__(seed)
+        self._float = self._random.random
+
+    def roll(self, sides: int) -> int:
+        return int(self._float() * sides) + 1
+
+    def d6(self) -> int:
+        return int(self._float() * 6.0) + 1
+
+
+class Battle:
+    def __init__(self, fleet_a: FleetSpec, fleet_b: FleetSpec, dice: Any,
+                 options: SimOptions | None = None, *, log: bool = False,
+                 policies: tuple[Policy, Policy] | None = None,
+                 deploy: bool = True) -> None:
+        options = options or SimOptions()
+        self.options = options
+        self.dice = dice
+        self.logging = log
+        self.entries: list[LogEntry] = []
+        self.round = 0
+        self.phase = "setup"
+        self.specs = (fleet_a, fleet_b)
+        table = options.table or (fleet_a.game_size if fleet_a.game_size in TABLE_SIZES
+                                  else "skirmish")
+        self.width, self.depth = TABLE_SIZES[table]
+        self.units: tuple[list[Unit], list[Unit]] = (
+            [Unit(u) for u in fleet_a.units], [Unit(u) for u in fleet_b.units])
+        self.sides: tuple[list[Ship], list[Ship]] = (
+            [s for u in self.units[0] for s in u.ships],
+            [s for u in self.units[1] for s in u.ships])
+        self.flagships: list[Ship | None] = [
+            next((s for s in side if s.spec.flagship), None) for side in self.sides]
+        self.markers: list[BlastMarker] = []
+        self.salvos: list[Salvo] = []
+        self.waves: list[Wave] = []
+        self.terrain: list[Terrain] = []
+        self.policies = policies or (get_policy(options.policy_a), get_policy(options.policy_b))
+        self.fleet_captain_used = [False, False]
+        self.rear_admiral_used = [0, 0]
+        self.vice_admiral_used = [0, 0]
+        self.initiative: list[str] = []
+        self.ended_by = "time"
+        if deploy:
+            self.deploy()
+            if options.terrain != "none":
+                place_terrain(self, options.terrain)
+
+    # --- log ---------------------------------------------------------------------------------
+
+    def log(self, side: int | None, text: str) -> None:
+        if self.logging:
+            self.entries.append(LogEntry(self.round, self.phase,
+                                         None if side is None else SIDES[side], text))
+
+    # --- set-up ------------------------------------------------------------------------------
+
+    def deploy(self) -> None:
+        """R-70: each fleet deploys in a zone 30 cm deep along its own long table edge (A the
+        near edge, B the far one), facing the enemy edge. Units stand in file order across the
+        middle of the zone, evenly spaced along the edge; escorts of a squadron 4 cm apart
+        side by side. Fleet B is placed as A's point reflection, so neither side gets the
+        better ground."""
+        for side in (0, 1):
+            units = self.units[side]
+            n = len(units)
+            usable = self.width * 0.8
+            for i, unit in enumerate(units):
+                x = self.width * 0.1 + usable * (i + 0.5) / n
+                y = DEPLOY_DEPTH / 2 + 5.0
+                ships = unit.ships
+                for j, ship in enumerate(ships):
+                    dx = (j - (len(ships) - 1) / 2) * 4.0
+                    sx, sy, heading = x + dx, y, math.pi / 2
+                    if side == 1:
+                        sx, sy, heading = self.width - sx, self.depth - sy, -math.pi / 2
+                    ship.x, ship.y = sx, sy
+                    ship.face(heading)
+        if self.logging:
+            for side in (0, 1):
+                spec = self.specs[side]
+                self.log(side, f"Fleet {SIDES[side].upper()}: {spec.name} ({spec.faction}), "
+                         f"{sum(len(u.ships) for u in self.units[side])} ships, "
+                         f"{spec.total_vp} points.")
+
+    # --- geometry helpers --------------------------------------------------------------------
+
+    def on_table(self, x: float, y: float) -> bool:
+        return 0.0 <= x <= self.width and 0.0 <= y <= self.depth
+
+    @staticmethod
+    def on_table_ship(ship: Ship) -> bool:
+        return ship.on_table
+
+    def in_cover(self, ship: Ship) -> bool:
+        """R-42's geometry (R-80): a ship whose centre lies in an asteroid belt or a debris
+        field is in cover."""
+        for t in self.terrain:
+            if t.gives_cover and math.hypot(ship.x - t.x, ship.y - t.y) <= t.r:
+                return True
+        return False
+
+    def enemies(self, side: int) -> list[Ship]:
+        return [s for s in self.sides[1 - side] if s.on_table]
+
+    def friends(self, side: int) -> list[Ship]:
+        return [s for s in self.sides[side] if s.on_table]
+
+    # --- blast markers -----------------------------------------------------------------------
+
+    def contact_markers(self, ship: Ship) -> list[BlastMarker]:
+        reach = ship.radius + MARKER_RADIUS
+        x, y = ship.x, ship.y
+        return [m for m in self.markers if abs(m.x - x) <= reach and abs(m.y - y) <= reach
+                and math.hypot(m.x - x, m.y - y) <= reach]
+
+    def settle(self, ship: Ship) -> None:
+        """After a move: count the blast markers in contact; clear of all of them, the shields
+        come back to full (§7, R-48)."""
+        count = len(self.contact_markers(ship)) if self.markers else 0
+        t = ship.target
+        if count == 0:
+            if t.blast_markers or t.shields < (t.max_shields or 0):
+                t.leave_blast_markers()
+        else:
+            t.blast_markers = count
+
+    def place_marker(self, ship: Ship, sx: float, sy: float) -> None:
+        """A blast marker in base contact on the side the attack came from (R-74)."""
+        dx, dy = sx - ship.x, sy - ship.y
+        d = math.hypot(dx, dy)
+        if d < 1e-9:
+            dx, dy, d = ship.hx, ship.hy, 1.0
+        r = ship.radius + MARKER_RADIUS * 0.5
+        self.markers.append(BlastMarker(ship.x + dx / d * r, ship.y + dy / d * r, self.round))
+
+    # --- attacks and their aftermath ---------------------------------------------------------
+
+    def attack(self, ship: Ship, fn: Callable[..., damage.AttackReport], *args: Any,
+               source: Ship | None = None, source_xy: tuple[float, float] | None = None,
+               **kwargs: Any) -> damage.AttackReport:
+        """Every attack on a ship goes through here: bracing (§4, §10) and the orbit save
+        (§13) as the resolver's 4+ save, the resolver itself, then blast markers, crippling and
+        destruction."""
+        t = ship.target
+        braced = ship.braced_round == self.round
+        if not braced and ship.orbit is not None and (source is None
+                                                      or source.orbit is not ship.orbit):
+            braced = True  # §13: in orbit, 4+ save against attacks from outside orbit (R-80)
+        t.braced = braced
+        report = fn(t, *args, **kwargs)
+        t.braced = False
+        if report.shields_absorbed or report.hull_lost:
+            ship.damaged_round = self.round
+        if report.blast_markers_placed:
+            sx, sy = (source.x, source.y) if source is not None else (
+                source_xy if source_xy is not None else (ship.x, ship.y))
+            self.place_marker(ship, sx, sy)
+        if report.destroyed:
+            self.remove_destroyed(ship, report.catastrophe)
+        return report
+
+    def remove_destroyed(self, ship: Ship, catastrophe: damage.CatastrophicDamage | None) -> None:
+        """A ship at 0 hull: off the table, its blast markers with it (§7); then what the
+        catastrophic damage table says (R-56): hulk (a debris field), blazing wreck (a blast
+        marker), explosions whose hits may destroy more ships in turn (chain reactions), a warp
+        rift's gas cloud. A lost flagship shakes the fleet (§15)."""
+        if not ship.on_table:
+            return
+        ship.on_table = False
+        ship.destroyed = True
+        for m in self.contact_markers(ship):
+            self.markers.remove(m)
+        self.salvos_cleanup()
+        if catastrophe is None:
+            self.log(ship.side, f"{ship.label()} is destroyed.")
+        else:
+            self.catastrophe(ship, catastrophe)
+        if ship is self.flagships[ship.side]:
+            self.flagship_lost(ship)
+
+    def salvos_cleanup(self) -> None:
+        pass  # salvos and waves re-target in the Drift (§12)
+
+    def catastrophe(self, ship: Ship, cat: damage.CatastrophicDamage) -> None:
+        label = cat.result.value.replace("_", " ")
+        text = f"{ship.label()} is destroyed: {label} (rolled {cat.roll})"
+        if cat.leaves_debris_field:
+            ship.hulk = True
+            self.terrain.append(Terrain("debris", ship.x, ship.y, max(HULK_DEBRIS_R, ship.radius),
+                                        name=f"hulk of {ship.name}"))
+            self.log(ship.side, text + "; its hulk drifts on as a debris field.")
+            return
+        if cat.leaves_blast_marker:
+            self.markers.append(BlastMarker(ship.x, ship.y, self.round))
+            self.log(ship.side, text + "; a blast marker marks the wreck.")
+            return
+        if cat.leaves_gas_cloud:
+            self.terrain.append(Terrain("gas", ship.x, ship.y, RIFT_CLOUD_R, name="warp rift"))
+        radius = cat.roll_radius(self.dice, ship.spec.ship_class)
+        hits = cat.roll_hits(self.dice)
+        self.log(ship.side, text + f": the blast reaches {radius} cm with {hits} "
+                 f"hit{'s' if hits != 1 else ''}.")
+        if radius <= 0 or hits <= 0:
+            return
+        caught = []
+        for side in self.sides:
+            for s in side:
+                if s.on_table:
+                    d = math.hypot(s.x - ship.x, s.y - ship.y)
+                    if d - s.radius <= radius:  # R-74: the blast reaches the base
+                        caught.append((d, s))
+        caught.sort(key=lambda c: (c[0], c[1].side, c[1].spec.unit, c[1].spec.index))
+        for _, s in caught:
+            if not s.on_table:
+                continue
+            report = self.attack(s, damage.resolve_hits, hits, self.dice, attack="explosion",
+                                 source_xy=(ship.x, ship.y))
+            self.log(s.side, f"  the explosion of {ship.name} hits {s.label()}: "
+                     + gunnery.describe(report))
+
+    def flagship_lost(self, ship: Ship) -> None:
+        """§15 Priority Target: every friendly ship must pass a command check or be hesitant
+        for its next activation."""
+        self.log(ship.side, "The flagship is lost! Every ship of the fleet tests its nerve.")
+        for s in self.sides[ship.side]:
+            if s.on_table and not o.command_check(self, s, reroll=False,
+                                                  what="command check (flagship lost)"):
+                s.hesitant_next = True
+
+    def leave_table(self, ship: Ship) -> None:
+        """§5: a ship that moves off the table has disengaged; with the FAQ, its escort
+        squadron must try to disengage from then on (R-87)."""
+        ship.on_table = False
+        ship.disengaged = True
+        ship.crippled_when_left = ship.target.crippled
+        if ship.unit.spec.is_squadron:
+            ship.unit.disengaging = True
+        self.log(ship.side, f"{ship.label()} leaves the table and has disengaged.")
+
+    def asteroid_hazard(self, ship: Ship, t: Terrain) -> None:
+        """§13: moving through an asteroid belt needs an Ld check or the ship takes d3 damage
+        (damage: no armor save, R-43). A drifting body crossed counts as a belt (R-80)."""
+        if o.command_check(self, ship, reroll=False, what=f"Ld check for the {t.name}"):
+            return
+        points = self.dice.d3()
+        report = self.attack(ship, gunnery.damage_points, points, self.dice, attack="asteroids",
+                             source_xy=(t.x, t.y))
+        self.log(ship.side, f"{ship.label()} is struck in the {t.name} for {points} damage: "
+                 + gunnery.describe(report))
+
+    def ram(self, ship: Ship, enemy: Ship) -> None:
+        """§11: both ships take d6 damage; the one with the better armor (the lower save,
+        R-01) rolls twice and takes the lower. Damage: no armor save, shields and brace apply
+        (R-77)."""
+        rolls = {}
+        for s in (ship, enemy):
+            other = enemy if s is ship else ship
+            r = self.dice.d6()
+            if s.target.armor < other.target.armor:
+                r = min(r, self.dice.d6())
+            rolls[id(s)] = r
+        self.log(ship.side, f"{ship.label()} rams {enemy.label()}!")
+        for s in (enemy, ship):
+            if not s.on_table:
+                continue
+            other = enemy if s is ship else ship
+            report = self.attack(s, gunnery.damage_points, rolls[id(s)], self.dice,
+                                 attack="ramming", source=other)
+            self.log(s.side, f"  {s.label()} takes {rolls[id(s)]} ramming damage: "
+                     + gunnery.describe(report))
+
+    # --- reactions (§10) ---------------------------------------------------------------------
+
+    def brace_reaction(self, ship: Ship, strength: int, kind: int) -> None:
+        """A unit that has not activated this round may spend its activation to brace (§10):
+        a 4+ save for the rest of the round (R-85) and hesitant at its next activation."""
+        unit = ship.unit
+        if unit.activated_round >= self.round or ship.braced_round == self.round:
+            return
+        if not self.policies[ship.side].wants_brace(self, ship, strength, kind):
+            return
+        unit.activated_round = self.round
+        for s in unit.ships:
+            if s.on_table:
+                s.braced_round = self.round
+                s.hesitant_next = True
+        self.log(ship.side, f"{unit.spec.name} braces for impact, giving up its activation.")
+
+    def scramble(self, ship: Ship) -> bool:
+        """Interceptor Scramble (§10): a carrier with fighters that has not activated this
+        round launches one fighter wing at incoming torpedoes or bombers; it launches nothing
+        else this round, but keeps its activation (R-85)."""
+        if (ship.unit.activated_round >= self.round or not ship.bays_ready
+                or ship.no_launch_round == self.round or ship.target.crippled
+                or not any(role is CraftRole.FIGHTER for role, _ in ship.spec.craft)):
+            return False
+        ship.no_launch_round = self.round
+        return True
+
+    # --- the round ---------------------------------------------------------------------------
+
+    def play(self) -> BattleResult:
+        for rnd in range(1, self.options.max_rounds + 1):
+            self.round = rnd
+            self.phase = "drift"
+            self.drift_phase()
+            self.phase = "command"
+            first = self.command_phase()
+            self.phase = "activation"
+            self.activation_phase(first)
+            self.phase = "end"
+            self.end_phase()
+            if not self.friends(0) or not self.friends(1):
+                self.ended_by = "annihilation"
+                break
+        return self.result()
+
+    def drift_phase(self) -> None:
+        if self.salvos or self.waves:
+            ordnance.drift(self)
+        if self.terrain:
+            drift_bodies(self)
+        # §3: a ship that neither took damage nor fired last round sheds one blast marker.
+        if self.markers:
+            last = self.round - 1
+            for side in self.sides:
+                for s in side:
+                    if not s.on_table or not s.target.blast_markers:
+                        continue
+                    if s.fired_round == last or s.damaged_round == last:
+                        continue
+                    touching = self.contact_markers(s)
+                    if touching:
+                        self.markers.remove(min(touching, key=lambda m: m.born))
+                    self.settle_markers_only(s)
+
+    def settle_markers_only(self, ship: Ship) -> None:
+        """Recount without moving: shields do not come back (they need a move, §7)."""
+        ship.target.blast_markers = len(self.contact_markers(ship))
+
+    def highest_leadership(self, side: int) -> int:
+        best = 0
+        for s in self.sides[side]:
+            if s.on_table:
+                ld = (o.BRIDGE_DESTROYED_LD if s.target.has(damage.Critical.BRIDGE_DESTROYED)
+                      else s.spec.leadership)
+                best = max(best, ld)
+        return best
+
+    def command_phase(self) -> int:
+        """Emergency damage control (§8), then 1d6 + highest Ld each; the winner chooses who
+        activates first (§3). A tie is rolled again (R-86); a Fleet Captain re-rolls one of its
+        own dice once per game (§15)."""
+        for side in self.sides:
+            for s in side:
+                if s.on_table and (s.target.fires or s.target.hull_breaches):
+                    o.emergency_damage_control(self, s)
+        ld = (self.highest_leadership(0), self.highest_leadership(1))
+        while True:
+            rolls = [self.dice.d6(), self.dice.d6()]
+            for side in (0, 1):
+                flag = self.flagships[side]
+                if (flag is not None and flag.on_table and flag.spec.admiral == "fleet-captain"
+                        and not self.fleet_captain_used[side]
+                        and rolls[side] + ld[side] < rolls[1 - side] + ld[1 - side]
+                        and self.policies[side].reroll_initiative(self, side, rolls[side])):
+                    self.fleet_captain_used[side] = True
+                    old = rolls[side]
+                    rolls[side] = self.dice.d6()
+                    self.log(side, f"The Fleet Captain re-rolls the command die: {old} → "
+                             f"{rolls[side]}.")
+            a, b = rolls[0] + ld[0], rolls[1] + ld[1]
+            if a != b:
+                break
+        winner = 0 if a > b else 1
+        first = self.policies[winner].first_player(self, winner)
+        self.initiative.append(SIDES[first])
+        self.log(None, f"Command: A {a} (rolled {rolls[0]} + Ld {ld[0]}), B {b} (rolled "
+                 f"{rolls[1]} + Ld {ld[1]}); {SIDES[winner].upper()} wins and "
+                 f"{SIDES[first].upper()} activates first.")
+        return first
+
+    def activation_phase(self, first: int) -> None:
+        turn = first
+        while True:
+            ready = [[u for u in self.units[s] if u.alive and u.activated_round < self.round]
+                     for s in (0, 1)]
+            if not ready[0] and not ready[1]:
+                return
+            if not ready[turn]:
+                turn = 1 - turn
+            unit = self.policies[turn].next_unit(self, turn, ready[turn])
+            self.activate(unit)
+            turn = 1 - turn
+
+    def activate(self, unit: Unit) -> None:
+        from .activation import activate
+
+        activate(self, unit)
+
+    def end_phase(self) -> None:
+        """Fires (R-55), one repair per ship (§8), then d6 blast markers not touching any ship
+        are removed, oldest first (R-75)."""
+        for side in self.sides:
+            for s in side:
+                if s.on_table and s.target.fires:
+                    report = self.attack(s, damage.resolve_fires, self.dice,
+                                         source_xy=(s.x, s.y))
+                    self.log(s.side, f"{s.label()} burns: " + gunnery.describe(report))
+        for side in self.sides:
+            for s in side:
+                if s.on_table and s.target.criticals:
+                    o.end_phase_repair(self, s)
+        if self.markers:
+            n = self.dice.d6()
+            free = [m for m in self.markers if not self._touches_ship(m)]
+            free.sort(key=lambda m: m.born)
+            for m in free[:n]:
+                self.markers.remove(m)
+
+    def _touches_ship(self, m: BlastMarker) -> bool:
+        for side in self.sides:
+            for s in side:
+                if s.on_table and math.hypot(s.x - m.x, s.y - m.y) <= s.radius + MARKER_RADIUS:
+                    return True
+        return False
+
+    # --- the result --------------------------------------------------------------------------
+
+    def fate(self, ship: Ship) -> str:
+        if ship.destroyed:
+            return "destroyed"
+        if ship.disengaged:
+            return "disengaged"
+        return "crippled" if ship.target.crippled else "intact"
+
+    def victory_points(self) -> list[int]:
+        """What each side scored from the other's ships (§14, R-13, R-88)."""
+        vp = [0, 0]
+        faq = self.options.scoring == "faq"
+        hulk_value = [0, 0]
+        for side in (0, 1):
+            scorer = 1 - side
+            for s in self.sides[side]:
+                value = s.spec.victory_points
+                if s.destroyed:
+                    vp[scorer] += value
+                    if s.hulk:
+                        hulk_value[side] += value
+                elif s.disengaged:
+                    if faq:
+                        vp[scorer] += value * (25 if s.crippled_when_left else 10) // 100
+                    elif s.crippled_when_left:
+                        vp[scorer] += value // 2
+                elif s.target.crippled:
+                    vp[scorer] += value * 25 // 100 if faq else value // 2
+        if faq:
+            holder = self.field_holder()
+            if holder is not None:
+                vp[holder] += (hulk_value[0] + hulk_value[1]) // 2
+        return vp
+
+    def field_holder(self) -> int | None:
+        """FAQ: the side holding the field gains half the value of every hulk (R-88): the side
+        with more points of ships left on the table."""
+        left = [sum(s.spec.victory_points for s in side if s.on_table) for side in self.sides]
+        if left[0] == left[1]:
+            return None
+        return 0 if left[0] > left[1] else 1
+
+    def result(self) -> BattleResult:
+        vp = self.victory_points()
+        winner = None if vp[0] == vp[1] else ("a" if vp[0] > vp[1] else "b")
+        fates = [
+            {"side": SIDES[s.side], "unit": s.spec.unit, "index": s.spec.index,
+             "ship": s.spec.slug, "name": s.name, "fate": self.fate(s)}
+            for side in self.sides for s in side
+        ]
+        if self.logging:
+            self.phase = "result"
+            text = (f"After {self.round} round{'s' if self.round != 1 else ''} "
+                    f"({'annihilation' if self.ended_by == 'annihilation' else 'time'}): "
+                    f"A {vp[0]} VP, B {vp[1]} VP — "
+                    + ("a draw." if winner is None else f"fleet {winner.upper()} wins."))
+            self.log(None, text)
+        return BattleResult(winner=winner, rounds=self.round, vp={"a": vp[0], "b": vp[1]},
+                            fates=fates, log=self.entries if self.logging else None,
+                            ended_by=self.ended_by, first_player=list(self.initiative))
+
+
+def battle_dice(seed: int | str, index: int) -> BattleDice:
+    """The dice of battle ``index`` of a run seeded ``seed``: the same derivation as
+    :meth:`SeededDice.for_battle`."""
+    return BattleDice(f"battle:{seed}:{index}")
+

@@ -1,0 +1,103 @@
+"""Table geometry in centimetres with plain floats: distances centre to centre (§7), arcs,
+line of sight past terrain, and segment tests for ordnance and terrain contact.
+
+Coordinates: x along the long table edge, y from fleet A's edge (0) to fleet B's (depth).
+Headings are radians, counter-clockwise from +x, so "left" (port) is counter-clockwise.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .state import FRONT, LEFT, REAR, RIGHT
+
+TAU = 2 * math.pi
+QUARTER = math.pi / 4
+
+
+def distance(ax: float, ay: float, bx: float, by: float) -> float:
+    return math.hypot(bx - ax, by - ay)
+
+
+def arc_of(x: float, y: float, hx: float, hy: float, tx: float, ty: float) -> int:
+    """The arc bits of the point (tx, ty) seen from a ship at (x, y) heading (hx, hy) (§7).
+
+    Each arc is 90°: front within 45° of the prow, rear within 45° of the stern, left and right
+    between. A point exactly on the line between two arcs is in both (R-71); the ship's own
+    centre is in every arc.
+    """
+    dx = tx - x
+    dy = ty - y
+    fwd = dx * hx + dy * hy
+    left = dy * hx - dx * hy
+    if fwd == 0.0 and left == 0.0:
+        return FRONT | LEFT | RIGHT | REAR
+    bits = 0
+    aleft = left if left >= 0.0 else -left
+    if fwd >= aleft:
+        bits |= FRONT
+    if -fwd >= aleft:
+        bits |= REAR
+    afwd = fwd if fwd >= 0.0 else -fwd
+    if left >= afwd:
+        bits |= LEFT
+    if -left >= afwd:
+        bits |= RIGHT
+    return bits
+
+
+def bearing(x: float, y: float, tx: float, ty: float) -> float:
+    return math.atan2(ty - y, tx - x)
+
+
+def angle_diff(a: float, b: float) -> float:
+    """b - a folded into (-pi, pi]."""
+    d = (b - a) % TAU
+    return d - TAU if d > math.pi else d
+
+
+def segment_point_distance(ax: float, ay: float, bx: float, by: float,
+                           px: float, py: float) -> float:
+    """Shortest distance from point P to the segment AB."""
+    dx = bx - ax
+    dy = by - ay
+    length2 = dx * dx + dy * dy
+    if length2 == 0.0:
+        return math.hypot(px - ax, py - ay)
+    t = ((px - ax) * dx + (py - ay) * dy) / length2
+    if t < 0.0:
+        t = 0.0
+    elif t > 1.0:
+        t = 1.0
+    return math.hypot(px - ax - t * dx, py - ay - t * dy)
+
+
+def segment_first_contact(ax: float, ay: float, bx: float, by: float,
+                          px: float, py: float, r: float) -> float | None:
+    """How far along AB (0..1) a point moving from A to B first comes within ``r`` of P, or
+    None if it never does."""
+    dx = bx - ax
+    dy = by - ay
+    fx = ax - px
+    fy = ay - py
+    a = dx * dx + dy * dy
+    c = fx * fx + fy * fy - r * r
+    if c <= 0.0:
+        return 0.0
+    if a == 0.0:
+        return None
+    b = 2.0 * (fx * dx + fy * dy)
+    disc = b * b - 4.0 * a * c
+    if disc < 0.0:
+        return None
+    t = (-b - math.sqrt(disc)) / (2.0 * a)
+    return t if 0.0 <= t <= 1.0 else None
+
+
+def sight_blocked(terrain: list, ax: float, ay: float, bx: float, by: float) -> bool:
+    """Line of sight is centre to centre (§7); a gas cloud, planet, gravity well or drifting
+    body across the line blocks it, shooter or target inside one included (R-80)."""
+    for t in terrain:
+        if t.blocks_sight and segment_point_distance(ax, ay, bx, by, t.x, t.y) <= t.r:
+            return True
+    return False

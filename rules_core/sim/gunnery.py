@@ -1,0 +1,298 @@
+"""Shooting (§7, §11): who can be shot (range centre to centre, arcs, line of sight, the
+closest ship of a squadron), volleys through :mod:`rules_core.damage`, damage spilling along an
+escort squadron, the nova cannon with scatter, and boarding actions.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .. import damage
+from ..damage import SpecialOrder
+from . import orders as o
+from .geometry import arc_of, sight_blocked
+from .state import BATTERY, LANCE, SPECIAL, Gun
+
+if TYPE_CHECKING:
+    from .battle import Battle
+    from .state import Ship
+
+NOVA_MIN_CM = 30.0
+NOVA_HOLE_R = 0.5  # the template's 1 cm centre hole
+NOVA_TEMPLATE_R = 5.0  # 10 cm across
+KIND_NAMES = {BATTERY: "battery", LANCE: "lance", SPECIAL: "special"}
+
+
+class Sighting:
+    """An enemy ship the firer may shoot at, with the geometry every weapon needs."""
+
+    __slots__ = ("ship", "dist", "arcs", "cover")
+
+    def __init__(self, ship: Ship, dist: float, arcs: int, cover: bool) -> None:
+        self.ship = ship
+        self.dist = dist
+        self.arcs = arcs
+        self.cover = cover
+
+
+def sightings(b: Battle, firer: Ship) -> list[Sighting]:
+    """Every enemy in sight, nearest first. Of an escort squadron only its closest ship in sight
+    may be chosen (seed 002 FAQ, R-78); hulks are not targets (R-79)."""
+    out: list[Sighting] = []
+    seen_units: set[int] = set()
+    fx, fy, hx, hy = firer.x, firer.y, firer.hx, firer.hy
+    candidates = []
+    for s in b.sides[1 - firer.side]:
+        if s.on_table:
+            candidates.append((math.hypot(s.x - fx, s.y - fy), s))
+    candidates.sort(key=lambda c: c[0])
+    terrain = b.terrain
+    for dist, s in candidates:
+        if s.unit.spec.is_squadron:
+            if id(s.unit) in seen_units:
+                continue
+        if terrain and sight_blocked(terrain, fx, fy, s.x, s.y):
+            continue
+        if s.unit.spec.is_squadron:
+            seen_units.add(id(s.unit))
+        cover = bool(terrain) and b.in_cover(s)
+        out.append(Sighting(s, dist, arc_of(fx, fy, hx, hy, s.x, s.y), cover))
+    return out
+
+
+def gun_range(gun: Gun, order: str | None) -> float:
+    """Lock On adds 15 cm to lances (§4, R-41)."""
+    if order == o.LOCK_ON and gun.kind == LANCE:
+        return gun.range_cm + damage.LOCK_ON_LANCE_RANGE_CM
+    return gun.range_cm
+
+
+def gun_strength(ship: Ship, gun: Gun) -> int:
+    """Crippled ships fire at half strength, rounded down (§9)."""
+    return gun.strength // 2 if ship.target.crippled else gun.strength
+
+
+def fire_guns(b: Battle, ship: Ship, hesitant: bool) -> bool:
+    """Every working gun of the ship fires at the target its side's policy picks. Returns
+    whether anything fired."""
+    t = ship.target
+    order = ship.order
+    spec = ship.spec
+    if not spec.guns:
+        return False
+    seen = sightings(b, ship)
+    if not seen:
+        return False
+    policy = b.policies[ship.side]
+    order_enum = SpecialOrder(order) if order in o.ORDERS else None
+    fired = False
+    for gun in spec.guns:
+        if not b.on_table_ship(ship):
+            break
+        if t.criticals and t.weapon_disabled(gun.index):
+            continue
+        strength = gun_strength(ship, gun)
+        if strength <= 0:
+            continue
+        reach = gun_range(gun, order)
+        options = [s for s in seen if s.ship.on_table and s.dist <= reach and s.arcs & gun.arcs]
+        if not options:
+            continue
+        pick = policy.gun_target(b, ship, gun, options)
+        if pick is None:
+            continue
+        mod = damage.to_hit_modifier(order_enum, hesitant=hesitant, cover=pick.cover)
+        volley(b, ship, gun, strength, pick, mod)
+        fired = True
+    if fired:
+        ship.fired_round = b.round
+    return fired
+
+
+def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod: int) -> None:
+    """One weapon system's volley at one ship; against an escort squadron, damage left over
+    when the target is destroyed passes to the next closest escort in range and arc (R-78)."""
+    target = pick.ship
+    b.brace_reaction(target, strength, gun.kind)
+    dice = b.dice
+    if gun.kind == BATTERY:
+        report = b.attack(target, damage.fire_batteries, strength, pick.dist, dice,
+                          to_hit_mod=mod, source=firer)
+    elif gun.kind == LANCE:
+        report = b.attack(target, damage.fire_lances, strength, dice, to_hit_mod=mod,
+                          source=firer)
+    else:
+        report = b.attack(target, special_volley, strength, pick.dist, dice, to_hit_mod=mod,
+                          source=firer)
+    if b.logging:
+        b.log(firer.side, f"{firer.label()} fires {gun.name} ({KIND_NAMES[gun.kind]} "
+              f"{strength}) at {target.label()} ({pick.dist:.0f} cm"
+              f"{', cover' if pick.cover else ''}, to-hit modifier {mod:+d}): "
+              + describe(report))
+    leftover = report.hull_damage + report.extra_damage - report.hull_lost
+    if report.destroyed and leftover > 0 and target.unit.spec.is_squadron:
+        reach = gun_range(gun, firer.order)
+        nxt = _next_escort(b, firer, gun, target, reach)
+        while nxt is not None and leftover > 0:
+            r2 = b.attack(nxt, damage_points, leftover, dice, source=firer)
+            if b.logging:
+                b.log(firer.side, f"  {leftover} damage carries on to {nxt.label()}: "
+                      + describe(r2))
+            leftover = r2.hull_damage + r2.extra_damage - r2.hull_lost if r2.destroyed else 0
+            nxt = _next_escort(b, firer, gun, nxt, reach) if leftover > 0 else None
+
+
+def _next_escort(b: Battle, firer: Ship, gun: Gun, after: Ship, reach: float) -> Ship | None:
+    best = None
+    best_d = 0.0
+    for s in after.unit.ships:
+        if not s.on_table:
+            continue
+        d = math.hypot(s.x - firer.x, s.y - firer.y)
+        if d > reach or not arc_of(firer.x, firer.y, firer.hx, firer.hy, s.x, s.y) & gun.arcs:
+            continue
+        if b.terrain and sight_blocked(b.terrain, firer.x, firer.y, s.x, s.y):
+            continue
+        if best is None or d < best_d:
+            best, best_d = s, d
+    return best
+
+
+def special_volley(target: damage.Target, strength: int, range_cm: float, dice,
+                   *, to_hit_mod: int = 0) -> damage.AttackReport:
+    """A ``special`` weapon rolls as a battery (4+/5+ by range) and its hits ignore shields
+    (docs/catalogue.md); armor saves apply."""
+    need = damage.needed_to_hit(damage.battery_base_to_hit(range_cm), to_hit_mod)
+    report = damage.AttackReport("special", dice=strength)
+    report.hits = sum(1 for _ in range(strength) if dice.d6() >= need)
+    return damage._resolve_damage(target, report.hits, dice, report, armor_save=True,
+                                  shields=False, blast_marker=True)
+
+
+def damage_points(target: damage.Target, points: int, dice, *,
+                  attack: str = "damage", shields: bool = True,
+                  blast_marker: bool = True) -> damage.AttackReport:
+    """Damage that needs no to-hit roll and allows no armor save (R-43): spill-over, ramming,
+    nova cannon, asteroids; brace, shields and hull as the resolver does them. Boarding passes
+    ``shields=False`` (§11)."""
+    report = damage.AttackReport(attack, hits=points)
+    return damage._resolve_damage(target, points, dice, report, armor_save=False,
+                                  shields=shields, blast_marker=blast_marker)
+
+
+def describe(r: damage.AttackReport) -> str:
+    """An attack report in a player's words."""
+    parts = []
+    if r.dice:
+        parts.append(f"{r.hits} hit{'s' if r.hits != 1 else ''} from {r.dice} dice")
+    elif r.hits:
+        parts.append(f"{r.hits} {'hits' if r.attack in ('hits', 'explosion') else 'damage'}")
+    if r.intercepted:
+        parts.append(f"{r.intercepted} shot down by turrets")
+    if r.armor_saves:
+        parts.append(f"{r.armor_saves} saved by armor")
+    if r.brace_saves:
+        parts.append(f"{r.brace_saves} saved by bracing")
+    if r.shields_absorbed:
+        parts.append(f"{r.shields_absorbed} absorbed by shields")
+    if r.hull_lost:
+        parts.append(f"{r.hull_lost} hull lost")
+    for c in r.criticals:
+        if c.effect is not None:
+            parts.append(f"critical: {c.effect.label}"
+                         + (f" (+{c.extra_damage} damage)" if c.extra_damage else ""))
+    if r.became_crippled:
+        parts.append("CRIPPLED")
+    if r.destroyed:
+        parts.append("DESTROYED")
+    if not parts:
+        return "no effect."
+    return ", ".join(parts) + "."
+
+
+# --- the nova cannon (§11) -----------------------------------------------------------------------
+
+
+def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
+    """May fire only if the ship did not turn this activation and is not crippled. The aim
+    point is 30–150 cm away in the front arc; a d12 scatters it (12: on target, 1–11 a clock
+    direction with 12 o'clock the line of fire, R-81) by 2d6 cm. Ships under the centre hole
+    take d6 damage, under the ring 1 damage — friend or foe; damage, so no armor save (R-43)."""
+    nova = ship.spec.nova
+    if nova is None or ship.turned or ship.target.crippled:
+        return False
+    if ship.target.criticals and ship.target.weapon_disabled(nova.index):
+        return False
+    aim = b.policies[ship.side].nova_target(b, ship, NOVA_MIN_CM, nova.range_cm)
+    if aim is None:
+        return False
+    ax, ay = aim
+    clock = b.dice.d12()
+    text = f"{ship.label()} fires its nova cannon"
+    if clock != 12:
+        dist = float(b.dice.d6() + b.dice.d6())
+        line = math.atan2(ay - ship.y, ax - ship.x)
+        angle = line - clock * (math.pi / 6)  # clockwise from 12 o'clock
+        ax += dist * math.cos(angle)
+        ay += dist * math.sin(angle)
+        text += f": scatters {dist:.0f} cm towards {clock} o'clock"
+    else:
+        text += ": on target"
+    if b.logging:
+        b.log(ship.side, text + ".")
+    ship.fired_round = b.round
+    for s in [s for side in b.sides for s in side if s.on_table]:
+        d = math.hypot(s.x - ax, s.y - ay)
+        if d <= s.radius + NOVA_HOLE_R:
+            points = b.dice.d6()
+        elif d <= s.radius + NOVA_TEMPLATE_R:
+            points = 1
+        else:
+            continue
+        report = b.attack(s, damage_points, points, b.dice, attack="nova", source=ship)
+        if b.logging:
+            b.log(ship.side, f"  the nova blast hits {s.label()} for {points}: "
+                  + describe(report))
+    return True
+
+
+# --- boarding (§11) ------------------------------------------------------------------------------
+
+
+def boarding_score_base(b: Battle, ship: Ship) -> int:
+    """Current hull + Ld (R-82: the ship's own Ld, Bridge Destroyed 6) + Space Marines +2,
+    crippled -2 (§11)."""
+    t = ship.target
+    ld = o.BRIDGE_DESTROYED_LD if t.has(damage.Critical.BRIDGE_DESTROYED) else ship.spec.leadership
+    score = t.hull + ld + ship.spec.boarding_bonus
+    if t.crippled:
+        score -= 2
+    return score
+
+
+def board(b: Battle, ship: Ship, enemy: Ship) -> None:
+    """Both roll 1d6 + hull + Ld (+ modifiers); the winner deals the difference as damage that
+    ignores shields (§11). Each point rolls for a critical like any hull damage (R-46), which
+    is the boarding critical roll (R-82). A draw does nothing."""
+    a_roll = b.dice.d6()
+    e_roll = b.dice.d6()
+    a_score = a_roll + boarding_score_base(b, ship)
+    e_score = e_roll + boarding_score_base(b, enemy)
+    text = (f"{ship.label()} boards {enemy.label()}: {a_score} (rolled {a_roll}) against "
+            f"{e_score} (rolled {e_roll})")
+    ship.fired_round = b.round
+    if a_score == e_score:
+        if b.logging:
+            b.log(ship.side, text + ": the boarders are beaten back, no damage.")
+        return
+    winner, loser = (ship, enemy) if a_score > e_score else (enemy, ship)
+    points = abs(a_score - e_score)
+    report = b.attack(loser, damage_points, points, b.dice, attack="boarding", shields=False,
+                      blast_marker=False, source=winner)
+    if b.logging:
+        b.log(ship.side, text + f": {loser.label()} takes {points} damage: " + describe(report))
+
+
+def in_contact(a: Ship, c: Ship) -> bool:
+    return math.hypot(a.x - c.x, a.y - c.y) <= a.radius + c.radius + 1e-6

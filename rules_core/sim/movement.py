@@ -1,0 +1,203 @@
+"""Movement (§5): minimum move, turns by class (R-11), special orders' limits, All Ahead Full
+(R-16), terrain on the way (§13, R-80), gravity slingshot, leaving the table, ramming (§11).
+
+A :class:`Plan` says how far to go and how much to turn; :func:`limits` says what the rules
+allow this activation, and :func:`move_ship` carries a plan out, clamped to the limits.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from . import orders as o
+from .geometry import segment_first_contact, segment_point_distance
+
+if TYPE_CHECKING:
+    from .battle import Battle
+    from .state import Ship, Terrain
+
+DEG45 = math.pi / 4
+DEG90 = math.pi / 2
+SLINGSHOT_CM = 10.0  # §5: ending within 10 cm of a planet
+COHERENCY_CM = 10.0  # §6
+
+
+@dataclass(slots=True)
+class Plan:
+    """A move: ``distance`` cm in all, turning ``turn`` radians (positive = to port) once the
+    minimum move is done (at the start when the order lets the ship turn at any point)."""
+
+    distance: float
+    turn: float = 0.0
+    ram: Ship | None = None  # a ramming attempt's target (§11)
+
+
+@dataclass(slots=True)
+class Limits:
+    min_move: float
+    max_move: float
+    max_turn: float  # radians
+    turn_anywhere: bool  # Come to New Heading / Burn Retros: turn at any point (so: first)
+
+
+def in_terrain(b: Battle, ship: Ship, kind: str) -> Terrain | None:
+    for t in b.terrain:
+        if t.kind == kind and math.hypot(ship.x - t.x, ship.y - t.y) <= t.r:
+            return t
+    return None
+
+
+def limits(b: Battle, ship: Ship, order: str | None, hesitant: bool, bonus: float = 0.0) -> Limits:
+    """What the rules allow this activation (§4, §5, §3).
+
+    Minimum move is half the current speed for every ship (R-76); a ship starting in a debris
+    field has half speed (§13, R-80). Turns: 45° or up to 90° by profile (R-11). Hesitant: the
+    minimum move exactly and at most 45°. Lock On: the minimum move, no turn. All Ahead Full:
+    +bonus cm, at most 45°. Come to New Heading: 0 cm minimum, up to 90° at any point. Burn
+    Retros: any distance from 0, up to 45° at any point.
+    """
+    speed = ship.speed()
+    if b.terrain and in_terrain(b, ship, "debris") is not None:
+        speed = float(int(speed) // 2)
+    half = speed / 2.0
+    turn = DEG90 if ship.spec.turns >= 90 else DEG45
+    if hesitant:
+        return Limits(half, half, min(turn, DEG45), False)
+    if order == o.LOCK_ON:
+        return Limits(half, half, 0.0, False)
+    if order == o.AAF:
+        return Limits(half, speed + bonus, DEG45, False)
+    if order == o.NEW_HEADING:
+        return Limits(0.0, speed, DEG90, True)
+    if order == o.BURN_RETROS:
+        return Limits(0.0, speed, DEG45, True)
+    return Limits(half, speed, turn, False)
+
+
+def end_point(ship: Ship, plan: Plan, lim: Limits) -> tuple[float, float, float]:
+    """Where a plan ends (x, y, heading), ignoring terrain and table edges: used by policies to
+    weigh candidate moves and by :func:`move_ship` for the path."""
+    d = min(max(plan.distance, lim.min_move), lim.max_move)
+    turn = max(-lim.max_turn, min(lim.max_turn, plan.turn))
+    h0 = ship.heading
+    if lim.turn_anywhere:
+        h1 = h0 + turn
+        return ship.x + d * math.cos(h1), ship.y + d * math.sin(h1), h1
+    first = min(lim.min_move, d)
+    x = ship.x + first * ship.hx
+    y = ship.y + first * ship.hy
+    h1 = h0 + turn
+    rest = d - first
+    return x + rest * math.cos(h1), y + rest * math.sin(h1), h1
+
+
+def move_ship(b: Battle, ship: Ship, plan: Plan, lim: Limits) -> None:
+    """Carry out a plan: the path is checked leg by leg for planets (destroyed), gravity wells
+    (the ship stops in orbit), asteroid belts (Ld check or d3 damage) and the table edge (the
+    ship disengages). Then slingshot, blast markers and shields."""
+    d = min(max(plan.distance, lim.min_move), lim.max_move)
+    turn = max(-lim.max_turn, min(lim.max_turn, plan.turn))
+    ship.turned = abs(turn) > 1e-9
+    ship.orbit = None
+    if lim.turn_anywhere:
+        legs = [(turn, d)]
+    else:
+        first = min(lim.min_move, d)
+        legs = [(0.0, first), (turn, d - first)]
+    crossed: set[int] = set()
+    for leg_turn, length in legs:
+        if leg_turn:
+            ship.face(ship.heading + leg_turn)
+        if length <= 0.0:
+            continue
+        x0, y0 = ship.x, ship.y
+        x1, y1 = x0 + length * ship.hx, y0 + length * ship.hy
+        if plan.ram is not None and plan.ram.on_table:
+            hit = segment_first_contact(x0, y0, x1, y1, plan.ram.x, plan.ram.y,
+                                        ship.radius + plan.ram.radius)
+            if hit is not None:
+                ship.x = x0 + (x1 - x0) * hit
+                ship.y = y0 + (y1 - y0) * hit
+                b.ram(ship, plan.ram)
+                if not ship.on_table:
+                    return
+                x1, y1 = ship.x, ship.y  # the ram ends the move in contact (R-77)
+                plan.ram = None
+                length = 0.0
+                break
+        if b.terrain and not _terrain_on_leg(b, ship, x0, y0, x1, y1, crossed):
+            return
+        ship.x, ship.y = x1, y1
+        if not b.on_table(x1, y1):
+            b.leave_table(ship)
+            return
+    if b.terrain:
+        _slingshot(b, ship)
+    b.settle(ship)
+
+
+def _terrain_on_leg(b: Battle, ship: Ship, x0: float, y0: float, x1: float, y1: float,
+                    crossed: set[int]) -> bool:
+    """Terrain met on one leg of the move. Returns False when the move ends here (the ship
+    was destroyed or stopped in orbit)."""
+    for t in b.terrain:
+        reach = t.r + ship.radius
+        if t.kind in ("planet", "gravity_well"):
+            hit = segment_first_contact(x0, y0, x1, y1, t.x, t.y, reach)
+            if hit is None or (hit == 0.0 and ship.orbit is t):
+                continue
+            if t.kind == "planet":
+                b.log(ship.side, f"{ship.label()} collides with the {t.name} and is lost.")
+                b.remove_destroyed(ship, catastrophe=None)
+                return False
+            # R-80: a gravity well stops the ship at its edge, in orbit (seed 001).
+            ship.x = x0 + (x1 - x0) * hit
+            ship.y = y0 + (y1 - y0) * hit
+            ship.orbit = t
+            b.log(ship.side, f"{ship.label()} is caught by the {t.name} and enters orbit.")
+            b.settle(ship)
+            return False
+        if t.kind in ("asteroids", "drifting_body") and id(t) not in crossed:
+            if segment_point_distance(x0, y0, x1, y1, t.x, t.y) <= t.r:
+                crossed.add(id(t))
+                b.asteroid_hazard(ship, t)
+                if not ship.on_table:
+                    return False
+    return True
+
+
+def _slingshot(b: Battle, ship: Ship) -> None:
+    """§5: ending within 10 cm of a planet allows one free 90° turn; the policy picks it."""
+    for t in b.terrain:
+        if t.kind not in ("planet", "gravity_well"):
+            continue
+        if math.hypot(ship.x - t.x, ship.y - t.y) - t.r <= SLINGSHOT_CM:
+            if ship.orbit is None:
+                ship.orbit = t  # within 10 cm of a planet's edge: in orbit (R-80)
+            turn = b.policies[ship.side].slingshot_turn(b, ship)
+            if turn:
+                turn = max(-DEG90, min(DEG90, turn))
+                ship.face(ship.heading + turn)
+                b.log(ship.side, f"{ship.label()} slingshots round the {t.name}, turning "
+                      f"{abs(math.degrees(turn)):.0f}°.")
+            return
+
+
+def check_coherency(b: Battle, ships: list[Ship]) -> None:
+    """§6: every escort must end within 10 cm of another member; one that does not is out of
+    coherency (no firing, hesitant, rejoins next activation)."""
+    if len(ships) < 2:
+        for s in ships:
+            s.out_of_coherency = False
+        return
+    for s in ships:
+        ok = False
+        for other in ships:
+            if other is not s and math.hypot(other.x - s.x, other.y - s.y) <= COHERENCY_CM:
+                ok = True
+                break
+        if s.out_of_coherency != (not ok) and b.logging:
+            b.log(s.side, f"{s.label()} {'rejoins its squadron' if ok else 'breaks coherency'}.")
+        s.out_of_coherency = not ok

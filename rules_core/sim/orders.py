@@ -1,0 +1,123 @@
+"""Command: leadership in play, command checks, special orders, repairs (§3, §4, §8, §15).
+
+Every function takes the battle first; dice come from ``b.dice`` only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..damage import Critical, SpecialOrder
+from .geometry import distance
+
+if TYPE_CHECKING:
+    from .battle import Battle
+    from .state import Ship
+
+AAF = SpecialOrder.ALL_AHEAD_FULL.value
+NEW_HEADING = SpecialOrder.COME_TO_NEW_HEADING.value
+BURN_RETROS = SpecialOrder.BURN_RETROS.value
+LOCK_ON = SpecialOrder.LOCK_ON.value
+RELOAD = SpecialOrder.RELOAD_ORDNANCE.value
+BRACE = SpecialOrder.BRACE_FOR_IMPACT.value
+ORDERS = (AAF, NEW_HEADING, BURN_RETROS, LOCK_ON, RELOAD, BRACE)
+ORDER_LABELS = {o: SpecialOrder(o).name.replace("_", " ").title() for o in ORDERS}
+ORDER_LABELS[AAF] = "All Ahead Full"
+ORDER_LABELS[NEW_HEADING] = "Come to New Heading"
+ORDER_LABELS[BRACE] = "Brace for Impact"
+
+BRIDGE_DESTROYED_LD = 6
+CRIPPLED_LD = -2
+
+
+def in_command_radius(b: Battle, ship: Ship) -> bool:
+    """Within the flagship's command radius, 30 cm or the admiral's (§15); the flagship is
+    within its own (R-72)."""
+    flag = b.flagships[ship.side]
+    if flag is None or not flag.on_table:
+        return False
+    return distance(flag.x, flag.y, ship.x, ship.y) <= flag.spec.command_radius
+
+
+def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
+    """The Ld a command check is rolled against (R-73): the ship's effective Ld (R-25), or 6
+    with Bridge Destroyed; then +1 in a Lord Admiral's command radius (R-06), -1 per blast
+    marker in contact (§7), -2 crippled (§9; disengaging crippled is the same -2, not another),
+    -1 per Hull Breach (§8). Natural 2 and 12 decide before it matters (§3)."""
+    t = ship.target
+    ld = BRIDGE_DESTROYED_LD if t.has(Critical.BRIDGE_DESTROYED) else ship.spec.leadership
+    flag = b.flagships[ship.side]
+    if flag is not None and flag.spec.admiral == "lord-admiral" and in_command_radius(b, ship):
+        ld += 1
+    ld -= t.blast_markers
+    if t.crippled:
+        ld += CRIPPLED_LD
+    ld -= t.hull_breaches
+    return ld
+
+
+def roll_check(b: Battle, ld: int) -> tuple[bool, int]:
+    """2d6 at or under Ld; a natural 2 always passes, a natural 12 always fails (§3)."""
+    roll = b.dice.d6() + b.dice.d6()
+    if roll == 2:
+        return True, roll
+    if roll == 12:
+        return False, roll
+    return roll <= ld, roll
+
+
+def command_check(b: Battle, ship: Ship, *, reroll: bool = True, disengaging: bool = False,
+                  what: str = "command check") -> bool:
+    """A command check, re-rolled once on a failure within the flagship's command radius
+    (§15). Logged."""
+    ld = leadership(b, ship, disengaging=disengaging)
+    passed, roll = roll_check(b, ld)
+    text = f"{what}: rolled {roll} against Ld {ld}"
+    if not passed and reroll and in_command_radius(b, ship):
+        passed, roll = roll_check(b, ld)
+        text += f", re-rolled in command radius: {roll}"
+    if b.logging:
+        b.log(ship.side, f"{ship.label()} {text}: {'passed' if passed else 'failed'}.")
+    return passed
+
+
+def emergency_damage_control(b: Battle, ship: Ship) -> None:
+    """Command Phase: one attempt on a Fire or a Hull Breach (§8); blast markers count."""
+    t = ship.target
+    effect = Critical.FIRE if t.fires else Critical.HULL_BREACH if t.hull_breaches else None
+    if effect is None:
+        return
+    if command_check(b, ship, reroll=False, what=f"emergency damage control ({effect.label})"):
+        t.repair(effect)
+        if b.logging:
+            b.log(ship.side, f"{ship.label()} puts out the {effect.label}."
+                  if effect is Critical.FIRE else f"{ship.label()} seals a Hull Breach.")
+
+
+REPAIR_PRIORITY = (
+    Critical.FIRE, Critical.SHIELDS_COLLAPSE, Critical.THRUSTERS_DAMAGED,
+    Critical.PROW_ARMAMENT_DAMAGED, Critical.PORT_ARMAMENT_DAMAGED,
+    Critical.STARBOARD_ARMAMENT_DAMAGED, Critical.ARMAMENT_DAMAGED,
+    Critical.DORSAL_ARMAMENT_DAMAGED, Critical.HULL_BREACH,
+)
+
+
+def end_phase_repair(b: Battle, ship: Ship) -> None:
+    """End Phase: one repair of the player's choice on a command check (§8). With blast markers
+    in contact the 2d6 are halved to 1d6 (R-75): 1d6 at or under Ld, still no re-roll."""
+    t = ship.target
+    effect = next((e for e in REPAIR_PRIORITY if t.has(e)), None)
+    if effect is None:
+        return
+    ld = leadership(b, ship)
+    if t.blast_markers:
+        roll = b.dice.d6()
+        passed = roll <= ld
+    else:
+        passed, roll = roll_check(b, ld)
+    if b.logging:
+        b.log(ship.side, f"{ship.label()} tries to repair {effect.label}: rolled {roll} "
+              f"against Ld {ld}{' (1d6: blast markers)' if t.blast_markers else ''}: "
+              f"{'repaired' if passed else 'failed'}.")
+    if passed:
+        t.repair(effect)

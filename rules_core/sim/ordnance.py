@@ -1,0 +1,255 @@
+"""Ordnance (§12): torpedo salvos and attack craft launched in the shooting phase, moving in
+the Drift, meeting fighters, Interceptor Scramble (§10), turrets and the damage resolver.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .. import damage
+from ..catalog import CraftRole
+from .geometry import segment_first_contact, segment_point_distance
+from .gunnery import describe
+from .state import MARKER_RADIUS, Salvo, Wave
+
+if TYPE_CHECKING:
+    from .battle import Battle
+    from .state import Ship
+
+TORPEDO_SPEED = 30.0  # §3, §12
+FIGHTER_SCREEN_CM = 5.0  # §12: a fighter wing within 5 cm of a friendly ship intercepts
+ROLE_NAMES = {CraftRole.FIGHTER: "fighters", CraftRole.BOMBER: "bombers",
+              CraftRole.ASSAULT_BOAT: "assault boats"}
+
+
+def craft_in_flight(b: Battle, carrier: Ship) -> int:
+    return sum(w.count for w in b.waves if w.carrier is carrier)
+
+
+def can_launch(b: Battle, ship: Ship) -> bool:
+    """Not hesitant (§3), not crippled (§9), not after Interceptor Scramble this round (§10),
+    not on Reload Ordnance (§4): checked by the caller for orders and hesitancy."""
+    return not ship.target.crippled and ship.no_launch_round != b.round
+
+
+def launch_torpedoes(b: Battle, ship: Ship) -> bool:
+    """Each tube fires its whole capacity as one salvo, then the tubes are expended until
+    reloaded (§12). A salvo is placed touching the launcher's base and first moves in the next
+    Drift (R-83)."""
+    if not ship.torpedoes_ready or not ship.spec.torpedoes or not can_launch(b, ship):
+        return False
+    t = ship.target
+    launched = False
+    for tube in ship.spec.torpedoes:
+        if t.criticals and t.weapon_disabled(tube.index):
+            continue
+        heading = b.policies[ship.side].torpedo_heading(b, ship, tube)
+        if heading is None:
+            continue
+        hx, hy = math.cos(heading), math.sin(heading)
+        start = ship.radius + MARKER_RADIUS
+        b.salvos.append(Salvo(ship.side, ship.x + hx * start, ship.y + hy * start, hx, hy,
+                              tube.strength, ship))
+        launched = True
+        if b.logging:
+            b.log(ship.side, f"{ship.label()} launches {tube.strength} torpedoes "
+                  f"({tube.name}).")
+    if launched:
+        ship.torpedoes_ready = False
+        ship.fired_round = b.round
+    return launched
+
+
+def launch_craft(b: Battle, ship: Ship) -> bool:
+    """Bays launch up to their capacity, never more than twice it in flight (§12); the bays are
+    then spent until Reload Ordnance readies them (§4)."""
+    spec = ship.spec
+    if not ship.bays_ready or not spec.craft or not can_launch(b, ship):
+        return False
+    t = ship.target
+    if t.criticals and all(t.weapon_disabled(bay.index) for bay in spec.bays):
+        return False
+    room = 2 * spec.launch_capacity - craft_in_flight(b, ship)
+    count = min(spec.launch_capacity, room)
+    if count <= 0:
+        return False
+    plan = b.policies[ship.side].launch_plan(b, ship, count)
+    if not plan:
+        return False
+    speeds = {role: speed for role, speed in spec.craft}
+    for role, n, target in plan:
+        b.waves.append(Wave(ship.side, role, ship.x, ship.y, n, target, ship, speeds[role]))
+        if b.logging:
+            aim = "to screen it" if target is ship else f"at {target.label()}"
+            b.log(ship.side, f"{ship.label()} launches {n} {ROLE_NAMES[role]} {aim}.")
+    ship.bays_ready = False
+    return True
+
+
+# --- the Drift -----------------------------------------------------------------------------------
+
+
+def drift(b: Battle) -> None:
+    """Phase 0: torpedoes 30 cm straight on, attack craft 20 cm (their speed) towards their
+    targets (§3), in launch order."""
+    for salvo in list(b.salvos):
+        if salvo in b.salvos:
+            _move_salvo(b, salvo)
+    for wave in list(b.waves):
+        if wave in b.waves:
+            _move_wave(b, wave)
+
+
+def _screening_fighters(b: Battle, defender_side: int, ship: Ship) -> Wave | None:
+    for w in b.waves:
+        if (w.side == defender_side and w.role is CraftRole.FIGHTER and w.count > 0
+                and math.hypot(w.x - ship.x, w.y - ship.y) <= ship.radius + FIGHTER_SCREEN_CM):
+            return w
+    return None
+
+
+def _spend_fighter(b: Battle, wave: Wave) -> None:
+    wave.count -= 1
+    if wave.count <= 0:
+        b.waves.remove(wave)
+
+
+def _move_salvo(b: Battle, salvo: Salvo) -> None:
+    x0, y0 = salvo.x, salvo.y
+    x1, y1 = x0 + salvo.hx * TORPEDO_SPEED, y0 + salvo.hy * TORPEDO_SPEED
+    # The first enemy ship whose base the salvo touches on its way (§7 ordnance contact).
+    # A salvo passes its own side's ships (R-83).
+    hit_t = None
+    hit_ship = None
+    reach = MARKER_RADIUS
+    for s in b.sides[1 - salvo.side]:
+        if not s.on_table:
+            continue
+        t = segment_first_contact(x0, y0, x1, y1, s.x, s.y, s.radius + reach)
+        if t is not None and (hit_t is None or t < hit_t):
+            hit_t, hit_ship = t, s
+    end_t = 1.0 if hit_t is None else hit_t
+    ex, ey = x0 + (x1 - x0) * end_t, y0 + (y1 - y0) * end_t
+    salvo.fresh = False
+    # Blast markers crossed: one d6 per salvo per Drift, a 6 detonates it (§7).
+    for m in b.markers:
+        if segment_point_distance(x0, y0, ex, ey, m.x, m.y) <= 2 * MARKER_RADIUS:
+            roll = b.dice.d6()
+            if roll == 6:
+                b.salvos.remove(salvo)
+                if b.logging:
+                    b.log(salvo.side, f"A torpedo salvo ({salvo.count}) from "
+                          f"{salvo.launcher.label()} crosses a blast marker and detonates "
+                          f"harmlessly (rolled 6).")
+                return
+            break
+    if b.terrain:
+        for t in b.terrain:
+            if t.kind == "debris_void" or (t.kind == "debris" and b.options.terrain == "void"):
+                if segment_point_distance(x0, y0, ex, ey, t.x, t.y) <= t.r:
+                    # Seed 001: each torpedo rolls a d6, 1-2 destroys it (R-80).
+                    lost = sum(1 for _ in range(salvo.count) if b.dice.d6() <= 2)
+                    salvo.count -= lost
+                    if lost and b.logging:
+                        b.log(salvo.side, f"{lost} torpedoes of a salvo from "
+                              f"{salvo.launcher.label()} are lost in the {t.name}.")
+                    if salvo.count <= 0:
+                        b.salvos.remove(salvo)
+                        return
+            elif t.blocks_sight and t.kind != "gas":
+                if segment_first_contact(x0, y0, ex, ey, t.x, t.y, t.r + reach) is not None:
+                    b.salvos.remove(salvo)  # a planet or body stops it (R-80)
+                    return
+    salvo.x, salvo.y = ex, ey
+    if hit_ship is None:
+        if not b.on_table(ex, ey):
+            b.salvos.remove(salvo)
+        return
+    b.salvos.remove(salvo)
+    _torpedo_impact(b, salvo, hit_ship)
+
+
+def _torpedo_impact(b: Battle, salvo: Salvo, ship: Ship) -> None:
+    who = f"{salvo.count} torpedoes from {salvo.launcher.label()}"
+    fighters = _screening_fighters(b, ship.side, ship)
+    if fighters is not None:
+        _spend_fighter(b, fighters)
+        if b.logging:
+            b.log(ship.side, f"Fighters screening {ship.label()} intercept {who}: the salvo is "
+                  f"destroyed and the wing is spent.")
+        return
+    if b.scramble(ship):
+        if b.logging:
+            b.log(ship.side, f"{ship.label()} scrambles interceptors: {who} are destroyed.")
+        return
+    b.brace_reaction(ship, salvo.count, -1)
+    report = b.attack(ship, damage.torpedo_salvo, salvo.count, b.dice,
+                      source_xy=(salvo.x, salvo.y))
+    if b.logging:
+        b.log(salvo.side, f"{who} strike {ship.label()}: " + describe(report))
+
+
+def _move_wave(b: Battle, wave: Wave) -> None:
+    if wave.role is CraftRole.FIGHTER:
+        # Fighters fly cover over their carrier (R-84): they stay on it.
+        carrier = wave.carrier
+        if not carrier.on_table:
+            b.waves.remove(wave)
+            return
+        wave.x, wave.y = carrier.x, carrier.y
+        return
+    target = wave.target
+    if not target.on_table:
+        new = b.policies[wave.side].craft_retarget(b, wave)
+        if new is None:
+            b.waves.remove(wave)  # recalled to reserves (§12)
+            if b.logging:
+                b.log(wave.side, f"{ROLE_NAMES[wave.role].capitalize()} from "
+                      f"{wave.carrier.label()} lose their target and are recalled.")
+            return
+        wave.target = target = new
+    dx, dy = target.x - wave.x, target.y - wave.y
+    dist = math.hypot(dx, dy)
+    reach = target.radius + MARKER_RADIUS
+    if dist - reach > wave.speed:
+        wave.x += dx / dist * wave.speed
+        wave.y += dy / dist * wave.speed
+        return
+    if dist > 0:
+        step = max(0.0, dist - reach)
+        wave.x += dx / dist * step
+        wave.y += dy / dist * step
+    b.waves.remove(wave)
+    _craft_attack(b, wave, target)
+
+
+def _craft_attack(b: Battle, wave: Wave, ship: Ship) -> None:
+    what = f"{wave.count} {ROLE_NAMES[wave.role]} from {wave.carrier.label()}"
+    # Screening fighters: fighters and bombers (or boats, R-84) destroy each other one for one.
+    while wave.count > 0:
+        fighters = _screening_fighters(b, ship.side, ship)
+        if fighters is None:
+            break
+        _spend_fighter(b, fighters)
+        wave.count -= 1
+        if b.logging:
+            b.log(ship.side, f"Fighters over {ship.label()} meet the {what}: one wing and "
+                  f"one of the attackers are destroyed.")
+    if wave.count > 0 and b.scramble(ship):
+        wave.count -= 1
+        if b.logging:
+            b.log(ship.side, f"{ship.label()} scrambles interceptors against the {what}: one "
+                  f"is destroyed.")
+    if wave.count <= 0:
+        return
+    if wave.role is CraftRole.BOMBER:
+        b.brace_reaction(ship, wave.count, -1)
+        report = b.attack(ship, damage.bomber_attack, wave.count, b.dice,
+                          source_xy=(wave.x, wave.y))
+    else:
+        report = b.attack(ship, damage.assault_boat_attack, wave.count, b.dice,
+                          source_xy=(wave.x, wave.y))
+    if b.logging:
+        b.log(wave.side, f"{wave.count} {ROLE_NAMES[wave.role]} from {wave.carrier.label()} "
+              f"attack {ship.label()}: " + describe(report))

@@ -1,0 +1,522 @@
+"""How a side is played: every choice a player makes, asked of a :class:`Policy`.
+
+The engine enforces the rules; the policy only chooses among legal options (and the engine
+clamps whatever it returns to what the rules allow). :class:`StandardPolicy` is the sensible
+player documented in docs/simulator.md: it closes to its best range, keeps the enemy in its
+strongest arcs, focuses fire, picks special orders by situation and launches and reloads
+ordnance. Register another with :func:`register_policy` and name it in ``SimOptions``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ..catalog import CraftRole
+from . import orders as o
+from .geometry import angle_diff, arc_of, sight_blocked
+from .movement import DEG45, DEG90, Limits, Plan, end_point, limits
+from .state import BATTERY, FRONT, LANCE, LEFT, REAR, RIGHT, ShipSpec
+
+if TYPE_CHECKING:
+    from .battle import Battle
+    from .gunnery import Sighting
+    from .state import Gun, Ordnance, Ship, Unit, Wave
+
+
+class Policy:
+    """The decisions of one side. Subclass and override; every method has a safe default."""
+
+    name = "base"
+
+    def first_player(self, b: Battle, side: int) -> int:
+        """The Command Phase winner chooses who activates first (§3)."""
+        return side
+
+    def reroll_initiative(self, b: Battle, side: int, die: int) -> bool:
+        return die <= 3
+
+    def next_unit(self, b: Battle, side: int, ready: list[Unit]) -> Unit:
+        return ready[0]
+
+    def wants_disengage(self, b: Battle, unit: Unit) -> bool:
+        return False
+
+    def wants_free_order(self, b: Battle, unit: Unit, lead: Ship) -> bool:
+        return True
+
+    def plan(self, b: Battle, unit: Unit, lead: Ship, may_order: bool,
+             hesitant: bool) -> tuple[str | None, Plan]:
+        return None, Plan(lead.speed())
+
+    def rejoin_plan(self, b: Battle, ship: Ship, lim: Limits) -> Plan:
+        return Plan(lim.max_move)
+
+    def gun_target(self, b: Battle, ship: Ship, gun: Gun, options: list[Sighting]
+                   ) -> Sighting | None:
+        return options[0]
+
+    def torpedo_heading(self, b: Battle, ship: Ship, tube: Ordnance) -> float | None:
+        return None
+
+    def launch_plan(self, b: Battle, ship: Ship, count: int) -> list[tuple[CraftRole, int, Ship]]:
+        return []
+
+    def craft_retarget(self, b: Battle, wave: Wave) -> Ship | None:
+        return None
+
+    def nova_target(self, b: Battle, ship: Ship, lo: float, hi: float
+                    ) -> tuple[float, float] | None:
+        return None
+
+    def slingshot_turn(self, b: Battle, ship: Ship) -> float:
+        return 0.0
+
+    def wants_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
+        return False
+
+    def board_target(self, b: Battle, ship: Ship) -> Ship | None:
+        return None
+
+
+class _Profile:
+    """What the standard policy needs to know about a ship, worked out once per spec."""
+
+    __slots__ = ("arc_weight", "total", "best_range", "max_range", "battery_share",
+                 "carrier", "torpedoes")
+
+    def __init__(self, spec: ShipSpec) -> None:
+        arc_weight = {FRONT: 0.0, LEFT: 0.0, RIGHT: 0.0, REAR: 0.0}
+        battery = lance = 0.0
+        max_range = 0.0
+        for g in spec.guns:
+            w = g.strength * (1.4 if g.kind == LANCE else 1.0)
+            for bit in arc_weight:
+                if g.arcs & bit:
+                    arc_weight[bit] += w
+            if g.kind == LANCE:
+                lance += w
+            else:
+                battery += w
+            max_range = max(max_range, g.range_cm)
+        self.arc_weight = arc_weight
+        self.total = battery + lance
+        self.battery_share = battery / self.total if self.total else 0.0
+        self.carrier = spec.launch_capacity * 2.0 > self.total
+        self.torpedoes = sum(t.strength for t in spec.torpedoes)
+        if self.carrier:
+            self.best_range = 40.0
+        elif self.total == 0.0:
+            self.best_range = 20.0
+        elif self.battery_share >= 0.5:
+            self.best_range = 15.0  # point blank: 4+ instead of 5+ (§7)
+        else:
+            lance_ranges = [g.range_cm for g in spec.guns if g.kind == LANCE]
+            self.best_range = max(15.0, min(lance_ranges) - 5.0)
+        self.max_range = max_range or 30.0
+
+
+_PROFILES: dict[int, tuple[ShipSpec, _Profile]] = {}
+
+
+def profile_of(spec: ShipSpec) -> _Profile:
+    key = id(spec)
+    hit = _PROFILES.get(key)
+    if hit is None or hit[0] is not spec:
+        hit = (spec, _Profile(spec))
+        _PROFILES[key] = hit
+    return hit[1]
+
+
+def _hit_chance(kind: int, dist: float, armor: int) -> float:
+    if kind == LANCE:
+        return 0.5
+    hit = 0.5 if dist <= 15.0 else 1.0 / 3.0
+    return hit * (armor - 1) / 6.0
+
+
+class StandardPolicy(Policy):
+    """A sensible player (docs/simulator.md)."""
+
+    name = "standard"
+    aggression = 1.0  # multiplies the wish to close in
+
+    # --- targets -----------------------------------------------------------------------------
+
+    def focus(self, b: Battle, side: int) -> Ship | None:
+        """The fleet's priority target this round: the enemy ship worth most per point of
+        protection left, nearest the fleet's centre, crippled ones first."""
+        cache = getattr(b, "_focus", None)
+        if cache is not None and cache[0] == (b.round, side) and cache[1] is not None \
+                and cache[1].on_table:
+            return cache[1]
+        friends = b.friends(side)
+        enemies = b.enemies(side)
+        if not friends or not enemies:
+            return None
+        cx = sum(s.x for s in friends) / len(friends)
+        cy = sum(s.y for s in friends) / len(friends)
+        best = None
+        best_score = -1.0
+        for e in enemies:
+            t = e.target
+            toughness = t.hull + (0 if t.blast_markers else t.shields) + 1
+            score = e.spec.victory_points / toughness
+            if t.crippled:
+                score *= 1.5
+            score /= 1.0 + math.hypot(e.x - cx, e.y - cy) / 40.0
+            if score > best_score:
+                best, best_score = e, score
+        b._focus = ((b.round, side), best)
+        return best
+
+    def objective(self, b: Battle, ship: Ship) -> Ship | None:
+        """The ship this one manoeuvres against: the focus target if it is within reach this
+        round or next, else the nearest enemy."""
+        enemies = b.enemies(ship.side)
+        if not enemies:
+            return None
+        nearest = min(enemies, key=lambda e: math.hypot(e.x - ship.x, e.y - ship.y))
+        focus = self.focus(b, ship.side)
+        if focus is not None and focus is not nearest:
+            p = profile_of(ship.spec)
+            if math.hypot(focus.x - ship.x, focus.y - ship.y) <= p.max_range + ship.speed() * 1.5:
+                return focus
+        return nearest
+
+    # --- activation order and disengaging ----------------------------------------------------
+
+    def next_unit(self, b: Battle, side: int, ready: list[Unit]) -> Unit:
+        """Units nearest the enemy go first (they can shoot now; the rest can react later)."""
+        enemies = b.enemies(side)
+        if not enemies:
+            return ready[0]
+
+        def closeness(u: Unit) -> float:
+            return min(math.hypot(e.x - s.x, e.y - s.y) for s in u.alive_ships() for e in enemies)
+
+        return min(ready, key=closeness)
+
+    def wants_disengage(self, b: Battle, unit: Unit) -> bool:
+        """A crippled capital ship with a third of its hull or less, facing more firepower than
+        it can take, tries to jump out (R-87 keeps its half points for the enemy either way)."""
+        if unit.spec.is_squadron:
+            return False
+        ship = unit.ships[0]
+        t = ship.target
+        if not t.crippled or t.hull * 3 > t.max_hull:
+            return False
+        threat = 0.0
+        for e in b.enemies(ship.side):
+            d = math.hypot(e.x - ship.x, e.y - ship.y)
+            p = profile_of(e.spec)
+            if d <= p.max_range + 10.0:
+                threat += p.total * 0.25
+        return threat >= t.hull + 1
+
+    # --- movement and orders -----------------------------------------------------------------
+
+    def _score(self, b: Battle, ship: Ship, p: _Profile, target: Ship, x: float, y: float,
+               h: float, fire_factor: float, torpedo_ready: bool) -> float:
+        hx, hy = math.cos(h), math.sin(h)
+        dist = math.hypot(target.x - x, target.y - y)
+        bits = arc_of(x, y, hx, hy, target.x, target.y)
+        fire = 0.0
+        arcs = 0.0
+        for g in ship.spec.guns:
+            if g.arcs & bits:
+                w = g.strength * (1.4 if g.kind == LANCE else 1.0)
+                arcs += w
+                if g.range_cm >= dist:
+                    fire += w * (1.25 if g.kind == BATTERY and dist <= 15.0 else 1.0)
+        score = 0.0
+        if p.total:
+            score += fire * fire_factor / p.total + 0.15 * arcs / p.total
+        score -= abs(dist - p.best_range) / 60.0 * self.aggression
+        if torpedo_ready and bits & FRONT and dist <= 45.0:
+            score += 0.3
+        margin = min(x, b.width - x, y, b.depth - y)
+        if margin < 0.0:
+            return -100.0
+        if margin < 12.0:
+            score -= (12.0 - margin) / 6.0
+        if b.terrain:
+            for t in b.terrain:
+                d = math.hypot(x - t.x, y - t.y)
+                if t.kind == "planet" and d <= t.r + ship.radius + 2.0:
+                    return -50.0
+                if t.kind == "asteroids" and d <= t.r:
+                    score -= 0.4
+                elif t.gives_cover and d <= t.r:
+                    score += 0.1
+        return score
+
+    def _best_move(self, b: Battle, ship: Ship, p: _Profile, target: Ship, lim: Limits,
+                   fire_factor: float, torpedo_ready: bool) -> tuple[float, Plan]:
+        lo, hi = lim.min_move, lim.max_move
+        distances = (lo,) if hi - lo < 0.5 else (lo, (lo + hi) / 2.0, hi)
+        mt = lim.max_turn
+        turns = (0.0,) if mt <= 0.0 else (-mt, -mt / 2.0, 0.0, mt / 2.0, mt)
+        best = -1e9
+        best_plan = Plan(lo)
+        for d in distances:
+            for turn in turns:
+                plan = Plan(d, turn)
+                x, y, h = end_point(ship, plan, lim)
+                s = self._score(b, ship, p, target, x, y, h, fire_factor, torpedo_ready)
+                if s > best:
+                    best, best_plan = s, plan
+        return best, best_plan
+
+    def plan(self, b: Battle, unit: Unit, lead: Ship, may_order: bool,
+             hesitant: bool) -> tuple[str | None, Plan]:
+        target = self.objective(b, lead)
+        if target is None:
+            return None, Plan(lead.speed() / 2.0)
+        p = profile_of(lead.spec)
+        torp = lead.torpedoes_ready and not hesitant
+        lim = limits(b, lead, None, hesitant)
+        score, plan = self._best_move(b, lead, p, target, lim, 1.0, torp)
+        if not may_order:
+            return None, plan
+        dist = math.hypot(target.x - lead.x, target.y - lead.y)
+        reach = p.max_range + lead.speed()
+        # Reload when ordnance is spent and nothing is in gun range yet, or for a carrier.
+        spent = (lead.spec.torpedoes and not lead.torpedoes_ready) or \
+                (lead.spec.bays and not lead.bays_ready)
+        if spent and (p.carrier or p.torpedoes > p.total or dist > p.max_range + 5.0):
+            return o.RELOAD, plan
+        # Far away: All Ahead Full closes the gap (no shooting lost, nothing in range).
+        if dist > reach + 10.0 and not p.carrier:
+            aaf = limits(b, lead, o.AAF, False, 3.5 * lead.spec.aaf_dice)
+            _, aplan = self._best_move(b, lead, p, target, aaf, 0.0, False)
+            aplan.distance = 1e9  # as far as the dice allow
+            return o.AAF, aplan
+        # Brace when the ship is in real danger: crippled, in the enemy's guns.
+        if lead.target.crippled and self._threat(b, lead) >= lead.target.hull:
+            return o.BRACE, plan
+        # Lock On if the target is already where the guns bear without turning.
+        lock = limits(b, lead, o.LOCK_ON, False)
+        lock_plan = Plan(lock.min_move, 0.0)
+        x, y, h = end_point(lead, lock_plan, lock)
+        lock_score = self._score(b, lead, p, target, x, y, h, 1.25, torp)
+        # Come to New Heading when the target is behind and the normal turn is not enough.
+        cth = limits(b, lead, o.NEW_HEADING, False)
+        cth_score, cth_plan = self._best_move(b, lead, p, target, cth, 0.85, torp)
+        choices = [(score, None, plan), (lock_score - 0.02, o.LOCK_ON, lock_plan),
+                   (cth_score - 0.1, o.NEW_HEADING, cth_plan)]
+        if p.carrier or p.best_range >= 25.0:
+            br = limits(b, lead, o.BURN_RETROS, False)
+            br_score, br_plan = self._best_move(b, lead, p, target, br, 0.85, torp)
+            choices.append((br_score - 0.1, o.BURN_RETROS, br_plan))
+        best = max(choices, key=lambda c: c[0])
+        ram = self._ram_target(b, lead, target, lim)
+        if ram is not None and best[1] is None:
+            return None, Plan(lim.max_move, 0.0, ram=ram)
+        return best[1], best[2]
+
+    def _threat(self, b: Battle, ship: Ship) -> float:
+        threat = 0.0
+        for e in b.enemies(ship.side):
+            p = profile_of(e.spec)
+            if math.hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + e.speed() / 2:
+                threat += p.total * 0.25
+        return threat
+
+    def _ram_target(self, b: Battle, ship: Ship, target: Ship, lim: Limits) -> Ship | None:
+        """Ram only a much weaker enemy dead ahead and within reach (§11)."""
+        if ship.spec.is_escort:
+            return None
+        d = math.hypot(target.x - ship.x, target.y - ship.y)
+        if d > lim.max_move + ship.radius + target.radius:
+            return None
+        if not arc_of(ship.x, ship.y, ship.hx, ship.hy, target.x, target.y) & FRONT:
+            return None
+        if ship.target.hull < 3 * target.target.hull or ship.target.armor > target.target.armor:
+            return None
+        # Only if the straight line passes over the target.
+        fwd = (target.x - ship.x) * ship.hx + (target.y - ship.y) * ship.hy
+        side = abs((target.y - ship.y) * ship.hx - (target.x - ship.x) * ship.hy)
+        if fwd <= 0 or side > ship.radius + target.radius:
+            return None
+        return target
+
+    def rejoin_plan(self, b: Battle, ship: Ship, lim: Limits) -> Plan:
+        mates = [s for s in ship.unit.ships if s is not ship and s.on_table]
+        if not mates:
+            return Plan(lim.max_move)
+        m = min(mates, key=lambda s: math.hypot(s.x - ship.x, s.y - ship.y))
+        want = angle_diff(ship.heading, math.atan2(m.y - ship.y, m.x - ship.x))
+        return Plan(lim.max_move, want)
+
+    def wants_free_order(self, b: Battle, unit: Unit, lead: Ship) -> bool:
+        return not unit.spec.is_squadron  # the Rear Admiral's order goes to a capital ship
+
+    # --- shooting ----------------------------------------------------------------------------
+
+    def gun_target(self, b: Battle, ship: Ship, gun: Gun, options: list[Sighting]
+                   ) -> Sighting | None:
+        """Focus fire: the fleet's focus target when this gun bears on it; else the target where
+        the volley does most harm per point of protection left."""
+        focus = self.focus(b, ship.side)
+        best = None
+        best_score = -1.0
+        for opt in options:
+            e = opt.ship
+            if e is focus:
+                return opt
+            t = e.target
+            chance = _hit_chance(gun.kind, opt.dist, t.armor)
+            protection = t.hull + (0 if t.blast_markers else t.shields)
+            score = chance * e.spec.victory_points / (protection + 1)
+            if t.crippled:
+                score *= 1.3
+            if score > best_score:
+                best, best_score = opt, score
+        return best
+
+    def torpedo_heading(self, b: Battle, ship: Ship, tube: Ordnance) -> float | None:
+        """At a capital ship (else an escort) in the tubes' arc within 45 cm, leading it by half
+        its speed along its heading, if the aim stays in the arc."""
+        best = None
+        best_key = None
+        for e in b.enemies(ship.side):
+            d = math.hypot(e.x - ship.x, e.y - ship.y)
+            if d > 45.0 or d < 3.0:
+                continue
+            ax = e.x + e.hx * e.speed() * 0.5
+            ay = e.y + e.hy * e.speed() * 0.5
+            if not arc_of(ship.x, ship.y, ship.hx, ship.hy, ax, ay) & tube.arcs:
+                continue
+            if b.terrain and sight_blocked(b.terrain, ship.x, ship.y, ax, ay):
+                continue
+            key = (e.spec.is_escort, d)
+            if best_key is None or key < best_key:
+                best, best_key = (ax, ay), key
+        if best is None:
+            return None
+        return math.atan2(best[1] - ship.y, best[0] - ship.x)
+
+    def launch_plan(self, b: Battle, ship: Ship, count: int) -> list[tuple[CraftRole, int, Ship]]:
+        """Fighters to screen the carrier when the enemy has ordnance and none screen it yet;
+        the rest as bombers (else assault boats) at the focus target within 60 cm."""
+        roles = {role for role, _ in ship.spec.craft}
+        plan: list[tuple[CraftRole, int, Ship]] = []
+        enemy_ordnance = any(e.spec.torpedoes or e.spec.bays for e in b.enemies(ship.side))
+        has_cap = any(w.carrier is ship and w.role is CraftRole.FIGHTER for w in b.waves)
+        left = count
+        if CraftRole.FIGHTER in roles and enemy_ordnance and not has_cap:
+            n = max(1, count // 2) if (roles - {CraftRole.FIGHTER}) else count
+            plan.append((CraftRole.FIGHTER, n, ship))
+            left -= n
+        if left > 0:
+            target = self._craft_target(b, ship, 60.0)
+            role = (CraftRole.BOMBER if CraftRole.BOMBER in roles else
+                    CraftRole.ASSAULT_BOAT if CraftRole.ASSAULT_BOAT in roles else None)
+            if target is not None and role is not None:
+                plan.append((role, left, target))
+            elif CraftRole.FIGHTER in roles and not has_cap and not plan:
+                plan.append((CraftRole.FIGHTER, left, ship))
+        return plan
+
+    def _craft_target(self, b: Battle, ship: Ship, reach: float) -> Ship | None:
+        focus = self.focus(b, ship.side)
+        if focus is not None and math.hypot(focus.x - ship.x, focus.y - ship.y) <= reach:
+            return focus
+        near = [e for e in b.enemies(ship.side)
+                if math.hypot(e.x - ship.x, e.y - ship.y) <= reach]
+        if not near:
+            return None
+        return max(near, key=lambda e: (not e.spec.is_escort, e.spec.victory_points))
+
+    def craft_retarget(self, b: Battle, wave: Wave) -> Ship | None:
+        near = [e for e in b.enemies(wave.side)
+                if math.hypot(e.x - wave.x, e.y - wave.y) <= 40.0]
+        if not near:
+            return None
+        return min(near, key=lambda e: math.hypot(e.x - wave.x, e.y - wave.y))
+
+    def nova_target(self, b: Battle, ship: Ship, lo: float, hi: float
+                    ) -> tuple[float, float] | None:
+        """The most valuable enemy 30–150 cm away in the front arc, with no friend within 10 cm
+        of it (the template and its scatter hit friends too)."""
+        best = None
+        for e in b.enemies(ship.side):
+            d = math.hypot(e.x - ship.x, e.y - ship.y)
+            if not lo <= d <= hi:
+                continue
+            if not arc_of(ship.x, ship.y, ship.hx, ship.hy, e.x, e.y) & FRONT:
+                continue
+            if any(math.hypot(f.x - e.x, f.y - e.y) < 10.0 for f in b.friends(ship.side)):
+                continue
+            if best is None or e.spec.victory_points > best.spec.victory_points:
+                best = e
+        return None if best is None else (best.x, best.y)
+
+    def slingshot_turn(self, b: Battle, ship: Ship) -> float:
+        target = self.objective(b, ship)
+        if target is None:
+            return 0.0
+        want = angle_diff(ship.heading, math.atan2(target.y - ship.y, target.x - ship.x))
+        return max(-DEG90, min(DEG90, want))
+
+    def wants_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
+        """Brace (§10) against an attack whose expected damage would cripple or destroy a
+        capital ship, and only if its own guns have nothing in reach this round anyway or the
+        ship would otherwise be destroyed."""
+        if ship.spec.is_escort:
+            return False
+        t = ship.target
+        per_die = 0.5 if kind == LANCE else 0.6 if kind < 0 else 0.25
+        expected = strength * per_die - (0 if t.blast_markers else t.shields)
+        if expected >= t.hull:
+            return True
+        if t.crippled or t.crippled_at is None or t.hull - expected > t.crippled_at:
+            return False
+        p = profile_of(ship.spec)
+        return not any(math.hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
+                       for e in b.enemies(ship.side))
+
+    def board_target(self, b: Battle, ship: Ship) -> Ship | None:
+        """Board an enemy in base contact when ship's hull + Ld beats it by 3 or more."""
+        from .gunnery import boarding_score_base, in_contact
+
+        mine = boarding_score_base(b, ship)
+        best = None
+        for e in b.enemies(ship.side):
+            if in_contact(ship, e) and mine - boarding_score_base(b, e) >= 3:
+                if best is None or e.spec.victory_points > best.spec.victory_points:
+                    best = e
+        return best
+
+
+class CautiousPolicy(StandardPolicy):
+    """Stands off at the longest range its guns reach and braces readily."""
+
+    name = "cautious"
+    aggression = 0.5
+
+    def wants_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
+        t = ship.target
+        return not ship.spec.is_escort and strength * 0.4 >= max(1, t.hull // 2)
+
+
+POLICIES: dict[str, type[Policy]] = {
+    "standard": StandardPolicy,
+    "cautious": CautiousPolicy,
+}
+
+
+def register_policy(name: str, cls: type[Policy]) -> None:
+    """Make a policy available by name (``SimOptions(policy_a=name)``)."""
+    POLICIES[name] = cls
+
+
+def get_policy(name: str) -> Policy:
+    try:
+        return POLICIES[name]()
+    except KeyError:
+        raise ValueError(f"unknown policy {name!r}") from None
+
+
+_ = (DEG45, REAR, LEFT, RIGHT)
