@@ -119,7 +119,7 @@ def matchup(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     run = _get_matchup(public_id)
     catalog = loader.core_catalog()
     is_owner = _is_owner(request, run)
-    log = battle_context(run, catalog, request.GET.get("battle"))
+    log = {"run": run, **battle_context(run, catalog, request.GET.get("battle"))}
     target = request.htmx.target if request.htmx else None
     if request.htmx and not request.htmx.history_restore_request and target == "battle-log":
         response = render(request, f"{PAGE}#log", log, status=400 if log["log_error"] else 200)
