@@ -1,0 +1,213 @@
+"""Export and import through the pages: the file, the share code and the text, for every faction;
+broken or oversize input is refused with a message naming the problem, and creates nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from fleetbuilder.fleets.models import Fleet
+from rules_core import fleet as rf
+from rules_core.sample_fleets import sample_fleet
+
+pytestmark = pytest.mark.django_db
+
+FACTIONS = ["adepta-sororitas", "adeptus-astartes", "adeptus-custodes", "adeptus-mechanicus",
+            "archenemy", "craftworld-eldar", "drukhari", "grey-knights", "imperial-navy",
+            "leagues-of-votann", "necrons", "orks", "tau-empire", "tyranids"]
+
+
+def test_every_faction_is_listed(catalog) -> None:  # noqa: ANN001
+    assert sorted(f.slug for f in catalog.factions) == FACTIONS
+
+
+def preview(client: Client, **data: object) -> str:
+    response = client.post("/fleets/import/", data)
+    assert response.status_code == 200, unescape(response.content.decode())[-3000:]
+    return response.content.decode()
+
+
+def save(client: Client, page: str) -> Fleet:
+    normalised = unescape(re.search(r'name="save" value="([^"]*)"', page).group(1))
+    response = client.post("/fleets/import/", {"save": normalised})
+    assert response.status_code == 302
+    return Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
+
+
+def export_file(client: Client, fleet: Fleet) -> bytes:
+    response = client.get(f"/fleets/{fleet.pk}/export.json")
+    assert response.status_code == 200
+    return response.content
+
+
+def code_of(client: Client, fleet: Fleet) -> str:
+    page = client.get(f"/fleets/{fleet.pk}/share/").content.decode()
+    return re.search(r'id="code-url" type="text" readonly value="http://testserver/fleets/'
+                     r'code/([^"/]+)/"', page).group(1)
+
+
+def text_of(client: Client, fleet: Fleet) -> str:
+    return client.get(f"/fleets/{fleet.pk}/export.txt").content.decode()
+
+
+@pytest.mark.parametrize("faction", FACTIONS)
+def test_export_import_export_is_identical(client: Client, catalog, make_fleet,  # noqa: ANN001
+                                           faction: str) -> None:
+    fleet = make_fleet(sample_fleet(catalog, faction, "battle"))
+    # The fleet file: download, upload, save, download again.
+    first = export_file(client, fleet)
+    page = preview(client, file=SimpleUploadedFile("fleet.json", first, "application/json"))
+    assert "from a fleet file" in page and "Legal fleet" in page
+    assert export_file(client, save(client, page)) == first
+    # The share code, pasted (as its link).
+    code = code_of(client, fleet)
+    page = preview(client, text=f"http://example.org/fleets/code/{code}/")
+    assert "from a share code" in page
+    copy = save(client, page)
+    assert code_of(client, copy) == code and export_file(client, copy) == first
+    # The plain text, pasted.
+    text = text_of(client, fleet)
+    page = preview(client, text=text)
+    assert "from a plain-text list" in page
+    copy = save(client, page)
+    assert text_of(client, copy) == text and export_file(client, copy) == first
+    assert Fleet.objects.count() == 4
+
+
+def test_the_file_download_is_contract_1_with_a_safe_filename(client: Client, make_fleet,  # noqa: ANN001
+                                                               catalog) -> None:  # noqa: ANN001
+    from dataclasses import replace
+
+    doc = replace(sample_fleet(catalog, "orks", "patrol"),
+                  name='../../etc/passwd"; x=\r\n<Waaagh!>')
+    fleet = make_fleet(doc)
+    response = client.get(f"/fleets/{fleet.pk}/export.json")
+    assert response.headers["Content-Disposition"] == \
+        'attachment; filename="etcpasswd-x-waaagh.json"'
+    assert response.headers["Content-Type"] == "application/json; charset=utf-8"
+    data = json.loads(response.content)
+    assert data["format"] == "void-command-fleet" and data["version"] == 1
+    assert rf.parse_fleet(data) == doc
+
+
+def test_a_saved_import_is_owned_by_the_importer(client: Client, make_fleet, visitor: Client,  # noqa: ANN001
+                                                 other_account: Client) -> None:
+    text = text_of(client, make_fleet())
+    copy = save(visitor, preview(visitor, text=text))
+    assert copy.owner is None and visitor.get(copy.get_absolute_url()).status_code == 200
+    assert client.get(copy.get_absolute_url()).status_code == 404
+    mine = save(other_account, preview(other_account, text=text))
+    assert mine.owner.username == "rival"
+
+
+def test_a_permalink_pasted_into_import_opens_that_fleet(shared: Fleet, visitor: Client) -> None:
+    page = preview(visitor, text=f"http://testserver{shared.share_url_path()}")
+    assert "from a shared link" in page and shared.name in page
+
+
+def test_the_share_code_page_opens_a_fleet_from_no_database(client: Client, make_fleet,  # noqa: ANN001
+                                                            visitor: Client) -> None:
+    fleet = make_fleet()
+    code = code_of(client, fleet)
+    fleet.delete()  # the code alone carries the list
+    page = visitor.get(f"/fleets/code/{code}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Fleet from a share code" in html and "Imperial Navy Skirmish Fleet" in html
+    response = visitor.post(f"/fleets/code/{code}/")
+    assert response.status_code == 302
+    assert Fleet.objects.get().name == "Imperial Navy Skirmish Fleet"
+
+
+def test_a_bad_share_code_page_says_why(visitor: Client) -> None:
+    response = visitor.get("/fleets/code/v1.____/")
+    assert response.status_code == 404
+    assert "damaged (it does not decompress)" in response.content.decode()
+    assert visitor.post("/fleets/code/v9.abc/").status_code == 404
+    assert not Fleet.objects.exists()
+
+
+BROKEN = [
+    ('{"format": "void-command-fleet", "version": 1, "faction": "orks", "game_size": "patrol",'
+     ' "units": [{"kind": "ship", "ship": "Ork Kill Kroozer"}]}',
+     "This fleet file cannot be read at units[0].ship: 'Ork Kill Kroozer' is not a slug"),
+    ('{"format": "void-command-fleet", "version": 2}',
+     "at version: version 2 is newer than this program reads"),
+    ('{"format": "void-command-fleet",\n "version": 1,', "not valid JSON at line 2"),
+    ("v1.____", "The share code is damaged"),
+    ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer\n+ Golden Teef", "Line 4: No upgrade "
+     "called 'Golden Teef'"),
+    ("hello world", "Line 1: Not understood"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BROKEN)
+def test_broken_input_names_the_problem_and_creates_nothing(visitor: Client, catalog, text: str,  # noqa: ANN001
+                                                            message: str) -> None:
+    response = visitor.post("/fleets/import/", {"text": text})
+    assert response.status_code == 400
+    html = unescape(response.content.decode())
+    assert "Nothing was imported." in html and message in html
+    assert not Fleet.objects.exists()
+
+
+def test_a_broken_uploaded_file_names_the_json_path(visitor: Client, catalog) -> None:  # noqa: ANN001
+    body = b'{"format": "void-command-fleet", "version": 1, "faction": "orks", ' \
+           b'"game_size": "patrol", "units": [{"kind": "wing", "ship": "x"}]}'
+    response = visitor.post("/fleets/import/", {"file": SimpleUploadedFile("f.json", body)})
+    assert response.status_code == 400
+    assert "at units[0].kind: &#x27;wing&#x27; is not &#x27;ship&#x27; or &#x27;squadron&#x27;" \
+        in response.content.decode()
+    binary = visitor.post("/fleets/import/", {"file": SimpleUploadedFile("f.json", b"\xff\x00")})
+    assert "not UTF-8 text" in binary.content.decode()
+    assert not Fleet.objects.exists()
+
+
+def test_a_tampered_save_creates_nothing(visitor: Client, catalog) -> None:  # noqa: ANN001
+    response = visitor.post("/fleets/import/", {"save": '{"format": "void-command-fleet"}'},
+                            follow=True)
+    assert "Nothing was saved: version: is required" in response.content.decode()
+    assert not Fleet.objects.exists()
+
+
+def test_a_fleet_of_a_faction_this_catalogue_lacks_is_shown_not_saved(visitor: Client,  # noqa: ANN001
+                                                                      catalog) -> None:  # noqa: ANN001
+    text = json.dumps({"format": "void-command-fleet", "version": 1, "faction": "space-elves",
+                       "game_size": "patrol", "units": []})
+    page = preview(visitor, text=text)
+    assert "catalog.unknown_faction" in page and "Save to my fleets" not in page
+    response = visitor.post("/fleets/import/", {"save": text}, follow=True)
+    assert "no faction &#x27;space-elves&#x27;" in response.content.decode()
+    assert not Fleet.objects.exists()
+
+
+def test_nothing_to_import_or_two_things_at_once(visitor: Client, catalog) -> None:  # noqa: ANN001
+    assert "Choose a fleet file or paste" in visitor.post("/fleets/import/", {"text": "  "}) \
+        .content.decode()
+    both = visitor.post("/fleets/import/", {"text": "x", "file": SimpleUploadedFile("a", b"{}")})
+    assert "not both at once" in both.content.decode()
+
+
+def test_oversize_input_is_refused_with_a_clear_message(visitor: Client, catalog) -> None:  # noqa: ANN001
+    big = b"{" + b" " * (300 * 1024) + b"}"
+    response = visitor.post("/fleets/import/", {"file": SimpleUploadedFile("big.json", big)})
+    assert response.status_code == 400
+    assert "The file is 300 KB; the limit is 256 KB." in response.content.decode()
+    response = visitor.post("/fleets/import/", {"text": "x" * (300 * 1024)})
+    assert response.status_code == 400
+    assert "The pasted text is 307200 characters long; the limit is 262144." \
+        in response.content.decode()
+    # Past the site's 512 KB limit on form data, Django refuses the request itself.
+    assert visitor.post("/fleets/import/", {"text": "x" * (600 * 1024)}).status_code in (400, 413)
+    assert not Fleet.objects.exists()
+
+
+def test_the_import_page_is_linked_and_works_without_a_fleet(client: Client) -> None:
+    page = client.get("/fleets/import/").content.decode()
+    assert 'enctype="multipart/form-data"' in page and 'maxlength="262144"' in page
+    assert 'href="/fleets/import/" aria-current="page">Import</a>' in page
