@@ -1,4 +1,4 @@
-"""Names are the player's own text: HTML, scripts and URLs in them are shown, never run or linked."""
+"""Names are the player's own text: HTML, scripts and URLs in them are shown, never run."""
 
 from __future__ import annotations
 
