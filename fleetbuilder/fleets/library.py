@@ -135,11 +135,19 @@ def _list_ctx(request: HttpRequest, params: QueryDict) -> dict[str, Any]:
     }
 
 
+def _list_region(request: HttpRequest, ctx: dict[str, Any]) -> HttpResponse:
+    """The results region, with the trash link's count swapped out of band."""
+    response = render(request, f"{LIST_PAGE}#results", ctx)
+    response.write(render(request, f"{LIST_PAGE}#trash_link", {**ctx, "oob": True}).content)
+    return response
+
+
 @require_GET
 def fleet_list(request: HttpRequest) -> HttpResponse:
     ctx = _list_ctx(request, request.GET)
-    template = f"{LIST_PAGE}#results" if getattr(request, "htmx", False) else LIST_PAGE
-    return render(request, template, ctx)
+    if getattr(request, "htmx", False):
+        return _list_region(request, ctx)
+    return render(request, LIST_PAGE, ctx)
 
 
 def _trash_ctx(request: HttpRequest, params: QueryDict, **extra: Any) -> dict[str, Any]:
@@ -166,8 +174,7 @@ def _answer(request: HttpRequest) -> HttpResponse:
     if url.path == reverse("fleets:trash"):
         ctx = _trash_ctx(request, params, trash_url=back)
         return render(request, f"{TRASH_PAGE}#results", ctx)
-    ctx = {**_list_ctx(request, params), "list_url": back}
-    return render(request, f"{LIST_PAGE}#results", ctx)
+    return _list_region(request, {**_list_ctx(request, params), "list_url": back})
 
 
 # --- changes --------------------------------------------------------------------------------
