@@ -199,6 +199,8 @@ def copy_fleet(request: HttpRequest, pk: int) -> HttpResponse:
     copy = fleet.copy(loader.core_catalog(), owner=request.user,
                       owner_token=request.session.get(OWNER_TOKEN_SESSION_KEY, ""))
     messages.success(request, f"Saved a copy: “{copy.name}”.")
+    if request.POST.get("open") == "copy":  # from the builder: carry on with the copy
+        return redirect(copy)
     return _answer(request)
 
 

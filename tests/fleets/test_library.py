@@ -373,3 +373,16 @@ def test_changes_need_the_csrf_token(library, django_user_model, catalog) -> Non
         assert browser.post(url, data).status_code == 403, url
     fleet.refresh_from_db()
     assert fleet.name == "Guarded" and not fleet.in_trash
+
+
+def test_the_builder_page_duplicates_and_deletes_too(client: Client, library) -> None:  # noqa: ANN001
+    gothic = library["gothic"]
+    page = client.get(gothic.get_absolute_url()).content.decode()
+    assert f'action="/fleets/{gothic.pk}/copy/"' in page
+    assert f'action="/fleets/{gothic.pk}/trash/"' in page
+    response = client.post(f"/fleets/{gothic.pk}/copy/", {"open": "copy"})
+    copy = Fleet.objects.get(name="Gothic Patrol (copy)")
+    assert response.headers["Location"] == copy.get_absolute_url()
+    response = client.post(f"/fleets/{copy.pk}/trash/", {"next": "/fleets/"})
+    assert response.headers["Location"] == "/fleets/"
+    assert "“Gothic Patrol (copy)” is in the trash." in client.get("/fleets/").content.decode()
