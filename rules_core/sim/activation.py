@@ -140,6 +140,6 @@ def disengage(b: Battle, unit: Unit, lead: Ship) -> bool:
     for s in unit.alive_ships():
         s.on_table = False
         s.disengaged = True
-        s.crippled_when_left = s.target.crippled
+        s.crippled_when_left = s.crippled
     b.log(unit.side, f"{unit.spec.name} jumps to warp and has disengaged.")
     return True

@@ -86,6 +86,7 @@ class Battle:
         self.vice_admiral_used = [0, 0]
         self.initiative: list[str] = []
         self.ended_by = "time"
+        self.scratch: dict[Any, Any] = {}  # the policies' per-battle memo (focus targets …)
         if deploy:
             self.deploy()
             if options.terrain != "none":
@@ -278,7 +279,7 @@ class Battle:
         squadron must try to disengage from then on (R-87)."""
         ship.on_table = False
         ship.disengaged = True
-        ship.crippled_when_left = ship.target.crippled
+        ship.crippled_when_left = ship.crippled
         if ship.unit.spec.is_squadron:
             ship.unit.disengaging = True
         self.log(ship.side, f"{ship.label()} leaves the table and has disengaged.")
@@ -337,7 +338,7 @@ class Battle:
         round launches one fighter wing at incoming torpedoes or bombers; it launches nothing
         else this round, but keeps its activation (R-85)."""
         if (ship.unit.activated_round >= self.round or not ship.bays_ready
-                or ship.no_launch_round == self.round or ship.target.crippled
+                or ship.no_launch_round == self.round or ship.crippled
                 or not any(role is CraftRole.FIGHTER for role, _ in ship.spec.craft)):
             return False
         ship.no_launch_round = self.round
@@ -478,7 +479,7 @@ class Battle:
             return "destroyed"
         if ship.disengaged:
             return "disengaged"
-        return "crippled" if ship.target.crippled else "intact"
+        return "crippled" if ship.crippled else "intact"
 
     def victory_points(self) -> list[int]:
         """What each side scored from the other's ships (§14, R-13, R-88)."""
@@ -498,7 +499,7 @@ class Battle:
                         vp[scorer] += value * (25 if s.crippled_when_left else 10) // 100
                     elif s.crippled_when_left:
                         vp[scorer] += value // 2
-                elif s.target.crippled:
+                elif s.crippled:
                     vp[scorer] += value * 25 // 100 if faq else value // 2
         if faq:
             holder = self.field_holder()

@@ -70,7 +70,7 @@ def gun_range(gun: Gun, order: str | None) -> float:
 
 def gun_strength(ship: Ship, gun: Gun) -> int:
     """Crippled ships fire at half strength, rounded down (§9)."""
-    return gun.strength // 2 if ship.target.crippled else gun.strength
+    return gun.strength // 2 if ship.crippled else gun.strength
 
 
 def fire_guns(b: Battle, ship: Ship, hesitant: bool) -> bool:
@@ -220,7 +220,7 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
     direction with 12 o'clock the line of fire, R-81) by 2d6 cm. Ships under the centre hole
     take d6 damage, under the ring 1 damage — friend or foe; damage, so no armor save (R-43)."""
     nova = ship.spec.nova
-    if nova is None or ship.turned or ship.target.crippled:
+    if nova is None or ship.turned or ship.crippled:
         return False
     if ship.target.criticals and ship.target.weapon_disabled(nova.index):
         return False

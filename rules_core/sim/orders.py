@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..damage import Critical, SpecialOrder
+from ..validator import LEADERSHIP_CAP
 from .geometry import distance
 
 if TYPE_CHECKING:
@@ -41,16 +42,16 @@ def in_command_radius(b: Battle, ship: Ship) -> bool:
 
 def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
     """The Ld a command check is rolled against (R-73): the ship's effective Ld (R-25), or 6
-    with Bridge Destroyed; then +1 in a Lord Admiral's command radius (R-06), -1 per blast
-    marker in contact (§7), -2 crippled (§9; disengaging crippled is the same -2, not another),
-    -1 per Hull Breach (§8). Natural 2 and 12 decide before it matters (§3)."""
+    with Bridge Destroyed; then +1 in a Lord Admiral's command radius (R-06), capped at 10
+    (§15); then -1 per blast marker in contact (§7), -2 crippled (§9; disengaging crippled is
+    the same -2, not another), -1 per Hull Breach (§8). Natural 2 and 12 decide first (§3)."""
     t = ship.target
     ld = BRIDGE_DESTROYED_LD if t.has(Critical.BRIDGE_DESTROYED) else ship.spec.leadership
     flag = b.flagships[ship.side]
     if flag is not None and flag.spec.admiral == "lord-admiral" and in_command_radius(b, ship):
-        ld += 1
+        ld = min(LEADERSHIP_CAP, ld + 1)  # §15: never above 10, whatever the bonuses
     ld -= t.blast_markers
-    if t.crippled:
+    if ship.crippled:
         ld += CRIPPLED_LD
     ld -= t.hull_breaches
     return ld

@@ -30,7 +30,7 @@ def craft_in_flight(b: Battle, carrier: Ship) -> int:
 def can_launch(b: Battle, ship: Ship) -> bool:
     """Not hesitant (§3), not crippled (§9), not after Interceptor Scramble this round (§10),
     not on Reload Ordnance (§4): checked by the caller for orders and hesitancy."""
-    return not ship.target.crippled and ship.no_launch_round != b.round
+    return not ship.crippled and ship.no_launch_round != b.round
 
 
 def launch_torpedoes(b: Battle, ship: Ship) -> bool:

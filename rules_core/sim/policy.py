@@ -83,14 +83,16 @@ class _Profile:
     """What the standard policy needs to know about a ship, worked out once per spec."""
 
     __slots__ = ("arc_weight", "total", "best_range", "max_range", "battery_share",
-                 "carrier", "torpedoes")
+                 "carrier", "torpedoes", "guns")
 
     def __init__(self, spec: ShipSpec) -> None:
         arc_weight = {FRONT: 0.0, LEFT: 0.0, RIGHT: 0.0, REAR: 0.0}
         battery = lance = 0.0
         max_range = 0.0
+        guns = []
         for g in spec.guns:
             w = g.strength * (1.4 if g.kind == LANCE else 1.0)
+            guns.append((g.arcs, g.range_cm, w, g.kind == BATTERY))
             for bit in arc_weight:
                 if g.arcs & bit:
                     arc_weight[bit] += w
@@ -99,6 +101,7 @@ class _Profile:
             else:
                 battery += w
             max_range = max(max_range, g.range_cm)
+        self.guns = tuple(guns)
         self.arc_weight = arc_weight
         self.total = battery + lance
         self.battery_share = battery / self.total if self.total else 0.0
@@ -146,9 +149,8 @@ class StandardPolicy(Policy):
     def focus(self, b: Battle, side: int) -> Ship | None:
         """The fleet's priority target this round: the enemy ship worth most per point of
         protection left, nearest the fleet's centre, crippled ones first."""
-        cache = getattr(b, "_focus", None)
-        if cache is not None and cache[0] == (b.round, side) and cache[1] is not None \
-                and cache[1].on_table:
+        cache = b.scratch.get(("focus", side))
+        if cache is not None and cache[0] == b.round and cache[1].on_table:
             return cache[1]
         friends = b.friends(side)
         enemies = b.enemies(side)
@@ -162,12 +164,13 @@ class StandardPolicy(Policy):
             t = e.target
             toughness = t.hull + (0 if t.blast_markers else t.shields) + 1
             score = e.spec.victory_points / toughness
-            if t.crippled:
+            if e.crippled:
                 score *= 1.5
             score /= 1.0 + math.hypot(e.x - cx, e.y - cy) / 40.0
             if score > best_score:
                 best, best_score = e, score
-        b._focus = ((b.round, side), best)
+        if best is not None:
+            b.scratch[("focus", side)] = (b.round, best)
         return best
 
     def objective(self, b: Battle, ship: Ship) -> Ship | None:
@@ -193,7 +196,8 @@ class StandardPolicy(Policy):
             return ready[0]
 
         def closeness(u: Unit) -> float:
-            return min(math.hypot(e.x - s.x, e.y - s.y) for s in u.alive_ships() for e in enemies)
+            s = next(s for s in u.ships if s.on_table)
+            return min(math.hypot(e.x - s.x, e.y - s.y) for e in enemies)
 
         return min(ready, key=closeness)
 
@@ -217,18 +221,17 @@ class StandardPolicy(Policy):
     # --- movement and orders -----------------------------------------------------------------
 
     def _score(self, b: Battle, ship: Ship, p: _Profile, target: Ship, x: float, y: float,
-               h: float, fire_factor: float, torpedo_ready: bool) -> float:
-        hx, hy = math.cos(h), math.sin(h)
+               hx: float, hy: float, fire_factor: float, torpedo_ready: bool) -> float:
+        """How good it is to end a move at (x, y) facing (hx, hy), against ``target``."""
         dist = math.hypot(target.x - x, target.y - y)
         bits = arc_of(x, y, hx, hy, target.x, target.y)
         fire = 0.0
         arcs = 0.0
-        for g in ship.spec.guns:
-            if g.arcs & bits:
-                w = g.strength * (1.4 if g.kind == LANCE else 1.0)
+        for g_arcs, g_range, w, battery in p.guns:
+            if g_arcs & bits:
                 arcs += w
-                if g.range_cm >= dist:
-                    fire += w * (1.25 if g.kind == BATTERY and dist <= 15.0 else 1.0)
+                if g_range >= dist:
+                    fire += w * 1.25 if battery and dist <= 15.0 else w
         score = 0.0
         if p.total:
             score += fire * fire_factor / p.total + 0.15 * arcs / p.total
@@ -257,15 +260,25 @@ class StandardPolicy(Policy):
         distances = (lo,) if hi - lo < 0.5 else (lo, (lo + hi) / 2.0, hi)
         mt = lim.max_turn
         turns = (0.0,) if mt <= 0.0 else (-mt, -mt / 2.0, 0.0, mt / 2.0, mt)
+        x0, y0, h0, hx0, hy0 = ship.x, ship.y, ship.heading, ship.hx, ship.hy
+        anywhere = lim.turn_anywhere
         best = -1e9
-        best_plan = Plan(lo)
-        for d in distances:
-            for turn in turns:
-                plan = Plan(d, turn)
-                x, y, h = end_point(ship, plan, lim)
-                s = self._score(b, ship, p, target, x, y, h, fire_factor, torpedo_ready)
-                if s > best:
-                    best, best_plan = s, plan
+        best_d, best_turn = lo, 0.0
+        score = self._score
+        for turn in turns:
+            c = math.cos(h0 + turn)
+            s = math.sin(h0 + turn)
+            for d in distances:
+                if anywhere:  # the same end point as movement.end_point, inlined for speed
+                    x, y = x0 + d * c, y0 + d * s
+                else:
+                    first = lo if lo < d else d
+                    x = x0 + first * hx0 + (d - first) * c
+                    y = y0 + first * hy0 + (d - first) * s
+                v = score(b, ship, p, target, x, y, c, s, fire_factor, torpedo_ready)
+                if v > best:
+                    best, best_d, best_turn = v, d, turn
+        best_plan = Plan(best_d, best_turn)
         return best, best_plan
 
     def plan(self, b: Battle, unit: Unit, lead: Ship, may_order: bool,
@@ -293,19 +306,22 @@ class StandardPolicy(Policy):
             aplan.distance = 1e9  # as far as the dice allow
             return o.AAF, aplan
         # Brace when the ship is in real danger: crippled, in the enemy's guns.
-        if lead.target.crippled and self._threat(b, lead) >= lead.target.hull:
+        if lead.crippled and self._threat(b, lead) >= lead.target.hull:
             return o.BRACE, plan
         # Lock On if the target is already where the guns bear without turning.
         lock = limits(b, lead, o.LOCK_ON, False)
         lock_plan = Plan(lock.min_move, 0.0)
         x, y, h = end_point(lead, lock_plan, lock)
-        lock_score = self._score(b, lead, p, target, x, y, h, 1.25, torp)
-        # Come to New Heading when the target is behind and the normal turn is not enough.
-        cth = limits(b, lead, o.NEW_HEADING, False)
-        cth_score, cth_plan = self._best_move(b, lead, p, target, cth, 0.85, torp)
-        choices = [(score, None, plan), (lock_score - 0.02, o.LOCK_ON, lock_plan),
-                   (cth_score - 0.1, o.NEW_HEADING, cth_plan)]
-        if p.carrier or p.best_range >= 25.0:
+        lock_score = self._score(b, lead, p, target, x, y, math.cos(h), math.sin(h), 1.25, torp)
+        choices = [(score, None, plan), (lock_score - 0.02, o.LOCK_ON, lock_plan)]
+        # Come to New Heading when the target is further off the bow than a normal turn.
+        off_bow = abs(angle_diff(lead.heading, math.atan2(target.y - lead.y, target.x - lead.x)))
+        if off_bow > lim.max_turn + DEG45:
+            cth = limits(b, lead, o.NEW_HEADING, False)
+            cth_score, cth_plan = self._best_move(b, lead, p, target, cth, 0.85, torp)
+            choices.append((cth_score - 0.1, o.NEW_HEADING, cth_plan))
+        # Burn Retros to hold a stand-off range when the enemy is already close.
+        if (p.carrier or p.best_range >= 25.0) and dist < p.best_range + lim.min_move:
             br = limits(b, lead, o.BURN_RETROS, False)
             br_score, br_plan = self._best_move(b, lead, p, target, br, 0.85, torp)
             choices.append((br_score - 0.1, o.BURN_RETROS, br_plan))
@@ -369,7 +385,7 @@ class StandardPolicy(Policy):
             chance = _hit_chance(gun.kind, opt.dist, t.armor)
             protection = t.hull + (0 if t.blast_markers else t.shields)
             score = chance * e.spec.victory_points / (protection + 1)
-            if t.crippled:
+            if e.crippled:
                 score *= 1.3
             if score > best_score:
                 best, best_score = opt, score
@@ -481,10 +497,13 @@ class StandardPolicy(Policy):
         """Board an enemy in base contact when ship's hull + Ld beats it by 3 or more."""
         from .gunnery import boarding_score_base, in_contact
 
+        touching = [e for e in b.sides[1 - ship.side] if e.on_table and in_contact(ship, e)]
+        if not touching:
+            return None
         mine = boarding_score_base(b, ship)
         best = None
-        for e in b.enemies(ship.side):
-            if in_contact(ship, e) and mine - boarding_score_base(b, e) >= 3:
+        for e in touching:
+            if mine - boarding_score_base(b, e) >= 3:
                 if best is None or e.spec.victory_points > best.spec.victory_points:
                     best = e
         return best
@@ -518,5 +537,3 @@ def get_policy(name: str) -> Policy:
     except KeyError:
         raise ValueError(f"unknown policy {name!r}") from None
 
-
-_ = (DEG45, REAR, LEFT, RIGHT)

@@ -234,7 +234,7 @@ class Ship:
         "on_table", "destroyed", "disengaged", "hulk", "crippled_when_left",
         "torpedoes_ready", "bays_ready", "order", "braced_round", "hesitant_next",
         "fired_round", "damaged_round", "turned", "no_launch_round", "orbit",
-        "out_of_coherency", "name",
+        "out_of_coherency", "name", "cripple_at",
     )
 
     def __init__(self, spec: ShipSpec, unit: Unit) -> None:
@@ -251,6 +251,8 @@ class Ship:
         self.hx = 1.0
         self.hy = 0.0
         self.radius = spec.radius
+        threshold = self.target.crippled_at
+        self.cripple_at = -1 if threshold is None else threshold  # R-09
         self.on_table = True
         self.destroyed = False
         self.disengaged = False
@@ -279,7 +281,7 @@ class Ship:
 
     @property
     def crippled(self) -> bool:
-        return self.target.crippled
+        return self.target.hull <= self.cripple_at
 
     @property
     def hull(self) -> int:
@@ -289,9 +291,10 @@ class Ship:
         """Speed after crippling and Thrusters Damaged, each halving and rounding down (§9,
         R-50)."""
         speed = int(self.spec.speed)
-        if self.target.crippled:
+        t = self.target
+        if t.hull <= self.cripple_at:
             speed //= 2
-        if self.target.has(Critical.THRUSTERS_DAMAGED):
+        if t.criticals and t.has(Critical.THRUSTERS_DAMAGED):
             speed //= 2
         return float(speed)
 
@@ -304,6 +307,7 @@ class Ship:
 
 class Unit:
     __slots__ = ("spec", "side", "ships", "activated_round", "disengaging")
+    # ``alive`` is asked in every activation: a plain loop is the quickest way to answer it.
 
     def __init__(self, spec: UnitSpec) -> None:
         self.spec = spec
@@ -317,7 +321,10 @@ class Unit:
 
     @property
     def alive(self) -> bool:
-        return any(s.on_table for s in self.ships)
+        for s in self.ships:
+            if s.on_table:
+                return True
+        return False
 
 
 class BlastMarker:
