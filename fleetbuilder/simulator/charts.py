@@ -36,6 +36,7 @@ class OutcomeRow:
     ci_x1: float
     ci_x2: float
     text_x: float
+    inside: bool  # the figure is written on the bar (a rate near 100 %)
     title: str
 
 
@@ -71,9 +72,9 @@ def outcome_chart(summary: dict[str, Any]) -> OutcomeChart:
             key=key, label=label, rate=rate, lo=lo, hi=hi, count=summary[count_key], y=y,
             bar_width=width, ci_x1=round(OUT_LEFT + plot_w * lo, 2),
             ci_x2=round(OUT_LEFT + plot_w * hi, 2),
-            # the figure sits right of the interval, or inside the bar when near 100 %
+            # the figure sits right of the interval, or on the bar when near 100 %
             text_x=round(OUT_LEFT + plot_w * hi + 6, 2) if hi < 0.8 else
-            round(OUT_LEFT + 6, 2),
+            round(OUT_LEFT + 6, 2), inside=hi >= 0.8,
             title=f"{label}: {summary[count_key]} of {battles} ({pct(rate)}, "
                   f"95 % interval {pct(lo)}–{pct(hi)})",
         ))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.db import models, transaction
@@ -21,9 +21,7 @@ from django.utils import timezone
 
 from rules_core import catalog as core
 from rules_core import fleet as rf
-
-if TYPE_CHECKING:
-    from rules_core.sim import BattleResult, SimOptions, Tally
+from rules_core.sim import BattleResult, SimError, SimOptions, Tally, play_battle, simulate
 
 MAX_BATTLES = 2000
 DEFAULT_BATTLES = 500
@@ -120,8 +118,6 @@ class Matchup(models.Model):
 
     @property
     def sim_options(self) -> SimOptions:
-        from rules_core.sim import SimOptions
-
         return SimOptions.from_dict(self.options)
 
     def label(self, side: str) -> str:
@@ -138,8 +134,6 @@ class Matchup(models.Model):
         return int(100 * self.done / self.battles) if self.battles else 100
 
     def current_tally(self) -> Tally | None:
-        from rules_core.sim import Tally
-
         return Tally.from_state(self.tally) if self.tally else None
 
     def summary(self) -> dict[str, Any] | None:
@@ -150,8 +144,6 @@ class Matchup(models.Model):
         """One battle of this run, replayed (the same dice as in the tally) with its log."""
         if not 0 <= index < self.battles:
             raise ValueError(f"This run has battles 1 to {self.battles}.")
-        from rules_core.sim import play_battle
-
         return play_battle(catalog, self.core_fleet("a"), self.core_fleet("b"), seed=self.seed,
                            index=index, options=self.sim_options, log=log)
 
@@ -165,8 +157,6 @@ class Matchup(models.Model):
         battles are dropped, never counted twice. Returns the number of battles added.
         The engine's SimError propagates after being recorded in ``error``.
         """
-        from rules_core.sim import SimError, simulate
-
         if self.is_done:
             return 0
         budget = step_seconds() if budget is None else budget

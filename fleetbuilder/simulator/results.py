@@ -11,6 +11,7 @@ from typing import Any
 
 from rules_core import catalog as core
 from rules_core import fleet as rf
+from rules_core.sim import SimError
 from rules_core.validator import catalog_index, validate
 
 from . import charts
@@ -139,6 +140,7 @@ def results_context(run: Matchup, catalog: core.Catalog) -> dict[str, Any]:
         rounds_chart=charts.rounds_histogram(summary.get("rounds_histogram", {}),
                                              summary["battles"], ctx["max_rounds"]),
         ships=ship_rows(summary, run, catalog),
+        ended=_ended(summary),
     )
     return ctx
 
@@ -163,8 +165,6 @@ def battle_context(run: Matchup, catalog: core.Catalog, wanted: str | None) -> d
             ctx["log_error"] = f"There is no battle {wanted}: this run has battles 1 to " \
                                f"{run.battles}."
             return ctx
-    from rules_core.sim import SimError
-
     try:
         result = run.battle(catalog, number - 1, log=True)
     except SimError as exc:
@@ -179,10 +179,24 @@ def battle_context(run: Matchup, catalog: core.Catalog, wanted: str | None) -> d
     return ctx
 
 
+ENDED_BY = {"annihilation": "by annihilation", "time": "after the last round"}
+
+
+def _ended(summary: dict[str, Any]) -> list[tuple[str, float]]:
+    """How the battles ended, as shares: [("by annihilation", 0.59), …] (if the engine says)."""
+    counts = summary.get("ended_by") or {}
+    total = sum(counts.values())
+    return [(ENDED_BY.get(how, how), n / total) for how, n in counts.items() if n and total]
+
+
 def _fates_by_kind(fates: list[dict[str, Any]], side: str) -> list[tuple[str, list[str]]]:
-    """One side's ships of one battle grouped by fate: [("destroyed", [names]), …]."""
-    groups: dict[str, list[str]] = {}
+    """One side's ships of one battle grouped by fate, alike ones counted:
+    [("destroyed", ["Sword Frigate ×2", "Lunar Class Cruiser"]), …]."""
+    groups: dict[str, dict[str, int]] = {}
     for fate in fates:
         if fate["side"] == side:
-            groups.setdefault(fate["fate"], []).append(fate.get("name") or fate["ship"])
-    return [(kind, groups[kind]) for kind in charts.FATES if kind in groups]
+            names = groups.setdefault(fate["fate"], {})
+            name = fate.get("name") or fate["ship"]
+            names[name] = names.get(name, 0) + 1
+    return [(kind, [f"{name} ×{n}" if n > 1 else name for name, n in groups[kind].items()])
+            for kind in charts.FATES if kind in groups]

@@ -21,6 +21,7 @@ from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.models import OWNER_TOKEN_SESSION_KEY, Fleet
+from rules_core.sim import SimError, SimOptions
 
 from .forms import MatchupForm
 from .models import Matchup, random_seed
@@ -79,8 +80,6 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
     form = MatchupForm(request.POST or None, catalog=catalog, fleets=fleets,
                        initial=_initial(request, fleets))
     if request.method == "POST" and form.is_valid():
-        from rules_core.sim import SimError, SimOptions
-
         data = form.cleaned_data
         try:
             options = SimOptions.from_dict(form.options_dict())
@@ -142,8 +141,6 @@ def _run_ctx(request: HttpRequest, run: Matchup, catalog: Any, is_owner: bool
 @require_POST
 def step(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """Play the next chunk of an unfinished run (its owner only)."""
-    from rules_core.sim import SimError
-
     run = _get_matchup(public_id)
     if not _is_owner(request, run):
         return HttpResponseForbidden("Only the player who started this run can continue it.")
@@ -163,8 +160,6 @@ def again(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
     Anyone holding the link may do it; the new run is theirs (the original is unchanged).
     """
-    from rules_core.sim import SimError
-
     run = _get_matchup(public_id)
     try:
         new_run = _start(request, **run.inputs())

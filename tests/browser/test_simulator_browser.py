@@ -1,0 +1,101 @@
+"""A player previews a matchup in Chromium: from a fleet they built to a finished run with its
+charts and one battle's log; and the same without JavaScript, by the Continue button."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def small_steps(settings) -> None:  # noqa: ANN001
+    """Each request plays only a little, so the run takes several steps."""
+    settings.SIMULATOR_STEP_SECONDS = 0.0
+
+
+def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
+        page: Page, live_catalog, small_steps) -> None:  # noqa: ANN001
+    page.goto(live_catalog.url + "/fleets/new/")
+    page.get_by_label("Faction").select_option("imperial-navy")
+    page.get_by_label("Game size").select_option("patrol")
+    page.get_by_role("button", name="Start building").click()
+    for ship in ("Dictator Class Cruiser", "Lunar Class Cruiser"):
+        count = page.locator("#units article.unit").count()
+        page.get_by_role("button", name=f"Add {ship}", exact=True).click()
+        expect(page.locator("#units article.unit")).to_have_count(count + 1)
+
+    page.get_by_role("link", name="Preview matchup").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Matchup preview")
+    side_a, side_b = page.locator("#side-a"), page.locator("#side-b")
+    expect(side_a.get_by_label("One of your fleets")).to_be_checked()
+    expect(side_a.get_by_label("Your fleet", exact=True)).to_contain_text("Untitled Fleet")
+    expect(side_b.get_by_label("A sample fleet")).to_be_checked()
+    # only the chosen source's fields show
+    expect(side_b.get_by_label("Your fleet", exact=True)).to_be_hidden()
+    side_b.get_by_label("Faction").select_option("orks")
+    page.get_by_label("Battles").fill("30")
+    page.get_by_label("Seed").fill("5")
+
+    steps: list[str] = []
+    page.on("request", lambda r: steps.append(r.url) if r.url.endswith("/step/") else None)
+    page.get_by_role("button", name="Run the battles").click()
+    expect(page.locator("#sim-status")).to_have_text("Finished: 30 battles played.",
+                                                     timeout=60_000)
+    assert len(steps) >= 2  # the page asked for the rest of the run, chunk by chunk
+    expect(page.locator("#sim-progress-bar")).to_have_count(0)
+
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Untitled Fleet")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Orks Patrol Fleet (sample)")
+    expect(page.locator("[data-seed]")).to_have_text("5")
+    wins = page.locator("#stat-a-wins")
+    expect(wins).to_have_text(re.compile(r"^\d{1,3}\.\d\s%$"))
+    expect(page.locator("[data-verdict]")).to_be_visible()
+    expect(page.get_by_role("img", name=re.compile("Wins, draws and losses"))).to_be_visible()
+    expect(page.locator("#ships-a tbody tr")).to_have_count(2)  # the Dictator and the Lunar
+
+    log = page.locator("#battle-log")
+    expect(log.locator("[data-battle-outcome]")).to_contain_text("Battle 1:")
+    page.evaluate("window.__sameDocument = true")
+    log.get_by_role("link", name="Next battle").click()
+    expect(log.locator("[data-battle-outcome]")).to_contain_text("Battle 2:")
+    assert page.url.endswith("?battle=2")
+    log.get_by_label("Battle").fill("17")
+    log.get_by_role("button", name="Show").click()
+    expect(log.locator("[data-battle-outcome]")).to_contain_text("Battle 17:")
+    assert page.evaluate("window.__sameDocument") is True  # swapped in place by htmx
+
+    # The same seed again: a new run, the same numbers.
+    first_wins = wins.inner_text()
+    first_url = page.url.split("?")[0]
+    page.get_by_role("button", name="Run again with the same seed").click()
+    expect(page.locator("#sim-status")).to_have_text("Finished: 30 battles played.",
+                                                     timeout=60_000)
+    assert page.url.split("?")[0] != first_url
+    expect(page.locator("#stat-a-wins")).to_have_text(first_wins)
+
+
+def test_without_javascript_the_run_goes_on_by_the_continue_button(
+        browser: Browser, live_catalog, small_steps) -> None:  # noqa: ANN001
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_catalog.url + "/simulator/")
+    page.locator("#side-a").get_by_label("Faction").select_option("tau-empire")
+    page.locator("#side-a").get_by_label("Game size").select_option("patrol")
+    page.locator("#side-b").get_by_label("Faction").select_option("necrons")
+    page.locator("#side-b").get_by_label("Game size").select_option("patrol")
+    page.get_by_label("Battles").fill("8")
+    page.get_by_role("button", name="Run the battles").click()
+    expect(page.locator("label[for=sim-progress-bar]")).to_have_text(
+        re.compile(r"Played \d of 8 battles"))
+    for _ in range(8):
+        if page.get_by_role("button", name="Continue").count() == 0:
+            break
+        page.get_by_role("button", name="Continue").click()
+    expect(page.locator("#sim-status")).to_have_text("Finished: 8 battles played.")
+    expect(page.locator("#stat-b-wins")).to_be_visible()
+    expect(page.locator("#battle-log [data-battle-outcome]")).to_contain_text("Battle 1:")
+    context.close()

@@ -1,0 +1,331 @@
+"""The matchup preview through the test client: starting runs, bad requests, chunked progress,
+who may see and continue a run, repeating a run, and one battle's log.
+
+The numbers the page prints must be the engine's own: a run played a chunk per request ends
+with exactly the tally of one ``simulate`` call over the same fleets, options and seed.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.simulator.models import MAX_BATTLES, Matchup
+from rules_core.sample_fleets import sample_fleet
+from rules_core.sharecode import encode
+from rules_core.sim import SimOptions, play_battle, simulate
+
+pytestmark = pytest.mark.django_db
+
+
+def pct1(p: float) -> str:
+    return f"{p * 100:.1f}\u00a0%"
+
+
+def stat(page: str, name: str) -> str | None:
+    match = re.search(rf'id="stat-{name}">([^<]+)<', page)
+    return match.group(1) if match else None
+
+
+def one_shot(catalog, run: Matchup, battles: int | None = None) -> dict[str, Any]:  # noqa: ANN001
+    """The summary of one simulate call over the run's inputs."""
+    tally = simulate(catalog, run.core_fleet("a"), run.core_fleet("b"),
+                     battles=battles or run.battles, seed=run.seed,
+                     options=SimOptions.from_dict(run.options))
+    return tally.summary(seed=run.seed)
+
+
+# --- the form -------------------------------------------------------------------------------
+
+
+def test_form_offers_samples_and_shared_fleets_without_saved_fleets(client: Client,
+                                                                      catalog) -> None:  # noqa: ANN001
+    page = client.get("/simulator/").content.decode()
+    assert "You have no saved fleets in this browser yet" in page
+    assert 'value="sample"' in page and 'value="shared"' in page
+    assert 'value="fleet"' not in page
+    for faction in catalog.factions:
+        assert f'value="{faction.slug}"' in page
+
+
+def test_preview_from_a_fleet_puts_it_on_side_a_against_a_sample_of_its_size(
+        client: Client, own_fleet: Callable[..., Fleet]) -> None:
+    own_fleet("orks", "battle", name="Da Big Waaagh")
+    fleet = own_fleet("imperial-navy", "skirmish", name="Gothic Patrol")
+    builder = client.get(f"/fleets/{fleet.pk}/").content.decode()
+    assert f'href="/simulator/?a={fleet.pk}"' in builder
+
+    page = client.get(f"/simulator/?a={fleet.pk}").content.decode()
+    side_a = page[page.index('id="side-a"'):page.index('id="side-b"')]
+    side_b = page[page.index('id="side-b"'):]
+    assert re.search(r'value="fleet"[^>]*checked', side_a)
+    assert re.search(rf'<option value="{fleet.pk}" selected>Gothic Patrol', side_a)
+    assert re.search(r'value="sample"[^>]*checked', side_b)
+    assert re.search(r'<option value="imperial-navy" selected>', side_b)
+    assert re.search(r'<option value="skirmish" selected>', side_b)
+
+
+@pytest.mark.parametrize(("fields", "field", "message"), [
+    ({"battles": "0"}, "battles", "greater than or equal to 1"),
+    ({"battles": str(MAX_BATTLES + 1)}, "battles", f"less than or equal to {MAX_BATTLES}"),
+    ({"battles": "many"}, "battles", "Enter a whole number"),
+    ({"seed": "-1"}, "seed", "greater than or equal to 0"),
+    ({"max_rounds": "0"}, "max_rounds", "greater than or equal to 1"),
+    ({"terrain": "lava"}, "terrain", "Select a valid choice"),
+    ({"scoring": "house"}, "scoring", "Select a valid choice"),
+    ({"a_faction": ""}, "a_faction", "Choose the faction of Fleet A"),
+    ({"b_variant": "goff-klan", "b_faction": "imperial-navy"}, "b_variant",
+     "Imperial Navy has no such variant"),
+    ({"a_source": "fleet"}, "a_source", "Select a valid choice"),  # no saved fleets
+    ({"b_source": "shared", "b_share": ""}, "b_share", "Paste the fleet's share link"),
+    ({"b_source": "shared", "b_share": "v1.@@@"}, "b_share", "No shared fleet has that"),
+])
+def test_a_bad_request_is_refused_with_a_message_and_starts_nothing(
+        start_run: Callable[..., Any], catalog, fields: dict[str, str], field: str,  # noqa: ANN001
+        message: str) -> None:
+    response = start_run(**fields)
+    assert response.status_code == 400
+    page = html.unescape(response.content.decode())
+    assert "The battles could not start" in page
+    assert f'href="#id_{field}"' in page
+    assert message in page
+    assert Matchup.objects.count() == 0
+
+
+def test_someone_elses_fleet_cannot_be_chosen(start_run: Callable[..., Any],
+                                              own_fleet: Callable[..., Fleet],
+                                              outsider: Client) -> None:
+    mine = own_fleet()
+    theirs_response = outsider.post("/fleets/new/", {"name": "Secret", "faction": "orks",
+                                                     "variant": "", "game_size": "patrol"})
+    theirs = int(theirs_response.headers["Location"].strip("/").split("/")[-1])
+    response = start_run(a_source="fleet", a_fleet=str(theirs))
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert "Secret" not in response.content.decode()
+    assert Matchup.objects.count() == 0
+    assert start_run(a_source="fleet", a_fleet=str(mine.pk)).status_code == 302
+
+
+def test_a_fleet_the_engine_cannot_play_is_refused_and_nothing_is_kept(
+        client: Client, start_run: Callable[..., Any]) -> None:
+    response = client.post("/fleets/new/", {"name": "Empty", "faction": "orks", "variant": "",
+                                            "game_size": "patrol"})
+    empty = response.headers["Location"].strip("/").split("/")[-1]
+    response = start_run(b_source="fleet", b_fleet=empty)
+    assert response.status_code == 400
+    assert "The battles could not start" in response.content.decode()
+    assert Matchup.objects.count() == 0
+
+
+# --- a run and its results -----------------------------------------------------------------
+
+
+def test_a_small_run_finishes_at_once_and_shows_the_engines_numbers(
+        client: Client, started: Callable[..., Matchup], catalog, whole_runs) -> None:  # noqa: ANN001
+    run = started(battles="24", seed="7")
+    assert (run.done, run.battles, run.seed) == (24, 24, 7)
+    assert run.finished is not None
+    expected = one_shot(catalog, run)
+    assert run.summary() == expected
+
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert stat(page, "a-wins") == pct1(expected["a_win_rate"])
+    assert stat(page, "b-wins") == pct1(expected["b_win_rate"])
+    assert stat(page, "draws") == pct1(expected["draw_rate"])
+    assert f"{expected['a_wins']} · 95" in page
+    assert "hx-post" not in page.split('id="sim-run"')[1].split(">")[0]  # no more polling
+    assert "Finished: 24 battles played." in page
+    assert "Imperial Navy Patrol Fleet (sample)" in page
+    assert "Orks Patrol Fleet (sample)" in page
+    assert '<code data-seed>7</code>' in page
+    assert page.count("<svg") >= 5  # outcome, two victory-point charts, rounds, fate bars
+
+
+def test_a_run_played_a_chunk_per_request_ends_with_the_one_shot_tally(
+        client: Client, started: Callable[..., Matchup], catalog, tiny_steps) -> None:  # noqa: ANN001
+    run = started(battles="9", seed="4242")
+    assert 0 < run.done < 9  # the first chunk only
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert f"Played <strong data-done>{run.done}</strong> of 9 battles" in page
+    assert f'hx-post="/simulator/m/{run.public_id}/step/"' in page
+    assert "Partial results over the first" in page
+    assert run.summary() == one_shot(catalog, run, battles=run.done)
+
+    steps = 0
+    while not run.is_done:
+        before = run.done
+        response = client.post(f"/simulator/m/{run.public_id}/step/",
+                               headers={"HX-Request": "true", "HX-Target": "sim-run"})
+        assert response.status_code == 200
+        fragment = response.content.decode()
+        assert fragment.lstrip().startswith('<section id="sim-run"')
+        run.refresh_from_db()
+        assert run.done > before
+        assert ("hx-post" in fragment.split(">")[0]) is (not run.is_done)
+        steps += 1
+    assert steps >= 2
+    assert run.done == 9
+    assert run.summary() == one_shot(catalog, run)
+
+
+def test_without_javascript_continue_redirects_back_to_the_results(
+        client: Client, started: Callable[..., Matchup], tiny_steps) -> None:  # noqa: ANN001
+    run = started(battles="8")
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert '<button class="button button--small" type="submit">Continue</button>' in page
+    done = run.done
+    response = client.post(f"/simulator/m/{run.public_id}/step/")
+    assert response.status_code == 302
+    assert response.headers["Location"] == run.get_absolute_url()
+    run.refresh_from_db()
+    assert run.done > done
+
+
+def test_two_steps_racing_never_count_a_battle_twice(started: Callable[..., Matchup], catalog,  # noqa: ANN001
+                                                     tiny_steps) -> None:  # noqa: ANN001
+    run = started(battles="10")
+    first, second = Matchup.objects.get(pk=run.pk), Matchup.objects.get(pk=run.pk)
+    assert first.play_step(catalog) > 0
+    assert second.play_step(catalog) == 0  # it started from a stale count: dropped
+    assert second.done == first.done  # and it now shows the stored state
+    stored = Matchup.objects.get(pk=run.pk)
+    assert stored.summary() == one_shot(catalog, stored, battles=stored.done)
+
+
+def test_the_run_keeps_its_own_copy_of_the_fleets(client: Client, started: Callable[..., Matchup],
+                                                  own_fleet: Callable[..., Fleet],
+                                                  catalog, whole_runs) -> None:  # noqa: ANN001
+    fleet = own_fleet("imperial-navy", "patrol", name="Home Guard")
+    run = started(a_source="fleet", a_fleet=str(fleet.pk))
+    before = dict(run.fleet_a)
+    assert before["name"] == "Home Guard"
+    fleet.remove(catalog, 0)
+    run.refresh_from_db()
+    assert run.fleet_a == before
+    assert run.summary() == one_shot(catalog, run)
+
+
+def test_a_shared_fleet_by_code_link_or_permalink(started: Callable[..., Matchup],
+                                                  start_run: Callable[..., Any], catalog,  # noqa: ANN001
+                                                  outsider: Client, whole_runs) -> None:  # noqa: ANN001
+    orks = sample_fleet(catalog, "orks", "patrol")
+    code = encode(orks)
+    by_code = started(b_source="shared", b_share=code, battles="3")
+    assert by_code.core_fleet("b") == orks
+    assert by_code.sources["b"]["kind"] == "shared"
+    by_link = started(b_source="shared", b_share=f"http://example.org/s/{code}", battles="3")
+    assert by_link.core_fleet("b") == orks
+
+    response = outsider.post("/fleets/new/", {"name": "Their Fleet", "faction": "orks",
+                                              "variant": "", "game_size": "patrol"})
+    theirs = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
+    theirs.store(replace(orks, name="Their Fleet"), catalog)
+    theirs.save()
+    theirs.share()
+    permalink = f"https://fleets.example.org/shared/{theirs.share_id}/"
+    shared = started(b_source="shared", b_share=permalink, battles="3")
+    assert shared.core_fleet("b").units == orks.units
+    assert shared.label("b") == "Their Fleet (shared)"
+
+    theirs.unshare()  # no longer shared: refused
+    response = start_run(b_source="shared", b_share=permalink, battles="3")
+    assert response.status_code == 400
+    assert "No shared fleet has that link or code" in response.content.decode()
+
+
+# --- who may see and do what ---------------------------------------------------------------
+
+
+def test_anyone_with_the_link_reads_the_results_but_only_the_owner_continues(
+        started: Callable[..., Matchup], outsider: Client, tiny_steps) -> None:  # noqa: ANN001
+    run = started(battles="8")
+    page = outsider.get(run.get_absolute_url())
+    assert page.status_code == 200
+    text = page.content.decode()
+    head = text.split('id="sim-run"')[1].split(">")[0]
+    assert "hx-post" not in head and 'hx-trigger="every 3s"' in head  # follows, read-only
+    assert "Continue</button>" not in text
+
+    done = run.done
+    response = outsider.post(f"/simulator/m/{run.public_id}/step/")
+    assert response.status_code == 403
+    run.refresh_from_db()
+    assert run.done == done
+
+
+def test_unknown_runs_are_404_and_wrong_methods_405(client: Client,
+                                                   started: Callable[..., Matchup],
+                                                   whole_runs) -> None:  # noqa: ANN001
+    for path in ("/simulator/m/nope/", "/simulator/m/nope/step/", "/simulator/m/nope/again/"):
+        response = client.post(path) if path.endswith(("step/", "again/")) else client.get(path)
+        assert response.status_code == 404, path
+    run = started(battles="2")
+    assert client.get(f"/simulator/m/{run.public_id}/step/").status_code == 405
+    assert client.get(f"/simulator/m/{run.public_id}/again/").status_code == 405
+    assert client.post(run.get_absolute_url()).status_code == 405
+
+
+def test_run_again_with_the_same_seed_gives_the_same_results(
+        client: Client, started: Callable[..., Matchup], outsider: Client, whole_runs) -> None:  # noqa: ANN001
+    run = started(battles="10", seed="99", terrain="void", scoring="faq", max_rounds="6")
+    response = client.post(f"/simulator/m/{run.public_id}/again/")
+    assert response.status_code == 302
+    again = Matchup.objects.exclude(pk=run.pk).get()
+    assert response.headers["Location"] == again.get_absolute_url()
+    assert again.public_id != run.public_id
+    assert (again.fleet_a, again.fleet_b, again.options, again.seed, again.battles) == \
+        (run.fleet_a, run.fleet_b, run.options, run.seed, run.battles)
+    assert again.summary() == run.summary()
+
+    # Someone else holding the link may repeat it too: the copy is theirs, the original stays.
+    response = outsider.post(f"/simulator/m/{run.public_id}/again/")
+    theirs = Matchup.objects.exclude(pk__in=[run.pk, again.pk]).get()
+    assert theirs.session_key and theirs.session_key != run.session_key
+    assert theirs.summary() == run.summary()
+
+
+# --- one battle's log ------------------------------------------------------------------------
+
+
+def test_one_battles_log_is_that_battle_replayed(client: Client, started: Callable[..., Matchup],
+                                                 catalog, whole_runs) -> None:  # noqa: ANN001
+    run = started(battles="5", seed="31")
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert "Battle 1:" in page
+
+    response = client.get(f"{run.get_absolute_url()}?battle=3",
+                          headers={"HX-Request": "true", "HX-Target": "battle-log"})
+    assert response.status_code == 200
+    fragment = response.content.decode()
+    assert fragment.lstrip().startswith('<section id="battle-log"')
+    assert 'id="sim-run"' not in fragment
+    battle = play_battle(catalog, run.core_fleet("a"), run.core_fleet("b"), seed=31, index=2,
+                         options=SimOptions.from_dict(run.options), log=True)
+    outcome = re.search(r"data-battle-outcome>(.*?)</p>", fragment, re.S).group(1)
+    assert "Battle 3:" in outcome
+    assert f"{battle.vp['a']} to {battle.vp['b']} victory points" in outcome
+    assert f"after {battle.rounds} round" in outcome
+    won = {"a": "Fleet A won", "b": "Fleet B won", None: "a draw"}[battle.winner]
+    assert won in outcome
+    assert battle.log
+    for entry in battle.log[:5]:
+        assert entry.text in html.unescape(fragment)
+
+
+@pytest.mark.parametrize("wanted", ["0", "6", "x", "-1"])
+def test_a_battle_outside_the_run_gets_a_message(client: Client,
+                                                 started: Callable[..., Matchup],
+                                                 wanted: str, whole_runs) -> None:  # noqa: ANN001
+    run = started(battles="5")
+    response = client.get(f"{run.get_absolute_url()}?battle={wanted}")
+    assert response.status_code == 400
+    assert f"There is no battle {wanted}: this run has battles 1 to 5." in \
+        response.content.decode()
