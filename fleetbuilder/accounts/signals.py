@@ -1,4 +1,4 @@
-"""At login, the fleets this browser built anonymously become the account's."""
+"""At login: this browser's anonymous fleets become the account's; failed tries are forgotten."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 
 from fleetbuilder.fleets.models import OWNER_TOKEN_SESSION_KEY, Fleet
+
+from . import throttle
 
 
 def browser_owner_token(request: HttpRequest | None) -> str | None:
@@ -26,6 +28,7 @@ def _tell(request: HttpRequest | None, level: int, text: str) -> None:
 def adopt_browser_fleets(sender: Any, request: HttpRequest | None, user: Any,
                          **kwargs: Any) -> None:
     """Move this browser's anonymous fleets to ``user`` (Django's login keeps session data)."""
+    throttle.succeeded(request, user.get_username())  # e.g. logged in by a password reset
     moved = Fleet.objects.adopt(user, browser_owner_token(request))
     if moved:
         fleets = "fleet" if moved == 1 else "fleets"

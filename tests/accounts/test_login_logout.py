@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
+from django.core import mail
 from django.test import Client
 
 from fleetbuilder.accounts import throttle
@@ -90,3 +92,15 @@ def test_a_success_clears_earlier_failures(client: Client, player, log_in: Calla
     for _ in range(throttle.MAX_FAILURES - 1):
         log_in(client, password="guess")
     assert log_in(client).status_code == 302
+
+
+def test_a_password_reset_lifts_the_brake(client: Client, player, log_in: Callable) -> None:  # noqa: ANN001
+    for _ in range(throttle.MAX_FAILURES):
+        log_in(client, password="guess")
+    client.post("/accounts/password/reset/", {"email": "rhaine@example.com"})
+    link = re.search(r"http://testserver(\S+)", mail.outbox[0].body).group(1)
+    url = client.get(link, follow=True).redirect_chain[-1][0]
+    client.post(url, {"new_password1": "Retribution-Gothic-42",
+                      "new_password2": "Retribution-Gothic-42"})
+    client.post("/accounts/logout/")
+    assert log_in(client, password="Retribution-Gothic-42").status_code == 302
