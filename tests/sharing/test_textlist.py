@@ -169,3 +169,35 @@ def test_a_list_without_a_game_size_is_refused(data_catalog) -> None:  # noqa: A
 def test_over_long_text_is_refused_before_reading(data_catalog) -> None:  # noqa: ANN001
     with pytest.raises(TextListError, match="the limit is 65536"):
         from_text(data_catalog, "x" * (MAX_TEXT_LENGTH + 1))
+
+
+def _fleets(catalog):  # noqa: ANN001, ANN202
+    from hypothesis import strategies as st
+
+    ships = st.sampled_from(sorted({s.slug for f in catalog.factions for s in f.ships})
+                            + ["no-such-ship"])
+    ups = st.lists(st.sampled_from(["veteran-crew", "extra-turrets", "mad-meks", "no-such-refit"]),
+                   max_size=3).map(tuple)
+    names = st.none() | st.text(max_size=40)
+    units = st.builds(rf.ShipUnit, ship=ships, name=names, flagship=st.booleans(),
+                      admiral=st.none() | st.sampled_from(["commodore", "no-such-rank"]),
+                      upgrades=ups) | st.builds(
+        rf.Squadron, ships=st.lists(st.builds(rf.SquadronShip, ship=ships, upgrades=ups),
+                                    max_size=5).map(tuple), name=names)
+    return st.builds(rf.Fleet, faction=st.sampled_from([f.slug for f in catalog.factions]),
+                     game_size=st.sampled_from([g for g in rf.GameSize
+                                                if g is not rf.GameSize.CUSTOM]),
+                     units=st.lists(units, max_size=6).map(tuple), name=names,
+                     notes=st.text(max_size=80))
+
+
+def test_any_list_of_catalogue_ships_reads_back(data_catalog) -> None:  # noqa: ANN001
+    from hypothesis import given, settings
+
+    @settings(max_examples=150, deadline=None)
+    @given(fleet=_fleets(data_catalog))
+    def round_trip(fleet: rf.Fleet) -> None:
+        text = text_of(data_catalog, fleet)
+        assert from_text(data_catalog, text) == fleet
+
+    round_trip()
