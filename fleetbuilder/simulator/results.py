@@ -80,10 +80,10 @@ def ship_rows(summary: dict[str, Any], run: Matchup, catalog: core.Catalog
     """Each ship's fates, by side, named as in its fleet list. The escorts of one class in one
     squadron share a row (their rates averaged: the chance for any one of them)."""
     idx = catalog_index(catalog)
-    fleets = {"a": run.core_fleet("a"), "b": run.core_fleet("b")}
+    fleets = {"a": _played_units(run.core_fleet("a")), "b": _played_units(run.core_fleet("b"))}
     groups: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
     for entry in summary.get("ships", []):
-        units = fleets[entry["side"]].units
+        units = fleets[entry["side"]]
         unit_i = entry["unit"]
         squadron = 0 <= unit_i < len(units) and isinstance(units[unit_i], rf.Squadron)
         key = (entry["side"], unit_i, entry["ship"]) if squadron else \
@@ -93,7 +93,7 @@ def ship_rows(summary: dict[str, Any], run: Matchup, catalog: core.Catalog
     for (side, unit_i, _), entries in groups.items():
         slug = entries[0]["ship"]
         ship_name = idx.ship_name(slug)
-        units = fleets[side].units
+        units = fleets[side]
         unit = units[unit_i] if 0 <= unit_i < len(units) else None
         count = len(entries)
         if isinstance(unit, rf.Squadron):
@@ -110,6 +110,11 @@ def ship_rows(summary: dict[str, Any], run: Matchup, catalog: core.Catalog
                                   segments=charts.fate_segments(rates),
                                   title=f"{label}: {words}"))
     return rows
+
+
+def _played_units(fleet: rf.Fleet) -> list[rf.Unit]:
+    """The units the engine numbers: all but squadrons without ships (it skips those)."""
+    return [u for u in fleet.units if not (isinstance(u, rf.Squadron) and not u.ships)]
 
 
 def results_context(run: Matchup, catalog: core.Catalog) -> dict[str, Any]:

@@ -213,6 +213,35 @@ def test_the_run_keeps_its_own_copy_of_the_fleets(client: Client, started: Calla
     assert run.summary() == one_shot(catalog, run)
 
 
+def test_each_ship_row_is_named_as_in_its_fleet_list(client: Client,
+                                                    started: Callable[..., Matchup],
+                                                    own_fleet: Callable[..., Fleet],
+                                                    catalog, whole_runs) -> None:  # noqa: ANN001
+    # The Patrol sample: Siluria, Siluria, Dauntless, Endeavour, then three squadrons of three
+    # (Cobras, Falchions, Swords). An empty squadron goes first: the engine skips it.
+    fleet = own_fleet("imperial-navy", "patrol")
+    fleet.rename_unit(catalog, 1, "Emperor's Wrath")
+    fleet.rename_unit(catalog, 6, "Sword Squadron")
+    fleet.new_squadron(catalog, "Nobody Yet")
+    units = list(fleet.to_core().units)
+    fleet.apply(catalog, [units[-1], *units[:-1]])
+    run = started(a_source="fleet", a_fleet=str(fleet.pk), battles="2")
+
+    page = html.unescape(client.get(run.get_absolute_url()).content.decode())
+    table = page[page.index('id="ships-a"'):page.index('id="ships-b"')]
+    rows = re.findall(r'<th scope="row">([^<]+)(?:<span class="sim-ship-class">([^<]+))?',
+                      table)
+    assert rows == [
+        ("Siluria Class Light Cruiser", ""),
+        ("Emperor's Wrath", "Siluria Class Light Cruiser"),
+        ("Dauntless Class Light Cruiser", ""),
+        ("Endeavour Class Light Cruiser", ""),
+        ("Cobra Destroyer ×3", "squadron, per ship"),
+        ("Falchion Frigate ×3", "squadron, per ship"),
+        ("Sword Frigate ×3", "Sword Squadron, per ship"),
+    ]
+
+
 def test_a_shared_fleet_by_code_link_or_permalink(started: Callable[..., Matchup],
                                                   start_run: Callable[..., Any], catalog,  # noqa: ANN001
                                                   outsider: Client, whole_runs) -> None:  # noqa: ANN001
