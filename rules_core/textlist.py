@@ -31,6 +31,7 @@ written the same way. So ``from_text(to_text(f)) == f`` for every fleet.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import dataclass
@@ -239,7 +240,10 @@ class _Reader:
         if SLUG_RE.match(token) and len(token) <= 100:
             return token, text.strip()[len(token):]
         shown = re.split(r' "| \[| ·', text.strip(), maxsplit=1)[0]
-        raise TextListError(line, f"no {what} called {shown!r} in the catalogue")
+        close = difflib.get_close_matches(shown.lower(), [n for n, s in table.items() if s], 1,
+                                          0.75)
+        hint = f"; did you mean {self.names.slug_names[table[close[0]]]!r}?" if close else ""
+        raise TextListError(line, f"no {what} called {shown!r} in the catalogue{hint}")
 
     def read(self, text: str) -> tuple[dict[str, Any], dict[str, int]]:
         where: dict[str, int] = {}

@@ -201,3 +201,11 @@ def test_any_list_of_catalogue_ships_reads_back(data_catalog) -> None:  # noqa: 
         assert from_text(data_catalog, text) == fleet
 
     round_trip()
+
+
+def test_a_misspelt_ship_gets_a_suggestion(data_catalog) -> None:  # noqa: ANN001
+    text = "Faction: Orks\nGame size: Patrol\n* Squadron\n  - Savage Gunshp"
+    with pytest.raises(TextListError) as caught:
+        from_text(data_catalog, text)
+    assert str(caught.value) == ("line 4: no ship called 'Savage Gunshp' in the catalogue; "
+                                 "did you mean 'Savage Gunship'?")
