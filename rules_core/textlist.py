@@ -19,14 +19,15 @@
     Notes:
     Free text to the end.
 
-Structure comes from each line's first character, never from indentation (forums strip it): ``*``
-a unit, ``-`` an escort of the squadron above, ``+`` an upgrade of the ship above, ``!`` a
-problem. Points, the verdict and problems are written for readers and ignored when read back: the
-reader recomputes them. Ships, upgrades, admirals, factions and variants are written by their
-catalogue names (read back in any case), or by slug where a name would not lead back to the same
-slug (an unknown slug, or another faction's ship sharing a name). Unit names are always in
-double quotes as JSON strings; a fleet name or notes that would not survive as plain lines are
-written the same way. So ``from_text(to_text(f)) == f`` for every fleet.
+Structure comes from each line's first character, never from indentation (forums strip it):
+``*`` (or ``•``) a unit, ``-`` (or ``–``, ``◦``) an escort of the squadron above, ``+`` an
+upgrade of the ship above, ``!`` a problem; code-fence lines are skipped. Points, the verdict and
+problems are written for readers and ignored when read back: the reader recomputes them. Ships,
+upgrades, admirals, factions and variants are written by their catalogue names (read back in any
+case), or by slug where a name would not lead back to the same slug (an unknown slug, or another
+faction's ship sharing a name). Unit names are always in double quotes as JSON strings; a fleet
+name or notes that would not survive as plain lines are written the same way. So
+``from_text(to_text(f)) == f`` for every fleet.
 """
 
 from __future__ import annotations
@@ -192,6 +193,8 @@ def to_text(catalog: Catalog, fleet: Fleet, report: ValidationReport) -> str:
 
 # --- reading --------------------------------------------------------------------------------
 
+# A list copied back from a rendered forum post has bullets where the markers were.
+_MARKERS = {"*": "*", "•": "*", "-": "-", "–": "-", "◦": "-", "+": "+"}
 _HEADERS = {"fleet": "name", "faction": "faction", "variant": "variant", "game size": "game_size",
             "points": None}
 
@@ -252,10 +255,10 @@ class _Reader:
         while n < len(lines):
             number, line = n + 1, lines[n].strip()
             n += 1
-            if not line or line.startswith("!"):
+            if not line or line.startswith(("!", "```", "~~~")):  # problems, code fences
                 continue
-            marker = line[0]
-            if marker in "*-+" and (len(line) == 1 or line[1] == " "):
+            marker = _MARKERS.get(line[0])
+            if marker and (len(line) == 1 or line[1] == " "):
                 self.item(marker, line[1:].strip(), number)
                 continue
             key, colon, rest = line.partition(":")

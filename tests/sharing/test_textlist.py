@@ -209,3 +209,12 @@ def test_a_misspelt_ship_gets_a_suggestion(data_catalog) -> None:  # noqa: ANN00
         from_text(data_catalog, text)
     assert str(caught.value) == ("line 4: no ship called 'Savage Gunshp' in the catalogue; "
                                  "did you mean 'Savage Gunship'?")
+
+
+def test_a_list_copied_back_from_a_forum_post_reads(data_catalog) -> None:  # noqa: ANN001
+    fleet = commanded(data_catalog)
+    text = text_of(data_catalog, fleet)
+    rendered = "\n".join(("• " + x[2:]) if x.startswith("* ") else
+                         ("◦ " + x.strip()[2:]) if x.strip().startswith("- ") else x.strip()
+                         for x in text.splitlines())
+    assert from_text(data_catalog, f"```\n{rendered}\n```\n") == fleet
