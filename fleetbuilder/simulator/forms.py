@@ -13,6 +13,7 @@ from fleetbuilder.fleets.models import Fleet
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core.sample_fleets import SampleFleetError, sample_fleet
+from rules_core.sim import POLICIES
 
 from . import sharing
 from .models import DEFAULT_BATTLES, MAX_BATTLES, MAX_SEED
@@ -29,6 +30,19 @@ TERRAIN_CHOICES = [
     ("section13", "Terrain of §13: asteroids, gas clouds, planets, debris"),
     ("void", "Void elements: gravity wells, debris fields, gas clouds, drifting bodies"),
 ]
+# How each side is played (rules_core.sim.policy); a policy added later shows its docstring.
+POLICY_LABELS = {
+    "standard": "Standard: closes to its best range, focuses fire",
+    "cautious": "Cautious: stands off at its longest range, braces readily",
+}
+
+
+def policy_choices() -> list[tuple[str, str]]:
+    def label(name: str) -> str:
+        doc = (POLICIES[name].__doc__ or "").strip().splitlines()
+        return POLICY_LABELS.get(name) or f"{name.capitalize()}: {doc[0] if doc else ''}"
+
+    return [(name, label(name)) for name in POLICIES]
 
 
 @dataclass(frozen=True)
@@ -104,13 +118,18 @@ class MatchupForm(forms.Form):
             fields[f"{side}_size"] = forms.ChoiceField(choices=SIZE_CHOICES, required=False,
                                                        label="Game size",
                                                        initial="skirmish")
+            fields[f"{side}_policy"] = forms.ChoiceField(
+                choices=policy_choices(), initial="standard", label="Played as", required=False,
+            )
         self.fields = {**fields, **self.fields}
 
     def options_dict(self) -> dict[str, Any]:
         """The scenario options as ``SimOptions.from_dict`` reads them."""
         data = self.cleaned_data
         return {"max_rounds": data["max_rounds"], "scoring": data["scoring"],
-                "terrain": data["terrain"], "table": data["table"] or None}
+                "terrain": data["terrain"], "table": data["table"] or None,
+                "policy_a": data["a_policy"] or "standard",
+                "policy_b": data["b_policy"] or "standard"}
 
     def side_fields(self, side: str) -> dict[str, forms.BoundField]:
         """The bound fields of one side by short name (source, fleet, share, faction, …)."""

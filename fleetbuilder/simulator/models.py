@@ -126,6 +126,14 @@ class Matchup(models.Model):
         return source.get("label") or doc.get("name") or f"Fleet {side.upper()}"
 
     @property
+    def label_a(self) -> str:
+        return self.label("a")
+
+    @property
+    def label_b(self) -> str:
+        return self.label("b")
+
+    @property
     def is_done(self) -> bool:
         return self.done >= self.battles or bool(self.error)
 

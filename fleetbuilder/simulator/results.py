@@ -33,6 +33,7 @@ class SideInfo:
     legal: bool
     problems: int
     source: str  # "fleet" | "sample" | "shared"
+    policy: str  # how the side is played, when not the standard way ("" if standard)
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,12 @@ def side_info(run: Matchup, side: str, catalog: core.Catalog) -> SideInfo:
         key=side, label=run.label(side), faction=faction.name if faction else fleet.faction,
         size=fleet.game_size.label, points=report.points, legal=report.legal,
         problems=len(report.errors), source=source.get("kind", ""),
+        policy=_policy_word(run.options.get(f"policy_{side}", "standard")),
     )
+
+
+def _policy_word(name: str) -> str:
+    return "" if name == "standard" else name
 
 
 def verdict(summary: dict[str, Any], a: str, b: str) -> tuple[str, str]:

@@ -29,6 +29,7 @@ from .results import battle_context, results_context
 
 NEW = "simulator/new.html"
 PAGE = "simulator/matchup.html"
+RECENT_RUNS = 10
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -93,8 +94,10 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             return redirect(matchup)
+    recent = Matchup.objects.owned_by(request.user, _owner_token(request)) \
+        .defer("fleet_a", "fleet_b", "tally")[:RECENT_RUNS]
     ctx = {"form": form, "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
-           "has_fleets": bool(fleets)}
+           "has_fleets": bool(fleets), "recent": recent}
     return render(request, NEW, ctx, status=400 if form.errors else 200)
 
 

@@ -290,6 +290,16 @@ def test_anyone_with_the_link_reads_the_results_but_only_the_owner_continues(
     assert run.done == done
 
 
+def test_the_form_lists_this_browsers_recent_runs_only(client: Client,
+                                                       started: Callable[..., Matchup],
+                                                       outsider: Client, whole_runs) -> None:  # noqa: ANN001
+    run = started(battles="2", seed="8080")
+    page = client.get("/simulator/").content.decode()
+    assert "Your recent runs" in page
+    assert f'href="{run.get_absolute_url()}"' in page and "seed 8080" in page
+    assert "Your recent runs" not in outsider.get("/simulator/").content.decode()
+
+
 def test_unknown_runs_are_404_and_wrong_methods_405(client: Client,
                                                    started: Callable[..., Matchup],
                                                    whole_runs) -> None:  # noqa: ANN001
@@ -304,7 +314,13 @@ def test_unknown_runs_are_404_and_wrong_methods_405(client: Client,
 
 def test_run_again_with_the_same_seed_gives_the_same_results(
         client: Client, started: Callable[..., Matchup], outsider: Client, whole_runs) -> None:  # noqa: ANN001
-    run = started(battles="10", seed="99", terrain="void", scoring="faq", max_rounds="6")
+    run = started(battles="10", seed="99", terrain="void", scoring="faq", max_rounds="6",
+                  b_policy="cautious", table="armada")
+    assert run.options == {"max_rounds": 6, "scoring": "faq", "terrain": "void",
+                           "table": "armada", "policy_a": "standard", "policy_b": "cautious"}
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert "· played cautious" in page
+    assert "at most 6 rounds · Armada table · Void elements" in page
     response = client.post(f"/simulator/m/{run.public_id}/again/")
     assert response.status_code == 302
     again = Matchup.objects.exclude(pk=run.pk).get()
