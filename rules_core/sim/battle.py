@@ -184,10 +184,11 @@ class Battle:
 
     def attack(self, ship: Ship, fn: Callable[..., damage.AttackReport], *args: Any,
                source: Ship | None = None, source_xy: tuple[float, float] | None = None,
-               **kwargs: Any) -> damage.AttackReport:
+               defer: bool = False, **kwargs: Any) -> damage.AttackReport:
         """Every attack on a ship goes through here: bracing (§4, §10) and the orbit save
         (§13) as the resolver's 4+ save, the resolver itself, then blast markers, crippling and
-        destruction."""
+        destruction (``defer``: the caller removes a destroyed ship itself, for simultaneous
+        destruction)."""
         t = ship.target
         braced = ship.braced_round == self.round
         if not braced and ship.orbit is not None and (source is None
@@ -202,7 +203,7 @@ class Battle:
             sx, sy = (source.x, source.y) if source is not None else (
                 source_xy if source_xy is not None else (ship.x, ship.y))
             self.place_marker(ship, sx, sy)
-        if report.destroyed:
+        if report.destroyed and not defer:
             self.remove_destroyed(ship, report.catastrophe)
         return report
 
@@ -258,7 +259,7 @@ class Battle:
                         caught.append((d, s))
         caught.sort(key=lambda c: (c[0], c[1].side, c[1].spec.unit, c[1].spec.index))
         for _, s in caught:
-            if not s.on_table:
+            if not s.on_table or s.target.hull <= 0:  # gone, or about to go (simultaneous)
                 continue
             report = self.attack(s, damage.resolve_hits, hits, self.dice, attack="explosion",
                                  source_xy=(ship.x, ship.y))
@@ -298,7 +299,8 @@ class Battle:
     def ram(self, ship: Ship, enemy: Ship) -> None:
         """§11: both ships take d6 damage; the one with the better armor (the lower save,
         R-01) rolls twice and takes the lower. Damage: no armor save, shields and brace apply
-        (R-77)."""
+        (R-77). Both take their damage before either explodes; ships destroyed together roll
+        catastrophic damage in initiative order (§8 Simultaneous Destruction)."""
         rolls = {}
         for s in (ship, enemy):
             other = enemy if s is ship else ship
@@ -307,14 +309,19 @@ class Battle:
                 r = min(r, self.dice.d6())
             rolls[id(s)] = r
         self.log(ship.side, f"{ship.label()} rams {enemy.label()}!")
-        for s in (enemy, ship):
-            if not s.on_table:
-                continue
+        reports = []
+        for s in (ship, enemy):
             other = enemy if s is ship else ship
             report = self.attack(s, gunnery.damage_points, rolls[id(s)], self.dice,
-                                 attack="ramming", source=other)
+                                 attack="ramming", source=other, defer=True)
+            reports.append((s, report))
             self.log(s.side, f"  {s.label()} takes {rolls[id(s)]} ramming damage: "
                      + gunnery.describe(report))
+        first = SIDES.index(self.initiative[-1]) if self.initiative else ship.side
+        reports.sort(key=lambda sr: sr[0].side != first)
+        for s, report in reports:
+            if report.destroyed:
+                self.remove_destroyed(s, report.catastrophe)
 
     # --- reactions (§10) ---------------------------------------------------------------------
 

@@ -68,7 +68,7 @@ NAVY = {
              attack_craft=["test-fighter", "test-bomber", "test-boat"]),
         ship("nova-ship", "battleship", 365, hull=12, shields=3, armor=5,
              weapons=[weapon("Nova Cannon", "nova_cannon", ["front"], 1, 150)]),
-        ship("grand-cruiser", "grand_cruiser", 300, hull=10, turns=45,
+        ship("grand-cruiser", "grand_cruiser", 300, hull=10, turns=45, armor=4,
              weapons=[weapon("Broadside", "battery", ["left", "right"], 8, 45)]),
         ship("frigate", "escort", 35, ld=7, speed=25, turns=90, shields=1, hull=1, turrets=1,
              weapons=[weapon("Battery", "battery", ["left", "front", "right"], 3, 30)]),
