@@ -274,7 +274,8 @@ def test_ramming_deals_d6_to_both_and_the_better_armor_takes_the_lower_of_two(si
     t = put(b.sides[1][0], 90, 45, 270)
     b.policies = (Scripted(plan=Plan(20.0, 0.0, ram=t)), b.policies[1])
     b.activate(b.units[0][0])
-    assert t.destroyed and a.target.hull == 10 and a.target.shields == 0
+    assert t.destroyed and a.target.hull == 10
+    assert "Grand Cruiser takes 2 ramming damage: 2 absorbed by shields" in text(b)
     assert "rams Frigate" in text(b)
     b.dice.assert_used_up()
 
