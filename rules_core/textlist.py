@@ -129,7 +129,8 @@ def _plain_notes(notes: str) -> bool:
     lines = notes.split("\n")
     return (notes.splitlines() == lines and all(x == x.rstrip() and (not x or x.isprintable())
                                                 for x in lines)
-            and lines[0].strip() != "" and lines[-1].strip() != "" and notes[0] != '"')
+            and lines[0].strip() != "" and lines[-1].strip() != "" and notes[0] != '"'
+            and not lines[-1].lstrip().startswith(("```", "~~~")))
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -267,15 +268,16 @@ class _Reader:
                 self.notes_line = number
                 if rest.strip():
                     self.notes = self.value(rest, number, "notes")
-                    n_rest = [x for x in lines[n:] if x.strip()]
+                    n_rest = [x for x in lines[n:]
+                              if x.strip() and not x.strip().startswith(("```", "~~~"))]
                     if n_rest:
                         raise TextListError(n + 1, "nothing may follow quoted notes")
                 else:
                     body = [x.rstrip() for x in lines[n:]]
                     while body and not body[0]:
                         body.pop(0)
-                    while body and not body[-1]:
-                        body.pop()
+                    while body and (not body[-1] or body[-1].startswith(("```", "~~~"))):
+                        body.pop()  # trailing blank lines and the closing code fence
                     self.notes = "\n".join(body)
                 break
             if colon and key in _HEADERS:
