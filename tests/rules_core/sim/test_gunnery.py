@@ -269,13 +269,13 @@ def test_ramming_deals_d6_to_both_and_the_better_armor_takes_the_lower_of_two(si
                      5, 2,  # the grand cruiser (armor 4+ beats 5+) rolls twice, takes 2
                      2,  # the frigate's damage die
                      2, 2])  # grand cruiser: shields take both; frigate: shield 1, then
-    # destroyed: a drifting hulk
+    # destroyed: 2 + 2, a blazing wreck
     a = put(b.sides[0][0], 90, 30, 90)
     t = put(b.sides[1][0], 90, 45, 270)
     b.policies = (Scripted(plan=Plan(20.0, 0.0, ram=t)), b.policies[1])
     b.activate(b.units[0][0])
     assert t.destroyed and a.target.hull == 10
-    assert "Grand Cruiser takes 2 ramming damage: 2 absorbed by shields" in text(b)
+    assert "Grand Cruiser takes 2 ramming damage: 2 damage, 2 absorbed by shields" in text(b)
     assert "rams Frigate" in text(b)
     b.dice.assert_used_up()
 
