@@ -276,7 +276,7 @@ def code_view(request: HttpRequest, code: str) -> HttpResponse:
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(required=False, label="Fleet file (.json)")
+    file = forms.FileField(required=False, label="Fleet file (.json or .txt)")
     text = forms.CharField(
         required=False, label="…or paste a fleet file, a share code or link, or a plain-text "
         "list", widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),

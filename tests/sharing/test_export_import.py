@@ -211,3 +211,9 @@ def test_the_import_page_is_linked_and_works_without_a_fleet(client: Client) -> 
     page = client.get("/fleets/import/").content.decode()
     assert 'enctype="multipart/form-data"' in page and 'maxlength="262144"' in page
     assert 'href="/fleets/import/" aria-current="page">Import</a>' in page
+
+
+def test_an_uploaded_text_file_is_read_as_a_list(client: Client, make_fleet) -> None:  # noqa: ANN001
+    text = text_of(client, make_fleet()).encode()
+    page = preview(client, file=SimpleUploadedFile("fleet.txt", text, "text/plain"))
+    assert "from a plain-text list" in page and "Save to my fleets" in page
