@@ -116,6 +116,7 @@ class Histogram:
     band_x: float | None = None  # the 10th–90th percentile band
     band_width: float | None = None
     mean_label: str = ""
+    mean_on_left: bool = False  # the label goes left of the line near the right edge
 
 
 def _nice_step(span: float, target: int) -> float:
@@ -196,6 +197,7 @@ def _vp_histogram(vp: dict[str, Any], battles: int, lo: float, hi: float, top: f
         band_width=round(x(p90 + centre) - x(p10 + centre), 2)
         if p10 is not None and p90 is not None else None,
         mean_label=f"mean {mean:.1f}" if mean is not None else "",
+        mean_on_left=mean is not None and x(mean + centre) > H_LEFT + plot_w * 0.7,
     )
 
 
