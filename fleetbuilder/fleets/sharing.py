@@ -32,6 +32,7 @@ from fleetbuilder.catalog import loader
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core import sharecode, textlist
+from rules_core.validator import validate
 
 from .models import Fleet
 from .roster import roster_context
@@ -82,8 +83,6 @@ def _file_response(fleet: rf.Fleet) -> HttpResponse:
 
 
 def _text_response(fleet: rf.Fleet, catalog: core.Catalog) -> HttpResponse:
-    from rules_core.validator import validate
-
     text = textlist.to_text(catalog, fleet, validate(fleet, catalog))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
@@ -99,12 +98,13 @@ def _share_code(fleet: rf.Fleet) -> tuple[str, str]:
         return "", exc.message
 
 
-def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog,
-               done: str) -> HttpResponse:
+def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, done: str,
+               back: str) -> HttpResponse:
+    """Save ``fleet`` as a new fleet of this player, or go ``back`` saying why it cannot be."""
     if catalog.faction(fleet.faction) is None:
         messages.error(request, f"This catalogue has no faction {fleet.faction!r}; the fleet "
                                 "cannot be built here.")
-        return redirect(request.path)
+        return redirect(back)
     with transaction.atomic():
         new = Fleet.from_core(fleet, catalog, **_owner_kwargs(request))
     messages.success(request, done)
@@ -218,7 +218,8 @@ def copy_shared(request: HttpRequest, share_id: str) -> HttpResponse:
     """Fork the shared fleet into a new fleet the visitor owns."""
     fleet = _shared(share_id)
     return _save_copy(request, fleet.to_core(), loader.core_catalog(),
-                      "A copy of the shared fleet is now in your fleets.")
+                      done="A copy of the shared fleet is now in your fleets.",
+                      back=reverse("shared:fleet", args=[share_id]))
 
 
 @never_cache
@@ -260,8 +261,8 @@ def code_view(request: HttpRequest, code: str) -> HttpResponse:
         return render(request, "fleets/shared_bad_code.html", {"error": exc.message},
                       status=404)
     if request.method == "POST":
-        return _save_copy(request, fleet, catalog, "The fleet from the share code is now in "
-                                                   "your fleets.")
+        return _save_copy(request, fleet, catalog, back=request.path,
+                          done="The fleet from the share code is now in your fleets.")
     ctx = {
         **roster_context(fleet, catalog),
         "title": fleet.name or "Shared fleet",
@@ -306,16 +307,16 @@ class ImportForm(forms.Form):
             raise forms.ValidationError("Import a file or pasted text, not both at once.")
         return data
 
-    def source(self) -> tuple[str, str]:
-        """(what was given, its text); ImportProblem when a file is not UTF-8 text."""
+    def source(self) -> str:
+        """The text given, uploaded or pasted; ImportProblem when a file is not UTF-8 text."""
         upload = self.cleaned_data.get("file")
         if upload:
             try:
-                return "file", upload.read().decode("utf-8")
+                return upload.read().decode("utf-8")
             except UnicodeDecodeError:
                 raise ImportProblem("The file is not a fleet file (it is not UTF-8 text).") \
                     from None
-        return "paste", self.cleaned_data["text"]
+        return self.cleaned_data["text"]
 
 
 def read_fleet(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
@@ -365,14 +366,15 @@ def import_fleet(request: HttpRequest) -> HttpResponse:
         except rf.FleetFormatError as exc:
             messages.error(request, f"Nothing was saved: {exc}")
             return redirect("fleets:import")
-        return _save_copy(request, fleet, catalog, f"Imported “{fleet.name or 'the fleet'}”.")
+        return _save_copy(request, fleet, catalog, back=reverse("fleets:import"),
+                          done=f"Imported “{fleet.name or 'the fleet'}”.")
     form = ImportForm(post, files)
     ctx: dict[str, Any] = {"form": form}
     status = 200
     if post is not None:
         if form.is_valid():
             try:
-                fleet, kind = read_fleet(form.source()[1], catalog)
+                fleet, kind = read_fleet(form.source(), catalog)
             except ImportProblem as exc:
                 ctx["error"] = str(exc)
                 status = 400

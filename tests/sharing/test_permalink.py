@@ -151,3 +151,15 @@ def test_the_shared_file_and_text_can_be_downloaded(shared: Fleet, visitor: Clie
     text = visitor.get(shared.share_url_path() + "fleet.txt")
     assert text.headers["Content-Type"] == "text/plain; charset=utf-8"
     assert text.content.decode().startswith(f"Fleet: {shared.name}\n")
+
+
+def test_a_shared_fleet_of_an_unknown_faction_is_shown_but_not_copied(
+        client: Client, shared: Fleet, visitor: Client) -> None:
+    Fleet.objects.filter(pk=shared.pk).update(
+        document={**shared.document, "faction": "space-elves"}, faction="space-elves")
+    html = visitor.get(shared.share_url_path()).content.decode()
+    assert "catalogue has no faction “space-elves”" in html and "Copy to my fleets" not in html
+    response = visitor.post(shared.share_url_path() + "copy/", follow=True)
+    assert response.redirect_chain[-1][0] == shared.share_url_path()
+    assert "no faction &#x27;space-elves&#x27;" in response.content.decode()
+    assert Fleet.objects.count() == 1
