@@ -30,6 +30,8 @@ from .results import battle_context, results_context
 NEW = "simulator/new.html"
 PAGE = "simulator/matchup.html"
 RECENT_RUNS = 10
+# A fresh form pits the Imperial Navy against the Archenemy: the game's classic war.
+DEFAULT_SAMPLES = {"a_faction": "imperial-navy", "b_faction": "archenemy"}
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -103,7 +105,7 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
 
 def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
     """Start from one of your fleets (``?a=<fleet id>``): B is a sample of its size and list."""
-    initial: dict[str, Any] = {}
+    initial: dict[str, Any] = dict(DEFAULT_SAMPLES)
     if fleets:
         initial.update(a_fleet=fleets[0].pk, b_fleet=fleets[min(1, len(fleets) - 1)].pk)
     wanted = request.GET.get("a", "")

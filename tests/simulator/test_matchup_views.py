@@ -53,6 +53,10 @@ def test_form_offers_samples_and_shared_fleets_without_saved_fleets(client: Clie
     assert 'value="fleet"' not in page
     for faction in catalog.factions:
         assert f'value="{faction.slug}"' in page
+    side_a = page[page.index('id="side-a"'):page.index('id="side-b"')]
+    side_b = page[page.index('id="side-b"'):]
+    assert '<option value="imperial-navy" selected>' in side_a
+    assert '<option value="archenemy" selected>' in side_b
 
 
 def test_preview_from_a_fleet_puts_it_on_side_a_against_a_sample_of_its_size(
