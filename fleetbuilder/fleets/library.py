@@ -136,9 +136,10 @@ def _list_ctx(request: HttpRequest, params: QueryDict) -> dict[str, Any]:
 
 
 def _list_region(request: HttpRequest, ctx: dict[str, Any]) -> HttpResponse:
-    """The results region, with the trash link's count swapped out of band."""
+    """The results region; out of band, the trash link's count and words for screen readers."""
     response = render(request, f"{LIST_PAGE}#results", ctx)
-    response.write(render(request, f"{LIST_PAGE}#trash_link", {**ctx, "oob": True}).content)
+    for partial in ("trash_link", "status"):
+        response.write(render(request, f"{LIST_PAGE}#{partial}", {**ctx, "oob": True}).content)
     return response
 
 

@@ -386,3 +386,15 @@ def test_the_builder_page_duplicates_and_deletes_too(client: Client, library) ->
     response = client.post(f"/fleets/{copy.pk}/trash/", {"next": "/fleets/"})
     assert response.headers["Location"] == "/fleets/"
     assert "“Gothic Patrol (copy)” is in the trash." in client.get("/fleets/").content.decode()
+
+
+def test_htmx_answers_tell_screen_readers_what_changed(client: Client, library) -> None:  # noqa: ANN001
+    page = client.get("/fleets/").content.decode()
+    assert '<div id="library-status" class="visually-hidden" role="status"></div>' in page
+    html = client.get("/fleets/?q=patrol", headers=HTMX).content.decode()
+    assert 'hx-swap-oob="innerHTML">1 fleet found.</div>' in html
+    html = client.post(f"/fleets/{library['gothic'].pk}/trash/", {"next": "/fleets/"},
+                       headers=HTMX).content.decode()
+    assert "“Gothic Patrol” is in the trash. 2 fleets.</div>" in html
+    assert '<a id="trash-link" class="button button--ghost" href="/fleets/trash/" ' \
+           'hx-swap-oob="true">Trash (1)</a>' in html
