@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 NOVA_MIN_CM = 30.0
 NOVA_HOLE_R = 0.5  # the template's 1 cm centre hole
 NOVA_TEMPLATE_R = 5.0  # 10 cm across
+ORDNANCE_ATTACKS = {"torpedo": "strike home", "bombers": "score (4+)",
+                    "assault_boats": "get aboard (4+)"}
 KIND_NAMES = {BATTERY: "battery", LANCE: "lance", SPECIAL: "special"}
 
 
@@ -184,12 +186,14 @@ def damage_points(target: damage.Target, points: int, dice, *,
 def describe(r: damage.AttackReport) -> str:
     """An attack report in a player's words."""
     parts = []
-    if r.dice:
+    if r.attack in ORDNANCE_ATTACKS:
+        if r.intercepted:
+            parts.append(f"{r.intercepted} shot down by turrets")
+        parts.append(f"{r.hits} {ORDNANCE_ATTACKS[r.attack]}")
+    elif r.dice:
         parts.append(f"{r.hits} hit{'s' if r.hits != 1 else ''} from {r.dice} dice")
     elif r.hits:
         parts.append(f"{r.hits} {'hits' if r.attack in ('hits', 'explosion') else 'damage'}")
-    if r.intercepted:
-        parts.append(f"{r.intercepted} shot down by turrets")
     if r.armor_saves:
         parts.append(f"{r.armor_saves} saved by armor")
     if r.brace_saves:

@@ -4,13 +4,15 @@ table and dice rigged to the exact rolls a scenario needs (rules_core.dice.Rigge
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from rules_core.catalog import Catalog, catalog_from_dicts
+from rules_core.catalog import Catalog, catalog_from_dicts, load_catalog_dir
 from rules_core.dice import RiggedDice
 from rules_core.fleet import Fleet, GameSize, ShipUnit, Squadron, SquadronShip
+from rules_core.sample_fleets import sample_fleet
 from rules_core.sim import SimOptions
 from rules_core.sim.battle import Battle
 from rules_core.sim.movement import Plan
@@ -90,6 +92,22 @@ MARINES = {
 @pytest.fixture(scope="session")
 def sim_catalog() -> Catalog:
     return catalog_from_dicts([NAVY, MARINES], ADMIRALS, [], version="sim-test")
+
+
+DATA_DIR = Path(__file__).resolve().parents[3] / "fleetbuilder" / "catalog" / "data"
+
+
+@pytest.fixture(scope="session")
+def catalog_real() -> Catalog:
+    """The project's real catalogue, read from its data files (no database)."""
+    return load_catalog_dir(DATA_DIR)
+
+
+@pytest.fixture(scope="session")
+def fleets_real(catalog_real: Catalog) -> tuple[Fleet, Fleet]:
+    """Two built-in Skirmish fleets: Imperial Navy (A) and Orks (B)."""
+    return (sample_fleet(catalog_real, "imperial-navy", "skirmish"),
+            sample_fleet(catalog_real, "orks", "skirmish"))
 
 
 def cap(slug: str, *, flagship: bool = False, admiral: str | None = None,
