@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 
 from . import throttle
 
@@ -91,3 +91,12 @@ class EmailForm(forms.Form):
     def save(self) -> None:
         self.user.email = self.cleaned_data["email"]
         self.user.save(update_fields=["email"])
+
+
+class ResetForm(PasswordResetForm):
+    """Django's reset form, with a cap on mails to one address (see throttle)."""
+
+    def get_users(self, email: str) -> Any:
+        if not throttle.allow_reset_mail(email):
+            return iter(())
+        return super().get_users(email)

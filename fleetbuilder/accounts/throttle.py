@@ -38,3 +38,20 @@ def failed(request: HttpRequest | None, username: str) -> None:
 
 def succeeded(request: HttpRequest | None, username: str) -> None:
     cache.delete(_key(request, username))
+
+
+# Reset mails: at most this many to one address an hour, so the form cannot flood an inbox.
+# Past it the page answers as always (it never says whether an address has an account).
+MAX_RESET_MAILS = 3
+RESET_WINDOW_SECONDS = 60 * 60
+
+
+def allow_reset_mail(email: str) -> bool:
+    key = "accounts:reset-mails:" + hashlib.sha256(email.casefold().encode()).hexdigest()
+    cache.add(key, 0, RESET_WINDOW_SECONDS)
+    try:
+        sent = cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, RESET_WINDOW_SECONDS)
+        sent = 1
+    return sent <= MAX_RESET_MAILS

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from fleetbuilder.fleets.models import Fleet
 
-from .forms import EmailForm, LoginForm, SignUpForm
+from .forms import EmailForm, LoginForm, ResetForm, SignUpForm
 from .signals import browser_owner_token
 
 
@@ -84,6 +84,7 @@ password_change = auth_views.PasswordChangeView.as_view(
     success_url=reverse_lazy("accounts:password_change_done"))
 password_change_done = auth_views.PasswordChangeDoneView.as_view()
 password_reset = auth_views.PasswordResetView.as_view(
+    form_class=ResetForm,
     email_template_name="registration/password_reset_email.txt",
     subject_template_name="registration/password_reset_subject.txt",
     success_url=reverse_lazy("accounts:password_reset_done"))

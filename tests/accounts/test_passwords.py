@@ -88,3 +88,10 @@ def test_an_account_without_an_email_cannot_be_reset(client: Client, db) -> None
     get_user_model().objects.create_user("quiet", "", PASSWORD)
     client.post("/accounts/password/reset/", {"email": ""})
     assert mail.outbox == []
+
+
+def test_at_most_three_reset_mails_an_hour_to_one_address(client: Client, player) -> None:  # noqa: ANN001
+    for _ in range(5):
+        response = client.post("/accounts/password/reset/", {"email": "rhaine@example.com"})
+        assert response.headers["Location"] == "/accounts/password/reset/sent/"
+    assert len(mail.outbox) == 3
