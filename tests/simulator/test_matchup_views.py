@@ -254,7 +254,8 @@ def test_a_shared_fleet_by_code_link_or_permalink(started: Callable[..., Matchup
     by_code = started(b_source="shared", b_share=code, battles="3")
     assert by_code.core_fleet("b") == orks
     assert by_code.sources["b"]["kind"] == "shared"
-    by_link = started(b_source="shared", b_share=f"http://example.org/s/{code}", battles="3")
+    by_link = started(b_source="shared", b_share=f"http://testserver/fleets/code/{code}/",
+                      battles="3")
     assert by_link.core_fleet("b") == orks
 
     response = outsider.post("/fleets/new/", {"name": "Their Fleet", "faction": "orks",
@@ -263,7 +264,8 @@ def test_a_shared_fleet_by_code_link_or_permalink(started: Callable[..., Matchup
     theirs.store(replace(orks, name="Their Fleet"), catalog)
     theirs.save()
     theirs.share()
-    permalink = f"https://fleets.example.org/shared/{theirs.share_id}/"
+    permalink = f"http://testserver{theirs.share_url_path()}"
+    assert permalink.endswith(f"/{theirs.share_id}/")
     shared = started(b_source="shared", b_share=permalink, battles="3")
     assert shared.core_fleet("b").units == orks.units
     assert shared.label("b") == "Their Fleet (shared)"
