@@ -217,3 +217,26 @@ def test_an_uploaded_text_file_is_read_as_a_list(client: Client, make_fleet) -> 
     text = text_of(client, make_fleet()).encode()
     page = preview(client, file=SimpleUploadedFile("fleet.txt", text, "text/plain"))
     assert "from a plain-text list" in page and "Save to my fleets" in page
+
+
+def test_a_fleet_too_big_for_a_code_still_has_a_link_and_a_file(client: Client, make_fleet,  # noqa: ANN001
+                                                                catalog) -> None:  # noqa: ANN001
+    import random
+
+    rng = random.Random(3)
+    units = tuple(rf.ShipUnit("lunar-class-cruiser",
+                              name="".join(rng.choice("abcdefghijklmnopqrstuvwxyz")
+                                           for _ in range(100))) for _ in range(60))
+    fleet = make_fleet(rf.Fleet("imperial-navy", rf.GameSize.ARMADA, units, name="Big"))
+    page = client.get(f"/fleets/{fleet.pk}/share/").content.decode()
+    assert "This fleet is too big for a share code" in page and 'id="code-url"' not in page
+    assert client.get(f"/fleets/{fleet.pk}/export.json").status_code == 200
+
+
+def test_pasted_files_with_a_bom_and_windows_line_ends_read(client: Client, make_fleet) -> None:  # noqa: ANN001
+    fleet = make_fleet()
+    body = export_file(client, fleet).decode()
+    page = preview(client, text="\ufeff" + body.replace("\n", "\r\n"))
+    assert "from a fleet file" in page
+    text = text_of(client, fleet).replace("\n", "\r\n")
+    assert "from a plain-text list" in preview(client, text=text)
