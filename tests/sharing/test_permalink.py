@@ -110,10 +110,12 @@ def test_unknown_and_turned_off_links_give_the_same_404(client: Client, shared: 
     assert off.content == unknown.content
 
 
-def test_a_trashed_fleet_is_no_longer_shared(shared: Fleet, visitor: Client) -> None:
+def test_a_trashed_fleet_is_not_shared_until_restored(shared: Fleet, visitor: Client) -> None:
     path = shared.share_url_path()
     shared.trash()
     assert visitor.get(path).status_code == 404
+    shared.restore()
+    assert visitor.get(path).status_code == 200
 
 
 def test_copy_to_my_fleets_forks_it_for_a_visitor(shared: Fleet, visitor: Client) -> None:
