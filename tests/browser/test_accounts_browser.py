@@ -91,8 +91,8 @@ def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
 def test_delete_forever_from_the_trash_asks_first(page: Page, live_catalog) -> None:  # noqa: ANN001
     base = live_catalog.url
     start_fleet(page, base, "Doomed Draft")
-    page.goto(base + "/fleets/")
-    page.get_by_role("button", name="Delete Doomed Draft").click()
+    page.get_by_role("button", name="Delete", exact=True).click()  # from the builder page
+    expect(page.locator(".undo-bar")).to_contain_text("“Doomed Draft” is in the trash.")
     page.get_by_role("link", name="Trash (1)").click()
     page.get_by_role("link", name="Delete Doomed Draft forever").click()
     expect(page.get_by_role("heading", name="Delete “Doomed Draft” forever?")).to_be_visible()
