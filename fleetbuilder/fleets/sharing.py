@@ -16,8 +16,8 @@ from typing import Any
 
 import segno
 from django import forms
+from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import RequestDataTooBig
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -26,6 +26,7 @@ from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from fleetbuilder.catalog import loader
@@ -349,17 +350,31 @@ def read_fleet(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
         raise ImportProblem(f"{where}{exc.message[0].upper()}{exc.message[1:]}") from None
 
 
+def _too_big(request: HttpRequest) -> bool:
+    """A POST body over the site's form-data limit, told from its length without reading it."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return False
+    return limit is not None and length > limit
+
+
+@csrf_exempt  # the size comes first, so it gets a clear page; CSRF is then checked as usual
 @require_http_methods(["GET", "POST"])
 def import_fleet(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST" and _too_big(request):
+        ctx = {"form": ImportForm(), "too_big": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024}
+        return render(request, "fleets/import.html", ctx, status=413)
+    return _import(request)
+
+
+@csrf_protect
+def _import(request: HttpRequest) -> HttpResponse:
     """Check what was given and show it; ``save`` (the normalised file) stores it, atomically."""
     catalog = loader.core_catalog()
-    try:
-        post = request.POST if request.method == "POST" else None
-        files = request.FILES if request.method == "POST" else None
-    except RequestDataTooBig:
-        form = ImportForm()
-        ctx = {"form": form, "too_big": True}
-        return render(request, "fleets/import.html", ctx, status=413)
+    post = request.POST if request.method == "POST" else None
+    files = request.FILES if request.method == "POST" else None
     if post is not None and "save" in post:
         try:
             fleet = rf.load_fleet_json(post.get("save", ""))

@@ -202,9 +202,36 @@ def test_oversize_input_is_refused_with_a_clear_message(visitor: Client, catalog
     assert response.status_code == 400
     assert "The pasted text is 307200 characters long; the limit is 262144." \
         in response.content.decode()
-    # Past the site's 512 KB limit on form data, Django refuses the request itself.
-    assert visitor.post("/fleets/import/", {"text": "x" * (600 * 1024)}).status_code in (400, 413)
     assert not Fleet.objects.exists()
+
+
+def csrf_client() -> tuple[Client, str]:
+    browser = Client(enforce_csrf_checks=True)
+    page = browser.get("/fleets/import/").content.decode()
+    return browser, re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+
+
+def test_past_the_sites_form_limit_the_page_still_says_why(catalog) -> None:  # noqa: ANN001
+    browser, token = csrf_client()
+    big = {"csrfmiddlewaretoken": token, "text": "x" * (600 * 1024)}
+    response = browser.post("/fleets/import/", big)
+    assert response.status_code == 413
+    assert "That was too much to send at once (over 512 KB)" in response.content.decode()
+    upload = {"csrfmiddlewaretoken": token,
+              "file": SimpleUploadedFile("big.json", b" " * (700 * 1024))}
+    assert browser.post("/fleets/import/", upload).status_code == 413
+    assert not Fleet.objects.exists()
+
+
+def test_import_still_needs_the_csrf_token(client: Client, make_fleet) -> None:  # noqa: ANN001
+    text = text_of(client, make_fleet())
+    browser, token = csrf_client()
+    assert browser.post("/fleets/import/", {"text": text}).status_code == 403
+    assert browser.post("/fleets/import/", {"text": text,
+                                            "csrfmiddlewaretoken": token}).status_code == 200
+    save_data = {"save": export_file(client, Fleet.objects.get()).decode()}
+    assert browser.post("/fleets/import/", save_data).status_code == 403
+    assert Fleet.objects.count() == 1
 
 
 def test_the_import_page_is_linked_and_works_without_a_fleet(client: Client) -> None:
