@@ -492,8 +492,8 @@ class Fleet(models.Model):
         return new
 
     def share_url_path(self) -> str | None:
-        """The permalink's path while the owner shares this fleet, else None."""
-        if not self.share_enabled or not self.share_id:
+        """The permalink's path while the owner shares this fleet (and it is not trashed)."""
+        if not self.share_enabled or not self.share_id or self.deleted_at is not None:
             return None
         return reverse("shared:fleet", args=[self.share_id])
 
