@@ -114,7 +114,9 @@ def test_a_trashed_fleet_is_not_shared_until_restored(shared: Fleet, visitor: Cl
     path = shared.share_url_path()
     shared.trash()
     assert visitor.get(path).status_code == 404
+    assert shared.share_url_path() is None  # no QR code printed for it either
     shared.restore()
+    assert shared.share_url_path() == path
     assert visitor.get(path).status_code == 200
 
 
