@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from rules_core import catalog as core
 from rules_core import fleet as rf
+from rules_core import sharecode
 from rules_core.sim import BattleResult, SimError, SimOptions, Tally, play_battle, simulate
 
 MAX_BATTLES = 2000
@@ -110,6 +111,34 @@ class Matchup(models.Model):
         return {"fleet_a": self.core_fleet("a"), "fleet_b": self.core_fleet("b"),
                 "sources": self.sources, "options": self.sim_options, "seed": self.seed,
                 "battles": self.battles}
+
+    def form_initial(self, own_fleets: set[int]) -> dict[str, Any]:
+        """The matchup form filled in with this run's sides, options and seed.
+
+        A side that was one of the visitor's own saved fleets stays that fleet (as it is now,
+        edits included); any other side travels as a share code of the run's own copy, so
+        anyone holding the link gets exactly the fleet that fought.
+        """
+        options = self.options or {}
+        initial: dict[str, Any] = {
+            "battles": self.battles, "seed": self.seed,
+            "max_rounds": options.get("max_rounds", 10), "table": options.get("table") or "",
+            "scoring": options.get("scoring", "core"), "terrain": options.get("terrain", "none"),
+        }
+        for side in ("a", "b"):
+            source = (self.sources or {}).get(side) or {}
+            initial[f"{side}_policy"] = options.get(f"policy_{side}", "standard")
+            if source.get("kind") == "fleet" and source.get("fleet") in own_fleets:
+                initial.update({f"{side}_source": "fleet", f"{side}_fleet": source["fleet"]})
+            elif source.get("kind") == "sample":
+                initial.update({f"{side}_source": "sample",
+                                f"{side}_faction": source.get("faction"),
+                                f"{side}_size": source.get("size"),
+                                f"{side}_variant": source.get("variant") or ""})
+            else:
+                initial.update({f"{side}_source": "shared",
+                                f"{side}_share": sharecode.encode(self.core_fleet(side))})
+        return initial
 
     # --- reading ----------------------------------------------------------------------------
 

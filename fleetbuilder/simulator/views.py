@@ -104,7 +104,8 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
-    """Start from one of your fleets (``?a=<fleet id>``): B is a sample of its size and list."""
+    """Start from one of your fleets (``?a=<fleet id>``): B is a sample of its size and list;
+    or from an earlier run (``?from=<run id>``): its sides, options and seed."""
     initial: dict[str, Any] = dict(DEFAULT_SAMPLES)
     if fleets:
         initial.update(a_fleet=fleets[0].pk, b_fleet=fleets[min(1, len(fleets) - 1)].pk)
@@ -115,6 +116,9 @@ def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
         initial.update(a_source="fleet", a_fleet=chosen.pk, b_source="sample",
                        b_faction=chosen.faction, b_size=size, a_faction=chosen.faction,
                        a_size=size)
+    earlier = Matchup.objects.filter(public_id=request.GET.get("from", "")).first()
+    if earlier is not None:  # "Edit and run again": anyone holding the run's link may
+        initial.update(earlier.form_initial({f.pk for f in fleets}))
     return initial
 
 

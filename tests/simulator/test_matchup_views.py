@@ -343,6 +343,43 @@ def test_run_again_with_the_same_seed_gives_the_same_results(
     assert theirs.summary() == run.summary()
 
 
+def test_edit_and_run_again_fills_the_form_with_the_runs_inputs(
+        client: Client, started: Callable[..., Matchup], own_fleet: Callable[..., Fleet],
+        outsider: Client, whole_runs) -> None:  # noqa: ANN001
+    fleet = own_fleet("orks", "patrol", name="Da Boyz")
+    run = started(battles="3", seed="77", b_source="fleet", b_fleet=str(fleet.pk),
+                  a_faction="necrons", a_size="battle", a_policy="cautious", terrain="section13")
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert f'href="/simulator/?from={run.public_id}"' in page
+
+    form = client.get(f"/simulator/?from={run.public_id}").content.decode()
+    side_a = form[form.index('id="side-a"'):form.index('id="side-b"')]
+    side_b = form[form.index('id="side-b"'):form.index("Battles and scenario")]
+    assert re.search(r'value="sample"[^>]*checked', side_a)
+    assert '<option value="necrons" selected>' in side_a
+    assert '<option value="battle" selected>' in side_a
+    assert '<option value="cautious" selected>' in side_a
+    assert re.search(r'value="fleet"[^>]*checked', side_b)
+    assert re.search(rf'<option value="{fleet.pk}" selected>Da Boyz', side_b)
+    assert 'name="seed" value="77"' in form and 'name="battles" value="3"' in form
+    assert '<option value="section13" selected>' in form
+
+    # Someone else gets the fleet that fought as a share code, and the same results.
+    theirs = outsider.get(f"/simulator/?from={run.public_id}").content.decode()
+    side_b = theirs[theirs.index('id="side-b"'):theirs.index("Battles and scenario")]
+    assert re.search(r'value="shared"[^>]*checked', side_b)
+    code = re.search(r'name="b_share" value="(v1\.[^"]+)"', side_b).group(1)
+    assert 'name="b_fleet"' not in theirs  # the owner's saved fleets are not offered
+    fields = {"a_source": "sample", "a_faction": "necrons", "a_size": "battle",
+              "a_policy": "cautious", "b_source": "shared", "b_share": code, "battles": "3",
+              "seed": "77", "max_rounds": "10", "table": "", "scoring": "core",
+              "terrain": "section13"}
+    response = outsider.post("/simulator/", fields)
+    assert response.status_code == 302
+    copy = Matchup.objects.exclude(pk=run.pk).get()
+    assert copy.fleet_b == run.fleet_b and copy.summary() == run.summary()
+
+
 # --- one battle's log ------------------------------------------------------------------------
 
 
