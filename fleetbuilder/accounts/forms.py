@@ -100,3 +100,20 @@ class ResetForm(PasswordResetForm):
         if not throttle.allow_reset_mail(email):
             return iter(())
         return super().get_users(email)
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(label="Your password", strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete":
+                                                                 "current-password"}))
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data.get("password", "")
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password; nothing was deleted.",
+                                        code="password_incorrect")
+        return password

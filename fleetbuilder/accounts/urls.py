@@ -8,6 +8,7 @@ app_name = "accounts"
 urlpatterns = [
     path("", views.account, name="account"),
     path("signup/", views.signup, name="signup"),
+    path("delete/", views.delete_account, name="delete"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", views.password_change, name="password_change"),

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from fleetbuilder.fleets.models import Fleet
 
-from .forms import EmailForm, LoginForm, ResetForm, SignUpForm
+from .forms import DeleteAccountForm, EmailForm, LoginForm, ResetForm, SignUpForm
 from .signals import browser_owner_token
 
 
@@ -69,6 +69,22 @@ def account(request: HttpRequest) -> HttpResponse:
     ctx = {"form": form, "fleet_count": fleets.alive().count(),
            "trash_count": fleets.trashed().count()}
     return render(request, "accounts/account.html", ctx, status=400 if form.errors else 200)
+
+
+@login_required
+@sensitive_post_parameters("password")
+@require_http_methods(["GET", "POST"])
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """Delete the account and everything it owns, after the password is given again."""
+    form = DeleteAccountForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        user = request.user
+        logout(request)
+        user.delete()  # its fleets and matchups go with it (their owner keys cascade)
+        messages.success(request, "Your account and its fleets are deleted.")
+        return redirect("fleets:list")  # a page that shows the message, to a visitor now
+    ctx = {"form": form, "fleet_count": Fleet.objects.filter(owner=request.user).count()}
+    return render(request, "accounts/delete.html", ctx, status=400 if form.errors else 200)
 
 
 class LoginView(auth_views.LoginView):

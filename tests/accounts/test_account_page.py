@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 from django.test import Client
 
+from fleetbuilder.fleets.models import Fleet
+
 PASSWORD = "Ironclad-Lunar-1138"
 
 
@@ -54,3 +56,31 @@ def test_the_email_can_be_removed(client: Client, player, log_in: Callable) -> N
     client.post("/accounts/", {"email": "", "password": PASSWORD})
     player.refresh_from_db()
     assert player.email == ""
+
+
+def test_deleting_the_account_takes_its_fleets_and_only_its_own(
+        client: Client, player, build: Callable, log_in: Callable) -> None:  # noqa: ANN001
+    log_in(client)
+    build(client, "Mine")
+    stranger = Client()
+    theirs = build(stranger, "Theirs")
+    page = client.get("/accounts/delete/").content.decode()
+    assert "Delete “rhaine” and its 1 fleet forever?" in page
+    wrong = client.post("/accounts/delete/", {"password": "not-it"})
+    assert wrong.status_code == 400
+    assert "That is not your password; nothing was deleted." in wrong.content.decode()
+    assert Fleet.objects.filter(owner=player).count() == 1
+    assert client.get("/accounts/delete/").status_code == 200  # still logged in
+    response = client.post("/accounts/delete/", {"password": PASSWORD})
+    assert response.headers["Location"] == "/fleets/"
+    assert "Your account and its fleets are deleted." in client.get("/fleets/").content.decode()
+    assert not type(player).objects.filter(pk=player.pk).exists()
+    assert list(Fleet.objects.values_list("pk", flat=True)) == [theirs.pk]
+    assert "_auth_user_id" not in client.session
+
+
+def test_deleting_needs_a_login_and_a_post(client: Client, player) -> None:  # noqa: ANN001
+    assert client.get("/accounts/delete/").headers["Location"] == \
+        "/accounts/login/?next=/accounts/delete/"
+    client.force_login(player)
+    assert client.put("/accounts/delete/").status_code == 405
