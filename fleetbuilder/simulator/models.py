@@ -136,8 +136,11 @@ class Matchup(models.Model):
                                 f"{side}_size": source.get("size"),
                                 f"{side}_variant": source.get("variant") or ""})
             else:
-                initial.update({f"{side}_source": "shared",
-                                f"{side}_share": sharecode.encode(self.core_fleet(side))})
+                try:
+                    code = sharecode.encode(self.core_fleet(side))
+                except sharecode.ShareCodeError:  # too big for a code: that side starts empty
+                    continue
+                initial.update({f"{side}_source": "shared", f"{side}_share": code})
         return initial
 
     # --- reading ----------------------------------------------------------------------------
