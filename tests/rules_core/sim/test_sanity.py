@@ -1,0 +1,33 @@
+"""Sanity with confidence intervals, on fixed seeds and the real catalogue's sample fleets:
+a fleet against its mirror image wins half the time (draws counted half), and a 1500-point
+fleet beats a 750-point fleet of the same faction in the large majority."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules_core.fleet import GameSize, PointsBand
+from rules_core.sample_fleets import sample_fleet
+from rules_core.sim import simulate
+
+
+@pytest.mark.parametrize("faction", ["imperial-navy", "orks"])
+def test_a_fleet_against_its_mirror_scores_half(catalog_real, faction):
+    fleet = sample_fleet(catalog_real, faction, "skirmish")
+    s = simulate(catalog_real, fleet, fleet, battles=300, seed=2026, workers=2).summary(seed=2026)
+    lo, hi = s["a_score_ci95"]  # Wilson interval of (A wins + draws / 2) / N
+    assert lo <= 0.5 <= hi, s["a_score_ci95"]
+    # And the sides are symmetric: neither wins significantly more often.
+    assert s["a_win_ci95"][0] <= s["b_win_rate"] and s["b_win_ci95"][0] <= s["a_win_rate"]
+
+
+@pytest.mark.parametrize("faction", ["imperial-navy", "craftworld-eldar"])
+def test_1500_points_beat_750_points_in_the_large_majority(catalog_real, faction):
+    big = sample_fleet(catalog_real, faction, GameSize.CUSTOM,
+                       points_limit=PointsBand("custom", 1400, 1500))
+    small = sample_fleet(catalog_real, faction, GameSize.CUSTOM,
+                         points_limit=PointsBand("custom", 700, 750))
+    s = simulate(catalog_real, big, small, battles=100, seed=2026, workers=2,
+                 ).summary(seed=2026)
+    assert s["a_win_ci95"][0] >= 0.75, s["a_win_ci95"]
+    assert s["a_vp_mean"] > s["b_vp_mean"]
