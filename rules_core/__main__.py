@@ -3,6 +3,7 @@
     python -m rules_core odds --weapon battery --strength 6 --range 20 --armor 5 --shields 1 \
         --hull 8 --json
     python -m rules_core bench-odds
+    python -m rules_core bench-sim [--battles 1000] [--workers 2]
 
 Exit 0 on success, 2 on unusable input with a one-line reason on stderr.
 """
@@ -45,6 +46,10 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench-odds", help="median time of 20- and 40-die volleys")
     bench.add_argument("--runs", type=int, default=201)
+
+    bench_sim = sub.add_parser("bench-sim", help="simulator battles per second per core")
+    bench_sim.add_argument("--battles", type=int, default=1000)
+    bench_sim.add_argument("--workers", type=int, default=2)
     return parser
 
 
@@ -76,6 +81,13 @@ def _table(args: argparse.Namespace, odds: VolleyOdds) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "bench-sim":
+        from .sim.bench import main as bench_sim_main
+
+        if args.battles < 1 or args.workers < 1:
+            print("error: --battles and --workers must be at least 1", file=sys.stderr)
+            return 2
+        return bench_sim_main(battles=args.battles, workers=args.workers)
     if args.command == "bench-odds":
         from .bench import main as bench_main
 
