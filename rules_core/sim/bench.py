@@ -1,0 +1,50 @@
+"""How fast the simulator is: battles per second per core for two fixed Skirmish fleets, and
+the wall time of a 1,000-battle run with 2 workers (the preview's goal: under 3 s).
+
+``python -m rules_core bench-sim`` (or ``python manage.py bench_simulator``) prints them.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from ..catalog import Catalog, load_catalog_dir
+from ..sample_fleets import sample_fleet
+from ..validator import validate
+from .batch import simulate
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "fleetbuilder" / "catalog" / "data"
+FLEETS = (("imperial-navy", "skirmish"), ("orks", "skirmish"))
+SEED = 2026
+
+
+def main(catalog: Catalog | None = None, *, battles: int = 1000, workers: int = 2,
+         single: int = 200) -> int:
+    catalog = catalog or load_catalog_dir(DATA_DIR)
+    a = sample_fleet(catalog, *FLEETS[0])
+    b = sample_fleet(catalog, *FLEETS[1])
+    print(f"fleets: {a.name} ({validate(a, catalog).points} pts, {a.ship_count} ships) vs "
+          f"{b.name} ({validate(b, catalog).points} pts, {b.ship_count} ships); seed {SEED}")
+    simulate(catalog, a, b, battles=5, seed=SEED)  # warm the caches
+    wall = time.perf_counter()
+    cpu = time.process_time()
+    tally = simulate(catalog, a, b, battles=single, seed=SEED, workers=1)
+    cpu = time.process_time() - cpu
+    wall = time.perf_counter() - wall
+    s = tally.summary(seed=SEED)
+    print(f"one core: {single} battles in {wall:.2f} s wall, {cpu:.2f} s CPU: "
+          f"{single / cpu:.0f} battles per second per core "
+          f"({1000 * cpu / single:.2f} ms a battle, {s['rounds_mean']:.1f} rounds on average)")
+    start = time.perf_counter()
+    simulate(catalog, a, b, battles=battles, seed=SEED, workers=workers)
+    elapsed = time.perf_counter() - start
+    cores = os.cpu_count() or 1
+    print(f"{battles} battles with {workers} workers ({cores} cores here): {elapsed:.2f} s wall"
+          f" ({battles / elapsed:.0f} battles per second)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
