@@ -92,13 +92,13 @@ def roster_context(fleet: rf.Fleet, catalog: core.Catalog) -> dict[str, Any]:
     """Everything the read-only roster template shows of ``fleet``."""
     report = validate(fleet, catalog)
     faction = catalog.faction(fleet.faction)
+    variant = faction.variant(fleet.variant) if faction and fleet.variant else None
     unsaved = Fleet(document=rf.fleet_to_dict(fleet))  # problem_rows reads only the document
     return {
         "doc": fleet,
         "report": report,
         "faction_name": faction.name if faction else fleet.faction,
-        "variant_name": (v.name if (v := faction.variant(fleet.variant)) else fleet.variant)
-        if faction and fleet.variant else (fleet.variant or ""),
+        "variant_name": variant.name if variant else (fleet.variant or ""),
         "band": fleet.band,
         "meter": meter(report.points, fleet.band),
         "problems": problem_rows(unsaved, catalog, report),

@@ -267,3 +267,18 @@ def test_pasted_files_with_a_bom_and_windows_line_ends_read(client: Client, make
     assert "from a fleet file" in page
     text = text_of(client, fleet).replace("\n", "\r\n")
     assert "from a plain-text list" in preview(client, text=text)
+
+
+def test_a_variant_fleet_keeps_its_variant_through_every_format(client: Client, catalog,  # noqa: ANN001
+                                                                make_fleet) -> None:  # noqa: ANN001
+    fleet = make_fleet(sample_fleet(catalog, "imperial-navy", "battle",
+                                    variant="bakka-sector-fleet"))
+    fleet.share()
+    assert "Imperial Navy · Battlefleet Bakka · Battle" in \
+        Client().get(fleet.share_url_path()).content.decode()
+    text = text_of(client, fleet)
+    assert "\nVariant: Battlefleet Bakka\n" in text
+    for pasted in (text, code_of(client, fleet)):
+        copy = save(client, preview(client, text=pasted))
+        assert copy.variant == "bakka-sector-fleet"
+        assert copy.document == fleet.document
