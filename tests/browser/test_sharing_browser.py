@@ -76,6 +76,8 @@ def test_a_share_code_opens_in_a_fresh_browser(browser, live_catalog) -> None:  
     build(owner, live_catalog.url)
     owner.get_by_role("link", name="Share", exact=True).click()
     code_url = owner.locator("#code-url").input_value()
+    code = owner.locator("#code-only").input_value()
+    assert code.startswith("v1.") and code_url.endswith(f"/fleets/code/{code}/")
     text = owner.locator("#share-text").input_value()
     assert "* Lunar Class Cruiser [Flagship] · 180 pts" in text
 
@@ -83,6 +85,12 @@ def test_a_share_code_opens_in_a_fresh_browser(browser, live_catalog) -> None:  
     visitor = visitor_ctx.new_page()
     visitor.goto(code_url)
     expect(visitor.get_by_text("Fleet from a share code")).to_be_visible()
+    expect(visitor.locator("[data-points]")).to_have_text("580")
+    # The code alone pasted into Import opens the same list.
+    visitor.goto(live_catalog.url + "/fleets/import/")
+    visitor.get_by_label("…or paste").fill(code)
+    visitor.get_by_role("button", name="Check the fleet").click()
+    expect(visitor.get_by_text("(from a share code)")).to_be_visible()
     expect(visitor.locator("[data-points]")).to_have_text("580")
     # The plain text pasted into Import comes back as the same list.
     visitor.goto(live_catalog.url + "/fleets/import/")
