@@ -30,10 +30,16 @@ MAX_SEED = 2**63 - 1
 # Seconds of battles one request may play; the page asks again until the run is done.
 STEP_SECONDS = 1.0
 FIRST_CHUNK = 5
+# And at most this many battles per request, however fast the engine gets.
+MAX_STEP_BATTLES = 500
 
 
 def step_seconds() -> float:
     return float(getattr(settings, "SIMULATOR_STEP_SECONDS", STEP_SECONDS))
+
+
+def max_step_battles() -> int:
+    return int(getattr(settings, "SIMULATOR_MAX_STEP_BATTLES", MAX_STEP_BATTLES))
 
 
 def random_seed() -> int:
@@ -190,7 +196,8 @@ class Matchup(models.Model):
     # --- playing ----------------------------------------------------------------------------
 
     def play_step(self, catalog: core.Catalog, *, budget: float | None = None) -> int:
-        """Play the next battles for at most about ``budget`` seconds (always at least one).
+        """Play the next battles for at most about ``budget`` seconds (always at least one, at
+        most MAX_STEP_BATTLES).
 
         Chunks are sized from the measured time per battle. The new count and tally are saved
         only if nobody else advanced this run meanwhile (two tabs polling at once): the loser's
@@ -207,7 +214,8 @@ class Matchup(models.Model):
         done = self.done
         per_battle = self.seconds_per_battle
         began = time.perf_counter()
-        while done < self.battles:
+        last = min(self.battles, start_done + max_step_battles())
+        while done < last:
             elapsed = time.perf_counter() - began
             if per_battle is None:
                 chunk = FIRST_CHUNK
@@ -215,7 +223,7 @@ class Matchup(models.Model):
                 chunk = int((budget - elapsed) / max(per_battle, 1e-6))
             if done > start_done and chunk < 1:
                 break
-            chunk = max(1, min(chunk, self.battles - done))
+            chunk = max(1, min(chunk, last - done))
             t0 = time.perf_counter()
             try:
                 part = simulate(catalog, fleet_a, fleet_b, battles=chunk, seed=self.seed,

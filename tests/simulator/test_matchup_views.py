@@ -193,6 +193,17 @@ def test_without_javascript_continue_redirects_back_to_the_results(
     assert run.done > done
 
 
+def test_one_request_plays_at_most_the_cap_of_battles(client: Client,
+                                                       started: Callable[..., Matchup],
+                                                       settings, whole_runs) -> None:  # noqa: ANN001
+    settings.SIMULATOR_MAX_STEP_BATTLES = 4
+    run = started(battles="10")
+    assert run.done == 4  # a minute's budget, but the cap stops it first
+    client.post(f"/simulator/m/{run.public_id}/step/")
+    run.refresh_from_db()
+    assert run.done == 8
+
+
 def test_two_steps_racing_never_count_a_battle_twice(started: Callable[..., Matchup], catalog,  # noqa: ANN001
                                                      tiny_steps) -> None:  # noqa: ANN001
     run = started(battles="10")
@@ -288,6 +299,10 @@ def test_anyone_with_the_link_reads_the_results_but_only_the_owner_continues(
     head = text.split('id="sim-run"')[1].split(">")[0]
     assert "hx-post" not in head and 'hx-trigger="every 3s"' in head  # follows, read-only
     assert "Continue</button>" not in text
+    poll = outsider.get(run.get_absolute_url(),
+                        headers={"HX-Request": "true", "HX-Target": "sim-run"})
+    assert poll.content.decode().lstrip().startswith('<section id="sim-run"')
+    assert 'id="battle-log"' not in poll.content.decode()
 
     done = run.done
     response = outsider.post(f"/simulator/m/{run.public_id}/step/")
