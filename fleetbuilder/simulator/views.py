@@ -124,18 +124,25 @@ def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
 
 @require_GET
 def matchup(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """The results page; with htmx, only the region asked for (the log, or the progress).
+
+    A battle number outside the run is a 400 for the page; htmx gets the message with a 200,
+    since it swaps in only successful answers.
+    """
     run = _get_matchup(public_id)
     catalog = loader.core_catalog()
-    is_owner = _is_owner(request, run)
-    log = {"run": run, **battle_context(run, catalog, request.GET.get("battle"))}
-    target = request.htmx.target if request.htmx else None
-    if request.htmx and not request.htmx.history_restore_request and target == "battle-log":
-        response = render(request, f"{PAGE}#log", log, status=400 if log["log_error"] else 200)
-    elif request.htmx and not request.htmx.history_restore_request and target == "sim-run":
-        response = render(request, f"{PAGE}#run", _run_ctx(request, run, catalog, is_owner))
+    target = request.htmx.target if request.htmx and \
+        not request.htmx.history_restore_request else None
+    if target == "sim-run":
+        response = render(request, f"{PAGE}#run",
+                          _run_ctx(request, run, catalog, _is_owner(request, run)))
     else:
-        ctx = {**_run_ctx(request, run, catalog, is_owner), **log}
-        response = render(request, PAGE, ctx, status=400 if log["log_error"] else 200)
+        log = {"run": run, **battle_context(run, catalog, request.GET.get("battle"))}
+        if target == "battle-log":
+            response = render(request, f"{PAGE}#log", log)
+        else:
+            ctx = {**_run_ctx(request, run, catalog, _is_owner(request, run)), **log}
+            response = render(request, PAGE, ctx, status=400 if log["log_error"] else 200)
     patch_vary_headers(response, ("HX-Request", "HX-Target"))
     return response
 

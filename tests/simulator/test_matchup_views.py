@@ -428,7 +428,13 @@ def test_a_battle_outside_the_run_gets_a_message(client: Client,
                                                  started: Callable[..., Matchup],
                                                  wanted: str, whole_runs) -> None:  # noqa: ANN001
     run = started(battles="5")
+    message = f"There is no battle {wanted}: this run has battles 1 to 5."
     response = client.get(f"{run.get_absolute_url()}?battle={wanted}")
     assert response.status_code == 400
-    assert f"There is no battle {wanted}: this run has battles 1 to 5." in \
-        response.content.decode()
+    assert message in response.content.decode()
+    # htmx swaps only successful answers: it gets the message in the log region with a 200
+    response = client.get(f"{run.get_absolute_url()}?battle={wanted}",
+                          headers={"HX-Request": "true", "HX-Target": "battle-log"})
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert 'aria-invalid="true"' in response.content.decode()
