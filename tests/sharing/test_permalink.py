@@ -167,3 +167,12 @@ def test_a_shared_fleet_of_an_unknown_faction_is_shown_but_not_copied(
     assert response.redirect_chain[-1][0] == shared.share_url_path()
     assert "no faction &#x27;space-elves&#x27;" in response.content.decode()
     assert Fleet.objects.count() == 1
+
+
+def test_the_builder_says_when_the_link_is_on(client: Client, make_fleet) -> None:  # noqa: ANN001
+    fleet = make_fleet()
+    assert "(link on)" not in client.get(fleet.get_absolute_url()).content.decode()
+    fleet.share()
+    html = client.get(fleet.get_absolute_url()).content.decode()
+    assert f'<a href="/fleets/{fleet.pk}/share/">Share</a> <span class="muted small">(link on)' \
+        in html
