@@ -1,5 +1,6 @@
 """A player previews a matchup in Chromium: from a fleet they built to a finished run with its
-charts and one battle's log; and the same without JavaScript, by the Continue button."""
+charts and one battle's log; and the same without JavaScript on a phone, by the Continue
+button."""
 
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
     log.get_by_role("link", name="Next battle").click()
     expect(log.locator("[data-battle-outcome]")).to_contain_text("Battle 2:")
     assert page.url.endswith("?battle=2")
-    log.get_by_label("Battle").fill("17")
+    log.get_by_role("spinbutton", name="Battle").fill("17")
     log.get_by_role("button", name="Show").click()
     expect(log.locator("[data-battle-outcome]")).to_contain_text("Battle 17:")
     assert page.evaluate("window.__sameDocument") is True  # swapped in place by htmx
@@ -80,7 +81,8 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
 
 def test_without_javascript_the_run_goes_on_by_the_continue_button(
         browser: Browser, live_catalog, small_steps) -> None:  # noqa: ANN001
-    context = browser.new_context(java_script_enabled=False)
+    context = browser.new_context(java_script_enabled=False,
+                                  viewport={"width": 375, "height": 800})  # and on a phone
     page = context.new_page()
     page.goto(live_catalog.url + "/simulator/")
     page.locator("#side-a").get_by_label("Faction").select_option("tau-empire")
@@ -98,4 +100,9 @@ def test_without_javascript_the_run_goes_on_by_the_continue_button(
     expect(page.locator("#sim-status")).to_have_text("Finished: 8 battles played.")
     expect(page.locator("#stat-b-wins")).to_be_visible()
     expect(page.locator("#battle-log [data-battle-outcome]")).to_contain_text("Battle 1:")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375  # nothing overflows
+    page.get_by_role("spinbutton", name="Battle").fill("4")
+    page.get_by_role("button", name="Show").click()
+    expect(page.locator("#battle-log [data-battle-outcome]")).to_contain_text("Battle 4:")
+    assert page.url.endswith("?battle=4#battle-log")
     context.close()
