@@ -9,4 +9,6 @@ urlpatterns = [
     path("m/<str:public_id>/", views.matchup, name="matchup"),
     path("m/<str:public_id>/step/", views.step, name="step"),
     path("m/<str:public_id>/again/", views.again, name="again"),
+    path("m/<str:public_id>/fleet-<str:side>.json", views.fleet_file, name="fleet_file"),
+    path("m/<str:public_id>/results.json", views.results_json, name="results_json"),
 ]

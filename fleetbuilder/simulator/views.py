@@ -13,9 +13,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseForbidden,
+    JsonResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
+from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -182,3 +190,32 @@ def again(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     except SimError as exc:  # the catalogue changed under a stored fleet
         return HttpResponseBadRequest(str(exc))
     return redirect(new_run)
+
+
+# --- files to reproduce a run elsewhere ----------------------------------------------------
+
+
+@require_GET
+def fleet_file(request: HttpRequest, public_id: str, side: str) -> HttpResponse:
+    """The fleet file (contract 1) of one side, as it fought in this run."""
+    run = _get_matchup(public_id)
+    if side not in ("a", "b"):
+        raise Http404("No such side.")
+    doc = run.fleet_a if side == "a" else run.fleet_b
+    response = JsonResponse(doc, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    name = slugify(doc.get("name") or "") or "fleet"
+    response["Content-Disposition"] = f'attachment; filename="{side}-{name}.json"'
+    return response
+
+
+@require_GET
+def results_json(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The results so far in the shape of ``simulate --json`` (contract 3), with the run's
+    inputs and progress."""
+    run = _get_matchup(public_id)
+    body = {**(run.summary() or {"battles": 0, "seed": run.seed}),
+            "run": {"battles_requested": run.battles, "battles_done": run.done,
+                    "finished": run.done >= run.battles, "error": run.error or None,
+                    "options": run.options, "url": request.build_absolute_uri(
+                        run.get_absolute_url())}}
+    return JsonResponse(body, json_dumps_params={"indent": 2})

@@ -8,12 +8,16 @@ with exactly the tally of one ``simulate`` call over the same fleets, options an
 from __future__ import annotations
 
 import html
+import io
+import json
 import re
+import shlex
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from fleetbuilder.fleets.models import Fleet
@@ -393,6 +397,30 @@ def test_edit_and_run_again_fills_the_form_with_the_runs_inputs(
     assert response.status_code == 302
     copy = Matchup.objects.exclude(pk=run.pk).get()
     assert copy.fleet_b == run.fleet_b and copy.summary() == run.summary()
+
+
+def test_the_files_and_command_on_the_page_replay_the_run(client: Client,
+                                                           started: Callable[..., Matchup],
+                                                           tmp_path, whole_runs) -> None:  # noqa: ANN001
+    run = started(battles="6", seed="123", terrain="void", scoring="faq", max_rounds="7",
+                  table="battle")
+    page = html.unescape(client.get(run.get_absolute_url()).content.decode())
+    command = re.search(r'<pre class="sim-cli__command"><code>([^<]+)</code>', page).group(1)
+    assert command == ("python manage.py simulate fleet-a.json fleet-b.json --battles 6 "
+                       "--seed 123 --rounds 7 --scoring faq --terrain void --table battle --json")
+    for side in ("a", "b"):
+        response = client.get(f"/simulator/m/{run.public_id}/fleet-{side}.json")
+        assert response.headers["Content-Disposition"].startswith("attachment;")
+        (tmp_path / f"fleet-{side}.json").write_bytes(response.content)
+    assert client.get(f"/simulator/m/{run.public_id}/fleet-c.json").status_code == 404
+
+    out = io.StringIO()
+    args = shlex.split(command)[3:]
+    args[:2] = [str(tmp_path / "fleet-a.json"), str(tmp_path / "fleet-b.json")]
+    call_command("simulate", *args, stdout=out)
+    results = client.get(f"/simulator/m/{run.public_id}/results.json").json()
+    assert results.pop("run")["battles_done"] == 6
+    assert json.loads(out.getvalue()) == results
 
 
 # --- one battle's log ------------------------------------------------------------------------
