@@ -179,6 +179,13 @@ class Matchup(models.Model):
     def percent(self) -> int:
         return int(100 * self.done / self.battles) if self.battles else 100
 
+    @property
+    def seconds_left(self) -> int | None:
+        """Roughly how long the rest of the run takes, from the last step's pace."""
+        if self.is_done or self.seconds_per_battle is None:
+            return None
+        return max(1, round(self.seconds_per_battle * (self.battles - self.done)))
+
     def current_tally(self) -> Tally | None:
         return Tally.from_state(self.tally) if self.tally else None
 

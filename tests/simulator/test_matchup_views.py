@@ -149,6 +149,7 @@ def test_a_small_run_finishes_at_once_and_shows_the_engines_numbers(
     assert stat(page, "b-wins") == pct1(expected["b_win_rate"])
     assert stat(page, "draws") == pct1(expected["draw_rate"])
     assert f"{expected['a_wins']} · 95" in page
+    assert f"fleet A scores {pct1(expected['a_score_rate'])}" in page
     assert "hx-post" not in page.split('id="sim-run"')[1].split(">")[0]  # no more polling
     assert "Finished: 24 battles played." in page
     assert "Imperial Navy Patrol Fleet (sample)" in page
@@ -163,6 +164,7 @@ def test_a_run_played_a_chunk_per_request_ends_with_the_one_shot_tally(
     assert 0 < run.done < 9  # the first chunk only
     page = client.get(run.get_absolute_url()).content.decode()
     assert f"Played <strong data-done>{run.done}</strong> of 9 battles" in page
+    assert re.search(r"about \d+ s left", page)
     assert f'hx-post="/simulator/m/{run.public_id}/step/"' in page
     assert "Partial results over the first" in page
     assert run.summary() == one_shot(catalog, run, battles=run.done)
