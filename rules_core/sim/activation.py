@@ -22,7 +22,8 @@ def activate(b: Battle, unit: Unit) -> None:
     unit.activated_round = rnd
     side = unit.side
     policy = b.policies[side]
-    lead = max(ships, key=lambda s: (o.leadership(b, s), -s.spec.index))  # §6: highest Ld
+    lead = ships[0] if len(ships) == 1 else max(  # §6: a squadron uses its highest Ld
+        ships, key=lambda s: (o.leadership(b, s), -s.spec.index))
     for s in ships:
         s.order = None
         s.turned = False
@@ -119,17 +120,25 @@ def activate(b: Battle, unit: Unit) -> None:
     for s in unit.alive_ships():
         if not s.on_table or s.out_of_coherency:
             continue
-        enemy = policy.board_target(b, s)
-        if enemy is not None:
-            gunnery.board(b, s, enemy)  # a boarding ship fires nothing else
-            continue
-        gunnery.fire_guns(b, s, hesitant)
-        if not s.on_table:
-            continue
-        gunnery.fire_nova(b, s, hesitant)
+        seen = gunnery.sightings(b, s)
+        # Boarding needs base contact (§11): only worth asking when an enemy is that close.
+        if seen and seen[0].dist <= s.radius + gunnery.LARGEST_RADIUS + 1e-6:
+            enemy = policy.board_target(b, s)
+            if enemy is not None:
+                gunnery.board(b, s, enemy)  # a boarding ship fires nothing else
+                continue
+        if seen:
+            gunnery.fire_guns(b, s, hesitant, seen)
+            if not s.on_table:
+                continue
+        spec = s.spec
+        if spec.nova is not None:
+            gunnery.fire_nova(b, s, hesitant)
         if not hesitant:  # §3: a hesitant ship cannot launch ordnance
-            ordnance.launch_torpedoes(b, s)
-            ordnance.launch_craft(b, s)
+            if spec.torpedoes:
+                ordnance.launch_torpedoes(b, s)
+            if spec.bays:
+                ordnance.launch_craft(b, s)
 
 
 def disengage(b: Battle, unit: Unit, lead: Ship) -> bool:

@@ -17,6 +17,7 @@ from ..catalog import CraftRole
 from ..dice import SeededDice
 from . import gunnery, ordnance
 from . import orders as o
+from .activation import activate
 from .api import BattleResult, LogEntry, SimOptions
 from .policy import Policy, get_policy
 from .state import (
@@ -435,21 +436,23 @@ class Battle:
         return first
 
     def activation_phase(self, first: int) -> None:
+        """Players alternate activating units; when one has none left, the other activates
+        the rest (§3)."""
+        rnd = self.round
+        pending = [[u for u in self.units[s] if u.alive] for s in (0, 1)]
         turn = first
         while True:
-            ready = [[u for u in self.units[s] if u.alive and u.activated_round < self.round]
-                     for s in (0, 1)]
-            if not ready[0] and not ready[1]:
-                return
-            if not ready[turn]:
+            for s in (0, 1):
+                pending[s] = [u for u in pending[s] if u.activated_round < rnd and u.alive]
+            if not pending[turn]:
+                if not pending[1 - turn]:
+                    return
                 turn = 1 - turn
-            unit = self.policies[turn].next_unit(self, turn, ready[turn])
+            unit = self.policies[turn].next_unit(self, turn, pending[turn])
             self.activate(unit)
             turn = 1 - turn
 
     def activate(self, unit: Unit) -> None:
-        from .activation import activate
-
         activate(self, unit)
 
     def end_phase(self) -> None:
@@ -473,9 +476,11 @@ class Battle:
                 self.markers.remove(m)
 
     def _touches_ship(self, m: BlastMarker) -> bool:
+        mx, my = m.x, m.y
         for side in self.sides:
             for s in side:
-                if s.on_table and math.hypot(s.x - m.x, s.y - m.y) <= s.radius + MARKER_RADIUS:
+                if (s.on_table and abs(s.x - mx) <= 4.0 and abs(s.y - my) <= 4.0
+                        and math.hypot(s.x - mx, s.y - my) <= s.radius + MARKER_RADIUS):
                     return True
         return False
 

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from .state import Ship
 
 NOVA_MIN_CM = 30.0
+ORDER_ENUMS = {o_.value: o_ for o_ in SpecialOrder}
+LARGEST_RADIUS = 3.0  # a 60 mm base (R-10)
 NOVA_HOLE_R = 0.5  # the template's 1 cm centre hole
 NOVA_TEMPLATE_R = 5.0  # 10 cm across
 ORDNANCE_ATTACKS = {"torpedo": "strike home", "bombers": "score (4+)",
@@ -39,15 +41,19 @@ class Sighting:
 
 
 def sightings(b: Battle, firer: Ship) -> list[Sighting]:
-    """Every enemy in sight, nearest first. Of an escort squadron only its closest ship in sight
-    may be chosen (seed 002 FAQ, R-78); hulks are not targets (R-79)."""
+    """Every enemy in sight within reach of the firer's guns, nearest first. Of an escort
+    squadron only its closest ship in sight may be chosen (seed 002 FAQ, R-78); hulks are not
+    targets (R-79)."""
     out: list[Sighting] = []
     seen_units: set[int] = set()
     fx, fy, hx, hy = firer.x, firer.y, firer.hx, firer.hy
+    reach = firer.spec.gun_reach
     candidates = []
     for s in b.sides[1 - firer.side]:
-        if s.on_table:
-            candidates.append((math.hypot(s.x - fx, s.y - fy), s))
+        if s.on_table and abs(s.x - fx) <= reach and abs(s.y - fy) <= reach:
+            d = math.hypot(s.x - fx, s.y - fy)
+            if d <= reach:
+                candidates.append((d, s))
     candidates.sort(key=lambda c: c[0])
     terrain = b.terrain
     for dist, s in candidates:
@@ -75,19 +81,21 @@ def gun_strength(ship: Ship, gun: Gun) -> int:
     return gun.strength // 2 if ship.crippled else gun.strength
 
 
-def fire_guns(b: Battle, ship: Ship, hesitant: bool) -> bool:
-    """Every working gun of the ship fires at the target its side's policy picks. Returns
-    whether anything fired."""
+def fire_guns(b: Battle, ship: Ship, hesitant: bool,
+              seen: list[Sighting] | None = None) -> bool:
+    """Every working gun of the ship fires at the target its side's policy picks (``seen``:
+    the ship's :func:`sightings`, if the caller has them). Returns whether anything fired."""
     t = ship.target
     order = ship.order
     spec = ship.spec
     if not spec.guns:
         return False
-    seen = sightings(b, ship)
+    if seen is None:
+        seen = sightings(b, ship)
     if not seen:
         return False
     policy = b.policies[ship.side]
-    order_enum = SpecialOrder(order) if order in o.ORDERS else None
+    order_enum = ORDER_ENUMS.get(order)
     fired = False
     for gun in spec.guns:
         if not b.on_table_ship(ship):

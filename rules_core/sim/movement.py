@@ -101,6 +101,30 @@ def move_ship(b: Battle, ship: Ship, plan: Plan, lim: Limits) -> None:
     turn = max(-lim.max_turn, min(lim.max_turn, plan.turn))
     ship.turned = abs(turn) > 1e-9
     ship.orbit = None
+    if plan.ram is None and not b.terrain:
+        # The common case, open space: straight, turn, straight, checking the table edge.
+        if lim.turn_anywhere:
+            if turn:
+                ship.face(ship.heading + turn)
+            first, rest = d, 0.0
+        else:
+            first = lim.min_move if lim.min_move < d else d
+            rest = d - first
+        x, y = ship.x + first * ship.hx, ship.y + first * ship.hy
+        ship.x, ship.y = x, y
+        if not (0.0 <= x <= b.width and 0.0 <= y <= b.depth):
+            b.leave_table(ship)
+            return
+        if rest > 0.0 or (turn and not lim.turn_anywhere):
+            if turn and not lim.turn_anywhere:
+                ship.face(ship.heading + turn)
+            x, y = x + rest * ship.hx, y + rest * ship.hy
+            ship.x, ship.y = x, y
+            if not (0.0 <= x <= b.width and 0.0 <= y <= b.depth):
+                b.leave_table(ship)
+                return
+        b.settle(ship)
+        return
     if lim.turn_anywhere:
         legs = [(turn, d)]
     else:

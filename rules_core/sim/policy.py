@@ -179,7 +179,13 @@ class StandardPolicy(Policy):
         enemies = b.enemies(ship.side)
         if not enemies:
             return None
-        nearest = min(enemies, key=lambda e: math.hypot(e.x - ship.x, e.y - ship.y))
+        x, y = ship.x, ship.y
+        nearest = enemies[0]
+        best = 1e18
+        for e in enemies:
+            d2 = (e.x - x) * (e.x - x) + (e.y - y) * (e.y - y)
+            if d2 < best:
+                nearest, best = e, d2
         focus = self.focus(b, ship.side)
         if focus is not None and focus is not nearest:
             p = profile_of(ship.spec)
@@ -191,15 +197,26 @@ class StandardPolicy(Policy):
 
     def next_unit(self, b: Battle, side: int, ready: list[Unit]) -> Unit:
         """Units nearest the enemy go first (they can shoot now; the rest can react later)."""
-        enemies = b.enemies(side)
-        if not enemies:
-            return ready[0]
-
-        def closeness(u: Unit) -> float:
-            s = next(s for s in u.ships if s.on_table)
-            return min(math.hypot(e.x - s.x, e.y - s.y) for e in enemies)
-
-        return min(ready, key=closeness)
+        key = ("order", side)
+        cached = b.scratch.get(key)
+        if cached is None or cached[0] != b.round:
+            # Ranked once a round, from where the units stand when the round's activations
+            # begin: close enough, and cheap.
+            enemies = b.enemies(side)
+            ranked = []
+            for u in b.units[side]:
+                s = next((s for s in u.ships if s.on_table), None)
+                if s is not None:
+                    x, y = s.x, s.y
+                    d2 = min(((e.x - x) ** 2 + (e.y - y) ** 2 for e in enemies), default=0.0)
+                    ranked.append((d2, u.spec.index, u))
+            ranked.sort(key=lambda r: (r[0], r[1]))
+            cached = (b.round, [r[2] for r in ranked])
+            b.scratch[key] = cached
+        for u in cached[1]:
+            if u in ready:
+                return u
+        return ready[0]
 
     def wants_disengage(self, b: Battle, unit: Unit) -> bool:
         """A crippled capital ship with a third of its hull or less, facing more firepower than
@@ -223,8 +240,9 @@ class StandardPolicy(Policy):
     def _score(self, b: Battle, ship: Ship, p: _Profile, target: Ship, x: float, y: float,
                hx: float, hy: float, fire_factor: float, torpedo_ready: bool) -> float:
         """How good it is to end a move at (x, y) facing (hx, hy), against ``target``."""
-        dist = math.hypot(target.x - x, target.y - y)
-        bits = arc_of(x, y, hx, hy, target.x, target.y)
+        tx, ty = target.x, target.y
+        dist = math.hypot(tx - x, ty - y)
+        bits = arc_of(x, y, hx, hy, tx, ty)
         fire = 0.0
         arcs = 0.0
         for g_arcs, g_range, w, battery in p.guns:
@@ -238,10 +256,16 @@ class StandardPolicy(Policy):
         score -= abs(dist - p.best_range) / 60.0 * self.aggression
         if torpedo_ready and bits & FRONT and dist <= 45.0:
             score += 0.3
-        margin = min(x, b.width - x, y, b.depth - y)
-        if margin < 0.0:
-            return -100.0
+        margin = b.width - x
+        if x < margin:
+            margin = x
+        if y < margin:
+            margin = y
+        if b.depth - y < margin:
+            margin = b.depth - y
         if margin < 12.0:
+            if margin < 0.0:
+                return -100.0
             score -= (12.0 - margin) / 6.0
         if b.terrain:
             for t in b.terrain:
@@ -257,27 +281,37 @@ class StandardPolicy(Policy):
     def _best_move(self, b: Battle, ship: Ship, p: _Profile, target: Ship, lim: Limits,
                    fire_factor: float, torpedo_ready: bool) -> tuple[float, Plan]:
         lo, hi = lim.min_move, lim.max_move
-        distances = (lo,) if hi - lo < 0.5 else (lo, (lo + hi) / 2.0, hi)
         mt = lim.max_turn
-        turns = (0.0,) if mt <= 0.0 else (-mt, -mt / 2.0, 0.0, mt / 2.0, mt)
+        turns = ((0.0,) if mt <= 0.0 else (-mt, 0.0, mt) if mt <= DEG45 + 1e-9
+                 else (-mt, -mt / 2.0, 0.0, mt / 2.0, mt))
         x0, y0, h0, hx0, hy0 = ship.x, ship.y, ship.heading, ship.hx, ship.hy
         anywhere = lim.turn_anywhere
-        best = -1e9
-        best_d, best_turn = lo, 0.0
         score = self._score
+        cos, sin = math.cos, math.sin
+
+        def at(d: float, c: float, s: float) -> float:
+            if anywhere:  # the same end point as movement.end_point, inlined for speed
+                x, y = x0 + d * c, y0 + d * s
+            else:
+                first = lo if lo < d else d
+                x = x0 + first * hx0 + (d - first) * c
+                y = y0 + first * hy0 + (d - first) * s
+            return score(b, ship, p, target, x, y, c, s, fire_factor, torpedo_ready)
+
+        # Two stages: the best turn at full distance, then the best distance on that heading.
+        best = -1e9
+        best_turn, best_c, best_s = 0.0, hx0, hy0
         for turn in turns:
-            c = math.cos(h0 + turn)
-            s = math.sin(h0 + turn)
-            for d in distances:
-                if anywhere:  # the same end point as movement.end_point, inlined for speed
-                    x, y = x0 + d * c, y0 + d * s
-                else:
-                    first = lo if lo < d else d
-                    x = x0 + first * hx0 + (d - first) * c
-                    y = y0 + first * hy0 + (d - first) * s
-                v = score(b, ship, p, target, x, y, c, s, fire_factor, torpedo_ready)
+            c, s = cos(h0 + turn), sin(h0 + turn)
+            v = at(hi, c, s)
+            if v > best:
+                best, best_turn, best_c, best_s = v, turn, c, s
+        best_d = hi
+        if hi - lo >= 0.5:
+            for d in ((lo,) if hi - lo < 8.0 else (lo, (lo + hi) / 2.0)):
+                v = at(d, best_c, best_s)
                 if v > best:
-                    best, best_d, best_turn = v, d, turn
+                    best, best_d = v, d
         best_plan = Plan(best_d, best_turn)
         return best, best_plan
 
@@ -289,10 +323,17 @@ class StandardPolicy(Policy):
         p = profile_of(lead.spec)
         torp = lead.torpedoes_ready and not hesitant
         lim = limits(b, lead, None, hesitant)
-        score, plan = self._best_move(b, lead, p, target, lim, 1.0, torp)
+        dist = math.hypot(target.x - lead.x, target.y - lead.y)
+        if dist - lim.max_move > p.max_range + 15.0 and not b.terrain:
+            # Out of reach whatever it does: head for the target, as far as it may go.
+            turn = angle_diff(lead.heading, math.atan2(target.y - lead.y, target.x - lead.x))
+            plan = Plan(lim.max_move, max(-lim.max_turn, min(lim.max_turn, turn)))
+            x, y, h = end_point(lead, plan, lim)
+            score = self._score(b, lead, p, target, x, y, math.cos(h), math.sin(h), 1.0, torp)
+        else:
+            score, plan = self._best_move(b, lead, p, target, lim, 1.0, torp)
         if not may_order:
             return None, plan
-        dist = math.hypot(target.x - lead.x, target.y - lead.y)
         reach = p.max_range + lead.speed()
         # Reload when ordnance is spent and nothing is in gun range yet, or for a carrier.
         spent = (lead.spec.torpedoes and not lead.torpedoes_ready) or \
@@ -497,7 +538,9 @@ class StandardPolicy(Policy):
         """Board an enemy in base contact when ship's hull + Ld beats it by 3 or more."""
         from .gunnery import boarding_score_base, in_contact
 
-        touching = [e for e in b.sides[1 - ship.side] if e.on_table and in_contact(ship, e)]
+        x, y = ship.x, ship.y
+        touching = [e for e in b.sides[1 - ship.side] if e.on_table and abs(e.x - x) < 8.0
+                    and abs(e.y - y) < 8.0 and in_contact(ship, e)]
         if not touching:
             return None
         mine = boarding_score_base(b, ship)

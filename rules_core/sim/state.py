@@ -86,6 +86,7 @@ class ShipSpec:
     turrets: int
     radius: float  # base radius in cm
     guns: tuple[Gun, ...]
+    gun_reach: float  # the longest gun range (Lock On's +15 cm on lances), or base contact
     torpedoes: tuple[Ordnance, ...]
     bays: tuple[Ordnance, ...]
     launch_capacity: int
@@ -212,7 +213,10 @@ def _ship_spec(side: int, unit: int, index: int, report: ShipReport, craft_by_sl
         speed=float(max(0, p.speed_cm + fx.get("speed", 0))), turns=p.turns,
         hull=hull, shields=shields, armor=min(6, max(2, p.armor + fx.get("armor", 0))),
         turrets=max(0, p.turrets + fx.get("turrets", 0)), radius=radius,
-        guns=tuple(guns), torpedoes=tuple(torpedoes), bays=tuple(bays),
+        guns=tuple(guns),
+        gun_reach=max([g.range_cm + (15.0 if g.kind == LANCE else 0.0) for g in guns]
+                      + [radius + 3.0]),  # at least base contact, for boarding
+        torpedoes=tuple(torpedoes), bays=tuple(bays),
         launch_capacity=capacity, craft=craft, nova=nova,
         aaf_dice=_dice_count(p.all_ahead_full),
         flagship=report.is_flagship,
