@@ -89,6 +89,7 @@ def activate(b: Battle, unit: Unit) -> None:
         if hesitant or not o.command_check(b, lead, what="command check to ram"):
             plan.ram = None
 
+    moved = []
     for s in ships:
         if not s.on_table:
             continue
@@ -101,9 +102,13 @@ def activate(b: Battle, unit: Unit) -> None:
         x0, y0 = s.x, s.y
         movement.move_ship(b, s, s_plan, lim)
         if b.logging and s.on_table:
-            b.log(side, f"{s.label()} moves {math.hypot(s.x - x0, s.y - y0):.0f} cm to "
-                  f"({s.x:.0f}, {s.y:.0f}), heading {math.degrees(s.heading) % 360:.0f}°"
-                  f"{' (hesitant)' if hesitant else ''}.")
+            moved.append((s, math.hypot(s.x - x0, s.y - y0)))
+    if moved:
+        s, d = moved[0]
+        where = ", ".join(f"({m.x:.0f}, {m.y:.0f})" for m, _ in moved)
+        who = unit.spec.name if unit.spec.is_squadron else s.label()
+        b.log(side, f"{who} {'moves' if len(moved) == 1 else 'move'} {d:.0f} cm to {where}, "
+              f"heading {math.degrees(s.heading) % 360:.0f}°{' (hesitant)' if hesitant else ''}.")
     if unit.spec.is_squadron:
         movement.check_coherency(b, unit.alive_ships())
 

@@ -89,7 +89,7 @@ class BattleResult:
     winner: str | None  # "a" | "b" | None (a draw)
     rounds: int
     vp: dict[str, int]  # {"a": .., "b": ..}: victory points each side scored
-    fates: list[dict[str, Any]]  # [{"side","unit","index","ship","name","fate"}]
+    fates: list[dict[str, Any]]  # [{"side","unit","index","ship","name","unit_name","fate"}]
     log: list[LogEntry] | None = None
     ended_by: str = "time"  # "time" (R-15) | "annihilation"
     first_player: list[str] = field(default_factory=list)  # who activated first, each round

@@ -88,7 +88,8 @@ class Tally:
     @classmethod
     def for_specs(cls, a: FleetSpec, b: FleetSpec) -> Tally:
         ships = [{"side": "ab"[s.side], "unit": s.unit, "index": s.index, "ship": s.slug,
-                  "name": s.name} for spec in (a, b) for s in spec.ships]
+                  "name": s.name, "unit_name": spec.units[s.unit].name}
+                 for spec in (a, b) for s in spec.ships]
         return cls(ships, (b.total_vp, a.total_vp))
 
     def add(self, r: BattleResult) -> None:
@@ -104,8 +105,8 @@ class Tally:
         self.rounds[r.rounds] += 1
         self.ended_by[r.ended_by] += 1
         if not self.ships:
-            self.ships = [{k: f[k] for k in ("side", "unit", "index", "ship", "name")}
-                          for f in r.fates]
+            self.ships = [{k: f[k] for k in ("side", "unit", "index", "ship", "name",
+                                             "unit_name")} for f in r.fates]
             self.fates = [Counter() for _ in self.ships]
         for counter, f in zip(self.fates, r.fates, strict=True):
             counter[f["fate"]] += 1
@@ -199,7 +200,7 @@ class Tally:
         ships = []
         for s, c in zip(self.ships, self.fates, strict=True):
             row = {"side": s["side"], "unit": s["unit"], "index": s["index"], "ship": s["ship"],
-                   "name": s["name"]}
+                   "name": s["name"], "unit_name": s.get("unit_name", s["name"])}
             for fate in FATES:
                 row[f"{fate}_rate"] = rate(c.get(fate, 0))
             ships.append(row)

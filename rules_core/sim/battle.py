@@ -185,11 +185,13 @@ class Battle:
 
     def attack(self, ship: Ship, fn: Callable[..., damage.AttackReport], *args: Any,
                source: Ship | None = None, source_xy: tuple[float, float] | None = None,
-               defer: bool = False, **kwargs: Any) -> damage.AttackReport:
+               defer: bool = False, log_as: tuple[int, str] | None = None,
+               **kwargs: Any) -> damage.AttackReport:
         """Every attack on a ship goes through here: bracing (§4, §10) and the orbit save
         (§13) as the resolver's 4+ save, the resolver itself, then blast markers, crippling and
         destruction (``defer``: the caller removes a destroyed ship itself, for simultaneous
-        destruction)."""
+        destruction). ``log_as`` (side, text) logs the text and what the attack did before
+        any catastrophe that follows, so the log reads in the order things happen."""
         t = ship.target
         braced = ship.braced_round == self.round
         if not braced and ship.orbit is not None and (source is None
@@ -204,6 +206,8 @@ class Battle:
             sx, sy = (source.x, source.y) if source is not None else (
                 source_xy if source_xy is not None else (ship.x, ship.y))
             self.place_marker(ship, sx, sy)
+        if log_as is not None and self.logging:
+            self.log(log_as[0], log_as[1] + gunnery.describe(report))
         if report.destroyed and not defer:
             self.remove_destroyed(ship, report.catastrophe)
         return report
@@ -262,10 +266,10 @@ class Battle:
         for _, s in caught:
             if not s.on_table or s.target.hull <= 0:  # gone, or about to go (simultaneous)
                 continue
-            report = self.attack(s, damage.resolve_hits, hits, self.dice, attack="explosion",
-                                 source_xy=(ship.x, ship.y))
-            self.log(s.side, f"  the explosion of {ship.name} hits {s.label()}: "
-                     + gunnery.describe(report))
+            self.attack(s, damage.resolve_hits, hits, self.dice, attack="explosion",
+                        source_xy=(ship.x, ship.y),
+                        log_as=(s.side, f"  the explosion of {ship.name} hits {s.label()}: ")
+                        if self.logging else None)
 
     def flagship_lost(self, ship: Ship) -> None:
         """§15 Priority Target: every friendly ship must pass a command check or be hesitant
@@ -292,10 +296,10 @@ class Battle:
         if o.command_check(self, ship, reroll=False, what=f"Ld check for the {t.name}"):
             return
         points = self.dice.d3()
-        report = self.attack(ship, gunnery.damage_points, points, self.dice, attack="asteroids",
-                             source_xy=(t.x, t.y))
-        self.log(ship.side, f"{ship.label()} is struck in the {t.name} for {points} damage: "
-                 + gunnery.describe(report))
+        self.attack(ship, gunnery.damage_points, points, self.dice, attack="asteroids",
+                    source_xy=(t.x, t.y),
+                    log_as=(ship.side, f"{ship.label()} is struck in the {t.name} for {points} "
+                                       f"damage: ") if self.logging else None)
 
     def ram(self, ship: Ship, enemy: Ship) -> None:
         """§11: both ships take d6 damage; the one with the better armor (the lower save,
@@ -461,9 +465,8 @@ class Battle:
         for side in self.sides:
             for s in side:
                 if s.on_table and s.target.fires:
-                    report = self.attack(s, damage.resolve_fires, self.dice,
-                                         source_xy=(s.x, s.y))
-                    self.log(s.side, f"{s.label()} burns: " + gunnery.describe(report))
+                    self.attack(s, damage.resolve_fires, self.dice, source_xy=(s.x, s.y),
+                                log_as=(s.side, f"{s.label()} burns: ") if self.logging else None)
         for side in self.sides:
             for s in side:
                 if s.on_table and s.target.criticals:
@@ -532,7 +535,8 @@ class Battle:
         winner = None if vp[0] == vp[1] else ("a" if vp[0] > vp[1] else "b")
         fates = [
             {"side": SIDES[s.side], "unit": s.spec.unit, "index": s.spec.index,
-             "ship": s.spec.slug, "name": s.name, "fate": self.fate(s)}
+             "ship": s.spec.slug, "name": s.name, "unit_name": s.unit.spec.name,
+             "fate": self.fate(s)}
             for side in self.sides for s in side
         ]
         if self.logging:

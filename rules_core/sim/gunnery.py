@@ -126,29 +126,27 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
     target = pick.ship
     b.brace_reaction(target, strength, gun.kind)
     dice = b.dice
+    log_as = (firer.side, f"{firer.label()} fires {gun.name} ({KIND_NAMES[gun.kind]} "
+                          f"{strength}) at {target.label()} ({pick.dist:.0f} cm"
+                          f"{', cover' if pick.cover else ''}, to-hit modifier {mod:+d}): "
+              ) if b.logging else None
     if gun.kind == BATTERY:
         report = b.attack(target, damage.fire_batteries, strength, pick.dist, dice,
-                          to_hit_mod=mod, source=firer)
+                          to_hit_mod=mod, source=firer, log_as=log_as)
     elif gun.kind == LANCE:
         report = b.attack(target, damage.fire_lances, strength, dice, to_hit_mod=mod,
-                          source=firer)
+                          source=firer, log_as=log_as)
     else:
         report = b.attack(target, special_volley, strength, pick.dist, dice, to_hit_mod=mod,
-                          source=firer)
-    if b.logging:
-        b.log(firer.side, f"{firer.label()} fires {gun.name} ({KIND_NAMES[gun.kind]} "
-              f"{strength}) at {target.label()} ({pick.dist:.0f} cm"
-              f"{', cover' if pick.cover else ''}, to-hit modifier {mod:+d}): "
-              + describe(report))
+                          source=firer, log_as=log_as)
     leftover = report.hull_damage + report.extra_damage - report.hull_lost
     if report.destroyed and leftover > 0 and target.unit.spec.is_squadron:
         reach = gun_range(gun, firer.order)
         nxt = _next_escort(b, firer, gun, target, reach)
         while nxt is not None and leftover > 0:
-            r2 = b.attack(nxt, damage_points, leftover, dice, source=firer)
-            if b.logging:
-                b.log(firer.side, f"  {leftover} damage carries on to {nxt.label()}: "
-                      + describe(r2))
+            r2 = b.attack(nxt, damage_points, leftover, dice, source=firer,
+                          log_as=(firer.side, f"  {leftover} damage carries on to "
+                                              f"{nxt.label()}: ") if b.logging else None)
             leftover = r2.hull_damage + r2.extra_damage - r2.hull_lost if r2.destroyed else 0
             nxt = _next_escort(b, firer, gun, nxt, reach) if leftover > 0 else None
 
@@ -262,10 +260,9 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
             points = 1
         else:
             continue
-        report = b.attack(s, damage_points, points, b.dice, attack="nova", source=ship)
-        if b.logging:
-            b.log(ship.side, f"  the nova blast hits {s.label()} for {points}: "
-                  + describe(report))
+        b.attack(s, damage_points, points, b.dice, attack="nova", source=ship,
+                 log_as=(ship.side, f"  the nova blast hits {s.label()} for {points}: ")
+                 if b.logging else None)
     return True
 
 
@@ -300,10 +297,10 @@ def board(b: Battle, ship: Ship, enemy: Ship) -> None:
         return
     winner, loser = (ship, enemy) if a_score > e_score else (enemy, ship)
     points = abs(a_score - e_score)
-    report = b.attack(loser, damage_points, points, b.dice, attack="boarding", shields=False,
-                      blast_marker=False, source=winner)
-    if b.logging:
-        b.log(ship.side, text + f": {loser.label()} takes {points} damage: " + describe(report))
+    b.attack(loser, damage_points, points, b.dice, attack="boarding", shields=False,
+             blast_marker=False, source=winner,
+             log_as=(ship.side, text + f": {loser.label()} takes {points} damage: ")
+             if b.logging else None)
 
 
 def in_contact(a: Ship, c: Ship) -> bool:

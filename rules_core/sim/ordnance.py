@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from .. import damage
 from ..catalog import CraftRole
 from .geometry import segment_first_contact, segment_point_distance
-from .gunnery import describe
 from .state import MARKER_RADIUS, Salvo, Wave
 
 if TYPE_CHECKING:
@@ -184,10 +183,8 @@ def _torpedo_impact(b: Battle, salvo: Salvo, ship: Ship) -> None:
             b.log(ship.side, f"{ship.label()} scrambles interceptors: {who} are destroyed.")
         return
     b.brace_reaction(ship, salvo.count, -1)
-    report = b.attack(ship, damage.torpedo_salvo, salvo.count, b.dice,
-                      source_xy=(salvo.x, salvo.y))
-    if b.logging:
-        b.log(salvo.side, f"{who} strike {ship.label()}: " + describe(report))
+    b.attack(ship, damage.torpedo_salvo, salvo.count, b.dice, source_xy=(salvo.x, salvo.y),
+             log_as=(salvo.side, f"{who} strike {ship.label()}: ") if b.logging else None)
 
 
 def _move_wave(b: Battle, wave: Wave) -> None:
@@ -243,13 +240,12 @@ def _craft_attack(b: Battle, wave: Wave, ship: Ship) -> None:
                   f"is destroyed.")
     if wave.count <= 0:
         return
+    log_as = (wave.side, f"{wave.count} {ROLE_NAMES[wave.role]} from "
+                         f"{wave.carrier.label()} attack {ship.label()}: ") if b.logging else None
     if wave.role is CraftRole.BOMBER:
         b.brace_reaction(ship, wave.count, -1)
-        report = b.attack(ship, damage.bomber_attack, wave.count, b.dice,
-                          source_xy=(wave.x, wave.y))
+        b.attack(ship, damage.bomber_attack, wave.count, b.dice, source_xy=(wave.x, wave.y),
+                 log_as=log_as)
     else:
-        report = b.attack(ship, damage.assault_boat_attack, wave.count, b.dice,
-                          source_xy=(wave.x, wave.y))
-    if b.logging:
-        b.log(wave.side, f"{wave.count} {ROLE_NAMES[wave.role]} from {wave.carrier.label()} "
-              f"attack {ship.label()}: " + describe(report))
+        b.attack(ship, damage.assault_boat_attack, wave.count, b.dice,
+                 source_xy=(wave.x, wave.y), log_as=log_as)

@@ -9,6 +9,7 @@ objects use ``__slots__`` and plain floats. A ship's damage state is a
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 
 from ..catalog import Arc, Catalog, CraftRole, ShipClass, ShipProfile, WeaponType
@@ -160,7 +161,14 @@ def fleet_spec(catalog: Catalog, fleet: Fleet, side: int) -> FleetSpec:
     if not units:
         raise SimError(f"Fleet {label} ({fleet.name or 'unnamed'}) has no ships to play.")
     # Unit indices above follow the file; squadrons emptied of ships are skipped, so re-index.
-    units = [UnitSpec(u.side, i, u.name, u.is_squadron,
+    # Units that share a name are numbered, so the log can tell them apart.
+    counts = Counter(u.name for u in units)
+    seen: Counter[str] = Counter()
+    named = []
+    for u in units:
+        seen[u.name] += 1
+        named.append(u.name if counts[u.name] == 1 else f"{u.name} {seen[u.name]}")
+    units = [UnitSpec(u.side, i, named[i], u.is_squadron,
                       tuple(_reindex(s, i) for s in u.ships)) for i, u in enumerate(units)]
     return FleetSpec(side, fleet.name or f"Fleet {label}", fleet.faction,
                      fleet.game_size.value if fleet.game_size is not GameSize.CUSTOM else "custom",
@@ -303,10 +311,14 @@ class Ship:
         return float(speed)
 
     def label(self) -> str:
+        """How the log names the ship: its unit's name, or for an escort its class and place in
+        the squadron ("Sword Frigate 2", "Sword Frigate 2 of Blade Squadron")."""
         unit = self.unit
         if unit.spec.is_squadron:
-            return f"{self.name} ({unit.spec.name})"
-        return unit.spec.name if unit.spec.name != self.name else self.name
+            own = f"{self.name} {self.spec.index + 1}"
+            default = f"{unit.spec.ships[0].name} squadron"
+            return own if unit.spec.name == default else f"{own} of the {unit.spec.name}"
+        return unit.spec.name
 
 
 class Unit:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -127,9 +128,14 @@ class Command(BaseCommand):
             f"  {'side':<4} {'unit':>4}  {'ship':<34} {'destroyed':>9} {'crippled':>9} "
             f"{'disengaged':>10} {'intact':>7}",
         ]
+        sizes = Counter((r["side"], r["unit"]) for r in s["ships"])
         for r in s["ships"]:
+            name = (f"{r['name']} {r['index'] + 1}" if sizes[(r["side"], r["unit"])] > 1
+                    else r["unit_name"])
+            if len(name) > 34:
+                name = name[:33] + "…"
             lines.append(
-                f"  {r['side'].upper():<4} {r['unit'] + 1:>4}  {r['name'][:34]:<34} "
+                f"  {r['side'].upper():<4} {r['unit'] + 1:>4}  {name:<34} "
                 f"{pct(r['destroyed_rate']):>9} {pct(r['crippled_rate']):>9} "
                 f"{pct(r['disengaged_rate']):>10} {pct(r['intact_rate']):>7}")
         return "\n".join(lines)
