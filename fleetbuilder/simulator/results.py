@@ -118,18 +118,18 @@ def ship_rows(summary: dict[str, Any], run: Matchup, catalog: core.Catalog
     return rows
 
 
-def command_line(run: Matchup) -> str:
+def command_line(run: Matchup) -> list[str]:
     """The ``manage.py simulate`` call that plays this run (contract 3), given its two fleet
-    files saved as fleet-a.json and fleet-b.json."""
+    files saved as fleet-a.json and fleet-b.json; in parts that a line may not break."""
     options = run.options or {}
-    parts = ["python manage.py simulate fleet-a.json fleet-b.json",
+    parts = ["python", "manage.py", "simulate", "fleet-a.json", "fleet-b.json",
              f"--battles {run.battles}", f"--seed {run.seed}",
              f"--rounds {options.get('max_rounds', 10)}",
              f"--scoring {options.get('scoring', 'core')}",
              f"--terrain {options.get('terrain', 'none')}"]
     if options.get("table"):
         parts.append(f"--table {options['table']}")
-    return " ".join([*parts, "--json"])
+    return [*parts, "--json"]
 
 
 def _played_units(fleet: rf.Fleet) -> list[rf.Unit]:
@@ -149,7 +149,7 @@ def results_context(run: Matchup, catalog: core.Catalog) -> dict[str, Any]:
         "max_rounds": options.get("max_rounds", 10),
         "summary": None,
     }
-    ctx["command"] = command_line(run)
+    ctx["command_parts"] = command_line(run)
     summary = run.summary()
     if summary is None:
         return ctx

@@ -407,7 +407,8 @@ def test_the_files_and_command_on_the_page_replay_the_run(client: Client,
     run = started(battles="6", seed="123", terrain="void", scoring="faq", max_rounds="7",
                   table="battle")
     page = html.unescape(client.get(run.get_absolute_url()).content.decode())
-    command = re.search(r'<pre class="sim-cli__command"><code>([^<]+)</code>', page).group(1)
+    shown = re.search(r'<pre class="sim-cli__command"><code>(.*?)</code>', page).group(1)
+    command = re.sub(r"<[^>]+>", "", shown)
     assert command == ("python manage.py simulate fleet-a.json fleet-b.json --battles 6 "
                        "--seed 123 --rounds 7 --scoring faq --terrain void --table battle --json")
     for side in ("a", "b"):
