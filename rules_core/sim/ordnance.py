@@ -145,7 +145,7 @@ def _move_salvo(b: Battle, salvo: Salvo) -> None:
             break
     if b.terrain:
         for t in b.terrain:
-            if t.kind == "debris_void" or (t.kind == "debris" and b.options.terrain == "void"):
+            if t.kind == "debris" and b.options.terrain == "void":
                 if segment_point_distance(x0, y0, ex, ey, t.x, t.y) <= t.r:
                     # Seed 001: each torpedo rolls a d6, 1-2 destroys it.
                     lost = sum(1 for _ in range(salvo.count) if b.dice.d6() <= 2)
