@@ -22,8 +22,7 @@ def activate(b: Battle, unit: Unit) -> None:
     unit.activated_round = rnd
     side = unit.side
     policy = b.policies[side]
-    lead = ships[0] if len(ships) == 1 else max(  # §6: a squadron uses its highest Ld
-        ships, key=lambda s: (o.leadership(b, s), -s.spec.index))
+    lead = ships[0] if len(ships) == 1 else squadron_lead(b, ships)
     for s in ships:
         s.order = None
         s.turned = False
@@ -144,6 +143,16 @@ def activate(b: Battle, unit: Unit) -> None:
                 ordnance.launch_torpedoes(b, s)
             if spec.bays:
                 ordnance.launch_craft(b, s)
+
+
+def squadron_lead(b: Battle, ships: list[Ship]) -> Ship:
+    """The ship whose Ld a squadron's check uses: its highest (§6), the first on a tie."""
+    if all(not s.target.criticals and not s.target.blast_markers and not s.crippled
+           for s in ships):
+        flag = b.flagships[ships[0].side]
+        if flag is None or flag.spec.admiral != "lord-admiral":
+            return max(ships, key=lambda s: (s.spec.leadership, -s.spec.index))
+    return max(ships, key=lambda s: (o.leadership(b, s), -s.spec.index))
 
 
 def disengage(b: Battle, unit: Unit, lead: Ship) -> bool:

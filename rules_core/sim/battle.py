@@ -158,8 +158,9 @@ class Battle:
     def contact_markers(self, ship: Ship) -> list[BlastMarker]:
         reach = ship.radius + MARKER_RADIUS
         x, y = ship.x, ship.y
-        return [m for m in self.markers if abs(m.x - x) <= reach and abs(m.y - y) <= reach
-                and math.hypot(m.x - x, m.y - y) <= reach]
+        x0, x1, y0, y1, r2 = x - reach, x + reach, y - reach, y + reach, reach * reach
+        return [m for m in self.markers if x0 <= m.x <= x1 and y0 <= m.y <= y1
+                and (m.x - x) * (m.x - x) + (m.y - y) * (m.y - y) <= r2]
 
     def settle(self, ship: Ship) -> None:
         """After a move: count the blast markers in contact; clear of all of them, the shields
@@ -482,7 +483,7 @@ class Battle:
         mx, my = m.x, m.y
         for side in self.sides:
             for s in side:
-                if (s.on_table and abs(s.x - mx) <= 4.0 and abs(s.y - my) <= 4.0
+                if (s.on_table and mx - 4.0 <= s.x <= mx + 4.0 and my - 4.0 <= s.y <= my + 4.0
                         and math.hypot(s.x - mx, s.y - my) <= s.radius + MARKER_RADIUS):
                     return True
         return False

@@ -49,8 +49,9 @@ def sightings(b: Battle, firer: Ship) -> list[Sighting]:
     fx, fy, hx, hy = firer.x, firer.y, firer.hx, firer.hy
     reach = firer.spec.gun_reach
     candidates = []
+    x0, x1, y0, y1 = fx - reach, fx + reach, fy - reach, fy + reach
     for s in b.sides[1 - firer.side]:
-        if s.on_table and abs(s.x - fx) <= reach and abs(s.y - fy) <= reach:
+        if s.on_table and x0 <= s.x <= x1 and y0 <= s.y <= y1:
             d = math.hypot(s.x - fx, s.y - fy)
             if d <= reach:
                 candidates.append((d, s))

@@ -539,8 +539,8 @@ class StandardPolicy(Policy):
         from .gunnery import boarding_score_base, in_contact
 
         x, y = ship.x, ship.y
-        touching = [e for e in b.sides[1 - ship.side] if e.on_table and abs(e.x - x) < 8.0
-                    and abs(e.y - y) < 8.0 and in_contact(ship, e)]
+        touching = [e for e in b.sides[1 - ship.side] if e.on_table and x - 8.0 < e.x < x + 8.0
+                    and y - 8.0 < e.y < y + 8.0 and in_contact(ship, e)]
         if not touching:
             return None
         mine = boarding_score_base(b, ship)
