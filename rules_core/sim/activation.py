@@ -74,7 +74,8 @@ def activate(b: Battle, unit: Unit) -> None:
     if order is not None:
         for s in ships:
             s.order = order
-        b.log(side, f"{unit.spec.name}: {o.ORDER_LABELS[order]}.")
+        if b.logging:
+            b.log(side, f"{unit.spec.name}: {o.ORDER_LABELS[order]}.")
     if order == o.BRACE:
         for s in ships:
             s.braced_round = rnd
@@ -83,7 +84,8 @@ def activate(b: Battle, unit: Unit) -> None:
     if order == o.AAF:
         # One roll for a whole squadron (seed 002 FAQ), the lead ship's dice.
         bonus = float(sum(b.dice.d6() for _ in range(lead.spec.aaf_dice)))
-        b.log(side, f"All Ahead Full: +{bonus:.0f} cm.")
+        if b.logging:
+            b.log(side, f"All Ahead Full: +{bonus:.0f} cm.")
     if plan.ram is not None:
         if hesitant or not o.command_check(b, lead, what="command check to ram"):
             plan.ram = None
@@ -108,20 +110,22 @@ def activate(b: Battle, unit: Unit) -> None:
         who = unit.spec.name if unit.spec.is_squadron else s.label()
         b.log(side, f"{who} {'moves' if len(moved) == 1 else 'move'} {d:.0f} cm to {where}, "
               f"heading {math.degrees(s.heading) % 360:.0f}°{' (hesitant)' if hesitant else ''}.")
+    ships = [s for s in ships if s.on_table]
     if unit.spec.is_squadron:
-        movement.check_coherency(b, unit.alive_ships())
+        movement.check_coherency(b, ships)
 
     if order == o.RELOAD:
-        for s in unit.alive_ships():
+        for s in ships:
             if s.spec.torpedoes:
                 s.torpedoes_ready = True
             if s.spec.bays:
                 s.bays_ready = True
-        b.log(side, f"{unit.spec.name} reloads its ordnance.")
+        if b.logging:
+            b.log(side, f"{unit.spec.name} reloads its ordnance.")
         return
     if order == o.AAF:
         return
-    for s in unit.alive_ships():
+    for s in ships:
         if not s.on_table or s.out_of_coherency:
             continue
         seen = gunnery.sightings(b, s)

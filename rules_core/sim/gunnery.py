@@ -6,6 +6,7 @@ escort squadron, the nova cannon with scatter, and boarding actions.
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from .. import damage
@@ -40,6 +41,9 @@ class Sighting:
         self.cover = cover
 
 
+_first = itemgetter(0)
+
+
 def sightings(b: Battle, firer: Ship) -> list[Sighting]:
     """Every enemy in sight within reach of the firer's guns, nearest first. Of an escort
     squadron only its closest ship in sight may be chosen (seed 002 FAQ, R-78); hulks are not
@@ -55,7 +59,7 @@ def sightings(b: Battle, firer: Ship) -> list[Sighting]:
             d = math.hypot(s.x - fx, s.y - fy)
             if d <= reach:
                 candidates.append((d, s))
-    candidates.sort(key=lambda c: c[0])
+    candidates.sort(key=_first)
     terrain = b.terrain
     for dist, s in candidates:
         if s.unit.spec.is_squadron:
