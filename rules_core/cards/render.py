@@ -1,0 +1,62 @@
+"""Cards to PDF with WeasyPrint: the document's HTML, the print stylesheet, the asset fetcher."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from rules_core.catalog import Catalog
+from rules_core.fleet import Fleet
+from rules_core.validator import ValidationReport, validate
+
+from .fetcher import ASSETS, AssetFetcher
+from .markup import LAYOUTS, document_html
+from .model import build_cards, build_roster
+
+if TYPE_CHECKING:
+    from weasyprint import CSS
+
+STYLESHEET = ASSETS / "cards.css"
+
+
+class LayoutError(ValueError):
+    """A layout the cards do not know."""
+
+
+@lru_cache(maxsize=1)
+def _stylesheet() -> CSS:
+    from weasyprint import CSS
+
+    # Parsed once per process; its url()s resolve against this package and go through the
+    # same fetcher rules as the document's.
+    return CSS(filename=str(STYLESHEET), url_fetcher=AssetFetcher())
+
+
+def cards_html(catalog: Catalog, fleet: Fleet, *, layout: str = "poker", ink_saver: bool = False,
+               share_url: str | None = None, report: ValidationReport | None = None) -> str:
+    """The document's HTML (no stylesheet): the roster, then one card per unit."""
+    if layout not in LAYOUTS:
+        raise LayoutError(f"unknown layout {layout!r}: choose {', '.join(LAYOUTS)}")
+    report = report if report is not None else validate(fleet, catalog)
+    cards = build_cards(catalog, fleet, report)
+    roster = build_roster(catalog, fleet, report, cards, share_url)
+    return document_html(roster, cards, layout=layout, ink_saver=ink_saver)
+
+
+def render_cards(catalog: Catalog, fleet: Fleet, *, layout: str = "poker",
+                 ink_saver: bool = False, share_url: str | None = None,
+                 report: ValidationReport | None = None,
+                 fetcher: AssetFetcher | None = None) -> bytes:
+    """The fleet's roster and ship cards as a PDF.
+
+    ``layout`` is ``poker`` (a 63 × 88 mm page per card), ``a4`` or ``letter`` (nine cards a
+    sheet, with cut marks). An illegal fleet prints too; its roster says why it is not legal.
+    ``fetcher`` (a fresh :class:`AssetFetcher` by default) records what the document asked for.
+    """
+    from weasyprint import HTML
+
+    source = cards_html(catalog, fleet, layout=layout, ink_saver=ink_saver,
+                        share_url=share_url, report=report)
+    document = HTML(string=source, base_url=ASSETS.as_uri() + "/",
+                    url_fetcher=fetcher or AssetFetcher())
+    return document.write_pdf(stylesheets=[_stylesheet()])
