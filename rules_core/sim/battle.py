@@ -447,13 +447,17 @@ class Battle:
         pending = [[u for u in self.units[s] if u.alive] for s in (0, 1)]
         turn = first
         while True:
-            for s in (0, 1):
-                pending[s] = [u for u in pending[s] if u.activated_round < rnd and u.alive]
-            if not pending[turn]:
-                if not pending[1 - turn]:
+            # Units leave the queue when they have activated (or braced, §10) or are gone.
+            mine = pending[turn] = [u for u in pending[turn]
+                                    if u.activated_round < rnd and u.alive]
+            if not mine:
+                other = pending[1 - turn] = [u for u in pending[1 - turn]
+                                             if u.activated_round < rnd and u.alive]
+                if not other:
                     return
                 turn = 1 - turn
-            unit = self.policies[turn].next_unit(self, turn, pending[turn])
+                mine = other
+            unit = self.policies[turn].next_unit(self, turn, mine)
             self.activate(unit)
             turn = 1 - turn
 

@@ -176,16 +176,16 @@ class StandardPolicy(Policy):
     def objective(self, b: Battle, ship: Ship) -> Ship | None:
         """The ship this one manoeuvres against: the focus target if it is within reach this
         round or next, else the nearest enemy."""
-        enemies = b.enemies(ship.side)
-        if not enemies:
-            return None
         x, y = ship.x, ship.y
-        nearest = enemies[0]
+        nearest = None
         best = 1e18
-        for e in enemies:
-            d2 = (e.x - x) * (e.x - x) + (e.y - y) * (e.y - y)
-            if d2 < best:
-                nearest, best = e, d2
+        for e in b.sides[1 - ship.side]:
+            if e.on_table:
+                d2 = (e.x - x) * (e.x - x) + (e.y - y) * (e.y - y)
+                if d2 < best:
+                    nearest, best = e, d2
+        if nearest is None:
+            return None
         focus = self.focus(b, ship.side)
         if focus is not None and focus is not nearest:
             p = profile_of(ship.spec)
@@ -203,20 +203,21 @@ class StandardPolicy(Policy):
             # Ranked once a round, from where the units stand when the round's activations
             # begin: close enough, and cheap.
             enemies = b.enemies(side)
-            ranked = []
+            rank: dict[Unit, tuple[float, int]] = {}
             for u in b.units[side]:
                 s = next((s for s in u.ships if s.on_table), None)
                 if s is not None:
                     x, y = s.x, s.y
-                    d2 = min(((e.x - x) ** 2 + (e.y - y) ** 2 for e in enemies), default=0.0)
-                    ranked.append((d2, u.spec.index, u))
-            ranked.sort(key=lambda r: (r[0], r[1]))
-            cached = (b.round, [r[2] for r in ranked])
+                    best = 1e18
+                    for e in enemies:
+                        d2 = (e.x - x) * (e.x - x) + (e.y - y) * (e.y - y)
+                        if d2 < best:
+                            best = d2
+                    rank[u] = (best, u.spec.index)
+            cached = (b.round, rank)
             b.scratch[key] = cached
-        for u in cached[1]:
-            if u in ready:
-                return u
-        return ready[0]
+        rank = cached[1]
+        return min(ready, key=lambda u: rank.get(u, (1e18, u.spec.index)))
 
     def wants_disengage(self, b: Battle, unit: Unit) -> bool:
         """A crippled capital ship with a third of its hull or less, facing more firepower than
