@@ -327,6 +327,24 @@ def test_the_form_lists_this_browsers_recent_runs_only(client: Client,
     assert "Your recent runs" not in outsider.get("/simulator/").content.decode()
 
 
+def test_a_signed_in_players_run_is_theirs_in_any_browser(client: Client,
+                                                          started: Callable[..., Matchup],
+                                                          django_user_model, outsider: Client,
+                                                          tiny_steps) -> None:  # noqa: ANN001
+    player = django_user_model.objects.create_user("admiral", password="long-enough-secret")
+    client.force_login(player)
+    run = started(battles="8")
+    assert run.owner == player and run.session_key == ""
+    elsewhere = Client()
+    elsewhere.force_login(player)
+    done = run.done
+    assert elsewhere.post(f"/simulator/m/{run.public_id}/step/").status_code == 302
+    run.refresh_from_db()
+    assert run.done > done
+    assert outsider.post(f"/simulator/m/{run.public_id}/step/").status_code == 403
+    assert f'href="{run.get_absolute_url()}"' in elsewhere.get("/simulator/").content.decode()
+
+
 def test_unknown_runs_are_404_and_wrong_methods_405(client: Client,
                                                    started: Callable[..., Matchup],
                                                    whole_runs) -> None:  # noqa: ANN001
