@@ -1,5 +1,10 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "cards"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("fleet/<int:pk>/", views.fleet_pdf, name="fleet_pdf"),
+    path("fleet/<int:pk>/print/", views.print_options, name="print"),
+]

@@ -1,0 +1,86 @@
+"""Printable ship cards for a fleet: an options page and the PDF (rendered by rules_core.cards).
+
+``pdf_response`` is public: the shared-fleet pages call it for a fleet anyone may see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET
+
+from fleetbuilder.catalog import loader
+from fleetbuilder.fleets.views import _get_fleet_for_request
+from rules_core.cards import LAYOUTS, render_cards
+from rules_core.fleet import FleetFormatError, parse_fleet
+
+LAYOUT_CHOICES = (
+    ("poker", "Poker cards", "One 63 × 88 mm card a page, for a card printer or a print shop."),
+    ("a4", "A4 sheets", "Nine cards a sheet with cut marks."),
+    ("letter", "US Letter sheets", "Nine cards a sheet with cut marks."),
+)
+TRUE_VALUES = ("1", "on", "true", "yes")
+FALSE_VALUES = ("", "0", "off", "false", "no")
+
+
+def card_filename(name: str) -> str:
+    return f"{slugify(name) or 'fleet'}-cards.pdf"
+
+
+def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_saver: bool,
+                 share_url: str | None) -> HttpResponse:
+    """The ship cards of a contract-1 fleet document as a PDF download.
+
+    An unknown layout or a document that is not a fleet file is a 400 with the reason.
+    """
+    if layout not in LAYOUTS:
+        return HttpResponseBadRequest(
+            f"Unknown layout {layout!r}: choose {', '.join(LAYOUTS)}.", content_type="text/plain")
+    try:
+        fleet = parse_fleet(document)
+    except FleetFormatError as exc:
+        return HttpResponseBadRequest(f"Not a usable fleet: {exc}", content_type="text/plain")
+    pdf = render_cards(loader.core_catalog(), fleet, layout=layout, ink_saver=ink_saver,
+                       share_url=share_url)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _share_url(request: HttpRequest, fleet: Any) -> str | None:
+    path = getattr(fleet, "share_url_path", lambda: None)()
+    return request.build_absolute_uri(path) if path else None
+
+
+@require_GET
+def fleet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """``/cards/fleet/<pk>/?layout=poker|a4|letter&ink=1``: the cards of a fleet you own."""
+    fleet = _get_fleet_for_request(request, pk)
+    layout = request.GET.get("layout", "poker")
+    ink = request.GET.get("ink", "").lower()
+    if ink not in TRUE_VALUES + FALSE_VALUES:
+        return HttpResponseBadRequest(f"ink must be 1 or 0, not {ink[:20]!r}.",
+                                      content_type="text/plain")
+    return pdf_response(fleet.document, filename=card_filename(fleet.name), layout=layout,
+                        ink_saver=ink in TRUE_VALUES, share_url=_share_url(request, fleet))
+
+
+@require_GET
+def print_options(request: HttpRequest, pk: int) -> HttpResponse:
+    """Choose a layout and ink saving, then download the PDF (a plain GET form)."""
+    fleet = _get_fleet_for_request(request, pk)
+    ctx = {
+        "fleet": fleet,
+        "layouts": LAYOUT_CHOICES,
+        "pdf_url": reverse("cards:fleet_pdf", args=[fleet.pk]),
+        "builder_url": fleet.get_absolute_url(),
+        "shared": bool(_share_url(request, fleet)),
+        "card_count": fleet.unit_count,
+    }
+    return render(request, "cards/options.html", ctx)
