@@ -59,6 +59,13 @@ class MatchupQuerySet(models.QuerySet["Matchup"]):
             mine |= models.Q(owner=None, session_key=owner_token)
         return self.filter(mine)
 
+    def adopt(self, user: Any, owner_token: str | None) -> int:
+        """Give ``user`` the runs of the anonymous browser holding ``owner_token`` (at login,
+        as its fleets are). Returns how many moved."""
+        if not owner_token or user is None or not user.is_authenticated:
+            return 0
+        return self.filter(owner=None, session_key=owner_token).update(owner=user)
+
 
 class Matchup(models.Model):
     # The results page's address: anyone holding it may read the results, nobody may guess it.

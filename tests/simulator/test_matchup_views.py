@@ -345,6 +345,21 @@ def test_a_signed_in_players_run_is_theirs_in_any_browser(client: Client,
     assert f'href="{run.get_absolute_url()}"' in elsewhere.get("/simulator/").content.decode()
 
 
+def test_runs_started_before_logging_in_move_to_the_account(client: Client,
+                                                             started: Callable[..., Matchup],
+                                                             django_user_model, tiny_steps) -> None:  # noqa: ANN001
+    run = started(battles="8")
+    assert run.owner is None
+    player = django_user_model.objects.create_user("captain", password="long-enough-secret")
+    client.force_login(player)
+    run.refresh_from_db()
+    assert run.owner == player
+    client.logout()  # the browser forgets its token; the account keeps the run
+    elsewhere = Client()
+    elsewhere.force_login(player)
+    assert elsewhere.post(f"/simulator/m/{run.public_id}/step/").status_code == 302
+
+
 def test_unknown_runs_are_404_and_wrong_methods_405(client: Client,
                                                    started: Callable[..., Matchup],
                                                    whole_runs) -> None:  # noqa: ANN001

@@ -1,0 +1,21 @@
+"""At login, this browser's matchup runs become the account's, as its fleets do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
+from django.http import HttpRequest
+
+from fleetbuilder.fleets.models import OWNER_TOKEN_SESSION_KEY
+
+from .models import Matchup
+
+
+@receiver(user_logged_in, dispatch_uid="simulator.adopt_browser_runs")
+def adopt_browser_runs(sender: Any, request: HttpRequest | None, user: Any,
+                       **kwargs: Any) -> None:
+    session = getattr(request, "session", None)
+    token = session.get(OWNER_TOKEN_SESSION_KEY) if session is not None else None
+    Matchup.objects.adopt(user, token)
