@@ -83,7 +83,7 @@ def gun_range(gun: Gun, order: str | None) -> float:
 
 def gun_strength(ship: Ship, gun: Gun) -> int:
     """Crippled ships fire at half strength, rounded down (§9)."""
-    return gun.strength // 2 if ship.crippled else gun.strength
+    return gun.strength // 2 if ship.target.hull <= ship.cripple_at else gun.strength
 
 
 def fire_guns(b: Battle, ship: Ship, hesitant: bool,

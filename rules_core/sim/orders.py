@@ -46,14 +46,17 @@ def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
     (§15); then -1 per blast marker in contact (§7), -2 crippled (§9; disengaging crippled is
     the same -2, not another), -1 per Hull Breach (§8). Natural 2 and 12 decide first (§3)."""
     t = ship.target
-    ld = BRIDGE_DESTROYED_LD if t.has(Critical.BRIDGE_DESTROYED) else ship.spec.leadership
+    criticals = t.criticals
+    ld = (BRIDGE_DESTROYED_LD if criticals and t.has(Critical.BRIDGE_DESTROYED)
+          else ship.spec.leadership)
     flag = b.flagships[ship.side]
     if flag is not None and flag.spec.admiral == "lord-admiral" and in_command_radius(b, ship):
         ld = min(LEADERSHIP_CAP, ld + 1)  # §15: never above 10, whatever the bonuses
     ld -= t.blast_markers
-    if ship.crippled:
+    if t.hull <= ship.cripple_at:
         ld += CRIPPLED_LD
-    ld -= t.hull_breaches
+    if criticals:
+        ld -= t.hull_breaches
     return ld
 
 

@@ -164,7 +164,7 @@ class StandardPolicy(Policy):
             t = e.target
             toughness = t.hull + (0 if t.blast_markers else t.shields) + 1
             score = e.spec.victory_points / toughness
-            if e.crippled:
+            if t.hull <= e.cripple_at:
                 score *= 1.5
             score /= 1.0 + math.hypot(e.x - cx, e.y - cy) / 40.0
             if score > best_score:
@@ -203,21 +203,24 @@ class StandardPolicy(Policy):
             # Ranked once a round, from where the units stand when the round's activations
             # begin: close enough, and cheap.
             enemies = b.enemies(side)
-            rank: dict[Unit, tuple[float, int]] = {}
-            for u in b.units[side]:
-                s = next((s for s in u.ships if s.on_table), None)
-                if s is not None:
-                    x, y = s.x, s.y
-                    best = 1e18
-                    for e in enemies:
-                        d2 = (e.x - x) * (e.x - x) + (e.y - y) * (e.y - y)
-                        if d2 < best:
-                            best = d2
-                    rank[u] = (best, u.spec.index)
-            cached = (b.round, rank)
+            ranked = []
+            for u in ready:
+                s = next(s for s in u.ships if s.on_table)
+                x, y = s.x, s.y
+                best = 1e18
+                for e in enemies:
+                    d2 = (e.x - x) * (e.x - x) + (e.y - y) * (e.y - y)
+                    if d2 < best:
+                        best = d2
+                ranked.append((best, u.spec.index, u))
+            ranked.sort(key=lambda r: (r[0], r[1]))
+            cached = (b.round, [r[2] for r in ranked])
             b.scratch[key] = cached
-        rank = cached[1]
-        return min(ready, key=lambda u: rank.get(u, (1e18, u.spec.index)))
+        rnd = b.round
+        for u in cached[1]:  # the first still waiting (activation is for good)
+            if u.activated_round < rnd and u.alive:
+                return u
+        return ready[0]
 
     def wants_disengage(self, b: Battle, unit: Unit) -> bool:
         """A crippled capital ship with a third of its hull or less, facing more firepower than
@@ -427,7 +430,7 @@ class StandardPolicy(Policy):
             chance = _hit_chance(gun.kind, opt.dist, t.armor)
             protection = t.hull + (0 if t.blast_markers else t.shields)
             score = chance * e.spec.victory_points / (protection + 1)
-            if e.crippled:
+            if t.hull <= e.cripple_at:
                 score *= 1.3
             if score > best_score:
                 best, best_score = opt, score
