@@ -83,7 +83,7 @@ class _Profile:
     """What the standard policy needs to know about a ship, worked out once per spec."""
 
     __slots__ = ("arc_weight", "total", "best_range", "max_range", "battery_share",
-                 "carrier", "torpedoes", "guns")
+                 "carrier", "torpedoes", "guns", "half_speed")
 
     def __init__(self, spec: ShipSpec) -> None:
         arc_weight = {FRONT: 0.0, LEFT: 0.0, RIGHT: 0.0, REAR: 0.0}
@@ -102,6 +102,7 @@ class _Profile:
                 battery += w
             max_range = max(max_range, g.range_cm)
         self.guns = tuple(guns)
+        self.half_speed = spec.speed / 2.0
         self.arc_weight = arc_weight
         self.total = battery + lance
         self.battery_share = battery / self.total if self.total else 0.0
@@ -271,6 +272,20 @@ class StandardPolicy(Policy):
             if margin < 0.0:
                 return -100.0
             score -= (12.0 - margin) / 6.0
+        # Room ahead: next activation starts with a straight minimum move (more if hesitant
+        # and unable to turn away), so keep the bow clear of the edge.
+        runway = 1e9
+        if hx > 1e-9:
+            runway = (b.width - x) / hx
+        elif hx < -1e-9:
+            runway = -x / hx
+        if hy > 1e-9:
+            runway = min(runway, (b.depth - y) / hy)
+        elif hy < -1e-9:
+            runway = min(runway, -y / hy)
+        need = p.half_speed + 10.0
+        if runway < need:
+            score -= 1.5 * (need - runway) / need
         if b.terrain:
             for t in b.terrain:
                 d = math.hypot(x - t.x, y - t.y)
@@ -345,11 +360,13 @@ class StandardPolicy(Policy):
         if spent and (p.carrier or p.torpedoes > p.total or dist > p.max_range + 5.0):
             return o.RELOAD, plan
         # Far away: All Ahead Full closes the gap (no shooting lost, nothing in range).
+        # The plan is weighed at the dice's average; a better roll is not used beyond it, a
+        # worse one stops short. Only if that ends somewhere better than a normal move.
         if dist > reach + 10.0 and not p.carrier:
             aaf = limits(b, lead, o.AAF, False, 3.5 * lead.spec.aaf_dice)
-            _, aplan = self._best_move(b, lead, p, target, aaf, 0.0, False)
-            aplan.distance = 1e9  # as far as the dice allow
-            return o.AAF, aplan
+            aaf_score, aplan = self._best_move(b, lead, p, target, aaf, 0.0, False)
+            if aaf_score > score:
+                return o.AAF, aplan
         # Brace when the ship is in real danger: crippled, in the enemy's guns.
         if lead.crippled and self._threat(b, lead) >= lead.target.hull:
             return o.BRACE, plan
