@@ -21,7 +21,10 @@ def test_a_fleet_against_its_mirror_scores_half(catalog_real, faction):
     assert s["a_win_ci95"][0] <= s["b_win_rate"] and s["b_win_ci95"][0] <= s["a_win_rate"]
 
 
-@pytest.mark.parametrize("faction", ["imperial-navy", "craftworld-eldar"])
+# Not Craftworld Eldar: their protection is the Holofields faction rule, which the simulator
+# does not play (docs/simulator.md), so their unshielded 6+ ships trade so badly that 2:1 points
+# wins only about two battles in three.
+@pytest.mark.parametrize("faction", ["imperial-navy", "orks"])
 def test_1500_points_beat_750_points_in_the_large_majority(catalog_real, faction):
     big = sample_fleet(catalog_real, faction, GameSize.CUSTOM,
                        points_limit=PointsBand("custom", 1400, 1500))
