@@ -29,6 +29,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from fleetbuilder.cards import views as cards
 from fleetbuilder.catalog import loader
 from rules_core import catalog as core
 from rules_core import fleet as rf
@@ -110,15 +111,6 @@ def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, 
         new = Fleet.from_core(fleet, catalog, **_owner_kwargs(request))
     messages.success(request, done)
     return redirect(new)
-
-
-def _cards_view() -> Any:
-    """The cards helper's PDF maker, once that app provides it (else None)."""
-    try:
-        from fleetbuilder.cards.views import pdf_response  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return pdf_response
 
 
 # --- the owner's share page -----------------------------------------------------------------
@@ -207,7 +199,8 @@ def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
         "copy_url": reverse("shared:copy", args=[share_id]),
         "file_url": reverse("shared:file", args=[share_id]),
         "text_url": reverse("shared:text", args=[share_id]),
-        "cards_url": reverse("shared:cards", args=[share_id]) if _cards_view() else "",
+        "cards_url": reverse("shared:cards", args=[share_id]),
+        "layouts": cards.LAYOUT_CHOICES,
         "owned": fleet if mine else None,
         "source": "link",
     }
@@ -238,13 +231,15 @@ def shared_text(request: HttpRequest, share_id: str) -> HttpResponse:
 @never_cache
 @require_GET
 def shared_cards(request: HttpRequest, share_id: str) -> HttpResponse:
-    pdf_response = _cards_view()
+    """``/s/<id>/cards.pdf?layout=poker|a4|letter&ink=1``: the shared fleet's ship cards."""
     fleet = _shared(share_id)
-    if pdf_response is None:
-        raise Http404("Ship cards are not available.")
-    return pdf_response(
-        fleet.document, filename=_filename(fleet.name, "pdf"), layout="poker",
-        ink_saver=request.GET.get("ink") == "1",
+    ink = request.GET.get("ink", "").lower()
+    if ink not in cards.TRUE_VALUES + cards.FALSE_VALUES:
+        return HttpResponse(f"ink must be 1 or 0, not {ink[:20]!r}.", status=400,
+                            content_type="text/plain")
+    return cards.pdf_response(
+        fleet.document, filename=cards.card_filename(fleet.name),
+        layout=request.GET.get("layout", "poker"), ink_saver=ink in cards.TRUE_VALUES,
         share_url=request.build_absolute_uri(fleet.share_url_path()),
     )
 
