@@ -176,3 +176,11 @@ def test_the_builder_says_when_the_link_is_on(client: Client, make_fleet) -> Non
     html = client.get(fleet.get_absolute_url()).content.decode()
     assert f'<a href="/fleets/{fleet.pk}/share/">Share</a> <span class="muted small">(link on)' \
         in html
+
+
+def test_the_share_page_links_every_export(client: Client, make_fleet) -> None:  # noqa: ANN001
+    fleet = make_fleet()
+    html = client.get(f"/fleets/{fleet.pk}/share/").content.decode()
+    for href in (f"/fleets/{fleet.pk}/export.json", f"/fleets/{fleet.pk}/export.txt",
+                 f"/cards/fleet/{fleet.pk}/print/", "/fleets/import/"):
+        assert f'href="{href}"' in html
