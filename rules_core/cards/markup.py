@@ -294,10 +294,10 @@ def roster_html(roster: Roster) -> str:
     for line in roster.lines:
         marks = (["★ Flagship"] if line.flagship else []) + ([line.admiral] if line.admiral else [])
         mark = f" <i>{esc(' · '.join(marks))}</i>" if marks else ""
-        ld = f" · Ld {line.leadership}" if line.leadership else ""
+        unit_ld = f" · Ld {line.leadership}" if line.leadership else ""
         rows.append(f'<p class="unit"><span class="pts">{line.points}</span>'
                     f"<b>{line.unit + 1}. {esc(line.label)}</b>{mark}<br>"
-                    f"{esc(line.detail)}{ld}</p>")
+                    f"{esc(line.detail)}{unit_ld}</p>")
     problems = ""
     if roster.errors or roster.warnings:
         items = "".join(f"<li>{esc(p.message)}</li>" for p in (*roster.errors, *roster.warnings))
