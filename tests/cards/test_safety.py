@@ -1,0 +1,121 @@
+"""A hostile fleet file is printed as text and makes the printer fetch nothing."""
+
+from __future__ import annotations
+
+import http.server
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rules_core.cards import AssetFetcher, RefusedURL, render_cards
+from rules_core.cards.fetcher import ASSETS, asset_path
+from rules_core.catalog import Catalog
+from rules_core.fleet import Fleet, GameSize, ShipUnit, Squadron, SquadronShip
+
+from .conftest import Pdf
+
+
+class _Counter(http.server.BaseHTTPRequestHandler):
+    hits: list[str] = []
+
+    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+        _Counter.hits.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/css")
+        self.end_headers()
+        self.wfile.write(b"body { background: red }")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    """A real HTTP server on 127.0.0.1 that records every request it gets."""
+    _Counter.hits = []
+    httpd = http.server.HTTPServer(("127.0.0.1", 0), _Counter)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def hostile_fleet(base: str) -> Fleet:
+    return Fleet(
+        faction="imperial-navy", game_size=GameSize.PATROL,
+        name=f'<img src="{base}/fleet.png"><b>Raiders</b>',
+        units=(
+            ShipUnit("lunar-class-cruiser", flagship=True,
+                     name=f'<link rel="stylesheet" href="{base}/x.css">'),
+            ShipUnit("lunar-class-cruiser", name='<style>@import "file:///etc/passwd";</style>'),
+            ShipUnit("gothic-class-cruiser", name=f"<svg><image href='{base}/i.svg'/></svg>"),
+            Squadron((SquadronShip("sword-class-frigate"),) * 2,
+                     name=f"<iframe src='{base}/frame'></iframe> & co"),
+        ),
+    )
+
+
+@pytest.mark.parametrize("layout", ["poker", "a4"])
+def test_markup_in_names_is_printed_literally_and_fetches_nothing(
+        data_catalog: Catalog, server: str, layout: str) -> None:
+    fetcher = AssetFetcher()
+    pdf = Pdf(render_cards(data_catalog, hostile_fleet(server), layout=layout,
+                           fetcher=fetcher))
+    # Names may wrap round the points: compare without spaces, in layout and drawing order.
+    text = re.sub(r"\s+", "", pdf.text + "".join(pdf.raw_texts))
+    for name in (f'<img src="{server}/fleet.png"><b>Raiders</b>',
+                 f'<link rel="stylesheet" href="{server}/x.css">',
+                 '<style>@import "file:///etc/passwd";</style>',
+                 f"<iframe src='{server}/frame'></iframe> & co"):
+        assert re.sub(r"\s+", "", name) in text
+    assert _Counter.hits == []
+    assert fetcher.refused == []  # the names never became URLs at all
+    # What the document did ask for: generated arc diagrams (and, on sheets, the cut marks).
+    assert all(s.startswith("drawing:arc") or s == "cutmarks-a4.svg" for s in fetcher.served)
+
+
+def test_a_url_in_the_share_link_is_text_not_a_fetch(data_catalog: Catalog, server: str) -> None:
+    url = f'{server}/shared/"><img src="{server}/qr.png">'
+    pdf = Pdf(render_cards(data_catalog, hostile_fleet(server), share_url=url))
+    assert re.sub(r"\s+", "", url) in re.sub(r"\s+", "", pdf.page_texts[0])
+    assert _Counter.hits == []
+
+
+def test_the_fetcher_refuses_the_network_and_other_files(server: str) -> None:
+    fetcher = AssetFetcher()
+    for url in (f"{server}/x.css", "https://example.org/x.css", "ftp://example.org/x",
+                "file:///etc/passwd", "data:text/css,body{}",
+                (ASSETS / "markup.py").as_uri(),  # a project file, but not an asset
+                ASSETS.as_uri() + "/../catalog.py",
+                ASSETS.as_uri() + "/assets/../../catalog.py",
+                "drawing:arc-x", "drawing:../../etc/passwd", "drawing:arc-f-f"):
+        with pytest.raises(RefusedURL):
+            fetcher.fetch(url)
+    assert len(fetcher.refused) == 11
+    assert _Counter.hits == []
+
+
+def test_the_fetcher_serves_the_cards_own_assets() -> None:
+    fetcher = AssetFetcher()
+    css = fetcher.fetch((ASSETS / "cards.css").as_uri())
+    assert css.read().startswith(b"/* Ship cards for print")
+    assert asset_path((ASSETS / "assets" / "cutmarks-a4.svg").as_uri()).name == "cutmarks-a4.svg"
+    arc = fetcher.fetch("drawing:arc-l-f-r")
+    assert arc.read().startswith(b"\x89PNG")
+    assert arc.content_type == "image/png"
+
+
+def test_assets_are_all_inside_the_package() -> None:
+    assert ASSETS == Path(__file__).resolve().parents[2] / "rules_core" / "cards"
+
+
+def test_control_the_server_does_see_a_fetch_weasyprint_makes(server: str) -> None:
+    """Without the cards' fetcher WeasyPrint would fetch a URL in markup: the counter works."""
+    from weasyprint import HTML
+
+    HTML(string=f'<img src="{server}/control.png">').write_pdf()
+    assert _Counter.hits == ["/control.png"]
