@@ -87,7 +87,8 @@ def activate(b: Battle, unit: Unit) -> None:
         if b.logging:
             b.log(side, f"All Ahead Full: +{bonus:.0f} cm.")
     if plan.ram is not None:
-        if hesitant or not o.command_check(b, lead, what="command check to ram"):
+        if hesitant or not (lead.spec.rules.ram_freely  # Ere We Go: no check
+                            or o.command_check(b, lead, what="command check to ram")):
             plan.ram = None
 
     moved = []

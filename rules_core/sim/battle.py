@@ -34,6 +34,7 @@ from .state import (
 from .terrain import drift_bodies, place_terrain
 
 SIDES = ("a", "b")
+ORDNANCE = (damage.torpedo_salvo, damage.bomber_attack, damage.assault_boat_attack)
 HULK_DEBRIS_R = 4.0  # R-74: a drifting hulk is a debris field 8 cm across
 RIFT_CLOUD_R = 5.0  # R-74: a warp rift leaves a gas cloud 10 cm across
 DEPLOY_DEPTH = 30.0  # R-70
@@ -199,7 +200,15 @@ class Battle:
                                                       or source.orbit is not ship.orbit):
             braced = True  # §13: in orbit, 4+ save against attacks from outside orbit (R-80)
         t.braced = braced
+        rules = ship.spec.rules
+        hidden = 0
+        if t.blast_markers and (rules.reactive_hulls or (rules.spore_clouds and fn in ORDNANCE)):
+            # Necron reactive hulls are not suppressed by markers; Tyranid spore clouds are not
+            # hampered by them (R-89): the resolver sees no markers for this attack.
+            hidden, t.blast_markers = t.blast_markers, 0
         report = fn(t, *args, **kwargs)
+        if hidden:
+            t.blast_markers += hidden
         t.braced = False
         if report.shields_absorbed or report.hull_lost:
             ship.damaged_round = self.round
@@ -275,6 +284,9 @@ class Battle:
     def flagship_lost(self, ship: Ship) -> None:
         """§15 Priority Target: every friendly ship must pass a command check or be hesitant
         for its next activation."""
+        if ship.spec.rules.unshakeable:
+            self.log(ship.side, "The flagship is lost, but the Astartes are unshakeable.")
+            return
         self.log(ship.side, "The flagship is lost! Every ship of the fleet tests its nerve.")
         for s in self.sides[ship.side]:
             if s.on_table and not o.command_check(self, s, reroll=False,
@@ -413,8 +425,12 @@ class Battle:
         own dice once per game (§15)."""
         for side in self.sides:
             for s in side:
-                if s.on_table and (s.target.fires or s.target.hull_breaches):
+                if not s.on_table:
+                    continue
+                if s.target.criticals and (s.target.fires or s.target.hull_breaches):
                     o.emergency_damage_control(self, s)
+                if s.spec.rules.living_metal:
+                    self.regrow(s, "Living Metal")
         ld = (self.highest_leadership(0), self.highest_leadership(1))
         while True:
             rolls = [self.dice.d6(), self.dice.d6()]
@@ -476,12 +492,26 @@ class Battle:
             for s in side:
                 if s.on_table and s.target.criticals:
                     o.end_phase_repair(self, s)
+        for side in self.sides:
+            for s in side:
+                if s.on_table and s.spec.rules.bio_regeneration:
+                    self.regrow(s, "Bio-regeneration")
         if self.markers:
             n = self.dice.d6()
             free = [m for m in self.markers if not self._touches_ship(m)]
             free.sort(key=lambda m: m.born)
             for m in free[:n]:
                 self.markers.remove(m)
+
+    def regrow(self, ship: Ship, rule: str) -> None:
+        """Necron Living Metal, Tyranid Bio-regeneration (R-89): a damaged ship regains one hull
+        point on a 6, never above its starting hull."""
+        t = ship.target
+        if t.hull >= t.max_hull:
+            return
+        if self.dice.d6() == 6:
+            t.hull += 1
+            self.log(ship.side, f"{ship.label()} regains a hull point ({rule}).")
 
     def _touches_ship(self, m: BlastMarker) -> bool:
         mx, my = m.x, m.y

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 from .. import damage
 from ..damage import SpecialOrder
 from . import orders as o
+from .factions import AUSPEX_RANGE_CM, HOLOFIELD_RANGE_CM, SHADOWFIELD_RANGE_CM
 from .geometry import arc_of, sight_blocked
-from .state import BATTERY, LANCE, SPECIAL, Gun
+from .state import BATTERY, FRONT, LANCE, SPECIAL, Gun
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -118,6 +119,9 @@ def fire_guns(b: Battle, ship: Ship, hesitant: bool,
         if pick is None:
             continue
         mod = damage.to_hit_modifier(order_enum, hesitant=hesitant, cover=pick.cover)
+        if (gun.kind == BATTERY and pick.dist > SHADOWFIELD_RANGE_CM
+                and pick.ship.spec.rules.shadowfields):
+            mod -= 1  # Drukhari shadowfields (R-89)
         volley(b, ship, gun, strength, pick, mod)
         fired = True
     if fired:
@@ -135,8 +139,20 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
                           f"{strength}) at {target.label()} ({pick.dist:.0f} cm"
                           f"{', cover' if pick.cover else ''}, to-hit modifier {mod:+d}): "
               ) if b.logging else None
-    if gun.kind == BATTERY:
-        report = b.attack(target, damage.fire_batteries, strength, pick.dist, dice,
+    rules = target.spec.rules
+    holo = (rules.holofields and pick.dist > HOLOFIELD_RANGE_CM
+            and target.target.hull > target.cripple_at)  # Fragile Hulls: lost when crippled
+    prow = (rules.prows and target.spec.armoured_prow
+            and arc_of(target.x, target.y, target.hx, target.hy, firer.x, firer.y) == FRONT)
+    hit_range = pick.dist
+    if (gun.kind == BATTERY and firer.spec.rules.auspex and hit_range <= AUSPEX_RANGE_CM):
+        hit_range = damage.POINT_BLANK_CM  # Advanced Auspex: 4+ out to 30 cm (R-89)
+    if holo or prow:
+        report = b.attack(target, screened_volley, gun.kind, strength, hit_range, dice,
+                          to_hit_mod=mod, holofields=holo, prow=prow, source=firer,
+                          log_as=log_as)
+    elif gun.kind == BATTERY:
+        report = b.attack(target, damage.fire_batteries, strength, hit_range, dice,
                           to_hit_mod=mod, source=firer, log_as=log_as)
     elif gun.kind == LANCE:
         report = b.attack(target, damage.fire_lances, strength, dice, to_hit_mod=mod,
@@ -183,6 +199,29 @@ def special_volley(target: damage.Target, strength: int, range_cm: float, dice,
                                   shields=False, blast_marker=True)
 
 
+def screened_volley(target: damage.Target, kind: int, strength: int, range_cm: float, dice,
+                    *, to_hit_mod: int = 0, holofields: bool = False,
+                    prow: bool = False) -> damage.AttackReport:
+    """A volley at a ship with a screen between the to-hit roll and the resolver (R-89):
+    an armoured prow facing the firer ignores the volley's first hit; Eldar holofields ignore
+    each hit on 2+. What gets through goes on as the weapon's hits would: batteries with armor
+    saves and shields, special weapons with armor saves and no shields, lances as damage."""
+    base = damage.LANCE_TO_HIT if kind == LANCE else damage.battery_base_to_hit(range_cm)
+    need = damage.needed_to_hit(base, to_hit_mod)
+    hits = sum(1 for _ in range(strength) if dice.d6() >= need)
+    through = hits
+    prow_saved = 1 if prow and through else 0
+    through -= prow_saved
+    holo_saved = sum(1 for _ in range(through) if dice.d6() >= 2) if holofields else 0
+    through -= holo_saved
+    report = damage.AttackReport(KIND_NAMES[kind], dice=strength)
+    damage._resolve_damage(target, through, dice, report, armor_save=kind != LANCE,
+                           shields=kind != SPECIAL, blast_marker=True)
+    report.hits = hits
+    report.attack = f"{KIND_NAMES[kind]}:screened:{prow_saved}:{holo_saved}"
+    return report
+
+
 def damage_points(target: damage.Target, points: int, dice, *,
                   attack: str = "damage", shields: bool = True,
                   blast_marker: bool = True) -> damage.AttackReport:
@@ -203,6 +242,12 @@ def describe(r: damage.AttackReport) -> str:
         parts.append(f"{r.hits} {ORDNANCE_ATTACKS[r.attack]}")
     elif r.dice:
         parts.append(f"{r.hits} hit{'s' if r.hits != 1 else ''} from {r.dice} dice")
+        if ":screened:" in r.attack:
+            _, _, prow, holo = r.attack.split(":")
+            if prow != "0":
+                parts.append("1 ignored by the armoured prow")
+            if holo != "0":
+                parts.append(f"{holo} ignored by holofields")
     elif r.hits:
         parts.append(f"{r.hits} {'hits' if r.attack in ('hits', 'explosion') else 'damage'}")
     if r.armor_saves:
@@ -265,6 +310,12 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
             points = 1
         else:
             continue
+        if (s.spec.rules.holofields and s.target.hull > s.cripple_at
+                and math.hypot(s.x - ship.x, s.y - ship.y) > HOLOFIELD_RANGE_CM):
+            points -= sum(1 for _ in range(points) if b.dice.d6() >= 2)  # holofields (R-89)
+            if points <= 0:
+                b.log(ship.side, f"  {s.label()}'s holofields turn the nova blast aside.")
+                continue
         b.attack(s, damage_points, points, b.dice, attack="nova", source=ship,
                  log_as=(ship.side, f"  the nova blast hits {s.label()} for {points}: ")
                  if b.logging else None)
@@ -274,12 +325,14 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
 # --- boarding (§11) ------------------------------------------------------------------------------
 
 
-def boarding_score_base(b: Battle, ship: Ship) -> int:
-    """Current hull + Ld (R-82: the ship's own Ld, Bridge Destroyed 6) + Space Marines +2,
-    crippled -2 (§11)."""
+def boarding_score_base(b: Battle, ship: Ship, against: Ship | None = None) -> int:
+    """Current hull + Ld (R-82: the ship's own Ld, Bridge Destroyed 6) + Space Marines +2 and
+    the other faction bonuses (R-89), crippled -2 (§11)."""
     t = ship.target
     ld = o.BRIDGE_DESTROYED_LD if t.has(damage.Critical.BRIDGE_DESTROYED) else ship.spec.leadership
     score = t.hull + ld + ship.spec.boarding_bonus
+    if against is not None and against.spec.faction == "archenemy":
+        score += ship.spec.rules.boarding_vs_chaos
     if t.crippled:
         score -= 2
     return score
@@ -291,8 +344,8 @@ def board(b: Battle, ship: Ship, enemy: Ship) -> None:
     is the boarding critical roll (R-82). A draw does nothing."""
     a_roll = b.dice.d6()
     e_roll = b.dice.d6()
-    a_score = a_roll + boarding_score_base(b, ship)
-    e_score = e_roll + boarding_score_base(b, enemy)
+    a_score = a_roll + boarding_score_base(b, ship, enemy)
+    e_score = e_roll + boarding_score_base(b, enemy, ship)
     text = (f"{ship.label()} boards {enemy.label()}: {a_score} (rolled {a_roll}) against "
             f"{e_score} (rolled {e_roll})")
     ship.fired_round = b.round

@@ -63,6 +63,17 @@ def limits(b: Battle, ship: Ship, order: str | None, hesitant: bool, bonus: floa
         speed = float(int(speed) // 2)
     half = speed / 2.0
     turn = DEG90 if ship.spec.turns >= 90 else DEG45
+    if ship.spec.rules.solar_sails:
+        # Eldar Solar Sails: no minimum move, up to 90° at any point of the move.
+        if hesitant:
+            return Limits(0.0, 0.0, DEG45, True)
+        if order == o.LOCK_ON:
+            return Limits(0.0, 0.0, 0.0, False)
+        if order == o.AAF:
+            return Limits(0.0, speed + bonus, DEG45, True)
+        if order == o.BURN_RETROS:
+            return Limits(0.0, speed, DEG45, True)
+        return Limits(0.0, speed, DEG90, True)
     if hesitant:
         return Limits(half, half, min(turn, DEG45), False)
     if order == o.LOCK_ON:

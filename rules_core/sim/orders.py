@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..damage import Critical, SpecialOrder
 from ..validator import LEADERSHIP_CAP
+from .factions import NEAR_FRIEND_CM, SYNAPSE_CM, SYNAPSE_LD
 from .geometry import distance
 
 if TYPE_CHECKING:
@@ -46,18 +47,43 @@ def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
     (§15); then -1 per blast marker in contact (§7), -2 crippled (§9; disengaging crippled is
     the same -2, not another), -1 per Hull Breach (§8). Natural 2 and 12 decide first (§3)."""
     t = ship.target
+    spec = ship.spec
+    rules = spec.rules
     criticals = t.criticals
     ld = (BRIDGE_DESTROYED_LD if criticals and t.has(Critical.BRIDGE_DESTROYED)
-          else ship.spec.leadership)
+          else spec.leadership)
+    if rules.synapse and not spec.synapse and not _near(b, ship, SYNAPSE_CM, synapse=True):
+        ld = SYNAPSE_LD  # Tyranid instinctive behaviour (R-89)
     flag = b.flagships[ship.side]
     if flag is not None and flag.spec.admiral == "lord-admiral" and in_command_radius(b, ship):
-        ld = min(LEADERSHIP_CAP, ld + 1)  # §15: never above 10, whatever the bonuses
-    ld -= t.blast_markers
-    if t.hull <= ship.cripple_at:
-        ld += CRIPPLED_LD
+        ld += 1
+    if rules.greater_good and _near(b, ship, NEAR_FRIEND_CM):
+        ld += 1  # For the Greater Good (R-89)
+    ld = min(LEADERSHIP_CAP, ld)  # §15: never above 10, whatever the bonuses
+    markers = t.blast_markers
+    if markers and rules.aegis:
+        markers -= 1  # Aegis Wards: the first marker costs no Ld
+    ld -= markers
+    if t.hull <= ship.cripple_at and not (disengaging and rules.inertialess):
+        penalty = rules.crippled_ld
+        if rules.fickle and not (flag is not None and flag.on_table and distance(
+                flag.x, flag.y, ship.x, ship.y) <= 30.0):
+            penalty = -3  # Fickle Crews: -3 unless the flagship is within 30 cm
+        ld += penalty
     if criticals:
         ld -= t.hull_breaches
     return ld
+
+
+def _near(b: Battle, ship: Ship, reach: float, *, synapse: bool = False) -> bool:
+    """Another friendly ship (a synapse ship, if asked) within ``reach`` cm, centre to
+    centre."""
+    x, y = ship.x, ship.y
+    for s in b.sides[ship.side]:
+        if s is not ship and s.on_table and (not synapse or s.spec.synapse) \
+                and distance(s.x, s.y, x, y) <= reach:
+            return True
+    return False
 
 
 def roll_check(b: Battle, ld: int) -> tuple[bool, int]:
@@ -77,9 +103,13 @@ def command_check(b: Battle, ship: Ship, *, reroll: bool = True, disengaging: bo
     ld = leadership(b, ship, disengaging=disengaging)
     passed, roll = roll_check(b, ld)
     text = f"{what}: rolled {roll} against Ld {ld}"
-    if not passed and reroll and in_command_radius(b, ship):
-        passed, roll = roll_check(b, ld)
-        text += f", re-rolled in command radius: {roll}"
+    if not passed and reroll:
+        if in_command_radius(b, ship):
+            passed, roll = roll_check(b, ld)
+            text += f", re-rolled in command radius: {roll}"
+        elif ship.spec.rules.mob_rule and _near(b, ship, NEAR_FRIEND_CM):
+            passed, roll = roll_check(b, ld)  # Mob Rule (R-89): one re-roll, it stands
+            text += f", re-rolled (Mob Rule): {roll}"
     if b.logging:
         b.log(ship.side, f"{ship.label()} {text}: {'passed' if passed else 'failed'}.")
     return passed
@@ -114,14 +144,18 @@ def end_phase_repair(b: Battle, ship: Ship) -> None:
     if effect is None:
         return
     ld = leadership(b, ship)
-    if t.blast_markers:
+    if ship.spec.rules.blessings:
+        roll = b.dice.d6()  # Blessings of the Omnissiah (R-89): a repair on 4+
+        passed = roll >= 4
+    elif t.blast_markers:
         roll = b.dice.d6()
         passed = roll <= ld
     else:
         passed, roll = roll_check(b, ld)
     if b.logging:
-        b.log(ship.side, f"{ship.label()} tries to repair {effect.label}: rolled {roll} "
-              f"against Ld {ld}{' (1d6: blast markers)' if t.blast_markers else ''}: "
+        how = ("needing 4+ (Blessings of the Omnissiah)" if ship.spec.rules.blessings
+               else f"against Ld {ld}{' (1d6: blast markers)' if t.blast_markers else ''}")
+        b.log(ship.side, f"{ship.label()} tries to repair {effect.label}: rolled {roll} {how}: "
               f"{'repaired' if passed else 'failed'}.")
     if passed:
         t.repair(effect)

@@ -564,10 +564,9 @@ class StandardPolicy(Policy):
                     and y - 8.0 < e.y < y + 8.0 and in_contact(ship, e)]
         if not touching:
             return None
-        mine = boarding_score_base(b, ship)
         best = None
         for e in touching:
-            if mine - boarding_score_base(b, e) >= 3:
+            if boarding_score_base(b, ship, e) - boarding_score_base(b, e, ship) >= 3:
                 if best is None or e.spec.victory_points > best.spec.victory_points:
                     best = e
         return best

@@ -17,6 +17,7 @@ from ..damage import Critical, Target
 from ..fleet import Fleet, GameSize, ShipUnit
 from ..validator import LEADERSHIP_CAP, ShipReport, validate
 from .api import SimError
+from .factions import CHAOS_MARKS, FactionRules, rules_for
 
 # Arcs as bits, so "is the target in one of this weapon's arcs" is one AND.
 FRONT, LEFT, RIGHT, REAR = 1, 2, 4, 8
@@ -38,7 +39,6 @@ TABLE_SIZES = {
     "armada": (240.0, 120.0),
 }
 
-SPACE_MARINE_FACTIONS = frozenset({"adeptus-astartes", "grey-knights"})  # boarding +2 (§11)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +97,11 @@ class ShipSpec:
     flagship: bool
     admiral: str | None  # admiral rank slug
     command_radius: float  # cm, flagship only
-    boarding_bonus: int  # Space Marines +2 (§11)
+    boarding_bonus: int  # Space Marines +2 (§11) and the faction rules' bonuses (R-89)
     faction: str
+    rules: FactionRules  # the faction rules the simulator plays (R-89)
+    synapse: bool  # a Tyranid synapse ship
+    armoured_prow: bool  # tagged armoured-prow (Imperial Navy, T'au prows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +213,7 @@ def _ship_spec(side: int, unit: int, index: int, report: ShipReport, craft_by_sl
     craft = tuple((craft_by_slug[c].role, float(craft_by_slug[c].speed_cm))
                   for c in p.attack_craft if c in craft_by_slug)
     admiral = admirals.get(report.admiral.slug) if report.admiral is not None else None
+    rules = rules_for(faction)
     hull = max(1, p.hull + fx.get("hull", 0))
     shields = max(0, p.shields + fx.get("shields", 0))
     radius = (60.0 if (shields >= 3 or hull > 10 or p.base_mm == 60) else 32.0) / 20.0  # R-10
@@ -230,8 +234,11 @@ def _ship_spec(side: int, unit: int, index: int, report: ShipReport, craft_by_sl
         flagship=report.is_flagship,
         admiral=admiral.slug if admiral is not None else None,
         command_radius=float(admiral.command_radius_cm if admiral is not None else 30),
-        boarding_bonus=2 if faction in SPACE_MARINE_FACTIONS else 0,
+        boarding_bonus=rules.boarding + (1 if rules.marks and CHAOS_MARKS & set(p.tags) else 0),
         faction=faction,
+        rules=rules,
+        synapse=any(r.lower().startswith("synapse") for r in p.special_rules),
+        armoured_prow="armoured-prow" in p.tags,
     )
 
 

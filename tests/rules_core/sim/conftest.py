@@ -89,9 +89,34 @@ MARINES = {
 }
 
 
+def faction(slug: str, *ships: dict[str, Any]) -> dict[str, Any]:
+    return {"slug": slug, "name": slug.replace("-", " ").title(), "allegiance": "xenos",
+            "description": "Faction-rule tests.", "leadership": 8, "ships": list(ships)}
+
+
+LIGHT = [weapon("Prow Battery", "battery", ["front"], 4, 30)]
+FACTIONS = [
+    faction("craftworld-eldar", ship("eldar-cruiser", "light_cruiser", 120, hull=4, shields=0,
+                                     armor=6, turrets=0, speed=30, weapons=LIGHT)),
+    faction("necrons", ship("necron-cruiser", "cruiser", 200, shields=2, weapons=LIGHT)),
+    faction("orks", ship("ork-kroozer", "cruiser", 150, ld=7, weapons=LIGHT)),
+    faction("tyranids", ship("hive-ship", "battleship", 300, hull=12, shields=0,
+                             special_rules=["Synapse"], weapons=LIGHT),
+            ship("kraken", "escort", 30, hull=1, shields=0, speed=25, turns=90,
+                 weapons=LIGHT)),
+    faction("adeptus-mechanicus", ship("ark-cruiser", "cruiser", 200, weapons=BROADSIDES)),
+    faction("drukhari", ship("torture-cruiser", "cruiser", 160, shields=1, weapons=LIGHT)),
+    faction("tau-empire", ship("tau-cruiser", "cruiser", 160, weapons=LIGHT,
+                               tags=["armoured-prow"])),
+    faction("adepta-sororitas", ship("sisters-cruiser", "cruiser", 180, weapons=LIGHT)),
+    faction("archenemy", ship("chaos-cruiser", "cruiser", 180, weapons=LIGHT,
+                              tags=["nurgle"])),
+]
+
+
 @pytest.fixture(scope="session")
 def sim_catalog() -> Catalog:
-    return catalog_from_dicts([NAVY, MARINES], ADMIRALS, [], version="sim-test")
+    return catalog_from_dicts([NAVY, MARINES, *FACTIONS], ADMIRALS, [], version="sim-test")
 
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "fleetbuilder" / "catalog" / "data"
