@@ -245,94 +245,115 @@ class StandardPolicy(Policy):
     def _score(self, b: Battle, ship: Ship, p: _Profile, target: Ship, x: float, y: float,
                hx: float, hy: float, fire_factor: float, torpedo_ready: bool) -> float:
         """How good it is to end a move at (x, y) facing (hx, hy), against ``target``."""
+        return self._scores(b, ship, p, target, ((x, y, hx, hy),), fire_factor,
+                            torpedo_ready)[0]
+
+    def _scores(self, b: Battle, ship: Ship, p: _Profile, target: Ship,
+                points: tuple[tuple[float, float, float, float], ...] | list,
+                fire_factor: float, torpedo_ready: bool) -> list[float]:
+        """:meth:`_score` of several end points at once (the hot path: constants hoisted).
+
+        The weights: firepower that would bear on the target (arcs and ranges, point blank
+        counted 1.25), a little for the strongest arcs facing it, distance from the ship's best
+        range, a torpedo line, table edges and room ahead of the bow (the next minimum move),
+        planets, asteroid belts and cover."""
         tx, ty = target.x, target.y
-        dist = math.hypot(tx - x, ty - y)
-        bits = arc_of(x, y, hx, hy, tx, ty)
-        fire = 0.0
-        arcs = 0.0
-        for g_arcs, g_range, w, battery in p.guns:
-            if g_arcs & bits:
-                arcs += w
-                if g_range >= dist:
-                    fire += w * 1.25 if battery and dist <= 15.0 else w
-        score = 0.0
-        if p.total:
-            score += fire * fire_factor / p.total + 0.15 * arcs / p.total
-        score -= abs(dist - p.best_range) / 60.0 * self.aggression
-        if torpedo_ready and bits & FRONT and dist <= 45.0:
-            score += 0.3
-        margin = b.width - x
-        if x < margin:
-            margin = x
-        if y < margin:
-            margin = y
-        if b.depth - y < margin:
-            margin = b.depth - y
-        if margin < 12.0:
-            if margin < 0.0:
-                return -100.0
-            score -= (12.0 - margin) / 6.0
-        # Room ahead: next activation starts with a straight minimum move (more if hesitant
-        # and unable to turn away), so keep the bow clear of the edge.
-        runway = 1e9
-        if hx > 1e-9:
-            runway = (b.width - x) / hx
-        elif hx < -1e-9:
-            runway = -x / hx
-        if hy > 1e-9:
-            runway = min(runway, (b.depth - y) / hy)
-        elif hy < -1e-9:
-            runway = min(runway, -y / hy)
+        guns = p.guns
+        inv_total = 1.0 / p.total if p.total else 0.0
+        best_range = p.best_range
+        closing = self.aggression / 60.0
+        width, depth = b.width, b.depth
         need = p.half_speed + 10.0
-        if runway < need:
-            score -= 1.5 * (need - runway) / need
-        if b.terrain:
-            for t in b.terrain:
-                d = math.hypot(x - t.x, y - t.y)
-                if t.kind == "planet" and d <= t.r + ship.radius + 2.0:
-                    return -50.0
-                if t.kind == "asteroids" and d <= t.r:
-                    score -= 0.4
-                elif t.gives_cover and d <= t.r:
-                    score += 0.1
-        return score
+        terrain = b.terrain
+        hypot = math.hypot
+        out = []
+        for x, y, hx, hy in points:
+            dx, dy = tx - x, ty - y
+            dist = hypot(dx, dy)
+            fwd = dx * hx + dy * hy
+            left = dy * hx - dx * hy
+            afwd = fwd if fwd >= 0.0 else -fwd
+            aleft = left if left >= 0.0 else -left
+            bits = ((FRONT if fwd >= aleft else 0) | (REAR if -fwd >= aleft else 0)
+                    | (LEFT if left >= afwd else 0) | (RIGHT if -left >= afwd else 0))
+            fire = arcs = 0.0
+            for g_arcs, g_range, w, battery in guns:
+                if g_arcs & bits:
+                    arcs += w
+                    if g_range >= dist:
+                        fire += w * 1.25 if battery and dist <= 15.0 else w
+            score = (fire * fire_factor + 0.15 * arcs) * inv_total
+            diff = dist - best_range
+            score -= (diff if diff >= 0.0 else -diff) * closing
+            if torpedo_ready and bits & FRONT and dist <= 45.0:
+                score += 0.3
+            margin = width - x
+            if x < margin:
+                margin = x
+            if y < margin:
+                margin = y
+            if depth - y < margin:
+                margin = depth - y
+            if margin < 12.0:
+                if margin < 0.0:
+                    out.append(-100.0)
+                    continue
+                score -= (12.0 - margin) / 6.0
+            runway = ((width - x) / hx if hx > 1e-9 else -x / hx if hx < -1e-9 else 1e9)
+            if hy > 1e-9:
+                r = (depth - y) / hy
+                if r < runway:
+                    runway = r
+            elif hy < -1e-9:
+                r = -y / hy
+                if r < runway:
+                    runway = r
+            if runway < need:
+                score -= 1.5 * (need - runway) / need
+            if terrain:
+                for t in terrain:
+                    d = hypot(x - t.x, y - t.y)
+                    if t.kind == "planet" and d <= t.r + ship.radius + 2.0:
+                        score = -50.0
+                        break
+                    if t.kind == "asteroids" and d <= t.r:
+                        score -= 0.4
+                    elif t.gives_cover and d <= t.r:
+                        score += 0.1
+            out.append(score)
+        return out
 
     def _best_move(self, b: Battle, ship: Ship, p: _Profile, target: Ship, lim: Limits,
                    fire_factor: float, torpedo_ready: bool) -> tuple[float, Plan]:
+        """The best of the moves the limits allow, in two stages: the best turn at full
+        distance, then the best distance on that heading."""
         lo, hi = lim.min_move, lim.max_move
         mt = lim.max_turn
         turns = ((0.0,) if mt <= 0.0 else (-mt, 0.0, mt) if mt <= DEG45 + 1e-9
                  else (-mt, -mt / 2.0, 0.0, mt / 2.0, mt))
         x0, y0, h0, hx0, hy0 = ship.x, ship.y, ship.heading, ship.hx, ship.hy
         anywhere = lim.turn_anywhere
-        score = self._score
         cos, sin = math.cos, math.sin
 
-        def at(d: float, c: float, s: float) -> float:
+        def end(d: float, c: float, s: float) -> tuple[float, float, float, float]:
             if anywhere:  # the same end point as movement.end_point, inlined for speed
-                x, y = x0 + d * c, y0 + d * s
-            else:
-                first = lo if lo < d else d
-                x = x0 + first * hx0 + (d - first) * c
-                y = y0 + first * hy0 + (d - first) * s
-            return score(b, ship, p, target, x, y, c, s, fire_factor, torpedo_ready)
+                return x0 + d * c, y0 + d * s, c, s
+            first = lo if lo < d else d
+            return x0 + first * hx0 + (d - first) * c, y0 + first * hy0 + (d - first) * s, c, s
 
-        # Two stages: the best turn at full distance, then the best distance on that heading.
-        best = -1e9
-        best_turn, best_c, best_s = 0.0, hx0, hy0
-        for turn in turns:
-            c, s = cos(h0 + turn), sin(h0 + turn)
-            v = at(hi, c, s)
-            if v > best:
-                best, best_turn, best_c, best_s = v, turn, c, s
-        best_d = hi
+        heads = [(cos(h0 + turn), sin(h0 + turn)) for turn in turns]
+        scores = self._scores(b, ship, p, target, [end(hi, c, s) for c, s in heads],
+                              fire_factor, torpedo_ready)
+        i = max(range(len(scores)), key=scores.__getitem__)
+        best, best_turn, best_d = scores[i], turns[i], hi
         if hi - lo >= 0.5:
-            for d in ((lo,) if hi - lo < 8.0 else (lo, (lo + hi) / 2.0)):
-                v = at(d, best_c, best_s)
+            c, s = heads[i]
+            ds = (lo,) if hi - lo < 8.0 else (lo, (lo + hi) / 2.0)
+            for d, v in zip(ds, self._scores(b, ship, p, target, [end(d, c, s) for d in ds],
+                                              fire_factor, torpedo_ready), strict=True):
                 if v > best:
                     best, best_d = v, d
-        best_plan = Plan(best_d, best_turn)
-        return best, best_plan
+        return best, Plan(best_d, best_turn)
 
     def plan(self, b: Battle, unit: Unit, lead: Ship, may_order: bool,
              hesitant: bool) -> tuple[str | None, Plan]:
