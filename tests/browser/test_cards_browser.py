@@ -1,0 +1,36 @@
+"""A player prints their fleet's cards from the builder in Chromium and gets an A4 PDF."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_print_cards_from_the_builder(page: Page, live_catalog) -> None:  # noqa: ANN001
+    page.goto(live_catalog.url + "/fleets/new/")
+    page.get_by_label("Faction").select_option("imperial-navy")
+    page.get_by_label("Game size").select_option("skirmish")
+    page.get_by_role("button", name="Start building").click()
+    page.get_by_role("button", name="Add Lunar Class Cruiser", exact=True).click()
+    expect(page.locator("#units article.unit")).to_have_count(1)
+
+    page.get_by_role("link", name="Print cards").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Print cards")
+    page.get_by_label("A4 sheets").check()
+    page.get_by_label("Ink saver").check()
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download PDF").click()
+    download = info.value
+    assert download.suggested_filename == "untitled-fleet-cards.pdf"
+    path = download.path()
+    pdfinfo = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True,
+                             check=True).stdout
+    assert "Pages:           2" in pdfinfo  # the roster, then a sheet with one card
+    assert "(A4)" in pdfinfo
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    assert "Lunar Class Cruiser" in text and "180 pts" in text
