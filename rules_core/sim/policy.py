@@ -127,6 +127,8 @@ def profile_of(spec: ShipSpec) -> _Profile:
     key = id(spec)
     hit = _PROFILES.get(key)
     if hit is None or hit[0] is not spec:
+        if len(_PROFILES) > 1024:  # a long-running server sees many fleets: stay small
+            _PROFILES.clear()
         hit = (spec, _Profile(spec))
         _PROFILES[key] = hit
     return hit[1]
