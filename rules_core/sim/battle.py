@@ -278,7 +278,7 @@ class Battle:
                 continue
             self.attack(s, damage.resolve_hits, hits, self.dice, attack="explosion",
                         source_xy=(ship.x, ship.y),
-                        log_as=(s.side, f"  the explosion of {ship.name} hits {s.label()}: ")
+                        log_as=(s.side, f"  the explosion of {ship.label()} hits {s.label()}: ")
                         if self.logging else None)
 
     def flagship_lost(self, ship: Ship) -> None:
