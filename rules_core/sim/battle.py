@@ -136,10 +136,6 @@ class Battle:
     def on_table(self, x: float, y: float) -> bool:
         return 0.0 <= x <= self.width and 0.0 <= y <= self.depth
 
-    @staticmethod
-    def on_table_ship(ship: Ship) -> bool:
-        return ship.on_table
-
     def in_cover(self, ship: Ship) -> bool:
         """R-42's geometry (R-80): a ship whose centre lies in an asteroid belt or a debris
         field is in cover."""
@@ -233,16 +229,12 @@ class Battle:
         ship.destroyed = True
         for m in self.contact_markers(ship):
             self.markers.remove(m)
-        self.salvos_cleanup()
         if catastrophe is None:
             self.log(ship.side, f"{ship.label()} is destroyed.")
         else:
             self.catastrophe(ship, catastrophe)
         if ship is self.flagships[ship.side]:
             self.flagship_lost(ship)
-
-    def salvos_cleanup(self) -> None:
-        pass  # salvos and waves re-target in the Drift (§12)
 
     def catastrophe(self, ship: Ship, cat: damage.CatastrophicDamage) -> None:
         label = cat.result.value.replace("_", " ")

@@ -104,7 +104,7 @@ def fire_guns(b: Battle, ship: Ship, hesitant: bool,
     order_enum = ORDER_ENUMS.get(order)
     fired = False
     for gun in spec.guns:
-        if not b.on_table_ship(ship):
+        if not ship.on_table:
             break
         if t.criticals and t.weapon_disabled(gun.index):
             continue

@@ -295,10 +295,6 @@ class Ship:
         self.hy = math.sin(self.heading)
 
     @property
-    def alive(self) -> bool:
-        return self.on_table
-
-    @property
     def crippled(self) -> bool:
         return self.target.hull <= self.cripple_at
 
