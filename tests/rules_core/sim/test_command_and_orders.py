@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from rules_core.damage import Critical, CriticalHit
 from rules_core.sim import orders as o
 from rules_core.sim.movement import Plan
 
@@ -303,4 +304,32 @@ def test_emergency_damage_control_puts_out_a_fire_in_the_command_phase(sim_catal
     b.command_phase()
     assert not s.target.fires
     assert "puts out the Fire!" in text(b)
+    b.dice.assert_used_up()
+
+
+def test_players_alternate_units_and_the_side_with_more_finishes(sim_catalog):
+    b = make_battle(sim_catalog,
+                    fleet(cap("plain-cruiser", name="A1"), cap("plain-cruiser", name="A2"),
+                          cap("plain-cruiser", name="A3")),
+                    fleet(cap("plain-cruiser", name="B1")), [3, 3] * 4,
+                    policy_a=Scripted(plan=Plan(10.0)), policy_b=Scripted(plan=Plan(10.0)))
+    for i, s in enumerate(b.sides[0]):
+        put(s, 30 + 40 * i, 10, 90)
+    put(b.sides[1][0], 150, 110, 270)
+    b.activation_phase(first=1)
+    order = [e.text.split(" activates")[0] for e in b.entries if e.text.endswith("activates.")]
+    assert order == ["B1", "A1", "A2", "A3"]
+    b.dice.assert_used_up()
+
+
+def test_a_damaged_arc_silences_its_weapons(sim_catalog):
+    from rules_core.sim import gunnery
+
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("plain-cruiser")),
+                    [1, 1, 1, 1, 1, 1])
+    a = put(b.sides[0][0], 90, 50, 90)
+    put(b.sides[1][0], 100, 60, 90)  # on the line between the prow and starboard arcs
+    a.target.criticals.append(CriticalHit(5, Critical.PROW_ARMAMENT_DAMAGED))
+    gunnery.fire_guns(b, a, hesitant=False)
+    assert "Starboard Battery" in text(b) and "Prow Lance" not in text(b)
     b.dice.assert_used_up()
