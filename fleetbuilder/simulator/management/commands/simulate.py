@@ -1,5 +1,6 @@
 """``python manage.py simulate A.json B.json [--battles N] [--seed S] [--json] [--workers W]
-[--log] [--terrain T] [--scoring S] [--rounds R] [--table T]`` (contract 3).
+[--log] [--terrain T] [--scoring S] [--rounds R] [--table T] [--policy-a P] [--policy-b P]``
+(contract 3).
 
 Plays fleet A against fleet B; exit 0 with the summary (``--json``: contract 3's shape), 2 on
 unusable input with a one-line reason on stderr. ``--log`` prints the log of the first battle
@@ -20,7 +21,7 @@ from django.db import DatabaseError
 from fleetbuilder.catalog import loader
 from rules_core import catalog as core
 from rules_core.fleet import Fleet, FleetFormatError, load_fleet_json
-from rules_core.sim import SimError, SimOptions, play_battle, simulate
+from rules_core.sim import POLICIES, SimError, SimOptions, play_battle, simulate
 from rules_core.sim.api import SCORINGS, TABLES, TERRAINS
 
 MAX_WORKERS = 64
@@ -55,6 +56,10 @@ class Command(BaseCommand):
         parser.add_argument("--terrain", choices=TERRAINS, default="none")
         parser.add_argument("--table", choices=TABLES, default=None,
                             help="table size (default: fleet A's game size)")
+        parser.add_argument("--policy-a", choices=sorted(POLICIES), default="standard",
+                            help="how fleet A is played (docs/simulator.md)")
+        parser.add_argument("--policy-b", choices=sorted(POLICIES), default="standard",
+                            help="how fleet B is played")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["battles"] < 1 or options["battles"] > 1_000_000:
@@ -63,7 +68,8 @@ class Command(BaseCommand):
             self.fail(f"--workers must be from 1 to {MAX_WORKERS}")
         try:
             sim_options = SimOptions(max_rounds=options["rounds"], scoring=options["scoring"],
-                                     terrain=options["terrain"], table=options["table"])
+                                     terrain=options["terrain"], table=options["table"],
+                                     policy_a=options["policy_a"], policy_b=options["policy_b"])
         except ValueError as exc:
             self.fail(str(exc))
         fleet_a = self.read(options["fleet_a"])
@@ -116,7 +122,7 @@ class Command(BaseCommand):
         lines = [
             f"{a.name or 'Fleet A'} (A) vs {b.name or 'Fleet B'} (B): {s['battles']} battles, "
             f"seed {s['seed']}, {opts.max_rounds} rounds, {opts.scoring} scoring, "
-            f"terrain {opts.terrain}",
+            f"terrain {opts.terrain}, policies {opts.policy_a}/{opts.policy_b}",
             f"  A wins {s['a_wins']:>6}  {pct(s['a_win_rate']):>6}  95% CI {ci(s['a_win_ci95'])}",
             f"  B wins {s['b_wins']:>6}  {pct(s['b_win_rate']):>6}  95% CI {ci(s['b_win_ci95'])}",
             f"  draws  {s['draws']:>6}  {pct(s['draw_rate']):>6}  95% CI {ci(s['draw_ci95'])}",
