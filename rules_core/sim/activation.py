@@ -52,9 +52,12 @@ def activate(b: Battle, unit: Unit) -> None:
                 hesitant = True
                 b.log(side, f"{unit.spec.name} is hesitant (no command check allowed).")
         else:
+            # The Rear Admiral's free order goes to a unit whose player wants an order now
+            # no command check for it at all.
             rear = (flag is not None and flag.on_table and flag.spec.admiral == "rear-admiral"
                     and b.rear_admiral_used[side] != rnd
-                    and policy.wants_free_order(b, unit, lead))
+                    and policy.wants_free_order(b, unit, lead)
+                    and policy.plan(b, unit, lead, True, False)[0] is not None)
             if rear:
                 b.rear_admiral_used[side] = rnd
                 may_order = True
