@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable
-from functools import lru_cache
 
 from rules_core.catalog import Weapon
 
-from .drawings import arc_url
-from .model import ROLE_LABELS, Card, HullTrack, Roster, ShipBlock
+from .drawings import CRITICALS_URL, arc_url
+from .model import CRITICALS, ROLE_LABELS, Card, HullTrack, Roster, ShipBlock
 
 LAYOUTS = ("poker", "a4", "letter")
 
@@ -67,9 +66,9 @@ def _centre(text: str, width: int) -> str:
 def stat_line(block: ShipBlock, leadership: int | None) -> str:
     s = block.stats
     ld = leadership if leadership is not None else s.leadership
-    cells = (("SPEED cm", f"{s.speed_cm}"), ("TURNS", f"{s.turns}°"), ("LD", f"{ld}"),
+    cells = (("SPEED", f"{s.speed_cm}"), ("TURNS", f"{s.turns}°"), ("LD", f"{ld}"),
              ("SHIELDS", f"{s.shields}"), ("HULL", f"{s.hull}"), ("ARMOR", f"{s.armor}+"),
-             ("TURRETS", f"{s.turrets}"), ("BASE mm", f"{s.base_mm}"))
+             ("TURRETS", f"{s.turrets}"), ("BASE", f"{s.base_mm}"))
     labels = "".join(k.center(STAT_LABEL_CHARS) for k, _ in cells)
     values = "".join(_centre(v, STAT_VALUE_CHARS) for _, v in cells)
     return f'<div class="stats"><p>{esc(labels)}</p><p class="v">{esc(values)}</p></div>'
@@ -145,36 +144,13 @@ def block_details(block: ShipBlock, *, rules: bool = True) -> str:
     return "".join(parts)
 
 
-CRITICALS = (
-    # (2d6, what it does, boxes) — R-64: every result of §8's table; a lasting one gets boxes
-    # for its copies (R-47), Bulkhead Collapse none (an event, R-49).
-    (2, "Shields collapse: 0", 2),
-    (3, "Thrusters: speed ½", 2),
-    (4, "Armament: 1 wpn off", 3),
-    (5, "Prow: F weapons off", 2),
-    (6, "Starboard: R wpns off", 2),
-    (7, "Port: L weapons off", 2),
-    (8, "Dorsal: turrets ½", 2),
-    (9, "Fire! 1 dmg/End Phase", 3),
-    (10, "Hull breach: −1 Ld", 3),
-    (11, "Bulkhead: d3 dmg now", 0),
-    (12, "Bridge: Ld 6 for good", 1),
-)
-
-
-def _critical_line(roll: int, text: str, n: int) -> str:
-    # Padded to 25 characters of the mono font: every row's boxes start at the same place.
-    return f'{esc(f"{roll:>2} {text:<21} ")}<span class="bx">{BOX * n}</span>'
-
-
-@lru_cache(maxsize=1)
 def criticals_list() -> str:
-    half = (len(CRITICALS) + 1) // 2
-    columns = ("<br>".join(_critical_line(*c) for c in part)
-               for part in (CRITICALS[:half], CRITICALS[half:]))
-    cols = "".join(f'<p class="col">{c}</p>' for c in columns)
-    return ('<div class="crits"><p><b>Critical hits</b> a 6 for each hull damage, then 2d6 · '
-            f"repair one each End Phase on an Ld check</p>{cols}</div>")
+    """The checklist of R-64 is the same on every card, so it is one drawing (see drawings.py),
+    embedded once per document, under a line of text that names it."""
+    alt = "; ".join(f"{roll} {text}" for roll, text, _ in CRITICALS)
+    return ('<div class="crits"><p><b>Critical hits</b> on a 6 per hull damage, 2d6 · '
+            "End Phase: repair one on an Ld check</p>"
+            f'<img class="checklist" src="{CRITICALS_URL}" alt="{esc(alt)}"></div>')
 
 
 def tracks(card: Card) -> str:
@@ -203,9 +179,11 @@ def density(card: Card) -> str:
     load += card.text_length * 0.045  # a 5.4 pt line holds about 70 characters
     if card.kind == "squadron":
         load += 3.2 * len(card.tracks) + 3 * len(card.blocks)
-    if load > 92:
+    if load > 100:
+        return " card--tight card--max"
+    if load > 86:
         return " card--tight"
-    if load > 82:
+    if load > 76:
         return " card--dense"
     return ""
 

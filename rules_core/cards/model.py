@@ -35,6 +35,23 @@ WEAPON_TYPE_LABELS = {
     WeaponType.LAUNCH_BAY: "Launch bay",
     WeaponType.SPECIAL: "Special",
 }
+CRITICALS = (
+    # (2d6, what it does, boxes) — R-64: every result of §8's table; a lasting one gets boxes
+    # for its copies (R-47), Bulkhead Collapse none (an event, R-49).
+    (2, "Shields collapse: 0", 2),
+    (3, "Thrusters: speed ½", 2),
+    (4, "Armament: 1 weapon off", 3),
+    (5, "Prow: F weapons off", 2),
+    (6, "Starboard: R weapons off", 2),
+    (7, "Port: L weapons off", 2),
+    (8, "Dorsal: turrets ½", 2),
+    (9, "Fire! 1 dmg/End Phase", 3),
+    (10, "Hull breach: −1 Ld each", 3),
+    (11, "Bulkhead: d3 damage now", 0),
+    (12, "Bridge: Ld 6 for good", 1),
+)
+
+
 SHORT_TYPE_LABELS = {
     WeaponType.BATTERY: "Battery",
     WeaponType.LANCE: "Lance",

@@ -208,6 +208,7 @@ def test_fonts_are_dejavu_embedded(patrol_pdf: Pdf) -> None:
     rows = patrol_pdf.fonts().splitlines()[2:]
     assert rows
     assert all("DejaVu" in row.split()[0] and " yes " in row for row in rows), rows
+    assert any("Condensed" in row.split()[0] for row in rows)  # fonts-dejavu-extra
 
 
 def _ink(pdf: bytes, page: int) -> float:

@@ -74,8 +74,10 @@ def test_markup_in_names_is_printed_literally_and_fetches_nothing(
         assert re.sub(r"\s+", "", name) in text
     assert _Counter.hits == []
     assert fetcher.refused == []  # the names never became URLs at all
-    # What the document did ask for: generated arc diagrams (and, on sheets, the cut marks).
-    assert all(s.startswith("drawing:arc") or s == "cutmarks-a4.svg" for s in fetcher.served)
+    # What the document did ask for: drawings made in code (arcs, the critical checklist) and,
+    # on sheets, the cut marks.
+    assert all(s.startswith("drawing:") or s == "cutmarks-a4.svg" for s in fetcher.served)
+    assert "drawing:criticals" in fetcher.served
 
 
 def test_a_url_in_the_share_link_is_text_not_a_fetch(data_catalog: Catalog, server: str) -> None:
