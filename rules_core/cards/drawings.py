@@ -103,8 +103,8 @@ def _criticals_png() -> bytes:
     size = round(4.8 / 72 * DPI)  # 4.8 pt
     bold = ImageFont.truetype("DejaVuSansCondensed-Bold.ttf", size)
     row_h = height / 6
-    box = round(2.0 * px)
-    gap = round(0.45 * px)
+    box = round(1.85 * px)
+    gap = round(0.35 * px)
     column = width / 2
     half = (len(CRITICALS) + 1) // 2
     for i, (roll, text, copies) in enumerate(CRITICALS):

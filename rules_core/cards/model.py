@@ -46,7 +46,7 @@ CRITICALS = (
     (7, "Port: L weapons off", 2),
     (8, "Dorsal: turrets ½", 2),
     (9, "Fire! 1 dmg/End Phase", 3),
-    (10, "Hull breach: −1 Ld each", 3),
+    (10, "Hull breach: −1 Ld", 3),
     (11, "Bulkhead: d3 damage now", 0),
     (12, "Bridge: Ld 6 for good", 1),
 )
