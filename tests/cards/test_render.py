@@ -227,3 +227,21 @@ def test_ink_saver_uses_less_ink(data_catalog: Catalog, patrol: Fleet) -> None:
     normal = _ink(render_cards(data_catalog, patrol, layout="poker"), 2)
     saver = _ink(render_cards(data_catalog, patrol, layout="poker", ink_saver=True), 2)
     assert saver < normal * 0.8, (saver, normal)
+
+
+def _margin_ink(pdf: bytes, page: int) -> float:
+    """Dark pixels in the sheet's top-left corner, up to the card grid (10.5, 16.5 mm)."""
+    import subprocess
+
+    png = subprocess.run(["pdftoppm", "-r", "200", "-gray", "-png", "-f", str(page), "-l",
+                          str(page), "-"], input=pdf, capture_output=True, check=True).stdout
+    image = Image.open(io.BytesIO(png)).convert("L")
+    mm = 200 / 25.4
+    corner = image.crop((0, 0, round(10.7 * mm), round(16.7 * mm)))
+    return sum(corner.histogram()[:150])  # black marks, not the cards' light-grey outline
+
+
+def test_sheets_have_cut_marks_in_the_margin(data_catalog: Catalog, patrol: Fleet) -> None:
+    pdf = render_cards(data_catalog, patrol, layout="a4")
+    assert _margin_ink(pdf, 2) > 20  # the card sheet: marks at the grid's corner
+    assert _margin_ink(pdf, 1) == 0  # the roster page has none
