@@ -231,7 +231,7 @@ def card_html(card: Card, ink_saver: bool = False) -> str:
         body.append(f'<p class="line">One Command Check on the highest Ld ({card.leadership}); '
                     f"one All Ahead Full roll (+{esc(dice)} cm); coherency 10 cm.</p>")
     for slug in card.unknown:
-        body.append(f'<p class="line"><b>The catalogue has no ship {esc(repr(slug))}</b>: '
+        body.append(f'<p class="line alert">The catalogue has no ship {esc(repr(slug))}: '
                     "nothing to print for it.</p>")
     body.append(tracks(card))
     if card.criticals:

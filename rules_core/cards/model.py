@@ -333,11 +333,12 @@ def _squadron_card(i: int, name: str | None, ships: tuple[ShipReport, ...], poin
             continue
         stats = effective_stats(s.profile, s)
         tracks.append(HullTrack(f"{n}", stats.hull, stats.crippled_at, stats.shields))
-    if blocks and len(blocks) == 1:
+    if len(blocks) == 1 and not unknown:
         subtitle = f"Escort squadron · {len(ships)} × {blocks[0].profile.name}"
     else:
         subtitle = f"Escort squadron · {len(ships)} escorts"
-    title = name or (f"{blocks[0].profile.name} Squadron" if len(blocks) == 1 else "Squadron")
+    title = name or (f"{blocks[0].profile.name} Squadron" if len(blocks) == 1 and not unknown
+                     else "Squadron")
     lds = [s.leadership for s in ships if s.leadership is not None]
     return Card(
         kind="squadron", unit=i, title=title, subtitle=subtitle, faction=faction_name,

@@ -245,3 +245,18 @@ def test_sheets_have_cut_marks_in_the_margin(data_catalog: Catalog, patrol: Flee
     pdf = render_cards(data_catalog, patrol, layout="a4")
     assert _margin_ink(pdf, 2) > 20  # the card sheet: marks at the grid's corner
     assert _margin_ink(pdf, 1) == 0  # the roster page has none
+
+
+def test_a_fleet_of_unknown_ships_and_faction_still_prints(data_catalog: Catalog) -> None:
+    fleet = Fleet("no-such-faction", GameSize.PATROL, (
+        ShipUnit("no-such-ship", name="Ghost", flagship=True, admiral="no-such-rank",
+                 upgrades=("no-such-upgrade",)),
+        Squadron((SquadronShip("sword-class-frigate"), SquadronShip("phantom-escort"))),
+    ), name="Strays")
+    pdf = Pdf(render_cards(data_catalog, fleet, layout="poker"))
+    assert pdf.pages == 3
+    assert "The catalogue has no faction 'no-such-faction'" in squashed(pdf.page_texts[0])
+    assert "Ghost" in pdf.page_texts[1] and "Not in the catalogue" in pdf.page_texts[1]
+    squadron = squashed(pdf.page_texts[2])
+    assert "Sword Frigate" in squadron
+    assert "The catalogue has no ship 'phantom-escort'" in squadron
