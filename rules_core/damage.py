@@ -258,6 +258,8 @@ class Target:
     name: str = ""
 
     def __post_init__(self) -> None:
+        self._cripple_for = -1  # the max hull _cripple_at was worked out for (see ``crippled``)
+        self._cripple_at: int | None = None
         if self.max_shields is None:
             self.max_shields = self.shields
         if self.max_hull < 1 or not 0 <= self.hull <= self.max_hull:
@@ -290,7 +292,10 @@ class Target:
 
     @property
     def crippled(self) -> bool:
-        threshold = self.crippled_at
+        if self._cripple_for != self.max_hull:  # asked often: the threshold is remembered
+            self._cripple_at = crippled_threshold(self.max_hull)
+            self._cripple_for = self.max_hull
+        threshold = self._cripple_at
         return threshold is not None and self.hull <= threshold
 
     @property
@@ -298,10 +303,17 @@ class Target:
         return self.blast_markers > 0
 
     def count(self, effect: Critical) -> int:
-        return sum(1 for c in self.criticals if c.effect is effect)
+        n = 0
+        for c in self.criticals:
+            if c.effect is effect:
+                n += 1
+        return n
 
     def has(self, effect: Critical) -> bool:
-        return any(c.effect is effect for c in self.criticals)
+        for c in self.criticals:
+            if c.effect is effect:
+                return True
+        return False
 
     @property
     def shields_collapsed(self) -> bool:
@@ -388,6 +400,13 @@ def _check_target(target: Target) -> None:
 
 
 def _count_at_least(dice: Dice, n: int, score: int) -> int:
+    """How many of ``n`` d6 score ``score`` or more, rolled one after another (a dice object's
+    own ``count_at_least`` when it has one: the same rolls, faster)."""
+    if n <= 0:
+        return 0
+    fast = getattr(dice, "count_at_least", None)
+    if fast is not None:
+        return fast(n, score)
     return sum(1 for _ in range(n) if dice.d6() >= score)
 
 
@@ -423,6 +442,8 @@ def apply_hull_damage(target: Target, points: int, dice: Dice, report: AttackRep
     """Take ``points`` off the hull one at a time (R-46): a point that leaves the ship afloat
     rolls a d6 and on a 6 a critical (whose Bulkhead Collapse adds d3 more points, R-49); the
     point that reaches 0 destroys the ship, rolls catastrophic damage and ends the attack."""
+    if points <= 0:
+        return
     was_crippled = target.crippled
     pending = points
     while pending > 0 and not target.destroyed:
@@ -442,7 +463,7 @@ def apply_hull_damage(target: Target, points: int, dice: Dice, report: AttackRep
         report.became_crippled = True
 
 
-def _resolve_damage(
+def resolve_damage(
     target: Target,
     points: int,
     dice: Dice,
@@ -453,16 +474,20 @@ def _resolve_damage(
     blast_marker: bool,
 ) -> AttackReport:
     """Hits or damage after the to-hit stage: armor (hits only, R-43), brace (R-02, R-44),
-    shields (R-03, R-45), hull (R-46), then the attack's blast marker (R-45)."""
-    if armor_save:
+    shields (R-03, R-45), hull (R-46), then the attack's blast marker (R-45).
+
+    Public so that callers with their own to-hit stage (the simulator's special weapons and
+    screens) resolve the rest exactly as the named attacks do; fills in and returns ``report``.
+    """
+    if armor_save and points > 0:
         saved = _count_at_least(dice, points, target.armor)
         report.armor_saves = saved
         points -= saved
-    if target.braced:
+    if target.braced and points > 0:
         saved = _count_at_least(dice, points, BRACE_SAVE)
         report.brace_saves = saved
         points -= saved
-    if shields and not target.shields_suppressed:
+    if shields and not target.blast_markers:
         absorbed = min(points, target.shields)
         target.shields -= absorbed
         report.shields_absorbed = absorbed
@@ -483,7 +508,7 @@ def fire_batteries(
     need = needed_to_hit(battery_base_to_hit(range_cm), to_hit_mod)
     report = AttackReport("battery", dice=strength)
     report.hits = _count_at_least(dice, strength, need)
-    return _resolve_damage(
+    return resolve_damage(
         target, report.hits, dice, report, armor_save=True, shields=True, blast_marker=True
     )
 
@@ -494,7 +519,7 @@ def fire_lances(target: Target, strength: int, dice: Dice, *, to_hit_mod: int = 
     need = needed_to_hit(LANCE_TO_HIT, to_hit_mod)
     report = AttackReport("lance", dice=strength)
     report.hits = _count_at_least(dice, strength, need)
-    return _resolve_damage(
+    return resolve_damage(
         target, report.hits, dice, report, armor_save=False, shields=True, blast_marker=True
     )
 
@@ -503,7 +528,7 @@ def resolve_hits(target: Target, hits: int, dice: Dice, *, attack: str = "hits")
     """Hits that need no to-hit roll but allow armor saves: explosions (R-43, R-56)."""
     _check_target(target)
     report = AttackReport(attack, hits=hits)
-    return _resolve_damage(
+    return resolve_damage(
         target, hits, dice, report, armor_save=True, shields=True, blast_marker=True
     )
 
@@ -522,7 +547,7 @@ def torpedo_salvo(target: Target, torpedoes: int, dice: Dice) -> AttackReport:
     _check_target(target)
     report = AttackReport("torpedo", dice=torpedoes)
     report.hits = _turrets_fire(target, torpedoes, dice, report)
-    return _resolve_damage(
+    return resolve_damage(
         target, report.hits, dice, report, armor_save=False, shields=True, blast_marker=True
     )
 
@@ -533,7 +558,7 @@ def bomber_attack(target: Target, bombers: int, dice: Dice) -> AttackReport:
     report = AttackReport("bombers", dice=bombers)
     survivors = _turrets_fire(target, bombers, dice, report)
     report.hits = _count_at_least(dice, survivors, ORDNANCE_ATTACK_ROLL)
-    return _resolve_damage(
+    return resolve_damage(
         target, report.hits, dice, report, armor_save=False, shields=False, blast_marker=False
     )
 

@@ -58,6 +58,11 @@ class _DiceMixin:
             raise ValueError(f"cannot roll {n} dice")
         return [self.d6() for _ in range(n)]
 
+    def count_at_least(self, n: int, score: int) -> int:
+        """How many of ``n`` d6, rolled one after another, score ``score`` or more (to-hit rolls
+        and saves)."""
+        return sum(1 for _ in range(n) if self.d6() >= score)
+
     def sum_d6(self, n: int) -> int:
         """The total of ``n`` d6 (``4d6`` cm of All Ahead Full, ``3d6`` cm explosion radius)."""
         return sum(self.nd6(n))

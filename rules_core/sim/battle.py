@@ -54,6 +54,17 @@ class BattleDice(SeededDice):
     def d6(self) -> int:
         return int(self._float() * 6.0) + 1
 
+    def count_at_least(self, n: int, score: int) -> int:
+        """``n`` d6 as :meth:`d6` rolls them, counting those at ``score`` or more: a die shows
+        ``int(f * 6) + 1``, so it makes the score exactly when ``f * 6 >= score - 1``."""
+        f = self._float
+        k = score - 1
+        c = 0
+        for _ in range(n):
+            if f() * 6.0 >= k:
+                c += 1
+        return c
+
 
 class Battle:
     def __init__(self, fleet_a: FleetSpec, fleet_b: FleetSpec, dice: Any,

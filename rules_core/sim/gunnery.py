@@ -195,7 +195,7 @@ def special_volley(target: damage.Target, strength: int, range_cm: float, dice,
     need = damage.needed_to_hit(damage.battery_base_to_hit(range_cm), to_hit_mod)
     report = damage.AttackReport("special", dice=strength)
     report.hits = sum(1 for _ in range(strength) if dice.d6() >= need)
-    return damage._resolve_damage(target, report.hits, dice, report, armor_save=True,
+    return damage.resolve_damage(target, report.hits, dice, report, armor_save=True,
                                   shields=False, blast_marker=True)
 
 
@@ -215,7 +215,7 @@ def screened_volley(target: damage.Target, kind: int, strength: int, range_cm: f
     holo_saved = sum(1 for _ in range(through) if dice.d6() >= 2) if holofields else 0
     through -= holo_saved
     report = damage.AttackReport(KIND_NAMES[kind], dice=strength)
-    damage._resolve_damage(target, through, dice, report, armor_save=kind != LANCE,
+    damage.resolve_damage(target, through, dice, report, armor_save=kind != LANCE,
                            shields=kind != SPECIAL, blast_marker=True)
     report.hits = hits
     report.attack = f"{KIND_NAMES[kind]}:screened:{prow_saved}:{holo_saved}"
@@ -229,7 +229,7 @@ def damage_points(target: damage.Target, points: int, dice, *,
     nova cannon, asteroids; brace, shields and hull as the resolver does them. Boarding passes
     ``shields=False`` (§11)."""
     report = damage.AttackReport(attack, hits=points)
-    return damage._resolve_damage(target, points, dice, report, armor_save=False,
+    return damage.resolve_damage(target, points, dice, report, armor_save=False,
                                   shields=shields, blast_marker=blast_marker)
 
 
