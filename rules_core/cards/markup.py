@@ -85,7 +85,7 @@ def squadron_stats(blocks: tuple[ShipBlock, ...]) -> str:
     for b in blocks:
         s = b.stats
         name = f"{b.count}× {b.profile.name.replace(' Class ', ' ')}"
-        name = name if len(name) <= 19 else name[:18] + "…"
+        name = name if len(name) <= 20 else name[:19] + "…"
         values = (f"{s.speed_cm:>3} {str(s.turns) + '°':>3} {s.leadership:>2} {s.shields:>2} "
                   f"{s.hull:>2} {str(s.armor) + '+':>3} {s.turrets:>3} {s.base_mm:>4}")
         rows.append(f"<b>{esc(f'{name:<20}')}</b>{esc(f'{values:>29}')}")
