@@ -256,6 +256,10 @@ class Target:
     weapons: tuple[Weapon, ...] = ()
     criticals: list[CriticalHit] = field(default_factory=list)
     name: str = ""
+    # Faction rules the simulator plays on the ship (rules_core/sim/factions.py):
+    brace_rerolls: int = 0  # failed brace saves it may still re-roll (Acts of Faith, R-110)
+    critical_ward: bool = False  # each critical ignored on a 6 (Auramite Hulls, R-112)
+    bulkhead_relief: int = 0  # Bulkhead Collapse deals d3 minus this (Void Armour, R-118)
 
     def __post_init__(self) -> None:
         self._cripple_for = -1  # the max hull _cripple_at was worked out for (see ``crippled``)
@@ -417,6 +421,8 @@ def roll_critical(target: Target, dice: Dice) -> CriticalHit:
     there is none above Bridge Destroyed (R-47). Repairable criticals stack. Bulkhead Collapse
     rolls its d3 here; the caller applies that damage (R-49).
     """
+    if target.critical_ward and dice.d6() == 6:
+        return CriticalHit(0, None)  # Auramite Hulls: the critical is ignored (R-112)
     roll = dice.two_d6()
     effect: Critical | None = Critical(roll)
     while effect is not None and not effect.repairable and target.has(effect):
@@ -424,7 +430,7 @@ def roll_critical(target: Target, dice: Dice) -> CriticalHit:
     if effect is None:
         return CriticalHit(roll, None)
     if effect is Critical.BULKHEAD_COLLAPSE:
-        return CriticalHit(roll, effect, extra_damage=dice.d3())
+        return CriticalHit(roll, effect, extra_damage=dice.d3() - target.bulkhead_relief)
     weapon = None
     if effect is Critical.ARMAMENT_DAMAGED:
         working = [i for i in range(len(target.weapons)) if not target.weapon_disabled(i)]
@@ -485,6 +491,8 @@ def resolve_damage(
         points -= saved
     if target.braced and points > 0:
         saved = _count_at_least(dice, points, BRACE_SAVE)
+        if target.brace_rerolls and saved < points:
+            saved += _brace_reroll(target, points - saved, dice, shields)
         report.brace_saves = saved
         points -= saved
     if shields and not target.blast_markers:
@@ -498,6 +506,15 @@ def resolve_damage(
         target.blast_markers += 1
         report.blast_markers_placed = 1
     return report
+
+
+def _brace_reroll(target: Target, failed: int, dice: Dice, shields: bool) -> int:
+    """Acts of Faith (R-110): one failed brace save re-rolled, once, when a failure would get
+    past the shields to the hull. Returns 1 if the re-roll saves."""
+    if failed <= (target.shields if shields and not target.blast_markers else 0):
+        return 0
+    target.brace_rerolls -= 1
+    return 1 if dice.d6() >= BRACE_SAVE else 0
 
 
 def fire_batteries(
@@ -563,13 +580,15 @@ def bomber_attack(target: Target, bombers: int, dice: Dice) -> AttackReport:
     )
 
 
-def assault_boat_attack(target: Target, boats: int, dice: Dice) -> AttackReport:
-    """Assault boats: turrets, then 4+ each for a critical hit, no hull damage of their own
-    (R-53); a Bulkhead Collapse still deals its d3 (R-49)."""
+def assault_boat_attack(target: Target, boats: int, dice: Dice, *,
+                        need: int = ORDNANCE_ATTACK_ROLL) -> AttackReport:
+    """Assault boats: turrets, then 4+ each (``need``: 3+ for Astartes Orbital Assault, R-111)
+    for a critical hit, no hull damage of their own (R-53); a Bulkhead Collapse still deals its
+    d3 (R-49)."""
     _check_target(target)
     report = AttackReport("assault_boats", dice=boats)
     survivors = _turrets_fire(target, boats, dice, report)
-    report.hits = _count_at_least(dice, survivors, ORDNANCE_ATTACK_ROLL)
+    report.hits = _count_at_least(dice, survivors, need)
     for _ in range(report.hits):
         if target.destroyed:
             break

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from . import gunnery, movement, ordnance
+from . import factions, gunnery, movement, ordnance
 from . import orders as o
 
 if TYPE_CHECKING:
@@ -63,7 +63,8 @@ def activate(b: Battle, unit: Unit) -> None:
                 may_order = True
                 b.log(side, f"The Rear Admiral issues {unit.spec.name} a special order "
                       f"without a command check.")
-            elif o.command_check(b, lead):
+            elif (factions.command_step(b, unit, lead, policy) if lead.spec.rules.order_rules
+                  else o.command_check(b, lead)):
                 may_order = True
             elif vice:
                 b.vice_admiral_used[side] = rnd
@@ -71,7 +72,8 @@ def activate(b: Battle, unit: Unit) -> None:
             else:
                 hesitant = True
 
-    order, plan = policy.plan(b, unit, lead, may_order, hesitant)
+    kept = factions.take_plan(b, unit) if may_order and lead.spec.rules.order_rules else None
+    order, plan = kept if kept is not None else policy.plan(b, unit, lead, may_order, hesitant)
     if order is not None and not may_order:
         order = None
     if order is not None:
@@ -140,7 +142,9 @@ def activate(b: Battle, unit: Unit) -> None:
                 gunnery.board(b, s, enemy)  # a boarding ship fires nothing else
                 continue
         if seen:
-            gunnery.fire_guns(b, s, hesitant, seen)
+            skip = (factions.teleport_assault(b, s, seen, hesitant)
+                    if s.spec.rules.teleport and seen[0].dist <= factions.TELEPORT_CM else -1)
+            gunnery.fire_guns(b, s, hesitant, seen, skip)
             if not s.on_table:
                 continue
         spec = s.spec

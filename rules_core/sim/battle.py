@@ -15,7 +15,7 @@ from typing import Any
 from .. import damage
 from ..catalog import CraftRole
 from ..dice import SeededDice
-from . import gunnery, ordnance
+from . import factions, gunnery, ordnance
 from . import orders as o
 from .activation import activate
 from .api import BattleResult, LogEntry, SimOptions
@@ -225,6 +225,8 @@ class Battle:
             self.place_marker(ship, sx, sy)
         if log_as is not None and self.logging:
             self.log(log_as[0], log_as[1] + gunnery.describe(report))
+        if rules.grudge and report.hull_lost and source is not None:
+            factions.name_grudge(self, ship, source)  # Ancestral Grudge
         if report.destroyed and not defer:
             self.remove_destroyed(ship, report.catastrophe)
         return report
@@ -244,6 +246,8 @@ class Battle:
             self.log(ship.side, f"{ship.label()} is destroyed.")
         else:
             self.catastrophe(ship, catastrophe)
+        if self.sides[1 - ship.side][0].spec.rules.power_from_pain:
+            factions.power_from_pain(self, ship)
         if ship is self.flagships[ship.side]:
             self.flagship_lost(ship)
 

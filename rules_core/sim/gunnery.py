@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING
 from .. import damage
 from ..damage import SpecialOrder
 from . import orders as o
-from .factions import AUSPEX_RANGE_CM, HOLOFIELD_RANGE_CM, SHADOWFIELD_RANGE_CM
+from .factions import (
+    AUSPEX_RANGE_CM,
+    DAKKA_CM,
+    HOLOFIELD_RANGE_CM,
+    SHADOWFIELD_RANGE_CM,
+    dakka_volley,
+    grudge_of,
+)
 from .geometry import arc_of, sight_blocked
 from .state import BATTERY, FRONT, LANCE, SPECIAL, Gun
 
@@ -88,7 +95,7 @@ def gun_strength(ship: Ship, gun: Gun) -> int:
 
 
 def fire_guns(b: Battle, ship: Ship, hesitant: bool,
-              seen: list[Sighting] | None = None) -> bool:
+              seen: list[Sighting] | None = None, skip: int = -1) -> bool:
     """Every working gun of the ship fires at the target its side's policy picks (``seen``:
     the ship's :func:`sightings`, if the caller has them). Returns whether anything fired."""
     t = ship.target
@@ -103,9 +110,12 @@ def fire_guns(b: Battle, ship: Ship, hesitant: bool,
     policy = b.policies[ship.side]
     order_enum = ORDER_ENUMS.get(order)
     fired = False
+    grudge = grudge_of(b, ship.side) if spec.rules.grudge else None
     for gun in spec.guns:
         if not ship.on_table:
             break
+        if gun.index == skip:
+            continue  # given up for a Teleport Assault (R-116)
         if t.criticals and t.weapon_disabled(gun.index):
             continue
         strength = gun_strength(ship, gun)
@@ -122,6 +132,8 @@ def fire_guns(b: Battle, ship: Ship, hesitant: bool,
         if (gun.kind == BATTERY and pick.dist > SHADOWFIELD_RANGE_CM
                 and pick.ship.spec.rules.shadowfields):
             mod -= 1  # Drukhari shadowfields (R-89)
+        if grudge is not None and pick.ship is grudge:
+            mod += 1  # Ancestral Grudge (R-118)
         volley(b, ship, gun, strength, pick, mod)
         fired = True
     if fired:
@@ -147,7 +159,10 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
     hit_range = pick.dist
     if (gun.kind == BATTERY and firer.spec.rules.auspex and hit_range <= AUSPEX_RANGE_CM):
         hit_range = damage.POINT_BLANK_CM  # Advanced Auspex: 4+ out to 30 cm (R-89)
-    if holo or prow:
+    if gun.kind == BATTERY and firer.spec.rules.dakka and pick.dist <= DAKKA_CM:
+        report = b.attack(target, dakka_volley, strength, hit_range, dice, to_hit_mod=mod,
+                          holofields=holo, prow=prow, source=firer, log_as=log_as)  # R-120
+    elif holo or prow:
         report = b.attack(target, screened_volley, gun.kind, strength, hit_range, dice,
                           to_hit_mod=mod, holofields=holo, prow=prow, source=firer,
                           log_as=log_as)
@@ -262,6 +277,8 @@ def describe(r: damage.AttackReport) -> str:
         if c.effect is not None:
             parts.append(f"critical: {c.effect.label}"
                          + (f" (+{c.extra_damage} damage)" if c.extra_damage else ""))
+        elif c.roll == 0:
+            parts.append("a critical hit ignored (Auramite Hulls)")
     if r.became_crippled:
         parts.append("CRIPPLED")
     if r.destroyed:

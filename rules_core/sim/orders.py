@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..damage import Critical, SpecialOrder
 from ..validator import LEADERSHIP_CAP
-from .factions import NEAR_FRIEND_CM, SYNAPSE_CM, SYNAPSE_LD
+from .factions import NEAR_FRIEND_CM, SYNAPSE_CM, SYNAPSE_LD, pain_bonus
 from .geometry import distance
 
 if TYPE_CHECKING:
@@ -59,6 +59,10 @@ def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
         ld += 1
     if rules.greater_good and _near(b, ship, NEAR_FRIEND_CM):
         ld += 1  # For the Greater Good (R-89)
+    if rules.power_from_pain:
+        ld += pain_bonus(b, ship)  # Power from Pain (R-115)
+        if disengaging and rules.webway:
+            ld += 1  # Webway Raiders: +1 to disengage (R-115)
     ld = min(LEADERSHIP_CAP, ld)  # §15: never above 10, whatever the bonuses
     markers = t.blast_markers
     if markers and rules.aegis:
@@ -97,10 +101,14 @@ def roll_check(b: Battle, ld: int) -> tuple[bool, int]:
 
 
 def command_check(b: Battle, ship: Ship, *, reroll: bool = True, disengaging: bool = False,
-                  what: str = "command check") -> bool:
+                  what: str = "command check", ld: int | None = None,
+                  also: str | None = None) -> bool:
     """A command check, re-rolled once on a failure within the flagship's command radius
-    (§15). Logged."""
-    ld = leadership(b, ship, disengaging=disengaging)
+    (§15), else by Mob Rule, by the rule named ``also`` (Hatred of the False Emperor) or by a
+    Sororitas capital ship's Acts of Faith (R-110, R-114): a check is re-rolled once at most.
+    ``ld``: a fixed Ld (Torpedo Doctrine's 10, R-117). Logged."""
+    if ld is None:
+        ld = leadership(b, ship, disengaging=disengaging)
     passed, roll = roll_check(b, ld)
     text = f"{what}: rolled {roll} against Ld {ld}"
     if not passed and reroll:
@@ -110,6 +118,13 @@ def command_check(b: Battle, ship: Ship, *, reroll: bool = True, disengaging: bo
         elif ship.spec.rules.mob_rule and _near(b, ship, NEAR_FRIEND_CM):
             passed, roll = roll_check(b, ld)  # Mob Rule (R-89): one re-roll, it stands
             text += f", re-rolled (Mob Rule): {roll}"
+        elif also is not None:
+            passed, roll = roll_check(b, ld)
+            text += f", re-rolled ({also}): {roll}"
+        elif ship.target.brace_rerolls and ship.spec.rules.acts_of_faith:
+            ship.target.brace_rerolls -= 1  # once a battle, shared with the brace save
+            passed, roll = roll_check(b, ld)
+            text += f", re-rolled (Acts of Faith): {roll}"
     if b.logging:
         b.log(ship.side, f"{ship.label()} {text}: {'passed' if passed else 'failed'}.")
     return passed

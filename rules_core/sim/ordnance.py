@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .. import damage
 from ..catalog import CraftRole
+from .factions import seek
 from .geometry import segment_first_contact, segment_point_distance
 from .state import MARKER_RADIUS, Salvo, Wave
 
@@ -115,6 +116,8 @@ def _spend_fighter(b: Battle, wave: Wave) -> None:
 
 
 def _move_salvo(b: Battle, salvo: Salvo) -> None:
+    if salvo.launcher.spec.rules.seeking:
+        seek(b, salvo)  # T'au Seeking Missiles
     x0, y0 = salvo.x, salvo.y
     x1, y1 = x0 + salvo.hx * TORPEDO_SPEED, y0 + salvo.hy * TORPEDO_SPEED
     # The first enemy ship whose base the salvo touches on its way (§7 ordnance contact).
@@ -248,4 +251,5 @@ def _craft_attack(b: Battle, wave: Wave, ship: Ship) -> None:
                  log_as=log_as)
     else:
         b.attack(ship, damage.assault_boat_attack, wave.count, b.dice,
+                 need=wave.carrier.spec.rules.boat_crit_on,  # Orbital Assault
                  source_xy=(wave.x, wave.y), log_as=log_as)

@@ -17,7 +17,7 @@ from ..damage import Critical, Target
 from ..fleet import Fleet, GameSize, ShipUnit
 from ..validator import LEADERSHIP_CAP, ShipReport, validate
 from .api import SimError
-from .factions import CHAOS_MARKS, FactionRules, rules_for
+from .factions import CHAOS_MARKS, FactionRules, harden, rules_for
 
 # Arcs as bits, so "is the target in one of this weapon's arcs" is one AND.
 FRONT, LEFT, RIGHT, REAR = 1, 2, 4, 8
@@ -121,6 +121,7 @@ class FleetSpec:
     game_size: str
     units: tuple[UnitSpec, ...]
     total_vp: int
+    allegiance: str = ""  # imperium, chaos or xenos (Hatred of the False Emperor, R-114)
 
     @property
     def ships(self) -> list[ShipSpec]:
@@ -175,7 +176,8 @@ def fleet_spec(catalog: Catalog, fleet: Fleet, side: int) -> FleetSpec:
                       tuple(_reindex(s, i) for s in u.ships)) for i, u in enumerate(units)]
     return FleetSpec(side, fleet.name or f"Fleet {label}", fleet.faction,
                      fleet.game_size.value if fleet.game_size is not GameSize.CUSTOM else "custom",
-                     tuple(units), total_vp)
+                     tuple(units), total_vp,
+                     faction.allegiance if faction is not None else "")
 
 
 def _reindex(spec: ShipSpec, unit: int) -> ShipSpec:
@@ -264,6 +266,8 @@ class Ship:
         self.target = Target(hull=spec.hull, max_hull=spec.hull, armor=spec.armor,
                              shields=spec.shields, turrets=spec.turrets,
                              weapons=spec.profile.weapons, name=spec.name)
+        if spec.rules.hardy:
+            harden(self.target, spec)
         self.x = 0.0
         self.y = 0.0
         self.heading = 0.0
