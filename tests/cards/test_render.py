@@ -260,3 +260,9 @@ def test_a_fleet_of_unknown_ships_and_faction_still_prints(data_catalog: Catalog
     squadron = squashed(pdf.page_texts[2])
     assert "Sword Frigate" in squadron
     assert "The catalogue has no ship 'phantom-escort'" in squadron
+
+
+def test_the_roster_names_the_variant(data_catalog: Catalog) -> None:
+    fleet = sample_fleet(data_catalog, "imperial-navy", "patrol", variant="bakka-sector-fleet")
+    roster = squashed(Pdf(render_cards(data_catalog, fleet, layout="letter")).page_texts[0])
+    assert "Imperial Navy · Battlefleet Bakka · Patrol (500–750 points)" in roster
