@@ -121,3 +121,17 @@ def test_control_the_server_does_see_a_fetch_weasyprint_makes(server: str) -> No
 
     HTML(string=f'<img src="{server}/control.png">').write_pdf()
     assert _Counter.hits == ["/control.png"]
+
+
+def test_a_name_without_spaces_wraps_inside_its_card(data_catalog: Catalog) -> None:
+    long = "W" * 100  # the longest name a fleet file allows, with nowhere to break
+    fleet = Fleet("imperial-navy", GameSize.PATROL, (
+        ShipUnit("lunar-class-cruiser", flagship=True, name=long),
+        Squadron((SquadronShip("sword-class-frigate"),) * 2, name=long),
+    ), name=long)
+    for layout in ("poker", "a4"):
+        pdf = Pdf(render_cards(data_catalog, fleet, layout=layout))
+        assert len(pdf.card_pages) == (2 if layout == "poker" else 1)
+        assert pdf.text.count("W" * 20) >= 3
+        for page in pdf.card_pages:
+            assert long in re.sub(r"\s+", "", "".join(pdf.raw_texts[page]))
