@@ -134,6 +134,34 @@ def profile_of(spec: ShipSpec) -> _Profile:
     return hit[1]
 
 
+_PLANET, _ASTEROIDS, _COVER = 0, 1, 2
+
+
+def _terrain_near(terrain: list, points: tuple | list, planet_margin: float) -> list:
+    """The terrain pieces that can touch the move scores of ``points`` (planets within their
+    radius + ``planet_margin``, asteroid belts and other cover within their radius), in table
+    order, as (x, y, reach, kind) tuples; pieces beyond the points' bounding box are left out
+    (they would add nothing)."""
+    xs = [pt[0] for pt in points]
+    ys = [pt[1] for pt in points]
+    x_lo, x_hi, y_lo, y_hi = min(xs), max(xs), min(ys), max(ys)
+    near = []
+    for t in terrain:
+        kind = t.kind
+        if kind == "planet":
+            reach, code = t.r + planet_margin, _PLANET
+        elif kind == "asteroids":
+            reach, code = t.r, _ASTEROIDS
+        elif t.gives_cover:
+            reach, code = t.r, _COVER
+        else:
+            continue
+        if (t.x + reach >= x_lo and t.x - reach <= x_hi and t.y + reach >= y_lo
+                and t.y - reach <= y_hi):
+            near.append((t.x, t.y, reach, code))
+    return near
+
+
 def _hit_chance(kind: int, dist: float, armor: int) -> float:
     if kind == LANCE:
         return 0.5
@@ -266,9 +294,10 @@ class StandardPolicy(Policy):
         closing = self.aggression / 60.0
         width, depth = b.width, b.depth
         need = p.half_speed + 10.0
-        terrain = b.terrain
+        near = _terrain_near(b.terrain, points, ship.radius + 2.0) if b.terrain else ()
         hypot = math.hypot
         out = []
+        append = out.append
         for x, y, hx, hy in points:
             dx, dy = tx - x, ty - y
             dist = hypot(dx, dy)
@@ -298,7 +327,7 @@ class StandardPolicy(Policy):
                 margin = depth - y
             if margin < 12.0:
                 if margin < 0.0:
-                    out.append(-100.0)
+                    append(-100.0)
                     continue
                 score -= (12.0 - margin) / 6.0
             runway = ((width - x) / hx if hx > 1e-9 else -x / hx if hx < -1e-9 else 1e9)
@@ -312,17 +341,13 @@ class StandardPolicy(Policy):
                     runway = r
             if runway < need:
                 score -= 1.5 * (need - runway) / need
-            if terrain:
-                for t in terrain:
-                    d = hypot(x - t.x, y - t.y)
-                    if t.kind == "planet" and d <= t.r + ship.radius + 2.0:
+            for t_x, t_y, reach, kind in near:
+                if hypot(x - t_x, y - t_y) <= reach:
+                    if kind == _PLANET:
                         score = -50.0
                         break
-                    if t.kind == "asteroids" and d <= t.r:
-                        score -= 0.4
-                    elif t.gives_cover and d <= t.r:
-                        score += 0.1
-            out.append(score)
+                    score += -0.4 if kind == _ASTEROIDS else 0.1
+            append(score)
         return out
 
     def _best_move(self, b: Battle, ship: Ship, p: _Profile, target: Ship, lim: Limits,
@@ -333,26 +358,39 @@ class StandardPolicy(Policy):
         mt = lim.max_turn
         turns = ((0.0,) if mt <= 0.0 else (-mt, 0.0, mt) if mt <= DEG45 + 1e-9
                  else (-mt, -mt / 2.0, 0.0, mt / 2.0, mt))
-        x0, y0, h0, hx0, hy0 = ship.x, ship.y, ship.heading, ship.hx, ship.hy
-        anywhere = lim.turn_anywhere
+        x0, y0, h0 = ship.x, ship.y, ship.heading
         cos, sin = math.cos, math.sin
-
-        def end(d: float, c: float, s: float) -> tuple[float, float, float, float]:
-            if anywhere:  # the same end point as movement.end_point, inlined for speed
-                return x0 + d * c, y0 + d * s, c, s
-            first = lo if lo < d else d
-            return x0 + first * hx0 + (d - first) * c, y0 + first * hy0 + (d - first) * s, c, s
-
         heads = [(cos(h0 + turn), sin(h0 + turn)) for turn in turns]
-        scores = self._scores(b, ship, p, target, [end(hi, c, s) for c, s in heads],
+        # End points as movement.end_point computes them: the minimum move straight ahead
+        # first, then the turn (or the turn first when the order allows it anywhere).
+        if lim.turn_anywhere:
+            bx, by, first = x0, y0, 0.0
+        else:
+            first = lo if lo < hi else hi
+            bx, by = x0 + first * ship.hx, y0 + first * ship.hy
+        rest = hi - first
+        scores = self._scores(b, ship, p, target,
+                              [(bx + rest * c, by + rest * s, c, s) for c, s in heads],
                               fire_factor, torpedo_ready)
-        i = max(range(len(scores)), key=scores.__getitem__)
-        best, best_turn, best_d = scores[i], turns[i], hi
+        i = 0
+        best = scores[0]
+        for j in range(1, len(scores)):
+            if scores[j] > best:
+                i, best = j, scores[j]
+        best_turn, best_d = turns[i], hi
         if hi - lo >= 0.5:
             c, s = heads[i]
             ds = (lo,) if hi - lo < 8.0 else (lo, (lo + hi) / 2.0)
-            for d, v in zip(ds, self._scores(b, ship, p, target, [end(d, c, s) for d in ds],
-                                              fire_factor, torpedo_ready), strict=True):
+            pts = []
+            for d in ds:
+                if lim.turn_anywhere:
+                    pts.append((x0 + d * c, y0 + d * s, c, s))
+                else:
+                    f = lo if lo < d else d
+                    pts.append((x0 + f * ship.hx + (d - f) * c, y0 + f * ship.hy + (d - f) * s,
+                                c, s))
+            for d, v in zip(ds, self._scores(b, ship, p, target, pts, fire_factor,
+                                              torpedo_ready), strict=True):
                 if v > best:
                     best, best_d = v, d
         return best, Plan(best_d, best_turn)
