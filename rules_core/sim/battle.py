@@ -150,8 +150,10 @@ class Battle:
     def in_cover(self, ship: Ship) -> bool:
         """R-42's geometry (R-80): a ship whose centre lies in an asteroid belt or a debris
         field is in cover."""
+        x, y = ship.x, ship.y
         for t in self.terrain:
-            if t.gives_cover and math.hypot(ship.x - t.x, ship.y - t.y) <= t.r:
+            if (t.gives_cover and -t.r <= x - t.x <= t.r
+                    and math.hypot(x - t.x, y - t.y) <= t.r):
                 return True
         return False
 

@@ -97,7 +97,14 @@ def segment_first_contact(ax: float, ay: float, bx: float, by: float,
 def sight_blocked(terrain: list, ax: float, ay: float, bx: float, by: float) -> bool:
     """Line of sight is centre to centre (§7); a gas cloud, planet, gravity well or drifting
     body across the line blocks it, shooter or target inside one included (R-80)."""
+    lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
+    lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
     for t in terrain:
-        if t.blocks_sight and segment_point_distance(ax, ay, bx, by, t.x, t.y) <= t.r:
+        if not t.blocks_sight:
+            continue
+        r = t.r
+        if t.x + r < lo_x or t.x - r > hi_x or t.y + r < lo_y or t.y - r > hi_y:
+            continue  # the line passes nowhere near it
+        if segment_point_distance(ax, ay, bx, by, t.x, t.y) <= r:
             return True
     return False

@@ -43,10 +43,20 @@ class Limits:
 
 
 def in_terrain(b: Battle, ship: Ship, kind: str) -> Terrain | None:
+    x, y = ship.x, ship.y
     for t in b.terrain:
-        if t.kind == kind and math.hypot(ship.x - t.x, ship.y - t.y) <= t.r:
+        if t.kind == kind and -t.r <= x - t.x <= t.r and math.hypot(x - t.x, y - t.y) <= t.r:
             return t
     return None
+
+
+def _open_space(terrain: list) -> bool:
+    """No piece a moving ship can meet on its way (debris fields and gas clouds only slow it
+    down at the start of a move or hide it, §13)."""
+    for t in terrain:
+        if t.moves:
+            return False
+    return True
 
 
 def limits(b: Battle, ship: Ship, order: str | None, hesitant: bool, bonus: float = 0.0) -> Limits:
@@ -112,7 +122,7 @@ def move_ship(b: Battle, ship: Ship, plan: Plan, lim: Limits) -> None:
     turn = max(-lim.max_turn, min(lim.max_turn, plan.turn))
     ship.turned = abs(turn) > 1e-9
     ship.orbit = None
-    if plan.ram is None and not b.terrain:
+    if plan.ram is None and (not b.terrain or _open_space(b.terrain)):
         # The common case, open space: straight, turn, straight, checking the table edge.
         if lim.turn_anywhere:
             if turn:
@@ -177,8 +187,15 @@ def _terrain_on_leg(b: Battle, ship: Ship, x0: float, y0: float, x1: float, y1: 
                     crossed: set[int]) -> bool:
     """Terrain met on one leg of the move. Returns False when the move ends here (the ship
     was destroyed or stopped in orbit)."""
+    lo_x, hi_x = (x0, x1) if x0 <= x1 else (x1, x0)
+    lo_y, hi_y = (y0, y1) if y0 <= y1 else (y1, y0)
     for t in b.terrain:
+        if not t.moves:
+            continue
         reach = t.r + ship.radius
+        if (t.x + reach < lo_x or t.x - reach > hi_x or t.y + reach < lo_y
+                or t.y - reach > hi_y):
+            continue  # the leg passes nowhere near it
         if t.kind in ("planet", "gravity_well"):
             hit = segment_first_contact(x0, y0, x1, y1, t.x, t.y, reach)
             if hit is None or (hit == 0.0 and ship.orbit is t):

@@ -123,6 +123,9 @@ class _Profile:
 _PROFILES: dict[int, tuple[ShipSpec, _Profile]] = {}
 
 
+_FOCUS_KEYS = (("focus", 0), ("focus", 1))
+
+
 def profile_of(spec: ShipSpec) -> _Profile:
     key = id(spec)
     hit = _PROFILES.get(key)
@@ -137,29 +140,19 @@ def profile_of(spec: ShipSpec) -> _Profile:
 _PLANET, _ASTEROIDS, _COVER = 0, 1, 2
 
 
-def _terrain_near(terrain: list, points: tuple | list, planet_margin: float) -> list:
-    """The terrain pieces that can touch the move scores of ``points`` (planets within their
-    radius + ``planet_margin``, asteroid belts and other cover within their radius), in table
-    order, as (x, y, reach, kind) tuples; pieces beyond the points' bounding box are left out
-    (they would add nothing)."""
-    xs = [pt[0] for pt in points]
-    ys = [pt[1] for pt in points]
-    x_lo, x_hi, y_lo, y_hi = min(xs), max(xs), min(ys), max(ys)
-    near = []
+def _scoring_terrain(terrain: list, planet_margin: float) -> list:
+    """The pieces that weigh on a move's score, in table order, as (x, y, reach, kind): planets
+    within their radius + ``planet_margin``, asteroid belts and other cover within theirs."""
+    out = []
     for t in terrain:
         kind = t.kind
         if kind == "planet":
-            reach, code = t.r + planet_margin, _PLANET
+            out.append((t.x, t.y, t.r + planet_margin, _PLANET))
         elif kind == "asteroids":
-            reach, code = t.r, _ASTEROIDS
+            out.append((t.x, t.y, t.r, _ASTEROIDS))
         elif t.gives_cover:
-            reach, code = t.r, _COVER
-        else:
-            continue
-        if (t.x + reach >= x_lo and t.x - reach <= x_hi and t.y + reach >= y_lo
-                and t.y - reach <= y_hi):
-            near.append((t.x, t.y, reach, code))
-    return near
+            out.append((t.x, t.y, t.r, _COVER))
+    return out
 
 
 def _hit_chance(kind: int, dist: float, armor: int) -> float:
@@ -180,7 +173,7 @@ class StandardPolicy(Policy):
     def focus(self, b: Battle, side: int) -> Ship | None:
         """The fleet's priority target this round: the enemy ship worth most per point of
         protection left, nearest the fleet's centre, crippled ones first."""
-        cache = b.scratch.get(("focus", side))
+        cache = b.scratch.get(_FOCUS_KEYS[side])
         if cache is not None and cache[0] == b.round and cache[1].on_table:
             return cache[1]
         friends = b.friends(side)
@@ -201,7 +194,7 @@ class StandardPolicy(Policy):
             if score > best_score:
                 best, best_score = e, score
         if best is not None:
-            b.scratch[("focus", side)] = (b.round, best)
+            b.scratch[_FOCUS_KEYS[side]] = (b.round, best)
         return best
 
     def objective(self, b: Battle, ship: Ship) -> Ship | None:
@@ -294,7 +287,7 @@ class StandardPolicy(Policy):
         closing = self.aggression / 60.0
         width, depth = b.width, b.depth
         need = p.half_speed + 10.0
-        near = _terrain_near(b.terrain, points, ship.radius + 2.0) if b.terrain else ()
+        near = _scoring_terrain(b.terrain, ship.radius + 2.0) if b.terrain else ()
         hypot = math.hypot
         out = []
         append = out.append
@@ -342,7 +335,10 @@ class StandardPolicy(Policy):
             if runway < need:
                 score -= 1.5 * (need - runway) / need
             for t_x, t_y, reach, kind in near:
-                if hypot(x - t_x, y - t_y) <= reach:
+                ddx = x - t_x
+                if ddx > reach or ddx < -reach:
+                    continue  # beyond the piece's reach along x alone
+                if hypot(ddx, y - t_y) <= reach:
                     if kind == _PLANET:
                         score = -50.0
                         break

@@ -393,11 +393,15 @@ class Wave:
         self.speed = speed
 
 
+MOVE_TERRAIN = frozenset({"planet", "gravity_well", "asteroids", "drifting_body"})
+
+
 class Terrain:
     """A terrain piece as a circle (R-80): kind is "asteroids", "gas", "planet", "debris",
     "gravity_well" or "drifting_body"."""
 
-    __slots__ = ("kind", "x", "y", "r", "vx", "vy", "name")
+    __slots__ = ("kind", "x", "y", "r", "vx", "vy", "name", "blocks_sight", "gives_cover",
+                 "moves")
 
     def __init__(self, kind: str, x: float, y: float, r: float, vx: float = 0.0,
                  vy: float = 0.0, name: str = "") -> None:
@@ -408,11 +412,7 @@ class Terrain:
         self.vx = vx
         self.vy = vy
         self.name = name or kind.replace("_", " ")
-
-    @property
-    def blocks_sight(self) -> bool:
-        return self.kind in ("gas", "planet", "gravity_well", "drifting_body")
-
-    @property
-    def gives_cover(self) -> bool:
-        return self.kind in ("asteroids", "debris")
+        # What the piece does, worked out once (a piece never changes kind):
+        self.blocks_sight = kind in ("gas", "planet", "gravity_well", "drifting_body")
+        self.gives_cover = kind in ("asteroids", "debris")
+        self.moves = kind in MOVE_TERRAIN  # met on the way by a moving ship (§13)
