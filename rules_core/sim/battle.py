@@ -367,13 +367,16 @@ class Battle:
                 s.hesitant_next = True
         self.log(ship.side, f"{unit.spec.name} braces for impact, giving up its activation.")
 
-    def scramble(self, ship: Ship) -> bool:
+    def scramble(self, ship: Ship, role: CraftRole | None = None, count: int = 1) -> bool:
         """Interceptor Scramble (§10): a carrier with fighters that has not activated this
-        round launches one fighter wing at incoming torpedoes or bombers; it launches nothing
-        else this round, but keeps its activation (R-85)."""
+        round launches one fighter wing at incoming torpedoes (``role`` None) or attack craft;
+        it launches nothing else this round, but keeps its activation (R-85). Whether it does
+        is the policy's choice (R-121)."""
         if (ship.unit.activated_round >= self.round or not ship.bays_ready
                 or ship.no_launch_round == self.round or ship.crippled
-                or not any(role is CraftRole.FIGHTER for role, _ in ship.spec.craft)):
+                or not any(r is CraftRole.FIGHTER for r, _ in ship.spec.craft)):
+            return False
+        if not self.policies[ship.side].wants_scramble(self, ship, role, count):
             return False
         ship.no_launch_round = self.round
         return True

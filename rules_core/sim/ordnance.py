@@ -181,7 +181,7 @@ def _torpedo_impact(b: Battle, salvo: Salvo, ship: Ship) -> None:
             b.log(ship.side, f"Fighters screening {ship.label()} intercept {who}: the salvo is "
                   f"destroyed and the wing is spent.")
         return
-    if b.scramble(ship):
+    if b.scramble(ship, None, salvo.count):
         if b.logging:
             b.log(ship.side, f"{ship.label()} scrambles interceptors: {who} are destroyed.")
         return
@@ -236,7 +236,7 @@ def _craft_attack(b: Battle, wave: Wave, ship: Ship) -> None:
         if b.logging:
             b.log(ship.side, f"Fighters over {ship.label()} meet the {what}: one wing and "
                   f"one of the attackers are destroyed.")
-    if wave.count > 0 and b.scramble(ship):
+    if wave.count > 0 and b.scramble(ship, wave.role, wave.count):
         wave.count -= 1
         if b.logging:
             b.log(ship.side, f"{ship.label()} scrambles interceptors against the {what}: one "

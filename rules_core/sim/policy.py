@@ -75,6 +75,11 @@ class Policy:
     def wants_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
         return False
 
+    def wants_scramble(self, b: Battle, ship: Ship, role: CraftRole | None, count: int) -> bool:
+        """Interceptor Scramble (§10) against ``count`` incoming torpedoes (``role`` None) or
+        attack craft of ``role``; the engine has checked the carrier may."""
+        return True
+
     def board_target(self, b: Battle, ship: Ship) -> Ship | None:
         return None
 
@@ -598,9 +603,9 @@ class StandardPolicy(Policy):
     def wants_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
         """Brace (§10) against an attack whose expected damage would cripple or destroy a
         capital ship, and only if its own guns have nothing in reach this round anyway or the
-        ship would otherwise be destroyed."""
+        ship would otherwise be destroyed. Escorts: :meth:`escorts_brace`."""
         if ship.spec.is_escort:
-            return False
+            return self.escorts_brace(b, ship, strength, kind)
         t = ship.target
         per_die = 0.5 if kind == LANCE else 0.6 if kind < 0 else 0.25
         expected = strength * per_die - (0 if t.blast_markers else t.shields)
@@ -611,6 +616,35 @@ class StandardPolicy(Policy):
         p = profile_of(ship.spec)
         return not any(math.hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
                        for e in b.enemies(ship.side))
+
+    def escorts_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
+        """An escort squadron braces (§10, giving up its activation) against an attack expected
+        to destroy half of it or more (damage carries on along the squadron, R-78), or to destroy
+        the escort attacked when the squadron has nothing in reach this round anyway."""
+        t = ship.target
+        per_die = 0.5 if kind == LANCE else 0.6 if kind < 0 else 0.25
+        expected = strength * per_die - (0 if t.blast_markers else t.shields)
+        if expected < t.hull:
+            return False
+        hull = 0
+        for s in ship.unit.ships:
+            if s.on_table:
+                hull += s.target.hull
+        if expected >= (hull + 1) // 2:
+            return True
+        p = profile_of(ship.spec)
+        return not any(math.hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
+                       for e in b.enemies(ship.side))
+
+    def wants_scramble(self, b: Battle, ship: Ship, role: CraftRole | None, count: int) -> bool:
+        """Scramble (it costs the carrier its launch this round) against a torpedo salvo that
+        would get past turrets and shields to the hull; against attack craft when one fewer
+        matters (a wave of two or fewer) or the carrier has nothing to send its own craft at."""
+        t = ship.target
+        if role is None:
+            turrets = t.effective_turrets * 0.5
+            return count - turrets - (0 if t.blast_markers else t.shields) >= 1.0
+        return count <= 2 or self._craft_target(b, ship, 60.0) is None
 
     def board_target(self, b: Battle, ship: Ship) -> Ship | None:
         """Board an enemy in base contact when ship's hull + Ld beats it by 3 or more."""
@@ -636,8 +670,10 @@ class CautiousPolicy(StandardPolicy):
     aggression = 0.5
 
     def wants_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
+        if ship.spec.is_escort:
+            return self.escorts_brace(b, ship, strength, kind)
         t = ship.target
-        return not ship.spec.is_escort and strength * 0.4 >= max(1, t.hull // 2)
+        return strength * 0.4 >= max(1, t.hull // 2)
 
 
 POLICIES: dict[str, type[Policy]] = {
