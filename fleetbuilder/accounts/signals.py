@@ -29,6 +29,9 @@ def adopt_browser_fleets(sender: Any, request: HttpRequest | None, user: Any,
                          **kwargs: Any) -> None:
     """Move this browser's anonymous fleets to ``user`` (Django's login keeps session data)."""
     throttle.succeeded(request, user.get_username())  # e.g. logged in by a password reset
+    session = getattr(request, "session", None)
+    if session is not None:
+        session.set_expiry(None)  # back to SESSION_COOKIE_AGE: the fleets are in the account now
     moved = Fleet.objects.adopt(user, browser_owner_token(request))
     if moved:
         fleets = "fleet" if moved == 1 else "fleets"

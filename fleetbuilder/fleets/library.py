@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import Count
@@ -24,6 +25,8 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.timesince import timesince
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import push_url, replace_url
 
 from fleetbuilder.catalog import loader
 
@@ -98,6 +101,21 @@ def _label_factions(fleets: list[Fleet]) -> list[Fleet]:
 # --- pages ----------------------------------------------------------------------------------
 
 
+def library_url(query: str = "", faction: str = "", sort: str = "recent", page: int = 1) -> str:
+    """The canonical address of a view of the list: empty and default parameters left out."""
+    params: dict[str, str | int] = {}
+    if query:
+        params["q"] = query
+    if faction:
+        params["faction"] = faction
+    if sort and sort != "recent":
+        params["sort"] = sort
+    if page > 1:
+        params["page"] = page
+    base = reverse("fleets:list")
+    return f"{base}?{urlencode(params)}" if params else base
+
+
 def _list_ctx(request: HttpRequest, params: QueryDict) -> dict[str, Any]:
     form = LibraryFilter(params)
     valid = form.is_valid()
@@ -113,6 +131,7 @@ def _list_ctx(request: HttpRequest, params: QueryDict) -> dict[str, Any]:
         fleets = fleets.filter(faction=faction)
     fleets = fleets.order_by(*SORTS[sort][1]).defer("document", "last_removed")
     page = Paginator(fleets, PER_PAGE).get_page(params.get("page"))
+    here = library_url(query, faction, sort, page.number)
     undo = None
     undo_pk = request.session.pop(UNDO_SESSION_KEY, None)
     if undo_pk is not None:
@@ -131,23 +150,57 @@ def _list_ctx(request: HttpRequest, params: QueryDict) -> dict[str, Any]:
         "filtered": bool(query or faction),
         "trash_count": _owned(request).trashed().count(),
         "undo": undo,
-        "list_url": request.get_full_path() if request.method == "GET" else "",
+        "list_url": here if request.method == "GET" else "",
+        "canonical_url": here,
+        "anonymous_days": settings.ANONYMOUS_SESSION_DAYS,
+        "prev_url": library_url(query, faction, sort, page.previous_page_number())
+        if page.has_previous() else "",
+        "next_url": library_url(query, faction, sort, page.next_page_number())
+        if page.has_next() else "",
     }
 
 
-def _list_region(request: HttpRequest, ctx: dict[str, Any]) -> HttpResponse:
-    """The results region; out of band, the trash link's count and words for screen readers."""
-    response = render(request, f"{LIST_PAGE}#results", ctx)
-    for partial in ("trash_link", "status"):
+def _list_region(request: HttpRequest, ctx: dict[str, Any], *,
+                 changed: bool = False) -> HttpResponse:
+    """The results region; out of band, the trash link's count and words for screen readers.
+
+    After a change (``changed``) the search form comes too, for its faction counts; not while
+    searching, so the field or menu the player is using is never swapped out from under them.
+    """
+    response = render(request, f"{LIST_PAGE}#results", {**ctx, "changed": changed})
+    partials = ("trash_link", "status", "filter") if changed else ("trash_link", "status")
+    for partial in partials:
         response.write(render(request, f"{LIST_PAGE}#{partial}", {**ctx, "oob": True}).content)
     return response
 
 
+def _is_partial(request: HttpRequest) -> bool:
+    """An htmx request for a region (not htmx restoring a whole page from history)."""
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and not htmx.history_restore_request
+
+
+def _only_query_changed(request: HttpRequest, url: str) -> bool:
+    """Whether ``url`` differs from the page the player is on by the search text only."""
+    current = request.htmx.current_url  # type: ignore[attr-defined]
+    if not current:
+        return False
+    before, after = QueryDict(urlsplit(current).query), QueryDict(urlsplit(url).query)
+    return all(before.get(k, "") == after.get(k, "") for k in ("faction", "sort", "page"))
+
+
 @require_GET
+@vary_on_headers("HX-Request")
 def fleet_list(request: HttpRequest) -> HttpResponse:
     ctx = _list_ctx(request, request.GET)
-    if getattr(request, "htmx", False):
-        return _list_region(request, ctx)
+    if _is_partial(request):
+        response = _list_region(request, ctx)
+        # The address bar shows the clean address of what is listed. Typing in the search box
+        # replaces the history entry (Back does not step through each word); the menus and
+        # the pager add one.
+        url = ctx["canonical_url"]
+        return replace_url(response, url) if _only_query_changed(request, url) else \
+            push_url(response, url)
     return render(request, LIST_PAGE, ctx)
 
 
@@ -160,8 +213,9 @@ def _trash_ctx(request: HttpRequest, params: QueryDict, **extra: Any) -> dict[st
 
 
 @require_GET
+@vary_on_headers("HX-Request")
 def trash_list(request: HttpRequest) -> HttpResponse:
-    template = f"{TRASH_PAGE}#results" if getattr(request, "htmx", False) else TRASH_PAGE
+    template = f"{TRASH_PAGE}#results" if _is_partial(request) else TRASH_PAGE
     return render(request, template, _trash_ctx(request, request.GET))
 
 
@@ -173,9 +227,9 @@ def _answer(request: HttpRequest) -> HttpResponse:
     url = urlsplit(back)
     params = QueryDict(url.query)
     if url.path == reverse("fleets:trash"):
-        ctx = _trash_ctx(request, params, trash_url=back)
+        ctx = _trash_ctx(request, params, trash_url=back, changed=True)
         return render(request, f"{TRASH_PAGE}#results", ctx)
-    return _list_region(request, {**_list_ctx(request, params), "list_url": back})
+    return _list_region(request, {**_list_ctx(request, params), "list_url": back}, changed=True)
 
 
 # --- changes --------------------------------------------------------------------------------

@@ -144,7 +144,7 @@ def test_fifty_fleets_a_page_and_the_pages_keep_the_search(client: Client, djang
     assert len(rows(first)) == PER_PAGE
     assert "1–50 of 51 fleets" in first
     assert "Page 1 of 2" in first
-    assert 'href="?faction=orks&amp;sort=name&amp;page=2"' in first
+    assert 'href="/fleets/?faction=orks&amp;sort=name&amp;page=2"' in first
     second = client.get("/fleets/?faction=orks&sort=name&page=2").content.decode()
     assert rows(second) == ["Fleet 50"]
     assert rows(client.get("/fleets/?faction=orks&sort=name&page=99").content.decode()) == [
@@ -398,3 +398,88 @@ def test_htmx_answers_tell_screen_readers_what_changed(client: Client, library) 
     assert "“Gothic Patrol” is in the trash. 2 fleets.</div>" in html
     assert '<a id="trash-link" class="button button--ghost" href="/fleets/trash/" ' \
            'hx-swap-oob="true">Trash (1)</a>' in html
+
+
+# --- shared fleets, faction counts after changes, clean addresses -----------------------------
+
+
+def test_a_shared_fleet_is_marked_with_a_link_to_its_share_page(client: Client, library) -> None:  # noqa: ANN001
+    gothic, bakka = library["gothic"], library["bakka"]
+    gothic.share()
+    bakka.share()
+    bakka.unshare()  # a link turned off is not shared
+    html = client.get("/fleets/").content.decode()
+    assert f'<a class="badge badge--shared" href="/fleets/{gothic.pk}/share/"' in \
+        row(html, gothic)
+    assert "Shared" in row(html, gothic)
+    assert "badge--shared" not in row(html, bakka)
+    assert "badge--shared" not in row(html, library["orks"])
+
+
+def faction_option(html: str, slug: str) -> str:
+    match = re.search(rf'<option value="{slug}"[^>]*>([^<]*)</option>', html)
+    return match.group(1) if match else ""
+
+
+@pytest.mark.parametrize("change", ["trash", "restore", "copy"])
+def test_the_faction_counts_follow_htmx_changes(client: Client, library, change: str) -> None:  # noqa: ANN001
+    bakka = library["bakka"]
+    if change == "restore":
+        client.post(f"/fleets/{bakka.pk}/trash/")
+    html = client.post(f"/fleets/{bakka.pk}/{change}/", {"next": "/fleets/"},
+                       headers=HTMX).content.decode()
+    expected = {"trash": "Imperial Navy (1)", "restore": "Imperial Navy (2)",
+                "copy": "Imperial Navy (3)"}[change]
+    assert '<div id="library-filter-slot" hx-swap-oob="true">' in html
+    assert faction_option(html, "imperial-navy") == expected
+    assert faction_option(html, "orks") == "Orks (1)"
+
+
+def test_searching_leaves_the_search_form_where_it_is(client: Client, library) -> None:  # noqa: ANN001
+    html = client.get("/fleets/?q=patrol", headers=HTMX).content.decode()
+    assert "library-filter-slot" not in html  # the field being typed in is never swapped
+
+
+@pytest.mark.parametrize(("query", "clean"), [
+    ("?q=&faction=&sort=recent", "/fleets/"),
+    ("?q=gothic&faction=&sort=recent", "/fleets/?q=gothic"),
+    ("?q=&faction=orks&sort=name", "/fleets/?faction=orks&sort=name"),
+    ("?q=&faction=&sort=points&page=1", "/fleets/?sort=points"),
+    ("?q=a+b&faction=&sort=recent", "/fleets/?q=a+b"),
+])
+def test_the_address_bar_gets_the_clean_address(client: Client, library, query: str,
+                                                clean: str) -> None:  # noqa: ANN001
+    response = client.get("/fleets/" + query, headers=HTMX)
+    pushed = response.headers.get("HX-Push-Url") or response.headers.get("HX-Replace-Url")
+    assert pushed == clean
+    assert "hx-push-url" not in client.get("/fleets/").content.decode()
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_typing_replaces_the_history_entry_and_menus_add_one(client: Client, library) -> None:  # noqa: ANN001
+    typed = client.get("/fleets/?q=go&faction=&sort=recent", headers={
+        **HTMX, "HX-Current-URL": "http://testserver/fleets/?q=g"})
+    assert typed.headers["HX-Replace-Url"] == "/fleets/?q=go"
+    assert "HX-Push-Url" not in typed.headers
+    chose = client.get("/fleets/?q=go&faction=orks&sort=recent", headers={
+        **HTMX, "HX-Current-URL": "http://testserver/fleets/?q=go"})
+    assert chose.headers["HX-Push-Url"] == "/fleets/?q=go&faction=orks"
+
+
+def test_htmx_restoring_history_gets_the_whole_page(client: Client, library) -> None:  # noqa: ANN001
+    html = client.get("/fleets/?q=patrol", headers={
+        **HTMX, "HX-History-Restore-Request": "true"}).content.decode()
+    assert html.lstrip().startswith("<!doctype html>")
+    assert rows(html) == ["Gothic Patrol"]
+
+
+def test_after_a_change_keyboard_focus_lands_on_what_it_says(client: Client, library) -> None:  # noqa: ANN001
+    html = client.post(f"/fleets/{library['bakka'].pk}/trash/", {"next": "/fleets/"},
+                       headers=HTMX).content.decode()
+    assert re.search(r'<button type="submit" class="button button--small" autofocus>Undo',
+                     html)
+    html = client.post(f"/fleets/{library['orks'].pk}/copy/", {"next": "/fleets/"},
+                       headers=HTMX).content.decode()
+    assert '<ul class="messages" tabindex="-1" autofocus>' in html
+    # A plain page load steals no focus.
+    assert "autofocus" not in client.get("/fleets/").content.decode()
