@@ -65,6 +65,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "fleetbuilder.accounts.sessions.KeepSessionsMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -163,6 +164,11 @@ DEFAULT_FROM_EMAIL = os.environ.get(
 )
 
 SESSION_COOKIE_HTTPONLY = True
+# A browser's fleets without an account live as long as its session: that long after its last
+# visit (fleetbuilder/accounts/sessions.py). Signed-in sessions keep SESSION_COOKIE_AGE.
+ANONYMOUS_SESSION_DAYS = envint("ANONYMOUS_SESSION_DAYS", "180")
+if ANONYMOUS_SESSION_DAYS < 1:
+    raise ImproperlyConfigured("ANONYMOUS_SESSION_DAYS must be 1 or more")
 SESSION_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
