@@ -10,7 +10,7 @@ the rule pays one attribute test.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .. import damage
@@ -62,15 +62,14 @@ class FactionRules:
     seeking: bool = False  # T'au torpedoes turn 45° in the Drift (R-119)
     dakka: bool = False  # Orks: batteries re-roll 1s to hit at 15 cm or less (R-120)
 
-    @property
-    def order_rules(self) -> bool:
-        """Rules that change the activation's command check (:func:`command_step`)."""
-        return self.naval_discipline or self.torpedo_doctrine or self.hatred
+    order_rules: bool = field(init=False)  # changes the activation's check (command_step)
+    hardy: bool = field(init=False)  # lives on the ship's damage state (harden)
 
-    @property
-    def hardy(self) -> bool:
-        """Rules that live on the ship's damage state (:func:`harden`)."""
-        return self.acts_of_faith or self.auramite or self.void_armour
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "order_rules",
+                           self.naval_discipline or self.torpedo_doctrine or self.hatred)
+        object.__setattr__(self, "hardy",
+                           self.acts_of_faith or self.auramite or self.void_armour)
 
 
 NONE = FactionRules()
@@ -242,8 +241,8 @@ def teleport_assault(b: Battle, ship: Ship, seen: list[Sighting], hesitant: bool
         if weakest is None or gun_strength(ship, weakest) > 2:
             return -1
         give_up = weakest
-    focus = b.scratch.get(("focus", ship.side))
-    focus_ship = focus[1] if focus is not None else None
+    pick_focus = getattr(b.policies[ship.side], "focus", None)
+    focus_ship = pick_focus(b, ship.side) if pick_focus is not None else None
     enemy = next((s.ship for s in near if s.ship is focus_ship), None)
     if enemy is None:
         enemy = max(near, key=lambda s: (s.ship.spec.victory_points, -s.dist)).ship
