@@ -410,3 +410,29 @@ def test_dakka_and_an_armoured_prow(cat):
     assert navy.target.hull == 7
     b.dice.assert_used_up()
 
+
+
+def test_acts_of_faith_is_kept_when_the_command_radius_reroll_applies(cat):
+    # In its flagship's command radius the failed check is re-rolled there (and fails again):
+    # a check is re-rolled once, so the act of faith is not spent on it.
+    b = make_battle(cat, fleet(cap("sisters-cruiser", flagship=True), faction="adepta-sororitas"),
+                    fleet(cap("plain-cruiser")), [6, 6, 6, 6])
+    sisters = b.sides[0][0]
+    assert not o.command_check(b, sisters)
+    assert "re-rolled in command radius" in text(b) and "Acts of Faith" not in text(b)
+    assert sisters.target.brace_rerolls == 1
+    b.dice.assert_used_up()
+
+
+@pytest.mark.parametrize("a, b", [("grey-knights", "leagues-of-votann"),
+                                  ("tau-empire", "drukhari"),
+                                  ("adepta-sororitas", "archenemy"),
+                                  ("adeptus-custodes", "adeptus-astartes")])
+def test_battles_with_the_new_rules_repeat_exactly_whatever_the_workers(catalog_real, a, b):
+    from rules_core.sample_fleets import sample_fleet
+    from rules_core.sim import simulate
+
+    fa, fb = sample_fleet(catalog_real, a, "skirmish"), sample_fleet(catalog_real, b, "skirmish")
+    one = simulate(catalog_real, fa, fb, battles=12, seed=5, workers=1).summary(seed=5)
+    two = simulate(catalog_real, fa, fb, battles=12, seed=5, workers=2).summary(seed=5)
+    assert one == two
