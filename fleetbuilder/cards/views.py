@@ -58,29 +58,60 @@ def _share_url(request: HttpRequest, fleet: Any) -> str | None:
     return request.build_absolute_uri(path) if path else None
 
 
-@require_GET
-def fleet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    """``/cards/fleet/<pk>/?layout=poker|a4|letter&ink=1``: the cards of a fleet you own."""
-    fleet = _get_fleet_for_request(request, pk)
-    layout = request.GET.get("layout", "poker")
+def pdf_for_query(request: HttpRequest, document: dict[str, Any], *, name: str,
+                  share_url: str | None) -> HttpResponse:
+    """The PDF for the options form's query (``layout``, ``ink``); a bad value is a 400."""
     ink = request.GET.get("ink", "").lower()
     if ink not in TRUE_VALUES + FALSE_VALUES:
         return HttpResponseBadRequest(f"ink must be 1 or 0, not {ink[:20]!r}.",
                                       content_type="text/plain")
-    return pdf_response(fleet.document, filename=card_filename(fleet.name), layout=layout,
-                        ink_saver=ink in TRUE_VALUES, share_url=_share_url(request, fleet))
+    return pdf_response(document, filename=card_filename(name),
+                        layout=request.GET.get("layout", "poker"),
+                        ink_saver=ink in TRUE_VALUES, share_url=share_url)
+
+
+@require_GET
+def fleet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """``/cards/fleet/<pk>/?layout=poker|a4|letter&ink=1``: the cards of a fleet you own."""
+    fleet = _get_fleet_for_request(request, pk)
+    return pdf_for_query(request, fleet.document, name=fleet.name,
+                         share_url=_share_url(request, fleet))
+
+
+def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
+                 card_count: int, pdf_url: str, crumbs: list[tuple[str, str]], back_url: str,
+                 back_label: str, qr_note: str) -> HttpResponse:
+    """The print options (layout, ink saver) of any fleet the visitor may see, as a GET form.
+
+    ``crumbs`` lead to the fleet's page ((label, url) pairs), ``back_url`` is that page, and
+    ``qr_note`` says what the roster's QR code holds (or how to get one).
+    """
+    ctx = {
+        "name": name,
+        "points": points,
+        "legal": legal,
+        "card_count": card_count,
+        "layouts": LAYOUT_CHOICES,
+        "pdf_url": pdf_url,
+        "crumbs": crumbs,
+        "back_url": back_url,
+        "back_label": back_label,
+        "qr_note": qr_note,
+    }
+    return render(request, "cards/options.html", ctx)
 
 
 @require_GET
 def print_options(request: HttpRequest, pk: int) -> HttpResponse:
     """Choose a layout and ink saving, then download the PDF (a plain GET form)."""
     fleet = _get_fleet_for_request(request, pk)
-    ctx = {
-        "fleet": fleet,
-        "layouts": LAYOUT_CHOICES,
-        "pdf_url": reverse("cards:fleet_pdf", args=[fleet.pk]),
-        "builder_url": fleet.get_absolute_url(),
-        "shared": bool(_share_url(request, fleet)),
-        "card_count": fleet.unit_count,
-    }
-    return render(request, "cards/options.html", ctx)
+    shared = bool(_share_url(request, fleet))
+    return options_page(
+        request, name=fleet.name, points=fleet.points, legal=fleet.legal,
+        card_count=fleet.unit_count, pdf_url=reverse("cards:fleet_pdf", args=[fleet.pk]),
+        crumbs=[("Saved Fleets", reverse("fleets:list")),
+                (fleet.name, fleet.get_absolute_url())],
+        back_url=fleet.get_absolute_url(), back_label="Back to the builder",
+        qr_note="The roster carries a QR code of the fleet's share link." if shared else
+        "Share the fleet to get a QR code of its link on the roster.",
+    )

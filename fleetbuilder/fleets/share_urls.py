@@ -12,5 +12,6 @@ urlpatterns = [
     path(link + "copy/", sharing.copy_shared, name="copy"),
     path(link + "fleet.json", sharing.shared_file, name="file"),
     path(link + "fleet.txt", sharing.shared_text, name="text"),
+    path(link + "cards/", sharing.shared_print_options, name="print"),
     path(link + "cards.pdf", sharing.shared_cards, name="cards"),
 ]

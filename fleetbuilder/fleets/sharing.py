@@ -199,8 +199,7 @@ def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
         "copy_url": reverse("shared:copy", args=[share_id]),
         "file_url": reverse("shared:file", args=[share_id]),
         "text_url": reverse("shared:text", args=[share_id]),
-        "cards_url": reverse("shared:cards", args=[share_id]),
-        "layouts": cards.LAYOUT_CHOICES,
+        "print_url": reverse("shared:print", args=[share_id]),
         "owned": fleet if mine else None,
         "source": "link",
     }
@@ -230,18 +229,26 @@ def shared_text(request: HttpRequest, share_id: str) -> HttpResponse:
 
 @never_cache
 @require_GET
+def shared_print_options(request: HttpRequest, share_id: str) -> HttpResponse:
+    """The same print options as the owner's (layout, ink saver), for anyone with the link."""
+    fleet = _shared(share_id)
+    page = reverse("shared:fleet", args=[share_id])
+    return cards.options_page(
+        request, name=fleet.name, points=fleet.points, legal=fleet.legal,
+        card_count=fleet.unit_count, pdf_url=reverse("shared:cards", args=[share_id]),
+        crumbs=[(f"Shared fleet: {fleet.name}", page)], back_url=page,
+        back_label="Back to the shared fleet",
+        qr_note="The roster carries a QR code of this shared fleet's link.",
+    )
+
+
+@never_cache
+@require_GET
 def shared_cards(request: HttpRequest, share_id: str) -> HttpResponse:
     """``/s/<id>/cards.pdf?layout=poker|a4|letter&ink=1``: the shared fleet's ship cards."""
     fleet = _shared(share_id)
-    ink = request.GET.get("ink", "").lower()
-    if ink not in cards.TRUE_VALUES + cards.FALSE_VALUES:
-        return HttpResponse(f"ink must be 1 or 0, not {ink[:20]!r}.", status=400,
-                            content_type="text/plain")
-    return cards.pdf_response(
-        fleet.document, filename=cards.card_filename(fleet.name),
-        layout=request.GET.get("layout", "poker"), ink_saver=ink in cards.TRUE_VALUES,
-        share_url=request.build_absolute_uri(fleet.share_url_path()),
-    )
+    return cards.pdf_for_query(request, fleet.document, name=fleet.name,
+                               share_url=request.build_absolute_uri(fleet.share_url_path()))
 
 
 # --- share codes -----------------------------------------------------------------------------
@@ -251,11 +258,9 @@ def shared_cards(request: HttpRequest, share_id: str) -> HttpResponse:
 def code_view(request: HttpRequest, code: str) -> HttpResponse:
     """A share code's fleet, read-only; POST saves a copy to the visitor's fleets."""
     catalog = loader.core_catalog()
-    try:
-        fleet = sharecode.decode(code)
-    except sharecode.ShareCodeError as exc:
-        return render(request, "fleets/shared_bad_code.html", {"error": exc.message},
-                      status=404)
+    fleet = _decoded(request, code)
+    if isinstance(fleet, HttpResponse):
+        return fleet
     if request.method == "POST":
         return _save_copy(request, fleet, catalog, back=request.path,
                           done="The fleet from the share code is now in your fleets.")
@@ -263,10 +268,48 @@ def code_view(request: HttpRequest, code: str) -> HttpResponse:
         **roster_context(fleet, catalog),
         "title": fleet.name or "Shared fleet",
         "copy_url": request.path,
+        "print_url": reverse("fleets:code_print", args=[code]),
         "code": code,
         "source": "code",
     }
     return render(request, "fleets/shared.html", ctx)
+
+
+def _decoded(request: HttpRequest, code: str) -> rf.Fleet | HttpResponse:
+    """The share code's fleet, or the page saying why it cannot be opened (404)."""
+    try:
+        return sharecode.decode(code)
+    except sharecode.ShareCodeError as exc:
+        return render(request, "fleets/shared_bad_code.html", {"error": exc.message},
+                      status=404)
+
+
+@require_GET
+def code_print_options(request: HttpRequest, code: str) -> HttpResponse:
+    fleet = _decoded(request, code)
+    if isinstance(fleet, HttpResponse):
+        return fleet
+    report = validate(fleet, loader.core_catalog())
+    name = fleet.name or "Shared fleet"
+    page = reverse("fleets:code", args=[code])
+    return cards.options_page(
+        request, name=name, points=report.points, legal=report.legal,
+        card_count=len(fleet.units), pdf_url=reverse("fleets:code_cards", args=[code]),
+        crumbs=[(f"Fleet from a share code: {name}", page)], back_url=page,
+        back_label="Back to the fleet",
+        qr_note="A share code is too long for a QR code that scans well, so the roster has "
+                "none; a shared fleet's link gets one.",
+    )
+
+
+@require_GET
+def code_cards(request: HttpRequest, code: str) -> HttpResponse:
+    """``/fleets/code/<code>/cards.pdf?layout=…&ink=1``: a share code's ship cards."""
+    fleet = _decoded(request, code)
+    if isinstance(fleet, HttpResponse):
+        return fleet
+    return cards.pdf_for_query(request, rf.fleet_to_dict(fleet), name=fleet.name or "fleet",
+                               share_url=None)
 
 
 # --- import ----------------------------------------------------------------------------------

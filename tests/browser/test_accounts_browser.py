@@ -54,13 +54,25 @@ def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
     page.get_by_label("Search by name").fill("gitsmasha")
     expect(table.locator("tbody tr")).to_have_count(1)
     expect(table).to_contain_text("Waaagh Gitsmasha")
-    expect(page).to_have_url(f"{base}/fleets/?q=gitsmasha&faction=&sort=recent")
+    expect(page).to_have_url(f"{base}/fleets/?q=gitsmasha")  # no empty or default parameters
     page.get_by_label("Search by name").fill("")
     expect(table.locator("tbody tr")).to_have_count(2)
+    expect(page).to_have_url(f"{base}/fleets/")
     page.get_by_label("Faction").select_option("imperial-navy")
     expect(table.locator("tbody tr")).to_have_count(1)
+    expect(page).to_have_url(f"{base}/fleets/?faction=imperial-navy")
     page.get_by_label("Faction").select_option("")
     expect(table.locator("tbody tr")).to_have_count(2)
+    expect(page).to_have_url(f"{base}/fleets/")
+    # Back steps to the faction chosen before (the menus add history entries; typing does not).
+    page.go_back()
+    expect(page).to_have_url(f"{base}/fleets/?faction=imperial-navy")
+    expect(table.locator("tbody tr")).to_have_count(1)
+    page.go_forward()
+    expect(page).to_have_url(f"{base}/fleets/")
+    expect(table.locator("tbody tr")).to_have_count(2)
+    faction = page.get_by_label("Faction")
+    expect(faction.locator("option[value=imperial-navy]")).to_have_text("Imperial Navy (1)")
 
     # Rename and delete in place; Undo is offered at once.
     gothic.locator("summary", has_text="Rename").click()
@@ -72,6 +84,9 @@ def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
     page.get_by_role("button", name="Delete Battlefleet Gothic").click()
     expect(page.locator(".undo-bar")).to_contain_text("“Battlefleet Gothic” is in the trash.")
     expect(table.locator("tbody tr")).to_have_count(1)
+    expect(page.get_by_role("button", name="Undo")).to_be_focused()  # Enter takes it back
+    # The faction menu counts what is left: no Imperial Navy fleet now.
+    expect(faction.locator("option")).to_have_text(["All factions", "Orks (1)"])
     assert page.evaluate("window.__sameDocument") is True
 
     # Restore it from the trash page instead.

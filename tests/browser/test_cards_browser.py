@@ -34,3 +34,40 @@ def test_print_cards_from_the_builder(page: Page, live_catalog) -> None:  # noqa
     text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
                           check=True).stdout
     assert "Lunar Class Cruiser" in text and "180 pts" in text
+
+
+def test_a_visitor_prints_a_shared_fleet_on_letter_sheets(browser, live_catalog) -> None:  # noqa: ANN001
+    """Someone else's link: the same layout and ink-saver choice as the owner gets."""
+    owner = browser.new_context().new_page()
+    owner.goto(live_catalog.url + "/fleets/new/")
+    owner.get_by_label("Faction").select_option("orks")
+    owner.get_by_label("Game size").select_option("patrol")
+    owner.get_by_label("Name", exact=True).fill("Da Kroozas")
+    owner.get_by_role("button", name="Start building").click()
+    owner.get_by_role("button", name="Add Ork Kill Kroozer", exact=True).click()
+    expect(owner.locator("#units article.unit")).to_have_count(1)
+    owner.get_by_role("link", name="Share", exact=True).click()
+    owner.get_by_role("button", name="Make a link").click()
+    share_url = owner.locator("#share-url").input_value()
+
+    visitor_ctx = browser.new_context()
+    visitor = visitor_ctx.new_page()
+    visitor.goto(share_url)
+    visitor.get_by_role("link", name="Print ship cards").click()
+    expect(visitor.get_by_role("heading", level=1)).to_contain_text("Da Kroozas")
+    visitor.get_by_label("US Letter sheets").check()
+    visitor.get_by_label("Ink saver").check()
+    with visitor.expect_download() as info:
+        visitor.get_by_role("button", name="Download PDF").click()
+    download = info.value
+    assert download.suggested_filename == "da-kroozas-cards.pdf"
+    pdfinfo = subprocess.run(["pdfinfo", str(download.path())], capture_output=True, text=True,
+                             check=True).stdout
+    assert "(letter)" in pdfinfo and "Pages:           2" in pdfinfo
+    text = subprocess.run(["pdftotext", str(download.path()), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "Ork Kill Kroozer" in text
+    assert share_url in text.replace("\n", "")  # the roster names its link (wrapped)
+    visitor.get_by_role("link", name="Back to the shared fleet").click()
+    expect(visitor).to_have_url(share_url)
+    visitor_ctx.close()
