@@ -452,15 +452,16 @@ def apply_hull_damage(target: Target, points: int, dice: Dice, report: AttackRep
         return
     was_crippled = target.crippled
     pending = points
-    while pending > 0 and not target.destroyed:
+    d6 = dice.d6
+    while pending > 0 and target.hull > 0:
         pending -= 1
         target.hull -= 1
         report.hull_lost += 1
-        if target.destroyed:
+        if target.hull <= 0:
             report.destroyed = True
             report.catastrophe = roll_catastrophic_damage(dice)
             break
-        if dice.d6() >= CRITICAL_ON:
+        if d6() >= CRITICAL_ON:
             hit = roll_critical(target, dice)
             report.criticals.append(hit)
             pending += hit.extra_damage
@@ -521,8 +522,13 @@ def fire_batteries(
     target: Target, strength: int, range_cm: float, dice: Dice, *, to_hit_mod: int = 0
 ) -> AttackReport:
     """A weapon battery's volley (section 7): to hit 4+ / 5+ by range, then armor saves."""
-    _check_target(target)
-    need = needed_to_hit(battery_base_to_hit(range_cm), to_hit_mod)
+    if target.hull <= 0:
+        _check_target(target)
+    if range_cm < 0:
+        battery_base_to_hit(range_cm)  # raises
+    base = BATTERY_POINT_BLANK if range_cm <= POINT_BLANK_CM else BATTERY_LONG_RANGE
+    need = base - to_hit_mod
+    need = 6 if need > 6 else 2 if need < 2 else need  # needed_to_hit, inlined (hot)
     report = AttackReport("battery", dice=strength)
     report.hits = _count_at_least(dice, strength, need)
     return resolve_damage(

@@ -175,7 +175,14 @@ class Battle:
     def settle(self, ship: Ship) -> None:
         """After a move: count the blast markers in contact; clear of all of them, the shields
         come back to full (§7, R-48)."""
-        count = len(self.contact_markers(ship)) if self.markers else 0
+        count = 0
+        if self.markers:
+            reach = ship.radius + MARKER_RADIUS
+            x, y, r2 = ship.x, ship.y, reach * reach
+            for m in self.markers:  # contact_markers, counted
+                if (x - reach <= m.x <= x + reach and y - reach <= m.y <= y + reach
+                        and (m.x - x) * (m.x - x) + (m.y - y) * (m.y - y) <= r2):
+                    count += 1
         t = ship.target
         if count == 0:
             if t.blast_markers or t.shields < (t.max_shields or 0):

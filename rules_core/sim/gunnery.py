@@ -108,7 +108,9 @@ def fire_guns(b: Battle, ship: Ship, hesitant: bool,
     if not seen:
         return False
     policy = b.policies[ship.side]
-    order_enum = ORDER_ENUMS.get(order)
+    # damage.to_hit_modifier without cover, worked out once for every gun of the ship
+    base_mod = damage.to_hit_modifier(ORDER_ENUMS.get(order), hesitant=hesitant)
+    lock_on = order == o.LOCK_ON
     fired = False
     grudge = grudge_of(b, ship.side) if spec.rules.grudge else None
     for gun in spec.guns:
@@ -118,17 +120,20 @@ def fire_guns(b: Battle, ship: Ship, hesitant: bool,
             continue  # given up for a Teleport Assault (R-116)
         if t.criticals and t.weapon_disabled(gun.index):
             continue
-        strength = gun_strength(ship, gun)
+        # gun_strength and gun_range, inlined (hot)
+        strength = gun.strength // 2 if t.hull <= ship.cripple_at else gun.strength
         if strength <= 0:
             continue
-        reach = gun_range(gun, order)
-        options = [s for s in seen if s.ship.on_table and s.dist <= reach and s.arcs & gun.arcs]
+        reach = (gun.range_cm + damage.LOCK_ON_LANCE_RANGE_CM if lock_on and gun.kind == LANCE
+                 else gun.range_cm)
+        g_arcs = gun.arcs
+        options = [s for s in seen if s.dist <= reach and s.arcs & g_arcs and s.ship.on_table]
         if not options:
             continue
         pick = policy.gun_target(b, ship, gun, options)
         if pick is None:
             continue
-        mod = damage.to_hit_modifier(order_enum, hesitant=hesitant, cover=pick.cover)
+        mod = base_mod - 1 if pick.cover else base_mod  # cover: -1 (R-42)
         if (gun.kind == BATTERY and pick.dist > SHADOWFIELD_RANGE_CM
                 and pick.ship.spec.rules.shadowfields):
             mod -= 1  # Drukhari shadowfields (R-89)
@@ -145,7 +150,8 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
     """One weapon system's volley at one ship; against an escort squadron, damage left over
     when the target is destroyed passes to the next closest escort in range and arc (R-78)."""
     target = pick.ship
-    b.brace_reaction(target, strength, gun.kind)
+    if target.unit.activated_round < b.round:  # else it cannot react (§10)
+        b.brace_reaction(target, strength, gun.kind)
     dice = b.dice
     log_as = (firer.side, f"{firer.label()} fires {gun.name} ({KIND_NAMES[gun.kind]} "
                           f"{strength}) at {target.label()} ({pick.dist:.0f} cm"

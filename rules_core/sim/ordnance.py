@@ -125,9 +125,14 @@ def _move_salvo(b: Battle, salvo: Salvo) -> None:
     hit_t = None
     hit_ship = None
     reach = MARKER_RADIUS
+    lo_x, hi_x = (x0, x1) if x0 <= x1 else (x1, x0)
+    lo_y, hi_y = (y0, y1) if y0 <= y1 else (y1, y0)
     for s in b.sides[1 - salvo.side]:
         if not s.on_table:
             continue
+        r = s.radius + reach
+        if s.x + r < lo_x or s.x - r > hi_x or s.y + r < lo_y or s.y - r > hi_y:
+            continue  # nowhere near the salvo's path
         t = segment_first_contact(x0, y0, x1, y1, s.x, s.y, s.radius + reach)
         if t is not None and (hit_t is None or t < hit_t):
             hit_t, hit_ship = t, s
@@ -135,8 +140,13 @@ def _move_salvo(b: Battle, salvo: Salvo) -> None:
     ex, ey = x0 + (x1 - x0) * end_t, y0 + (y1 - y0) * end_t
     salvo.fresh = False
     # Blast markers crossed: one d6 per salvo per Drift, a 6 detonates it (§7).
+    lo_x, hi_x = (x0, ex) if x0 <= ex else (ex, x0)
+    lo_y, hi_y = (y0, ey) if y0 <= ey else (ey, y0)
+    near = 2 * MARKER_RADIUS
     for m in b.markers:
-        if segment_point_distance(x0, y0, ex, ey, m.x, m.y) <= 2 * MARKER_RADIUS:
+        if m.x + near < lo_x or m.x - near > hi_x or m.y + near < lo_y or m.y - near > hi_y:
+            continue
+        if segment_point_distance(x0, y0, ex, ey, m.x, m.y) <= near:
             roll = b.dice.d6()
             if roll == 6:
                 b.salvos.remove(salvo)

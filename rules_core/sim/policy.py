@@ -88,7 +88,7 @@ class _Profile:
     """What the standard policy needs to know about a ship, worked out once per spec."""
 
     __slots__ = ("arc_weight", "total", "best_range", "max_range", "battery_share",
-                 "carrier", "torpedoes", "guns", "half_speed")
+                 "carrier", "torpedoes", "guns", "half_speed", "bearing")
 
     def __init__(self, spec: ShipSpec) -> None:
         arc_weight = {FRONT: 0.0, LEFT: 0.0, RIGHT: 0.0, REAR: 0.0}
@@ -107,6 +107,18 @@ class _Profile:
                 battery += w
             max_range = max(max_range, g.range_cm)
         self.guns = tuple(guns)
+        # For each combination of arc bits: the weight of the guns bearing there (summed in
+        # profile order) and those guns as (range, weight, battery), for the move scores.
+        bearing = []
+        for bits in range(16):
+            weight = 0.0
+            bearing_guns = []
+            for g_arcs, g_range, w, battery_gun in guns:
+                if g_arcs & bits:
+                    weight += w
+                    bearing_guns.append((g_range, w, battery_gun))
+            bearing.append((weight, tuple(bearing_guns)))
+        self.bearing = tuple(bearing)
         self.half_speed = spec.speed / 2.0
         self.arc_weight = arc_weight
         self.total = battery + lance
@@ -210,7 +222,9 @@ class StandardPolicy(Policy):
         best = 1e18
         for e in b.sides[1 - ship.side]:
             if e.on_table:
-                d2 = (e.x - x) * (e.x - x) + (e.y - y) * (e.y - y)
+                dx = e.x - x
+                dy = e.y - y
+                d2 = dx * dx + dy * dy
                 if d2 < best:
                     nearest, best = e, d2
         if nearest is None:
@@ -231,24 +245,32 @@ class StandardPolicy(Policy):
         if cached is None or cached[0] != b.round:
             # Ranked once a round, from where the units stand when the round's activations
             # begin: close enough, and cheap.
-            enemies = b.enemies(side)
+            enemies = [(e.x, e.y) for e in b.enemies(side)]
             ranked = []
             for u in ready:
                 s = next(s for s in u.ships if s.on_table)
                 x, y = s.x, s.y
                 best = 1e18
-                for e in enemies:
-                    d2 = (e.x - x) * (e.x - x) + (e.y - y) * (e.y - y)
+                for ex, ey in enemies:
+                    dx = ex - x
+                    dy = ey - y
+                    d2 = dx * dx + dy * dy
                     if d2 < best:
                         best = d2
                 ranked.append((best, u.spec.index, u))
             ranked.sort(key=lambda r: (r[0], r[1]))
-            cached = (b.round, [r[2] for r in ranked])
+            cached = [b.round, [r[2] for r in ranked], 0]
             b.scratch[key] = cached
         rnd = b.round
-        for u in cached[1]:  # the first still waiting (activation is for good)
+        order = cached[1]
+        # The first still waiting; units passed over have activated or are gone for good this
+        # round, so the search picks up where the last one stopped.
+        for i in range(cached[2], len(order)):
+            u = order[i]
             if u.activated_round < rnd and u.alive:
+                cached[2] = i
                 return u
+        cached[2] = len(order)
         return ready[0]
 
     def wants_disengage(self, b: Battle, unit: Unit) -> bool:
@@ -286,7 +308,7 @@ class StandardPolicy(Policy):
         range, a torpedo line, table edges and room ahead of the bow (the next minimum move),
         planets, asteroid belts and cover."""
         tx, ty = target.x, target.y
-        guns = p.guns
+        bearing = p.bearing
         inv_total = 1.0 / p.total if p.total else 0.0
         best_range = p.best_range
         closing = self.aggression / 60.0
@@ -305,12 +327,11 @@ class StandardPolicy(Policy):
             aleft = left if left >= 0.0 else -left
             bits = ((FRONT if fwd >= aleft else 0) | (REAR if -fwd >= aleft else 0)
                     | (LEFT if left >= afwd else 0) | (RIGHT if -left >= afwd else 0))
-            fire = arcs = 0.0
-            for g_arcs, g_range, w, battery in guns:
-                if g_arcs & bits:
-                    arcs += w
-                    if g_range >= dist:
-                        fire += w * 1.25 if battery and dist <= 15.0 else w
+            arcs, bearing_guns = bearing[bits]
+            fire = 0.0
+            for g_range, w, battery in bearing_guns:
+                if g_range >= dist:
+                    fire += w * 1.25 if battery and dist <= 15.0 else w
             score = (fire * fire_factor + 0.15 * arcs) * inv_total
             diff = dist - best_range
             score -= (diff if diff >= 0.0 else -diff) * closing
