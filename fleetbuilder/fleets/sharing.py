@@ -11,13 +11,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 from typing import Any
 
 import segno
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -40,6 +43,8 @@ from .models import Fleet
 from .roster import roster_context
 from .views import _get_fleet_for_request, _owner_token
 
+ONCE_FIELD = "once"  # the token of a form that saves a fleet (see _save_copy)
+ONCE_SECONDS = 60 * 60
 MAX_IMPORT_BYTES = 256 * 1024  # an uploaded file; a 100-unit fleet file is far below it
 MAX_PASTE_CHARS = 256 * 1024
 _CODE_IN_TEXT = re.compile(r"(?:^|/fleets/code/)(v\d{1,4}\.[A-Za-z0-9_-]*)/?$")
@@ -100,15 +105,44 @@ def _share_code(fleet: rf.Fleet) -> tuple[str, str]:
         return "", exc.message
 
 
+def once_token() -> str:
+    """A fresh token for a form that saves a fleet, so sending it twice saves it once."""
+    return secrets.token_urlsafe(16)
+
+
+def _once_key(request: HttpRequest) -> str:
+    token = request.POST.get(ONCE_FIELD, "")
+    if not token or len(token) > 64:
+        return ""
+    return "fleets:once:" + hashlib.sha256(token.encode()).hexdigest()
+
+
 def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, done: str,
                back: str) -> HttpResponse:
-    """Save ``fleet`` as a new fleet of this player, or go ``back`` saying why it cannot be."""
+    """Save ``fleet`` as a new fleet of this player, or go ``back`` saying why it cannot be.
+
+    A form sent twice (a double click, a reload) with the same ``once`` token saves one fleet:
+    the second answer leads to the fleet the first one saved.
+    """
     if catalog.faction(fleet.faction) is None:
         messages.error(request, f"This catalogue has no faction {fleet.faction!r}; the fleet "
                                 "cannot be built here.")
         return redirect(back)
-    with transaction.atomic():
-        new = Fleet.from_core(fleet, catalog, **_owner_kwargs(request))
+    key = _once_key(request)
+    if key and not cache.add(key, 0, ONCE_SECONDS):
+        earlier = Fleet.objects.alive().owned_by(request.user, _owner_token(request)) \
+            .filter(pk=cache.get(key) or 0).first()
+        messages.info(request, "That was sent twice; the fleet is saved once.")
+        return redirect(earlier or reverse("fleets:list"))
+    try:
+        with transaction.atomic():
+            new = Fleet.from_core(fleet, catalog, **_owner_kwargs(request))
+    except BaseException:
+        if key:
+            cache.delete(key)
+        raise
+    if key:
+        cache.set(key, new.pk, ONCE_SECONDS)
     messages.success(request, done)
     return redirect(new)
 
@@ -202,6 +236,7 @@ def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
         "print_url": reverse("shared:print", args=[share_id]),
         "owned": fleet if mine else None,
         "source": "link",
+        "once": once_token(),
     }
     return render(request, "fleets/shared.html", ctx)
 
@@ -269,6 +304,7 @@ def code_view(request: HttpRequest, code: str) -> HttpResponse:
         "title": fleet.name or "Shared fleet",
         "copy_url": request.path,
         "print_url": reverse("fleets:code_print", args=[code]),
+        "once": once_token(),
         "code": code,
         "source": "code",
     }
@@ -365,9 +401,11 @@ def read_fleet(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
         try:
             return rf.load_fleet_json(stripped), "fleet file"
         except rf.FleetFormatError as exc:
-            where = f" at {exc.path}" if exc.path else ""
-            raise ImportProblem(f"This fleet file cannot be read{where}: {exc.message}") \
-                from None
+            if exc.path and exc.message.startswith("is "):  # "is required", "is not a key…"
+                why = f": “{exc.path}” {exc.message}"
+            else:
+                why = f" at {exc.path}: {exc.message}" if exc.path else f": {exc.message}"
+            raise ImportProblem(f"This fleet file cannot be read{why}.") from None
     one_line = "\n" not in stripped
     code = _CODE_IN_TEXT.search(stripped) if one_line else None
     if code:
@@ -388,6 +426,10 @@ def read_fleet(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
         raise ImportProblem(f"{where}{exc.message[0].upper()}{exc.message[1:]}") from None
 
 
+def _size(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{-(-n // 1024)} KB"
+
+
 def _too_big(request: HttpRequest) -> bool:
     """A POST body over the site's form-data limit, told from its length without reading it."""
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -402,7 +444,8 @@ def _too_big(request: HttpRequest) -> bool:
 @require_http_methods(["GET", "POST"])
 def import_fleet(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and _too_big(request):
-        ctx = {"form": ImportForm(), "too_big": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024}
+        ctx = {"form": ImportForm(), "too_big": _size(int(request.META["CONTENT_LENGTH"])),
+               "file_limit": _size(MAX_IMPORT_BYTES)}
         return render(request, "fleets/import.html", ctx, status=413)
     return _import(request)
 
@@ -434,6 +477,7 @@ def _import(request: HttpRequest) -> HttpResponse:
             else:
                 ctx.update(roster_context(fleet, catalog))
                 ctx.update({"kind": kind, "preview": True, "title": fleet.name or "",
+                            "once": once_token(),
                             "normalised": rf.dump_fleet_json(fleet, indent=None)})
         else:
             status = 400

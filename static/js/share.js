@@ -1,4 +1,5 @@
-// Copy buttons on the share page: shown only where the Clipboard API exists.
+// Sharing pages: copy buttons (shown only where the Clipboard API exists), and forms that
+// save a fleet, which a double click must not send twice (the server also saves once per token).
 (function () {
   "use strict";
   function wire(root) {
@@ -21,4 +22,22 @@
   }
   wire(document);
   document.body.addEventListener("htmx:afterSwap", function (event) { wire(event.target); });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-submit-once]")) return;
+    if (form.dataset.sent) {
+      event.preventDefault();
+      return;
+    }
+    form.dataset.sent = "1";
+    form.setAttribute("aria-busy", "true");
+  });
+  // Coming back to the page (Back button) allows the form again.
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("form[data-submit-once][data-sent]").forEach(function (form) {
+      delete form.dataset.sent;
+      form.removeAttribute("aria-busy");
+    });
+  });
 })();

@@ -216,10 +216,18 @@ def test_past_the_sites_form_limit_the_page_still_says_why(catalog) -> None:  # 
     big = {"csrfmiddlewaretoken": token, "text": "x" * (600 * 1024)}
     response = browser.post("/fleets/import/", big)
     assert response.status_code == 413
-    assert "That was too much to send at once (over 512 KB)" in response.content.decode()
+    assert "That was 601 KB, too much to send: a file may be up to 256 KB" in \
+        response.content.decode()
     upload = {"csrfmiddlewaretoken": token,
               "file": SimpleUploadedFile("big.json", b" " * (700 * 1024))}
-    assert browser.post("/fleets/import/", upload).status_code == 413
+    response = browser.post("/fleets/import/", upload)
+    assert response.status_code == 413
+    assert "Nothing was imported." in response.content.decode()
+    ten_mb = {"csrfmiddlewaretoken": token,
+              "file": SimpleUploadedFile("huge.json", b"{" + b" " * (10 * 1024 * 1024) + b"}")}
+    response = browser.post("/fleets/import/", ten_mb)
+    assert response.status_code == 413
+    assert "That was 10.0 MB, too much to send" in response.content.decode()
     assert not Fleet.objects.exists()
 
 
@@ -283,3 +291,57 @@ def test_a_variant_fleet_keeps_its_variant_through_every_format(client: Client, 
         copy = save(client, preview(client, text=pasted))
         assert copy.variant == "bakka-sector-fleet"
         assert copy.document == fleet.document
+
+
+# --- sent twice, and the words of a missing key ----------------------------------------------
+
+
+def once_of(page: str) -> str:
+    return re.search(r'name="once" value="([^"]+)"', page).group(1)
+
+
+def test_saving_an_import_twice_saves_one_fleet(client: Client, make_fleet) -> None:  # noqa: ANN001
+    text = text_of(client, make_fleet())
+    page = preview(client, text=text)
+    normalised = unescape(re.search(r'name="save" value="([^"]*)"', page).group(1))
+    data = {"save": normalised, "once": once_of(page)}
+    first = client.post("/fleets/import/", data)
+    second = client.post("/fleets/import/", data)  # a double click
+    assert Fleet.objects.count() == 2  # the original and one import
+    imported = Fleet.objects.latest("pk")
+    assert first.headers["Location"] == second.headers["Location"] == \
+        imported.get_absolute_url()
+    page = client.get(imported.get_absolute_url()).content.decode()
+    assert "That was sent twice; the fleet is saved once." in page
+    # A new preview is a new form: saving it again is a deliberate second copy.
+    again = preview(client, text=text)
+    client.post("/fleets/import/", {"save": normalised, "once": once_of(again)})
+    assert Fleet.objects.count() == 3
+
+
+def test_copying_a_shared_fleet_twice_makes_one_copy(shared: Fleet, visitor: Client) -> None:
+    page = visitor.get(shared.share_url_path()).content.decode()
+    assert "data-submit-once" in page
+    data = {"once": once_of(page)}
+    first = visitor.post(shared.share_url_path() + "copy/", data)
+    second = visitor.post(shared.share_url_path() + "copy/", data)
+    assert Fleet.objects.count() == 2
+    assert first.headers["Location"] == second.headers["Location"]
+
+
+def test_a_sent_twice_token_never_leads_to_someone_elses_fleet(shared: Fleet,
+                                                              visitor: Client) -> None:
+    page = visitor.get(shared.share_url_path()).content.decode()
+    data = {"once": once_of(page)}
+    visitor.post(shared.share_url_path() + "copy/", data)
+    thief = Client()
+    response = thief.post(shared.share_url_path() + "copy/", data)
+    assert response.headers["Location"] == "/fleets/"  # not the visitor's copy
+    assert Fleet.objects.count() == 2
+
+
+def test_a_missing_key_is_named_in_words(visitor: Client, catalog) -> None:  # noqa: ANN001
+    response = visitor.post("/fleets/import/", {"text": '{"faction": "orks", "units": []}'})
+    assert response.status_code == 400
+    assert "This fleet file cannot be read: “format” is required." in \
+        unescape(response.content.decode())
