@@ -80,3 +80,18 @@ def test_a_logged_in_player_going_to_sign_up_goes_to_their_fleets(client: Client
     response = client.get("/accounts/signup/")
     assert response.status_code == 302
     assert response.headers["Location"] == "/fleets/"
+
+
+def test_every_error_is_tied_to_its_field(client, player) -> None:  # noqa: ANN001
+    """Screen readers follow aria-describedby: each id it names is on the page."""
+    import re
+
+    html = client.post("/accounts/signup/", {"username": "rhaine", "email": "x",
+                                             "password1": "1", "password2": "2"}).content.decode()
+    described = re.findall(r'aria-describedby="([^"]+)"', html)
+    assert described
+    for ids in described:
+        for id_ in ids.split():
+            assert f'id="{id_}"' in html, id_
+    assert '<span class="field__error" id="id_email_error">Enter a valid email address.</span>' \
+        in html
