@@ -38,9 +38,11 @@ def activate(b: Battle, unit: Unit) -> None:
         for s in ships:
             s.hesitant_next = False
     else:
-        forced = any(s.hesitant_next for s in ships)
+        forced = False
         for s in ships:
-            s.hesitant_next = False
+            if s.hesitant_next:
+                forced = True
+                s.hesitant_next = False
         flag = b.flagships[side]
         vice = (flag is not None and lead is flag and flag.spec.admiral == "vice-admiral"
                 and b.vice_admiral_used[side] != rnd)

@@ -155,6 +155,20 @@ def power_from_pain(b: Battle, dead: Ship) -> None:
             b.scratch[("pain", s)] = until
 
 
+_ORDERS_MODULE = None
+
+
+def _orders():
+    """``rules_core.sim.orders``, which imports this module, so it is not imported at the top;
+    fetched once (an import statement in a function runs the import machinery every call)."""
+    global _ORDERS_MODULE
+    if _ORDERS_MODULE is None:
+        from . import orders
+
+        _ORDERS_MODULE = orders
+    return _ORDERS_MODULE
+
+
 def command_step(b: Battle, unit: Unit, lead: Ship, policy: Policy) -> bool:
     """The activation's command check for a fleet whose rules change it (R-114, R-117).
 
@@ -167,7 +181,7 @@ def command_step(b: Battle, unit: Unit, lead: Ship, policy: Policy) -> bool:
     - Hatred of the False Emperor: a ship that wants Lock On against an Imperium fleet re-rolls
       a failed check (when no other re-roll applies: a check is re-rolled once).
     """
-    from . import orders as o
+    o = _orders()
 
     rules = lead.spec.rules
     side = unit.side

@@ -110,22 +110,26 @@ def command_check(b: Battle, ship: Ship, *, reroll: bool = True, disengaging: bo
     if ld is None:
         ld = leadership(b, ship, disengaging=disengaging)
     passed, roll = roll_check(b, ld)
-    text = f"{what}: rolled {roll} against Ld {ld}"
+    first = roll
+    how = None  # why the check was re-rolled, for the log
     if not passed and reroll:
         if in_command_radius(b, ship):
             passed, roll = roll_check(b, ld)
-            text += f", re-rolled in command radius: {roll}"
+            how = "in command radius"
         elif ship.spec.rules.mob_rule and _near(b, ship, NEAR_FRIEND_CM):
             passed, roll = roll_check(b, ld)  # Mob Rule: one re-roll, it stands
-            text += f", re-rolled (Mob Rule): {roll}"
+            how = "(Mob Rule)"
         elif also is not None:
             passed, roll = roll_check(b, ld)
-            text += f", re-rolled ({also}): {roll}"
+            how = f"({also})"
         elif ship.target.brace_rerolls and ship.spec.rules.acts_of_faith:
             ship.target.brace_rerolls -= 1  # once a battle, shared with the brace save
             passed, roll = roll_check(b, ld)
-            text += f", re-rolled (Acts of Faith): {roll}"
-    if b.logging:
+            how = "(Acts of Faith)"
+    if b.logging:  # the text only when logging
+        text = f"{what}: rolled {first} against Ld {ld}"
+        if how is not None:
+            text += f", re-rolled {how}: {roll}"
         b.log(ship.side, f"{ship.label()} {text}: {'passed' if passed else 'failed'}.")
     return passed
 

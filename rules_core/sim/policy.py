@@ -157,18 +157,27 @@ def profile_of(spec: ShipSpec) -> _Profile:
 _PLANET, _ASTEROIDS, _COVER = 0, 1, 2
 
 
-def _scoring_terrain(terrain: list, planet_margin: float) -> list:
+def _scoring_terrain(terrain: list, planet_margin: float, x: float = 0.0, y: float = 0.0,
+                     spread: float = -1.0) -> list:
     """The pieces that weigh on a move's score, in table order, as (x, y, reach, kind): planets
-    within their radius + ``planet_margin``, asteroid belts and other cover within theirs."""
+    within their radius + ``planet_margin``, asteroid belts and other cover within theirs.
+    With ``spread`` >= 0, only pieces that can reach a point within ``spread`` cm of (x, y)."""
     out = []
     for t in terrain:
         kind = t.kind
         if kind == "planet":
-            out.append((t.x, t.y, t.r + planet_margin, _PLANET))
+            reach, code = t.r + planet_margin, _PLANET
         elif kind == "asteroids":
-            out.append((t.x, t.y, t.r, _ASTEROIDS))
+            reach, code = t.r, _ASTEROIDS
         elif t.gives_cover:
-            out.append((t.x, t.y, t.r, _COVER))
+            reach, code = t.r, _COVER
+        else:
+            continue
+        if spread >= 0.0:
+            far = reach + spread
+            if not (-far <= t.x - x <= far and -far <= t.y - y <= far):
+                continue
+        out.append((t.x, t.y, reach, code))
     return out
 
 
@@ -248,7 +257,9 @@ class StandardPolicy(Policy):
             enemies = [(e.x, e.y) for e in b.enemies(side)]
             ranked = []
             for u in ready:
-                s = next(s for s in u.ships if s.on_table)
+                for s in u.ships:
+                    if s.on_table:
+                        break
                 x, y = s.x, s.y
                 best = 1e18
                 for ex, ey in enemies:
@@ -300,7 +311,8 @@ class StandardPolicy(Policy):
 
     def _scores(self, b: Battle, ship: Ship, p: _Profile, target: Ship,
                 points: tuple[tuple[float, float, float, float], ...] | list,
-                fire_factor: float, torpedo_ready: bool) -> list[float]:
+                fire_factor: float, torpedo_ready: bool, near: list | None = None
+                ) -> list[float]:
         """:meth:`_score` of several end points at once (the hot path: constants hoisted).
 
         The weights: firepower that would bear on the target (arcs and ranges, point blank
@@ -314,7 +326,8 @@ class StandardPolicy(Policy):
         closing = self.aggression / 60.0
         width, depth = b.width, b.depth
         need = p.half_speed + 10.0
-        near = _scoring_terrain(b.terrain, ship.radius + 2.0) if b.terrain else ()
+        if near is None:  # the pieces that may weigh (:func:`_scoring_terrain`)
+            near = _scoring_terrain(b.terrain, ship.radius + 2.0) if b.terrain else []
         hypot = math.hypot
         out = []
         append = out.append
@@ -391,9 +404,12 @@ class StandardPolicy(Policy):
             first = lo if lo < hi else hi
             bx, by = x0 + first * ship.hx, y0 + first * ship.hy
         rest = hi - first
+        # Every end point lies within ``hi`` of the ship: terrain beyond that cannot weigh.
+        near = (_scoring_terrain(b.terrain, ship.radius + 2.0, x0, y0, hi + 1.0)
+                if b.terrain else [])
         scores = self._scores(b, ship, p, target,
                               [(bx + rest * c, by + rest * s, c, s) for c, s in heads],
-                              fire_factor, torpedo_ready)
+                              fire_factor, torpedo_ready, near)
         i = 0
         best = scores[0]
         for j in range(1, len(scores)):
@@ -412,7 +428,7 @@ class StandardPolicy(Policy):
                     pts.append((x0 + f * ship.hx + (d - f) * c, y0 + f * ship.hy + (d - f) * s,
                                 c, s))
             for d, v in zip(ds, self._scores(b, ship, p, target, pts, fire_factor,
-                                              torpedo_ready), strict=True):
+                                              torpedo_ready, near), strict=True):
                 if v > best:
                     best, best_d = v, d
         return best, Plan(best_d, best_turn)
@@ -470,7 +486,10 @@ class StandardPolicy(Policy):
             br = limits(b, lead, o.BURN_RETROS, False)
             br_score, br_plan = self._best_move(b, lead, p, target, br, 0.85, torp)
             choices.append((br_score - 0.1, o.BURN_RETROS, br_plan))
-        best = max(choices, key=lambda c: c[0])
+        best = choices[0]
+        for c in choices:  # the first of the best, as max() picks
+            if c[0] > best[0]:
+                best = c
         ram = self._ram_target(b, lead, target, lim)
         if ram is not None and best[1] is None:
             return None, Plan(lim.max_move, 0.0, ram=ram)
