@@ -102,3 +102,26 @@ def test_a_share_code_opens_in_a_fresh_browser(browser, live_catalog) -> None:  
     expect(visitor.locator("#fleet-meter [data-points]")).to_have_text("580")
     owner_ctx.close()
     visitor_ctx.close()
+
+
+def test_a_double_click_on_copy_makes_one_copy(browser, live_catalog) -> None:  # noqa: ANN001
+    owner_ctx = browser.new_context()
+    owner = owner_ctx.new_page()
+    build(owner, live_catalog.url)
+    owner.get_by_role("link", name="Share", exact=True).click()
+    owner.get_by_role("button", name="Make a link").click()
+    share_url = owner.locator("#share-url").input_value()
+    # The owner's own shared page leads with editing, not copying.
+    owner.goto(share_url)
+    expect(owner.locator(".shared-actions > :first-child")).to_have_text("Edit in the builder")
+
+    visitor_ctx = browser.new_context()
+    visitor = visitor_ctx.new_page()
+    visitor.goto(share_url)
+    visitor.get_by_role("button", name="Copy to my fleets").dblclick()
+    expect(visitor.get_by_role("heading", level=1)).to_have_text("Gothic Sector Patrol")
+    assert "/s/" not in visitor.url
+    visitor.goto(live_catalog.url + "/fleets/")
+    expect(visitor.locator(".library-table tbody tr")).to_have_count(1)
+    owner_ctx.close()
+    visitor_ctx.close()
