@@ -220,10 +220,21 @@ def _shared(share_id: str) -> Fleet:
     return fleet
 
 
+def _shared_page(request: HttpRequest, share_id: str) -> Fleet | HttpResponse:
+    """The shared fleet, or (for a person following a link) a page saying it is gone: the same
+    page, with a 404, whatever the reason (unknown, turned off, replaced or trashed)."""
+    try:
+        return _shared(share_id)
+    except Http404:
+        return render(request, "fleets/shared_gone.html", status=404)
+
+
 @never_cache
 @require_GET
 def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
-    fleet = _shared(share_id)
+    fleet = _shared_page(request, share_id)
+    if isinstance(fleet, HttpResponse):
+        return fleet
     catalog = loader.core_catalog()
     mine = Fleet.objects.alive().owned_by(request.user, _owner_token(request)) \
         .filter(pk=fleet.pk).exists()
@@ -266,7 +277,9 @@ def shared_text(request: HttpRequest, share_id: str) -> HttpResponse:
 @require_GET
 def shared_print_options(request: HttpRequest, share_id: str) -> HttpResponse:
     """The same print options as the owner's (layout, ink saver), for anyone with the link."""
-    fleet = _shared(share_id)
+    fleet = _shared_page(request, share_id)
+    if isinstance(fleet, HttpResponse):
+        return fleet
     page = reverse("shared:fleet", args=[share_id])
     return cards.options_page(
         request, name=fleet.name, points=fleet.points, legal=fleet.legal,
