@@ -195,3 +195,14 @@ def test_the_share_page_links_every_export(client: Client, make_fleet) -> None: 
     for href in (f"/fleets/{fleet.pk}/export.json", f"/fleets/{fleet.pk}/export.txt",
                  f"/cards/fleet/{fleet.pk}/print/", "/fleets/import/"):
         assert f'href="{href}"' in html
+
+
+def test_after_a_link_change_keyboard_focus_lands_in_the_new_panel(client: Client,
+                                                                   make_fleet) -> None:  # noqa: ANN001
+    fleet = make_fleet()
+    url = f"/fleets/{fleet.pk}/share/link/"
+    on = client.post(url, {"action": "on"}, headers={"HX-Request": "true"}).content.decode()
+    assert 'id="share-url" type="text" readonly' in on and "data-copy-source autofocus" in on
+    off = client.post(url, {"action": "off"}, headers={"HX-Request": "true"}).content.decode()
+    assert '<button type="submit" class="button" autofocus>Turn the link on</button>' in off
+    assert "autofocus" not in client.get(f"/fleets/{fleet.pk}/share/").content.decode()
