@@ -517,7 +517,9 @@ class Battle:
                     self.regrow(s, "Bio-regeneration")
         if self.markers:
             n = self.dice.d6()
-            free = [m for m in self.markers if not self._touches_ship(m)]
+            ships = [(s.x, s.y, s.radius + MARKER_RADIUS) for side in self.sides for s in side
+                     if s.on_table]
+            free = [m for m in self.markers if not _touches(m, ships)]
             free.sort(key=lambda m: m.born)
             for m in free[:n]:
                 self.markers.remove(m)
@@ -533,6 +535,7 @@ class Battle:
             self.log(ship.side, f"{ship.label()} regains a hull point ({rule}).")
 
     def _touches_ship(self, m: BlastMarker) -> bool:
+        """Whether a ship on the table touches the marker (see :func:`_touches`)."""
         mx, my = m.x, m.y
         for side in self.sides:
             for s in side:
@@ -603,6 +606,16 @@ class Battle:
         return BattleResult(winner=winner, rounds=self.round, vp={"a": vp[0], "b": vp[1]},
                             fates=fates, log=self.entries if self.logging else None,
                             ended_by=self.ended_by, first_player=list(self.initiative))
+
+
+def _touches(m: BlastMarker, ships: list[tuple[float, float, float]]) -> bool:
+    """Whether any of ``ships`` (x, y, radius + marker radius) touches the marker."""
+    mx, my = m.x, m.y
+    for x, y, reach in ships:
+        if (mx - 4.0 <= x <= mx + 4.0 and my - 4.0 <= y <= my + 4.0
+                and math.hypot(x - mx, y - my) <= reach):
+            return True
+    return False
 
 
 def battle_dice(seed: int | str, index: int) -> BattleDice:

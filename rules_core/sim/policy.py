@@ -362,17 +362,18 @@ class StandardPolicy(Policy):
                     append(-100.0)
                     continue
                 score -= (12.0 - margin) / 6.0
-            runway = ((width - x) / hx if hx > 1e-9 else -x / hx if hx < -1e-9 else 1e9)
-            if hy > 1e-9:
-                r = (depth - y) / hy
-                if r < runway:
-                    runway = r
-            elif hy < -1e-9:
-                r = -y / hy
-                if r < runway:
-                    runway = r
-            if runway < need:
-                score -= 1.5 * (need - runway) / need
+            if margin < need:  # else the runway ahead is at least the margin: no penalty
+                runway = ((width - x) / hx if hx > 1e-9 else -x / hx if hx < -1e-9 else 1e9)
+                if hy > 1e-9:
+                    r = (depth - y) / hy
+                    if r < runway:
+                        runway = r
+                elif hy < -1e-9:
+                    r = -y / hy
+                    if r < runway:
+                        runway = r
+                if runway < need:
+                    score -= 1.5 * (need - runway) / need
             for t_x, t_y, reach, kind in near:
                 ddx = x - t_x
                 if ddx > reach or ddx < -reach:
