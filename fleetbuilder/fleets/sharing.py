@@ -53,7 +53,14 @@ _SAFE_SVG = re.compile(r'^<svg [^<>]*>(?:<g [^<>]*>)?(?:<path [^<>]*/>)+(?:</g>)
 
 
 class ImportProblem(ValueError):
-    """Input that is not a fleet; the message names the problem (JSON path, line, reason)."""
+    """Input that is not a fleet; the message names the problem (JSON path, line, reason).
+
+    ``line`` is the line of the text at fault, when there is one (1 is the first).
+    """
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 # --- helpers --------------------------------------------------------------------------------
@@ -367,8 +374,9 @@ def code_cards(request: HttpRequest, code: str) -> HttpResponse:
 class ImportForm(forms.Form):
     file = forms.FileField(required=False, label="Fleet file (.json or .txt)")
     text = forms.CharField(
-        required=False, label="…or paste a fleet file, a share code or link, or a plain-text "
-        "list", widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
+        required=False, strip=False,
+        label="…or paste a fleet file, a share code or link, or a plain-text list",
+        widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
     )
 
     def clean_file(self) -> Any:
@@ -412,13 +420,15 @@ def read_fleet(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
     stripped = text.strip().lstrip("\ufeff")
     if stripped.startswith("{"):
         try:
-            return rf.load_fleet_json(stripped), "fleet file"
+            # The text as given (JSON allows the blank lines around it): error lines are the
+            # lines the player sees.
+            return rf.load_fleet_json(text.lstrip("\ufeff")), "fleet file"
         except rf.FleetFormatError as exc:
             if exc.path and exc.message.startswith("is "):  # "is required", "is not a key…"
                 why = f": “{exc.path}” {exc.message}"
             else:
                 why = f" at {exc.path}: {exc.message}" if exc.path else f": {exc.message}"
-            raise ImportProblem(f"This fleet file cannot be read{why}.") from None
+            raise ImportProblem(f"This fleet file cannot be read{why}.", exc.line) from None
     one_line = "\n" not in stripped
     code = _CODE_IN_TEXT.search(stripped) if one_line else None
     if code:
@@ -436,7 +446,8 @@ def read_fleet(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
         return textlist.from_text(catalog, text), "plain-text list"
     except textlist.TextListError as exc:
         where = f"Line {exc.line}: " if exc.line else ""
-        raise ImportProblem(f"{where}{exc.message[0].upper()}{exc.message[1:]}") from None
+        raise ImportProblem(f"{where}{exc.message[0].upper()}{exc.message[1:]}",
+                            exc.line) from None
 
 
 def _size(n: int) -> str:
@@ -486,6 +497,7 @@ def _import(request: HttpRequest) -> HttpResponse:
                 fleet, kind = read_fleet(form.source(), catalog)
             except ImportProblem as exc:
                 ctx["error"] = str(exc)
+                ctx["error_line"] = exc.line if not form.cleaned_data.get("file") else None
                 status = 400
             else:
                 ctx.update(roster_context(fleet, catalog))

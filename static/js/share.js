@@ -41,3 +41,18 @@
     });
   });
 })();
+
+// Import: a pasted text refused at a line shows that line, selected, in the box.
+(function () {
+  "use strict";
+  var box = document.querySelector("textarea[data-error-line]");
+  if (!box) return;
+  var line = parseInt(box.dataset.errorLine, 10);
+  var lines = box.value.split("\n");
+  if (!(line >= 1 && line <= lines.length)) return;
+  var start = 0;
+  for (var i = 0; i < line - 1; i++) start += lines[i].length + 1;
+  box.setSelectionRange(start, start + lines[line - 1].length);
+  var height = parseFloat(getComputedStyle(box).lineHeight) || 18;
+  box.scrollTop = Math.max(0, (line - 3) * height);
+})();

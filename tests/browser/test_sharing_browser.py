@@ -125,3 +125,18 @@ def test_a_double_click_on_copy_makes_one_copy(browser, live_catalog) -> None:  
     expect(visitor.locator(".library-table tbody tr")).to_have_count(1)
     owner_ctx.close()
     visitor_ctx.close()
+
+
+def test_a_refused_line_is_selected_in_the_pasted_text(page, live_catalog) -> None:  # noqa: ANN001
+    lines = ["Fleet: Typo Patrol", "Faction: Imperial Navy", "Game size: Patrol", ""]
+    lines += ["* Lunar Class Cruiser"] * 12 + ["* Lunnar Class Cruiser", "* Lunar Class Cruiser"]
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.goto(live_catalog.url + "/fleets/import/")
+    page.get_by_label("…or paste").fill("\n".join(lines))
+    page.get_by_role("button", name="Check the fleet").click()
+    expect(page.get_by_role("alert")).to_contain_text("Line 17: No ship called 'Lunnar Class")
+    box = page.get_by_label("…or paste")
+    selected = box.evaluate("b => b.value.slice(b.selectionStart, b.selectionEnd)")
+    assert selected == "* Lunnar Class Cruiser"
+    assert box.evaluate("b => b.scrollTop") > 0  # scrolled down to it
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375

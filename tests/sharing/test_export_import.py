@@ -345,3 +345,18 @@ def test_a_missing_key_is_named_in_words(visitor: Client, catalog) -> None:  # n
     assert response.status_code == 400
     assert "This fleet file cannot be read: “format” is required." in \
         unescape(response.content.decode())
+
+
+def test_the_line_at_fault_is_marked_in_the_pasted_text(client: Client, make_fleet) -> None:  # noqa: ANN001
+    lines = text_of(client, make_fleet()).splitlines()
+    n = next(i for i, line in enumerate(lines, start=1) if "Cobra Destroyer" in line)
+    lines[n - 1] = lines[n - 1].replace("Cobra", "Kobra")
+    response = client.post("/fleets/import/", {"text": "\n".join(lines)})
+    html = unescape(response.content.decode())
+    assert f"Line {n}: No ship called 'Kobra Destroyer'" in html
+    assert f'data-error-line="{n}"' in html
+    # The text comes back as it was sent, first line included.
+    assert ">\n" + "\n".join(lines) + "</textarea>" in html
+    broken_json = '\n\n{"format": "void-command-fleet",\n "version": 1,'
+    html = client.post("/fleets/import/", {"text": broken_json}).content.decode()
+    assert "not valid JSON at line 4" in html and 'data-error-line="4"' in html
