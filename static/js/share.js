@@ -1,5 +1,6 @@
-// Sharing pages: copy buttons (shown only where the Clipboard API exists), and forms that
-// save a fleet, which a double click must not send twice (the server also saves once per token).
+// Sharing pages and Saved Fleets. Copy buttons (shown only where the Clipboard API exists), and
+// forms that save a fleet, which a double click must not send twice (the server also saves once
+// per token).
 (function () {
   "use strict";
   function wire(root) {
@@ -55,4 +56,22 @@
   box.setSelectionRange(start, start + lines[line - 1].length);
   var height = parseFloat(getComputedStyle(box).lineHeight) || 18;
   box.scrollTop = Math.max(0, (line - 3) * height);
+})();
+
+// Saved Fleets: opening Rename puts the cursor in the name (selected); Escape closes it again.
+(function () {
+  "use strict";
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (!details.matches || !details.matches(".library-rename") || !details.open) return;
+    var input = details.querySelector("input[name=name]");
+    if (input) { input.focus(); input.select(); }
+  }, true);
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || !event.target.closest) return;
+    var details = event.target.closest(".library-rename[open]");
+    if (!details) return;
+    details.open = false;
+    details.querySelector("summary").focus();
+  });
 })();

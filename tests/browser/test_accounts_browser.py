@@ -76,8 +76,14 @@ def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
 
     # Rename and delete in place; Undo is offered at once.
     gothic.locator("summary", has_text="Rename").click()
-    gothic.get_by_label("New name").fill("Battlefleet Gothic")
-    gothic.get_by_role("button", name="Save").click()
+    expect(gothic.get_by_label("New name")).to_be_focused()  # type the new name at once
+    page.keyboard.press("Escape")  # changed my mind
+    expect(gothic.get_by_label("New name")).to_be_hidden()
+    expect(gothic.locator("summary", has_text="Rename")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(gothic.get_by_label("New name")).to_be_focused()
+    page.keyboard.type("Battlefleet Gothic")  # replaces the selected old name
+    page.keyboard.press("Enter")
     results = page.locator("#library-results")
     expect(results.get_by_text("Renamed to “Battlefleet Gothic”.")).to_be_visible()
     expect(page.get_by_role("status")).to_have_text("Renamed to “Battlefleet Gothic”. 2 fleets.")
