@@ -161,11 +161,21 @@ def activate(b: Battle, unit: Unit) -> None:
 
 def squadron_lead(b: Battle, ships: list[Ship]) -> Ship:
     """The ship whose Ld a squadron's check uses: its highest (§6), the first on a tie."""
-    if all(not s.target.criticals and not s.target.blast_markers and not s.crippled
-           for s in ships):
+    clean = True
+    for s in ships:
+        t = s.target
+        if t.criticals or t.blast_markers or t.hull <= s.cripple_at:
+            clean = False
+            break
+    if clean:
         flag = b.flagships[ships[0].side]
         if flag is None or flag.spec.admiral != "lord-admiral":
-            return max(ships, key=lambda s: (s.spec.leadership, -s.spec.index))
+            # max() by (Ld, -index): the first of the highest Ld
+            best = ships[0]
+            for s in ships[1:]:
+                if s.spec.leadership > best.spec.leadership:
+                    best = s
+            return best
     return max(ships, key=lambda s: (o.leadership(b, s), -s.spec.index))
 
 

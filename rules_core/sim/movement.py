@@ -72,8 +72,11 @@ def limits(b: Battle, ship: Ship, order: str | None, hesitant: bool, bonus: floa
     if b.terrain and in_terrain(b, ship, "debris") is not None:
         speed = float(int(speed) // 2)
     half = speed / 2.0
-    turn = DEG90 if ship.spec.turns >= 90 else DEG45
-    if ship.spec.rules.solar_sails:
+    spec = ship.spec
+    if not hesitant and order is None and not spec.rules.solar_sails:  # the common case
+        return Limits(half, speed, DEG90 if spec.turns >= 90 else DEG45, False)
+    turn = DEG90 if spec.turns >= 90 else DEG45
+    if spec.rules.solar_sails:
         # Eldar Solar Sails: no minimum move, up to 90° at any point of the move.
         if hesitant:
             return Limits(0.0, 0.0, DEG45, True)
