@@ -140,3 +140,20 @@ def test_a_refused_line_is_selected_in_the_pasted_text(page, live_catalog) -> No
     assert selected == "* Lunnar Class Cruiser"
     assert box.evaluate("b => b.scrollTop") > 0  # scrolled down to it
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_a_long_one_word_name_never_widens_a_phone_page(page, live_catalog) -> None:  # noqa: ANN001
+    base = live_catalog.url
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.goto(base + "/fleets/new/")
+    page.get_by_label("Faction").select_option("orks")
+    page.get_by_label("Name", exact=True).fill("W" * 100)
+    page.get_by_role("button", name="Start building").click()
+    fleet_url = page.url
+    page.goto(fleet_url + "share/")
+    page.get_by_role("button", name="Make a link").click()
+    share_url = page.locator("#share-url").input_value()
+    for url in (fleet_url + "share/", share_url, share_url + "cards/", base + "/fleets/",
+                base + "/cards/fleet/" + fleet_url.rstrip("/").split("/")[-1] + "/print/"):
+        page.goto(url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375, url
