@@ -396,7 +396,9 @@ class StandardPolicy(Policy):
                  else (-mt, -mt / 2.0, 0.0, mt / 2.0, mt))
         x0, y0, h0 = ship.x, ship.y, ship.heading
         cos, sin = math.cos, math.sin
-        heads = [(cos(h0 + turn), sin(h0 + turn)) for turn in turns]
+        # Straight on is the ship's own heading vector (cos and sin of the same angle).
+        heads = [(cos(h0 + turn), sin(h0 + turn)) if turn else (ship.hx, ship.hy)
+                 for turn in turns]
         # End points as movement.end_point computes them: the minimum move straight ahead
         # first, then the turn (or the turn first when the order allows it anywhere).
         if lim.turn_anywhere:

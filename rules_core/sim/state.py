@@ -247,6 +247,11 @@ def _ship_spec(side: int, unit: int, index: int, report: ShipReport, craft_by_sl
 # --- one battle's state --------------------------------------------------------------------------
 
 
+_TAU = 2 * math.pi
+_cos = math.cos
+_sin = math.sin
+
+
 class Ship:
     """A ship in one battle."""
 
@@ -294,9 +299,9 @@ class Ship:
         self.out_of_coherency = False
 
     def face(self, heading: float) -> None:
-        self.heading = heading % (2 * math.pi)
-        self.hx = math.cos(self.heading)
-        self.hy = math.sin(self.heading)
+        self.heading = h = heading % _TAU
+        self.hx = _cos(h)
+        self.hy = _sin(h)
 
     @property
     def crippled(self) -> bool:
