@@ -1,6 +1,6 @@
-// Sharing pages and Saved Fleets. Copy buttons (shown only where the Clipboard API exists), and
-// forms that save a fleet, which a double click must not send twice (the server also saves once
-// per token).
+// Sharing, Saved Fleets and account pages. Copy buttons (shown only where the Clipboard API
+// exists), and forms marked data-submit-once, which a double click must not send twice (a second
+// "delete forever" would find nothing; the server saves an import or a copy once per token too).
 (function () {
   "use strict";
   function wire(root) {

@@ -120,7 +120,16 @@ def test_delete_forever_from_the_trash_asks_first(page: Page, live_catalog) -> N
     page.get_by_role("link", name="Keep it").click()
     expect(page.locator(".library-table")).to_contain_text("Doomed Draft")
     page.get_by_role("link", name="Delete Doomed Draft forever").click()
-    page.get_by_role("button", name="Delete forever").click()
+    # Sent twice (an impatient second click): the page sends it once, so no "not found".
+    sent = page.evaluate("""() => {
+        const form = document.querySelector("form[data-submit-once]");
+        const seen = [];
+        window.addEventListener("submit", (e) => seen.push(e.defaultPrevented));
+        form.requestSubmit();
+        form.requestSubmit();
+        return seen;
+    }""")
+    assert sent == [False, True]
     expect(page.get_by_text("“Doomed Draft” is deleted forever.")).to_be_visible()
     expect(page.get_by_text("The trash is empty.")).to_be_visible()
 
