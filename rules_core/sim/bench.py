@@ -37,13 +37,31 @@ def main(catalog: Catalog | None = None, *, battles: int = 1000, workers: int = 
     print(f"one core: {single} battles in {wall:.2f} s wall, {cpu:.2f} s CPU: "
           f"{single / cpu:.0f} battles per second per core "
           f"({1000 * cpu / single:.2f} ms a battle, {s['rounds_mean']:.1f} rounds on average)")
+    children = _children_cpu()
     start = time.perf_counter()
     simulate(catalog, a, b, battles=battles, seed=SEED, workers=workers)
     elapsed = time.perf_counter() - start
     cores = os.cpu_count() or 1
     print(f"{battles} battles with {workers} workers ({cores} cores here): {elapsed:.2f} s wall"
           f" ({battles / elapsed:.0f} battles per second)")
+    if children is not None and workers > 1:
+        used = (_children_cpu() or 0.0) - children
+        # Other jobs on the machine stretch the wall time; the workers' own CPU time says what
+        # the run would take with the cores to itself.
+        print(f"  the workers used {used:.2f} s CPU in all ({1000 * used / battles:.2f} ms a "
+              f"battle): about {used / min(workers, cores):.2f} s on {min(workers, cores)} idle "
+              f"cores")
     return 0
+
+
+def _children_cpu() -> float | None:
+    """CPU seconds of the finished child processes (the pool's workers), where known."""
+    try:
+        import resource
+    except ImportError:  # not on every platform
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":
