@@ -260,7 +260,7 @@ class Ship:
         "on_table", "destroyed", "disengaged", "hulk", "crippled_when_left",
         "torpedoes_ready", "bays_ready", "order", "braced_round", "hesitant_next",
         "fired_round", "damaged_round", "turned", "no_launch_round", "orbit",
-        "out_of_coherency", "name", "cripple_at",
+        "out_of_coherency", "name", "cripple_at", "base_speed",
     )
 
     def __init__(self, spec: ShipSpec, unit: Unit) -> None:
@@ -279,6 +279,7 @@ class Ship:
         self.hx = 1.0
         self.hy = 0.0
         self.radius = spec.radius
+        self.base_speed = int(spec.speed)  # whole cm, before crippling and criticals
         threshold = self.target.crippled_at
         self.cripple_at = -1 if threshold is None else threshold  # R-09
         self.on_table = True
@@ -314,7 +315,7 @@ class Ship:
     def speed(self) -> float:
         """Speed after crippling and Thrusters Damaged, each halving and rounding down (§9,
         R-50)."""
-        speed = int(self.spec.speed)
+        speed = self.base_speed
         t = self.target
         if t.hull <= self.cripple_at:
             speed //= 2
