@@ -29,7 +29,7 @@ FALSE_VALUES = ("", "0", "off", "false", "no")
 
 
 def card_filename(name: str) -> str:
-    return f"{slugify(name) or 'fleet'}-cards.pdf"
+    return f"{slugify(name, allow_unicode=True)[:60] or 'fleet'}-cards.pdf"
 
 
 def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_saver: bool,

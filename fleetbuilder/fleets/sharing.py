@@ -85,7 +85,7 @@ def qr_svg(url: str) -> SafeString:
 
 
 def _filename(name: str, ext: str) -> str:
-    return f"{slugify(name)[:60] or 'fleet'}.{ext}"
+    return f"{slugify(name, allow_unicode=True)[:60] or 'fleet'}.{ext}"
 
 
 def _file_response(fleet: rf.Fleet) -> HttpResponse:

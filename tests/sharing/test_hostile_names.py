@@ -66,3 +66,22 @@ def test_the_text_export_is_plain_text_with_the_names_quoted(client: Client,
     text = response.content.decode()
     assert text.startswith('Fleet: <script>alert("fleet")</script>\n')
     assert '"\\"><img src=x onerror=alert(1)>"' in text  # a unit name is always in quotes
+
+
+@pytest.mark.parametrize(("name", "stem"), [
+    ("Флот Готики", "флот-готики"),
+    ("أسطول الظل", "أسطول-الظل"),
+    ("<script>", "script"),
+    ("!!!", "fleet"),
+])
+def test_downloads_are_named_after_the_fleet_in_its_own_script(shared, visitor, catalog,  # noqa: ANN001
+                                                              name: str, stem: str) -> None:
+    from urllib.parse import quote
+
+    shared.rename(catalog, name)
+    path = shared.share_url_path()
+    for tail, filename in (("fleet.json", f"{stem}.json"), ("fleet.txt", f"{stem}.txt"),
+                           ("cards.pdf", f"{stem}-cards.pdf")):
+        disposition = visitor.get(path + tail).headers["Content-Disposition"]
+        assert disposition in (f'attachment; filename="{filename}"',
+                               f"attachment; filename*=utf-8''{quote(filename)}"), disposition
