@@ -8,6 +8,7 @@ unit = "<int:pk>/units/<int:unit>/"
 urlpatterns = [
     path("", library.fleet_list, name="list"),
     path("trash/", library.trash_list, name="trash"),
+    path("export.zip", library.export_all, name="export_all"),
     path("trash/empty/", library.empty_trash, name="empty_trash"),
     path("<int:pk>/rename-fleet/", library.rename_fleet, name="rename_fleet"),
     path("<int:pk>/copy/", library.copy_fleet, name="copy_fleet"),
