@@ -9,6 +9,8 @@ Deleting forever takes a confirmation page. Anyone but the owner gets 404 on eve
 
 from __future__ import annotations
 
+import io
+import zipfile
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -22,13 +24,15 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
+from django.utils.text import slugify
 from django.utils.timesince import timesince
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url, replace_url
 
 from fleetbuilder.catalog import loader
+from rules_core import fleet as rf
 
 from .forms import NameForm
 from .models import OWNER_TOKEN_SESSION_KEY, Fleet, FleetQuerySet
@@ -300,3 +304,33 @@ def empty_trash(request: HttpRequest) -> HttpResponse:
         return redirect("fleets:trash")
     ctx = _trash_ctx(request, request.GET, confirm_empty=trashed.count())
     return render(request, TRASH_PAGE, ctx)
+
+
+# --- backup ---------------------------------------------------------------------------------
+
+
+@require_GET
+def export_all(request: HttpRequest) -> HttpResponse:
+    """Every saved fleet (not the trash) as one zip of fleet files (contract 1), to keep or to
+    import again one by one; named after each fleet, numbered when two share a name."""
+    fleets = list(_owned(request).alive().order_by("name", "pk").only("name", "document"))
+    if not fleets:
+        messages.info(request, "There are no saved fleets to download.")
+        return redirect("fleets:list")
+    buffer = io.BytesIO()
+    used: set[str] = set()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for fleet in fleets:
+            stem = slugify(fleet.name, allow_unicode=True)[:60] or "fleet"
+            name, n = f"{stem}.json", 1
+            while name in used:
+                n += 1
+                name = f"{stem}-{n}.json"
+            used.add(name)
+            archive.writestr(name, rf.dump_fleet_json(fleet.to_core()) + "\n")
+    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    day = timezone.now().date().isoformat()
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"void-command-fleets-{day}.zip")
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -26,6 +26,7 @@ def test_the_account_page_counts_saved_and_trashed_fleets(
     assert "rhaine@example.com" in html
     assert ">1 saved</a>" in html
     assert ">1 in the trash</a>" in html
+    assert 'href="/fleets/export.zip" download>download all (.zip)</a>' in html
 
 
 def test_the_email_changes_with_the_current_password(client: Client, player,
@@ -66,6 +67,7 @@ def test_deleting_the_account_takes_its_fleets_and_only_its_own(
     theirs = build(stranger, "Theirs")
     page = client.get("/accounts/delete/").content.decode()
     assert "Delete “rhaine” and its 1 fleet forever?" in page
+    assert 'href="/fleets/export.zip" download>Download your saved fleets first</a>' in page
     wrong = client.post("/accounts/delete/", {"password": "not-it"})
     assert wrong.status_code == 400
     assert "That is not your password; nothing was deleted." in wrong.content.decode()

@@ -483,3 +483,39 @@ def test_after_a_change_keyboard_focus_lands_on_what_it_says(client: Client, lib
     assert '<ul class="messages" tabindex="-1" autofocus>' in html
     # A plain page load steals no focus.
     assert "autofocus" not in client.get("/fleets/").content.decode()
+
+
+# --- download all ---------------------------------------------------------------------------
+
+
+def test_download_all_is_a_zip_of_every_saved_fleets_file(client: Client, library, outsider,
+                                                         start_fleet) -> None:  # noqa: ANN001
+    import io
+    import zipfile
+
+    start_fleet(client, name="Gothic Patrol", faction="orks")  # a second of the same name
+    client.post(f"/fleets/{library['bakka'].pk}/trash/")  # the trash is not included
+    start_fleet(outsider, name="Theirs")  # nor anyone else's fleets
+    assert 'href="/fleets/export.zip" download>Download all 3 saved fleets</a>' in \
+        client.get("/fleets/").content.decode()
+    response = client.get("/fleets/export.zip")
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "application/zip"
+    assert re.fullmatch(r'attachment; filename="void-command-fleets-\d{4}-\d\d-\d\d\.zip"',
+                        response.headers["Content-Disposition"])
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    assert sorted(archive.namelist()) == ["gothic-patrol-2.json", "gothic-patrol.json",
+                                          "waaagh-gitsmasha.json"]
+    orks = library["orks"]
+    assert archive.read("waaagh-gitsmasha.json") == \
+        client.get(f"/fleets/{orks.pk}/export.json").content
+    # Each file imports back as the same list.
+    page = client.post("/fleets/import/", {"text": archive.read("waaagh-gitsmasha.json")
+                                           .decode()}).content.decode()
+    assert "Save to my fleets" in page and f">{orks.points}<" in page
+
+
+def test_download_all_with_no_fleets_says_so(outsider: Client, db) -> None:  # noqa: ANN001
+    response = outsider.get("/fleets/export.zip", follow=True)
+    assert response.redirect_chain == [("/fleets/", 302)]
+    assert "There are no saved fleets to download." in response.content.decode()
