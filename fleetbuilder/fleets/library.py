@@ -306,7 +306,57 @@ def empty_trash(request: HttpRequest) -> HttpResponse:
     return render(request, TRASH_PAGE, ctx)
 
 
-# --- backup ---------------------------------------------------------------------------------
+# --- backup: every saved fleet in one zip, and reading such a zip back ----------------------
+
+MAX_BUNDLE_FLEETS = 100
+MAX_BUNDLE_MEMBER_BYTES = 256 * 1024  # each fleet file, unpacked (as an uploaded file)
+ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")  # a zip with files, an empty zip
+
+
+class BundleProblem(ValueError):
+    """A zip of fleet files that cannot be imported; the message names the file and why."""
+
+
+def bundle_members(data: bytes) -> list[tuple[str, str]]:
+    """The (file name, text) of each fleet file in the zip ``data``, checked for size first.
+
+    Folders, hidden files and macOS resource forks are skipped; anything else must be a UTF-8
+    text of at most 256 KB unpacked, and there may be at most 100 (a zip bomb unpacks nothing).
+    """
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, EOFError, ValueError):
+        raise BundleProblem("The .zip file is damaged.") from None
+    members = [info for info in infos if not info.is_dir()
+               and not info.filename.startswith("__MACOSX/")
+               and not info.filename.rsplit("/", 1)[-1].startswith(".")]
+    if not members:
+        raise BundleProblem("The .zip file holds no fleet files.")
+    if len(members) > MAX_BUNDLE_FLEETS:
+        raise BundleProblem(f"The .zip file holds {len(members)} files; import at most "
+                            f"{MAX_BUNDLE_FLEETS} at once.")
+    read = []
+    for info in members:
+        too_big = BundleProblem(f"{info.filename}: over {MAX_BUNDLE_MEMBER_BYTES // 1024} KB "
+                                "unpacked; a fleet file is a few KB.")
+        if info.file_size > MAX_BUNDLE_MEMBER_BYTES:
+            raise too_big
+        try:
+            with archive.open(info) as member:
+                raw = member.read(MAX_BUNDLE_MEMBER_BYTES + 1)
+        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, OSError):
+            raise BundleProblem(f"{info.filename}: cannot be unpacked (damaged, encrypted or "
+                                "compressed in a way this app does not read).") from None
+        if len(raw) > MAX_BUNDLE_MEMBER_BYTES:
+            raise too_big
+        try:
+            read.append((info.filename, raw.decode("utf-8")))
+        except UnicodeDecodeError:
+            raise BundleProblem(f"{info.filename}: not a fleet file (it is not UTF-8 text).") \
+                from None
+    return read
+
 
 
 @require_GET

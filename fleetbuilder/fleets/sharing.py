@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import secrets
 from typing import Any
@@ -39,7 +40,8 @@ from rules_core import fleet as rf
 from rules_core import sharecode, textlist
 from rules_core.validator import validate
 
-from .models import Fleet
+from . import library
+from .models import DEFAULT_NAME, Fleet
 from .roster import roster_context
 from .views import _get_fleet_for_request, _owner_token
 
@@ -372,7 +374,7 @@ def code_cards(request: HttpRequest, code: str) -> HttpResponse:
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(required=False, label="Fleet file (.json or .txt)")
+    file = forms.FileField(required=False, label="Fleet file (.json, .txt or .zip)")
     text = forms.CharField(
         required=False, strip=False,
         label="…or paste a fleet file, a share code or link, or a plain-text list",
@@ -403,12 +405,20 @@ class ImportForm(forms.Form):
             raise forms.ValidationError("Import a file or pasted text, not both at once.")
         return data
 
+    def upload(self) -> bytes | None:
+        """The uploaded file's bytes, if a file was uploaded."""
+        upload = self.cleaned_data.get("file")
+        if not upload:
+            return None
+        upload.seek(0)
+        return upload.read()
+
     def source(self) -> str:
         """The text given, uploaded or pasted; ImportProblem when a file is not UTF-8 text."""
-        upload = self.cleaned_data.get("file")
-        if upload:
+        data = self.upload()
+        if data is not None:
             try:
-                return upload.read().decode("utf-8")
+                return data.decode("utf-8")
             except UnicodeDecodeError:
                 raise ImportProblem("The file is not a fleet file (it is not UTF-8 text).") \
                     from None
@@ -480,6 +490,8 @@ def _import(request: HttpRequest) -> HttpResponse:
     catalog = loader.core_catalog()
     post = request.POST if request.method == "POST" else None
     files = request.FILES if request.method == "POST" else None
+    if post is not None and "save_all" in post:
+        return _save_bundle(request, catalog)
     if post is not None and "save" in post:
         try:
             fleet = rf.load_fleet_json(post.get("save", ""))
@@ -493,17 +505,84 @@ def _import(request: HttpRequest) -> HttpResponse:
     status = 200
     if post is not None:
         if form.is_valid():
+            upload = form.upload()
             try:
-                fleet, kind = read_fleet(form.source(), catalog)
-            except ImportProblem as exc:
+                if upload is not None and upload.startswith(library.ZIP_MAGIC):
+                    ctx.update(_bundle_ctx(upload, catalog))
+                else:
+                    fleet, kind = read_fleet(form.source(), catalog)
+                    ctx.update(roster_context(fleet, catalog))
+                    ctx.update({"kind": kind, "preview": True, "title": fleet.name or "",
+                                "once": once_token(),
+                                "normalised": rf.dump_fleet_json(fleet, indent=None)})
+            except (ImportProblem, library.BundleProblem) as exc:
                 ctx["error"] = str(exc)
-                ctx["error_line"] = exc.line if not form.cleaned_data.get("file") else None
+                ctx["error_line"] = getattr(exc, "line", None) if upload is None else None
                 status = 400
-            else:
-                ctx.update(roster_context(fleet, catalog))
-                ctx.update({"kind": kind, "preview": True, "title": fleet.name or "",
-                            "once": once_token(),
-                            "normalised": rf.dump_fleet_json(fleet, indent=None)})
         else:
             status = 400
     return render(request, "fleets/import.html", ctx, status=status)
+
+
+# --- a zip of fleet files (Saved Fleets' "Download all") ------------------------------------
+
+MAX_BUNDLE_SAVE_BYTES = 400 * 1024  # the checked fleets travel back in the form to be saved
+
+
+def _bundle_ctx(data: bytes, catalog: core.Catalog) -> dict[str, Any]:
+    """Every fleet of a zip, read and checked; ImportProblem names the first file at fault."""
+    fleets = []
+    for filename, text in library.bundle_members(data):
+        try:
+            fleets.append(read_fleet(text, catalog)[0])
+        except ImportProblem as exc:
+            raise ImportProblem(f"{filename}: {exc}") from None
+    rows = []
+    for fleet in fleets:
+        report = validate(fleet, catalog)
+        faction = catalog.faction(fleet.faction)
+        rows.append({"name": fleet.name or DEFAULT_NAME, "known": faction is not None,
+                     "faction": faction.name if faction else fleet.faction,
+                     "size": fleet.game_size.label, "points": report.points,
+                     "legal": report.legal})
+    everything = json.dumps([rf.fleet_to_dict(f) for f in fleets], ensure_ascii=False,
+                            separators=(",", ":"))
+    if len(everything.encode()) > MAX_BUNDLE_SAVE_BYTES:
+        raise ImportProblem(f"These {len(fleets)} fleets are too much to save at once; import "
+                            "them in smaller .zip files.")
+    return {"bundle": rows, "bundle_all": everything, "once": once_token(),
+            "all_known": all(row["known"] for row in rows)}
+
+
+def _save_bundle(request: HttpRequest, catalog: core.Catalog) -> HttpResponse:
+    """Save every fleet of a checked zip in one transaction: all of them, or none."""
+    try:
+        docs = json.loads(request.POST.get("save_all", ""))
+        if not isinstance(docs, list) or not 0 < len(docs) <= library.MAX_BUNDLE_FLEETS:
+            raise ValueError("not a list of fleets")
+        fleets = [rf.parse_fleet(doc) for doc in docs]
+    except (ValueError, TypeError, RecursionError):  # FleetFormatError is a ValueError
+        messages.error(request, "Nothing was saved: what came back is not a list of fleet "
+                                "files. Import the .zip again.")
+        return redirect("fleets:import")
+    unknown = sorted({f.faction for f in fleets if catalog.faction(f.faction) is None})
+    if unknown:
+        messages.error(request, "Nothing was saved: this catalogue has no faction "
+                                f"{', '.join(map(repr, unknown))}.")
+        return redirect("fleets:import")
+    key = _once_key(request)
+    if key and not cache.add(key, 0, ONCE_SECONDS):
+        messages.info(request, "That was sent twice; the fleets are saved once.")
+        return redirect("fleets:list")
+    owner = _owner_kwargs(request)
+    try:
+        with transaction.atomic():
+            for fleet in fleets:
+                Fleet.from_core(fleet, catalog, **owner)
+    except BaseException:
+        if key:
+            cache.delete(key)
+        raise
+    count = len(fleets)
+    messages.success(request, f"Imported {count} fleet{'s' if count != 1 else ''}.")
+    return redirect("fleets:list")

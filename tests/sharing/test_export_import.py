@@ -360,3 +360,86 @@ def test_the_line_at_fault_is_marked_in_the_pasted_text(client: Client, make_fle
     broken_json = '\n\n{"format": "void-command-fleet",\n "version": 1,'
     html = client.post("/fleets/import/", {"text": broken_json}).content.decode()
     assert "not valid JSON at line 4" in html and 'data-error-line="4"' in html
+
+
+# --- a zip of fleet files: Saved Fleets' "Download all", imported back -----------------------
+
+
+def zip_of(files: dict[str, bytes]) -> bytes:
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, body in files.items():
+            archive.writestr(name, body)
+    return buffer.getvalue()
+
+
+def upload_zip(client: Client, data: bytes) -> object:
+    return client.post("/fleets/import/", {"file": SimpleUploadedFile("fleets.zip", data,
+                                                                      "application/zip")})
+
+
+def test_a_backup_zip_imports_every_fleet_at_once(client: Client, catalog, make_fleet) -> None:  # noqa: ANN001
+    originals = [make_fleet(sample_fleet(catalog, f, "patrol")) for f in ("orks", "necrons",
+                                                                          "tyranids")]
+    backup = client.get("/fleets/export.zip").content
+    newcomer = Client()
+    response = upload_zip(newcomer, backup)
+    assert response.status_code == 200
+    page = unescape(response.content.decode())
+    assert "3 fleets" in page and "(from a .zip of fleet files)" in page
+    for fleet in originals:
+        assert fleet.name in page and f">{fleet.points}<" in page
+    assert Fleet.objects.count() == 3  # nothing saved yet
+    raw = response.content.decode()
+    data = {"save_all": unescape(re.search(r'name="save_all" value="([^"]*)"', raw).group(1)),
+            "once": once_of(raw)}
+    saved = newcomer.post("/fleets/import/", data, follow=True)
+    assert saved.redirect_chain[-1][0] == "/fleets/"
+    assert "Imported 3 fleets." in saved.content.decode()
+    copies = Fleet.objects.exclude(pk__in=[f.pk for f in originals])
+    assert sorted(c.document["units"] == o.document["units"] for c, o in
+                  zip(copies.order_by("name"), sorted(originals, key=lambda f: f.name),
+                      strict=True)) == [True, True, True]
+    # Sent twice: saved once.
+    again = newcomer.post("/fleets/import/", data, follow=True)
+    assert "the fleets are saved once" in again.content.decode()
+    assert Fleet.objects.count() == 6
+
+
+def test_one_broken_file_in_a_zip_names_it_and_imports_nothing(client: Client, catalog,  # noqa: ANN001
+                                                              make_fleet) -> None:  # noqa: ANN001
+    good = export_file(client, make_fleet())
+    data = zip_of({"good.json": good, "bad.json": b'{"format": "void-command-fleet"}'})
+    response = upload_zip(Client(), data)
+    assert response.status_code == 400
+    html = unescape(response.content.decode())
+    assert "Nothing was imported." in html and "bad.json: This fleet file cannot be read" in html
+    assert Fleet.objects.count() == 1
+
+
+@pytest.mark.parametrize(("files", "message"), [
+    ({}, "holds no fleet files"),
+    ({f"f{n}.json": b"{}" for n in range(101)}, "holds 101 files; import at most 100"),
+    ({"huge.json": b" " * (300 * 1024)}, "huge.json: over 256 KB unpacked"),
+    ({"bin.json": b"\xff\xfe\x00"}, "bin.json: not a fleet file (it is not UTF-8 text)"),
+])
+def test_a_zip_that_cannot_be_a_backup_is_refused(db, files: dict, message: str) -> None:  # noqa: ANN001
+    response = upload_zip(Client(), zip_of(files))
+    assert response.status_code == 400
+    assert message in unescape(response.content.decode())
+    assert not Fleet.objects.exists()
+
+
+def test_a_damaged_zip_is_refused(db) -> None:  # noqa: ANN001
+    response = upload_zip(Client(), b"PK\x03\x04" + b"\x00" * 100)
+    assert "The .zip file is damaged." in response.content.decode()
+
+
+def test_a_tampered_save_all_saves_nothing(db) -> None:  # noqa: ANN001
+    for bad in ("[]", "{}", "[1, 2]", '[{"format": "void-command-fleet"}]', "[" * 5000):
+        response = Client().post("/fleets/import/", {"save_all": bad}, follow=True)
+        assert "Nothing was saved" in response.content.decode(), bad
+    assert not Fleet.objects.exists()
