@@ -242,9 +242,16 @@ def _craft(profile: ShipProfile, faction: Faction | None) -> tuple[AttackCraft, 
 
 
 def _rules(profile: ShipProfile) -> tuple[str, ...]:
-    """The ship's special rules, then its tags as rules a player looks up (R-63)."""
-    tags = [t.replace("-", " ").capitalize() for t in profile.tags if t != "unique"]
-    return tuple(profile.special_rules) + tuple(tags)
+    """The ship's special rules, then its tags as rules a player looks up (R-63); a tag that
+    names one of its rules already (the Hive Ship's Synapse) is printed once."""
+    rules = list(profile.special_rules)
+    seen = {rule.casefold() for rule in rules}
+    for tag in profile.tags:
+        name = tag.replace("-", " ").capitalize()
+        if tag != "unique" and name.casefold() not in seen:
+            rules.append(name)
+            seen.add(name.casefold())
+    return tuple(rules)
 
 
 def _block(profile: ShipProfile, report: ShipReport, faction: Faction | None,

@@ -74,3 +74,18 @@ def test_one_hull_escorts_get_no_checklist(data_catalog: Catalog) -> None:
         data_catalog, ShipUnit("lunar-class-cruiser", flagship=True),
         Squadron((SquadronShip("sword-class-frigate"),) * 2))
     assert flagship.criticals and not squadron.criticals  # R-64, R-46
+
+
+def test_a_rule_named_by_a_tag_too_is_printed_once(data_catalog: Catalog) -> None:
+    """R-63: the Hive Ship has the rule Synapse and the tag synapse: one 'Synapse' on its card."""
+    fleet = Fleet("tyranids", GameSize.BATTLE, (ShipUnit("tyranid-hive-ship", flagship=True),),
+                  name="Test")
+    (card,) = build_cards(data_catalog, fleet, validate(fleet, data_catalog))
+    assert card.blocks[0].rules == ("Synapse",)
+    for faction in data_catalog.factions:  # no ship of any faction repeats a rule
+        for ship in faction.ships:
+            unit = ShipUnit(ship.slug) if ship.is_capital else \
+                Squadron((SquadronShip(ship.slug),))
+            one = Fleet(faction.slug, GameSize.BATTLE, (unit,), name="T")
+            rules = build_cards(data_catalog, one, validate(one, data_catalog))[0].blocks[0].rules
+            assert len({r.casefold() for r in rules}) == len(rules), (ship.slug, rules)
