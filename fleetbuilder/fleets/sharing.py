@@ -131,7 +131,9 @@ def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, 
     """Save ``fleet`` as a new fleet of this player, or go ``back`` saying why it cannot be.
 
     A form sent twice (a double click, a reload) with the same ``once`` token saves one fleet:
-    the second answer leads to the fleet the first one saved.
+    the second answer leads to the fleet the first one saved. The tokens live in Django's cache
+    (per process with the default local-memory cache; a shared cache covers several workers),
+    and the pages' script sends such forms once anyway.
     """
     if catalog.faction(fleet.faction) is None:
         messages.error(request, f"This catalogue has no faction {fleet.faction!r}; the fleet "
