@@ -21,7 +21,7 @@ from .factions import (
     grudge_of,
 )
 from .geometry import arc_of, sight_blocked
-from .state import BATTERY, FRONT, LANCE, SPECIAL, Gun
+from .state import BATTERY, FRONT, LANCE, LEFT, REAR, RIGHT, SPECIAL, Gun
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -67,18 +67,31 @@ def sightings(b: Battle, firer: Ship) -> list[Sighting]:
             d = math.hypot(s.x - fx, s.y - fy)
             if d <= reach:
                 candidates.append((d, s))
-    candidates.sort(key=_first)
+    if len(candidates) > 1:
+        candidates.sort(key=_first)
     terrain = b.terrain
     for dist, s in candidates:
-        if s.unit.spec.is_squadron:
-            if id(s.unit) in seen_units:
-                continue
-        if terrain and sight_blocked(terrain, fx, fy, s.x, s.y):
+        squadron = s.unit.spec.is_squadron
+        if squadron and id(s.unit) in seen_units:
             continue
-        if s.unit.spec.is_squadron:
+        sx, sy = s.x, s.y
+        if terrain and sight_blocked(terrain, fx, fy, sx, sy):
+            continue
+        if squadron:
             seen_units.add(id(s.unit))
-        cover = bool(terrain) and b.in_cover(s)
-        out.append(Sighting(s, dist, arc_of(fx, fy, hx, hy, s.x, s.y), cover))
+        # geometry.arc_of, inlined (hot)
+        dx = sx - fx
+        dy = sy - fy
+        fwd = dx * hx + dy * hy
+        left = dy * hx - dx * hy
+        if fwd == 0.0 and left == 0.0:
+            arcs = FRONT | LEFT | RIGHT | REAR
+        else:
+            afwd = fwd if fwd >= 0.0 else -fwd
+            aleft = left if left >= 0.0 else -left
+            arcs = ((FRONT if fwd >= aleft else 0) | (REAR if -fwd >= aleft else 0)
+                    | (LEFT if left >= afwd else 0) | (RIGHT if -left >= afwd else 0))
+        out.append(Sighting(s, dist, arcs, bool(terrain) and b.in_cover(s)))
     return out
 
 

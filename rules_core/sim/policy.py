@@ -141,6 +141,7 @@ _PROFILES: dict[int, tuple[ShipSpec, _Profile]] = {}
 
 
 _FOCUS_KEYS = (("focus", 0), ("focus", 1))
+_NO_TERRAIN: list = []
 
 
 def profile_of(spec: ShipSpec) -> _Profile:
@@ -450,7 +451,9 @@ class StandardPolicy(Policy):
             turn = angle_diff(lead.heading, math.atan2(target.y - lead.y, target.x - lead.x))
             plan = Plan(lim.max_move, max(-lim.max_turn, min(lim.max_turn, turn)))
             x, y, h = end_point(lead, plan, lim)
-            score = self._score(b, lead, p, target, x, y, math.cos(h), math.sin(h), 1.0, torp)
+            # no terrain here: nothing for _scores to look up
+            score = self._scores(b, lead, p, target, ((x, y, math.cos(h), math.sin(h)),), 1.0,
+                                 torp, _NO_TERRAIN)[0]
         else:
             score, plan = self._best_move(b, lead, p, target, lim, 1.0, torp)
         if not may_order:
@@ -475,8 +478,11 @@ class StandardPolicy(Policy):
         # Lock On if the target is already where the guns bear without turning.
         lock = limits(b, lead, o.LOCK_ON, False)
         lock_plan = Plan(lock.min_move, 0.0)
-        x, y, h = end_point(lead, lock_plan, lock)
-        lock_score = self._score(b, lead, p, target, x, y, math.cos(h), math.sin(h), 1.25, torp)
+        # movement.end_point of that plan: the minimum move straight ahead, no turn
+        d = lock.min_move
+        lock_score = self._scores(b, lead, p, target,
+                                  ((lead.x + d * lead.hx, lead.y + d * lead.hy, lead.hx, lead.hy),),
+                                  1.25, torp)[0]
         choices = [(score, None, plan), (lock_score - 0.02, o.LOCK_ON, lock_plan)]
         # Come to New Heading when the target is further off the bow than a normal turn.
         off_bow = abs(angle_diff(lead.heading, math.atan2(target.y - lead.y, target.x - lead.x)))
