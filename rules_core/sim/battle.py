@@ -453,17 +453,17 @@ class Battle:
         ld = (self.highest_leadership(0), self.highest_leadership(1))
         while True:
             rolls = [self.dice.d6(), self.dice.d6()]
-            for side in (0, 1):
-                flag = self.flagships[side]
+            for si in (0, 1):
+                flag = self.flagships[si]
                 if (flag is not None and flag.on_table and flag.spec.admiral == "fleet-captain"
-                        and not self.fleet_captain_used[side]
-                        and rolls[side] + ld[side] < rolls[1 - side] + ld[1 - side]
-                        and self.policies[side].reroll_initiative(self, side, rolls[side])):
-                    self.fleet_captain_used[side] = True
-                    old = rolls[side]
-                    rolls[side] = self.dice.d6()
-                    self.log(side, f"The Fleet Captain re-rolls the command die: {old} → "
-                             f"{rolls[side]}.")
+                        and not self.fleet_captain_used[si]
+                        and rolls[si] + ld[si] < rolls[1 - si] + ld[1 - si]
+                        and self.policies[si].reroll_initiative(self, si, rolls[si])):
+                    self.fleet_captain_used[si] = True
+                    old = rolls[si]
+                    rolls[si] = self.dice.d6()
+                    self.log(si, f"The Fleet Captain re-rolls the command die: {old} → "
+                             f"{rolls[si]}.")
             a, b = rolls[0] + ld[0], rolls[1] + ld[1]
             if a != b:
                 break

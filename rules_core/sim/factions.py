@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from .. import damage
@@ -155,10 +156,10 @@ def power_from_pain(b: Battle, dead: Ship) -> None:
             b.scratch[("pain", s)] = until
 
 
-_ORDERS_MODULE = None
+_ORDERS_MODULE: ModuleType | None = None
 
 
-def _orders():
+def _orders() -> ModuleType:
     """``rules_core.sim.orders``, which imports this module, so it is not imported at the top;
     fetched once (an import statement in a function runs the import machinery every call)."""
     global _ORDERS_MODULE

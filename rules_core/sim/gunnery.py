@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .state import Ship
 
 NOVA_MIN_CM = 30.0
-ORDER_ENUMS = {o_.value: o_ for o_ in SpecialOrder}
+ORDER_ENUMS: dict[str | None, SpecialOrder] = {o_.value: o_ for o_ in SpecialOrder}
 LARGEST_RADIUS = 3.0  # a 60 mm base
 NOVA_HOLE_R = 0.5  # the template's 1 cm centre hole
 NOVA_TEMPLATE_R = 5.0  # 10 cm across
@@ -177,7 +177,7 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
             and arc_of(target.x, target.y, target.hx, target.hy, firer.x, firer.y) == FRONT)
     hit_range = pick.dist
     if (gun.kind == BATTERY and firer.spec.rules.auspex and hit_range <= AUSPEX_RANGE_CM):
-        hit_range = damage.POINT_BLANK_CM  # Advanced Auspex: 4+ out to 30 cm
+        hit_range = float(damage.POINT_BLANK_CM)  # Advanced Auspex: 4+ out to 30 cm
     if gun.kind == BATTERY and firer.spec.rules.dakka and pick.dist <= DAKKA_CM:
         report = b.attack(target, dakka_volley, strength, hit_range, dice, to_hit_mod=mod,
                           holofields=holo, prow=prow, source=firer, log_as=log_as)

@@ -157,20 +157,21 @@ def _move_salvo(b: Battle, salvo: Salvo) -> None:
                 return
             break
     if b.terrain:
-        for t in b.terrain:
-            if t.kind == "debris" and b.options.terrain == "void":
-                if segment_point_distance(x0, y0, ex, ey, t.x, t.y) <= t.r:
+        for piece in b.terrain:
+            if piece.kind == "debris" and b.options.terrain == "void":
+                if segment_point_distance(x0, y0, ex, ey, piece.x, piece.y) <= piece.r:
                     # Seed 001: each torpedo rolls a d6, 1-2 destroys it.
                     lost = sum(1 for _ in range(salvo.count) if b.dice.d6() <= 2)
                     salvo.count -= lost
                     if lost and b.logging:
                         b.log(salvo.side, f"{lost} torpedoes of a salvo from "
-                              f"{salvo.launcher.label()} are lost in the {t.name}.")
+                              f"{salvo.launcher.label()} are lost in the {piece.name}.")
                     if salvo.count <= 0:
                         b.salvos.remove(salvo)
                         return
-            elif t.blocks_sight and t.kind != "gas":
-                if segment_first_contact(x0, y0, ex, ey, t.x, t.y, t.r + reach) is not None:
+            elif piece.blocks_sight and piece.kind != "gas":
+                if segment_first_contact(x0, y0, ex, ey, piece.x, piece.y,
+                                         piece.r + reach) is not None:
                     b.salvos.remove(salvo)  # a planet or body stops it
                     return
     salvo.x, salvo.y = ex, ey

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from ..catalog import CraftRole
 from . import orders as o
 from .geometry import angle_diff, arc_of, sight_blocked
@@ -24,6 +26,9 @@ if TYPE_CHECKING:
     from .state import Gun, Ordnance, Ship, Unit, Wave
 
 
+# Compiled with mypyc (scripts/build_sim.py): a policy written in plain Python may still subclass
+# these classes (tests do; so may a policy registered with register_policy).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Policy:
     """The decisions of one side. Subclass and override; every method has a safe default."""
 
@@ -189,6 +194,7 @@ def _hit_chance(kind: int, dist: float, armor: int) -> float:
     return hit * (armor - 1) / 6.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StandardPolicy(Policy):
     """A sensible player (docs/simulator.md)."""
 
@@ -330,7 +336,7 @@ class StandardPolicy(Policy):
         if near is None:  # the pieces that may weigh (:func:`_scoring_terrain`)
             near = _scoring_terrain(b.terrain, ship.radius + 2.0) if b.terrain else []
         hypot = math.hypot
-        out = []
+        out: list[float] = []
         append = out.append
         for x, y, hx, hy in points:
             dx, dy = tx - x, ty - y
@@ -712,6 +718,7 @@ class StandardPolicy(Policy):
         return best
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CautiousPolicy(StandardPolicy):
     """Stands off at the longest range its guns reach and braces readily."""
 

@@ -145,7 +145,7 @@ def fleet_spec(catalog: Catalog, fleet: Fleet, side: int) -> FleetSpec:
         for c in f.attack_craft:
             craft_by_slug[c.slug] = c
     admirals = {a.slug: a for a in catalog.admirals}
-    units = []
+    units: list[UnitSpec] = []
     total_vp = 0
     for ui, (unit, unit_report) in enumerate(zip(fleet.units, report.units, strict=True)):
         ships = []
@@ -296,7 +296,7 @@ class Ship:
         self.damaged_round = 0  # last round it took damage
         self.turned = False  # turned during this activation (nova cannon)
         self.no_launch_round = 0  # Interceptor Scramble: no launches this round (§10)
-        self.orbit = None  # the planet/gravity well it orbits, if any
+        self.orbit: Terrain | None = None  # the planet/gravity well it orbits, if any
         self.out_of_coherency = False
 
     def face(self, heading: float) -> None:
