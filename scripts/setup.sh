@@ -38,3 +38,8 @@ if [ ! -f "$stamp" ]; then
   rm -f .venv/.installed-*
   touch "$stamp"
 fi
+
+# Compile the simulator's hot modules with mypyc (issue #7), only when their sources changed since
+# the last build (a stale build is deleted first). A failed build warns and leaves pure Python.
+.venv/bin/python scripts/build_sim.py \
+  || echo "setup: WARNING: the simulator runs as pure Python (scripts/build_sim.py failed)" >&2
