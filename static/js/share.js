@@ -1,47 +1,4 @@
-// Sharing, Saved Fleets and account pages. Copy buttons (shown only where the Clipboard API
-// exists), and forms marked data-submit-once, which a double click must not send twice (a second
-// "delete forever" would find nothing; the server saves an import or a copy once per token too).
-(function () {
-  "use strict";
-  function wire(root) {
-    root.querySelectorAll("[data-copy]").forEach(function (button) {
-      if (!navigator.clipboard || button.dataset.copyWired) return;
-      button.dataset.copyWired = "1";
-      button.hidden = false;
-      var label = button.textContent;
-      button.addEventListener("click", function () {
-        var source = document.querySelector(button.dataset.copy);
-        if (!source) return;
-        navigator.clipboard.writeText(source.value).then(function () {
-          button.textContent = "Copied";
-          setTimeout(function () { button.textContent = label; }, 1500);
-        }, function () {
-          source.select();
-        });
-      });
-    });
-  }
-  wire(document);
-  document.body.addEventListener("htmx:afterSwap", function (event) { wire(event.target); });
-
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form.matches || !form.matches("form[data-submit-once]")) return;
-    if (form.dataset.sent) {
-      event.preventDefault();
-      return;
-    }
-    form.dataset.sent = "1";
-    form.setAttribute("aria-busy", "true");
-  });
-  // Coming back to the page (Back button) allows the form again.
-  window.addEventListener("pageshow", function () {
-    document.querySelectorAll("form[data-submit-once][data-sent]").forEach(function (form) {
-      delete form.dataset.sent;
-      form.removeAttribute("aria-busy");
-    });
-  });
-})();
+// Import and Saved Fleets helpers (copy buttons and submit-once forms are site.js's).
 
 // Import: a pasted text refused at a line shows that line, selected, in the box.
 (function () {
