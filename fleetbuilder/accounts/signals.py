@@ -9,14 +9,14 @@ from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from fleetbuilder.fleets.models import OWNER_TOKEN_SESSION_KEY, Fleet
+from fleetbuilder.fleets.models import Fleet, session_owner_token
 
 from . import throttle
 
 
 def browser_owner_token(request: HttpRequest | None) -> str | None:
     session = getattr(request, "session", None)
-    return session.get(OWNER_TOKEN_SESSION_KEY) if session is not None else None
+    return session_owner_token(session) if session is not None else None
 
 
 def _tell(request: HttpRequest | None, level: int, text: str) -> None:

@@ -35,7 +35,7 @@ from fleetbuilder.catalog import loader
 from rules_core import fleet as rf
 
 from .forms import NameForm
-from .models import OWNER_TOKEN_SESSION_KEY, Fleet, FleetQuerySet
+from .models import Fleet, FleetQuerySet, session_owner_token
 
 PER_PAGE = 50
 LIST_PAGE = "fleets/list.html"
@@ -61,7 +61,7 @@ class LibraryFilter(forms.Form):
 
 
 def _owned(request: HttpRequest) -> FleetQuerySet:
-    return Fleet.objects.owned_by(request.user, request.session.get(OWNER_TOKEN_SESSION_KEY))
+    return Fleet.objects.owned_by(request.user, session_owner_token(request.session))
 
 
 def _get_owned(request: HttpRequest, pk: int, *, in_trash: bool = False) -> Fleet:
@@ -256,7 +256,7 @@ def rename_fleet(request: HttpRequest, pk: int) -> HttpResponse:
 def copy_fleet(request: HttpRequest, pk: int) -> HttpResponse:
     fleet = _get_owned(request, pk)
     copy = fleet.copy(loader.core_catalog(), owner=request.user,
-                      owner_token=request.session.get(OWNER_TOKEN_SESSION_KEY, ""))
+                      owner_token=session_owner_token(request.session) or "")
     messages.success(request, f"Saved a copy: “{copy.name}”.")
     if request.POST.get("open") == "copy":  # from the builder: carry on with the copy
         return redirect(copy)

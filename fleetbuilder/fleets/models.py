@@ -34,6 +34,16 @@ MAX_ESCORTS_PER_SQUADRON = 4
 OWNER_TOKEN_SESSION_KEY = "fleet_owner_token"
 
 
+def session_owner_token(session: Any, *, create: bool = False) -> str | None:
+    """The owner token of an anonymous browser, kept in its session's data (one rule for fleets
+    and simulator runs); with ``create``, a new one is made and stored when there is none."""
+    token = session.get(OWNER_TOKEN_SESSION_KEY)
+    if token is None and create:
+        token = Fleet.new_owner_token()
+        session[OWNER_TOKEN_SESSION_KEY] = token
+    return token
+
+
 class EditError(ValueError):
     """An edit the builder refuses (a stale index, a ship of another list, a barred upgrade).
 

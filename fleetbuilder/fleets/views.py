@@ -33,7 +33,7 @@ from .forms import (
     ShipForm,
     UpgradeForm,
 )
-from .models import OWNER_TOKEN_SESSION_KEY, EditError, Fleet
+from .models import EditError, Fleet, session_owner_token
 from .sheet import build_sheet, meter, problem_rows, ship_groups
 
 PAGE = "fleets/builder.html"
@@ -49,11 +49,8 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def _owner_token(request: HttpRequest, *, create: bool = False) -> str | None:
-    token = request.session.get(OWNER_TOKEN_SESSION_KEY)
-    if token is None and create:
-        token = Fleet.new_owner_token()
-        request.session[OWNER_TOKEN_SESSION_KEY] = token
-    return token
+    """The browser's owner token, shared by saved fleets and simulator runs."""
+    return session_owner_token(request.session, create=create)
 
 
 def _get_fleet_for_request(request: HttpRequest, pk: int) -> Fleet:

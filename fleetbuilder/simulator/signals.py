@@ -8,7 +8,7 @@ from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from fleetbuilder.fleets.models import OWNER_TOKEN_SESSION_KEY
+from fleetbuilder.fleets.models import session_owner_token
 
 from .models import Matchup
 
@@ -17,5 +17,5 @@ from .models import Matchup
 def adopt_browser_runs(sender: Any, request: HttpRequest | None, user: Any,
                        **kwargs: Any) -> None:
     session = getattr(request, "session", None)
-    token = session.get(OWNER_TOKEN_SESSION_KEY) if session is not None else None
+    token = session_owner_token(session) if session is not None else None
     Matchup.objects.adopt(user, token)

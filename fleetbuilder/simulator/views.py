@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.catalog import loader
-from fleetbuilder.fleets.models import OWNER_TOKEN_SESSION_KEY, Fleet
+from fleetbuilder.fleets.models import Fleet, session_owner_token
 from rules_core.sim import SimError, SimOptions
 
 from .forms import MatchupForm
@@ -50,12 +50,8 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def _owner_token(request: HttpRequest, *, create: bool = False) -> str | None:
-    """The browser's owner token, shared with saved fleets (one owner rule for both)."""
-    token = request.session.get(OWNER_TOKEN_SESSION_KEY)
-    if token is None and create:
-        token = Fleet.new_owner_token()
-        request.session[OWNER_TOKEN_SESSION_KEY] = token
-    return token
+    """The browser's owner token, shared by saved fleets and simulator runs."""
+    return session_owner_token(request.session, create=create)
 
 
 def _get_matchup(public_id: str) -> Matchup:
