@@ -13,7 +13,8 @@ def _skip_stale_compiled_modules() -> None:
     """scripts/build_sim.py may compile the simulator's modules with mypyc, next to their .py
     files; Python prefers the compiled ones. If any rules_core source is newer than that build
     (edited since), load every rules_core module from its source instead, so an edited .py never
-    runs as stale compiled code, and say so."""
+    runs as stale compiled code. Silently: the results are the same, only slower
+    (``python scripts/build_sim.py status`` says which runs; the next set-up rebuilds)."""
     here = _os.path.dirname(__file__)
     dirs = (here, _os.path.join(here, "sim"))
     sources, compiled = [], False
@@ -32,7 +33,6 @@ def _skip_stale_compiled_modules() -> None:
     if built is not None and max(sources) <= built:
         return
     import importlib.machinery as machinery
-    import warnings
 
     class _Source:
         @staticmethod
@@ -47,8 +47,6 @@ def _skip_stale_compiled_modules() -> None:
             return None
 
     _sys.meta_path.insert(0, _Source)  # type: ignore[arg-type]
-    warnings.warn("rules_core: the compiled simulator is older than its sources; running pure "
-                  "Python (rebuild: python scripts/build_sim.py)", stacklevel=1)
 
 
 _skip_stale_compiled_modules()
