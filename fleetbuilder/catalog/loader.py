@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 from rules_core import catalog as core
 
@@ -168,6 +168,16 @@ def core_catalog() -> core.Catalog:
     )
     _cache["catalog"] = catalog
     return catalog
+
+
+def command_catalog() -> core.Catalog:
+    """The catalogue for a management command: the loaded one, or straight from the data files
+    if the database holds none yet (or has no tables)."""
+    try:
+        catalog = core_catalog()
+    except DatabaseError:
+        return read_files()
+    return catalog if catalog.factions else read_files()
 
 
 _cache: dict[str, core.Catalog] = {}

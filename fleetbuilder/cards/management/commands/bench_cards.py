@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from fleetbuilder.fleets.management.commands.validate_fleet import catalogue
+from fleetbuilder.catalog import loader
 from rules_core.cards import LAYOUTS
 from rules_core.cards.bench import BUDGET_SECONDS, bench_cards, bench_fleet
 
@@ -25,7 +25,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         runs = max(1, options["runs"])
         fleet = bench_fleet()
-        result = bench_cards(catalogue(), runs=runs, layout=options["layout"])
+        result = bench_cards(loader.command_catalog(), runs=runs, layout=options["layout"])
         verdict = "within" if result["median"] < BUDGET_SECONDS else "OVER"
         self.stdout.write(
             f"ship cards: {len(fleet.units)}-card Armada ({fleet.faction}), "

@@ -14,9 +14,9 @@ from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from fleetbuilder.fleets.management.commands.validate_fleet import catalogue
+from fleetbuilder.catalog import loader
+from fleetbuilder.fleets.fleetfile import FleetFileError, read_fleet
 from rules_core.cards import LAYOUTS, render_cards
-from rules_core.fleet import FleetFormatError, load_fleet_json
 from rules_core.validator import validate
 
 
@@ -39,16 +39,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
         try:
-            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.fail(f"cannot read {path}: {reason}")
-        try:
-            fleet = load_fleet_json(text)
-        except FleetFormatError as exc:
-            where = f" at {exc.path}" if exc.path else ""
-            self.fail(f"{path} is not a usable fleet file{where}: {exc.message}")
-        catalog = catalogue()
+            fleet = read_fleet(path)
+        except FleetFileError as exc:
+            self.fail(str(exc))
+        catalog = loader.command_catalog()
         report = validate(fleet, catalog)
         pdf = render_cards(catalog, fleet, layout=options["layout"],
                            ink_saver=options["ink_saver"], share_url=options["share_url"],

@@ -8,25 +8,14 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import DatabaseError
 
 from fleetbuilder.catalog import loader
-from rules_core import catalog as core
+from fleetbuilder.fleets.fleetfile import FleetFileError, read_text
 from rules_core.fleet import FleetFormatError, load_fleet_json
 from rules_core.validator import ValidationReport, validate
-
-
-def catalogue() -> core.Catalog:
-    """The loaded catalogue; straight from the data files if the database holds none yet."""
-    try:
-        catalog = loader.core_catalog()
-    except DatabaseError:
-        return loader.read_files()
-    return catalog if catalog.factions else loader.read_files()
 
 
 class Command(BaseCommand):
@@ -39,10 +28,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
         try:
-            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.fail(2, f"cannot read {path}: {reason}")
+            text = read_text(path)
+        except FleetFileError as exc:
+            self.fail(2, str(exc))
         try:
             fleet = load_fleet_json(text)
         except FleetFormatError as exc:
@@ -50,7 +38,7 @@ class Command(BaseCommand):
                 self.emit_json(ValidationReport.for_format_error(exc))
             where = f" at {exc.path}" if exc.path else ""
             self.fail(2, f"{path} is not a usable fleet file{where}: {exc.message}")
-        report = validate(fleet, catalogue())
+        report = validate(fleet, loader.command_catalog())
         if options["json"]:
             self.emit_json(report)
         else:

@@ -8,9 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from fleetbuilder.catalog import loader
 from rules_core.sim.bench import main
-
-from .simulate import catalogue
 
 
 class Command(BaseCommand):
@@ -21,5 +20,5 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=2)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        main(catalogue(), battles=max(1, options["battles"]),
+        main(loader.command_catalog(), battles=max(1, options["battles"]),
              workers=max(1, options["workers"]))

@@ -12,28 +12,18 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import DatabaseError
 
 from fleetbuilder.catalog import loader
-from rules_core import catalog as core
-from rules_core.fleet import Fleet, FleetFormatError, load_fleet_json
+from fleetbuilder.fleets.fleetfile import FleetFileError, read_fleet
+from rules_core.fleet import Fleet
 from rules_core.sim import POLICIES, SimError, SimOptions, play_battle, simulate
 from rules_core.sim.api import SCORINGS, TABLES, TERRAINS
 
 MAX_WORKERS = 64
 
-
-def catalogue() -> core.Catalog:
-    """The loaded catalogue; straight from the data files if the database holds none yet."""
-    try:
-        catalog = loader.core_catalog()
-    except DatabaseError:
-        return loader.read_files()
-    return catalog if catalog.factions else loader.read_files()
 
 
 class Command(BaseCommand):
@@ -74,7 +64,7 @@ class Command(BaseCommand):
             self.fail(str(exc))
         fleet_a = self.read(options["fleet_a"])
         fleet_b = self.read(options["fleet_b"])
-        catalog = catalogue()
+        catalog = loader.command_catalog()
         seed = options["seed"]
         try:
             tally = simulate(catalog, fleet_a, fleet_b, battles=options["battles"], seed=seed,
@@ -101,15 +91,9 @@ class Command(BaseCommand):
 
     def read(self, path: str) -> Fleet:
         try:
-            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.fail(f"cannot read {path}: {reason}")
-        try:
-            return load_fleet_json(text)
-        except FleetFormatError as exc:
-            where = f" at {exc.path}" if exc.path else ""
-            self.fail(f"{path} is not a usable fleet file{where}: {exc.message}")
+            return read_fleet(path)
+        except FleetFileError as exc:
+            self.fail(str(exc))
 
     @staticmethod
     def text(s: dict[str, Any], a: Fleet, b: Fleet, opts: SimOptions) -> str:
