@@ -89,12 +89,22 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=envint("DB_CONN_MAX_AGE", "0"),
-    )
-}
+_DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+try:
+    DATABASES = {
+        "default": dj_database_url.parse(_DATABASE_URL, conn_max_age=envint("DB_CONN_MAX_AGE", "0"))
+    }
+except ValueError as exc:
+    raise ImproperlyConfigured(f"DATABASE_URL is not a database address: {exc}") from None
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several processes (gunicorn workers, simulator workers) share one file: WAL lets readers
+    # go on during a write, a writer waits its turn instead of failing at once, and IMMEDIATE
+    # takes the write lock when a transaction begins, so two never deadlock upgrading a read.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": envint("SQLITE_BUSY_TIMEOUT", "20"),
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -179,3 +189,55 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- shared state: Redis for the cache and the simulator's task queue -----------------------
+# REDIS_URL (redis://host:port/db or unix:///path/redis.sock) makes the cache Django's
+# RedisCache, so throttles, once-tokens and cached pages are the same in every process, and is
+# the Celery broker. Without it (tests, a one-process shell) the cache is per process.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(
+        f"REDIS_URL must start with redis://, rediss:// or unix://, not {REDIS_URL!r}"
+    )
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "vc"),
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Celery (fleetbuilder/celery.py reads every CELERY_* setting). Tasks are acknowledged after they
+# run, and put back when the process playing them dies: a chunk's result is written once, so a
+# chunk played twice counts once.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or REDIS_URL or "memory://"
+CELERY_TASK_ALWAYS_EAGER = envbool("CELERY_TASK_ALWAYS_EAGER", "false")
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_TIMEOUT = 3
+# A message a worker took but never acknowledged (its machine died) goes back to the queue
+# after this many seconds; a chunk takes about a second.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": envint("SIM_VISIBILITY_TIMEOUT", "300"),
+    "socket_connect_timeout": 3,
+}
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_WORKER_SEND_TASK_EVENTS = False
+
+# The simulator (fleetbuilder/simulator): how a run is cut up and how much may wait.
+SIM_CHUNK_BATTLES = envint("SIM_CHUNK_BATTLES", "50")
+SIM_MAX_ACTIVE_PER_OWNER = envint("SIM_MAX_ACTIVE_PER_OWNER", "2")
+SIM_MAX_QUEUED_BATTLES = envint("SIM_MAX_QUEUED_BATTLES", "100000")
+SIM_RUN_DAYS = envint("SIM_RUN_DAYS", "30")
+if SIM_CHUNK_BATTLES < 1 or SIM_MAX_ACTIVE_PER_OWNER < 1 or SIM_RUN_DAYS < 1:
+    raise ImproperlyConfigured(
+        "SIM_CHUNK_BATTLES, SIM_MAX_ACTIVE_PER_OWNER and SIM_RUN_DAYS must be 1 or more"
+    )

@@ -11,6 +11,7 @@ APT_PACKAGES=(
   libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 libfontconfig1 libglib2.0-0
   fonts-dejavu-core        # WeasyPrint renders with the same font everywhere
   fonts-dejavu-extra       # DejaVu Sans Condensed for the ship cards (rules_core/cards)
+  redis-server             # the cache and the simulator's task queue (scripts/serve, scripts/run, tests)
 )
 
 missing=()
