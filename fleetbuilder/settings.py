@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "fleetbuilder.accounts",
     "fleetbuilder.cards",
     "fleetbuilder.simulator",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -69,6 +70,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "fleetbuilder.urls"
@@ -141,7 +143,12 @@ WHITENOISE_AUTOREFRESH = DEBUG
 DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", str(512 * 1024))
 FILE_UPLOAD_MAX_MEMORY_SIZE = envint("FILE_UPLOAD_MAX_MEMORY_SIZE", str(512 * 1024))
 
-# Accounts (fleetbuilder/accounts): where logging in starts and where it lands.
+# Accounts (fleetbuilder/accounts): where logging in starts and where it lands. Axes' backend
+# comes first: it refuses a locked-out login before the password is checked (it logs no one in).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "fleets:list"
 LOGOUT_REDIRECT_URL = "catalog:home"
@@ -189,6 +196,30 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- login throttling (django-axes) ---------------------------------------------------------
+# Ten failed logins for one username from one client address lock that pair out for 15 minutes
+# (each further failure starts the 15 minutes again); a success or a password reset by email
+# clears it. Counts live in the default cache: Redis when REDIS_URL is set (below), so every
+# process on every host sees the same counts; local memory, per process, without it.
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = 0.25  # hours: 15 minutes
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "fleetbuilder.accounts.lockout.username"  # casefolded
+AXES_CLIENT_IP_CALLABLE = "fleetbuilder.accounts.lockout.client_address"
+AXES_LOCKOUT_CALLABLE = "fleetbuilder.accounts.lockout.lockout_response"  # our login page, 429
+# TRUSTED_PROXY_COUNT: how many reverse proxies in front of the app append to X-Forwarded-For.
+# 0 (default): the client address is REMOTE_ADDR and X-Forwarded-For is ignored. N: the N
+# closest proxies are trusted, so the address is the Nth entry from the right of
+# X-Forwarded-For. (django-ipware is not installed, so axes would read REMOTE_ADDR only and
+# ignore its AXES_IPWARE_* settings; fleetbuilder/accounts/lockout.py reads the header.)
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured(
+        f"TRUSTED_PROXY_COUNT must be 0 or more, not {TRUSTED_PROXY_COUNT}"
+    )
 
 # --- shared state: Redis for the cache and the simulator's task queue -----------------------
 # REDIS_URL (redis://host:port/db or unix:///path/redis.sock) makes the cache Django's

@@ -1,4 +1,4 @@
-"""Sign-up, login and account forms: Django's own, with an email and a login throttle."""
+"""Sign-up, login and account forms: Django's own, with an email and a reset-mail cap."""
 
 from __future__ import annotations
 
@@ -41,24 +41,23 @@ class SignUpForm(UserCreationForm):
 
 
 class LoginForm(AuthenticationForm):
+    """Django's login form; django-axes refuses a locked-out login (see lockout.py)."""
+
     error_messages = {
         **AuthenticationForm.error_messages,
         "throttled": "Too many failed attempts to log in as this user. Wait a few minutes, "
                      "or reset your password.",
     }
 
+
+class LockedOutLoginForm(LoginForm):
+    """The login form as shown to a locked-out login: what was typed, and why it was refused.
+
+    It never authenticates (the attempt was already refused and counted by axes).
+    """
+
     def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username") or ""
-        if username and throttle.is_blocked(self.request, username):
-            raise forms.ValidationError(self.error_messages["throttled"], code="throttled")
-        try:
-            data = super().clean()
-        except forms.ValidationError:
-            if username:
-                throttle.failed(self.request, username)
-            raise
-        throttle.succeeded(self.request, username)
-        return data
+        raise forms.ValidationError(self.error_messages["throttled"], code="throttled")
 
 
 class EmailForm(forms.Form):

@@ -1,14 +1,10 @@
-"""Logging in and out, and the brake on password guessing."""
+"""Logging in and out (the brake on password guessing: test_login_lockout.py)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from django.core import mail
 from django.test import Client
-
-from fleetbuilder.accounts import throttle
 
 PASSWORD = "Ironclad-Lunar-1138"
 REFUSED = "Please enter a correct username and password."
@@ -64,43 +60,3 @@ def test_log_out_needs_the_csrf_token(player) -> None:  # noqa: ANN001
     browser.force_login(player)
     assert browser.post("/accounts/logout/").status_code == 403
     assert "_auth_user_id" in browser.session
-
-
-def test_after_ten_failures_even_the_right_password_waits(client: Client, player,
-                                                          log_in: Callable) -> None:  # noqa: ANN001
-    for _ in range(throttle.MAX_FAILURES):
-        assert REFUSED in log_in(client, password="guess").content.decode()
-    response = log_in(client)
-    assert response.status_code == 200
-    assert "Too many failed attempts to log in as this user." in response.content.decode()
-    assert "_auth_user_id" not in client.session
-
-
-def test_the_brake_is_per_username(client: Client, player, django_user_model,
-                                   log_in: Callable) -> None:  # noqa: ANN001
-    django_user_model.objects.create_user("voss", password=PASSWORD)
-    for _ in range(throttle.MAX_FAILURES):
-        log_in(client, password="guess")
-    assert log_in(client, username="voss").status_code == 302
-
-
-def test_a_success_clears_earlier_failures(client: Client, player, log_in: Callable) -> None:  # noqa: ANN001
-    for _ in range(throttle.MAX_FAILURES - 1):
-        log_in(client, password="guess")
-    assert log_in(client).status_code == 302
-    client.post("/accounts/logout/")
-    for _ in range(throttle.MAX_FAILURES - 1):
-        log_in(client, password="guess")
-    assert log_in(client).status_code == 302
-
-
-def test_a_password_reset_lifts_the_brake(client: Client, player, log_in: Callable) -> None:  # noqa: ANN001
-    for _ in range(throttle.MAX_FAILURES):
-        log_in(client, password="guess")
-    client.post("/accounts/password/reset/", {"email": "rhaine@example.com"})
-    link = re.search(r"http://testserver(\S+)", mail.outbox[0].body).group(1)
-    url = client.get(link, follow=True).redirect_chain[-1][0]
-    client.post(url, {"new_password1": "Retribution-Gothic-42",
-                      "new_password2": "Retribution-Gothic-42"})
-    client.post("/accounts/logout/")
-    assert log_in(client, password="Retribution-Gothic-42").status_code == 302
