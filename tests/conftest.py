@@ -23,6 +23,14 @@ CHROMIUM_ARGS = [
 ]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Unit tests play the simulator's tasks in the test process (Celery's eager mode); the
+    integration tests in tests/production/ start real Redis, Celery workers and gunicorn."""
+    from fleetbuilder.celery import app
+
+    app.conf.task_always_eager = True
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):  # noqa: ANN001, ANN201
     """Load the catalogue once into the test database; db tests roll back around it."""
@@ -57,3 +65,15 @@ def browser_type_launch_args(browser_type_launch_args):  # noqa: ANN001, ANN201
     if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
         pytest.fail(f"Chromium not found at {CHROMIUM}: run scripts/test, which installs it")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture
+def held_chunks(monkeypatch) -> list[tuple[int, int]]:  # noqa: ANN001
+    """Chunks sent to the queue are held (not played); the test plays them with
+    ``play_chunk(run_id, index)`` in the order it likes. Returns the sent (run, index) pairs."""
+    from fleetbuilder.simulator.tasks import play_chunk
+
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(play_chunk, "apply_async",
+                        lambda args, **kwargs: sent.append(tuple(args)))
+    return sent

@@ -1,49 +1,54 @@
-"""A matchup preview: two fleet snapshots, scenario options and a seed, played in chunks.
+"""A matchup preview: two fleet snapshots, scenario options and a seed, played on workers.
 
 A ``Matchup`` stores everything that decides its results (both fleet files as they were when
 the run started, the options, the seed and the number of battles), so its results never change
-and "run again with the same seed" gives the same numbers. Battles are played a chunk per
-request (no background worker): each step plays battles ``done .. done+k-1`` and merges their
-raw counts into the stored ``Tally`` state. The engine derives each battle's dice from
-(seed, battle index) only, so chunks add up to exactly the one-shot result.
+and "run again with the same seed" gives the same numbers. Its battles are cut by index into
+chunks of ``chunk_battles``; each chunk is one Celery task (``tasks.play_chunk``) that any
+worker on any machine may play, since battle ``i``'s dice come from (seed, i) only. A played
+chunk is written once (``MatchupChunk``, unique on run and index) in the same transaction that
+merges its counts into the run's ``tally``, under the run's row lock: a chunk played twice (a
+worker killed after playing, a message delivered again) counts once, and the merged tally is
+the command line's whatever order the chunks finish in.
+
+No web request plays battles: a request creates the run, and the results page reads the
+progress from the database.
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import secrets
-import time
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core import sharecode
-from rules_core.sim import BattleResult, SimError, SimOptions, Tally, play_battle, simulate
+from rules_core.sim import BattleResult, SimOptions, Tally, play_battle
 
-MAX_BATTLES = 2000
+log = logging.getLogger("fleetbuilder.simulator")
+
+MAX_BATTLES = 10_000
 DEFAULT_BATTLES = 500
 MAX_SEED = 2**63 - 1
-# Seconds of battles one request may play; the page asks again until the run is done.
-STEP_SECONDS = 1.0
-FIRST_CHUNK = 5
-# And at most this many battles per request, however fast the engine gets.
-MAX_STEP_BATTLES = 500
-
-
-def step_seconds() -> float:
-    return float(getattr(settings, "SIMULATOR_STEP_SECONDS", STEP_SECONDS))
-
-
-def max_step_battles() -> int:
-    return int(getattr(settings, "SIMULATOR_MAX_STEP_BATTLES", MAX_STEP_BATTLES))
 
 
 def random_seed() -> int:
     return secrets.randbelow(2**32)
+
+
+class RunRefused(Exception):
+    """A run that may not start now (a limit), with the message for the player and a status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class MatchupQuerySet(models.QuerySet["Matchup"]):
@@ -68,6 +73,15 @@ class MatchupQuerySet(models.QuerySet["Matchup"]):
 
 
 class Matchup(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "waiting for a worker"
+        RUNNING = "running", "running"
+        DONE = "done", "finished"
+        FAILED = "failed", "failed"
+        CANCELLED = "cancelled", "cancelled"
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+
     # The results page's address: anyone holding it may read the results, nobody may guess it.
     public_id = models.CharField(max_length=32, unique=True, editable=False)
     owner = models.ForeignKey(
@@ -82,12 +96,16 @@ class Matchup(models.Model):
     options = models.JSONField(default=dict, help_text="SimOptions.to_dict()")
     seed = models.BigIntegerField()
     battles = models.PositiveIntegerField()
+    chunk_battles = models.PositiveIntegerField(default=50,
+                                                help_text="Battles per task, fixed at the start.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED,
+                              db_index=True)
     done = models.PositiveIntegerField(default=0)
     tally = models.JSONField(null=True, blank=True, help_text="Tally.to_state() so far.")
-    # Seconds per battle measured on the last step: sizes the next step's chunk.
-    seconds_per_battle = models.FloatField(null=True, blank=True)
-    error = models.TextField(blank=True, help_text="Why the engine stopped, for the player.")
+    error = models.TextField(blank=True, help_text="Why the run stopped, for the player.")
     created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True, help_text="When a worker began.")
+    updated = models.DateTimeField(auto_now=True, db_index=True)
     finished = models.DateTimeField(null=True, blank=True)
 
     objects = MatchupQuerySet.as_manager()
@@ -107,17 +125,69 @@ class Matchup(models.Model):
     def start(cls, *, fleet_a: rf.Fleet, fleet_b: rf.Fleet, sources: dict[str, Any],
               options: SimOptions, seed: int, battles: int, owner: Any = None,
               owner_token: str = "") -> Matchup:
+        """Create a run, within the owner's and the queue's limits, and queue its chunks.
+
+        Raises ``RunRefused`` (nothing kept) over a limit, and when the queue cannot be
+        reached (the run is kept as failed, saying so).
+        """
         if not 1 <= battles <= MAX_BATTLES:
             raise ValueError(f"A run plays 1 to {MAX_BATTLES} battles.")
+        signed_in = owner is not None and owner.is_authenticated
         matchup = cls(
             public_id=secrets.token_urlsafe(16),
-            owner=owner if owner is not None and owner.is_authenticated else None,
-            session_key=owner_token if owner is None or not owner.is_authenticated else "",
+            owner=owner if signed_in else None,
+            session_key="" if signed_in else owner_token,
             fleet_a=rf.fleet_to_dict(fleet_a), fleet_b=rf.fleet_to_dict(fleet_b),
             sources=sources, options=options.to_dict(), seed=seed, battles=battles,
+            chunk_battles=max(1, int(settings.SIM_CHUNK_BATTLES)),
         )
-        matchup.save()
+        with transaction.atomic():
+            _lock_owner(f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
+            mine = cls.objects.owned_by(owner, owner_token).filter(status__in=cls.ACTIVE)
+            limit = int(settings.SIM_MAX_ACTIVE_PER_OWNER)
+            if mine.count() >= limit:
+                raise RunRefused(
+                    f"You already have {limit} previews running. Wait for one to finish, or "
+                    "cancel one from its page, then start this one.", 429)
+            waiting = cls.objects.filter(status__in=cls.ACTIVE).aggregate(
+                n=models.Sum(models.F("battles") - models.F("done")))["n"] or 0
+            if waiting + battles > int(settings.SIM_MAX_QUEUED_BATTLES):
+                raise RunRefused(
+                    f"The simulator is busy: {waiting:,} battles are waiting to be played. "
+                    "Try again in a few minutes, or ask for fewer battles.", 503)
+            matchup.save()
+        matchup.enqueue()
         return matchup
+
+    @property
+    def chunks(self) -> int:
+        return -(-self.battles // self.chunk_battles)
+
+    def chunk_bounds(self, index: int) -> tuple[int, int]:
+        first = index * self.chunk_battles
+        return first, min(self.battles, first + self.chunk_battles)
+
+    def missing_chunks(self) -> list[int]:
+        played = set(self.played_chunks.values_list("index", flat=True))
+        return [i for i in range(self.chunks) if i not in played]
+
+    def enqueue(self, indexes: list[int] | None = None) -> None:
+        """Send one task per chunk (all of them, or ``indexes``) to the workers' queue.
+
+        Outside any transaction: a worker may start before this returns. If the queue cannot
+        be reached the run fails, saying so, and ``RunRefused`` tells the player.
+        """
+        from .tasks import play_chunk  # the task module imports this one
+
+        try:
+            for index in range(self.chunks) if indexes is None else indexes:
+                play_chunk.apply_async((self.pk, index))
+        except Exception as exc:  # kombu's OperationalError and friends: the broker is away
+            log.exception("simulator run %s: could not queue its chunks", self.public_id)
+            self.fail("The simulator's queue could not be reached. Nothing was lost; start "
+                      "the run again in a moment.")
+            raise RunRefused("The simulator's queue cannot be reached right now. Try again in "
+                             "a moment.", 503) from exc
 
     def inputs(self) -> dict[str, Any]:
         """Everything that decides the results; ``Matchup.start(**inputs)`` repeats the run."""
@@ -180,7 +250,8 @@ class Matchup(models.Model):
 
     @property
     def is_done(self) -> bool:
-        return self.done >= self.battles or bool(self.error)
+        """Nothing more will be played: finished, failed or cancelled."""
+        return self.status not in self.ACTIVE
 
     @property
     def percent(self) -> int:
@@ -188,10 +259,11 @@ class Matchup(models.Model):
 
     @property
     def seconds_left(self) -> int | None:
-        """Roughly how long the rest of the run takes, from the last step's pace."""
-        if self.is_done or self.seconds_per_battle is None:
+        """Roughly how long the rest of the run takes, from its pace so far."""
+        if self.is_done or not self.done or self.started is None:
             return None
-        return max(1, round(self.seconds_per_battle * (self.battles - self.done)))
+        elapsed = (timezone.now() - self.started).total_seconds()
+        return max(1, round(elapsed / self.done * (self.battles - self.done)))
 
     def current_tally(self) -> Tally | None:
         return Tally.from_state(self.tally) if self.tally else None
@@ -207,61 +279,97 @@ class Matchup(models.Model):
         return play_battle(catalog, self.core_fleet("a"), self.core_fleet("b"), seed=self.seed,
                            index=index, options=self.sim_options, log=log)
 
-    # --- playing ----------------------------------------------------------------------------
+    def queue_ahead(self) -> int:
+        """Battles of other unfinished runs queued before this one."""
+        ahead = Matchup.objects.filter(status__in=self.ACTIVE, created__lt=self.created) \
+            .aggregate(n=models.Sum(models.F("battles") - models.F("done")))["n"]
+        return int(ahead or 0)
 
-    def play_step(self, catalog: core.Catalog, *, budget: float | None = None) -> int:
-        """Play the next battles for at most about ``budget`` seconds (always at least one, at
-        most MAX_STEP_BATTLES).
+    # --- playing (on a worker: tasks.play_chunk) ---------------------------------------------
 
-        Chunks are sized from the measured time per battle. The new count and tally are saved
-        only if nobody else advanced this run meanwhile (two tabs polling at once): the loser's
-        battles are dropped, never counted twice. Returns the number of battles added.
-        The engine's SimError propagates after being recorded in ``error``.
+    def record_chunk(self, index: int, tally: Tally, seconds: float, worker: str = "") -> bool:
+        """Write a played chunk once and merge it into the run, under the run's row lock.
+
+        Returns False (nothing changed) when the chunk was already written or the run is no
+        longer active (cancelled, failed).
         """
-        if self.is_done:
-            return 0
-        budget = step_seconds() if budget is None else budget
-        fleet_a, fleet_b = self.core_fleet("a"), self.core_fleet("b")
-        options = self.sim_options
-        start_done = self.done
-        tally = self.current_tally()
-        done = self.done
-        per_battle = self.seconds_per_battle
-        began = time.perf_counter()
-        last = min(self.battles, start_done + max_step_battles())
-        while done < last:
-            elapsed = time.perf_counter() - began
-            if per_battle is None:
-                chunk = FIRST_CHUNK
-            else:
-                chunk = int((budget - elapsed) / max(per_battle, 1e-6))
-            if done > start_done and chunk < 1:
-                break
-            chunk = max(1, min(chunk, last - done))
-            t0 = time.perf_counter()
-            try:
-                part = simulate(catalog, fleet_a, fleet_b, battles=chunk, seed=self.seed,
-                                options=options, first_index=done)
-            except SimError as exc:
-                self.error = str(exc)
-                Matchup.objects.filter(pk=self.pk).update(error=self.error)
-                raise
-            per_battle = (time.perf_counter() - t0) / chunk
-            tally = part if tally is None else tally.merge(part)
-            done += chunk
-        return self._save_progress(start_done, done, tally, per_battle)
-
-    def _save_progress(self, start_done: int, done: int, tally: Tally | None,
-                       per_battle: float | None) -> int:
-        finished = timezone.now() if done >= self.battles else None
-        state = tally.to_state() if tally is not None else None
         with transaction.atomic():
-            updated = Matchup.objects.filter(pk=self.pk, done=start_done).update(
-                done=done, tally=state, seconds_per_battle=per_battle, finished=finished,
-            )
-        if not updated:  # another request advanced the run first; show its state
-            self.refresh_from_db()
-            return 0
-        self.done, self.tally = done, state
-        self.seconds_per_battle, self.finished = per_battle, finished
-        return done - start_done
+            run = Matchup.objects.select_for_update().get(pk=self.pk)
+            if run.status not in self.ACTIVE:
+                return False
+            _, created = MatchupChunk.objects.get_or_create(
+                matchup=run, index=index,
+                defaults={"battles": tally.battles, "tally": tally.to_state(),
+                          "seconds": seconds, "worker": worker[:100]})
+            if not created:
+                return False
+            current = run.current_tally()
+            merged = tally if current is None else current.merge(tally)
+            run.done += tally.battles
+            run.tally = merged.to_state()
+            fields = ["done", "tally", "updated"]
+            if run.started is None:
+                run.started = timezone.now() - timedelta(seconds=seconds)
+                fields.append("started")
+            if run.done >= run.battles:
+                run.status, run.finished = self.Status.DONE, timezone.now()
+                fields += ["status", "finished"]
+            elif run.status == self.Status.QUEUED:
+                run.status = self.Status.RUNNING
+                fields.append("status")
+            run.save(update_fields=fields)
+        self.__dict__.update({f: getattr(run, f) for f in
+                              ("done", "tally", "status", "started", "finished")})
+        return True
+
+    def fail(self, message: str) -> None:
+        """Stop the run for good with ``message`` for its owner (if it is still active)."""
+        Matchup.objects.filter(pk=self.pk, status__in=self.ACTIVE).update(
+            status=self.Status.FAILED, error=message, finished=timezone.now(),
+            updated=timezone.now())
+        self.refresh_from_db(fields=["status", "error", "finished"])
+
+    def cancel(self) -> bool:
+        """The owner stops the run; played battles stay. False if it had already stopped."""
+        n = Matchup.objects.filter(pk=self.pk, status__in=self.ACTIVE).update(
+            status=self.Status.CANCELLED, finished=timezone.now(), updated=timezone.now())
+        self.refresh_from_db(fields=["status", "finished"])
+        return bool(n)
+
+
+class MatchupChunk(models.Model):
+    """One played chunk of a run: written once, in the transaction that counts it."""
+
+    matchup = models.ForeignKey(Matchup, on_delete=models.CASCADE, related_name="played_chunks")
+    index = models.PositiveIntegerField()
+    battles = models.PositiveIntegerField()
+    tally = models.JSONField(help_text="This chunk's Tally.to_state().")
+    seconds = models.FloatField(help_text="How long the worker took.")
+    worker = models.CharField(max_length=100, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["matchup", "index"],
+                                               name="simulator_chunk_once")]
+        ordering = ["matchup", "index"]
+
+    def __str__(self) -> str:
+        return f"chunk {self.index} of {self.matchup_id}"
+
+
+def stale_runs(days: int | None = None) -> models.QuerySet[Matchup]:
+    """Runs untouched for ``days`` (SIM_RUN_DAYS): what ``purge_simulator_runs`` deletes."""
+    days = int(settings.SIM_RUN_DAYS) if days is None else days
+    return Matchup.objects.filter(updated__lt=timezone.now() - timedelta(days=days))
+
+
+def _lock_owner(key: str) -> None:
+    """Serialise run starts of one owner, so two at once cannot both pass the limit.
+
+    PostgreSQL: a transaction-scoped advisory lock on the owner. SQLite: the transaction
+    already holds the database's write lock (transaction_mode IMMEDIATE).
+    """
+    if connection.vendor == "postgresql":
+        number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])

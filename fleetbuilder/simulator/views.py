@@ -1,18 +1,16 @@
 """The matchup preview: a form that starts a run, and the run's results page.
 
-A run plays its battles a chunk per request, with no background worker: starting a run plays
-the first chunk (a small run is finished at once); while it is unfinished the owner's results
-page asks for the next chunk (htmx, ``hx-trigger="load"`` on the progress region, so one step
-starts only when the previous answer has arrived), and without JavaScript it shows a Continue
-button. Anyone holding a run's unguessable link may read its results; only its owner (the same
-rule as saved fleets) may continue it. Unknown links are 404.
+Starting a run creates it and queues its chunks for the simulator's workers; no request plays
+battles. While it is unfinished its page polls the progress read from the database (htmx every
+second; without JavaScript the page refreshes itself). Anyone holding a run's unguessable link
+may read its results; only its owner (the same rule as saved fleets) may cancel it. Unknown
+links are 404.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.http import (
     Http404,
     HttpRequest,
@@ -30,10 +28,16 @@ from django_htmx.middleware import HtmxDetails
 from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.models import Fleet, session_owner_token
 from rules_core.sim import SimError, SimOptions
+from rules_core.sim.batch import fleet_specs
 
 from .forms import MatchupForm
-from .models import Matchup, random_seed
+from .models import Matchup, RunRefused, random_seed
 from .results import battle_context, results_context
+
+
+def check_playable(catalog: Any, fleet_a: Any, fleet_b: Any) -> None:
+    """Raise SimError now if the engine cannot play these fleets, rather than on a worker."""
+    fleet_specs(catalog, fleet_a, fleet_b)
 
 NEW = "simulator/new.html"
 PAGE = "simulator/matchup.html"
@@ -64,16 +68,14 @@ def _is_owner(request: HttpRequest, matchup: Matchup) -> bool:
 
 
 def _start(request: HttpRequest, **inputs: Any) -> Matchup:
-    """Create a run owned by this browser (or player) and play its first chunk.
+    """Create a run owned by this browser (or player) and queue its battles.
 
-    The engine's SimError (a fleet it cannot play) propagates and nothing is kept.
+    The fleets are checked first: a SimError (a fleet the engine cannot play) propagates and
+    nothing is kept; so does RunRefused (over a limit, or the queue away).
     """
-    catalog = loader.core_catalog()
-    with transaction.atomic():
-        matchup = Matchup.start(owner=request.user,
-                                owner_token=_owner_token(request, create=True) or "", **inputs)
-        matchup.play_step(catalog)
-    return matchup
+    check_playable(loader.core_catalog(), inputs["fleet_a"], inputs["fleet_b"])
+    return Matchup.start(owner=request.user,
+                         owner_token=_owner_token(request, create=True) or "", **inputs)
 
 
 # --- pages ----------------------------------------------------------------------------------
@@ -82,6 +84,7 @@ def _start(request: HttpRequest, **inputs: Any) -> Matchup:
 @require_http_methods(["GET", "POST"])
 def new(request: HtmxHttpRequest) -> HttpResponse:
     catalog = loader.core_catalog()
+    status = 200
     fleets = list(Fleet.objects.alive().owned_by(request.user, _owner_token(request))
                   .defer("last_removed"))
     form = MatchupForm(request.POST or None, catalog=catalog, fleets=fleets,
@@ -98,13 +101,18 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
             )
         except (SimError, ValueError) as exc:
             form.add_error(None, str(exc))
+        except RunRefused as exc:
+            form.add_error(None, str(exc))
+            status = exc.status
         else:
             return redirect(matchup)
     recent = Matchup.objects.owned_by(request.user, _owner_token(request)) \
         .defer("fleet_a", "fleet_b", "tally")[:RECENT_RUNS]
     ctx = {"form": form, "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
            "has_fleets": bool(fleets), "recent": recent}
-    return render(request, NEW, ctx, status=400 if form.errors else 200)
+    if form.errors and status == 200:
+        status = 400
+    return render(request, NEW, ctx, status=status)
 
 
 def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
@@ -155,21 +163,19 @@ def _run_ctx(request: HttpRequest, run: Matchup, catalog: Any, is_owner: bool
              ) -> dict[str, Any]:
     link = request.build_absolute_uri(run.get_absolute_url())
     return {"run": run, "is_owner": is_owner, "link": link,
+            "queue_ahead": run.queue_ahead() if run.status == Matchup.Status.QUEUED else 0,
             **results_context(run, catalog)}
 
 
 @require_POST
-def step(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    """Play the next chunk of an unfinished run (its owner only)."""
+def cancel(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """Stop an unfinished run (its owner only); the battles played so far stay."""
     run = _get_matchup(public_id)
     if not _is_owner(request, run):
-        return HttpResponseForbidden("Only the player who started this run can continue it.")
-    catalog = loader.core_catalog()
-    try:
-        run.play_step(catalog)
-    except SimError:
-        pass  # recorded on the run; the page says why it stopped
+        return HttpResponseForbidden("Only the player who started this run can cancel it.")
+    run.cancel()
     if request.htmx:
+        catalog = loader.core_catalog()
         return render(request, f"{PAGE}#run", _run_ctx(request, run, catalog, True))
     return redirect(run)
 
@@ -185,6 +191,8 @@ def again(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         new_run = _start(request, **run.inputs())
     except SimError as exc:  # the catalogue changed under a stored fleet
         return HttpResponseBadRequest(str(exc))
+    except RunRefused as exc:
+        return HttpResponse(str(exc), status=exc.status, content_type="text/plain")
     return redirect(new_run)
 
 

@@ -1,6 +1,9 @@
 """A player previews a matchup in Chromium: from a fleet they built to a finished run with its
-charts and one battle's log; and the same without JavaScript on a phone, by the Continue
-button."""
+charts and one battle's log, the page following the workers' progress; and the same without
+JavaScript on a phone, the page refreshing itself.
+
+The run's chunks are held when queued and played here, by the test, while the page waits: the
+page must show the progress as it comes (tests/production/ plays them on real workers)."""
 
 from __future__ import annotations
 
@@ -12,14 +15,16 @@ from playwright.sync_api import Browser, Page, expect
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def small_steps(settings) -> None:  # noqa: ANN001
-    """Each request plays only a little, so the run takes several steps."""
-    settings.SIMULATOR_STEP_SECONDS = 0.0
+def play_all_queued(held: list[tuple[int, int]]) -> None:
+    from fleetbuilder.simulator.tasks import play_chunk
+
+    while held:
+        play_chunk(*held.pop(0))
 
 
 def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
-        page: Page, live_catalog, small_steps) -> None:  # noqa: ANN001
+        page: Page, live_catalog, held_chunks, settings) -> None:  # noqa: ANN001
+    settings.SIM_CHUNK_BATTLES = 10
     page.goto(live_catalog.url + "/fleets/new/")
     page.get_by_label("Faction").select_option("imperial-navy")
     page.get_by_label("Game size").select_option("patrol")
@@ -41,12 +46,21 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
     page.get_by_label("Battles").fill("30")
     page.get_by_label("Seed").fill("5")
 
-    steps: list[str] = []
-    page.on("request", lambda r: steps.append(r.url) if r.url.endswith("/step/") else None)
+    polls: list[str] = []
+    page.on("request", lambda r: polls.append(r.url)
+            if r.headers.get("hx-target") == "sim-run" else None)
     page.get_by_role("button", name="Run the battles").click()
+    expect(page.locator("[data-run-status]")).to_contain_text("Waiting for a simulator worker")
+    expect(page.get_by_role("button", name="Cancel run")).to_be_visible()
+    assert len(held_chunks) == 3
+    from fleetbuilder.simulator.tasks import play_chunk
+
+    play_chunk(*held_chunks.pop(0))
+    expect(page.locator("label[for=sim-progress-bar]")).to_have_text("Played 10 of 30 battles")
+    play_all_queued(held_chunks)
     expect(page.locator("#sim-status")).to_have_text("Finished: 30 battles played.",
-                                                     timeout=60_000)
-    assert len(steps) >= 2  # the page asked for the rest of the run, chunk by chunk
+                                                     timeout=10_000)
+    assert len(polls) >= 2  # the page followed the run by itself
     expect(page.locator("#sim-progress-bar")).to_have_count(0)
 
     expect(page.get_by_role("heading", level=1)).to_contain_text("Untitled Fleet")
@@ -73,14 +87,17 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
     first_wins = wins.inner_text()
     first_url = page.url.split("?")[0]
     page.get_by_role("button", name="Run again with the same seed").click()
+    expect(page.locator("[data-run-status]")).to_be_visible()
+    play_all_queued(held_chunks)
     expect(page.locator("#sim-status")).to_have_text("Finished: 30 battles played.",
-                                                     timeout=60_000)
+                                                     timeout=10_000)
     assert page.url.split("?")[0] != first_url
     expect(page.locator("#stat-a-wins")).to_have_text(first_wins)
 
 
-def test_without_javascript_the_run_goes_on_by_the_continue_button(
-        browser: Browser, live_catalog, small_steps) -> None:  # noqa: ANN001
+def test_without_javascript_the_page_refreshes_itself_until_the_run_ends(
+        browser: Browser, live_catalog, held_chunks, settings) -> None:  # noqa: ANN001
+    settings.SIM_CHUNK_BATTLES = 4
     context = browser.new_context(java_script_enabled=False,
                                   viewport={"width": 375, "height": 800})  # and on a phone
     page = context.new_page()
@@ -91,13 +108,15 @@ def test_without_javascript_the_run_goes_on_by_the_continue_button(
     page.locator("#side-b").get_by_label("Game size").select_option("patrol")
     page.get_by_label("Battles").fill("8")
     page.get_by_role("button", name="Run the battles").click()
-    expect(page.locator("label[for=sim-progress-bar]")).to_have_text(
-        re.compile(r"Played \d of 8 battles"))
-    for _ in range(8):
-        if page.get_by_role("button", name="Continue").count() == 0:
-            break
-        page.get_by_role("button", name="Continue").click()
-    expect(page.locator("#sim-status")).to_have_text("Finished: 8 battles played.")
+    expect(page.locator("label[for=sim-progress-bar]")).to_have_text("Played 0 of 8 battles")
+    from fleetbuilder.simulator.tasks import play_chunk
+
+    play_chunk(*held_chunks.pop(0))
+    expect(page.locator("label[for=sim-progress-bar]")).to_have_text("Played 4 of 8 battles",
+                                                                     timeout=10_000)
+    play_all_queued(held_chunks)
+    expect(page.locator("#sim-status")).to_have_text("Finished: 8 battles played.",
+                                                     timeout=10_000)
     expect(page.locator("#stat-b-wins")).to_be_visible()
     expect(page.locator("#battle-log [data-battle-outcome]")).to_contain_text("Battle 1:")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375  # nothing overflows

@@ -21,18 +21,6 @@ SAMPLES = {
 
 
 @pytest.fixture
-def whole_runs(settings) -> None:  # noqa: ANN001
-    """A step may take a minute: small runs finish in the request that starts them."""
-    settings.SIMULATOR_STEP_SECONDS = 60.0
-
-
-@pytest.fixture
-def tiny_steps(settings) -> None:  # noqa: ANN001
-    """Every step plays as few battles as it may, so a run takes many steps."""
-    settings.SIMULATOR_STEP_SECONDS = 0.0
-
-
-@pytest.fixture
 def start_run(client: Client) -> Callable[..., Any]:
     """POST the matchup form (two Patrol sample fleets unless told otherwise)."""
 

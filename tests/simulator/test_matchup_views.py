@@ -22,6 +22,7 @@ from django.test import Client
 
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.simulator.models import MAX_BATTLES, Matchup
+from fleetbuilder.simulator.tasks import play_chunk
 from rules_core.sample_fleets import sample_fleet
 from rules_core.sharecode import encode
 from rules_core.sim import SimOptions, play_battle, simulate
@@ -137,7 +138,7 @@ def test_a_fleet_the_engine_cannot_play_is_refused_and_nothing_is_kept(
 
 
 def test_a_small_run_finishes_at_once_and_shows_the_engines_numbers(
-        client: Client, started: Callable[..., Matchup], catalog, whole_runs) -> None:  # noqa: ANN001
+        client: Client, started: Callable[..., Matchup], catalog) -> None:  # noqa: ANN001
     run = started(battles="24", seed="7")
     assert (run.done, run.battles, run.seed) == (24, 24, 7)
     assert run.finished is not None
@@ -150,7 +151,8 @@ def test_a_small_run_finishes_at_once_and_shows_the_engines_numbers(
     assert stat(page, "draws") == pct1(expected["draw_rate"])
     assert f"{expected['a_wins']} · 95" in page
     assert f"fleet A scores {pct1(expected['a_score_rate'])}" in page
-    assert "hx-post" not in page.split('id="sim-run"')[1].split(">")[0]  # no more polling
+    assert "hx-get" not in page.split('id="sim-run"')[1].split(">")[0]  # no more polling
+    assert 'http-equiv="refresh"' not in page
     assert "Finished: 24 battles played." in page
     assert "Imperial Navy Patrol Fleet (sample)" in page
     assert "Orks Patrol Fleet (sample)" in page
@@ -158,72 +160,202 @@ def test_a_small_run_finishes_at_once_and_shows_the_engines_numbers(
     assert page.count("<svg") >= 5  # outcome, two victory-point charts, rounds, fate bars
 
 
-def test_a_run_played_a_chunk_per_request_ends_with_the_one_shot_tally(
-        client: Client, started: Callable[..., Matchup], catalog, tiny_steps) -> None:  # noqa: ANN001
-    run = started(battles="9", seed="4242")
-    assert 0 < run.done < 9  # the first chunk only
-    page = client.get(run.get_absolute_url()).content.decode()
-    assert f"Played <strong data-done>{run.done}</strong> of 9 battles" in page
-    assert re.search(r"about \d+ s left", page)
-    assert f'hx-post="/simulator/m/{run.public_id}/step/"' in page
-    assert "Partial results over the first" in page
-    assert run.summary() == one_shot(catalog, run, battles=run.done)
+def merged_one_shot(catalog, run: Matchup, ranges: list[tuple[int, int]]) -> dict[str, Any]:  # noqa: ANN001
+    """The summary of simulate calls over the given battle ranges of the run, merged."""
+    options = SimOptions.from_dict(run.options)
+    tallies = [simulate(catalog, run.core_fleet("a"), run.core_fleet("b"), battles=hi - lo,
+                        seed=run.seed, options=options, first_index=lo) for lo, hi in ranges]
+    total = tallies[0]
+    for t in tallies[1:]:
+        total = total.merge(t)
+    return total.summary(seed=run.seed)
 
-    steps = 0
-    while not run.is_done:
-        before = run.done
-        response = client.post(f"/simulator/m/{run.public_id}/step/",
-                               headers={"HX-Request": "true", "HX-Target": "sim-run"})
-        assert response.status_code == 200
-        fragment = response.content.decode()
-        assert fragment.lstrip().startswith('<section id="sim-run"')
+
+def test_chunks_played_in_any_order_end_with_the_one_shot_tally(
+        client: Client, started: Callable[..., Matchup], catalog, held_chunks, settings,  # noqa: ANN001
+) -> None:
+    settings.SIM_CHUNK_BATTLES = 2
+    run = started(battles="9", seed="4242")
+    assert (run.status, run.done, run.chunks) == ("queued", 0, 5)
+    assert sorted(held_chunks) == [(run.pk, i) for i in range(5)]  # one task per chunk
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert "Played <strong data-done>0</strong> of 9 battles" in page
+    assert "Waiting for a simulator worker" in page
+    head = page.split('id="sim-run"')[1].split(">")[0]
+    assert f'hx-get="/simulator/m/{run.public_id}/"' in head and 'every 1s' in head
+
+    played: list[tuple[int, int]] = []
+    for index in (3, 0, 4, 1, 2):  # workers finish chunks in any order
+        assert play_chunk(run.pk, index) == len(range(*run.chunk_bounds(index)))
+        played.append(run.chunk_bounds(index))
         run.refresh_from_db()
-        assert run.done > before
-        assert ("hx-post" in fragment.split(">")[0]) is (not run.is_done)
-        steps += 1
-    assert steps >= 2
-    assert run.done == 9
+        assert run.done == sum(hi - lo for lo, hi in played)
+        assert run.summary() == merged_one_shot(catalog, run, played)
+        fragment = client.get(run.get_absolute_url(),
+                              headers={"HX-Request": "true", "HX-Target": "sim-run"})
+        text = fragment.content.decode()
+        assert text.lstrip().startswith('<section id="sim-run"')
+        assert ("hx-get" in text.split(">")[0]) is (not run.is_done)
+        if not run.is_done:
+            assert f"Played <strong data-done>{run.done}</strong> of 9 battles" in text
+            assert "Partial results over the first" in text
+    assert (run.status, run.done) == ("done", 9)
+    assert run.finished is not None
     assert run.summary() == one_shot(catalog, run)
 
 
-def test_without_javascript_continue_redirects_back_to_the_results(
-        client: Client, started: Callable[..., Matchup], tiny_steps) -> None:  # noqa: ANN001
+def test_without_javascript_the_page_refreshes_itself_until_the_run_ends(
+        client: Client, started: Callable[..., Matchup], held_chunks, settings) -> None:  # noqa: ANN001
+    settings.SIM_CHUNK_BATTLES = 4
     run = started(battles="8")
     page = client.get(run.get_absolute_url()).content.decode()
-    assert '<button class="button button--small" type="submit">Continue</button>' in page
-    done = run.done
-    response = client.post(f"/simulator/m/{run.public_id}/step/")
-    assert response.status_code == 302
-    assert response.headers["Location"] == run.get_absolute_url()
-    run.refresh_from_db()
-    assert run.done > done
+    assert '<noscript><meta http-equiv="refresh" content="2"></noscript>' in page
+    assert "Continue</button>" not in page
+    for index in range(run.chunks):
+        play_chunk(run.pk, index)
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert 'http-equiv="refresh"' not in page
+    assert "Finished: 8 battles played." in page
 
 
-def test_one_request_plays_at_most_the_cap_of_battles(client: Client,
-                                                       started: Callable[..., Matchup],
-                                                       settings, whole_runs) -> None:  # noqa: ANN001
-    settings.SIMULATOR_MAX_STEP_BATTLES = 4
+def test_a_chunk_delivered_twice_counts_once(started: Callable[..., Matchup], catalog,  # noqa: ANN001
+                                            held_chunks, settings) -> None:  # noqa: ANN001
+    settings.SIM_CHUNK_BATTLES = 5
     run = started(battles="10")
-    assert run.done == 4  # a minute's budget, but the cap stops it first
-    client.post(f"/simulator/m/{run.public_id}/step/")
+    assert play_chunk(run.pk, 1) == 5
+    assert play_chunk(run.pk, 1) == 0  # delivered again after it was written: nothing
+    # a worker that played it before seeing the other's row (killed, retried) records nothing
+    lo, hi = run.chunk_bounds(1)
+    again = simulate(catalog, run.core_fleet("a"), run.core_fleet("b"), battles=hi - lo,
+                     seed=run.seed, options=run.sim_options, first_index=lo)
+    assert run.record_chunk(1, again, 0.1) is False
     run.refresh_from_db()
-    assert run.done == 8
+    assert (run.done, run.played_chunks.count()) == (5, 1)
+    assert run.summary() == merged_one_shot(catalog, run, [(5, 10)])
+    assert play_chunk(run.pk, 0) == 5
+    run.refresh_from_db()
+    assert run.summary() == one_shot(catalog, run)
 
 
-def test_two_steps_racing_never_count_a_battle_twice(started: Callable[..., Matchup], catalog,  # noqa: ANN001
-                                                     tiny_steps) -> None:  # noqa: ANN001
-    run = started(battles="10")
-    first, second = Matchup.objects.get(pk=run.pk), Matchup.objects.get(pk=run.pk)
-    assert first.play_step(catalog) > 0
-    assert second.play_step(catalog) == 0  # it started from a stale count: dropped
-    assert second.done == first.done  # and it now shows the stored state
-    stored = Matchup.objects.get(pk=run.pk)
-    assert stored.summary() == one_shot(catalog, stored, battles=stored.done)
+def test_the_owner_cancels_a_run_and_nothing_more_is_played(
+        client: Client, started: Callable[..., Matchup], outsider: Client, held_chunks,  # noqa: ANN001
+        settings) -> None:  # noqa: ANN001
+    settings.SIM_CHUNK_BATTLES = 3
+    run = started(battles="9")
+    play_chunk(run.pk, 0)
+    assert outsider.post(f"/simulator/m/{run.public_id}/cancel/").status_code == 403
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert "Cancel run</button>" in page
+    response = client.post(f"/simulator/m/{run.public_id}/cancel/",
+                           headers={"HX-Request": "true", "HX-Target": "sim-run"})
+    assert response.status_code == 200
+    fragment = response.content.decode()
+    assert "Cancelled after 3 of 9 battles." in fragment
+    assert "hx-get" not in fragment.split(">")[0]  # polling stops
+    assert play_chunk(run.pk, 1) == 0  # queued chunks find the run cancelled
+    run.refresh_from_db()
+    assert (run.status, run.done) == ("cancelled", 3)
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert "Cancel run" not in page and 'http-equiv="refresh"' not in page
+    assert stat(page, "a-wins") is not None  # the three battles played still show
+
+
+def test_each_player_may_have_two_unfinished_runs(client: Client, start_run: Callable[..., Any],
+                                                  started: Callable[..., Matchup],
+                                                  outsider: Client, held_chunks) -> None:  # noqa: ANN001
+    first, _second = started(), started()
+    response = start_run()
+    assert response.status_code == 429
+    assert "You already have 2 previews running" in html.unescape(response.content.decode())
+    assert Matchup.objects.count() == 2
+    assert start_run(outsider).status_code == 302  # another player is not held back
+    client.post(f"/simulator/m/{first.public_id}/cancel/")
+    assert start_run().status_code == 302
+
+
+def test_a_full_queue_refuses_new_runs_with_a_message(start_run: Callable[..., Any],
+                                                      outsider: Client, held_chunks,  # noqa: ANN001
+                                                      settings) -> None:  # noqa: ANN001
+    settings.SIM_MAX_QUEUED_BATTLES = 30
+    assert start_run(battles="20").status_code == 302
+    response = start_run(outsider, battles="20")
+    assert response.status_code == 503
+    text = html.unescape(response.content.decode())
+    assert "The simulator is busy: 20 battles are waiting" in text
+    assert Matchup.objects.count() == 1
+    assert start_run(outsider, battles="10").status_code == 302  # what fits still goes
+
+
+def test_a_failing_chunk_fails_the_run_with_a_message_and_a_logged_traceback(
+        client: Client, started: Callable[..., Matchup], held_chunks, monkeypatch,  # noqa: ANN001
+        caplog, settings) -> None:  # noqa: ANN001
+    settings.SIM_CHUNK_BATTLES = 4
+    run = started(battles="8")
+    play_chunk(run.pk, 0)
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("engine fell over")
+
+    monkeypatch.setattr("fleetbuilder.simulator.tasks.simulate", broken)
+    with caplog.at_level("ERROR", logger="fleetbuilder.simulator"):
+        assert play_chunk(run.pk, 1) == 0
+    record = next(r for r in caplog.records
+                  if r.name == "fleetbuilder.simulator" and r.levelname == "ERROR")
+    assert record.exc_info and "engine fell over" in str(record.exc_info[1])
+    assert run.public_id in record.getMessage()
+    run.refresh_from_db()
+    assert (run.status, run.done) == ("failed", 4)
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert "The simulator stopped after 4 battles:" in page
+    assert "The simulator failed on battles 5–8." in page
+    assert 'http-equiv="refresh"' not in page
+
+
+def test_an_unreachable_queue_is_a_clear_message_not_a_hang(
+        client: Client, start_run: Callable[..., Any], monkeypatch) -> None:  # noqa: ANN001
+    from kombu.exceptions import OperationalError
+
+    def away(*args: Any, **kwargs: Any) -> None:
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(play_chunk, "apply_async", away)
+    response = start_run()
+    assert response.status_code == 503
+    assert "queue cannot be reached right now" in html.unescape(response.content.decode())
+    run = Matchup.objects.get()
+    assert run.status == "failed" and "could not be reached" in run.error
+
+
+def test_the_largest_run_is_ten_thousand_battles(start_run: Callable[..., Any],
+                                                 held_chunks, settings) -> None:  # noqa: ANN001
+    assert MAX_BATTLES == 10_000
+    settings.SIM_CHUNK_BATTLES = 50
+    assert start_run(battles="10000").status_code == 302
+    run = Matchup.objects.get()
+    assert (run.battles, run.chunks, len(held_chunks)) == (10_000, 200, 200)
+
+
+def test_purge_simulator_runs_deletes_runs_untouched_for_the_set_days(
+        started: Callable[..., Matchup], held_chunks, settings) -> None:  # noqa: ANN001
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.SIM_RUN_DAYS = 30
+    old, recent = started(battles="4"), started(battles="4")
+    play_chunk(old.pk, 0)
+    Matchup.objects.filter(pk=old.pk).update(updated=timezone.now() - timedelta(days=31))
+    Matchup.objects.filter(pk=recent.pk).update(updated=timezone.now() - timedelta(days=29))
+    out = io.StringIO()
+    call_command("purge_simulator_runs", "--dry-run", stdout=out)
+    assert "1 simulator run" in out.getvalue() and Matchup.objects.count() == 2
+    call_command("purge_simulator_runs", stdout=out)
+    assert list(Matchup.objects.values_list("pk", flat=True)) == [recent.pk]
 
 
 def test_the_run_keeps_its_own_copy_of_the_fleets(client: Client, started: Callable[..., Matchup],
                                                   own_fleet: Callable[..., Fleet],
-                                                  catalog, whole_runs) -> None:  # noqa: ANN001
+                                                  catalog) -> None:  # noqa: ANN001
     fleet = own_fleet("imperial-navy", "patrol", name="Home Guard")
     run = started(a_source="fleet", a_fleet=str(fleet.pk))
     before = dict(run.fleet_a)
@@ -237,7 +369,7 @@ def test_the_run_keeps_its_own_copy_of_the_fleets(client: Client, started: Calla
 def test_each_ship_row_is_named_as_in_its_fleet_list(client: Client,
                                                     started: Callable[..., Matchup],
                                                     own_fleet: Callable[..., Fleet],
-                                                    catalog, whole_runs) -> None:  # noqa: ANN001
+                                                    catalog) -> None:  # noqa: ANN001
     # The Patrol sample: Siluria, Siluria, Dauntless, Endeavour, then three squadrons of three
     # (Cobras, Falchions, Swords). An empty squadron goes first: the engine skips it.
     fleet = own_fleet("imperial-navy", "patrol")
@@ -265,7 +397,7 @@ def test_each_ship_row_is_named_as_in_its_fleet_list(client: Client,
 
 def test_a_shared_fleet_by_code_link_or_permalink(started: Callable[..., Matchup],
                                                   start_run: Callable[..., Any], catalog,  # noqa: ANN001
-                                                  outsider: Client, whole_runs) -> None:  # noqa: ANN001
+                                                  outsider: Client) -> None:  # noqa: ANN001
     orks = sample_fleet(catalog, "orks", "patrol")
     code = encode(orks)
     by_code = started(b_source="shared", b_share=code, battles="3")
@@ -296,30 +428,29 @@ def test_a_shared_fleet_by_code_link_or_permalink(started: Callable[..., Matchup
 # --- who may see and do what ---------------------------------------------------------------
 
 
-def test_anyone_with_the_link_reads_the_results_but_only_the_owner_continues(
-        started: Callable[..., Matchup], outsider: Client, tiny_steps) -> None:  # noqa: ANN001
+def test_anyone_with_the_link_reads_the_results_but_only_the_owner_cancels(
+        started: Callable[..., Matchup], outsider: Client, held_chunks) -> None:  # noqa: ANN001
     run = started(battles="8")
     page = outsider.get(run.get_absolute_url())
     assert page.status_code == 200
     text = page.content.decode()
     head = text.split('id="sim-run"')[1].split(">")[0]
-    assert "hx-post" not in head and 'hx-trigger="every 3s"' in head  # follows, read-only
-    assert "Continue</button>" not in text
+    assert 'hx-get' in head and 'hx-trigger="every 1s"' in head  # follows, read-only
+    assert "Cancel run</button>" not in text
     poll = outsider.get(run.get_absolute_url(),
                         headers={"HX-Request": "true", "HX-Target": "sim-run"})
     assert poll.content.decode().lstrip().startswith('<section id="sim-run"')
     assert 'id="battle-log"' not in poll.content.decode()
 
-    done = run.done
-    response = outsider.post(f"/simulator/m/{run.public_id}/step/")
+    response = outsider.post(f"/simulator/m/{run.public_id}/cancel/")
     assert response.status_code == 403
     run.refresh_from_db()
-    assert run.done == done
+    assert run.status == "queued"
 
 
 def test_the_form_lists_this_browsers_recent_runs_only(client: Client,
                                                        started: Callable[..., Matchup],
-                                                       outsider: Client, whole_runs) -> None:  # noqa: ANN001
+                                                       outsider: Client) -> None:  # noqa: ANN001
     run = started(battles="2", seed="8080")
     page = client.get("/simulator/").content.decode()
     assert "Your recent runs" in page
@@ -330,24 +461,24 @@ def test_the_form_lists_this_browsers_recent_runs_only(client: Client,
 def test_a_signed_in_players_run_is_theirs_in_any_browser(client: Client,
                                                           started: Callable[..., Matchup],
                                                           django_user_model, outsider: Client,
-                                                          tiny_steps) -> None:  # noqa: ANN001
+                                                          held_chunks) -> None:  # noqa: ANN001
     player = django_user_model.objects.create_user("admiral", password="long-enough-secret")
     client.force_login(player)
     run = started(battles="8")
     assert run.owner == player and run.session_key == ""
     elsewhere = Client()
     elsewhere.force_login(player)
-    done = run.done
-    assert elsewhere.post(f"/simulator/m/{run.public_id}/step/").status_code == 302
+    assert outsider.post(f"/simulator/m/{run.public_id}/cancel/").status_code == 403
+    assert elsewhere.post(f"/simulator/m/{run.public_id}/cancel/").status_code == 302
     run.refresh_from_db()
-    assert run.done > done
-    assert outsider.post(f"/simulator/m/{run.public_id}/step/").status_code == 403
+    assert run.status == "cancelled"
     assert f'href="{run.get_absolute_url()}"' in elsewhere.get("/simulator/").content.decode()
 
 
 def test_runs_started_before_logging_in_move_to_the_account(client: Client,
                                                              started: Callable[..., Matchup],
-                                                             django_user_model, tiny_steps) -> None:  # noqa: ANN001
+                                                             django_user_model,
+                                                             held_chunks) -> None:  # noqa: ANN001
     run = started(battles="8")
     assert run.owner is None
     player = django_user_model.objects.create_user("captain", password="long-enough-secret")
@@ -357,23 +488,23 @@ def test_runs_started_before_logging_in_move_to_the_account(client: Client,
     client.logout()  # the browser forgets its token; the account keeps the run
     elsewhere = Client()
     elsewhere.force_login(player)
-    assert elsewhere.post(f"/simulator/m/{run.public_id}/step/").status_code == 302
+    assert elsewhere.post(f"/simulator/m/{run.public_id}/cancel/").status_code == 302
 
 
 def test_unknown_runs_are_404_and_wrong_methods_405(client: Client,
                                                    started: Callable[..., Matchup],
-                                                   whole_runs) -> None:  # noqa: ANN001
-    for path in ("/simulator/m/nope/", "/simulator/m/nope/step/", "/simulator/m/nope/again/"):
-        response = client.post(path) if path.endswith(("step/", "again/")) else client.get(path)
+                                                   ) -> None:
+    for path in ("/simulator/m/nope/", "/simulator/m/nope/cancel/", "/simulator/m/nope/again/"):
+        response = client.post(path) if path.endswith(("cancel/", "again/")) else client.get(path)
         assert response.status_code == 404, path
     run = started(battles="2")
-    assert client.get(f"/simulator/m/{run.public_id}/step/").status_code == 405
+    assert client.get(f"/simulator/m/{run.public_id}/cancel/").status_code == 405
     assert client.get(f"/simulator/m/{run.public_id}/again/").status_code == 405
     assert client.post(run.get_absolute_url()).status_code == 405
 
 
 def test_run_again_with_the_same_seed_gives_the_same_results(
-        client: Client, started: Callable[..., Matchup], outsider: Client, whole_runs) -> None:  # noqa: ANN001
+        client: Client, started: Callable[..., Matchup], outsider: Client) -> None:  # noqa: ANN001
     run = started(battles="10", seed="99", terrain="void", scoring="faq", max_rounds="6",
                   b_policy="cautious", table="armada")
     assert run.options == {"max_rounds": 6, "scoring": "faq", "terrain": "void",
@@ -399,7 +530,7 @@ def test_run_again_with_the_same_seed_gives_the_same_results(
 
 def test_edit_and_run_again_fills_the_form_with_the_runs_inputs(
         client: Client, started: Callable[..., Matchup], own_fleet: Callable[..., Fleet],
-        outsider: Client, whole_runs) -> None:  # noqa: ANN001
+        outsider: Client) -> None:  # noqa: ANN001
     fleet = own_fleet("orks", "patrol", name="Da Boyz")
     run = started(battles="3", seed="77", b_source="fleet", b_fleet=str(fleet.pk),
                   a_faction="necrons", a_size="battle", a_policy="cautious", terrain="section13")
@@ -436,7 +567,7 @@ def test_edit_and_run_again_fills_the_form_with_the_runs_inputs(
 
 def test_the_files_and_command_on_the_page_replay_the_run(client: Client,
                                                            started: Callable[..., Matchup],
-                                                           tmp_path, whole_runs) -> None:  # noqa: ANN001
+                                                           tmp_path) -> None:  # noqa: ANN001
     run = started(battles="6", seed="123", terrain="void", scoring="faq", max_rounds="7",
                   table="battle")
     page = html.unescape(client.get(run.get_absolute_url()).content.decode())
@@ -463,7 +594,7 @@ def test_the_files_and_command_on_the_page_replay_the_run(client: Client,
 
 
 def test_one_battles_log_is_that_battle_replayed(client: Client, started: Callable[..., Matchup],
-                                                 catalog, whole_runs) -> None:  # noqa: ANN001
+                                                 catalog) -> None:  # noqa: ANN001
     run = started(battles="5", seed="31")
     page = client.get(run.get_absolute_url()).content.decode()
     assert "Battle 1:" in page
@@ -490,7 +621,7 @@ def test_one_battles_log_is_that_battle_replayed(client: Client, started: Callab
 @pytest.mark.parametrize("wanted", ["0", "6", "x", "-1"])
 def test_a_battle_outside_the_run_gets_a_message(client: Client,
                                                  started: Callable[..., Matchup],
-                                                 wanted: str, whole_runs) -> None:  # noqa: ANN001
+                                                 wanted: str) -> None:  # noqa: ANN001
     run = started(battles="5")
     message = f"There is no battle {wanted}: this run has battles 1 to 5."
     response = client.get(f"{run.get_absolute_url()}?battle={wanted}")
