@@ -9,7 +9,7 @@ from django.db import DatabaseError, transaction
 
 from rules_core import catalog as core
 
-from . import signals
+from . import pagecache, signals
 from .models import (
     AdmiralRank,
     AttackCraft,
@@ -139,6 +139,7 @@ def _load(directory: Path, force: bool) -> LoadResult:
     Faction.objects.exclude(slug__in=[f.slug for f in catalog.factions]).delete()
     CatalogState.objects.all().delete()
     CatalogState.objects.create(version=catalog.version)
+    pagecache.version_changed(catalog.version)
     return LoadResult(catalog.version, True, len(catalog.factions), catalog.ship_count)
 
 
@@ -155,8 +156,11 @@ def _save_upgrade(upgrade: core.Upgrade, faction: Faction | None, order: int) ->
 
 
 def core_catalog() -> core.Catalog:
-    """The catalogue as rules_core values, built from the database once per catalogue version."""
-    version = CatalogState.current_version()
+    """The catalogue as rules_core values, built from the database once per catalogue version.
+
+    The version comes from the shared cache (``pagecache.catalogue_version``), so a process's
+    copy is checked against the version every process sees, without a query."""
+    version = pagecache.catalogue_version()
     cached = _cache.get("catalog")
     if cached is not None and cached.version == version:
         return cached

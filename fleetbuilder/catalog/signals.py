@@ -5,7 +5,7 @@ import uuid
 
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
-from . import models
+from . import models, pagecache
 
 loading = False  # set by the loader, which writes CatalogState itself
 
@@ -14,7 +14,9 @@ def catalogue_edited(sender, **kwargs) -> None:  # noqa: ANN001
     if loading or sender is models.CatalogState:
         return
     base = models.CatalogState.current_version().split("~")[0]
-    models.CatalogState.objects.update(version=f"{base}~edited-{uuid.uuid4().hex[:8]}")
+    version = f"{base}~edited-{uuid.uuid4().hex[:8]}"
+    models.CatalogState.objects.update(version=version)
+    pagecache.version_changed(version)
 
 
 def connect() -> None:
