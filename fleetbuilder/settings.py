@@ -4,41 +4,50 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+
+from fleetbuilder.config import (
+    ConfigError,
+    envbool,
+    envchoice,
+    envint,
+    envlist,
+    secret_key_problem,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-def envbool(name: str, default: str) -> bool:
-    value = os.environ.get(name, default).strip().lower()
-    if value in ("1", "true", "yes", "on"):
-        return True
-    if value in ("0", "false", "no", "off", ""):
-        return False
-    raise ImproperlyConfigured(f"{name} must be a boolean (true/false), not {value!r}")
-
-
-def envint(name: str, default: str) -> int:
-    value = os.environ.get(name, default)
-    try:
-        return int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}") from None
-
-
-def envlist(name: str, default: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
-
-
 DEBUG = envbool("DEBUG", "false")
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG and not envbool("ALLOW_INSECURE_SECRET", "true"):
-        raise ImproperlyConfigured("SECRET_KEY must be set in production")
+# Sessions, CSRF tokens and password-reset links are signed with it: without DEBUG a missing or
+# guessable key stops start-up. Only a development server (DEBUG=true) may run without one.
+if DEBUG and not SECRET_KEY:
     SECRET_KEY = "insecure-local-development-key-change-me"  # noqa: S105
+elif not DEBUG and (_problem := secret_key_problem(SECRET_KEY)):
+    raise ConfigError(
+        f"SECRET_KEY {_problem}: set it to 50 or more random characters "
+        "(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+    )
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+
+# HTTPS=true: the site is served over TLS (usually by a proxy in front of gunicorn that sets
+# X-Forwarded-Proto; it must overwrite any such header a client sends). Browsers are told to use
+# HTTPS for a year (HSTS, with subdomains; HSTS_PRELOAD=false leaves the preload list alone),
+# plain HTTP is redirected, and cookies are only sent over TLS.
+HTTPS = envbool("HTTPS", "false")
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+    SECURE_HSTS_SECONDS = 365 * 24 * 60 * 60
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = envbool("HSTS_PRELOAD", "true")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -60,7 +69,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "fleetbuilder.ops.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -97,7 +108,10 @@ try:
         "default": dj_database_url.parse(_DATABASE_URL, conn_max_age=envint("DB_CONN_MAX_AGE", "0"))
     }
 except ValueError as exc:
-    raise ImproperlyConfigured(f"DATABASE_URL is not a database address: {exc}") from None
+    # The first sentence of dj-database-url's message (the rest lists every known scheme).
+    raise ConfigError(
+        f"DATABASE_URL is not a database address: {str(exc).split('. ')[0]}"
+    ) from None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (gunicorn workers, simulator workers) share one file: WAL lets readers
     # go on during a write, a writer waits its turn instead of failing at once, and IMMEDIATE
@@ -190,11 +204,51 @@ SESSION_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
+# Content-Security-Policy (django-csp): every script and stylesheet comes from this site's own
+# files; no inline script, no style attribute, no eval. Pages that need an exception say why.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+# Logs go to stderr, one line each, with the request id (fleetbuilder/ops/request_id.py): every
+# request is one INFO line on fleetbuilder.request, so LOG_LEVEL=WARNING hides them.
+LOG_LEVEL = envchoice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "filters": {"request_id": {"()": "fleetbuilder.ops.request_id.RequestIdFilter"}},
+    "formatters": {
+        "line": {
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s",
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "line",
+        },
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "fleetbuilder.request": {"level": LOG_LEVEL},
+        "fleetbuilder.simulator": {"level": LOG_LEVEL},
+        # Django logs each 4xx/5xx response too; ours already has the status and the id.
+        "django.request": {"level": "ERROR"},
+        "django.server": {"level": "WARNING"},
+        # PDF rendering reports each step at INFO.
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+    },
 }
 
 # --- login throttling (django-axes) ---------------------------------------------------------

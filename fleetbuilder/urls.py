@@ -9,5 +9,6 @@ urlpatterns = [
     path("accounts/", include("fleetbuilder.accounts.urls")),
     path("cards/", include("fleetbuilder.cards.urls")),
     path("simulator/", include("fleetbuilder.simulator.urls")),
+    path("", include("fleetbuilder.ops.urls")),  # /healthz
     path("", include("fleetbuilder.catalog.urls")),
 ]

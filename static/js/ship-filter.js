@@ -28,6 +28,8 @@
   }
 
   input.addEventListener("input", apply);
+  // Enter in the box filters; it never reloads the page.
+  form.addEventListener("submit", function (e) { e.preventDefault(); apply(); });
   form.hidden = false;
   if (input.value) apply();
 })();
