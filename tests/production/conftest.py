@@ -1,0 +1,266 @@
+"""The production shape for real: a private redis-server, a database of its own, gunicorn and
+Celery workers as separate processes, driven over HTTP like a player's browser.
+
+The stack's database follows the suite's: a SQLite file, or a fresh database on the suite's
+PostgreSQL server when DATABASE_URL names one.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = ROOT / ".venv" / "bin"
+PYTHON = str(VENV_BIN / "python") if (VENV_BIN / "python").exists() else sys.executable
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(predicate: Callable[[], Any], timeout: float, what: str, every: float = 0.2) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def stop(process: subprocess.Popen[Any], timeout: float = 20) -> int:
+    """TERM, then KILL after ``timeout``; returns the exit status."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+    return int(process.returncode)
+
+
+def base_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DJANGO_", "PYTEST_", "CELERY_")) and k not in
+           ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "STATIC_ROOT")}
+    env.update(DEBUG="false", SECRET_KEY=secrets.token_urlsafe(50), LOG_LEVEL="INFO",
+               ALLOWED_HOSTS="127.0.0.1,localhost")
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A private redis-server on a free port of 127.0.0.1, for this test session."""
+    if not shutil.which("redis-server"):
+        pytest.fail("redis-server not found: run scripts/test, which installs it")
+    folder = tmp_path_factory.mktemp("redis")
+    port = free_port()
+    server = subprocess.Popen(
+        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+         "--appendonly", "no", "--dir", str(folder)], stdout=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: subprocess.run(["redis-cli", "-p", str(port), "ping"],
+                                        capture_output=True, text=True).stdout.strip() == "PONG",
+                 10, "redis-server")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        stop(server)
+
+
+@pytest.fixture(scope="session")
+def stack_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A database URL for the stack's processes, migrated, with the catalogue loaded."""
+    suite = os.environ.get("DATABASE_URL", "")
+    if suite.startswith(("postgres://", "postgresql://")):
+        import psycopg
+
+        name = f"stack_{secrets.token_hex(4)}"
+        parts = urllib.parse.urlsplit(suite)
+        admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        url = urllib.parse.urlunsplit(parts._replace(path=f"/{name}"))
+    else:
+        url = f"sqlite:///{tmp_path_factory.mktemp('stackdb') / 'stack.sqlite3'}"
+    env = base_env(DATABASE_URL=url)
+    for command in (["migrate", "--noinput"], ["load_catalog"]):
+        subprocess.run([PYTHON, "manage.py", *command], cwd=ROOT, env=env, check=True,
+                       capture_output=True, text=True, timeout=300)
+    yield url
+    if url.startswith("postgres"):
+        import psycopg
+
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class Browser:
+    """A player's browser over HTTP: cookies, CSRF tokens, forms."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base.rstrip("/")
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect())
+
+    def request(self, method: str, path: str, data: dict[str, str] | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        body = urllib.parse.urlencode(data).encode() if data is not None else None
+        req = urllib.request.Request(self.base + path, data=body, method=method,
+                                     headers=headers or {})
+        try:
+            with self.opener.open(req, timeout=30) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def get(self, path: str) -> tuple[int, dict[str, str], bytes]:
+        return self.request("GET", path)
+
+    def json(self, path: str) -> Any:
+        status, _, body = self.get(path)
+        assert status == 200, (path, status, body[:500])
+        return json.loads(body)
+
+    def csrf(self) -> str:
+        return next(c.value for c in self.jar if c.name == "csrftoken")
+
+    def post_form(self, path: str, fields: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+        status, _, page = self.get(path)
+        assert status == 200, (path, status)
+        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        assert token, "the form has a CSRF token"
+        return self.request("POST", path, {**fields, "csrfmiddlewaretoken": token.group(1)
+                                           .decode()}, headers={"Referer": self.base + path})
+
+    def start_preview(self, **fields: str) -> str:
+        """Start a run of two sample fleets; returns its page's path."""
+        form = {"a_source": "sample", "a_faction": "imperial-navy", "a_size": "skirmish",
+                "a_variant": "", "a_policy": "standard",
+                "b_source": "sample", "b_faction": "archenemy", "b_size": "skirmish",
+                "b_variant": "", "b_policy": "standard", "battles": "200",
+                "max_rounds": "10", "table": "", "scoring": "core", "terrain": "none",
+                "seed": "20261201", **fields}
+        status, headers, body = self.post_form("/simulator/", form)
+        assert status == 302, (status, body.decode(errors="replace")[:2000])
+        return headers["Location"]
+
+    def wait_finished(self, run_path: str, timeout: float = 180) -> dict[str, Any]:
+        def finished() -> dict[str, Any] | None:
+            results = self.json(run_path + "results.json")
+            assert not results["run"]["error"], results["run"]["error"]
+            return results if results["run"]["finished"] else None
+
+        return wait_for(finished, timeout, f"the run {run_path} to finish", every=0.5)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def command_line_results(run_path: str, browser: Browser, results: dict[str, Any],
+                         folder: Path, database: str) -> dict[str, Any]:
+    """``manage.py simulate --json`` on the run's two fleet files, seed and battle count."""
+    files = []
+    for side in ("a", "b"):
+        status, _, body = browser.get(f"{run_path}fleet-{side}.json")
+        assert status == 200
+        path = folder / f"{side}.json"
+        path.write_bytes(body)
+        files.append(str(path))
+    env = base_env(DATABASE_URL=database)
+    out = subprocess.run(
+        [PYTHON, "manage.py", "simulate", *files, "--battles", str(results["battles"]),
+         "--seed", str(results["seed"]), "--json"],
+        cwd=ROOT, env=env, check=True, capture_output=True, text=True, timeout=600)
+    return json.loads(out.stdout)
+
+
+@pytest.fixture(scope="session")
+def web(redis_url: str, stack_database: str, tmp_path_factory: pytest.TempPathFactory
+        ) -> Iterator[str]:
+    """gunicorn serving the app on a free port, sharing Redis and the database with the
+    workers; its chunks are 25 battles, so a run has many."""
+    port = free_port()
+    log = open(tmp_path_factory.mktemp("web") / "gunicorn.log", "w")  # noqa: SIM115
+    env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url, SIM_CHUNK_BATTLES="25")
+    server = subprocess.Popen(
+        [str(VENV_BIN / "gunicorn"), "fleetbuilder.wsgi:application", "--bind",
+         f"127.0.0.1:{port}", "--workers", "1", "--threads", "4", "--no-control-socket"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=2):
+                return True
+        except urllib.error.HTTPError:
+            return True  # answering (503 until a worker is up)
+        except OSError:
+            return False
+
+    try:
+        wait_for(up, 60, "gunicorn")
+        yield base
+    finally:
+        stop(server)
+        log.close()
+
+
+@pytest.fixture
+def workers(redis_url: str, stack_database: str, tmp_path: Path
+            ) -> Iterator[Callable[[int], subprocess.Popen[Any]]]:
+    """Start a Celery worker with N processes; every one started is stopped after the test,
+    and the queue is emptied."""
+    started: list[subprocess.Popen[Any]] = []
+    env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url)
+
+    def start(processes: int) -> subprocess.Popen[Any]:
+        log = open(tmp_path / f"worker-{len(started)}.log", "w")  # noqa: SIM115
+        worker = subprocess.Popen(
+            [str(VENV_BIN / "celery"), "-A", "fleetbuilder", "worker", "--concurrency",
+             str(processes), "--pool", "prefork", "--hostname",
+             f"test-{len(started)}-{os.getpid()}@%h", "--loglevel", "INFO",
+             "--without-gossip", "--without-mingle"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        started.append(worker)
+        ping = [PYTHON, "-c", "from fleetbuilder.celery import app; import sys; "
+                "sys.exit(0 if app.control.ping(timeout=1.0) else 1)"]
+        wait_for(lambda: subprocess.run(ping, cwd=ROOT, env=env, capture_output=True)
+                 .returncode == 0, 60, "a Celery worker to answer")
+        return worker
+
+    yield start
+    for worker in started:
+        stop(worker, timeout=30)
+    port = urllib.parse.urlsplit(redis_url).port
+    subprocess.run(["redis-cli", "-p", str(port), "del", "celery", "unacked",
+                    "unacked_index"], capture_output=True)
+
+
+def children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
