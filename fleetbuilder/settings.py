@@ -137,8 +137,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Static files are served from the finders (WHITENOISE_USE_FINDERS); a collected folder is only
-# used when STATIC_ROOT is set (``STATIC_ROOT=staticfiles manage.py collectstatic``).
+# Without STATIC_ROOT (development, tests) static files are served straight from the finders.
+# scripts/serve sets STATIC_ROOT and STATIC_MANIFEST and collects them: whitenoise then serves
+# hashed names (a year's max-age, immutable) and compressed copies, from memory.
 STATIC_ROOT = Path(os.environ["STATIC_ROOT"]) if os.environ.get("STATIC_ROOT") else None
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -150,8 +151,7 @@ STORAGES = {
         )
     },
 }
-# Serve straight from the finders in development and tests; no collectstatic step needed.
-WHITENOISE_USE_FINDERS = True
+WHITENOISE_USE_FINDERS = STATIC_ROOT is None
 WHITENOISE_AUTOREFRESH = DEBUG
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", str(512 * 1024))
@@ -248,6 +248,8 @@ LOGGING = {
         # PDF rendering reports each step at INFO.
         "weasyprint": {"level": "WARNING"},
         "fontTools": {"level": "WARNING"},
+        # axes announces itself at INFO in every process; lockouts are WARNING.
+        "axes": {"level": "WARNING"},
     },
 }
 
@@ -295,6 +297,9 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # One process only (tests, a shell): login counts are that process's, which axes warns
+    # about. scripts/serve and scripts/run always give the app a Redis.
+    SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 # Celery (fleetbuilder/celery.py reads every CELERY_* setting). Tasks are acknowledged after they
 # run, and put back when the process playing them dies: a chunk's result is written once, so a
