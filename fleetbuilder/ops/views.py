@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from . import health
 
 
 @never_cache
+@csrf_exempt  # it changes nothing; a POST gets 405, not a CSRF page
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     """For load balancers and container health checks: no session, no CSRF, never cached."""
