@@ -80,7 +80,7 @@ def worker(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     try:
         from celery import Celery
 
-        probe = Celery(broker=redis_url)
+        probe = Celery(broker=redis_url, set_as_current=False)
         wait_for(lambda: bool(probe.control.ping(timeout=0.5)), 60, "a Celery worker")
         probe.close()
         yield redis_url
