@@ -10,9 +10,8 @@ import logging
 import socket
 import time
 
-from celery import shared_task
-
 from fleetbuilder.catalog import loader
+from fleetbuilder.celery import app
 from rules_core.sim import SimError, simulate
 
 from .models import Matchup
@@ -21,7 +20,7 @@ log = logging.getLogger("fleetbuilder.simulator")
 HOST = socket.gethostname()
 
 
-@shared_task(name="simulator.play_chunk")
+@app.task(name="simulator.play_chunk")
 def play_chunk(matchup_id: int, index: int) -> int:
     """Play chunk ``index`` of run ``matchup_id``; returns the battles it added (0 if none)."""
     run = Matchup.objects.defer("tally").filter(pk=matchup_id).first()
