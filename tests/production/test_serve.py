@@ -81,3 +81,27 @@ def test_scripts_serve_runs_a_preview_and_stops_cleanly(tmp_path: Path) -> None:
     assert running(f"redis-server 127.0.0.1:{redis_port}") == []  # the private redis-server
     assert running(f"sim-.*-{serve.pid}@") == []  # the Celery workers
     assert "Traceback" not in log, log[-3000:]
+
+
+@pytest.mark.parametrize(("args", "env", "message"), [
+    (["bogus"], {}, "unknown part 'bogus' (all, web or worker)"),
+    (["worker"], {}, "scripts/serve worker: set REDIS_URL"),
+])
+def test_scripts_serve_refuses_what_it_cannot_do_in_one_line(
+        args: list[str], env: dict[str, str], message: str) -> None:
+    out = subprocess.run(["bash", "scripts/serve", *args], cwd=ROOT,
+                         env=base_env(SERVE_SKIP_SETUP="1", **env), capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == [out.stderr.strip()] and message in out.stderr
+
+
+def test_a_bad_setting_stops_scripts_serve_web_in_one_line_before_anything_starts(
+        tmp_path: Path) -> None:
+    out = subprocess.run(["bash", "scripts/serve", "web"], cwd=ROOT,
+                         env=base_env(SERVE_SKIP_SETUP="1", DEBUG="maybe",
+                                      STATIC_ROOT=str(tmp_path)),
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.strip() == \
+        "Configuration error: DEBUG must be a boolean (true/false), not 'maybe'"
