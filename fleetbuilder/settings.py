@@ -314,9 +314,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 # A message a worker took but never acknowledged (its machine died) goes back to the queue
-# after this many seconds; a chunk takes about a second.
+# after this many seconds; a chunk takes under a second (one that takes longer is played again,
+# and counted once).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": envint("SIM_VISIBILITY_TIMEOUT", "300"),
+    "visibility_timeout": envint("SIM_VISIBILITY_TIMEOUT", "60"),
     "socket_connect_timeout": 3,
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
@@ -327,7 +328,24 @@ SIM_CHUNK_BATTLES = envint("SIM_CHUNK_BATTLES", "50")
 SIM_MAX_ACTIVE_PER_OWNER = envint("SIM_MAX_ACTIVE_PER_OWNER", "2")
 SIM_MAX_QUEUED_BATTLES = envint("SIM_MAX_QUEUED_BATTLES", "100000")
 SIM_RUN_DAYS = envint("SIM_RUN_DAYS", "30")
+# A run with no progress for this long gets its missing chunks sent again (Matchup.
+# resume_if_stalled), when its page is looked at.
+SIM_STALL_SECONDS = envint("SIM_STALL_SECONDS", "120")
 if SIM_CHUNK_BATTLES < 1 or SIM_MAX_ACTIVE_PER_OWNER < 1 or SIM_RUN_DAYS < 1:
     raise ImproperlyConfigured(
         "SIM_CHUNK_BATTLES, SIM_MAX_ACTIVE_PER_OWNER and SIM_RUN_DAYS must be 1 or more"
     )
+
+# --- rate limits
+# Requests per client (a signed-in player, else the client address) in each window of
+# RATE_LIMIT_WINDOW seconds on the endpoints that cost CPU (fleetbuilder/ratelimit.py, R-96);
+# 0 turns one off. Generous for real players; counted in the default cache (Redis when shared).
+RATE_LIMIT_WINDOW = envint("RATE_LIMIT_WINDOW", "60")
+RATE_LIMITS = {
+    "cards": envint("RATE_LIMIT_CARDS", "30"),  # card PDFs
+    "simulator": envint("RATE_LIMIT_SIMULATOR", "10"),  # runs started
+    "import": envint("RATE_LIMIT_IMPORT", "30"),  # import previews and saves (POST)
+    "sharecode": envint("RATE_LIMIT_SHARECODE", "120"),  # /fleets/code/<code>/ and its cards
+}
+if RATE_LIMIT_WINDOW < 1 or min(RATE_LIMITS.values()) < 0:
+    raise ConfigError("RATE_LIMIT_WINDOW must be 1 or more, and RATE_LIMIT_* 0 or more")

@@ -153,8 +153,12 @@ class MatchupForm(forms.Form):
             if fleet is None:
                 self.add_error(f"{side}_fleet", f"Choose one of your fleets for {name}.")
                 return None
-            return Side(fleet.to_core(), {"kind": "fleet", "fleet": fleet.pk,
-                                          "label": fleet.name})
+            try:
+                core_fleet = fleet.to_core()
+            except rf.FleetFormatError as exc:  # saved before the bounds of R-95
+                self.add_error(f"{side}_fleet", f"{fleet.name} cannot be played: {exc}.")
+                return None
+            return Side(core_fleet, {"kind": "fleet", "fleet": fleet.pk, "label": fleet.name})
         if source == "shared":
             try:
                 shared = sharing.resolve(data.get(f"{side}_share") or "")

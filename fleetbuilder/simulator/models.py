@@ -107,6 +107,8 @@ class Matchup(models.Model):
     started = models.DateTimeField(null=True, blank=True, help_text="When a worker began.")
     updated = models.DateTimeField(auto_now=True, db_index=True)
     finished = models.DateTimeField(null=True, blank=True)
+    requeued = models.DateTimeField(null=True, blank=True,
+                                    help_text="When its missing chunks were last sent again.")
 
     objects = MatchupQuerySet.as_manager()
 
@@ -278,6 +280,35 @@ class Matchup(models.Model):
             raise ValueError(f"This run has battles 1 to {self.battles}.")
         return play_battle(catalog, self.core_fleet("a"), self.core_fleet("b"), seed=self.seed,
                            index=index, options=self.sim_options, log=log)
+
+    def resume_if_stalled(self) -> bool:
+        """Send the missing chunks again if nothing moved for SIM_STALL_SECONDS.
+
+        Messages can be lost outside our control (a Redis restarted without its data, a worker
+        machine gone until the broker's visibility timeout). A chunk sent twice is played once
+        and counted once, so sending again is always safe; a conditional update makes sure one
+        request does it, once per period. Returns whether it sent anything.
+        """
+        if self.is_done:
+            return False
+        now = timezone.now()
+        quiet = now - timedelta(seconds=int(settings.SIM_STALL_SECONDS))
+        if self.updated > quiet or (self.requeued is not None and self.requeued > quiet):
+            return False
+        claimed = Matchup.objects.filter(pk=self.pk, status__in=self.ACTIVE, updated__lte=quiet) \
+            .filter(models.Q(requeued__isnull=True) | models.Q(requeued__lte=quiet)) \
+            .update(requeued=now)
+        if not claimed:
+            return False
+        missing = self.missing_chunks()
+        log.warning("simulator run %s: no progress for %d s; sending %d chunks again",
+                    self.public_id, int(settings.SIM_STALL_SECONDS), len(missing))
+        self.requeued = now
+        try:
+            self.enqueue(missing)
+        except RunRefused:
+            return False
+        return bool(missing)
 
     def queue_ahead(self) -> int:
         """Battles of other unfinished runs queued before this one."""

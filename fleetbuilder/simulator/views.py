@@ -27,8 +27,11 @@ from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.models import Fleet, session_owner_token
+from fleetbuilder.ratelimit import rate_limit
+from rules_core.fleet import FleetFormatError
 from rules_core.sim import SimError, SimOptions
 from rules_core.sim.batch import fleet_specs
+from rules_core.validator import check_points_bound, validate
 
 from .forms import MatchupForm
 from .models import Matchup, RunRefused, random_seed
@@ -36,7 +39,17 @@ from .results import battle_context, results_context
 
 
 def check_playable(catalog: Any, fleet_a: Any, fleet_b: Any) -> None:
-    """Raise SimError now if the engine cannot play these fleets, rather than on a worker."""
+    """Raise SimError now if the engine cannot play these fleets, rather than on a worker.
+
+    Each fleet is held to R-95's points bound here (their size was bounded when they were read),
+    so no run, not even one repeated from a run stored before R-95, is bigger than that.
+    """
+    for side, fleet in (("A", fleet_a), ("B", fleet_b)):
+        try:
+            check_points_bound(validate(fleet, catalog))
+        except FleetFormatError as exc:
+            raise SimError(f"Fleet {side} is too big to play: {exc.path} {exc.message}.") \
+                from None
     fleet_specs(catalog, fleet_a, fleet_b)
 
 NEW = "simulator/new.html"
@@ -82,6 +95,7 @@ def _start(request: HttpRequest, **inputs: Any) -> Matchup:
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limit("simulator", methods=("POST",))
 def new(request: HtmxHttpRequest) -> HttpResponse:
     catalog = loader.core_catalog()
     status = 200
@@ -142,6 +156,7 @@ def matchup(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     since it swaps in only successful answers.
     """
     run = _get_matchup(public_id)
+    run.resume_if_stalled()
     catalog = loader.core_catalog()
     target = request.htmx.target if request.htmx and \
         not request.htmx.history_restore_request else None
@@ -181,6 +196,7 @@ def cancel(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
 
 @require_POST
+@rate_limit("simulator")
 def again(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """A new run with this run's fleets, options, seed and battles: the same results.
 
@@ -189,7 +205,7 @@ def again(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     run = _get_matchup(public_id)
     try:
         new_run = _start(request, **run.inputs())
-    except SimError as exc:  # the catalogue changed under a stored fleet
+    except (SimError, FleetFormatError) as exc:  # the catalogue or the bounds (R-95) changed
         return HttpResponseBadRequest(str(exc))
     except RunRefused as exc:
         return HttpResponse(str(exc), status=exc.status, content_type="text/plain")

@@ -633,3 +633,27 @@ def test_a_battle_outside_the_run_gets_a_message(client: Client,
     assert response.status_code == 200
     assert message in response.content.decode()
     assert 'aria-invalid="true"' in response.content.decode()
+
+
+def test_a_stalled_run_gets_its_missing_chunks_sent_again_once_a_period(
+        client: Client, started: Callable[..., Matchup], held_chunks, settings) -> None:  # noqa: ANN001
+    """Lost messages (a Redis restarted empty) must not leave a run waiting forever."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.SIM_CHUNK_BATTLES, settings.SIM_STALL_SECONDS = 3, 120
+    run = started(battles="9")
+    play_chunk(run.pk, 1)
+    held_chunks.clear()  # the queue lost them
+    client.get(run.get_absolute_url())
+    assert held_chunks == []  # it moved a moment ago: nothing to do
+    Matchup.objects.filter(pk=run.pk).update(updated=timezone.now() - timedelta(minutes=3))
+    client.get(run.get_absolute_url(), headers={"HX-Request": "true", "HX-Target": "sim-run"})
+    assert sorted(held_chunks) == [(run.pk, 0), (run.pk, 2)]  # only the missing ones
+    client.get(run.get_absolute_url())
+    assert len(held_chunks) == 2  # once a period, however many pages poll
+    for _, index in held_chunks:
+        play_chunk(run.pk, index)
+    run.refresh_from_db()
+    assert (run.status, run.done) == ("done", 9)
