@@ -3,6 +3,11 @@
 The document (``Fleet.document``) is the single source of the list; units name ships by slug.
 Every edit reads it as rules_core values, transforms them and writes the normalised file back,
 then re-validates against the cached catalogue and caches the points and the verdict.
+
+Edits to one fleet are serialised: the builder takes the row with ``select_for_update()`` in a
+short transaction, checks the version its page was drawn at (``check_version``) and applies
+the edit, which bumps ``version``. The write itself only lands on the version it read, so even
+an edit made outside the lock can never overwrite a newer document (it raises FleetChanged).
 """
 
 from __future__ import annotations
@@ -26,12 +31,17 @@ from rules_core.validator import (
     validate,
 )
 
+from .limits import edit_refusal
+
 GAME_SIZE_CHOICES = [(g.value, g.label) for g in rf.GameSize]
 DEFAULT_NAME = "Untitled Fleet"
 MAX_ESCORTS_PER_SQUADRON = 4
 # The session key under which an anonymous browser's owner token is kept. A token in the
 # session's data (not the session key itself) survives the key being cycled at login.
 OWNER_TOKEN_SESSION_KEY = "fleet_owner_token"
+# What an edit writes (Fleet._save_edit): the document, the fields mirroring it, Undo's memory.
+EDITED_FIELDS = ("document", "name", "faction", "variant", "game_size", "points", "legal",
+                 "last_removed")
 
 
 def session_owner_token(session: Any, *, create: bool = False) -> str | None:
@@ -49,6 +59,18 @@ class EditError(ValueError):
 
     The message is shown to the player as it is.
     """
+
+
+class FleetChanged(Exception):
+    """The fleet is no longer at the version the edit was made against (another tab changed it).
+
+    Nothing was applied: a stale edit may name units by positions that now hold other units.
+    """
+
+    message = "This fleet changed in another tab. It has been refreshed; make your change again."
+
+    def __init__(self) -> None:
+        super().__init__(self.message)
 
 
 class FleetQuerySet(models.QuerySet["Fleet"]):
@@ -102,6 +124,9 @@ class Fleet(models.Model):
     variant = models.SlugField(max_length=100, blank=True, default="")
     game_size = models.CharField(max_length=10, choices=GAME_SIZE_CHOICES)
     document = models.JSONField(default=dict, help_text="The fleet file (contract 1).")
+    # Bumped by every change of the document; the builder's forms carry the version they were
+    # drawn at, and an edit made against another version is refused (FleetChanged).
+    version = models.PositiveIntegerField(default=1)
     points = models.IntegerField(default=0)
     legal = models.BooleanField(default=False)
     # The unit (or escort) removed last, so it can be put back: {"unit", "ship", "entry"}.
@@ -209,10 +234,33 @@ class Fleet(models.Model):
         fleet = replace(self.to_core(), units=tuple(units), **changes)
         if len(fleet.units) > rf.MAX_UNITS:
             raise EditError(f"A fleet holds at most {rf.MAX_UNITS} units.")
+        refusal = edit_refusal(fleet, catalog)  # R-95
+        if refusal:
+            raise EditError(refusal)
         report = self.store(fleet, catalog)
         self.last_removed = removed
-        self.save()
+        self._save_edit()
         return report
+
+    def check_version(self, version: int | None) -> None:
+        """Refuse an edit made against another version (None: the sender did not say)."""
+        if version is not None and version != self.version:
+            raise FleetChanged
+
+    def _save_edit(self) -> None:
+        """Write the edited document and bump the version, only over the version it was read at.
+
+        Under the builder's row lock this always lands; an edit made on a stale copy without
+        the lock (a script, a test) raises FleetChanged instead of losing a newer change.
+        """
+        self.updated = timezone.now()
+        written = Fleet.objects.filter(pk=self.pk, version=self.version).update(
+            version=self.version + 1, updated=self.updated,
+            **{name: getattr(self, name) for name in EDITED_FIELDS},
+        )
+        if written != 1:
+            raise FleetChanged
+        self.version += 1
 
     def _units(self) -> list[rf.Unit]:
         return list(self.to_core().units)
@@ -456,9 +504,18 @@ class Fleet(models.Model):
     # --- the Saved Fleets library: rename, copy, trash ---------------------------------------
 
     def rename(self, catalog: core.Catalog, name: str) -> None:
-        """Give the fleet a new name (empty: the default); Undo of a removal is kept."""
-        self.store(replace(self.to_core(), name=name.strip() or DEFAULT_NAME), catalog)
-        self.save()
+        """Give the fleet a new name (empty: the default); Undo of a removal is kept.
+
+        Saved Fleets renames without a builder page's version: the row is locked and read again,
+        so a change made meanwhile (in a builder tab) is kept, not overwritten.
+        """
+        with transaction.atomic():
+            locked = Fleet.objects.select_for_update().get(pk=self.pk)
+            locked.store(replace(locked.to_core(), name=name.strip() or DEFAULT_NAME), catalog)
+            locked._save_edit()
+        for field in (*EDITED_FIELDS, "version", "updated"):
+            setattr(self, field, getattr(locked, field))
+        self._report = locked._report
 
     def copy(self, catalog: core.Catalog, *, owner: Any = None, owner_token: str = "",
              name: str | None = None) -> Fleet:

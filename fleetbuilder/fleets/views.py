@@ -5,6 +5,12 @@ points meter and the problems panel as out-of-band swaps, so one response always
 consistent state (separate refresh requests could land out of order on quick edits), and
 ``HX-Trigger: fleetChanged`` for anything else that listens. Without JavaScript it redirects back
 to the builder page (POST/redirect/GET).
+
+Edits to one fleet never interleave (architecture: "Rules that keep it scalable"): each runs in a
+short transaction holding the fleet's row (``select_for_update``) and is refused with 409 when
+the version the page sent is not the fleet's (another tab changed it). Nothing is applied then;
+the answer refreshes every region of the page and says why, and without JavaScript the player
+is sent back to the refreshed builder with that message. Rendering happens after the commit.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -33,7 +40,7 @@ from .forms import (
     ShipForm,
     UpgradeForm,
 )
-from .models import EditError, Fleet, session_owner_token
+from .models import EditError, Fleet, FleetChanged, session_owner_token
 from .sheet import build_sheet, meter, problem_rows, ship_groups
 
 PAGE = "fleets/builder.html"
@@ -53,10 +60,15 @@ def _owner_token(request: HttpRequest, *, create: bool = False) -> str | None:
     return session_owner_token(request.session, create=create)
 
 
-def _get_fleet_for_request(request: HttpRequest, pk: int) -> Fleet:
-    """The fleet if this browser (or signed-in player) owns it; 404 for anyone else."""
+def _get_fleet_for_request(request: HttpRequest, pk: int, *, lock: bool = False) -> Fleet:
+    """The fleet if this browser (or signed-in player) owns it; 404 for anyone else.
+
+    With ``lock`` (inside a transaction) its row is held until the commit: an edit's read,
+    version check and write then see no other edit in between.
+    """
     token = _owner_token(request)
-    fleet = Fleet.objects.alive().owned_by(request.user, token).filter(pk=pk).first()
+    fleets = Fleet.objects.alive().owned_by(request.user, token).filter(pk=pk)
+    fleet = (fleets.select_for_update() if lock else fleets).first()
     if fleet is None:
         raise Http404("No such fleet.")
     return fleet
@@ -145,6 +157,7 @@ def _settings_initial(fleet: Fleet) -> dict[str, Any]:
 
 _REGIONS: dict[str, Callable[[Fleet, core.Catalog], dict[str, Any]]] = {
     "head": _head_ctx, "meter": _status_ctx, "problems": _status_ctx, "units": _units_ctx,
+    "version": _status_ctx,
 }
 
 
@@ -172,13 +185,48 @@ fleet_head = _region("head")
 Edit = Callable[..., str | None]
 
 
+def _posted_version(request: HttpRequest) -> int | None:
+    """The version the page sent; None if it sent none (a script). Anything else than digits
+    counts as stale (0: no fleet is at it)."""
+    raw = request.POST.get("version", "")
+    if raw == "":
+        return None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 10 else 0
+
+
+def _append_regions(request: HttpRequest, response: HttpResponse, fleet: Fleet,
+                    catalog: core.Catalog, regions: tuple[str, ...]) -> HttpResponse:
+    """Append ``regions`` of the builder page to an htmx response, as out-of-band swaps."""
+    for partial in regions:
+        ctx = {**_REGIONS[partial](fleet, catalog), "oob": True}
+        response.write(render(request, f"{PAGE}#{partial}", ctx).content)
+    return response
+
+
 def _with_status(request: HttpRequest, response: HttpResponse, fleet: Fleet,
                  catalog: core.Catalog) -> HttpResponse:
-    """Append the meter and the problems panel (out of band) to an htmx edit response."""
-    ctx = {**_status_ctx(fleet, catalog), "oob": True}
-    for partial in ("meter", "problems"):
-        response.write(render(request, f"{PAGE}#{partial}", ctx).content)
+    """Append the meter, the problems panel and the page's version (out of band) to an htmx
+    edit response: every region an edit changes arrives in one answer, at one version."""
+    _append_regions(request, response, fleet, catalog, ("meter", "problems", "version"))
     return trigger_client_event(response, FLEET_CHANGED)
+
+
+def _stale(request: HttpRequest, pk: int, catalog: core.Catalog, *,
+           region: str = "units") -> HttpResponse:
+    """The answer to an edit made against an old version: nothing was applied.
+
+    htmx gets 409 with ``region`` (the one it targets) saying why, and every other region out
+    of band, all at the current version (static/js/builder.js lets htmx swap a 409). Without
+    JavaScript the player is sent back to the refreshed builder page with the message.
+    """
+    fleet = _get_fleet_for_request(request, pk)
+    if not request.htmx:
+        messages.error(request, FleetChanged.message)
+        return HttpResponseRedirect(fleet.get_absolute_url())
+    ctx = {**_REGIONS[region](fleet, catalog), "edit_error": FleetChanged.message}
+    response = render(request, f"{PAGE}#{region}", ctx, status=409)
+    others = tuple(r for r in ("head", "units", "meter", "problems", "version") if r != region)
+    return _append_regions(request, response, fleet, catalog, others)
 
 
 def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
@@ -191,12 +239,16 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
     @require_POST
     @wraps(edit)
     def view(request: HtmxHttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
-        fleet = _get_fleet_for_request(request, pk)
         catalog = loader.core_catalog()
         try:
-            anchor = edit(request, fleet, catalog, **kwargs)
+            with transaction.atomic():
+                fleet = _get_fleet_for_request(request, pk, lock=True)
+                fleet.check_version(_posted_version(request))
+                anchor = edit(request, fleet, catalog, **kwargs)
+        except FleetChanged:
+            return _stale(request, pk, catalog)
         except EditError as exc:
-            return _refused(request, fleet, catalog, str(exc))
+            return _refused(request, pk, catalog, str(exc))
         if request.htmx:
             response = render(request, f"{PAGE}#units", _units_ctx(fleet, catalog))
             return _with_status(request, response, fleet, catalog)
@@ -205,12 +257,14 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
     return view
 
 
-def _refused(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
+def _refused(request: HtmxHttpRequest, pk: int, catalog: core.Catalog,
              reason: str) -> HttpResponse:
-    fleet.refresh_from_db()
+    fleet = _get_fleet_for_request(request, pk)  # as stored: the refused edit was rolled back
     if request.htmx:
         ctx = _units_ctx(fleet, catalog, edit_error=reason)
-        return render(request, f"{PAGE}#units", ctx)
+        response = render(request, f"{PAGE}#units", ctx)
+        return _append_regions(request, response, fleet, catalog, ("meter", "problems",
+                                                                   "version"))
     messages.error(request, reason)
     return HttpResponseRedirect(fleet.get_absolute_url())
 
@@ -229,11 +283,20 @@ def fleet_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = FleetSettingsForm(request.POST, catalog=catalog, faction=fleet.faction)
     if form.is_valid():
         data = form.cleaned_data
-        fleet.settings_changed(catalog, name=data["name"], variant=data["variant"],
-                               game_size=data["game_size"], points_limit=data["points_limit"])
+        try:
+            with transaction.atomic():
+                fleet = _get_fleet_for_request(request, pk, lock=True)
+                fleet.check_version(_posted_version(request))
+                fleet.settings_changed(catalog, name=data["name"], variant=data["variant"],
+                                       game_size=data["game_size"],
+                                       points_limit=data["points_limit"])
+        except FleetChanged:
+            return _stale(request, pk, catalog, region="head")
         if not request.htmx:
             return redirect(fleet)
+        # The roster comes along: the band and the variant change what its cards say.
         response = render(request, f"{PAGE}#head", _head_ctx(fleet, catalog, saved=True))
+        _append_regions(request, response, fleet, catalog, ("units",))
         return trigger_client_event(
             _with_status(request, response, fleet, catalog), SETTINGS_CHANGED
         )

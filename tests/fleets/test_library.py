@@ -42,6 +42,7 @@ def library(client: Client, start_fleet: Callable[..., Fleet], catalog) -> dict[
     """Three fleets of one browser: a legal Ork Battle fleet, and two Imperial Navy drafts."""
     orks = start_fleet(client, name="Waaagh Gitsmasha", faction="orks", game_size="battle")
     orks.store(sample_fleet(catalog, "orks", "battle"), catalog)
+    orks.save()
     orks.rename(catalog, "Waaagh Gitsmasha")
     gothic = start_fleet(client, name="Gothic Patrol", faction="imperial-navy")
     gothic.add_ship(catalog, "lunar-class-cruiser")

@@ -1,0 +1,45 @@
+// The builder's edits, one fleet version at a time (fleetbuilder/fleets/views.py).
+// - Every edit sends the version of the fleet the page shows: #fleet-version, which every answer
+//   replaces out of band. It is read when the request leaves, so an Add queued behind another
+//   (hx-sync on #fleet-builder) sends the version the previous answer brought, not a stale one.
+// - An edit made against an old version (another tab changed the fleet) is answered 409 with
+//   the page's regions at the current version and the reason: htmx does not swap a 4xx by
+//   default, so it is told to here, and clicks still queued from before it are dropped: they
+//   were made on a roster the player no longer sees.
+(function () {
+  "use strict";
+
+  var conflicts = 0;
+
+  function inBuilder(elt) {
+    return elt && elt.closest && elt.closest("#fleet-builder, #fleet-head");
+  }
+
+  // Stamp each click when it happens (a queued request fires this again later: keep the first).
+  document.body.addEventListener("htmx:confirm", function (event) {
+    var trigger = event.detail.triggeringEvent;
+    if (trigger && inBuilder(event.detail.elt) && trigger.fleetConflicts === undefined) {
+      trigger.fleetConflicts = conflicts;
+    }
+  });
+
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    var detail = event.detail;
+    if (detail.verb !== "post" || !inBuilder(detail.elt)) return;
+    var trigger = detail.triggeringEvent;
+    if (trigger && trigger.fleetConflicts !== undefined && trigger.fleetConflicts !== conflicts) {
+      event.preventDefault();
+      return;
+    }
+    var current = document.getElementById("fleet-version");
+    if (current) detail.parameters.version = current.value;
+  });
+
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.xhr.status === 409 && inBuilder(event.detail.requestConfig.elt)) {
+      conflicts += 1;
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+})();
