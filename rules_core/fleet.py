@@ -13,19 +13,19 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeAlias
 
+from rules_core.limits import MAX_FLEET_SHIPS, ships_message
+from rules_core.limits import MAX_NAME_LENGTH as MAX_NAME_LENGTH
+from rules_core.limits import MAX_NOTES_LENGTH as MAX_NOTES_LENGTH
+from rules_core.limits import MAX_POINTS_LIMIT as MAX_POINTS_LIMIT
+from rules_core.limits import MAX_SLUG_LENGTH as MAX_SLUG_LENGTH
+from rules_core.limits import MAX_SQUADRON_SHIPS as MAX_SQUADRON_SHIPS
+from rules_core.limits import MAX_UNITS as MAX_UNITS
+from rules_core.limits import MAX_UPGRADES_PER_SHIP as MAX_UPGRADES_PER_SHIP
+
 FORMAT = "void-command-fleet"
 VERSION = 1
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-
-# File limits (R-20): generous for play, small enough that no file can be a burden.
-MAX_NAME_LENGTH = 100
-MAX_SLUG_LENGTH = 100
-MAX_NOTES_LENGTH = 4000
-MAX_UNITS = 100
-MAX_SQUADRON_SHIPS = 100  # the file's limit; a squadron above 4 is the validator's to report
-MAX_UPGRADES_PER_SHIP = 20
-MAX_POINTS_LIMIT = 100_000
 
 
 class FleetFormatError(ValueError):
@@ -293,6 +293,22 @@ def _unit(data: object, path: str) -> Unit:
     return unit
 
 
+def _check_ship_count(units: tuple[Unit, ...]) -> None:
+    """At most MAX_FLEET_SHIPS ships, escorts included; the error names the first one past it
+    (R-95)."""
+    count = 0
+    for i, unit in enumerate(units):
+        if isinstance(unit, ShipUnit):
+            count += 1
+            if count > MAX_FLEET_SHIPS:
+                raise FleetFormatError(f"units[{i}]", ships_message(count))
+        elif count + len(unit.ships) > MAX_FLEET_SHIPS:
+            j = MAX_FLEET_SHIPS - count
+            raise FleetFormatError(f"units[{i}].ships[{j}]", ships_message(MAX_FLEET_SHIPS + 1))
+        else:
+            count += len(unit.ships)
+
+
 def parse_fleet(data: object) -> Fleet:
     """Read a decoded fleet file (``json.loads`` output) into a :class:`Fleet`."""
     obj = _Obj(data, "")
@@ -342,6 +358,7 @@ def parse_fleet(data: object) -> Fleet:
 
     units_raw = obj.array("units", required=True, max_items=MAX_UNITS)
     units = tuple(_unit(u, f"units[{i}]") for i, u in enumerate(units_raw))
+    _check_ship_count(units)
     notes = obj.string("notes", default="", max_length=MAX_NOTES_LENGTH)
     obj.done()
     return Fleet(

@@ -49,7 +49,12 @@ from rules_core.fleet import (
     ShipUnit,
     parse_fleet,
 )
-from rules_core.validator import ValidationReport, catalog_index
+from rules_core.validator import (
+    ValidationReport,
+    catalog_index,
+    check_points_bound,
+    validate,
+)
 
 MAX_TEXT_LENGTH = 64 * 1024  # characters; a 100-unit list is well under it
 SEP = " · "
@@ -443,7 +448,9 @@ def from_text(catalog: Catalog, text: str) -> Fleet:
     reader = _Reader(catalog)
     doc, where = reader.read(text)
     try:
-        return parse_fleet(doc)
+        fleet = parse_fleet(doc)
+        check_points_bound(validate(fleet, catalog))
+        return fleet
     except FleetFormatError as exc:
         line = reader.line_of(exc.path, where)
         raise TextListError(line, str(exc)) from None

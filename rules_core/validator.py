@@ -27,6 +27,7 @@ from rules_core.catalog import (
     Variant,
 )
 from rules_core.fleet import Fleet, FleetFormatError, PointsBand, ShipUnit, Squadron
+from rules_core.limits import points_message, points_over
 
 LEADERSHIP_CAP = 10  # R-06: nothing exceeds 10
 SQUADRON_MIN = 2
@@ -632,3 +633,11 @@ class _Validation:
 
 def _a_rank(rank: str) -> str:
     return f"an admiral ({rank})"
+
+
+def check_points_bound(report: ValidationReport) -> None:
+    """Refuse a fleet past MAX_FLEET_POINTS (R-95): FleetFormatError naming the unit at which
+    its running total passes the bound. ``report`` is ``validate(fleet, catalog)``."""
+    over = points_over(u.points for u in report.units)
+    if over is not None:
+        raise FleetFormatError(f"units[{over[0]}]", points_message(over[1]))

@@ -16,8 +16,11 @@ from django.views.decorators.http import require_GET
 
 from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.views import _get_fleet_for_request
+from fleetbuilder.ratelimit import rate_limit
 from rules_core.cards import LAYOUTS, render_cards
 from rules_core.fleet import FleetFormatError, parse_fleet
+from rules_core.limits import MAX_CARDS_PER_PDF
+from rules_core.validator import check_points_bound, validate
 
 LAYOUT_CHOICES = (
     ("poker", "Poker cards", "One 63 × 88 mm card a page, for a card printer or a print shop."),
@@ -26,6 +29,12 @@ LAYOUT_CHOICES = (
 )
 TRUE_VALUES = ("1", "on", "true", "yes")
 FALSE_VALUES = ("", "0", "off", "false", "no")
+
+
+def too_many_cards(count: int) -> str:
+    return (f"This fleet has {count} cards (one per capital ship and per squadron); one PDF "
+            f"holds at most {MAX_CARDS_PER_PDF}, so that it is ready in a few seconds (R-95). "
+            "Print a smaller fleet, or split this one into two fleets.")
 
 
 def card_filename(name: str) -> str:
@@ -41,12 +50,18 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
     if layout not in LAYOUTS:
         return HttpResponseBadRequest(
             f"Unknown layout {layout!r}: choose {', '.join(LAYOUTS)}.", content_type="text/plain")
+    catalog = loader.core_catalog()
     try:
         fleet = parse_fleet(document)
+        report = validate(fleet, catalog)
+        check_points_bound(report)  # R-95
     except FleetFormatError as exc:
         return HttpResponseBadRequest(f"Not a usable fleet: {exc}", content_type="text/plain")
-    pdf = render_cards(loader.core_catalog(), fleet, layout=layout, ink_saver=ink_saver,
-                       share_url=share_url)
+    if len(fleet.units) > MAX_CARDS_PER_PDF:  # R-95: what one request may render
+        return HttpResponseBadRequest(too_many_cards(len(fleet.units)),
+                                      content_type="text/plain")
+    pdf = render_cards(catalog, fleet, layout=layout, ink_saver=ink_saver,
+                       share_url=share_url, report=report)
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = content_disposition_header(True, filename)
     response["Cache-Control"] = "private, no-store"
@@ -71,6 +86,7 @@ def pdf_for_query(request: HttpRequest, document: dict[str, Any], *, name: str,
 
 
 @require_GET
+@rate_limit("cards")
 def fleet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """``/cards/fleet/<pk>/?layout=poker|a4|letter&ink=1``: the cards of a fleet you own."""
     fleet = _get_fleet_for_request(request, pk)
@@ -97,6 +113,7 @@ def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
         "back_url": back_url,
         "back_label": back_label,
         "qr_note": qr_note,
+        "too_many": too_many_cards(card_count) if card_count > MAX_CARDS_PER_PDF else "",
     }
     return render(request, "cards/options.html", ctx)
 

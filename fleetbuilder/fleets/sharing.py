@@ -35,10 +35,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from fleetbuilder.cards import views as cards
 from fleetbuilder.catalog import loader
+from fleetbuilder.ratelimit import rate_limit
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core import sharecode, textlist
-from rules_core.validator import validate
+from rules_core.validator import check_points_bound, validate
 
 from . import library
 from .models import DEFAULT_NAME, Fleet
@@ -138,6 +139,11 @@ def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, 
     if catalog.faction(fleet.faction) is None:
         messages.error(request, f"This catalogue has no faction {fleet.faction!r}; the fleet "
                                 "cannot be built here.")
+        return redirect(back)
+    try:
+        check_points_bound(validate(fleet, catalog))  # R-95: the saved file came from the form
+    except rf.FleetFormatError as exc:
+        messages.error(request, f"Nothing was saved: {exc.path} {exc.message}.")
         return redirect(back)
     key = _once_key(request)
     if key and not cache.add(key, 0, ONCE_SECONDS):
@@ -303,6 +309,7 @@ def shared_print_options(request: HttpRequest, share_id: str) -> HttpResponse:
 
 @never_cache
 @require_GET
+@rate_limit("cards")
 def shared_cards(request: HttpRequest, share_id: str) -> HttpResponse:
     """``/s/<id>/cards.pdf?layout=poker|a4|letter&ink=1``: the shared fleet's ship cards."""
     fleet = _shared(share_id)
@@ -314,6 +321,7 @@ def shared_cards(request: HttpRequest, share_id: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limit("sharecode")
 def code_view(request: HttpRequest, code: str) -> HttpResponse:
     """A share code's fleet, read-only; POST saves a copy to the visitor's fleets."""
     catalog = loader.core_catalog()
@@ -338,13 +346,19 @@ def code_view(request: HttpRequest, code: str) -> HttpResponse:
 def _decoded(request: HttpRequest, code: str) -> rf.Fleet | HttpResponse:
     """The share code's fleet, or the page saying why it cannot be opened (404)."""
     try:
-        return sharecode.decode(code)
+        fleet = sharecode.decode(code)
+        check_points_bound(validate(fleet, loader.core_catalog()))  # R-95
     except sharecode.ShareCodeError as exc:
         return render(request, "fleets/shared_bad_code.html", {"error": exc.message},
                       status=404)
+    except rf.FleetFormatError as exc:
+        error = f"The share code holds an unusable fleet ({exc.path}: {exc.message})."
+        return render(request, "fleets/shared_bad_code.html", {"error": error}, status=404)
+    return fleet
 
 
 @require_GET
+@rate_limit("sharecode")
 def code_print_options(request: HttpRequest, code: str) -> HttpResponse:
     fleet = _decoded(request, code)
     if isinstance(fleet, HttpResponse):
@@ -363,6 +377,8 @@ def code_print_options(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
+@rate_limit("sharecode")
+@rate_limit("cards")
 def code_cards(request: HttpRequest, code: str) -> HttpResponse:
     """``/fleets/code/<code>/cards.pdf?layout=…&ink=1``: a share code's ship cards."""
     fleet = _decoded(request, code)
@@ -428,7 +444,20 @@ class ImportForm(forms.Form):
 
 
 def read_fleet(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
-    """The fleet ``text`` holds and what it was: a file, a share code, a link or a list."""
+    """The fleet ``text`` holds and what it was: a file, a share code, a link or a list.
+
+    Whatever it was, the fleet is held to R-95's points bound (the readers check its size).
+    """
+    fleet, kind = _read_any(text, catalog)
+    try:
+        check_points_bound(validate(fleet, catalog))
+    except rf.FleetFormatError as exc:
+        raise ImportProblem(f"This {kind} cannot be imported: {exc.path} {exc.message}.") \
+            from None
+    return fleet, kind
+
+
+def _read_any(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
     stripped = text.strip().lstrip("\ufeff")
     if stripped.startswith("{"):
         try:
@@ -478,6 +507,7 @@ def _too_big(request: HttpRequest) -> bool:
 
 @csrf_exempt  # the size comes first, so it gets a clear page; CSRF is then checked as usual
 @require_http_methods(["GET", "POST"])
+@rate_limit("import", methods=("POST",))
 def import_fleet(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and _too_big(request):
         ctx = {"form": ImportForm(), "too_big": _size(int(request.META["CONTENT_LENGTH"])),
@@ -563,6 +593,8 @@ def _save_bundle(request: HttpRequest, catalog: core.Catalog) -> HttpResponse:
         if not isinstance(docs, list) or not 0 < len(docs) <= library.MAX_BUNDLE_FLEETS:
             raise ValueError("not a list of fleets")
         fleets = [rf.parse_fleet(doc) for doc in docs]
+        for fleet in fleets:
+            check_points_bound(validate(fleet, catalog))  # R-95
     except (ValueError, TypeError, RecursionError):  # FleetFormatError is a ValueError
         messages.error(request, "Nothing was saved: what came back is not a list of fleet "
                                 "files. Import the .zip again.")
