@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeAlias
 
+from rules_core import text as player_text
 from rules_core.limits import MAX_FLEET_SHIPS, ships_message
 from rules_core.limits import MAX_NAME_LENGTH as MAX_NAME_LENGTH
 from rules_core.limits import MAX_NOTES_LENGTH as MAX_NOTES_LENGTH
@@ -166,7 +167,8 @@ class _Obj:
         return False, None
 
     def string(self, key: str, *, required: bool = False, default: str | None = None,
-               max_length: int = MAX_NAME_LENGTH, nullable: bool = True) -> str | None:
+               max_length: int = MAX_NAME_LENGTH, nullable: bool = True,
+               multiline: bool = False) -> str | None:
         present, value = self.get(key, required)
         if not present:
             return default
@@ -175,6 +177,12 @@ class _Obj:
         if not isinstance(value, str):
             expected = "a string or null" if nullable else "a string"
             raise FleetFormatError(self.at(key), f"expected {expected}, found {_kind(value)}")
+        if multiline:  # notes: CR LF and CR read as LF
+            value = player_text.normalise_newlines(value)
+        try:
+            player_text.check(value, multiline=multiline)
+        except player_text.TextError as exc:
+            raise FleetFormatError(self.at(key), exc.message) from None
         if len(value) > max_length:
             raise FleetFormatError(
                 self.at(key), f"is {len(value)} characters long; the limit is {max_length}"
@@ -209,8 +217,9 @@ class _Obj:
 
     def done(self) -> None:
         unknown = sorted(str(k) for k in self.data if k not in self.seen)
-        if unknown:
-            raise FleetFormatError(self.at(unknown[0]), "is not a key of this object")
+        if unknown:  # the key is quoted in the message: shown without forbidden characters
+            raise FleetFormatError(self.at(player_text.shown(unknown[0])),
+                                   "is not a key of this object")
 
 
 def _kind(value: object) -> str:
@@ -359,7 +368,7 @@ def parse_fleet(data: object) -> Fleet:
     units_raw = obj.array("units", required=True, max_items=MAX_UNITS)
     units = tuple(_unit(u, f"units[{i}]") for i, u in enumerate(units_raw))
     _check_ship_count(units)
-    notes = obj.string("notes", default="", max_length=MAX_NOTES_LENGTH)
+    notes = obj.string("notes", default="", max_length=MAX_NOTES_LENGTH, multiline=True)
     obj.done()
     return Fleet(
         faction=faction,

@@ -21,6 +21,7 @@ from rules_core.fleet import (
     fleet_to_dict,
     parse_fleet,
 )
+from rules_core.text import problem
 from rules_core.validator import ValidationReport, catalog_index, validate
 
 LUNAR = "lunar-class-cruiser"  # cruiser, 180 pts, Ld 8
@@ -368,7 +369,8 @@ def fleets(catalog: Catalog) -> st.SearchStrategy[Fleet]:
                       | {u.slug for f in catalog.factions for u in f.upgrades}
                       | {"commodore", "warp-drive"})
     admirals = sorted({a.slug for a in catalog.admirals} | {"grand-moff"})
-    names = st.none() | st.text(max_size=100)
+    names = st.none() | st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=100) \
+        .filter(lambda s: problem(s) is None)  # any name R-94 allows
     upgrade_lists = st.lists(st.sampled_from(upgrades), max_size=3).map(tuple)
     ship_units = st.builds(ShipUnit, ship=st.sampled_from(ships), name=names,
                            flagship=st.booleans(), admiral=st.none() | st.sampled_from(admirals),

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from rules_core import fleet as rf
 from rules_core import sharecode
+from rules_core import text as player_text
 from rules_core.sharecode import ShareCodeError, decode, encode
 
 from .conftest import every_sample
@@ -44,7 +45,12 @@ def test_a_code_survives_being_pasted_with_spaces_around_it(data_catalog) -> Non
     assert decode(f"  {encode(fleet)}\n") == fleet
 
 
-names = st.text(min_size=0, max_size=rf.MAX_NAME_LENGTH)
+# Any text R-94 allows: no surrogates, no control characters (but tab and newline in notes),
+# no noncharacters.
+names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=rf.MAX_NAME_LENGTH) \
+    .filter(lambda s: player_text.problem(s) is None)
+notes = st.text(st.characters(blacklist_categories=("Cs", "Cc"), whitelist_characters="\t\n"),
+                max_size=200).filter(lambda s: player_text.problem(s, multiline=True) is None)
 slugs = st.from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,3}", fullmatch=True)
 upgrades = st.lists(slugs, max_size=4).map(tuple)
 ship_units = st.builds(rf.ShipUnit, ship=slugs, name=st.none() | names, flagship=st.booleans(),
@@ -57,7 +63,7 @@ fleets = st.builds(
     rf.Fleet, faction=slugs,
     game_size=st.sampled_from([g for g in rf.GameSize if g is not rf.GameSize.CUSTOM]),
     units=st.lists(ship_units | squadrons, max_size=8).map(tuple),
-    name=st.none() | names, variant=st.none() | slugs, notes=st.text(max_size=200),
+    name=st.none() | names, variant=st.none() | slugs, notes=notes,
 )
 
 

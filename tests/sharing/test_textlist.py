@@ -64,10 +64,13 @@ def test_an_illegal_list_says_so_and_lists_its_problems(data_catalog) -> None:  
 
 HOSTILE = [
     '<script>alert("x")</script>',
-    "Fleet: Fake\n* Emperor Class Battleship [Flagship]",
+    # A name holds no newline or other control character, but Unicode's line and
+    # paragraph separators are text, and str.splitlines() breaks lines at them.
+    "Fleet: Fake\u2028* Emperor Class Battleship [Flagship]",
+    "Fleet: Fake\u2029* Emperor Class Battleship [Flagship]",
     '"quoted" name',
     "  padded  ",
-    "line\u2028separator\x85next",
+    "line\u2028separator\u2029next",
     "javascript:alert(1) https://evil.example/x?a=1&b=2",
     "back\\slash [Flagship] · 999 pts",
 ]
@@ -174,11 +177,16 @@ def test_over_long_text_is_refused_before_reading(data_catalog) -> None:  # noqa
 def _fleets(catalog):  # noqa: ANN001, ANN202
     from hypothesis import strategies as st
 
+    from rules_core.text import problem
+
     ships = st.sampled_from(sorted({s.slug for f in catalog.factions for s in f.ships})
                             + ["no-such-ship"])
     ups = st.lists(st.sampled_from(["veteran-crew", "extra-turrets", "mad-meks", "no-such-refit"]),
                    max_size=3).map(tuple)
-    names = st.none() | st.text(max_size=40)
+    # Any text R-94 allows (no surrogates or noncharacters; control characters only tab and
+    # newline, in notes).
+    text = st.characters(blacklist_categories=("Cs", "Cc"))
+    names = st.none() | st.text(text, max_size=40).filter(lambda s: problem(s) is None)
     units = st.builds(rf.ShipUnit, ship=ships, name=names, flagship=st.booleans(),
                       admiral=st.none() | st.sampled_from(["commodore", "no-such-rank"]),
                       upgrades=ups) | st.builds(
@@ -188,7 +196,9 @@ def _fleets(catalog):  # noqa: ANN001, ANN202
                      game_size=st.sampled_from([g for g in rf.GameSize
                                                 if g is not rf.GameSize.CUSTOM]),
                      units=st.lists(units, max_size=6).map(tuple), name=names,
-                     notes=st.text(max_size=80))
+                     notes=st.text(st.characters(blacklist_categories=("Cs", "Cc"),
+                                                 whitelist_characters="\t\n"), max_size=80)
+                     .filter(lambda s: problem(s, multiline=True) is None))
 
 
 def test_any_list_of_catalogue_ships_reads_back(data_catalog) -> None:  # noqa: ANN001
