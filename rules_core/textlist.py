@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from rules_core import text as player_text
 from rules_core.catalog import Catalog
 from rules_core.fleet import (
     FORMAT,
@@ -445,6 +446,10 @@ def from_text(catalog: Catalog, text: str) -> Fleet:
     if len(text) > MAX_TEXT_LENGTH:
         raise TextListError(None, f"the text is {len(text)} characters long; the limit is "
                                   f"{MAX_TEXT_LENGTH}")
+    for number, line in enumerate(text.splitlines(), 1):  # R-94; a tab may indent a line
+        why = player_text.problem(line, multiline=True)
+        if why:
+            raise TextListError(number, why)
     reader = _Reader(catalog)
     doc, where = reader.read(text)
     try:
