@@ -51,12 +51,16 @@ def _limit(scope: str) -> tuple[int, int]:
     return int(limits.get(scope, 0)), max(1, int(getattr(settings, "RATE_LIMIT_WINDOW", 60)))
 
 
-def hit(request: HttpRequest, scope: str, *, now: float | None = None) -> int:
+def _now() -> float:
+    return time.time()
+
+
+def hit(request: HttpRequest, scope: str) -> int:
     """Count this request; 0 if it may go on, else the seconds until the window ends."""
     limit, window = _limit(scope)
     if limit <= 0:
         return 0
-    now = time.time() if now is None else now
+    now = _now()
     start = int(now // window) * window
     who = hashlib.sha256(client_key(request).encode()).hexdigest()[:32]
     key = f"ratelimit:{scope}:{who}:{start}"
