@@ -17,6 +17,7 @@ the line ends of multi-line text are: CR LF and a lone CR become LF (:func:`norm
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _NONCHARACTERS = "\ufdd0-\ufdef" + "".join(
     chr(plane * 0x10000 + 0xFFFE) + chr(plane * 0x10000 + 0xFFFF) for plane in range(17)
@@ -74,6 +75,20 @@ def scrub(text: str, *, multiline: bool = False) -> str:
     if multiline:
         text = normalise_newlines(text)
     return (_MULTI_LINE if multiline else _SINGLE_LINE).sub(REPLACEMENT, text)
+
+
+def scrub_tree(value: Any, multiline_keys: frozenset[str] = frozenset({"notes"})) -> Any:
+    """A JSON value (a stored fleet document) with every string scrubbed (:func:`scrub`); the
+    values of ``multiline_keys`` as multi-line text. Keys are scrubbed too."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, list):
+        return [scrub_tree(v, multiline_keys) for v in value]
+    if isinstance(value, dict):
+        return {scrub(str(k)): scrub(v, multiline=True) if k in multiline_keys
+                and isinstance(v, str) else scrub_tree(v, multiline_keys)
+                for k, v in value.items()}
+    return value
 
 
 def shown(text: str) -> str:

@@ -8,6 +8,8 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 
+from fleetbuilder.text import FollowsR94  # username and email follow R-94
+
 from . import throttle
 
 User = get_user_model()
@@ -22,7 +24,7 @@ def _email_taken(email: str, exclude_pk: int | None = None) -> bool:
     return users.exists()
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(FollowsR94, UserCreationForm):
     email = forms.EmailField(required=False, help_text=EMAIL_HELP)
 
     class Meta(UserCreationForm.Meta):
@@ -40,7 +42,7 @@ class SignUpForm(UserCreationForm):
         return email
 
 
-class LoginForm(AuthenticationForm):
+class LoginForm(FollowsR94, AuthenticationForm):
     """Django's login form; django-axes refuses a locked-out login (see lockout.py)."""
 
     error_messages = {
@@ -60,7 +62,7 @@ class LockedOutLoginForm(LoginForm):
         raise forms.ValidationError(self.error_messages["throttled"], code="throttled")
 
 
-class EmailForm(forms.Form):
+class EmailForm(FollowsR94, forms.Form):
     """A new email address, confirmed by the current password (it is where resets go)."""
 
     email = forms.EmailField(required=False, help_text="Leave empty to remove it.")
@@ -92,7 +94,7 @@ class EmailForm(forms.Form):
         self.user.save(update_fields=["email"])
 
 
-class ResetForm(PasswordResetForm):
+class ResetForm(FollowsR94, PasswordResetForm):
     """Django's reset form, with a cap on mails to one address (see throttle)."""
 
     def get_users(self, email: str) -> Any:

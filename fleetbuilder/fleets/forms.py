@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from fleetbuilder.text import PlayerTextForm  # every text field follows R-94
 from rules_core import catalog as core
 from rules_core import fleet as rf
 
@@ -14,7 +15,7 @@ from .models import DEFAULT_NAME, GAME_SIZE_CHOICES
 NAME_FIELD = {"max_length": rf.MAX_NAME_LENGTH, "required": False, "strip": True}
 
 
-class FleetSettingsForm(forms.Form):
+class FleetSettingsForm(PlayerTextForm):
     """Name, list, variant and game size. The faction is chosen once, when the fleet starts."""
 
     name = forms.CharField(initial=DEFAULT_NAME, **NAME_FIELD)
@@ -68,7 +69,7 @@ class ShipForm(forms.Form):
     ship = forms.SlugField(max_length=rf.MAX_SLUG_LENGTH)
 
 
-class NameForm(forms.Form):
+class NameForm(PlayerTextForm):
     name = forms.CharField(**NAME_FIELD)
 
 
@@ -86,7 +87,7 @@ class AdmiralForm(forms.Form):
     admiral = forms.SlugField(max_length=rf.MAX_SLUG_LENGTH, required=False)
 
 
-class MoveForm(forms.Form):
+class MoveForm(PlayerTextForm):
     ship = forms.IntegerField(min_value=0, max_value=rf.MAX_SQUADRON_SHIPS)
     to = forms.CharField(max_length=8, help_text="a squadron's unit index, or 'new'")
 

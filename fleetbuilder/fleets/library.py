@@ -32,7 +32,9 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url, replace_url
 
 from fleetbuilder.catalog import loader
+from fleetbuilder.text import PlayerTextForm
 from rules_core import fleet as rf
+from rules_core import text as player_text
 
 from .forms import NameForm
 from .models import Fleet, FleetQuerySet, session_owner_token
@@ -50,7 +52,7 @@ SORTS = {
 }
 
 
-class LibraryFilter(forms.Form):
+class LibraryFilter(PlayerTextForm):
     q = forms.CharField(label="Search by name", max_length=100, required=False, strip=True)
     faction = forms.SlugField(label="Faction", max_length=100, required=False)
     sort = forms.ChoiceField(label="Sort by", required=False,
@@ -338,7 +340,8 @@ def bundle_members(data: bytes) -> list[tuple[str, str]]:
                             f"{MAX_BUNDLE_FLEETS} at once.")
     read = []
     for info in members:
-        too_big = BundleProblem(f"{info.filename}: over {MAX_BUNDLE_MEMBER_BYTES // 1024} KB "
+        name = player_text.shown(info.filename)  # quoted in messages: no control characters
+        too_big = BundleProblem(f"{name}: over {MAX_BUNDLE_MEMBER_BYTES // 1024} KB "
                                 "unpacked; a fleet file is a few KB.")
         if info.file_size > MAX_BUNDLE_MEMBER_BYTES:
             raise too_big
@@ -346,14 +349,14 @@ def bundle_members(data: bytes) -> list[tuple[str, str]]:
             with archive.open(info) as member:
                 raw = member.read(MAX_BUNDLE_MEMBER_BYTES + 1)
         except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, OSError):
-            raise BundleProblem(f"{info.filename}: cannot be unpacked (damaged, encrypted or "
+            raise BundleProblem(f"{name}: cannot be unpacked (damaged, encrypted or "
                                 "compressed in a way this app does not read).") from None
         if len(raw) > MAX_BUNDLE_MEMBER_BYTES:
             raise too_big
         try:
-            read.append((info.filename, raw.decode("utf-8")))
+            read.append((name, raw.decode("utf-8")))
         except UnicodeDecodeError:
-            raise BundleProblem(f"{info.filename}: not a fleet file (it is not UTF-8 text).") \
+            raise BundleProblem(f"{name}: not a fleet file (it is not UTF-8 text).") \
                 from None
     return read
 

@@ -10,6 +10,7 @@ from typing import Any
 from django import forms
 
 from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.text import follow_r94
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core.sample_fleets import SampleFleetError, sample_fleet
@@ -122,6 +123,7 @@ class MatchupForm(forms.Form):
                 choices=policy_choices(), initial="standard", label="Played as", required=False,
             )
         self.fields = {**fields, **self.fields}
+        follow_r94(self)  # the share link or code is text too
 
     def options_dict(self) -> dict[str, Any]:
         """The scenario options as ``SimOptions.from_dict`` reads them."""
