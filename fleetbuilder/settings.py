@@ -350,3 +350,5 @@ RATE_LIMITS = {
 }
 if RATE_LIMIT_WINDOW < 1 or min(RATE_LIMITS.values()) < 0:
     raise ConfigError("RATE_LIMIT_WINDOW must be 1 or more, and RATE_LIMIT_* 0 or more")
+# A fleet stored before the bounds of R-95 and past them answers 422 with the reason, not 500.
+MIDDLEWARE = [*MIDDLEWARE, "fleetbuilder.fleets.limits.StoredFleetOverBounds"]

@@ -564,11 +564,19 @@ MAX_BUNDLE_SAVE_BYTES = 400 * 1024  # the checked fleets travel back in the form
 def _bundle_ctx(data: bytes, catalog: core.Catalog) -> dict[str, Any]:
     """Every fleet of a zip, read and checked; ImportProblem names the first file at fault."""
     fleets = []
+    size = 0
     for filename, text in library.bundle_members(data):
         try:
             fleets.append(read_fleet(text, catalog)[0])
         except ImportProblem as exc:
             raise ImportProblem(f"{filename}: {exc}") from None
+        # Stop at the first fleet past what can be saved at once, not after reading them all.
+        size += len(json.dumps(rf.fleet_to_dict(fleets[-1]), ensure_ascii=False,
+                               separators=(",", ":")).encode()) + 1
+        if size > MAX_BUNDLE_SAVE_BYTES:
+            raise ImportProblem(f"These fleets are too much to save at once (the first "
+                                f"{len(fleets)} already are); import them in smaller .zip "
+                                "files.")
     rows = []
     for fleet in fleets:
         report = validate(fleet, catalog)

@@ -260,3 +260,35 @@ def test_the_builder_page_of_the_biggest_fleet_is_quick(catalog, client: Client,
     response = client.get(f"/fleets/{fleet.pk}/")
     assert response.status_code == 200
     assert time.perf_counter() - start < 3
+
+
+def test_a_fleet_stored_before_the_bounds_answers_422_not_500(catalog, client: Client,  # noqa: ANN001
+                                                              own_fleet: Callable[[rf.Fleet],
+                                                                                  Fleet]) -> None:
+    fleet = own_fleet(hostile.over_ships(catalog))  # stored as it could be before R-95
+    for url in (f"/fleets/{fleet.pk}/", f"/fleets/{fleet.pk}/export.json"):
+        response = client.get(url)
+        assert response.status_code == 422, url
+        assert "units[7].ships[10]" in response.content.decode()
+    assert client.get("/fleets/").status_code == 200  # listed, so it can be deleted
+    client.post(f"/fleets/{fleet.pk}/trash/")
+    assert Fleet.objects.get(pk=fleet.pk).in_trash
+
+
+def test_a_zip_too_big_to_save_stops_at_the_first_fleet_past_it(catalog, client: Client,  # noqa: ANN001
+                                                                 monkeypatch) -> None:  # noqa: ANN001
+    from fleetbuilder.fleets import sharing
+
+    read: list[str] = []
+    real = sharing.read_fleet
+    monkeypatch.setattr(sharing, "read_fleet", lambda text, cat: read.append("") or real(text, cat))
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for n in range(100):
+            bundle.writestr(f"f{n}.json", hostile.file_text(hostile.max_ships(catalog)))
+    upload = io.BytesIO(data.getvalue())
+    upload.name = "fleets.zip"
+    response = client.post("/fleets/import/", {"file": upload})
+    assert response.status_code == 400
+    assert "too much to save at once" in response.context["error"]
+    assert len(read) < 10
