@@ -1,0 +1,342 @@
+"""The access matrix: every URL that names an object, for its owner, another signed-in account
+and an anonymous browser, by GET and by POST (each with a valid CSRF token of its own).
+
+The URLs come from Django's resolver; each one that takes an argument is either in MATRIX (what
+it names and who may do what) or in EXCLUDED (with the reason), and a new one that is in neither
+fails ``test_every_url_with_an_argument_is_classified``, so no future URL slips past.
+
+The rules, as the app documents them:
+- a fleet's own URLs (builder, regions, edits, share page, export, cards, library actions) are
+  its owner's: anyone else gets 404, the same answer as for a fleet that does not exist;
+- a shared link (/s/<id>/…), a share code and a simulator run's page are readable by anyone
+  holding them; "Copy to my fleets" and "Run again" make the visitor's own copy;
+- only the player who started a run may cancel it: anyone else gets 403;
+- a method a view does not take is 405 for everyone.
+After every refused POST the object is exactly as it was (document, name, version, last change,
+trash and sharing state, owner) and nothing new was stored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.simulator.models import Matchup
+from rules_core import fleet as rf
+from rules_core import sharecode
+
+from .conftest import Browser, Route, fleet_state, run_state, walk
+
+pytestmark = pytest.mark.django_db
+
+OWNER = "owner"  # its owner only; anyone else 404
+ANYONE = "anyone"  # anyone holding the URL: 2xx
+FORK = "fork"  # anyone: 3xx, and the new object is the visitor's own; the original untouched
+OWNER_ELSE_403 = "owner, else 403"
+
+
+@dataclass(frozen=True)
+class Spec:
+    obj: str  # what the URL names: fleet, trashed (a fleet in the trash), share, code, run
+    get: str | None = None  # None: the view takes no GET (405 for everyone)
+    post: str | None = None
+
+
+BUILDER_GET = Spec("fleet", get=OWNER)
+BUILDER_POST = Spec("fleet", post=OWNER)
+MATRIX: dict[str, Spec] = {
+    # Saved Fleets (fleetbuilder/fleets/library.py)
+    "fleets:rename_fleet": BUILDER_POST,
+    "fleets:copy_fleet": BUILDER_POST,
+    "fleets:trash_fleet": BUILDER_POST,
+    "fleets:restore_fleet": Spec("trashed", post=OWNER),
+    "fleets:delete_fleet": Spec("trashed", get=OWNER, post=OWNER),
+    # the builder (fleetbuilder/fleets/views.py)
+    "fleets:detail": BUILDER_GET,
+    "fleets:head": BUILDER_GET,
+    "fleets:units": BUILDER_GET,
+    "fleets:meter": BUILDER_GET,
+    "fleets:problems": BUILDER_GET,
+    "fleets:settings": BUILDER_POST,
+    "fleets:add_ship": BUILDER_POST,
+    "fleets:new_squadron": BUILDER_POST,
+    "fleets:undo": BUILDER_POST,
+    "fleets:add_escort": BUILDER_POST,
+    "fleets:move": BUILDER_POST,
+    "fleets:flagship": BUILDER_POST,
+    "fleets:admiral": BUILDER_POST,
+    "fleets:add_upgrade": BUILDER_POST,
+    "fleets:remove_upgrade": BUILDER_POST,
+    "fleets:rename": BUILDER_POST,
+    "fleets:duplicate": BUILDER_POST,
+    "fleets:remove": BUILDER_POST,
+    # sharing (fleetbuilder/fleets/sharing.py)
+    "fleets:share": BUILDER_GET,
+    "fleets:share_link": BUILDER_POST,
+    "fleets:export_file": BUILDER_GET,
+    "fleets:export_text": BUILDER_GET,
+    "fleets:code": Spec("code", get=ANYONE, post=FORK),
+    "fleets:code_print": Spec("code", get=ANYONE),
+    "fleets:code_cards": Spec("code", get=ANYONE),
+    "shared:fleet": Spec("share", get=ANYONE),
+    "shared:copy": Spec("share", post=FORK),
+    "shared:file": Spec("share", get=ANYONE),
+    "shared:text": Spec("share", get=ANYONE),
+    "shared:print": Spec("share", get=ANYONE),
+    "shared:cards": Spec("share", get=ANYONE),
+    # cards (fleetbuilder/cards/views.py)
+    "cards:fleet_pdf": BUILDER_GET,
+    "cards:print": BUILDER_GET,
+    # the simulator (fleetbuilder/simulator/views.py)
+    "simulator:matchup": Spec("run", get=ANYONE),
+    "simulator:cancel": Spec("run", post=OWNER_ELSE_403),
+    "simulator:again": Spec("run", post=FORK),
+    "simulator:fleet_file": Spec("run", get=ANYONE),
+    "simulator:results_json": Spec("run", get=ANYONE),
+}
+
+EXCLUDED: dict[str, str] = {
+    "accounts:password_reset_confirm":
+        "not an object's id: a signed, expiring token for one account, checked by Django's "
+        "PasswordResetConfirmView (test_a_forged_reset_token_sets_no_password below)",
+    "catalog:faction": "a public catalogue page named by a published slug; nobody owns it",
+    "catalog:ship": "a public catalogue page named by a published slug; nobody owns it",
+}
+# Django's admin: staff only, every URL (test_the_admin_refuses_players_and_visitors).
+EXCLUDED_PREFIXES = {"admin/": "Django admin, staff only"}
+
+
+def routes_with_arguments() -> list[Route]:
+    return [r for r in walk() if r.params]
+
+
+def test_every_url_with_an_argument_is_classified() -> None:
+    unclassified = [f"{r.name or '(unnamed)'} {r.route}" for r in routes_with_arguments()
+                    if r.name not in MATRIX and r.name not in EXCLUDED
+                    and not r.route.startswith(tuple(EXCLUDED_PREFIXES))]
+    assert unclassified == [], (
+        "New URLs that take an id: add each to MATRIX in tests/security/test_access.py (who may "
+        f"GET and POST it) or to EXCLUDED with the reason: {unclassified}")
+    gone = sorted(set(MATRIX) - {r.name for r in walk()})
+    assert gone == [], f"MATRIX names URLs that no longer exist: {gone}"
+
+
+# --- the matrix -----------------------------------------------------------------------------
+
+
+def _matrix_fleet() -> rf.Fleet:
+    """A small legal-shaped fleet: a flagship cruiser with an admiral and a squadron."""
+    return rf.Fleet(
+        faction="imperial-navy", game_size=rf.GameSize.PATROL, name="Matrix Patrol",
+        units=(rf.ShipUnit("lunar-class-cruiser", flagship=True, admiral="commodore",
+                           name="Wrath"),
+               rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 2, name="Swords")),
+    )
+
+
+@dataclass
+class Target:
+    kwargs: dict[str, Any]
+    state: Callable[[], Any]  # what a refused request must leave unchanged
+    fleet: Fleet | None = None
+    run: Matchup | None = None
+
+
+def _target(spec: Spec, route: Route, owner: Browser, make_fleet: Callable[..., Fleet],
+            make_run: Callable[..., Matchup]) -> Target:
+    doc = _matrix_fleet()
+    if spec.obj in ("fleet", "trashed", "share"):
+        fleet = make_fleet(owner, doc, shared=True, trashed=spec.obj == "trashed")
+        kwargs: dict[str, Any] = {"pk": fleet.pk} if spec.obj != "share" else \
+            {"share_id": fleet.share_id}
+        if "unit" in route.params:
+            kwargs["unit"] = 1  # the squadron
+        return Target(kwargs, lambda: fleet_state(fleet), fleet=fleet)
+    if spec.obj == "code":
+        return Target({"code": sharecode.encode(doc)}, lambda: None)
+    if spec.obj == "run":
+        run = make_run(owner, doc)
+        kwargs = {"public_id": run.public_id}
+        if "side" in route.params:
+            kwargs["side"] = "a"
+        return Target(kwargs, lambda: run_state(run), run=run)
+    raise AssertionError(f"unknown object kind {spec.obj}")
+
+
+def _payload(target: Target) -> dict[str, Any]:
+    """A POST body that would change the object if it were accepted: every field any edit reads,
+    with the fleet's current version, so only access can stop it."""
+    data = {"name": "Pwned", "ship": "0", "to": "new", "upgrade": "veteran-crew",
+            "admiral": "", "action": "new", "game_size": "armada", "variant": "",
+            "faction": "imperial-navy", "next": "/fleets/", "open": "copy"}
+    if target.fleet is not None and hasattr(target.fleet, "version"):
+        data["version"] = str(Fleet.objects.get(pk=target.fleet.pk).version)
+    return data
+
+
+def _counts() -> tuple[int, int]:
+    return Fleet.objects.count(), Matchup.objects.count()
+
+
+def _owns(browser: Browser, obj: Fleet | Matchup) -> bool:
+    user = getattr(browser, "user", None)
+    if user is not None:
+        return obj.owner_id == user.pk
+    return obj.owner_id is None and obj.session_key == browser.session.get("fleet_owner_token")
+
+
+def _newest(model: type[Fleet] | type[Matchup]) -> Any:
+    return model.objects.order_by("-pk").first()
+
+
+def _check(role: str, who: Browser, method: str, url: str, rule: str | None,
+           target: Target) -> None:
+    before_state, before_counts = target.state(), _counts()
+    data = _payload(target) if method == "POST" else None
+    response = who.send(method, url, data)
+    status = response.status_code
+    where = f"{method} {url} as {role}"
+    assert status != 500, where
+    if rule is None:
+        assert status == 405, f"{where}: {status}, expected 405 (the view takes no {method})"
+    elif rule == ANYONE or (rule in (OWNER, OWNER_ELSE_403) and role == "owner"):
+        assert 200 <= status < 400, f"{where}: {status}"
+    elif rule == OWNER:
+        assert status == 404, f"{where}: {status}, expected 404"
+    elif rule == OWNER_ELSE_403:
+        assert status == 403, f"{where}: {status}, expected 403"
+    elif rule == FORK:
+        assert 300 <= status < 400, f"{where}: {status}"
+        fleets, runs = _counts()
+        created = _newest(Fleet) if fleets > before_counts[0] else _newest(Matchup)
+        assert (fleets - before_counts[0]) + (runs - before_counts[1]) == 1, where
+        assert _owns(who, created), f"{where}: the copy is not the visitor's own"
+        assert target.state() == before_state, f"{where} changed the original"
+        return
+    if role != "owner" and (status >= 400 or method == "GET"):
+        assert target.state() == before_state, f"{where} changed the object"
+        assert _counts() == before_counts, f"{where} stored something"
+
+
+@pytest.fixture(autouse=True)
+def _no_rate_limits(settings) -> None:  # noqa: ANN001
+    """The matrix sends many requests from one address; R-96's limits are tested elsewhere."""
+    if hasattr(settings, "RATE_LIMITS"):
+        settings.RATE_LIMITS = {scope: 0 for scope in settings.RATE_LIMITS}
+
+
+@pytest.mark.parametrize("owner_kind", ["account", "browser"])
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_access_matrix(name: str, owner_kind: str, make_account: Callable[[str], Browser],
+                       make_fleet: Callable[..., Fleet], make_run: Callable[..., Matchup]
+                       ) -> None:
+    route = next(r for r in walk() if r.name == name)
+    spec = MATRIX[name]
+    owner = make_account("owner") if owner_kind == "account" else Browser()
+    other = make_account("rival")
+    anonymous = Browser()
+    make_fleet(other, _matrix_fleet())  # the others are players with fleets of their own
+    make_fleet(anonymous, _matrix_fleet())
+    target = _target(spec, route, owner, make_fleet, make_run)
+    url = reverse(name, kwargs=target.kwargs)
+    for role, who in (("another account", other), ("anonymous", anonymous), ("owner", owner)):
+        for method in ("GET", "POST"):
+            rule = spec.get if method == "GET" else spec.post
+            _check(role, who, method, url, rule, target)
+
+
+# --- around the matrix ----------------------------------------------------------------------
+
+
+def _without_tokens(html: str) -> str:
+    html = re.sub(r'(csrfmiddlewaretoken" value=|X-CSRFToken": )"[^"]*"', r"\1", html)
+    return re.sub(r"/fleets/\d+/", "/fleets/N/", html)
+
+
+@pytest.mark.parametrize("path", ["/fleets/{pk}/", "/fleets/{pk}/share/",
+                                  "/fleets/{pk}/export.json", "/cards/fleet/{pk}/print/"])
+def test_a_private_fleet_looks_exactly_like_a_missing_one(path: str, owner: Browser,
+                                                          other: Browser,
+                                                          make_fleet: Callable[..., Fleet]
+                                                          ) -> None:
+    fleet = make_fleet(owner, _matrix_fleet())
+    private = other.get(path.format(pk=fleet.pk))
+    missing = other.get(path.format(pk=fleet.pk + 1000))
+    assert private.status_code == missing.status_code == 404
+    assert _without_tokens(private.content.decode()) == _without_tokens(missing.content.decode())
+
+
+def test_a_trashed_or_turned_off_share_is_404_for_everyone(owner: Browser, other: Browser,
+                                                           anonymous: Browser,
+                                                           make_fleet: Callable[..., Fleet]
+                                                           ) -> None:
+    off = make_fleet(owner, _matrix_fleet(), shared=True)
+    off.unshare()
+    trashed = make_fleet(owner, _matrix_fleet(), shared=True, trashed=True)
+    for fleet in (off, trashed):
+        for suffix in ("", "fleet.json", "fleet.txt", "cards/", "cards.pdf"):
+            for who in (owner, other, anonymous):
+                assert who.get(f"/s/{fleet.share_id}/{suffix}").status_code == 404
+        before = _counts()
+        assert other.send("POST", f"/s/{fleet.share_id}/copy/").status_code == 404
+        assert _counts() == before
+
+
+def test_the_simulator_form_offers_only_your_own_fleets(owner: Browser, other: Browser,
+                                                        make_fleet: Callable[..., Fleet],
+                                                        held_chunks: list[Any]) -> None:
+    """A fleet id in the form (a side, or ?a=) never reaches someone else's private fleet."""
+    from rules_core.sample_fleets import sample_fleet
+
+    secret = make_fleet(owner, _matrix_fleet())
+    Fleet.objects.filter(pk=secret.pk).update(name="Secret Armada")
+    page = other.get(f"/simulator/?a={secret.pk}").content.decode()
+    assert "Secret Armada" not in page
+    fields = {"a_source": "fleet", "a_fleet": str(secret.pk), "b_source": "sample",
+              "b_faction": "orks", "b_size": "patrol", "b_variant": "", "battles": "4",
+              "max_rounds": "10", "table": "", "scoring": "core", "terrain": "none",
+              "seed": "1"}
+    before = _counts()
+    response = other.send("POST", "/simulator/", fields)
+    assert response.status_code == 400
+    assert _counts() == before
+    assert sample_fleet  # the B side is a sample: only A's id is at stake
+
+
+def test_the_admin_refuses_players_and_visitors(owner: Browser, anonymous: Browser,
+                                                make_fleet: Callable[..., Fleet],
+                                                make_run: Callable[..., Matchup]) -> None:
+    fleet = make_fleet(owner, _matrix_fleet())
+    run = make_run(owner)
+    for url in (f"/admin/fleets/fleet/{fleet.pk}/change/", f"/admin/fleets/fleet/{fleet.pk}/",
+                f"/admin/fleets/fleet/{fleet.pk}/delete/",
+                f"/admin/simulator/matchup/{run.pk}/change/", "/admin/auth/user/1/change/"):
+        for who in (owner, anonymous):
+            for method in ("GET", "POST"):
+                before = fleet_state(fleet)
+                response = who.send(method, url, {"name": "Pwned", "post": "yes"})
+                assert response.status_code == 302, f"{method} {url}"
+                assert response.headers["Location"].startswith("/admin/login/")
+                assert fleet_state(fleet) == before
+
+
+def test_a_forged_reset_token_sets_no_password(owner: Browser, anonymous: Browser) -> None:
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    user = owner.user  # type: ignore[attr-defined]
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    url = f"/accounts/password/reset/{uid}/forged-token/"
+    response = anonymous.get(url, follow=True)
+    assert response.status_code == 200
+    assert 'name="new_password1"' not in response.content.decode()
+    anonymous.send("POST", url, {"new_password1": "Pwned pwned 123", "new_password2":
+                                 "Pwned pwned 123"})
+    user.refresh_from_db()
+    assert user.check_password("a long password for tests 9")
