@@ -15,9 +15,12 @@ LIMITS = {"cards": 3, "simulator": 2, "import": 3, "sharecode": 4}
 
 
 @pytest.fixture
-def small_limits(settings) -> None:  # noqa: ANN001
+def small_limits(settings, monkeypatch) -> None:  # noqa: ANN001
+    """Small limits, and a clock stopped 20 s into a window (so no test meets the window's
+    end by chance)."""
     settings.RATE_LIMITS = LIMITS
     settings.RATE_LIMIT_WINDOW = 60
+    monkeypatch.setattr(ratelimit, "_now", lambda: 60.0 * 16_667 + 20)
 
 
 def _code(catalog) -> str:  # noqa: ANN001
