@@ -58,6 +58,10 @@ def resolve(text: str) -> SharedFleet:
         if _SHARE_ID_RE.match(candidate):
             shared = Fleet.objects.shared(candidate).first()
             if shared is not None:
-                return SharedFleet(code=candidate, name=shared.name, fleet=shared.to_core())
+                try:
+                    fleet = shared.to_core()
+                except rf.FleetFormatError as exc:  # saved before the bounds of R-95
+                    raise ShareError(f"That shared fleet cannot be played: {exc}.") from exc
+                return SharedFleet(code=candidate, name=shared.name, fleet=fleet)
     raise ShareError("No shared fleet has that link or code: check it, or ask its owner "
                      "whether it is still shared.")

@@ -292,3 +292,19 @@ def test_a_zip_too_big_to_save_stops_at_the_first_fleet_past_it(catalog, client:
     assert response.status_code == 400
     assert "too much to save at once" in response.context["error"]
     assert len(read) < 10
+
+
+def test_the_simulator_refuses_a_stored_fleet_past_the_bounds(catalog, client: Client,  # noqa: ANN001
+                                                              own_fleet: Callable[[rf.Fleet],
+                                                                                  Fleet],
+                                                              held_chunks: list) -> None:
+    fleet = own_fleet(hostile.over_ships(catalog))
+    fleet.share()
+    data = {"battles": 10, "max_rounds": 10, "scoring": "core", "terrain": "none",
+            "b_source": "sample", "b_faction": "archenemy", "b_size": "skirmish"}
+    for side in ({"a_source": "fleet", "a_fleet": fleet.pk},
+                 {"a_source": "shared", "a_share": fleet.share_id}):
+        response = client.post("/simulator/", {**data, **side})
+        assert response.status_code == 400
+        assert "units[7].ships[10]" in response.content.decode()
+    assert not held_chunks
