@@ -120,3 +120,83 @@ def test_another_visitor_cannot_see_the_fleet(browser, page: Page, live_catalog)
     response = stranger.new_page().goto(url)
     assert response is not None and response.status == 404
     stranger.close()
+
+
+def start_imperial_skirmish(page: Page, url: str) -> str:
+    page.goto(url + "/fleets/new/")
+    page.get_by_label("Faction").select_option("imperial-navy")
+    page.get_by_label("Game size").select_option("skirmish")
+    page.get_by_role("button", name="Start building").click()
+    expect(page.get_by_text("No ships yet.")).to_be_visible()
+    return page.url
+
+
+def test_quick_clicks_on_add_in_one_tab_all_land(page: Page, live_catalog) -> None:  # noqa: ANN001
+    start_imperial_skirmish(page, live_catalog.url)
+    conflicts: list[int] = []
+    page.on("response", lambda r: conflicts.append(r.status) if r.status == 409 else None)
+    add = page.get_by_role("button", name="Add Lunar Class Cruiser", exact=True)
+    for _ in range(5):  # as fast as Chromium clicks: each waits its turn (hx-sync), none races
+        add.click(delay=0, no_wait_after=True)
+    expect(page.locator("#units article.unit")).to_have_count(5)
+    expect(page.locator("#fleet-meter [data-points]")).to_have_text("900")
+    expect(page.locator("#fleet-version")).to_have_value("6")
+    expect(page.locator("#units .alert")).to_have_count(0)
+    assert conflicts == []
+    # What the page shows is what was stored.
+    page.reload()
+    expect(page.locator("#units article.unit")).to_have_count(5)
+
+
+def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
+        page: Page, live_catalog) -> None:  # noqa: ANN001
+    url = start_imperial_skirmish(page, live_catalog.url)
+    for ship in ("Lunar Class Cruiser", "Gothic Class Cruiser", "Dauntless Class Light Cruiser"):
+        add(page, ship)
+    first = page
+
+    # A second tab of the same browser removes the Lunar: every unit moves up one place.
+    second = page.context.new_page()
+    second.goto(url)
+    second.get_by_role("button", name="Remove Lunar Class Cruiser").click()
+    expect(second.locator("#units article.unit")).to_have_count(2)
+
+    # The first tab still shows the Lunar at 0 and the Gothic at 1; it removes the Gothic.
+    first.get_by_role("button", name="Remove Gothic Class Cruiser").click()
+    alert = first.locator("#units").get_by_role("alert")
+    expect(alert).to_have_text("This fleet changed in another tab. It has been refreshed; "
+                               "make your change again.")
+    # Nothing was removed; the roster, the meter and the version are the fleet's as it is.
+    units = first.locator("#units article.unit h3")
+    expect(units).to_have_count(2)
+    expect(units.nth(0)).to_contain_text("Gothic Class Cruiser")
+    expect(units.nth(1)).to_contain_text("Dauntless Class Light Cruiser")
+    expect(first.locator("#fleet-meter [data-points]")).to_have_text(
+        second.locator("#fleet-meter [data-points]").inner_text())
+    expect(first.locator("#fleet-version")).to_have_value(
+        second.locator("#fleet-version").input_value())
+
+    # Made again on the refreshed roster, the edit goes through.
+    first.get_by_role("button", name="Remove Gothic Class Cruiser").click()
+    expect(units).to_have_count(1)
+    expect(units.nth(0)).to_contain_text("Dauntless Class Light Cruiser")
+    expect(alert).to_have_count(0)
+    second.reload()
+    expect(second.locator("#units article.unit")).to_have_count(1)
+    second.close()
+
+
+def test_without_javascript_a_stale_edit_returns_to_the_refreshed_builder(
+        browser, live_catalog) -> None:  # noqa: ANN001
+    context = browser.new_context(java_script_enabled=False)
+    first, second = context.new_page(), context.new_page()
+    url = start_imperial_skirmish(first, live_catalog.url)
+    for ship in ("Lunar Class Cruiser", "Gothic Class Cruiser"):
+        first.get_by_role("button", name=f"Add {ship}", exact=True).click()
+    second.goto(url)
+    second.get_by_role("button", name="Remove Lunar Class Cruiser").click()
+    first.get_by_role("button", name="Remove Gothic Class Cruiser").click()
+    expect(first.get_by_role("alert")).to_contain_text("This fleet changed in another tab.")
+    expect(first.locator("#units article.unit")).to_have_count(1)
+    expect(first.locator("#units article.unit h3")).to_contain_text("Gothic Class Cruiser")
+    context.close()
