@@ -403,16 +403,16 @@ class ImportForm(forms.Form):
         upload = self.cleaned_data.get("file")
         if upload and upload.size > MAX_IMPORT_BYTES:
             raise forms.ValidationError(
-                f"The file is {upload.size // 1024} KB; the limit is "
-                f"{MAX_IMPORT_BYTES // 1024} KB. A fleet file is a few KB.")
+                f"The file is {_size(upload.size)}; the limit is {_size(MAX_IMPORT_BYTES)}. "
+                "A fleet file is a few KB.")
         return upload
 
     def clean_text(self) -> str:
         text = self.cleaned_data.get("text", "")
         if len(text) > MAX_PASTE_CHARS:
             raise forms.ValidationError(
-                f"The pasted text is {len(text)} characters long; the limit is "
-                f"{MAX_PASTE_CHARS}.")
+                f"The pasted text is {len(text):,} characters long; the limit is "
+                f"{MAX_PASTE_CHARS:,}.")
         return text
 
     def clean(self) -> dict[str, Any]:
@@ -492,7 +492,11 @@ def _read_any(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
 
 
 def _size(n: int) -> str:
-    return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{-(-n // 1024)} KB"
+    """A size both readable and exact, so a cap message never shows two equal numbers:
+    "256 KB (262,144 bytes)", and one byte more "256.0 KB (262,145 bytes)"."""
+    unit, scale = ("MB", 1024 * 1024) if n >= 1024 * 1024 else ("KB", 1024)
+    amount = f"{n // scale}" if n % scale == 0 else f"{n / scale:.1f}"
+    return f"{amount} {unit} ({n:,} bytes)"
 
 
 def _too_big(request: HttpRequest) -> bool:

@@ -197,12 +197,24 @@ def test_oversize_input_is_refused_with_a_clear_message(visitor: Client, catalog
     big = b"{" + b" " * (300 * 1024) + b"}"
     response = visitor.post("/fleets/import/", {"file": SimpleUploadedFile("big.json", big)})
     assert response.status_code == 400
-    assert "The file is 300 KB; the limit is 256 KB." in response.content.decode()
+    assert "The file is 300.0 KB (307,202 bytes); the limit is 256 KB (262,144 bytes)." \
+        in response.content.decode()
     response = visitor.post("/fleets/import/", {"text": "x" * (300 * 1024)})
     assert response.status_code == 400
-    assert "The pasted text is 307200 characters long; the limit is 262144." \
+    assert "The pasted text is 307,200 characters long; the limit is 262,144." \
         in response.content.decode()
     assert not Fleet.objects.exists()
+
+
+def test_a_file_one_byte_over_the_cap_says_so(visitor: Client, catalog) -> None:  # noqa: ANN001
+    body = b"{" + b" " * (256 * 1024 - 1) + b"}"
+    response = visitor.post("/fleets/import/", {"file": SimpleUploadedFile("f.json", body)})
+    assert response.status_code == 400
+    assert "The file is 256.0 KB (262,145 bytes); the limit is 256 KB (262,144 bytes)." \
+        in unescape(response.content.decode())
+    exact = SimpleUploadedFile("f.json", body[:-2] + b"}")
+    assert "the limit is" not in visitor.post("/fleets/import/", {"file": exact}) \
+        .content.decode()
 
 
 def csrf_client() -> tuple[Client, str]:
@@ -216,8 +228,8 @@ def test_past_the_sites_form_limit_the_page_still_says_why(catalog) -> None:  # 
     big = {"csrfmiddlewaretoken": token, "text": "x" * (600 * 1024)}
     response = browser.post("/fleets/import/", big)
     assert response.status_code == 413
-    assert "That was 601 KB, too much to send: a file may be up to 256 KB" in \
-        response.content.decode()
+    assert re.search(r"That was 600\.\d KB \(61\d,\d{3} bytes\), too much to send: a file may "
+                     r"be up to 256 KB \(262,144 bytes\)", response.content.decode())
     upload = {"csrfmiddlewaretoken": token,
               "file": SimpleUploadedFile("big.json", b" " * (700 * 1024))}
     response = browser.post("/fleets/import/", upload)
@@ -227,7 +239,8 @@ def test_past_the_sites_form_limit_the_page_still_says_why(catalog) -> None:  # 
               "file": SimpleUploadedFile("huge.json", b"{" + b" " * (10 * 1024 * 1024) + b"}")}
     response = browser.post("/fleets/import/", ten_mb)
     assert response.status_code == 413
-    assert "That was 10.0 MB, too much to send" in response.content.decode()
+    assert re.search(r"That was 10\.0 MB \(10,48\d,\d{3} bytes\), too much to send",
+                     response.content.decode())
     assert not Fleet.objects.exists()
 
 

@@ -24,6 +24,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
+from fleetbuilder.dbready import require_database
 from fleetbuilder.fleets.models import OWNER_TOKEN_SESSION_KEY, Fleet
 
 
@@ -59,6 +60,7 @@ class Command(BaseCommand):
         if settings.SESSION_ENGINE != "django.contrib.sessions.backends.db":
             raise CommandError(f"sessions are stored by {settings.SESSION_ENGINE}, not in the "
                                "database: the live ones cannot be listed", returncode=2)
+        require_database()
         with transaction.atomic():
             doomed = orphans()
             count = len(doomed)

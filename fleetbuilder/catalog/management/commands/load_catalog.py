@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from fleetbuilder.dbready import require_database
 from rules_core.catalog import CatalogError
 
 from ... import loader
@@ -15,6 +16,7 @@ class Command(BaseCommand):
         parser.add_argument("--data", type=Path, default=loader.DATA_DIR, help="data folder")
 
     def handle(self, *args, force: bool = False, data: Path, **options) -> None:  # noqa: ANN002, ANN003
+        require_database()  # unmigrated: one line saying to run migrate, exit 2
         try:
             result = loader.load(data, force=force)
         except (CatalogError, OSError) as exc:

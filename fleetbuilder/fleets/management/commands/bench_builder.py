@@ -16,6 +16,7 @@ from django.test import Client
 from django.test.utils import override_settings
 
 from fleetbuilder.catalog import loader
+from fleetbuilder.dbready import require_database
 from rules_core.validator import validate
 
 from ...bench import FACTION, QueryCounter, armada_units, median_ms
@@ -30,6 +31,7 @@ class Command(BaseCommand):
         parser.add_argument("--ships", type=int, default=40)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        require_database()
         catalog = loader.core_catalog()
         if catalog.faction(FACTION) is None:
             raise CommandError("the catalogue is not loaded: run manage.py load_catalog first")
