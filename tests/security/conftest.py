@@ -192,6 +192,12 @@ def walk(patterns: list[Any] | None = None, prefix: str = "", namespace: str = "
 # --- reading HTML ---------------------------------------------------------------------------
 
 
+# Attributes a browser follows or loads as a URL (an input's value is only text).
+URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "data", "poster",
+                  "background", "srcset", "hx-get", "hx-post", "hx-put", "hx-delete",
+                  "hx-patch", "ping"}
+
+
 class PageReader(HTMLParser):
     """What a browser would run or load from a page, and the text and values it shows."""
 
@@ -212,7 +218,8 @@ class PageReader(HTMLParser):
             self.texts.append(value)
             if key.startswith("on"):
                 self.handlers.append(f"<{tag} {key}={value!r}>")
-            if value.strip().lower().startswith(("javascript:", "vbscript:", "data:text/html")):
+            if key in URL_ATTRIBUTES and value.strip().lower().startswith(
+                    ("javascript:", "vbscript:", "data:text/html")):
                 self.js_urls.append(f"<{tag} {key}={value!r}>")
 
     handle_startendtag = handle_starttag
