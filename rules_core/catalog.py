@@ -151,7 +151,7 @@ class ShipProfile:
     ship_class: ShipClass
     points: int
     speed_cm: int
-    turns: int  # degrees the ship may turn in one turn after its minimum move: 45 or 90
+    turns: int  # degrees it may turn after its minimum move, from its class (R-11): 45 or 90
     leadership: int
     shields: int
     hull: int
@@ -198,8 +198,23 @@ class ShipProfile:
 
 
 def crippled_threshold(max_hull: int) -> int | None:
-    """R-09: crippled at or below floor(starting hull / 2); a 1-hull ship cannot be crippled."""
-    return None if max_hull <= 1 else max_hull // 2
+    """R-09: crippled once it has lost half its starting hull rounded down, and at least one
+    point (§9), so at or below ceil(starting hull / 2) remaining; a 1-hull ship cannot be
+    crippled (its one point lost destroys it)."""
+    return None if max_hull <= 1 else max_hull - max(1, max_hull // 2)
+
+
+# R-11: faction rules whose own text sets the turn (degrees after the minimum move).
+TURN_RULES = {"Solar Sails": 90}  # Craftworld Eldar: "may turn up to 90° at any point"
+
+
+def turn_degrees(ship_class: ShipClass, faction_rules: Iterable[str] = ()) -> int:
+    """R-11 (§5): the class decides the turn: capital ships one 45° turn, escorts up to two
+    (90°). Only a faction rule that says so in its own text changes it (``TURN_RULES``)."""
+    degrees = 90 if ship_class.is_escort else 45
+    for name in faction_rules:
+        degrees = max(degrees, TURN_RULES.get(name, 0))
+    return degrees
 
 
 @dataclass(frozen=True, slots=True)
@@ -504,15 +519,19 @@ def _weapon(data: Any, path: str) -> Weapon:
     return weapon
 
 
-def _ship(data: Any, path: str, craft: set[str]) -> ShipProfile:
+def _ship(
+    data: Any, path: str, craft: set[str], faction_rules: tuple[str, ...] = ()
+) -> ShipProfile:
     r = _Reader(data, path)
+    ship_class = _class(r.str("class"), f"{path}.class")
+    turns = turn_degrees(ship_class, faction_rules)  # R-11: the class decides
     ship = ShipProfile(
         slug=r.str("slug", pattern=SLUG_RE),
         name=r.str("name"),
-        ship_class=_class(r.str("class"), f"{path}.class"),
+        ship_class=ship_class,
         points=r.int("points", lo=5, hi=1000),
         speed_cm=r.int("speed", lo=0, hi=40),
-        turns=r.int("turns", lo=45, hi=90),
+        turns=r.int("turns", turns, lo=45, hi=90),
         leadership=r.int("leadership", lo=6, hi=10),
         shields=r.int("shields", lo=0, hi=6),
         hull=r.int("hull", lo=1, hi=20),
@@ -530,8 +549,10 @@ def _ship(data: Any, path: str, craft: set[str]) -> ShipProfile:
         source=r.str("source", ""),
     )
     r.done()
-    if ship.turns not in (45, 90):
-        raise CatalogError(f"{path}.turns", "turns are 45 or 90 degrees")
+    if ship.turns != turns:
+        raise CatalogError(f"{path}.turns", f"a {ship_class.label.lower()} turns {turns}°, "
+                           "as its class and faction rules say (R-11), not "
+                           f"{ship.turns}°")
     unknown = [c for c in ship.attack_craft if c not in craft]
     if unknown:
         raise CatalogError(f"{path}.attack_craft", f"unknown craft {', '.join(unknown)}")
@@ -639,7 +660,8 @@ def _faction(data: Any, path: str) -> Faction:
             for i, c in enumerate(r.list("composition"))
         ),
         ships=tuple(
-            _ship(s, f"{path}.ships[{i}]", craft_slugs) for i, s in enumerate(r.list("ships"))
+            _ship(s, f"{path}.ships[{i}]", craft_slugs, tuple(sr.name for sr in special))
+            for i, s in enumerate(r.list("ships"))
         ),
     )
     r.done()

@@ -122,8 +122,10 @@ class Critical(IntEnum):
 
     @property
     def lasting(self) -> bool:
-        """Bulkhead Collapse is an event (d3 damage now), not an effect that stays (R-49)."""
-        return self is not Critical.BULKHEAD_COLLAPSE
+        """Bulkhead Collapse (d3 damage now, R-49) and Shields Collapse (the shields lost now,
+        back to full on a move clear of blast markers as §7 says, R-48) are events, not effects
+        that stay."""
+        return self not in (Critical.BULKHEAD_COLLAPSE, Critical.SHIELDS_COLLAPSE)
 
 
 ARC_CRITICALS = {
@@ -320,10 +322,6 @@ class Target:
         return False
 
     @property
-    def shields_collapsed(self) -> bool:
-        return self.has(Critical.SHIELDS_COLLAPSE)
-
-    @property
     def fires(self) -> int:
         return self.count(Critical.FIRE)
 
@@ -356,10 +354,10 @@ class Target:
         return False
 
     def leave_blast_markers(self) -> None:
-        """The ship ended its move clear of every blast marker: shields return to full unless a
-        Shields Collapse stands unrepaired (section 7, R-48)."""
+        """The ship ended its move clear of every blast marker: "Restore all Shields to full"
+        (section 7), after a Shields Collapse too (R-48)."""
         self.blast_markers = 0
-        self.shields = 0 if self.shields_collapsed else (self.max_shields or 0)
+        self.shields = self.max_shields or 0
 
     def repair(self, effect: Critical) -> None:
         """Remove one copy of a repairable critical (sections 8 and R-47)."""
@@ -438,7 +436,8 @@ def roll_critical(target: Target, dice: Dice) -> CriticalHit:
             return CriticalHit(roll, None)
         weapon = working[dice.roll(len(working)) - 1]
     if effect is Critical.SHIELDS_COLLAPSE:
-        target.shields = 0
+        target.shields = 0  # an event: nothing stays to repair (R-48)
+        return CriticalHit(roll, effect)
     hit = CriticalHit(roll, effect, weapon=weapon)
     target.criticals.append(hit)
     return hit

@@ -37,8 +37,8 @@ WEAPON_TYPE_LABELS = {
 }
 CRITICALS = (
     # (2d6, what it does, boxes) — R-64: every result of §8's table; a lasting one gets boxes
-    # for its copies (R-47), Bulkhead Collapse none (an event, R-49).
-    (2, "Shields collapse: 0", 2),
+    # for its copies (R-47), Shields and Bulkhead Collapse none (events, R-48, R-49).
+    (2, "Shields collapse: 0 now", 0),
     (3, "Thrusters: speed ½", 2),
     (4, "Armament: 1 weapon off", 3),
     (5, "Prow: F weapons off", 2),

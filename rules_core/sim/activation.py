@@ -184,6 +184,7 @@ def disengage(b: Battle, unit: Unit, lead: Ship) -> bool:
     A squadron tests once, with its highest Ld (§6)."""
     if not o.command_check(b, lead, disengaging=True, what="disengage check"):
         return False
+    unit.note_disengaging()
     for s in unit.alive_ships():
         s.on_table = False
         s.disengaged = True

@@ -204,14 +204,15 @@ class Battle:
     def attack(self, ship: Ship, fn: Callable[..., damage.AttackReport], *args: Any,
                source: Ship | None = None, source_xy: tuple[float, float] | None = None,
                defer: bool = False, log_as: tuple[int, str] | None = None,
-               **kwargs: Any) -> damage.AttackReport:
-        """Every attack on a ship goes through here: bracing (§4, §10) and the orbit save
-        (§13) as the resolver's 4+ save, the resolver itself, then blast markers, crippling and
+               react: bool = False, **kwargs: Any) -> damage.AttackReport:
+        """Every attack on a ship goes through here: bracing (§4's order for the round; §10's
+        reaction, ``react``, for this attack only, R-85) and the orbit save (§13) as the
+        resolver's 4+ save, the resolver itself, then blast markers, crippling and
         destruction (``defer``: the caller removes a destroyed ship itself, for simultaneous
         destruction). ``log_as`` (side, text) logs the text and what the attack did before
         any catastrophe that follows, so the log reads in the order things happen."""
         t = ship.target
-        braced = ship.braced_round == self.round
+        braced = react or ship.braced_round == self.round
         if not braced and ship.orbit is not None and (source is None
                                                       or source.orbit is not ship.orbit):
             braced = True  # §13: in orbit, 4+ save against attacks from outside orbit (R-80)
@@ -312,6 +313,7 @@ class Battle:
     def leave_table(self, ship: Ship) -> None:
         """§5: a ship that moves off the table has disengaged; with the FAQ, its escort
         squadron must try to disengage from then on (R-87)."""
+        ship.unit.note_disengaging()
         ship.on_table = False
         ship.disengaged = True
         ship.crippled_when_left = ship.crippled
@@ -359,24 +361,27 @@ class Battle:
 
     # --- reactions (§10) ---------------------------------------------------------------------
 
-    def brace_reaction(self, ship: Ship, strength: int, kind: int) -> None:
+    def brace_reaction(self, ship: Ship, strength: int, kind: int) -> bool:
         """A unit that has not activated this round may spend its activation to brace (§10):
-        a 4+ save for the rest of the round (R-85) and hesitant at its next activation."""
+        "a 4+ invulnerable save against the current attack" — this attack only, not the
+        round's later ones (R-85) — and hesitant at its next activation. Returns whether it
+        braced; the caller passes that to :meth:`attack` as ``react``."""
         unit = ship.unit
         if unit.activated_round >= self.round or ship.braced_round == self.round:
-            return
+            return False
         if not self.policies[ship.side].wants_brace(self, ship, strength, kind):
-            return
+            return False
         unit.activated_round = self.round
         for s in unit.ships:
             if s.on_table:
-                s.braced_round = self.round
                 s.hesitant_next = True
-        self.log(ship.side, f"{unit.spec.name} braces for impact, giving up its activation.")
+        self.log(ship.side, f"{unit.spec.name} braces for impact against this attack, giving "
+                 f"up its activation.")
+        return True
 
     def scramble(self, ship: Ship, role: CraftRole | None = None, count: int = 1) -> bool:
         """Interceptor Scramble (§10): a carrier with fighters that has not activated this
-        round launches one fighter wing at incoming torpedoes (``role`` None) or attack craft;
+        round launches one fighter wing at incoming torpedoes (``role`` None) or bombers;
         it launches nothing else this round, but keeps its activation (R-85). Whether it does
         is the policy's choice (R-121)."""
         if (ship.unit.activated_round >= self.round or not ship.bays_ready
@@ -560,6 +565,14 @@ class Battle:
         hulk_value = [0, 0]
         for side in (0, 1):
             scorer = 1 - side
+            if faq:
+                for unit in self.units[side]:
+                    if unit.spec.is_squadron and unit.lost_when_left >= 0:
+                        # Seed 002: "An escort squadron gives 10% of the squadron's value, or
+                        # 25% if at least half of it (rounded down) was destroyed first."
+                        whole = sum(s.spec.victory_points for s in unit.ships)
+                        half = len(unit.ships) // 2
+                        vp[scorer] += whole * (25 if unit.lost_when_left >= half else 10) // 100
             for s in self.sides[side]:
                 value = s.spec.victory_points
                 if s.destroyed:
@@ -568,7 +581,8 @@ class Battle:
                         hulk_value[side] += value
                 elif s.disengaged:
                     if faq:
-                        vp[scorer] += value * (25 if s.crippled_when_left else 10) // 100
+                        if not s.unit.spec.is_squadron:  # a squadron scores as one, above
+                            vp[scorer] += value * (25 if s.crippled_when_left else 10) // 100
                     elif s.crippled_when_left:
                         vp[scorer] += value // 2
                 elif s.crippled:

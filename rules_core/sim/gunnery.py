@@ -163,8 +163,9 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
     """One weapon system's volley at one ship; against an escort squadron, damage left over
     when the target is destroyed passes to the next closest escort in range and arc (R-78)."""
     target = pick.ship
-    if target.unit.activated_round < b.round:  # else it cannot react (§10)
-        b.brace_reaction(target, strength, gun.kind)
+    # §10: the brace reaction covers this volley, its carry-over along a squadron included
+    react = (target.unit.activated_round < b.round  # else it cannot react
+             and b.brace_reaction(target, strength, gun.kind))
     dice = b.dice
     log_as = (firer.side, f"{firer.label()} fires {gun.name} ({KIND_NAMES[gun.kind]} "
                           f"{strength}) at {target.label()} ({pick.dist:.0f} cm"
@@ -180,20 +181,21 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
         hit_range = float(damage.POINT_BLANK_CM)  # Advanced Auspex: 4+ out to 30 cm (R-89)
     if gun.kind == BATTERY and firer.spec.rules.dakka and pick.dist <= DAKKA_CM:
         report = b.attack(target, dakka_volley, strength, hit_range, dice, to_hit_mod=mod,
-                          holofields=holo, prow=prow, source=firer, log_as=log_as)  # R-120
+                          holofields=holo, prow=prow, source=firer, log_as=log_as,
+                          react=react)  # R-120
     elif holo or prow:
         report = b.attack(target, screened_volley, gun.kind, strength, hit_range, dice,
                           to_hit_mod=mod, holofields=holo, prow=prow, source=firer,
-                          log_as=log_as)
+                          log_as=log_as, react=react)
     elif gun.kind == BATTERY:
         report = b.attack(target, damage.fire_batteries, strength, hit_range, dice,
-                          to_hit_mod=mod, source=firer, log_as=log_as)
+                          to_hit_mod=mod, source=firer, log_as=log_as, react=react)
     elif gun.kind == LANCE:
         report = b.attack(target, damage.fire_lances, strength, dice, to_hit_mod=mod,
-                          source=firer, log_as=log_as)
+                          source=firer, log_as=log_as, react=react)
     else:
         report = b.attack(target, special_volley, strength, pick.dist, dice, to_hit_mod=mod,
-                          source=firer, log_as=log_as)
+                          source=firer, log_as=log_as, react=react)
     leftover = report.hull_damage + report.extra_damage - report.hull_lost
     if report.destroyed and leftover > 0 and target.unit.spec.is_squadron:
         reach = gun_range(gun, firer.order)
@@ -201,7 +203,8 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
         while nxt is not None and leftover > 0:
             r2 = b.attack(nxt, damage_points, leftover, dice, source=firer,
                           log_as=(firer.side, f"  {leftover} damage carries on to "
-                                              f"{nxt.label()}: ") if b.logging else None)
+                                              f"{nxt.label()}: ") if b.logging else None,
+                          react=react)
             leftover = r2.hull_damage + r2.extra_damage - r2.hull_lost if r2.destroyed else 0
             nxt = _next_escort(b, firer, gun, nxt, reach) if leftover > 0 else None
 

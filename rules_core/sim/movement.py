@@ -63,7 +63,8 @@ def limits(b: Battle, ship: Ship, order: str | None, hesitant: bool, bonus: floa
     """What the rules allow this activation (§4, §5, §3).
 
     Minimum move is half the current speed for every ship (R-76); a ship starting in a debris
-    field has half speed (§13, R-80). Turns: 45° or up to 90° by profile (R-11). Hesitant: the
+    field has half speed (§13, R-80). Turns by class: a capital ship one 45° turn, an escort up
+    to two (90°) (R-11). Hesitant: the
     minimum move exactly and at most 45°. Lock On: the minimum move, no turn. All Ahead Full:
     +bonus cm, at most 45°. Come to New Heading: 0 cm minimum, up to 90° at any point. Burn
     Retros: any distance from 0, up to 45° at any point.

@@ -42,28 +42,32 @@ def in_command_radius(b: Battle, ship: Ship) -> bool:
 
 
 def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
-    """The Ld a command check is rolled against (R-73): the ship's effective Ld (R-25), or 6
-    with Bridge Destroyed; then +1 in a Lord Admiral's command radius (R-06), capped at 10
-    (§15); then -1 per blast marker in contact (§7), -2 crippled (§9; disengaging crippled is
-    the same -2, not another), -1 per Hull Breach (§8). Natural 2 and 12 decide first (§3)."""
+    """The Ld a command check is rolled against (R-73): the ship's effective Ld (R-25), then
+    +1 in a Lord Admiral's command radius (R-06) and the faction rules' bonuses, capped at 10
+    (§15) — or 6 with Bridge Destroyed, with no bonus on top ("reduced to 6", §8); then -1 per
+    blast marker in contact (§7), -2 crippled (§9; disengaging crippled is the same -2, not
+    another), -1 per Hull Breach (§8). Natural 2 and 12 decide first (§3)."""
     t = ship.target
     spec = ship.spec
     rules = spec.rules
     criticals = t.criticals
-    ld = (BRIDGE_DESTROYED_LD if criticals and t.has(Critical.BRIDGE_DESTROYED)
-          else spec.leadership)
-    if rules.synapse and not spec.synapse and not _near(b, ship, SYNAPSE_CM, synapse=True):
-        ld = SYNAPSE_LD  # Tyranid instinctive behaviour (R-89)
     flag = b.flagships[ship.side]
-    if flag is not None and flag.spec.admiral == "lord-admiral" and in_command_radius(b, ship):
-        ld += 1
-    if rules.greater_good and _near(b, ship, NEAR_FRIEND_CM):
-        ld += 1  # For the Greater Good (R-89)
-    if rules.power_from_pain:
-        ld += pain_bonus(b, ship)  # Power from Pain (R-115)
-        if disengaging and rules.webway:
-            ld += 1  # Webway Raiders: +1 to disengage (R-115)
-    ld = min(LEADERSHIP_CAP, ld)  # §15: never above 10, whatever the bonuses
+    if criticals and t.has(Critical.BRIDGE_DESTROYED):
+        ld = BRIDGE_DESTROYED_LD  # §8 crit 12: Ld is 6, bonuses do not raise it (R-73)
+    else:
+        ld = spec.leadership
+        if rules.synapse and not spec.synapse and not _near(b, ship, SYNAPSE_CM, synapse=True):
+            ld = SYNAPSE_LD  # Tyranid instinctive behaviour (R-89)
+        if (flag is not None and flag.spec.admiral == "lord-admiral"
+                and in_command_radius(b, ship)):
+            ld += 1
+        if rules.greater_good and _near(b, ship, NEAR_FRIEND_CM):
+            ld += 1  # For the Greater Good (R-89)
+        if rules.power_from_pain:
+            ld += pain_bonus(b, ship)  # Power from Pain (R-115)
+            if disengaging and rules.webway:
+                ld += 1  # Webway Raiders: +1 to disengage (R-115)
+        ld = min(LEADERSHIP_CAP, ld)  # §15: never above 10, whatever the bonuses
     markers = t.blast_markers
     if markers and rules.aegis:
         markers -= 1  # Aegis Wards: the first marker costs no Ld
@@ -148,7 +152,7 @@ def emergency_damage_control(b: Battle, ship: Ship) -> None:
 
 
 REPAIR_PRIORITY = (
-    Critical.FIRE, Critical.SHIELDS_COLLAPSE, Critical.THRUSTERS_DAMAGED,
+    Critical.FIRE, Critical.THRUSTERS_DAMAGED,
     Critical.PROW_ARMAMENT_DAMAGED, Critical.PORT_ARMAMENT_DAMAGED,
     Critical.STARBOARD_ARMAMENT_DAMAGED, Critical.ARMAMENT_DAMAGED,
     Critical.DORSAL_ARMAMENT_DAMAGED, Critical.HULL_BREACH,

@@ -120,22 +120,30 @@ def _move_salvo(b: Battle, salvo: Salvo) -> None:
         seek(b, salvo)  # T'au Seeking Missiles (R-119)
     x0, y0 = salvo.x, salvo.y
     x1, y1 = x0 + salvo.hx * TORPEDO_SPEED, y0 + salvo.hy * TORPEDO_SPEED
-    # The first enemy ship whose base the salvo touches on its way (§7 ordnance contact).
-    # A salvo passes its own side's ships (R-83).
+    # The first ship whose base the salvo touches on its way (§7 ordnance contact): §12
+    # "they impact whatever they contact", its own side's ships included (R-83).
     hit_t = None
     hit_ship = None
     reach = MARKER_RADIUS
     lo_x, hi_x = (x0, x1) if x0 <= x1 else (x1, x0)
     lo_y, hi_y = (y0, y1) if y0 <= y1 else (y1, y0)
-    for s in b.sides[1 - salvo.side]:
-        if not s.on_table:
-            continue
-        r = s.radius + reach
-        if s.x + r < lo_x or s.x - r > hi_x or s.y + r < lo_y or s.y - r > hi_y:
-            continue  # nowhere near the salvo's path
-        t = segment_first_contact(x0, y0, x1, y1, s.x, s.y, s.radius + reach)
-        if t is not None and (hit_t is None or t < hit_t):
-            hit_t, hit_ship = t, s
+    for side in b.sides:
+        for s in side:
+            if not s.on_table or (s is salvo.launcher and salvo.fresh):
+                continue  # (leaving the tubes, it moves away from its launcher)
+            r = s.radius + reach
+            if s.x + r < lo_x or s.x - r > hi_x or s.y + r < lo_y or s.y - r > hi_y:
+                continue  # nowhere near the salvo's path
+            t = segment_first_contact(x0, y0, x1, y1, s.x, s.y, s.radius + reach)
+            if t is not None and (hit_t is None or t < hit_t):
+                hit_t, hit_ship = t, s
+    if (hit_ship is not None and hit_ship.side == salvo.side
+            and b.policies[salvo.side].detonate_salvo(b, salvo, hit_ship)):
+        b.salvos.remove(salvo)  # §12 remote control, before it moves (R-121)
+        if b.logging:
+            b.log(salvo.side, f"A torpedo salvo ({salvo.count}) from {salvo.launcher.label()} "
+                  f"is detonated by remote control before it strikes {hit_ship.label()}.")
+        return
     end_t = 1.0 if hit_t is None else hit_t
     ex, ey = x0 + (x1 - x0) * end_t, y0 + (y1 - y0) * end_t
     salvo.fresh = False
@@ -196,19 +204,33 @@ def _torpedo_impact(b: Battle, salvo: Salvo, ship: Ship) -> None:
         if b.logging:
             b.log(ship.side, f"{ship.label()} scrambles interceptors: {who} are destroyed.")
         return
-    b.brace_reaction(ship, salvo.count, -1)
+    react = b.brace_reaction(ship, salvo.count, -1)
     b.attack(ship, damage.torpedo_salvo, salvo.count, b.dice, source_xy=(salvo.x, salvo.y),
-             log_as=(salvo.side, f"{who} strike {ship.label()}: ") if b.logging else None)
+             log_as=(salvo.side, f"{who} strike {ship.label()}: ") if b.logging else None,
+             react=react)
 
 
 def _move_wave(b: Battle, wave: Wave) -> None:
+    """Attack craft fly at their target at their speed (§3, §12). Fighters fly cover over their
+    carrier, or sent at an enemy ship fly at it and stay over it (R-84). On the way a wave of
+    fighters or bombers that touches an enemy fighter wing fights it (§12, :func:`_dogfight`)."""
+    x0, y0 = wave.x, wave.y
     if wave.role is CraftRole.FIGHTER:
-        # Fighters fly cover over their carrier (R-84): they stay on it.
-        carrier = wave.carrier
-        if not carrier.on_table:
-            b.waves.remove(wave)
+        target = wave.target
+        if not target.on_table:
+            wave.target = target = wave.carrier  # the sweep's target is gone: back to cover
+        if not target.on_table:
+            b.waves.remove(wave)  # carrier gone too
             return
-        wave.x, wave.y = carrier.x, carrier.y
+        if target is wave.carrier:
+            wave.x, wave.y = target.x, target.y  # cover: over the carrier
+        else:
+            dx, dy = target.x - x0, target.y - y0
+            dist = math.hypot(dx, dy)
+            step = min(wave.speed, dist)  # over the ship, where its cover flies
+            if dist > 0:
+                wave.x, wave.y = x0 + dx / dist * step, y0 + dy / dist * step
+        _dogfight(b, wave, x0, y0)
         return
     target = wave.target
     if not target.on_table:
@@ -226,19 +248,54 @@ def _move_wave(b: Battle, wave: Wave) -> None:
     if dist - reach > wave.speed:
         wave.x += dx / dist * wave.speed
         wave.y += dy / dist * wave.speed
+        if wave.role is CraftRole.BOMBER:
+            _dogfight(b, wave, x0, y0)
         return
     if dist > 0:
         step = max(0.0, dist - reach)
         wave.x += dx / dist * step
         wave.y += dy / dist * step
+    if wave.role is CraftRole.BOMBER and not _dogfight(b, wave, x0, y0):
+        return
     b.waves.remove(wave)
     _craft_attack(b, wave, target)
 
 
+def _dogfight(b: Battle, wave: Wave, x0: float, y0: float) -> bool:
+    """§12: "Opposing Fighter wings destroy each other on contact"; "Fighters and Bombers
+    destroy each other on contact". ``wave`` (fighters or bombers) has just moved from (x0, y0);
+    every enemy fighter wing whose marker its path touched, nearest first, destroys one of it
+    for each of its own, one for one (R-84). Returns whether anything of ``wave`` is left."""
+    if not b.waves:
+        return True
+    met = []
+    for w in b.waves:
+        if w.side != wave.side and w.role is CraftRole.FIGHTER and w.count > 0:
+            t = segment_first_contact(x0, y0, wave.x, wave.y, w.x, w.y, 2 * MARKER_RADIUS)
+            if t is not None:
+                met.append((t, w))
+    met.sort(key=lambda tw: tw[0])
+    for _, w in met:
+        lost = min(w.count, wave.count)
+        w.count -= lost
+        wave.count -= lost
+        if w.count <= 0:
+            b.waves.remove(w)
+        if b.logging:
+            b.log(wave.side, f"{lost} {ROLE_NAMES[wave.role]} from {wave.carrier.label()} meet "
+                  f"fighters from {w.carrier.label()}: {lost} of each are destroyed.")
+        if wave.count <= 0:
+            if wave in b.waves:
+                b.waves.remove(wave)
+            return False
+    return True
+
+
 def _craft_attack(b: Battle, wave: Wave, ship: Ship) -> None:
     what = f"{wave.count} {ROLE_NAMES[wave.role]} from {wave.carrier.label()}"
-    # Screening fighters: fighters and bombers (or boats, R-84) destroy each other one for one.
-    while wave.count > 0:
+    # Screening fighters intercept bombers, one for one; §12 names torpedoes and bombers, so
+    # assault boats meet only the turrets (R-84).
+    while wave.count > 0 and wave.role is CraftRole.BOMBER:
         fighters = _screening_fighters(b, ship.side, ship)
         if fighters is None:
             break
@@ -247,7 +304,8 @@ def _craft_attack(b: Battle, wave: Wave, ship: Ship) -> None:
         if b.logging:
             b.log(ship.side, f"Fighters over {ship.label()} meet the {what}: one wing and "
                   f"one of the attackers are destroyed.")
-    if wave.count > 0 and b.scramble(ship, wave.role, wave.count):
+    if (wave.count > 0 and wave.role is CraftRole.BOMBER  # §10: torpedoes or bombers
+            and b.scramble(ship, wave.role, wave.count)):
         wave.count -= 1
         if b.logging:
             b.log(ship.side, f"{ship.label()} scrambles interceptors against the {what}: one "
@@ -257,9 +315,9 @@ def _craft_attack(b: Battle, wave: Wave, ship: Ship) -> None:
     log_as = (wave.side, f"{wave.count} {ROLE_NAMES[wave.role]} from "
                          f"{wave.carrier.label()} attack {ship.label()}: ") if b.logging else None
     if wave.role is CraftRole.BOMBER:
-        b.brace_reaction(ship, wave.count, -1)
+        react = b.brace_reaction(ship, wave.count, -1)
         b.attack(ship, damage.bomber_attack, wave.count, b.dice, source_xy=(wave.x, wave.y),
-                 log_as=log_as)
+                 log_as=log_as, react=react)
     else:
         b.attack(ship, damage.assault_boat_attack, wave.count, b.dice,
                  need=wave.carrier.spec.rules.boat_crit_on,  # Orbital Assault (R-111)

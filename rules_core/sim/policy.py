@@ -16,14 +16,14 @@ from mypy_extensions import mypyc_attr
 
 from ..catalog import CraftRole
 from . import orders as o
-from .geometry import angle_diff, arc_of, sight_blocked
+from .geometry import angle_diff, arc_of, segment_point_distance, sight_blocked
 from .movement import DEG45, DEG90, Limits, Plan, end_point, limits
-from .state import BATTERY, FRONT, LANCE, LEFT, REAR, RIGHT, ShipSpec
+from .state import BATTERY, FRONT, LANCE, LEFT, MARKER_RADIUS, REAR, RIGHT, ShipSpec
 
 if TYPE_CHECKING:
     from .battle import Battle
     from .gunnery import Sighting
-    from .state import Gun, Ordnance, Ship, Unit, Wave
+    from .state import Gun, Ordnance, Salvo, Ship, Unit, Wave
 
 
 # Compiled with mypyc (scripts/build_sim.py): a policy written in plain Python may still subclass
@@ -63,6 +63,11 @@ class Policy:
 
     def torpedo_heading(self, b: Battle, ship: Ship, tube: Ordnance) -> float | None:
         return None
+
+    def detonate_salvo(self, b: Battle, salvo: Salvo, friend: Ship) -> bool:
+        """Remote control (§12), asked at the start of a salvo's Drift move when its path would
+        strike ``friend``, a ship of its own side (R-83): True detonates it harmlessly."""
+        return False
 
     def launch_plan(self, b: Battle, ship: Ship, count: int) -> list[tuple[CraftRole, int, Ship]]:
         return []
@@ -585,6 +590,8 @@ class StandardPolicy(Policy):
                 continue
             if b.terrain and sight_blocked(b.terrain, ship.x, ship.y, ax, ay):
                 continue
+            if _friend_in_lane(b, ship, ax, ay):
+                continue  # torpedoes strike whatever they contact, friends too (R-83)
             key = (e.spec.is_escort, d)
             if best_key is None or key < best_key:
                 best, best_key = (ax, ay), key
@@ -691,6 +698,10 @@ class StandardPolicy(Policy):
         return not any(math.hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
                        for e in b.enemies(ship.side))
 
+    def detonate_salvo(self, b: Battle, salvo: Salvo, friend: Ship) -> bool:
+        """A salvo about to strike one of its own ships is detonated (R-121)."""
+        return True
+
     def wants_scramble(self, b: Battle, ship: Ship, role: CraftRole | None, count: int) -> bool:
         """Scramble (it costs the carrier its launch this round) against a torpedo salvo that
         would get past turrets and shields to the hull; against attack craft when one fewer
@@ -749,3 +760,13 @@ def get_policy(name: str) -> Policy:
     except KeyError:
         raise ValueError(f"unknown policy {name!r}") from None
 
+
+def _friend_in_lane(b: Battle, ship: Ship, ax: float, ay: float) -> bool:
+    """Whether a friendly ship's base lies across the torpedo lane from ``ship`` to the aim
+    point (a salvo strikes the first ship it touches, R-83)."""
+    for f in b.sides[ship.side]:
+        if (f is not ship and f.on_table
+                and segment_point_distance(ship.x, ship.y, ax, ay, f.x, f.y)
+                <= f.radius + MARKER_RADIUS):
+            return True
+    return False

@@ -12,7 +12,15 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from ..catalog import Arc, Catalog, CraftRole, ShipClass, ShipProfile, WeaponType
+from ..catalog import (
+    Arc,
+    Catalog,
+    CraftRole,
+    ShipClass,
+    ShipProfile,
+    WeaponType,
+    turn_degrees,
+)
 from ..damage import Critical, Target
 from ..fleet import Fleet, GameSize, ShipUnit
 from ..validator import LEADERSHIP_CAP, ShipReport, validate
@@ -80,7 +88,7 @@ class ShipSpec:
     victory_points: int  # R-13, R-34
     leadership: int  # effective Ld: upgrades, flagship and admiral included (R-25)
     speed: float
-    turns: int  # 45 or 90 (R-11)
+    turns: int  # 45 or 90: by class, or a faction rule's own text (R-11)
     hull: int
     shields: int
     armor: int
@@ -126,6 +134,9 @@ class FleetSpec:
     @property
     def ships(self) -> list[ShipSpec]:
         return [s for u in self.units for s in u.ships]
+
+
+_SAILS = ("Solar Sails",)  # the faction rule whose text sets the turn (R-11, R-89)
 
 
 def _dice_count(text: str) -> int:
@@ -224,7 +235,8 @@ def _ship_spec(side: int, unit: int, index: int, report: ShipReport, craft_by_sl
         ship_class=p.ship_class, is_escort=p.is_escort,
         victory_points=report.victory_points,
         leadership=min(LEADERSHIP_CAP, report.leadership or p.leadership),
-        speed=float(max(0, p.speed_cm + fx.get("speed", 0))), turns=p.turns,
+        speed=float(max(0, p.speed_cm + fx.get("speed", 0))),
+        turns=turn_degrees(p.ship_class, _SAILS if rules.solar_sails else ()),  # R-11
         hull=hull, shields=shields, armor=min(6, max(2, p.armor + fx.get("armor", 0))),
         turrets=max(0, p.turrets + fx.get("turrets", 0)), radius=radius,
         guns=tuple(guns),
@@ -335,7 +347,7 @@ class Ship:
 
 
 class Unit:
-    __slots__ = ("spec", "side", "ships", "activated_round", "disengaging")
+    __slots__ = ("spec", "side", "ships", "activated_round", "disengaging", "lost_when_left")
     # ``alive`` is asked in every activation: a plain loop is the quickest way to answer it.
 
     def __init__(self, spec: UnitSpec) -> None:
@@ -344,6 +356,17 @@ class Unit:
         self.ships = [Ship(s, self) for s in spec.ships]
         self.activated_round = 0
         self.disengaging = False  # FAQ: a squadron with a disengaged escort tries to leave
+        self.lost_when_left = -1  # escorts destroyed when its first one disengaged (R-88)
+
+    def note_disengaging(self) -> None:
+        """A ship of the unit disengages: an escort squadron's FAQ score counts the escorts
+        destroyed before its first one left (seed 002, R-88)."""
+        if self.lost_when_left < 0:
+            n = 0
+            for s in self.ships:
+                if s.destroyed:
+                    n += 1
+            self.lost_when_left = n
 
     def alive_ships(self) -> list[Ship]:
         return [s for s in self.ships if s.on_table]

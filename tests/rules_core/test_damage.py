@@ -282,16 +282,17 @@ def test_a_second_bridge_destroyed_has_nothing_higher_to_become() -> None:
         target.repair(Critical.BRIDGE_DESTROYED)
 
 
-def test_shields_collapse_keeps_them_down_until_repaired() -> None:
+def test_shields_collapse_is_an_event_and_the_shields_return_clear_of_markers() -> None:
+    """R-48 (§8 crit 2, §7 "Restore all Shields to full"): the shields drop to 0 at once;
+    nothing stays to repair, and moving clear of blast markers restores them. A second
+    collapse is not moved up the table (R-47: it is not a lasting critical)."""
     target = cruiser(shields=2)
-    roll_critical(target, RiggedDice([1, 1]))
-    assert target.shields == 0
+    assert roll_critical(target, RiggedDice([1, 1])).effect is Critical.SHIELDS_COLLAPSE
+    assert target.shields == 0 and target.criticals == []
+    assert roll_critical(target, RiggedDice([1, 1])).effect is Critical.SHIELDS_COLLAPSE
     target.blast_markers = 3
     target.leave_blast_markers()
-    assert target.blast_markers == 0 and target.shields == 0
-    target.repair(Critical.SHIELDS_COLLAPSE)
-    target.leave_blast_markers()
-    assert target.shields == 2
+    assert target.blast_markers == 0 and target.shields == 2
 
 
 def test_armament_damaged_disables_a_random_working_weapon() -> None:

@@ -50,9 +50,11 @@ def test_a_salvo_out_of_reach_keeps_going_until_it_leaves_the_table(sim_catalog)
     assert b.salvos == []  # off the far edge at y = 122.6
 
 
-def test_a_salvo_passes_its_own_sides_ships(sim_catalog):
+def test_a_salvo_passes_a_friend_beside_its_lane(sim_catalog):
+    """R-83: a salvo strikes the first ship it touches (a friend in the lane too, see
+    test_seed_wins.py); a friend 5 cm beside the lane is not touched."""
     b, a, t = torpedo_scene(sim_catalog, [4, 1, 1])
-    put(b.sides[0][1], 90, 45, 90)  # a friend in the lane
+    put(b.sides[0][1], 95, 45, 90)
     ordnance.drift(b)
     assert b.sides[0][1].target.hull == 8 and t.target.hull == 6
 

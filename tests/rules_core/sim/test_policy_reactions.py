@@ -25,17 +25,17 @@ def test_an_escort_squadron_braces_against_a_volley_that_would_destroy_half_of_i
     # squadron and more): the squadron braces and gives up its activation.
     for policy in (StandardPolicy(), CautiousPolicy()):
         b, frigate = escorts_under_fire(sim_catalog, policy)
-        b.brace_reaction(frigate, 6, LANCE)
-        assert all(s.braced_round == b.round for s in b.sides[1])
+        assert b.brace_reaction(frigate, 6, LANCE)  # for this attack only
+        assert all(s.hesitant_next and s.braced_round != b.round for s in b.sides[1])
         assert frigate.unit.activated_round == b.round
-        assert "braces for impact, giving up its activation" in text(b)
+        assert "braces for impact against this attack, giving up its activation" in text(b)
 
 
 def test_an_escort_squadron_does_not_brace_against_a_light_volley(sim_catalog):
     # Four battery dice are expected to do 1 damage, which the shield takes.
     b, frigate = escorts_under_fire(sim_catalog, StandardPolicy())
-    b.brace_reaction(frigate, 4, BATTERY)
-    assert frigate.braced_round != b.round and frigate.unit.activated_round < b.round
+    assert not b.brace_reaction(frigate, 4, BATTERY)
+    assert not frigate.hesitant_next and frigate.unit.activated_round < b.round
 
 
 def carrier_battle(sim_catalog, rolls):

@@ -36,14 +36,17 @@ def test_the_sanity_checks_cover_every_faction(catalog_real):
 
 # Every faction: 200 battles each on a fixed seed, and the 95 % interval of the bigger fleet's
 # win rate must lie above 70 % ("the large majority"). Craftworld Eldar are the closest (about
-# 80 %: their light, unshielded hulls trade badly even at 2:1, Holofields notwithstanding).
+# 80 %: their light, unshielded hulls trade badly even at 2:1, Holofields notwithstanding), so
+# they play 400: with issue 12's rules, 200 battles on this seed won 152 (interval from 0.696),
+# seeds 1 and 2 won 163 and 164.
 @pytest.mark.parametrize("faction", FACTIONS)
 def test_1500_points_beat_750_points_in_the_large_majority(catalog_real, faction):
     big = sample_fleet(catalog_real, faction, GameSize.CUSTOM,
                        points_limit=PointsBand("custom", 1400, 1500))
     small = sample_fleet(catalog_real, faction, GameSize.CUSTOM,
                          points_limit=PointsBand("custom", 700, 750))
-    s = simulate(catalog_real, big, small, battles=200, seed=2026, workers=2,
+    battles = 400 if faction == "craftworld-eldar" else 200
+    s = simulate(catalog_real, big, small, battles=battles, seed=2026, workers=2,
                  ).summary(seed=2026)
     assert s["a_win_ci95"][0] >= 0.70, s["a_win_ci95"]
     assert s["a_vp_mean"] > s["b_vp_mean"]
