@@ -84,7 +84,7 @@ def test_the_file_download_is_contract_1_with_a_safe_filename(client: Client, ma
     from dataclasses import replace
 
     doc = replace(sample_fleet(catalog, "orks", "patrol"),
-                  name='../../etc/passwd"; x=\r\n<Waaagh!>')
+                  name='../../etc/passwd"; x=\u2028<Waaagh!>')  # CR LF: refused (R-94)
     fleet = make_fleet(doc)
     response = client.get(f"/fleets/{fleet.pk}/export.json")
     assert response.headers["Content-Disposition"] == \
