@@ -196,6 +196,9 @@ DEFAULT_FROM_EMAIL = os.environ.get(
 )
 
 SESSION_COOKIE_HTTPONLY = True
+# Pages hand the CSRF token to forms and to htmx (hx-headers in base.html); no script reads the
+# cookie, so scripts may not (tests/security/test_headers.py).
+CSRF_COOKIE_HTTPONLY = True
 # A browser's fleets without an account live as long as its session: that long after its last
 # visit (fleetbuilder/accounts/sessions.py). Signed-in sessions keep SESSION_COOKIE_AGE.
 ANONYMOUS_SESSION_DAYS = envint("ANONYMOUS_SESSION_DAYS", "180")
