@@ -57,6 +57,7 @@ def test_the_patrol_is_legal(data_catalog: Catalog, patrol: Fleet) -> None:
 
 
 def test_poker_prints_a_roster_then_one_63_by_88_card_per_unit(patrol_pdf: Pdf) -> None:
+    # Pins R-67: poker size, one card a page, the roster first, no card split.
     assert patrol_pdf.page_size_mm == (63.0, 88.0)
     assert patrol_pdf.card_pages == [1, 2, 3, 4, 5, 6]  # roster on page 0, nothing split
     assert patrol_pdf.pages == 7
@@ -120,6 +121,7 @@ def test_the_roster_lists_the_fleet(patrol_pdf: Pdf) -> None:
 ])
 def test_sheets_hold_nine_cards(data_catalog: Catalog, patrol: Fleet, layout: str,
                                 size: tuple[float, float], pages: int) -> None:
+    # Pins R-67: a4 and letter hold nine cards a sheet after the roster.
     pdf = Pdf(render_cards(data_catalog, patrol, layout=layout))
     assert pdf.page_size_mm == size
     assert pdf.pages == pages  # the roster, then six cards on one sheet

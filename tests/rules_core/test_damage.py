@@ -185,6 +185,7 @@ def test_a_blast_marker_already_in_contact_suppresses_shields() -> None:
 
 
 def test_brace_saves_after_armor_and_before_shields() -> None:
+    # Pins R-02: armor, then the brace save, then shields, then hull.
     target = cruiser(armor=5, shields=1, braced=True)
     # to hit: 3 hits; armor: 1 save (5), 2 fail; brace 4+: 4 saves, 3 fails; shield takes it
     dice = RiggedDice([4, 5, 6, 5, 1, 2, 4, 3])
@@ -198,6 +199,7 @@ def test_brace_saves_after_armor_and_before_shields() -> None:
 
 
 def test_lances_roll_no_armor_save() -> None:
+    # Pins R-43: lance hits are damage, no armor save.
     target = cruiser(armor=2, shields=1)
     dice = RiggedDice([4, 6, 3, 5])  # two hits: a shield, then hull (crit die 5)
     report = fire_lances(target, 3, dice)
@@ -209,6 +211,7 @@ def test_lances_roll_no_armor_save() -> None:
 
 
 def test_a_six_on_the_damage_die_is_a_critical_hit() -> None:
+    # Pins R-46: each hull point that leaves the ship afloat rolls for a critical.
     target = cruiser(shields=0, turrets=4)
     dice = RiggedDice([6, 6, 4, 4])  # lance hit, crit die 6, table 4+4 = Dorsal Armament
     report = fire_lances(target, 1, dice)
@@ -246,6 +249,7 @@ def test_hull_breaches_are_cumulative() -> None:
 
 
 def test_bulkhead_collapse_deals_d3_more_damage_that_may_crit() -> None:
+    # Pins R-49: Bulkhead Collapse is d3 damage at once, rolling for criticals.
     target = cruiser(shields=0)
     # lance hit; crit die 6; table 5+6 = Bulkhead Collapse; d3 = 2; the two extra points roll
     # crit dice 6 (table 1+2 = Thrusters) and 1
@@ -296,6 +300,7 @@ def test_shields_collapse_is_an_event_and_the_shields_return_clear_of_markers() 
 
 
 def test_armament_damaged_disables_a_random_working_weapon() -> None:
+    # Pins R-14: one working weapon chosen at random.
     weapons = (
         Weapon("Prow Torpedoes", WeaponType.TORPEDO, (Arc.FRONT,), 6, 30),
         Weapon("Port Battery", WeaponType.BATTERY, (Arc.LEFT,), 6, 30),
@@ -312,6 +317,7 @@ def test_armament_damaged_disables_a_random_working_weapon() -> None:
 
 
 def test_arc_criticals_disable_weapons_in_that_arc_but_not_all_around_mounts() -> None:
+    # Pins R-57: arc criticals spare all-around mounts.
     weapons = (
         Weapon("Prow Lance", WeaponType.LANCE, (Arc.FRONT,), 2, 30),
         Weapon("Dorsal Battery", WeaponType.BATTERY, (Arc.LEFT, Arc.FRONT, Arc.RIGHT), 4, 30),
@@ -340,6 +346,7 @@ def test_crippled_and_dorsal_damage_each_halve_turrets() -> None:
 
 
 def test_the_last_hull_point_destroys_the_ship_and_the_rest_is_lost() -> None:
+    # Pins R-46: the point that reaches 0 destroys; the rest is lost.
     target = cruiser(hull=2, shields=0)
     # 4 lance hits; first point: crit die 3; second point: destroyed, catastrophic 3+4 = 7
     dice = RiggedDice([4, 4, 4, 4, 3, 3, 4])
@@ -391,6 +398,7 @@ def test_explosions_radius_by_class_and_hits_with_armor_saves() -> None:
 
 
 def test_turrets_shoot_down_torpedoes_then_each_deals_damage_without_armor() -> None:
+    # Pins: torpedoes are damage (no armor); turrets 4+ each.
     target = cruiser(armor=2, shields=1, turrets=2, blast_markers=1)
     # one marker: turrets need 5+ (5 hits, 4 misses); 3 torpedoes reach the ship; shields are
     # suppressed; three crit dice
@@ -402,6 +410,7 @@ def test_turrets_shoot_down_torpedoes_then_each_deals_damage_without_armor() -> 
 
 
 def test_blasted_turrets_still_hit_on_a_six() -> None:
+    # Pins R-51: -1 per blast marker, a 6 always hits.
     target = cruiser(shields=2, turrets=1, blast_markers=5)
     report = torpedo_salvo(target, 1, RiggedDice([6]))
     assert report.intercepted == 1 and report.hull_damage == 0
@@ -416,6 +425,7 @@ def test_braced_torpedo_damage_is_saved_before_shields() -> None:
 
 
 def test_bombers_ignore_shields_and_leave_no_blast_marker() -> None:
+    # Pins R-52: bombers 4+ each, no shields, no blast marker.
     target = cruiser(shields=3, turrets=1)
     # turret 4 kills one bomber; two left roll 4 and 3; one damage to the hull, crit die 1
     dice = RiggedDice([4, 4, 3, 1])

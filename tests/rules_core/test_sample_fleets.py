@@ -22,6 +22,7 @@ FACTION_COUNT = 14  # section 16's fleet lists
                           ("imperial-navy", "battle-group"), ("orks", None)])
 def test_sample_fleets_are_legal(catalog: Catalog, faction: str, variant: str | None,
                                  size: GameSize) -> None:
+    # Pins R-35: built sample fleets are legal.
     fleet = sample_fleet(catalog, faction, size, variant=variant)
     report = validate(fleet, catalog)
     assert report.legal, report.codes
@@ -40,6 +41,7 @@ def test_a_needed_ship_that_needs_others_first_gets_them(catalog: Catalog) -> No
 
 
 def test_sample_fleets_are_deterministic(catalog: Catalog) -> None:
+    # Pins R-35: deterministic.
     first = fleet_to_dict(sample_fleet(catalog, "imperial-navy", "battle"))
     assert fleet_to_dict(sample_fleet(catalog, "imperial-navy", "battle")) == first
 

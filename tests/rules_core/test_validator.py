@@ -147,6 +147,10 @@ def test_each_problem_code_on_its_smallest_fleet(
     catalog: Catalog, code: str, broken: Fleet, neighbour: Fleet, unit: int | None,
     ship: int | None,
 ) -> None:
+    # Pins R-05 (flagship.not_allowed), R-07 and R-33 (squadron.*), R-22 (flagship.multiple), R-26
+    # (variant.forbidden_ship, composition.bastion_escorts), R-28 (escort_share), R-29 (composition
+    # counts ships), R-30 (upgrade.not_allowed), R-31 (upgrade.duplicate, upgrade.limit), R-32
+    # (ship.unique): each code on its smallest fleet.
     report = validate(broken, catalog)
     found = [p for p in report.problems if p.code == code]
     assert found, report.codes
@@ -197,6 +201,7 @@ def test_an_admiral_listed_as_an_upgrade_is_not_allowed(catalog: Catalog) -> Non
 
 
 def test_a_lone_escort_flagship_is_not_also_missing(catalog: Catalog) -> None:
+    # Pins: an escort flagship is not_allowed and required, not missing.
     assert codes(fleet(cap(), ShipUnit(SWORD, flagship=True)), catalog) == [
         "squadron.required", "flagship.not_allowed"]
 
@@ -304,6 +309,7 @@ def test_victory_points_are_the_full_cost(catalog: Catalog) -> None:
 ])
 def test_effective_leadership(catalog: Catalog, units: tuple[Unit, ...],
                               expected: list[int]) -> None:
+    # Pins: effective Ld per ship and the fleet's highest.
     report = validate(fleet(*units), catalog)
     assert [u.ships[0].leadership for u in report.units] == expected
     assert report.leadership == max(expected)

@@ -17,6 +17,7 @@ from .conftest import Scripted, cap, fleet, make_battle, put, text
 
 def test_command_phase_rolls_d6_plus_highest_leadership_and_rerolls_ties(sim_catalog):
     # A: gun cruiser Ld 8. B: a frigate squadron, Ld 7. 3+8 = 4+7 is a tie, rolled again.
+    # Pins R-86: 1d6 + highest Ld, ties rolled again.
     b = make_battle(sim_catalog, fleet(cap("gun-cruiser")),
                     fleet(cap("frigate"), faction="test-navy"), [3, 4, 2, 6])
     first = b.command_phase()
@@ -198,6 +199,7 @@ def test_brace_reaction_spends_the_activation_and_saves_the_current_attack(sim_c
 
 
 def test_command_radius_rerolls_a_failed_check(sim_catalog):
+    # Pins R-72: one re-roll within the command radius.
     b = make_battle(sim_catalog, fleet(cap("plain-cruiser", flagship=True), cap("gun-cruiser")),
                     fleet(cap("plain-cruiser")), [5, 5, 3, 3],
                     policy_a=Scripted(plan=Plan(10.0)))
@@ -210,6 +212,7 @@ def test_command_radius_rerolls_a_failed_check(sim_catalog):
 
 
 def test_no_reroll_outside_the_command_radius(sim_catalog):
+    # Pins R-72: none outside it.
     b = make_battle(sim_catalog, fleet(cap("plain-cruiser", flagship=True), cap("gun-cruiser")),
                     fleet(cap("plain-cruiser")), [5, 5], policy_a=Scripted(plan=Plan(10.0)))
     flag, other = b.sides[0]
@@ -263,6 +266,7 @@ def test_losing_the_flagship_tests_every_ship(sim_catalog):
 
 
 def test_vice_admiral_ignores_the_flagships_first_hesitant_result(sim_catalog):
+    # Pins R-86: the Vice Admiral ignores the first hesitant result of a round.
     b = make_battle(sim_catalog,
                     fleet(cap("plain-cruiser", flagship=True, admiral="vice-admiral")),
                     fleet(cap("plain-cruiser")), [], policy_a=Scripted(plan=Plan(10.0)))
@@ -275,6 +279,7 @@ def test_vice_admiral_ignores_the_flagships_first_hesitant_result(sim_catalog):
 
 
 def test_rear_admiral_issues_a_free_special_order(sim_catalog):
+    # Pins R-86: the Rear Admiral's free order, no command check.
     b = make_battle(sim_catalog,
                     fleet(cap("plain-cruiser", flagship=True, admiral="rear-admiral")),
                     fleet(cap("plain-cruiser")), [],
@@ -308,6 +313,7 @@ def test_emergency_damage_control_puts_out_a_fire_in_the_command_phase(sim_catal
 
 
 def test_players_alternate_units_and_the_side_with_more_finishes(sim_catalog):
+    # Pins R-86: alternate, then the side with units left activates the rest.
     b = make_battle(sim_catalog,
                     fleet(cap("plain-cruiser", name="A1"), cap("plain-cruiser", name="A2"),
                           cap("plain-cruiser", name="A3")),

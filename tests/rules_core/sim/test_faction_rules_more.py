@@ -139,6 +139,7 @@ def test_sororitas_escorts_have_no_act_of_faith(cat):
 ])
 def test_astartes_assault_boats_cause_criticals_on_3(cat, carrier, faction_, criticals):
     # Two boats reach a cruiser with one turret: the turret misses (1); attack rolls 3 and 2.
+    # Pins R-111: Orbital Assault, criticals on 3+.
     rolls = [1, 3, 2] + ([3, 4] if criticals else [])  # the critical: 7, port armament
     b, barge, victim = duel(cat, carrier, faction_, "plain-cruiser", "test-navy", rolls)
     boats = next(c for c in barge.spec.craft if c[0] is CraftRole.ASSAULT_BOAT)
@@ -154,6 +155,7 @@ def test_astartes_assault_boats_cause_criticals_on_3(cat, carrier, faction_, cri
 def test_auramite_hulls_ignore_a_critical_on_a_6(cat):
     # Two points of damage on a Custodes cruiser with its shields down: each rolls a 6 for a
     # critical; the auramite shrugs off the first (6), not the second (5: Fire!, 2d6 = 9).
+    # Pins R-112: a critical ignored on a 6.
     b, custodes, _ = duel(cat, "auramite-cruiser", "adeptus-custodes", "plain-cruiser",
                           "test-navy", [6, 6, 6, 5, 4, 5])
     custodes.target.shields = 0
@@ -166,6 +168,7 @@ def test_auramite_hulls_ignore_a_critical_on_a_6(cat):
 
 def test_custodes_escorts_have_no_auramite_ward(cat):
     # An escort's critical is rolled straight on the table (2d6 = 9: Fire!), no ward die.
+    # Pins R-112: capital ships only.
     b = make_battle(cat, fleet(squadron("vigil-frigate", "vigil-frigate"),
                                faction="adeptus-custodes"), fleet(cap("plain-cruiser")),
                     [6, 4, 5])
@@ -183,6 +186,7 @@ def test_hatred_rerolls_a_failed_lock_on_check_against_the_imperium(cat, enemy_f
                                                                    rerolled):
     # A traitor cruiser wants to Lock On; it rolls 11 against Ld 8. Against an Imperial fleet
     # its hatred re-rolls the check (6: passed, Lock On); against Orks it is hesitant.
+    # Pins R-114: Lock On named before the roll, a failure re-rolled.
     enemy = "plain-cruiser" if enemy_faction == "test-navy" else "ork-kroozer"
     b = make_battle(cat, fleet(cap("chaos-cruiser"), faction="archenemy"),
                     fleet(cap(enemy), faction=enemy_faction),
@@ -199,6 +203,7 @@ def test_hatred_rerolls_a_failed_lock_on_check_against_the_imperium(cat, enemy_f
 
 
 def test_hatred_does_not_reroll_checks_for_other_orders(cat):
+    # Pins R-114: only for Lock On.
     b = make_battle(cat, fleet(cap("chaos-cruiser"), faction="archenemy"),
                     fleet(cap("plain-cruiser")), [6, 5],
                     policy_a=Scripted(order=o.RELOAD))
@@ -212,6 +217,7 @@ def test_hatred_does_not_reroll_checks_for_other_orders(cat):
 
 def test_webway_raiders_disengage_at_plus_one(cat):
     # Ld 8; a roll of 9 to disengage passes with the Webway Raiders' +1.
+    # Pins R-115: +1 Ld to disengage.
     b, raider, _ = duel(cat, "torture-cruiser", "drukhari", "plain-cruiser", "test-navy",
                         [5, 4], policy_a=Scripted(disengage=True))
     assert o.leadership(b, raider) == 8
@@ -223,6 +229,7 @@ def test_webway_raiders_disengage_at_plus_one(cat):
 def test_power_from_pain_lifts_ld_after_a_kill_within_30_cm(cat):
     # A Navy cruiser with one hull point left dies 20 cm from a Drukhari cruiser (a drifting
     # hulk, 2d6 = 2): the Drukhari ship checks at Ld 9 for the rest of this round and the next.
+    # Pins R-115: +1 Ld after a kill within 30 cm.
     b, raider, victim = duel(cat, "torture-cruiser", "drukhari", "plain-cruiser", "test-navy",
                              [1, 1])
     victim.target.hull, victim.target.shields = 1, 0
@@ -236,6 +243,7 @@ def test_power_from_pain_lifts_ld_after_a_kill_within_30_cm(cat):
 
 
 def test_power_from_pain_needs_the_kill_within_30_cm(cat):
+    # Pins R-115: not beyond 30 cm.
     b, raider, victim = duel(cat, "torture-cruiser", "drukhari", "plain-cruiser", "test-navy",
                              [1, 1], b_at=(40, 50, 90))
     victim.target.hull, victim.target.shields = 1, 0
@@ -251,6 +259,7 @@ def test_teleport_assault_gives_up_an_idle_broadside_for_a_critical(cat):
     # an enemy 8 cm off its port side. The starboard battery has nothing to shoot, so it is
     # given up: the strike team lands on 4 and the enemy takes a critical (2d6 = 7: port
     # armament) with its shield untouched. Then the port battery fires (8 cm: 4+; all miss).
+    # Pins R-116: one gun given up, a critical on 4+.
     b, gk, enemy = duel(cat, "gk-strike-cruiser", "grey-knights", "plain-cruiser", "test-navy",
                         [3, 3, 4, 3, 4, 1, 1, 1, 1], a_at=(90, 50, 90), b_at=(82, 60, 90))
     b.activate(b.units[0][0])
@@ -263,6 +272,7 @@ def test_teleport_assault_gives_up_an_idle_broadside_for_a_critical(cat):
 
 
 def test_teleport_assault_fails_on_3_and_needs_an_enemy_within_10_cm(cat):
+    # Pins R-116: 4+ only, within 10 cm.
     b, gk, enemy = duel(cat, "gk-strike-cruiser", "grey-knights", "plain-cruiser", "test-navy",
                         [3, 3, 3, 1, 1, 1, 1], a_at=(90, 50, 90), b_at=(82, 60, 90))
     b.activate(b.units[0][0])
@@ -283,6 +293,7 @@ def test_teleport_assault_fails_on_3_and_needs_an_enemy_within_10_cm(cat):
 def test_naval_discipline_one_free_lock_on_a_round_in_command_radius(cat):
     # Flagship and a second cruiser 10 cm apart, both wanting Lock On. The first takes it with
     # no command check; the second must pass one (rolled 6: passed).
+    # Pins R-117: one free Lock On or Reload a round in command radius.
     b = make_battle(cat, fleet(cap("navy-cruiser", flagship=True), cap("navy-cruiser"),
                                faction="imperial-navy"), fleet(cap("plain-cruiser")), [3, 3],
                     policy_a=Scripted(order=o.LOCK_ON))
@@ -298,6 +309,7 @@ def test_naval_discipline_one_free_lock_on_a_round_in_command_radius(cat):
 
 
 def test_naval_discipline_not_outside_command_radius_nor_for_other_orders(cat):
+    # Pins R-117: not outside the radius, not other orders.
     b = make_battle(cat, fleet(cap("navy-cruiser", flagship=True), cap("navy-cruiser"),
                                faction="imperial-navy"), fleet(cap("plain-cruiser")), [3, 3],
                     policy_a=Scripted(order=o.LOCK_ON))
@@ -318,6 +330,7 @@ def test_naval_discipline_not_outside_command_radius_nor_for_other_orders(cat):
 def test_torpedo_doctrine_reloads_on_10_or_less_unless_crippled(cat, crippled, passes):
     # Spent tubes, Ld 8, two blast markers (Ld 6): the reload check rolls 10. Doctrine passes it
     # for a sound ship; a crippled one checks at its own Ld and fails.
+    # Pins R-117: Reload on 10 or less unless crippled.
     b = make_battle(cat, fleet(cap("navy-torp-cruiser"), faction="imperial-navy"),
                     fleet(cap("plain-cruiser")), [5, 5], policy_a=Scripted(order=o.RELOAD))
     s = b.sides[0][0]
@@ -335,6 +348,7 @@ def test_torpedo_doctrine_reloads_on_10_or_less_unless_crippled(cat, crippled, p
 
 
 def test_ancestral_grudge_the_first_ship_to_hurt_the_kin_is_hit_at_plus_one(cat):
+    # Pins R-118: the first capital ship to damage the kin, +1 to hit.
     b, kin, navy = duel(cat, "hekaton", "leagues-of-votann", "plain-cruiser", "test-navy",
                         [1, 4, 4, 1, 1, 1, 1, 1], b_at=(90, 70, 270))
     kin.target.shields = 0
@@ -349,6 +363,7 @@ def test_ancestral_grudge_the_first_ship_to_hurt_the_kin_is_hit_at_plus_one(cat)
 def test_void_armour_bulkhead_collapse_deals_d3_minus_1(cat):
     # One point on a Votann cruiser: critical (6), 2d6 = 11 Bulkhead Collapse, d3 = 3 - 1 = 2
     # more points (no further criticals): 3 hull lost in all, not 4.
+    # Pins R-118: Void Armour, d3 - 1.
     b, kin, _ = duel(cat, "hekaton", "leagues-of-votann", "plain-cruiser", "test-navy",
                      [6, 5, 6, 3, 1, 1])
     report = b.attack(kin, gunnery.damage_points, 1, b.dice, shields=False)
@@ -365,6 +380,7 @@ def test_seeking_missiles_turn_45_degrees_towards_the_nearest_enemy(cat, launche
                                                                     turned):
     # A salvo heading east with the only enemy due north of it: T'au torpedoes turn 45° towards
     # it before moving their 30 cm; others fly straight on.
+    # Pins R-119: up to 45° at the start of each Drift move.
     b, ship_, enemy = duel(cat, launcher, faction_, "plain-cruiser", "test-navy", [],
                            a_at=(20, 20, 90), b_at=(50, 100, 270))
     salvo = Salvo(0, 50.0, 50.0, 1.0, 0.0, 4, ship_)
@@ -383,6 +399,7 @@ def test_seeking_missiles_turn_45_degrees_towards_the_nearest_enemy(cat, launche
 def test_dakka_rerolls_ones_at_point_blank(cat):
     # 10 cm: gunz need 4+; rolled 1, 1, 4, 2: the two 1s are re-rolled (4, 6): three hits.
     # Armor 5 saves none (1s); the shield takes one, the hull two (no criticals).
+    # Pins R-120: each 1 rolled again at 15 cm or less.
     b, ork, navy = duel(cat, "ork-kroozer", "orks", "plain-cruiser", "test-navy",
                         [1, 1, 4, 2, 4, 6, 1, 1, 1, 1, 1], b_at=(90, 60, 270))
     gunnery.fire_guns(b, ork, hesitant=False)
@@ -392,6 +409,7 @@ def test_dakka_rerolls_ones_at_point_blank(cat):
 
 
 def test_dakka_does_not_reroll_beyond_15_cm(cat):
+    # Pins R-120: not beyond point blank.
     b, ork, navy = duel(cat, "ork-kroozer", "orks", "plain-cruiser", "test-navy",
                         [1, 1, 5, 2, 1], b_at=(90, 70, 270))
     gunnery.fire_guns(b, ork, hesitant=False)  # 20 cm: 5+, one hit, the shield takes it

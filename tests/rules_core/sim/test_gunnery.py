@@ -24,6 +24,7 @@ def duel(sim_catalog, shooter, target, rolls, *, a_at=(90, 50, 90), t_at=(70, 50
 
 def test_only_weapons_whose_arc_holds_the_target_fire(sim_catalog):
     # Straight ahead: the prow lance fires (2 dice), the broadside batteries do not.
+    # Pins R-71: 90° arcs about the centre.
     b, a, t = duel(sim_catalog, "gun-cruiser", "plain-cruiser", [1, 1], t_at=(90, 70, 270))
     gunnery.fire_guns(b, a, hesitant=False)
     assert "Prow Lance" in text(b) and "Battery" not in text(b)
@@ -64,6 +65,7 @@ def test_a_ship_in_an_asteroid_belt_is_in_cover(sim_catalog):
 
 
 def test_only_the_closest_escort_of_a_squadron_may_be_chosen(sim_catalog):
+    # Pins R-78: only the closest escort is a target.
     b = make_battle(sim_catalog, fleet(cap("gun-cruiser")),
                     fleet(squadron("frigate", "frigate")), [1] * 6)
     a = put(b.sides[0][0], 90, 50, 90)
@@ -77,6 +79,7 @@ def test_only_the_closest_escort_of_a_squadron_may_be_chosen(sim_catalog):
 def test_damage_carries_on_along_an_escort_squadron(sim_catalog):
     # 4 hits at 10 cm, none saved: the nearest frigate's shield and hull take two, the rest
     # carries on to the next frigate in arc and range.
+    # Pins R-78: leftover damage carries on to the next closest escort.
     b = make_battle(sim_catalog, fleet(cap("gun-cruiser")),
                     fleet(squadron("frigate", "frigate", "frigate")),
                     [6, 6, 6, 6, 1, 1,  # to hit
@@ -143,6 +146,7 @@ def test_moving_clear_of_blast_markers_restores_the_shields(sim_catalog):
 
 
 def test_a_ship_that_neither_fired_nor_was_hit_sheds_a_marker_in_the_drift(sim_catalog):
+    # Pins R-75: the oldest marker is shed in the Drift.
     b, a, t = duel(sim_catalog, "plain-cruiser", "plain-cruiser", [])
     b.place_marker(t, a.x, a.y)
     b.place_marker(a, t.x, t.y)
@@ -155,6 +159,7 @@ def test_a_ship_that_neither_fired_nor_was_hit_sheds_a_marker_in_the_drift(sim_c
 
 
 def test_the_end_phase_removes_d6_markers_not_touching_any_ship(sim_catalog):
+    # Pins R-75: d6 loose markers, oldest first.
     from rules_core.sim.state import BlastMarker
 
     b, a, t = duel(sim_catalog, "plain-cruiser", "plain-cruiser", [2])
@@ -201,6 +206,7 @@ def test_bridge_destroyed_is_never_repaired(sim_catalog):
 def test_an_explosion_hits_every_ship_in_its_radius_and_can_chain(sim_catalog):
     # The cruiser dies: catastrophic explosion (10), radius 3d6 = 6, d6 = 2 hits each. The
     # frigate 5 cm away dies too and rolls its own table: a drifting hulk.
+    # Pins R-74: every base in the radius, nearest first, chain reactions.
     b = make_battle(sim_catalog, fleet(cap("plain-cruiser")),
                     fleet(cap("plain-cruiser"), squadron("frigate", "frigate")),
                     [5, 5,  # catastrophic: 10
@@ -225,6 +231,7 @@ def test_an_explosion_hits_every_ship_in_its_radius_and_can_chain(sim_catalog):
 
 
 def test_a_blazing_wreck_leaves_a_blast_marker(sim_catalog):
+    # Pins R-74: a blazing wreck leaves one marker at its centre.
     b, a, t = duel(sim_catalog, "plain-cruiser", "plain-cruiser", [2, 2])
     t.target.hull = 1
     t.target.shields = 0
@@ -247,6 +254,7 @@ def test_an_escorts_explosion_radius_loses_a_d6(sim_catalog):
 
 def test_boarding_compares_d6_plus_hull_plus_ld_and_ignores_shields(sim_catalog):
     # Strike cruiser (Space Marines +2): 3 + 6 + 8 + 2 = 19; plain cruiser: 1 + 8 + 8 = 17.
+    # Pins R-82: 1d6 + hull + Ld, the difference as damage past shields.
     b = make_battle(sim_catalog, fleet(cap("strike-cruiser"), faction="adeptus-astartes"),
                     fleet(cap("plain-cruiser")), [3, 1, 1, 1])
     a = put(b.sides[0][0], 90, 50, 90)
@@ -258,6 +266,7 @@ def test_boarding_compares_d6_plus_hull_plus_ld_and_ignores_shields(sim_catalog)
 
 
 def test_ramming_deals_d6_to_both_and_the_better_armor_takes_the_lower_of_two(sim_catalog):
+    # Pins R-77: d6 damage each, the better armor rolls twice.
     from rules_core.sim.movement import Plan
 
     from .conftest import Scripted

@@ -22,6 +22,7 @@ def activate_alone(sim_catalog, slug, plan, rolls, *, at=(90, 30, 90), **kw):
 
 
 def test_a_capital_ship_moves_half_its_speed_straight_before_turning(sim_catalog):
+    # Pins R-76: the minimum move straight, then the turn.
     b, s = activate_alone(sim_catalog, "plain-cruiser", Plan(0.0, math.pi / 4), [3, 3])
     b.activate(b.units[0][0])
     assert (s.x, s.y) == pytest.approx((90, 40))  # speed 20: at least 10 cm
@@ -167,6 +168,7 @@ def test_terrain_options_place_pieces_from_the_battles_own_dice(sim_catalog):
 
 
 def test_deployment_zones_face_each_other_mirrored(sim_catalog):
+    # Pins R-70: zones along the long edges, B the point reflection of A.
     from rules_core.dice import SeededDice
     from rules_core.sim.battle import Battle
     from rules_core.sim.state import fleet_spec

@@ -149,6 +149,7 @@ def nova_scene(sim_catalog, rolls, aim=(90, 60)):
 
 
 def test_nova_cannon_on_target_d6_under_the_hole_and_1_under_the_ring(sim_catalog):
+    # Pins R-81: d6 under the hole, 1 under the template, as damage.
     b, a, t, ring = nova_scene(sim_catalog, [12, 4, 1, 1, 1])
     assert fire_nova(b, a, hesitant=False)
     assert t.target.hull == 5 and ring.target.shields == 0 and ring.target.hull == 8
@@ -159,6 +160,7 @@ def test_nova_cannon_on_target_d6_under_the_hole_and_1_under_the_ring(sim_catalo
 def test_nova_cannon_scatters_by_a_clock_direction_and_2d6(sim_catalog):
     # 3 o'clock from the line of fire (north) is east; 3 + 4 = 7 cm: the shot lands on the
     # second ship at (97, 60) and misses the first.
+    # Pins R-81: d12 clock scatter by 2d6 cm.
     b, a, t, ring = nova_scene(sim_catalog, [3, 3, 4, 2, 1])
     put(ring, 97, 60, 270)
     fire_nova(b, a, hesitant=False)
@@ -169,6 +171,7 @@ def test_nova_cannon_scatters_by_a_clock_direction_and_2d6(sim_catalog):
 
 @pytest.mark.parametrize("state", ["turned", "crippled"])
 def test_nova_cannon_may_not_fire_after_turning_or_when_crippled(sim_catalog, state):
+    # Pins R-81: not after a turn, not crippled.
     b, a, t, ring = nova_scene(sim_catalog, [])
     if state == "turned":
         a.turned = True

@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from rules_core.cards.model import build_cards, effective_stats
 from rules_core.catalog import (
     CatalogError,
     CraftRole,
@@ -15,9 +16,7 @@ from rules_core.catalog import (
     crippled_threshold,
     turn_degrees,
 )
-from rules_core.cards.model import build_cards, effective_stats
 from rules_core.damage import Critical, CriticalHit, Target, roll_critical
-from rules_core.dice import RiggedDice
 from rules_core.fleet import Fleet, GameSize, ShipUnit, Squadron, SquadronShip
 from rules_core.sim import SimOptions, activation, gunnery, movement, ordnance
 from rules_core.sim import orders as o
@@ -338,3 +337,24 @@ def test_r09_a_two_hull_escort_cripples_and_a_one_hull_escort_never_does(sim_cat
     assert big.cripple_at == 1 and frigate.cripple_at == -1
     big.target.hull = 1
     assert big.crippled and not frigate.crippled
+
+
+# --- Few but Peerless (Custodes), R-113 --------------------------------------------------------
+
+
+def test_r113_few_but_peerless_has_nothing_to_reroll(catalog_real):
+    """R-113: an escort out of coherency is hesitant and steers back with no command check of
+    its own (§6), so a Custodes squadron rolls only its one check: nothing to re-roll."""
+    b = make_battle(catalog_real, fleet(squadron("custodes-vigil-frigate",
+                                                 "custodes-vigil-frigate"),
+                                        faction="adeptus-custodes"),
+                    fleet(cap("lunar-class-cruiser"), faction="imperial-navy"), [3, 3],
+                    policy_a=Scripted(plan=Plan(10.0)))
+    one, two = b.sides[0]
+    put(one, 50, 30, 90)
+    put(two, 75, 30, 90)
+    two.out_of_coherency = True
+    b.activate(b.units[0][0])
+    b.dice.assert_used_up()  # the squadron's one check (3 + 3), nothing else
+    assert math.hypot(two.x - 75, two.y - 30) > 0  # it moved, towards the squadron
+    assert "Few but Peerless" not in text(b)
