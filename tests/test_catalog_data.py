@@ -139,12 +139,13 @@ def test_base_size_follows_the_class_table_and_the_large_base_rule(catalog: Cata
 
 
 def test_crippled_threshold_is_half_hull_rounded_down() -> None:
+    """R-09: crippled once half the starting hull, rounded down, is lost (7 hull: at 4 left)."""
     from rules_core.catalog import ShipProfile
 
     def ship(hull: int) -> ShipProfile:
         return ShipProfile("x", "X", ShipClass.CRUISER, 100, 20, 45, 8, 1, hull, 5, 1)
 
-    assert [ship(h).crippled_at for h in (8, 10, 12, 7, 1)] == [4, 5, 6, 3, None]
+    assert [ship(h).crippled_at for h in (8, 10, 12, 7, 1)] == [4, 5, 6, 4, None]
 
 
 def test_slugs_are_unique_lowercase_words(catalog: Catalog) -> None:

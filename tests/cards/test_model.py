@@ -27,8 +27,8 @@ def test_upgraded_hull_moves_the_crippled_threshold(data_catalog: Catalog) -> No
     (card,) = cards_for(data_catalog, ShipUnit("lunar-class-cruiser", flagship=True,
                                                upgrades=("reinforced-hull",)))
     assert card.blocks[0].stats.hull == 9
-    assert card.tracks[0].crippled_at == 4  # floor(9 / 2), R-09
-    assert card.blocks[0].crippled_summary.startswith("Crippled at hull ≤ 4: speed 10, turrets 1")
+    assert card.tracks[0].crippled_at == 5  # 9 - floor(9 / 2) lost, R-09
+    assert card.blocks[0].crippled_summary.startswith("Crippled at hull ≤ 5: speed 10, turrets 1")
 
 
 def test_speed_never_goes_above_forty(data_catalog: Catalog) -> None:
