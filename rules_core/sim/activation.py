@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from . import factions, gunnery, movement, ordnance
 from . import orders as o
+from .terrain import check_orbits, in_well, orbit_manoeuvre
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -109,8 +110,13 @@ def activate(b: Battle, unit: Unit) -> None:
         elif s is not lead and plan.ram is not None:
             s_plan = movement.Plan(plan.distance, plan.turn)
         x0, y0 = s.x, s.y
+        if s.orbit is not None and in_well(s) is not None:
+            orbit_manoeuvre(b, s, order)  # seed 001: a ship in orbit does not move
+            continue
         movement.move_ship(b, s, s_plan, lim)
-        if b.logging and s.on_table:
+        if s.on_table and s.orbit is not None and in_well(s) is not None:
+            orbit_manoeuvre(b, s, order)  # it entered orbit: it manoeuvres at once
+        elif b.logging and s.on_table:
             moved.append((s, math.hypot(s.x - x0, s.y - y0)))
     if moved:
         s, d = moved[0]
@@ -130,8 +136,12 @@ def activate(b: Battle, unit: Unit) -> None:
                 s.bays_ready = True
         if b.logging:
             b.log(side, f"{unit.spec.name} reloads its ordnance.")
+        if b.terrain:
+            check_orbits(b, ships)  # after the ship's action
         return
     if order == o.AAF:
+        if b.terrain:
+            check_orbits(b, ships)
         return
     for s in ships:
         if not s.on_table or s.out_of_coherency:
@@ -157,6 +167,8 @@ def activate(b: Battle, unit: Unit) -> None:
                 ordnance.launch_torpedoes(b, s)
             if spec.bays:
                 ordnance.launch_craft(b, s)
+    if b.terrain:
+        check_orbits(b, ships)  # after the ship's action
 
 
 def squadron_lead(b: Battle, ships: list[Ship]) -> Ship:

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 SCORINGS = ("core", "faq")
-TERRAINS = ("none", "section13", "void")
+TERRAINS = ("none", "section13", "void", "voidscape")
 TABLES = ("patrol", "skirmish", "battle", "armada")
 MAX_ROUNDS_LIMIT = 50
 
@@ -26,7 +26,8 @@ class SimOptions:
 
     max_rounds: int = 10  # R-15
     scoring: str = "core"  # "core" (seed 000 §14) or "faq" (seed 002's scoring, R-13)
-    terrain: str = "none"  # "none" | "section13" | "void" (seed 001's void elements)
+    # "none" | "section13" | "void" (seed 001's void elements) | "voidscape" (both, R-136)
+    terrain: str = "none"
     table: str | None = None  # "patrol" | "skirmish" | "battle" | "armada"
     policy_a: str = "standard"  # names in rules_core.sim.policy.POLICIES
     policy_b: str = "standard"

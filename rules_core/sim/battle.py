@@ -31,7 +31,7 @@ from .state import (
     Unit,
     Wave,
 )
-from .terrain import drift_bodies, place_terrain
+from .terrain import SEED001_TERRAINS, drift_bodies, orbit_explosion, place_terrain, well_edge
 
 SIDES = ("a", "b")
 ORDNANCE = (damage.torpedo_salvo, damage.bomber_attack, damage.assault_boat_attack)
@@ -93,6 +93,7 @@ class Battle:
         self.salvos: list[Salvo] = []
         self.waves: list[Wave] = []
         self.terrain: list[Terrain] = []
+        self.seed001 = options.terrain in SEED001_TERRAINS  # seed 001's rules in play (R-130)
         self.policies = policies or (get_policy(options.policy_a), get_policy(options.policy_b))
         self.fleet_captain_used = [False, False]
         self.rear_admiral_used = [0, 0]
@@ -213,9 +214,11 @@ class Battle:
         any catastrophe that follows, so the log reads in the order things happen."""
         t = ship.target
         braced = react or ship.braced_round == self.round
-        if not braced and ship.orbit is not None and (source is None
-                                                      or source.orbit is not ship.orbit):
-            braced = True  # §13: in orbit, 4+ save against attacks from outside orbit (R-80)
+        if (not braced and ship.orbit is not None and ship.orbit.kind == "planet"
+                and (source is None or source.orbit is not ship.orbit)):
+            # §13: in a planet's orbit, 4+ save against attacks from outside it (R-80); a
+            # gravity well's orbit is fired at as normal (seed 001, R-133)
+            braced = True
         t.braced = braced
         rules = ship.spec.rules
         hidden = 0
@@ -280,13 +283,16 @@ class Battle:
         hits = cat.roll_hits(self.dice)
         self.log(ship.side, text + f": the blast reaches {radius} cm with {hits} "
                  f"hit{'s' if hits != 1 else ''}.")
+        if ship.orbit is not None:
+            orbit_explosion(self, ship)  # seed 001 (R-134)
         if radius <= 0 or hits <= 0:
             return
         caught = []
+        edge = well_edge(ship)
         for side in self.sides:
             for s in side:
                 if s.on_table:
-                    d = math.hypot(s.x - ship.x, s.y - ship.y)
+                    d = math.hypot(s.x - ship.x, s.y - ship.y) - edge - well_edge(s)  # R-133
                     if d - s.radius <= radius:  # R-74: the blast reaches the base
                         caught.append((d, s))
         caught.sort(key=lambda c: (c[0], c[1].side, c[1].spec.unit, c[1].spec.index))

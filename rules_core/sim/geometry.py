@@ -94,13 +94,16 @@ def segment_first_contact(ax: float, ay: float, bx: float, by: float,
     return t if 0.0 <= t <= 1.0 else None
 
 
-def sight_blocked(terrain: list, ax: float, ay: float, bx: float, by: float) -> bool:
+def sight_blocked(terrain: list, ax: float, ay: float, bx: float, by: float,
+                  ignore: object = None, ignore2: object = None) -> bool:
     """Line of sight is centre to centre (§7); a gas cloud, planet, gravity well or drifting
-    body across the line blocks it, shooter or target inside one included (R-80)."""
+    body across the line blocks it, shooter or target inside one included (R-80). ``ignore``
+    and ``ignore2``: the gravity wells the shooter and the target orbit, which block nothing
+    for them (seed 001, R-133)."""
     lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
     lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
     for t in terrain:
-        if not t.blocks_sight:
+        if not t.blocks_sight or t is ignore or t is ignore2:
             continue
         r = t.r
         if t.x + r < lo_x or t.x - r > hi_x or t.y + r < lo_y or t.y - r > hi_y:

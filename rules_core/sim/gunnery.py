@@ -22,6 +22,7 @@ from .factions import (
 )
 from .geometry import arc_of, sight_blocked
 from .state import BATTERY, FRONT, LANCE, LEFT, REAR, RIGHT, SPECIAL, Gun
+from .terrain import in_well
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -61,6 +62,8 @@ def sightings(b: Battle, firer: Ship) -> list[Sighting]:
     fx, fy, hx, hy = firer.x, firer.y, firer.hx, firer.hy
     reach = firer.spec.gun_reach
     candidates = []
+    if b.seed001:
+        return _orbit_sightings(b, firer)  # seed 001's gravity wells (R-133)
     x0, x1, y0, y1 = fx - reach, fx + reach, fy - reach, fy + reach
     for s in b.sides[1 - firer.side]:
         if s.on_table and x0 <= s.x <= x1 and y0 <= s.y <= y1:
@@ -92,6 +95,48 @@ def sightings(b: Battle, firer: Ship) -> list[Sighting]:
             arcs = ((FRONT if fwd >= aleft else 0) | (REAR if -fwd >= aleft else 0)
                     | (LEFT if left >= afwd else 0) | (RIGHT if -left >= afwd else 0))
         out.append(Sighting(s, dist, arcs, bool(terrain) and b.in_cover(s)))
+    return out
+
+
+def _orbit_sightings(b: Battle, firer: Ship) -> list[Sighting]:
+    """:func:`sightings` with seed 001's orbits (R-133): a ship orbiting a gravity well sits at
+    its centre and the well counts as its base, so ranges are measured to and from the well's
+    edge, and the well blocks no sight line to or from it. A ship in orbit fires in every
+    direction, never at another ship in orbit, and its targets count as in cover."""
+    out: list[Sighting] = []
+    seen_units: set[int] = set()
+    fx, fy, hx, hy = firer.x, firer.y, firer.hx, firer.hy
+    reach = firer.spec.gun_reach
+    fw = in_well(firer)
+    f_edge = fw.r if fw is not None else 0.0
+    candidates = []
+    for s in b.sides[1 - firer.side]:
+        if not s.on_table:
+            continue
+        sw = in_well(s)
+        if fw is not None and sw is not None:
+            continue  # ships in orbit cannot fire at ships in orbit
+        d = math.hypot(s.x - fx, s.y - fy) - f_edge - (sw.r if sw is not None else 0.0)
+        if d < 0.0:
+            d = 0.0
+        if d <= reach:
+            candidates.append((d, s))
+    if len(candidates) > 1:
+        candidates.sort(key=_first)
+    terrain = b.terrain
+    for dist, s in candidates:
+        squadron = s.unit.spec.is_squadron
+        if squadron and id(s.unit) in seen_units:
+            continue
+        if terrain and sight_blocked(terrain, fx, fy, s.x, s.y, fw, in_well(s)):
+            continue
+        if squadron:
+            seen_units.add(id(s.unit))
+        if fw is not None:
+            out.append(Sighting(s, dist, FRONT | LEFT | RIGHT | REAR, True))
+        else:
+            out.append(Sighting(s, dist, arc_of(fx, fy, hx, hy, s.x, s.y),
+                                bool(terrain) and b.in_cover(s)))
     return out
 
 
@@ -401,4 +446,6 @@ def board(b: Battle, ship: Ship, enemy: Ship) -> None:
 
 
 def in_contact(a: Ship, c: Ship) -> bool:
+    if a.orbit is not None and c.orbit is not None and in_well(a) and in_well(c):
+        return False  # seed 001: ships in orbit are never in contact with each other (R-133)
     return math.hypot(a.x - c.x, a.y - c.y) <= a.radius + c.radius + 1e-6

@@ -13,6 +13,15 @@ from typing import TYPE_CHECKING
 
 from . import orders as o
 from .geometry import segment_first_contact, segment_point_distance
+from .terrain import (
+    WELL,
+    body_velocity,
+    debris_after_move,
+    debris_roll,
+    enter_orbit,
+    moving_away,
+    velocity_of,
+)
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -126,6 +135,8 @@ def move_ship(b: Battle, ship: Ship, plan: Plan, lim: Limits) -> None:
     turn = max(-lim.max_turn, min(lim.max_turn, plan.turn))
     ship.turned = abs(turn) > 1e-9
     ship.orbit = None
+    ship.velocity = velocity_of(d)  # seed 001 (R-130)
+    sx0, sy0 = ship.x, ship.y
     if plan.ram is None and (not b.terrain or _open_space(b.terrain)):
         # The common case, open space: straight, turn, straight, checking the table edge.
         if lim.turn_anywhere:
@@ -140,6 +151,7 @@ def move_ship(b: Battle, ship: Ship, plan: Plan, lim: Limits) -> None:
         if not (0.0 <= x <= b.width and 0.0 <= y <= b.depth):
             b.leave_table(ship)
             return
+        mx, my = x, y
         if rest > 0.0 or (turn and not lim.turn_anywhere):
             if turn and not lim.turn_anywhere:
                 ship.face(ship.heading + turn)
@@ -147,6 +159,10 @@ def move_ship(b: Battle, ship: Ship, plan: Plan, lim: Limits) -> None:
             ship.x, ship.y = x, y
             if not (0.0 <= x <= b.width and 0.0 <= y <= b.depth):
                 b.leave_table(ship)
+                return
+        if b.seed001 and b.terrain:  # debris fractures (R-131)
+            debris_after_move(b, ship, [(sx0, sy0), (mx, my), (x, y)], ship.velocity)
+            if not ship.on_table:
                 return
         b.settle(ship)
         return
@@ -156,6 +172,7 @@ def move_ship(b: Battle, ship: Ship, plan: Plan, lim: Limits) -> None:
         first = min(lim.min_move, d)
         legs = [(0.0, first), (turn, d - first)]
     crossed: set[int] = set()
+    path = [(sx0, sy0)]
     for leg_turn, length in legs:
         if leg_turn:
             ship.face(ship.heading + leg_turn)
@@ -176,11 +193,18 @@ def move_ship(b: Battle, ship: Ship, plan: Plan, lim: Limits) -> None:
                 plan.ram = None
                 length = 0.0
                 break
-        if b.terrain and not _terrain_on_leg(b, ship, x0, y0, x1, y1, crossed):
+        if b.terrain and not _terrain_on_leg(b, ship, x0, y0, x1, y1, crossed, path):
+            if ship.on_table and b.seed001:
+                debris_after_move(b, ship, path, ship.velocity)  # R-131
             return
         ship.x, ship.y = x1, y1
+        path.append((x1, y1))
         if not b.on_table(x1, y1):
             b.leave_table(ship)
+            return
+    if b.terrain and b.seed001:
+        debris_after_move(b, ship, path, ship.velocity)  # R-131
+        if not ship.on_table:
             return
     if b.terrain:
         _slingshot(b, ship)
@@ -188,9 +212,9 @@ def move_ship(b: Battle, ship: Ship, plan: Plan, lim: Limits) -> None:
 
 
 def _terrain_on_leg(b: Battle, ship: Ship, x0: float, y0: float, x1: float, y1: float,
-                    crossed: set[int]) -> bool:
+                    crossed: set[int], path: list[tuple[float, float]]) -> bool:
     """Terrain met on one leg of the move. Returns False when the move ends here (the ship
-    was destroyed or stopped in orbit)."""
+    was destroyed or stopped in orbit); ``path`` then ends where it stopped."""
     lo_x, hi_x = (x0, x1) if x0 <= x1 else (x1, x0)
     lo_y, hi_y = (y0, y1) if y0 <= y1 else (y1, y0)
     for t in b.terrain:
@@ -202,20 +226,28 @@ def _terrain_on_leg(b: Battle, ship: Ship, x0: float, y0: float, x1: float, y1: 
             continue  # the leg passes nowhere near it
         if t.kind in ("planet", "gravity_well"):
             hit = segment_first_contact(x0, y0, x1, y1, t.x, t.y, reach)
-            if hit is None or (hit == 0.0 and ship.orbit is t):
-                continue
+            if hit is None or (hit == 0.0 and moving_away(x0, y0, x1, y1, t)):
+                continue  # a ship leaving a well's or planet's edge is not caught again
             if t.kind == "planet":
                 b.log(ship.side, f"{ship.label()} collides with the {t.name} and is lost.")
                 b.remove_destroyed(ship, catastrophe=None)
                 return False
-            # R-80: a gravity well stops the ship at its edge, in orbit (seed 001).
-            ship.x = x0 + (x1 - x0) * hit
-            ship.y = y0 + (y1 - y0) * hit
-            ship.orbit = t
-            b.log(ship.side, f"{ship.label()} is caught by the {t.name} and enters orbit.")
+            # R-132: the moment its base touches a gravity well the ship stops, in orbit.
+            path.append((x0 + (x1 - x0) * hit, y0 + (y1 - y0) * hit))
+            enter_orbit(b, ship, t)
             b.settle(ship)
             return False
-        if t.kind in ("asteroids", "drifting_body") and id(t) not in crossed:
+        if t.kind == "drifting_body" and id(t) not in crossed:
+            # R-135: crossing or ending on a drifting body rolls as for a debris field, at the
+            # higher velocity, the ship's or the body's.
+            if segment_point_distance(x0, y0, x1, y1, t.x, t.y) <= reach:
+                crossed.add(id(t))
+                debris_roll(b, ship, max(ship.velocity, body_velocity(t)), t,
+                            f"against the {t.name}")
+                if not ship.on_table:
+                    return False
+            continue
+        if t.kind == "asteroids" and id(t) not in crossed:
             if segment_point_distance(x0, y0, x1, y1, t.x, t.y) <= t.r:
                 crossed.add(id(t))
                 b.asteroid_hazard(ship, t)
@@ -230,8 +262,9 @@ def _slingshot(b: Battle, ship: Ship) -> None:
         if t.kind not in ("planet", "gravity_well"):
             continue
         if math.hypot(ship.x - t.x, ship.y - t.y) - t.r <= SLINGSHOT_CM:
-            if ship.orbit is None:
-                ship.orbit = t  # within 10 cm of a planet's edge: in orbit (R-80)
+            if ship.orbit is None and t.kind != WELL:
+                ship.orbit = t  # within 10 cm of a planet's edge: in orbit (R-80); a gravity
+                # well's orbit needs contact (R-132)
             turn = b.policies[ship.side].slingshot_turn(b, ship)
             if turn:
                 turn = max(-DEG90, min(DEG90, turn))

@@ -47,6 +47,12 @@ def launch_torpedoes(b: Battle, ship: Ship) -> bool:
         heading = b.policies[ship.side].torpedo_heading(b, ship, tube)
         if heading is None:
             continue
+        if ship.orbit is not None and ship.orbit.kind == "gravity_well":
+            # Seed 001: torpedoes fired from orbit go straight onto the well.
+            launched = True
+            b.log(ship.side, f"{ship.label()} launches {tube.strength} torpedoes from orbit; "
+                  f"they go straight onto the {ship.orbit.name}.")
+            continue
         hx, hy = math.cos(heading), math.sin(heading)
         start = ship.radius + MARKER_RADIUS
         b.salvos.append(Salvo(ship.side, ship.x + hx * start, ship.y + hy * start, hx, hy,
@@ -166,7 +172,7 @@ def _move_salvo(b: Battle, salvo: Salvo) -> None:
             break
     if b.terrain:
         for piece in b.terrain:
-            if piece.kind == "debris" and b.options.terrain == "void":
+            if piece.kind == "debris" and b.seed001:
                 if segment_point_distance(x0, y0, ex, ey, piece.x, piece.y) <= piece.r:
                     # Seed 001: each torpedo rolls a d6, 1-2 destroys it.
                     lost = sum(1 for _ in range(salvo.count) if b.dice.d6() <= 2)

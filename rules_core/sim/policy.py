@@ -82,6 +82,32 @@ class Policy:
     def slingshot_turn(self, b: Battle, ship: Ship) -> float:
         return 0.0
 
+    def orbit_velocity(self, b: Battle, ship: Ship, lo: int, hi: int) -> int:
+        """Seed 001 (R-132): the velocity to end the orbit manoeuvre at, from ``lo`` to ``hi``;
+        3 stays in orbit, more slingshots out, less crashes. Stays while an enemy outside any
+        orbit is within its guns' reach of the well's edge, else leaves when it can."""
+        well = ship.orbit
+        reach = ship.spec.gun_reach + (well.r if well is not None else 0.0)
+        for e in b.sides[1 - ship.side]:
+            if (e.on_table and (e.orbit is None or e.orbit.kind != "gravity_well")
+                    and math.hypot(e.x - ship.x, e.y - ship.y) <= reach):
+                return 3 if lo <= 3 else lo
+        return hi if hi > 3 else 3
+
+    def orbit_exit(self, b: Battle, ship: Ship) -> float:
+        """Seed 001 (R-132): the bearing (radians) from the well's centre along which a ship
+        slingshots out: towards the nearest enemy, else straight on."""
+        best = None
+        best_d = 0.0
+        for e in b.sides[1 - ship.side]:
+            if e.on_table and e is not ship:
+                d = math.hypot(e.x - ship.x, e.y - ship.y)
+                if best is None or d < best_d:
+                    best, best_d = e, d
+        if best is None or best_d < 1e-6:
+            return ship.heading
+        return math.atan2(best.y - ship.y, best.x - ship.x)
+
     def wants_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
         return False
 

@@ -272,7 +272,7 @@ class Ship:
         "on_table", "destroyed", "disengaged", "hulk", "crippled_when_left",
         "torpedoes_ready", "bays_ready", "order", "braced_round", "hesitant_next",
         "fired_round", "damaged_round", "turned", "no_launch_round", "orbit",
-        "out_of_coherency", "name", "cripple_at", "base_speed",
+        "out_of_coherency", "name", "cripple_at", "base_speed", "velocity",
     )
 
     def __init__(self, spec: ShipSpec, unit: Unit) -> None:
@@ -309,6 +309,7 @@ class Ship:
         self.turned = False  # turned during this activation (nova cannon)
         self.no_launch_round = 0  # Interceptor Scramble: no launches this round (§10)
         self.orbit: Terrain | None = None  # the planet/gravity well it orbits, if any
+        self.velocity = 0  # seed 001 velocity: its last move in 5 cm steps, or in orbit
         self.out_of_coherency = False
 
     def face(self, heading: float) -> None:

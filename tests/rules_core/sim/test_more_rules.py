@@ -14,16 +14,22 @@ from rules_core.sim.state import Salvo, Terrain
 from .conftest import Scripted, cap, fleet, make_battle, put, squadron, text
 
 
-def test_a_gravity_well_stops_a_ship_at_its_edge_in_orbit(sim_catalog):
+def test_a_gravity_well_stops_a_ship_and_places_it_inside_in_orbit(sim_catalog):
+    # Seed 001: "the ship stops moving. Place the ship anywhere fully inside the circle" (R-132;
+    # it was left at the edge before). 15 cm is velocity 3: it stays in orbit.
+    class Stays(Scripted):
+        def orbit_velocity(self, b, ship, lo, hi):  # type: ignore[no-untyped-def]
+            return 3
+
     b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [3, 3], policy_a=Scripted(plan=Plan(20.0)))
+                    [3, 3], policy_a=Stays(plan=Plan(15.0)))
     s = put(b.sides[0][0], 90, 50, 90)
     well = Terrain("gravity_well", 90, 70, 5.5, name="gravity well")
     b.terrain.append(well)
     b.activate(b.units[0][0])
-    assert s.on_table and s.orbit is well
-    assert s.y == pytest.approx(70 - 5.5 - s.radius)
-    assert "enters orbit" in text(b)
+    assert s.on_table and s.orbit is well and s.velocity == 3
+    assert (s.x, s.y) == pytest.approx((90, 70))
+    assert "enters orbit at velocity 3" in text(b)
 
 
 def test_void_debris_destroys_torpedoes_on_1_or_2(sim_catalog):
@@ -41,7 +47,7 @@ def test_void_debris_destroys_torpedoes_on_1_or_2(sim_catalog):
 
 def test_a_drifting_body_moves_smashes_salvos_and_hazards_ships(sim_catalog):
     b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("torp-cruiser")),
-                    [6, 6, 1, 1], options=SimOptions(terrain="void"))
+                    [6, 6, 1, 1, 3, 4], options=SimOptions(terrain="void"))
     s = put(b.sides[0][0], 100, 60, 90)
     launcher = b.sides[1][0]
     body = Terrain("drifting_body", 80, 60, 2.5, 20.0, 0.0, name="drifting body")
@@ -49,9 +55,13 @@ def test_a_drifting_body_moves_smashes_salvos_and_hazards_ships(sim_catalog):
     b.salvos.append(Salvo(1, 95, 90.5, 0.0, -1.0, 3, launcher))  # ends at (95, 60.5)
     b.round = 2
     b.drift_phase()
-    assert (body.x, body.y) == (100, 60) and b.salvos == []
-    assert s.target.hull == 8 and s.target.shields == 0  # Ld check 12 failed, d3 = 1 damage
+    # It would end on the ship at (100, 60): seed 001 moves it on along its vector until clear.
+    assert (body.x, body.y) == (105, 60) and b.salvos == []
+    # Seed 001 (R-135): the ship crossed "rolls for damage as if it had moved through a debris
+    # field", at the body's velocity 4: 4 d6, the 1s are fractures (Mass 2); no criticals (3, 4).
+    assert s.target.hull == 6 and s.target.shields == 1
     assert "smashed by the drifting body" in text(b)
+    b.dice.assert_used_up()
 
 
 def test_when_one_escort_disengages_the_squadron_tries_to_follow(sim_catalog):
