@@ -72,7 +72,7 @@ def test_the_flagship_card_has_its_upgraded_stats_points_and_command(patrol_pdf:
     # hull 12 + 1, armor, turrets, base.
     assert re.search(r"\b20 45° 10 5 13 5\+ 4 60\b", card), card
     assert "All Ahead Full +3d6 cm" in card  # battleships roll 3d6
-    assert "Crippled at hull ≤ 6" in card  # R-09 on 13 hull
+    assert "Crippled at hull ≤ 7" in card  # R-09 on 13 hull: 6 (half, rounded down) lost
     assert "Shield Capacitors (25 pts, in the stats)" in card
     assert "re-rolls all missed to-hit dice" in card  # an upgrade that is a rule keeps its text
     assert "command radius" in card and "Critical hits".upper() in card
