@@ -27,9 +27,10 @@ SCORING_CHOICES = [
     ("faq", "FAQ: also 10 % / 25 % for disengaged ships, 50 % for hulks left"),
 ]
 TERRAIN_CHOICES = [
-    ("none", "Open space"),
+    ("voidscape", "Terrain of §13 and void elements of seed 001 (R-136)"),
     ("section13", "Terrain of §13: asteroids, gas clouds, planets, debris"),
     ("void", "Void elements: gravity wells, debris fields, gas clouds, drifting bodies"),
+    ("none", "Open space"),
 ]
 # How each side is played (rules_core.sim.policy); a policy added later shows its docstring.
 POLICY_LABELS = {
@@ -75,7 +76,7 @@ class MatchupForm(forms.Form):
     )
     scoring = forms.ChoiceField(choices=SCORING_CHOICES, initial="core",
                                 label="Victory points")
-    terrain = forms.ChoiceField(choices=TERRAIN_CHOICES, initial="none")
+    terrain = forms.ChoiceField(choices=TERRAIN_CHOICES, initial="voidscape")
     seed = forms.IntegerField(
         required=False, min_value=0, max_value=MAX_SEED,
         help_text="Leave empty for a random seed; the results show it, and the same seed "
