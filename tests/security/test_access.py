@@ -348,3 +348,31 @@ def test_a_forged_reset_token_sets_no_password(owner: Browser, anonymous: Browse
                                  "Pwned pwned 123"})
     user.refresh_from_db()
     assert user.check_password("a long password for tests 9")
+
+
+def test_lists_and_bulk_actions_hold_only_your_own(owner: Browser, other: Browser,
+                                                   anonymous: Browser,
+                                                   make_fleet: Callable[..., Fleet],
+                                                   make_run: Callable[..., Matchup]) -> None:
+    """The URLs without an id act on "your" fleets: never on anyone else's."""
+    import io
+    import zipfile
+
+    alive = make_fleet(owner, _matrix_fleet())
+    trashed = make_fleet(owner, _matrix_fleet(), trashed=True)
+    Fleet.objects.filter(pk__in=[alive.pk, trashed.pk]).update(name="Owner's Secret")
+    make_run(owner)
+    before = (fleet_state(alive), fleet_state(trashed), _counts())
+    for who in (other, anonymous):
+        make_fleet(who, _matrix_fleet())
+        for url in ("/fleets/", "/fleets/trash/", "/simulator/", "/fleets/trash/empty/",
+                    "/fleets/?q=Secret"):
+            assert "Owner&#x27;s Secret" not in who.get(url).content.decode(), url
+        backup = who.get("/fleets/export.zip")
+        assert backup.status_code == 200
+        names = zipfile.ZipFile(io.BytesIO(backup.content)).namelist()
+        assert len(names) == 1 and "secret" not in names[0]
+        assert who.send("POST", "/fleets/trash/empty/").status_code == 302
+    assert (fleet_state(alive), fleet_state(trashed)) == before[:2]
+    assert Matchup.objects.count() == before[2][1]
+    assert "Owner&#x27;s Secret" in owner.get("/fleets/").content.decode()  # the control
