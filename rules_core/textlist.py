@@ -446,8 +446,8 @@ def from_text(catalog: Catalog, text: str) -> Fleet:
     if len(text) > MAX_TEXT_LENGTH:
         raise TextListError(None, f"the text is {len(text)} characters long; the limit is "
                                   f"{MAX_TEXT_LENGTH}")
-    for number, line in enumerate(text.splitlines(), 1):  # R-94; a tab may indent a line
-        why = player_text.problem(line, multiline=True)
+    for number, row in enumerate(text.splitlines(), 1):  # R-94; a tab may indent a line
+        why = player_text.problem(row, multiline=True)
         if why:
             raise TextListError(number, why)
     reader = _Reader(catalog)
