@@ -3,9 +3,13 @@
 The builder is deterministic (the same catalogue gives the same fleet): it meets every
 ``min_count`` rule (first adding the ships a ``max_per`` rule asks for, if need be; a unique
 ship only when a rule names it), then adds capital ships and escort squadrons in turn, cheapest
-first, while every other composition rule and the band's maximum still hold, until the total
-reaches the middle of the band. If it stalls below the band's minimum it tops up with smaller
-steps (an escort, an upgrade, an admiral). The result is checked with the validator.
+first, while every other composition rule and the ceiling still hold, until the total reaches
+the size's common target (:func:`sample_target`: the band's top less 1 %, the same for every
+faction). Then it fills with smaller steps (an escort, a squadron, a capital ship, a refit or
+upgrade, an admiral), each time the one that lands closest to the target, never above
+``target + 2 %`` or the band. So every faction's sample of a size is within
+:data:`MATCH_TOLERANCE` of the same total, and a matchup of samples is a points-matched one
+(issue 16). The result is checked with the validator.
 """
 
 from __future__ import annotations
@@ -34,6 +38,19 @@ from rules_core.validator import (
 )
 
 STANDARD_SQUADRON = 3
+# Every faction's sample of a size lands within this share of the size's common target.
+MATCH_TOLERANCE = 0.02
+
+
+def sample_target(band: PointsBand) -> int:
+    """The total every faction's sample of ``band`` aims at: the band's top less 1 % (rounded
+    down to a multiple of 5), so the tolerance above it still fits in the band."""
+    target = (band.max - band.max // 100) // 5 * 5
+    return max(band.min, target)
+
+
+def _tolerance(target: int) -> int:
+    return int(target * MATCH_TOLERANCE)
 
 
 class SampleFleetError(ValueError):
@@ -235,7 +252,8 @@ class _Builder:
 
     def build(self) -> _Draft:
         draft = _Draft()
-        target = (self.band.min + self.band.max) // 2
+        target = sample_target(self.band)
+        ceiling = min(self.band.max, target + _tolerance(target))
         rotation = self.standard_moves()
         turn = 0
         while draft.total < target or self.unmet_minimums(draft):
@@ -247,19 +265,24 @@ class _Builder:
                 for k in range(len(rotation)):
                     profile, count = rotation[(turn + k) % len(rotation)]
                     candidate = self.with_unit(draft, profile, count)
-                    if self.fits(candidate):
+                    if candidate.total <= ceiling and self.fits(candidate):
                         chosen = candidate
                         turn = (turn + k + 1) % len(rotation)
                         break
             if chosen is None:
                 break
             draft = chosen
-        while not self.done(draft):
-            # Top up with the largest small step that still fits.
-            fitting = [m for m in self.small_moves(draft) if self.fits(m)]
+        while not self.done(draft) or draft.total < target:
+            # Fill with the small step that lands closest to the target (minimums first).
+            fitting = [m for m in self.small_moves(draft)
+                       if self.fits(m) and (m.total <= ceiling or not self.done(draft))]
             if not fitting:
                 break
-            draft = max(fitting, key=lambda m: (not self.unmet_minimums(m), m.total))
+            best = min(fitting, key=lambda m: (bool(self.unmet_minimums(m)),
+                                               abs(target - m.total)))
+            if self.done(draft) and abs(target - best.total) >= abs(target - draft.total):
+                break
+            draft = best
         return draft
 
 

@@ -8,7 +8,12 @@ import pytest
 
 from rules_core.catalog import Catalog, load_catalog_dir
 from rules_core.fleet import POINTS_BANDS, GameSize, PointsBand, ShipUnit, fleet_to_dict
-from rules_core.sample_fleets import SampleFleetError, sample_fleet
+from rules_core.sample_fleets import (
+    MATCH_TOLERANCE,
+    SampleFleetError,
+    sample_fleet,
+    sample_target,
+)
 from rules_core.validator import validate
 
 SIZES = [GameSize.PATROL, GameSize.SKIRMISH, GameSize.BATTLE, GameSize.ARMADA]
@@ -92,3 +97,41 @@ def test_every_real_variant_has_a_legal_sample_fleet_in_every_size() -> None:
     choices = [(f.slug, v.slug) for f in catalog.factions for v in f.variants]
     failures = _failures(catalog, choices)
     assert not failures, "\n".join(failures)
+
+
+def _matched_failures(catalog: Catalog, choices: list[tuple[str, str | None]]) -> list[str]:
+    failures = []
+    for size in SIZES:
+        target = sample_target(POINTS_BANDS[size])
+        for faction, variant in choices:
+            fleet = sample_fleet(catalog, faction, size, variant=variant)
+            report = validate(fleet, catalog)
+            if not report.legal or abs(report.points - target) > MATCH_TOLERANCE * target:
+                failures.append(f"{faction}/{variant} {size.value}: {report.points} points, "
+                                f"target {target}, {report.codes}")
+    return failures
+
+
+def test_every_factions_samples_of_a_size_are_matched_in_points() -> None:
+    # Issue 16 §1: every faction's sample of a size lands within 2 % of the same total, so a
+    # matchup of samples is a points-matched one.
+    catalog = _real_catalog()
+    assert len(catalog.factions) == FACTION_COUNT
+    failures = _matched_failures(catalog, [(f.slug, None) for f in catalog.factions])
+    assert not failures, "\n".join(failures)
+
+
+def test_every_variants_samples_of_a_size_are_matched_in_points() -> None:
+    catalog = _real_catalog()
+    choices = [(f.slug, v.slug) for f in catalog.factions for v in f.variants]
+    failures = _matched_failures(catalog, choices)
+    assert not failures, "\n".join(failures)
+
+
+def test_the_common_target_is_near_each_bands_top() -> None:
+    assert [sample_target(POINTS_BANDS[s]) for s in SIZES] == [740, 990, 1485, 2475]
+    for size in SIZES:
+        band = POINTS_BANDS[size]
+        target = sample_target(band)
+        assert band.min <= target * (1 - MATCH_TOLERANCE)
+        assert target * (1 + MATCH_TOLERANCE) >= band.max >= target
