@@ -1,26 +1,43 @@
-"""Printable ship cards for a fleet: an options page and the PDF (rendered by rules_core.cards).
+"""Printable ship cards for a fleet: an options page, the PDF, and big prints on the workers.
 
-``pdf_response`` is public: the shared-fleet pages call it for a fleet anyone may see.
+``pdf_response`` and ``pdf_for_query`` are public: the shared-fleet pages call them for a fleet
+anyone may see. A PDF is answered from the shared cache when it was made before (``pdfcache``:
+keyed on the fleet, the options, the catalogue version and the cards' build, with a strong
+ETag, so a conditional request gets 304 without rendering). A print of up to
+``SYNC_MAX_CARDS`` cards renders in the request, inside the per-request bound; a bigger one is
+a ``PrintJob`` rendered on the task queue, and the request is sent to its page.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import render
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotModified,
+)
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
+from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.catalog import loader
+from fleetbuilder.fleets.models import session_owner_token
 from fleetbuilder.fleets.views import _get_fleet_for_request
 from fleetbuilder.ratelimit import rate_limit
 from rules_core.cards import LAYOUTS, render_cards
 from rules_core.fleet import FleetFormatError, parse_fleet
 from rules_core.limits import MAX_CARDS_PER_PDF
 from rules_core.validator import check_points_bound, validate
+
+from . import pdfcache
+from .models import PrintJob
 
 LAYOUT_CHOICES = (
     ("poker", "Poker cards", "One 63 × 88 mm card a page, for a card printer or a print shop."),
@@ -29,27 +46,64 @@ LAYOUT_CHOICES = (
 )
 TRUE_VALUES = ("1", "on", "true", "yes")
 FALSE_VALUES = ("", "0", "off", "false", "no")
+# Issue 17: a print of more cards than this renders on the task queue. Never more than R-95's
+# bound on what one request may render; the workers take any fleet the fleet bounds allow.
+SYNC_MAX_CARDS = min(30, MAX_CARDS_PER_PDF)
+CACHE_CONTROL = "private, no-cache"  # the browser may keep it, and asks again with its ETag
 
 
-def too_many_cards(count: int) -> str:
-    return (f"This fleet has {count} cards (one per capital ship and per squadron); one PDF "
-            f"holds at most {MAX_CARDS_PER_PDF}, so that it is ready in a few seconds (R-95). "
-            "Print a smaller fleet, or split this one into two fleets.")
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def big_print_note(count: int) -> str:
+    return (f"This fleet has {count} cards (one per capital ship and per squadron): a print of "
+            f"more than {SYNC_MAX_CARDS} is made by the print workers. Download PDF takes you "
+            "to a page that follows it and gives the PDF when it is ready.")
 
 
 def card_filename(name: str) -> str:
     return f"{slugify(name, allow_unicode=True)[:60] or 'fleet'}-cards.pdf"
 
 
+def _pdf(pdf: bytes, *, filename: str, key: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    response["Cache-Control"] = CACHE_CONTROL
+    response["ETag"] = pdfcache.etag(key)
+    return response
+
+
+def _not_modified(request: HttpRequest | None, key: str) -> HttpResponse | None:
+    if request is None:
+        return None
+    tags = [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]
+    if pdfcache.etag(key) not in tags and "*" not in tags:
+        return None
+    response = HttpResponseNotModified()
+    response["ETag"] = pdfcache.etag(key)
+    response["Cache-Control"] = CACHE_CONTROL
+    return response
+
+
 def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_saver: bool,
-                 share_url: str | None) -> HttpResponse:
+                 share_url: str | None, request: HttpRequest | None = None,
+                 name: str = "") -> HttpResponse:
     """The ship cards of a contract-1 fleet document as a PDF download.
 
-    An unknown layout or a document that is not a fleet file is a 400 with the reason.
+    From the shared cache when it was made before (304 to a matching If-None-Match, before
+    anything is read or rendered); else rendered here, or, past ``SYNC_MAX_CARDS`` cards and
+    with a ``request`` to own it, queued as a ``PrintJob`` (a redirect to its page). An unknown
+    layout or a document that is not a fleet file is a 400 with the reason.
     """
     if layout not in LAYOUTS:
         return HttpResponseBadRequest(
             f"Unknown layout {layout!r}: choose {', '.join(LAYOUTS)}.", content_type="text/plain")
+    key = pdfcache.pdf_key(document, pdfcache.PrintOptions(layout, ink_saver, share_url))
+    if (not_modified := _not_modified(request, key)) is not None:
+        return not_modified
+    if (cached := pdfcache.get(key)) is not None:
+        return _pdf(cached, filename=filename, key=key)
     catalog = loader.core_catalog()
     try:
         fleet = parse_fleet(document)
@@ -57,15 +111,20 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
         check_points_bound(report)  # R-95
     except FleetFormatError as exc:
         return HttpResponseBadRequest(f"Not a usable fleet: {exc}", content_type="text/plain")
-    if len(fleet.units) > MAX_CARDS_PER_PDF:  # R-95: what one request may render
-        return HttpResponseBadRequest(too_many_cards(len(fleet.units)),
-                                      content_type="text/plain")
+    if len(fleet.units) > SYNC_MAX_CARDS:  # issue 17, R-95: too many for one request
+        if request is None:
+            return HttpResponseBadRequest(big_print_note(len(fleet.units)),
+                                          content_type="text/plain")
+        job = PrintJob.start(
+            document=document, name=name or fleet.name or "Fleet", filename=filename,
+            layout=layout, ink_saver=ink_saver, share_url=share_url, cards=len(fleet.units),
+            cache_key=key, owner=request.user,
+            owner_token=session_owner_token(request.session, create=True) or "")
+        return redirect(job)
     pdf = render_cards(catalog, fleet, layout=layout, ink_saver=ink_saver,
                        share_url=share_url, report=report)
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(True, filename)
-    response["Cache-Control"] = "private, no-store"
-    return response
+    pdfcache.put(key, pdf)
+    return _pdf(pdf, filename=filename, key=key)
 
 
 def _share_url(request: HttpRequest, fleet: Any) -> str | None:
@@ -82,7 +141,8 @@ def pdf_for_query(request: HttpRequest, document: dict[str, Any], *, name: str,
                                       content_type="text/plain")
     return pdf_response(document, filename=card_filename(name),
                         layout=request.GET.get("layout", "poker"),
-                        ink_saver=ink in TRUE_VALUES, share_url=share_url)
+                        ink_saver=ink in TRUE_VALUES, share_url=share_url, request=request,
+                        name=name)
 
 
 @require_GET
@@ -92,6 +152,52 @@ def fleet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     fleet = _get_fleet_for_request(request, pk)
     return pdf_for_query(request, fleet.document, name=fleet.name,
                          share_url=_share_url(request, fleet))
+
+
+# --- big prints ------------------------------------------------------------------------------
+
+
+def _get_job(request: HttpRequest, public_id: str) -> PrintJob:
+    """The requester's print job; anyone else's, or an unknown one, is 404."""
+    jobs = PrintJob.objects.owned_by(request.user, session_owner_token(request.session))
+    return get_object_or_404(jobs, public_id=public_id)
+
+
+@require_GET
+def print_job(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """A big print's page: its progress (htmx every second, else the page refreshes itself),
+    then the download link, or why it failed."""
+    job = _get_job(request, public_id)
+    ctx = {"job": job, "queue_ahead": job.queue_ahead() if not job.is_done else 0,
+           "download_url": reverse("cards:print_job_pdf", args=[job.public_id])}
+    template = "cards/print_job.html"
+    if request.htmx and request.htmx.target == "print-job":
+        template += "#job"
+    response = render(request, template, ctx)
+    response["Cache-Control"] = "private, no-store"
+    patch_vary_headers(response, ("HX-Request", "HX-Target"))
+    return response
+
+
+@require_GET
+def print_job_pdf(request: HttpRequest, public_id: str) -> HttpResponse:
+    """A finished big print's PDF, for its requester only. If the cache let it go (its TTL),
+    it is made again on the workers and the page follows that."""
+    job = _get_job(request, public_id)
+    if job.status != PrintJob.Status.DONE:
+        raise Http404("This print is not ready.")
+    if (not_modified := _not_modified(request, job.cache_key)) is not None:
+        return not_modified
+    pdf = pdfcache.get(job.cache_key)
+    if pdf is None:
+        PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.QUEUED, finished=None)
+        job.refresh_from_db()
+        job.enqueue()
+        return redirect(job)
+    return _pdf(pdf, filename=job.filename, key=job.cache_key)
+
+
+# --- the options page ------------------------------------------------------------------------
 
 
 def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
@@ -113,7 +219,7 @@ def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
         "back_url": back_url,
         "back_label": back_label,
         "qr_note": qr_note,
-        "too_many": too_many_cards(card_count) if card_count > MAX_CARDS_PER_PDF else "",
+        "big_print": big_print_note(card_count) if card_count > SYNC_MAX_CARDS else "",
     }
     return render(request, "cards/options.html", ctx)
 

@@ -1,9 +1,11 @@
-"""Small drawings the cards use many times, made in code and served to WeasyPrint as images.
+"""Drawings the cards use, made in code: the arc diagrams and the critical-hit checklist.
 
-An ``<img src="drawing:arc-l-f-r">`` costs WeasyPrint one box and one embedded image, where the
-same diagram as SVG would cost a drawing per weapon row on every card, and the critical checklist
-as text would cost a laid-out line per row on every card. Only the names below exist;
-:mod:`rules_core.cards.fetcher` serves them and refuses anything else.
+The arcs of a card's weapons are one inline SVG per weapons list (:func:`arcs_svg`), laid over
+the rows it belongs to, so a card costs WeasyPrint one drawing for its arcs, not one image per
+weapon. The critical checklist is the same on every card, so it is one raster image
+(``<img src="drawing:criticals">``), embedded once per document, where the checklist as text
+would cost a laid-out line per row on every card. :mod:`rules_core.cards.fetcher` serves that
+name and refuses anything else.
 """
 
 from __future__ import annotations
@@ -12,21 +14,68 @@ import io
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from rules_core.catalog import ARC_ORDER, Arc
+from rules_core.catalog import Arc
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from PIL import ImageFont
 
 SCHEME = "drawing"
-_KEYS = {Arc.LEFT: "l", Arc.FRONT: "f", Arc.RIGHT: "r", Arc.REAR: "re", Arc.ALL_AROUND: "aa"}
-_ARCS = {v: k for k, v in _KEYS.items()}
 
 # Four 90° sectors around a ship pointing up, as on the catalogue's ship pages
-# (templates/catalog/_arcs.svg.html); All Around fills every sector. Pillow's angles run
-# clockwise from 3 o'clock.
-_SECTORS = ((Arc.FRONT, 225, 315), (Arc.RIGHT, 315, 405), (Arc.REAR, 45, 135),
-            (Arc.LEFT, 135, 225))
-ARC_PX = 96  # a 3.6 mm diagram at about 680 dpi
+# (templates/catalog/_arcs.svg.html); All Around fills every sector. The corners of each
+# sector, on a unit circle (y down).
+_R = 0.70710678
+_SECTORS = ((Arc.FRONT, (-_R, -_R), (_R, -_R)), (Arc.RIGHT, (_R, -_R), (_R, _R)),
+            (Arc.REAR, (_R, _R), (-_R, _R)), (Arc.LEFT, (-_R, _R), (-_R, -_R)))
+
+
+def _sector(cx: float, cy: float, r: float, start: tuple[float, float],
+            end: tuple[float, float]) -> str:
+    return (f"M{cx:.2f} {cy:.2f}L{cx + r * start[0]:.2f} {cy + r * start[1]:.2f}"
+            f"A{r:.2f} {r:.2f} 0 0 1 {cx + r * end[0]:.2f} {cy + r * end[1]:.2f}Z")
+
+
+def _ship(cx: float, cy: float, size: float) -> str:
+    """The ship at the diagram's centre, in the 48-unit frame of the catalogue's drawing."""
+    u = size / 48
+    corners = ((24, 12), (29, 32), (24, 29), (19, 32))
+    return "M" + "L".join(f"{cx + (x - 24) * u:.2f} {cy + (y - 24) * u:.2f}"
+                          for x, y in corners) + "Z"
+
+
+def arcs_svg(rows: Iterable[tuple[tuple[Arc, ...], int]], *, x: float, pitch: float,
+             size: float, width: float, rule: str, ink_saver: bool) -> str:
+    """The arc diagrams and row rules of a weapons list, as one SVG laid over its rows.
+
+    ``rows`` are (arcs, lines) per weapon, ``pitch`` the height of a line in mm, ``x`` the
+    diagrams' centre from the left and ``size`` their diameter; a rule of colour ``rule``
+    closes each row. WeasyPrint parses and draws an inline SVG per node, so the whole list is
+    four paths: the sectors in fire, the others, the ships and the rules.
+    """
+    r = size / 2 - 0.1
+    on: list[str] = []
+    off: list[str] = []
+    ships: list[str] = []
+    rules: list[str] = []
+    y = 0.0
+    for arcs, lines in rows:
+        cy = y + pitch / 2
+        wanted = set(arcs)
+        for arc, start, end in _SECTORS:
+            fired = Arc.ALL_AROUND in wanted or arc in wanted
+            (on if fired else off).append(_sector(x, cy, r, start, end))
+        ships.append(_ship(x, cy, size))
+        y += lines * pitch
+        rules.append(f"M0 {y - 0.075:.3f}H{width}")
+    fill = "#b9bec4" if ink_saver else "#333"
+    paths = [(fill, "#555", 0.1, on), ("#fff", "#555", 0.1, off), ("#fff", "#000", 0.1, ships),
+             ("none", rule, 0.15, rules)]
+    body = "".join(f'<path fill="{f}" stroke="{s}" stroke-width="{w}" d="{"".join(d)}"/>'
+                   for f, s, w, d in paths if d)
+    return (f'<svg class="arcs" width="{width}mm" height="{y:.3f}mm" '
+            f'viewBox="0 0 {width} {y:.3f}">{body}</svg>')
 
 
 CRITICALS_URL = f"{SCHEME}:criticals"
@@ -34,55 +83,41 @@ DPI = 600
 CHECKLIST_MM = (57.8, 14.7)  # the card's inner width; six rows of 2.45 mm
 
 
-def arc_url(arcs: tuple[Arc, ...], *, ink_saver: bool = False) -> str:
-    keys = "-".join(_KEYS[a] for a in sorted(set(arcs), key=ARC_ORDER.index))
-    return f"{SCHEME}:arc{'-ink' if ink_saver else ''}-{keys}"
-
-
 class UnknownDrawing(ValueError):
     pass
 
 
-@lru_cache(maxsize=64)
+STAT_CELLS_URLS = {False: f"{SCHEME}:stat-cells", True: f"{SCHEME}:stat-cells-ink"}
+
+
+@lru_cache(maxsize=4)
 def drawing(url: str) -> bytes:
     """The PNG a ``drawing:`` URL names, or :class:`UnknownDrawing`.
 
-    A raster, drawn once per process: WeasyPrint embeds it once per document and places it
-    cheaply, where an SVG would be drawn afresh on every row of every card.
+    Rasters, drawn once per process: WeasyPrint embeds each once per document and places it
+    cheaply, where an SVG would be drawn afresh on every card.
     """
-    name = url.removeprefix(f"{SCHEME}:")
     if url == CRITICALS_URL:
         return _criticals_png()
-    parts = name.split("-")
-    if len(parts) < 2 or parts[0] != "arc":
-        raise UnknownDrawing(url)
-    ink = parts[1] == "ink"
-    keys = parts[2:] if ink else parts[1:]
-    if not keys or any(k not in _ARCS for k in keys) or len(set(keys)) != len(keys):
-        raise UnknownDrawing(url)
-    return _arc_png({_ARCS[k] for k in keys}, ink)
+    for ink, name in STAT_CELLS_URLS.items():
+        if url == name:
+            return _stat_cells_png(ink)
+    raise UnknownDrawing(url)
 
 
-def _arc_png(arcs: set[Arc], ink_saver: bool) -> bytes:
-    from PIL import Image, ImageDraw  # WeasyPrint's own dependency
+def _stat_cells_png(ink_saver: bool) -> bytes:
+    """The stat line's eight cell borders (0.2 mm lines every 7.225 mm), behind its text."""
+    from PIL import Image, ImageDraw
 
-    scale = 4  # drawn large, then reduced: smooth edges
-    size = ARC_PX * scale
-    img = Image.new("RGBA", (size, size), (255, 255, 255, 0))
+    px = DPI / 25.4
+    img = Image.new("RGBA", (round(57.8 * px), 8), (255, 255, 255, 0))
     draw = ImageDraw.Draw(img)
-    on = (185, 190, 196, 255) if ink_saver else (51, 51, 51, 255)
-    line = (85, 85, 85, 255)
-    width = 3 * scale
-    box = (width, width, size - width, size - width)
-    everywhere = Arc.ALL_AROUND in arcs
-    for arc, start, end in _SECTORS:
-        fill = on if everywhere or arc in arcs else (255, 255, 255, 255)
-        draw.pieslice(box, start, end, fill=fill, outline=line, width=width)
-    u = size / 48  # the ship, in the 48-unit frame of the catalogue's drawing
-    ship = [(24 * u, 12 * u), (29 * u, 32 * u), (24 * u, 29 * u), (19 * u, 32 * u)]
-    draw.polygon(ship, fill=(255, 255, 255, 255), outline=(0, 0, 0, 255), width=width)
+    colour = (180, 186, 192, 255) if ink_saver else (138, 147, 156, 255)
+    for n in range(8):
+        left = round(n * 7.225 * px)
+        draw.rectangle((left, 0, left + round(0.2 * px) - 1, 7), fill=colour)
     out = io.BytesIO()
-    img.resize((ARC_PX, ARC_PX), Image.Resampling.LANCZOS).save(out, format="PNG", optimize=True)
+    img.save(out, format="PNG", optimize=True)
     return out.getvalue()
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable
+from functools import lru_cache
 
-from rules_core.catalog import Weapon
-
-from .drawings import CRITICALS_URL, arc_url
+from .drawings import CRITICALS_URL, arcs_svg
 from .model import CRITICALS, ROLE_LABELS, Card, HullTrack, Roster, ShipBlock
 
 LAYOUTS = ("poker", "a4", "letter")
@@ -43,10 +42,6 @@ def hull_boxes(track: HullTrack) -> str:
     return out
 
 
-def arc_img(weapon: Weapon, ink_saver: bool) -> str:
-    return f'<img class="arc" src="{esc(arc_url(weapon.arcs, ink_saver=ink_saver))}" alt="">'
-
-
 # --- a card ----------------------------------------------------------------------------------
 
 
@@ -71,11 +66,44 @@ def stat_line(block: ShipBlock, leadership: int | None) -> str:
              ("TURRETS", f"{s.turrets}"), ("BASE", f"{s.base_mm}"))
     labels = "".join(k.center(STAT_LABEL_CHARS) for k, _ in cells)
     values = "".join(_centre(v, STAT_VALUE_CHARS) for _, v in cells)
-    return f'<div class="stats"><p>{esc(labels)}</p><p class="v">{esc(values)}</p></div>'
+    return f'<p class="stats">{esc(labels)}<br><b>{esc(values)}</b></p>'
 
 
-def _weapon_tail(type_label: str, arc: str, rng: str, strength: str) -> str:
-    return f"{type_label:<7} ", f"{arc:<5} {rng:>3} {strength:>6}"
+# The weapons list: the names in one block, and floated right, in DejaVu Sans Mono so every
+# row's columns line up without a table, the type, arc, range and strength of every weapon in
+# another; the arc diagrams and the rules between rows are one SVG laid over them
+# (drawings.arcs_svg). A row's height is fixed (its lines times the pitch), so the SVG knows
+# where each row is; a name too long for its column is broken here, never by WeasyPrint.
+ARC_GAP = "    "  # four mono characters where the arc diagram is drawn
+TAIL_CHARS = 8 + len(ARC_GAP) + 16
+MONO_ADVANCE = 0.602  # DejaVu Sans Mono's advance, in em
+PT = 25.4 / 72  # millimetres per point
+CARD_INNER_MM = 57.8
+# Per density (card_html's class): names' size (pt), the tails' size (pt), a line's pitch and
+# the arc diagram's diameter (mm). cards.css sets the same sizes and pitches.
+WEAPON_METRICS = {"": (5.6, 4.8, 3.15, 3.0), "dense": (5.0, 4.8, 3.05, 3.0),
+                  "tight": (4.5, 4.4, 2.55, 2.8), "max": (4.2, 4.2, 2.4, 2.4)}
+
+
+def _tail(type_label: str, arc: str, rng: str, strength: str, gap: str = ARC_GAP) -> str:
+    return f"{type_label:<7} {gap}{arc:<5} {rng:>3} {strength:>6}"
+
+
+@lru_cache(maxsize=4096)
+def _name_lines(name: str, size_pt: float, room_mm: float) -> tuple[str, ...]:
+    """``name`` broken into lines that fit ``room_mm`` in DejaVu Sans Condensed Bold."""
+    from PIL import ImageFont  # WeasyPrint's own dependency
+
+    font = ImageFont.truetype("DejaVuSansCondensed-Bold.ttf", 100)
+    scale = size_pt * PT / 100 * 1.04  # a margin for the shaping WeasyPrint does
+    lines: list[str] = []
+    for word in name.split(" "):
+        line = f"{lines[-1]} {word}" if lines else word
+        if lines and font.getlength(line) * scale <= room_mm:
+            lines[-1] = line
+        else:
+            lines.append(word)
+    return tuple(lines)
 
 
 def squadron_stats(blocks: tuple[ShipBlock, ...]) -> str:
@@ -93,26 +121,39 @@ def squadron_stats(blocks: tuple[ShipBlock, ...]) -> str:
 
 
 def weapons_table(block: ShipBlock, ink_saver: bool = False, *, header: bool = True,
-                  caption: str = "") -> str:
-    """One line per weapon: its name on the left, then (floated right, in DejaVu Sans Mono so
-    every row's columns line up) type, arc diagram and label, range, strength (crippled)."""
+                  caption: str = "", density: str = "") -> str:
+    """One row per weapon: its name, then type, arc diagram and label, range and strength
+    (crippled)."""
     if not block.weapons:
         return '<p class="line">No weapons.</p>'
-    head_a, head_b = _weapon_tail("TYPE", "ARC", "RNG", "STR(CR)")
-    rows = []
+    name_pt, tail_pt, pitch, arc_mm = WEAPON_METRICS[density]
+    tail_mm = TAIL_CHARS * MONO_ADVANCE * tail_pt * PT
+    room = CARD_INNER_MM - tail_mm - 1.0
+    head = ""
     if header:
-        rows.append(f'<p class="wh"><span class="tail">{head_a}<span class="noarc"></span>'
-                    f"{head_b}</span>OFF · WEAPON</p>")
+        gap = " " * len(ARC_GAP)
+        head = (f'<p class="wh"><span class="tail">{_tail("TYPE", "ARC", "RNG", "STR(CR)", gap)}'
+                "</span>OFF · WEAPON</p>")
     if caption:
-        rows.append(f'<p class="wcap">{esc(caption)}</p>')
+        head += f'<p class="wcap">{esc(caption)}</p>'
+    names, tails, rows = [], [], []
     for line in block.weapons:
         w = line.weapon
-        note = f"<sup>{line.note}</sup>" if line.note else ""
-        a, b = _weapon_tail(line.short_type, w.arc_label, line.range_label,
-                            f"{w.strength} ({line.crippled_strength})")
-        rows.append(f'<p class="w"><span class="tail">{esc(a)}{arc_img(w, ink_saver)}{esc(b)}'
-                    f"</span>{BOX} <b>{esc(w.name)}</b>{note}</p>")
-    return f'<div class="weapons">{"".join(rows)}</div>'
+        lines = _name_lines(f"{BOX} {w.name}" + (f" {line.note}" if line.note else ""),
+                            name_pt, room)
+        if line.note:  # the note's number is a superscript after the name
+            lines = (*lines[:-1], lines[-1].removesuffix(f" {line.note}"))
+        text = esc("\n".join(lines))
+        names.append(text + (f"<sup>{line.note}</sup>" if line.note else ""))
+        tails.append(_tail(line.short_type, w.arc_label, line.range_label,
+                           f"{w.strength} ({line.crippled_strength})")
+                     + "\n" * (len(lines) - 1))
+        rows.append((w.arcs, len(lines)))
+    arc_x = CARD_INNER_MM - tail_mm + (8 + len(ARC_GAP) / 2) * MONO_ADVANCE * tail_pt * PT
+    svg = arcs_svg(rows, x=round(arc_x, 2), pitch=pitch, size=arc_mm, width=CARD_INNER_MM,
+                   rule="#b4bac0" if ink_saver else "#8a939c", ink_saver=ink_saver)
+    return (f'<div class="weapons">{head}{svg}<p class="wt">{esc(chr(10).join(tails))}</p>'
+            f'<p class="wn"><b>{chr(10).join(names)}</b></p></div>')
 
 
 def _line(label: str, items: Iterable[str], cls: str = "line") -> str:
@@ -148,9 +189,9 @@ def criticals_list() -> str:
     """The checklist of R-64 is the same on every card, so it is one drawing (see drawings.py),
     embedded once per document, under a line of text that names it."""
     alt = "; ".join(f"{roll} {text}" for roll, text, _ in CRITICALS)
-    return ('<div class="crits"><p><b>Critical hits</b> on a 6 per hull damage, 2d6 · '
+    return ('<p class="crits"><b>Critical hits </b>on a 6 per hull damage, 2d6 · '
             "End Phase: repair one on an Ld check</p>"
-            f'<img class="checklist" src="{CRITICALS_URL}" alt="{esc(alt)}"></div>')
+            f'<img class="checklist" src="{CRITICALS_URL}" alt="{esc(alt)}">')
 
 
 def tracks(card: Card) -> str:
@@ -161,34 +202,40 @@ def tracks(card: Card) -> str:
                         f"Shields {boxes(t.shields)} Blast {boxes(t.blast_markers)}</p>")
         else:
             # Past 12 boxes the note would not fit the line; the shading still shows it.
-            crippled = (f" <small>crippled at ≤ {t.crippled_at}</small>"
+            crippled = (f"<small> crippled at ≤ {t.crippled_at}</small>"
                         if t.crippled_at is not None and t.hull <= 12 else "")
             many = " track--long" if t.hull > 14 else ""
-            rows.append(f'<p class="track{many}"><b>Hull</b> {hull_boxes(t)}{crippled}</p>'
-                        f'<p class="track"><b>Shields</b> {boxes(t.shields)} '
-                        f"<b>Blast markers</b> {boxes(t.blast_markers)}</p>")
-    return f'<div class="tracks">{"".join(rows)}</div>'
+            rows.append(f'<p class="track hull{many}"><b>Hull </b>{hull_boxes(t)}{crippled}</p>'
+                        f'<p class="track"><b>Shields </b>{boxes(t.shields)}'
+                        f"<b> Blast markers </b>{boxes(t.blast_markers)}</p>")
+    # The first row keeps the tracks apart from what is above them: no wrapper needed.
+    return "".join(rows).replace('class="track', 'class="track first', 1)
 
 
 def density(card: Card) -> str:
     """A denser type size for a card with much to say. The weights are rough millimetres of
     height; the test that prints every catalogue ship checks that each still fits one card."""
-    load = 52 if card.criticals else 30  # head, meta, tracks, the checklist or its note
+    load: float = 52 if card.criticals else 30  # head, meta, tracks, the checklist or its note
     load += sum(17 + 3.3 * len(b.weapons) for b in card.blocks)  # stat line, orders, weapons
     load += len(card.title) // 26 * 4
     load += card.text_length * 0.045  # a 5.4 pt line holds about 70 characters
     if card.kind == "squadron":
         load += 3.2 * len(card.tracks) + 3 * len(card.blocks)
     if load > 100:
-        return " card--tight card--max"
+        return "max"
     if load > 86:
-        return " card--tight"
+        return "tight"
     if load > 76:
-        return " card--dense"
+        return "dense"
     return ""
 
 
+DENSITY_CLASSES = {"": "", "dense": " card--dense", "tight": " card--tight",
+                   "max": " card--tight card--max"}
+
+
 def card_html(card: Card, ink_saver: bool = False) -> str:
+    dense = density(card)
     meta = [esc(card.faction), f"Unit {card.unit + 1}"]
     if card.flagship:
         meta.append('<b class="flag">★ Flagship</b>')
@@ -206,7 +253,8 @@ def card_html(card: Card, ink_saver: bool = False) -> str:
         for n, block in enumerate(card.blocks):
             body.append(weapons_table(block, ink_saver, header=n == 0,
                                       caption=f"{block.count} × {block.profile.name}, "
-                                              f"{block.points_each} pts each"))
+                                              f"{block.points_each} pts each",
+                                      density=dense))
             body.append(block_details(block, rules=not shared))
         if shared:
             body.append(_line("Rules", [esc(r) for r in card.blocks[0].rules]))
@@ -220,7 +268,7 @@ def card_html(card: Card, ink_saver: bool = False) -> str:
                         f"cm · {esc(block.crippled_summary)}</p>")
         elif block.stats.crippled_at is not None:
             body.append(f'<p class="line">{esc(block.crippled_summary)}</p>')
-        body.append(weapons_table(block, ink_saver))
+        body.append(weapons_table(block, ink_saver, density=dense))
         body.append(block_details(block))
     if card.admiral is not None:
         a = card.admiral
@@ -240,7 +288,7 @@ def card_html(card: Card, ink_saver: bool = False) -> str:
         body.append('<p class="line">1-hull escorts take no critical hits: the point that '
                     "takes the last hull destroys the ship (R-46).</p>")
     return (
-        f'<article class="card card--{card.kind}{density(card)}">'
+        f'<article class="card card--{card.kind}{DENSITY_CLASSES[dense]}">'
         f'<header class="head"><b class="pts">{card.points}<small> pts</small></b>'
         f"<h2>{esc(card.title)}</h2><p>{esc(card.subtitle)}</p></header>"
         f'<p class="meta">{" · ".join(meta)}</p>'

@@ -74,8 +74,8 @@ def test_markup_in_names_is_printed_literally_and_fetches_nothing(
         assert re.sub(r"\s+", "", name) in text
     assert _Counter.hits == []
     assert fetcher.refused == []  # the names never became URLs at all
-    # What the document did ask for: drawings made in code (arcs, the critical checklist) and,
-    # on sheets, the cut marks.
+    # What the document did ask for: drawings made in code (the stat cells, the critical
+    # checklist) and, on sheets, the cut marks; the arcs are inline SVG, no fetch at all.
     assert all(s.startswith("drawing:") or s == "cutmarks-a4.svg" for s in fetcher.served)
     assert "drawing:criticals" in fetcher.served
 
@@ -94,7 +94,7 @@ def test_the_fetcher_refuses_the_network_and_other_files(server: str) -> None:
                 (ASSETS / "markup.py").as_uri(),  # a project file, but not an asset
                 ASSETS.as_uri() + "/../catalog.py",
                 ASSETS.as_uri() + "/assets/../../catalog.py",
-                "drawing:arc-x", "drawing:../../etc/passwd", "drawing:arc-f-f"):
+                "drawing:arc-l-f-r", "drawing:../../etc/passwd", "drawing:stat-cells-x"):
         with pytest.raises(RefusedURL):
             fetcher.fetch(url)
     assert len(fetcher.refused) == 11
@@ -106,9 +106,10 @@ def test_the_fetcher_serves_the_cards_own_assets() -> None:
     css = fetcher.fetch((ASSETS / "cards.css").as_uri())
     assert css.read().startswith(b"/* Ship cards for print")
     assert asset_path((ASSETS / "assets" / "cutmarks-a4.svg").as_uri()).name == "cutmarks-a4.svg"
-    arc = fetcher.fetch("drawing:arc-l-f-r")
-    assert arc.read().startswith(b"\x89PNG")
-    assert arc.content_type == "image/png"
+    checklist = fetcher.fetch("drawing:criticals")
+    assert checklist.read().startswith(b"\x89PNG")
+    assert checklist.content_type == "image/png"
+    assert fetcher.fetch("drawing:stat-cells").read().startswith(b"\x89PNG")
 
 
 def test_assets_are_all_inside_the_package() -> None:

@@ -52,7 +52,8 @@ def test_the_owner_downloads_a_pdf_of_the_fleet(client: Client, fleet: Fleet, ca
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert response["Content-Disposition"] == 'attachment; filename="da-boyz-cards.pdf"'
-    assert response["Cache-Control"] == "private, no-store"
+    assert response["Cache-Control"] == "private, no-cache"  # kept, revalidated by its ETag
+    assert response["ETag"].startswith('"')
     pdf = Pdf(response.content)
     assert pdf.page_size_mm == (210.0, 297.0)
     assert "Da Boyz" in pdf.page_texts[0]
