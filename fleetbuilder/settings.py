@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "fleetbuilder.accounts",
     "fleetbuilder.cards",
     "fleetbuilder.simulator",
+    "fleetbuilder.balance",
     "axes",
 ]
 

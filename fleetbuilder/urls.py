@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/", include("fleetbuilder.accounts.urls")),
     path("cards/", include("fleetbuilder.cards.urls")),
     path("simulator/", include("fleetbuilder.simulator.urls")),
+    path("balance/", include("fleetbuilder.balance.urls")),
     path("", include("fleetbuilder.ops.urls")),  # /healthz
     path("", include("fleetbuilder.catalog.urls")),
 ]
