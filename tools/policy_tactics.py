@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import sys
 import time
@@ -85,13 +86,23 @@ def mirror(args: argparse.Namespace) -> dict[str, Any]:
     half = args.battles // 2
     jobs = []
     for f in args.faction or FACTIONS:
+        if args.against:  # aware, then unaware, against the same opponent on the same seeds
+            for first, count in _blocks(2 * half):
+                for mine in ("standard", UNAWARE):
+                    jobs.append((f, args.against, mine, "standard", first, count, args.terrain))
+            continue
         for first, count in _blocks(half):  # aware as A on indices 0 … half-1
             jobs.append((f, f, "standard", UNAWARE, first, count, args.terrain))
         for first, count in _blocks(half):  # aware as B on the same indices
             jobs.append((f, f, UNAWARE, "standard", first, count, args.terrain))
     score: dict[str, float] = {}
-    for (fa, _fb, pa, _pb, _first, count, _t), a_score in _run(jobs, args.workers):
-        score[fa] = score.get(fa, 0.0) + (a_score if pa == "standard" else count - a_score)
+    unaware: dict[str, float] = {}
+    for (fa, fb, pa, _pb, _first, count, _t), a_score in _run(jobs, args.workers):
+        if fa != fb:
+            into = score if pa == "standard" else unaware
+            into[fa] = into.get(fa, 0.0) + a_score
+        else:
+            score[fa] = score.get(fa, 0.0) + (a_score if pa == "standard" else count - a_score)
     rows = []
     for f in args.faction or FACTIONS:
         n = 2 * half
@@ -99,6 +110,19 @@ def mirror(args: argparse.Namespace) -> dict[str, Any]:
         rows.append({"faction": f, "battles": n, "aware_score": score[f] / n,
                      "ci95": [lo, hi], "verdict": "aware better" if lo > 0.5 else
                      "aware worse" if hi < 0.5 else "no difference shown"})
+        if args.against:
+            # Not a mirror: the verdict is the difference's (aware minus unaware against the
+            # same opponent and seeds), its 95 % interval by the normal approximation of two
+            # independent scores (wider than the paired one: conservative).
+            a, u = score[f] / n, unaware[f] / n
+            half_width = 1.96 * math.sqrt((a * (1 - a) + u * (1 - u)) / n)
+            rows[-1].update(against=args.against, unaware_score=u,
+                            difference=a - u, difference_ci95=[a - u - half_width,
+                                                               a - u + half_width],
+                            verdict="aware better" if a - u - half_width > 0 else
+                            "aware worse" if a - u + half_width < 0 else "no difference shown")
+            print(f"{f} v {args.against}: aware {a:.3f}, unaware {u:.3f}, difference "
+                  f"{a - u:+.3f} ({a - u - half_width:+.3f} to {a - u + half_width:+.3f})")
     print("| faction | battles | aware score | 95 % interval | verdict |")
     print("| --- | --- | --- | --- | --- |")
     for r in rows:
@@ -144,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--json")
         if name == "mirror":
             p.add_argument("--faction", nargs="*")
+            p.add_argument("--against", help="not a mirror: FACTION aware, then unaware, "
+                           "against this faction's standard play on the same seeds")
         else:
             p.add_argument("--policy", default="standard")
     args = parser.parse_args(argv)

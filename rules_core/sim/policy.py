@@ -16,6 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from ..catalog import CraftRole
 from . import orders as o
+from .factions import AUSPEX_RANGE_CM, HOLOFIELD_RANGE_CM, TELEPORT_CM, has_teleport
 from .geometry import angle_diff, arc_of, segment_point_distance, sight_blocked
 from .movement import DEG45, DEG90, Limits, Plan, end_point, limits
 from .state import BATTERY, FRONT, LANCE, LEFT, MARKER_RADIUS, REAR, RIGHT, ShipSpec
@@ -124,7 +125,8 @@ class _Profile:
     """What the standard policy needs to know about a ship, worked out once per spec."""
 
     __slots__ = ("arc_weight", "total", "best_range", "max_range", "battery_share",
-                 "carrier", "torpedoes", "guns", "half_speed", "bearing")
+                 "carrier", "torpedoes", "guns", "half_speed", "bearing", "tactic_range",
+                 "tactic_pb", "close_in")
 
     def __init__(self, spec: ShipSpec) -> None:
         arc_weight = {FRONT: 0.0, LEFT: 0.0, RIGHT: 0.0, REAR: 0.0}
@@ -171,6 +173,35 @@ class _Profile:
             lance_ranges = [g.range_cm for g in spec.guns if g.kind == LANCE]
             self.best_range = max(15.0, min(lance_ranges) - 5.0)
         self.max_range = max_range or 30.0
+        # Faction tactics (docs/simulator.md, "Faction tactics"): the range a ship that plays
+        # its faction's rules fights at instead (0: none), and the distance up to which its
+        # batteries hit as at point blank there.
+        rules = spec.rules
+        self.tactic_range = 0.0
+        self.tactic_pb = 15.0
+        self.close_in = 0.0  # worth ending within this of the target (cm)
+        if has_teleport(spec):
+            self.tactic_range = TELEPORT_CLOSE_CM  # close enough to send a strike team
+            self.close_in = TELEPORT_CM
+        elif rules.auspex and not self.carrier and self.battery_share >= 0.5:
+            # Batteries hit on 4+ out to 30 cm: no need to close to 15 where the enemy does too.
+            self.tactic_range = AUSPEX_STANDOFF_CM
+            self.tactic_pb = AUSPEX_RANGE_CM
+
+
+# How much better Lock On must look than a free move, as a share of the ship's whole firepower:
+# a little worse as a rule (it may not turn), but worth a little when a faction rule makes its
+# command check safe (Hatred, Naval Discipline).
+LOCK_ON_SURE_BONUS = 0.1
+# What ending within reach of a Teleport Assault is worth, as a share of the ship's firepower.
+CLOSE_IN_BONUS = 0.1
+
+# Faction tactics' ranges (centre to centre): Eldar stand off beyond the 15 cm inside which
+# holofields fail; Grey Knights close inside Teleport Assault's 10 cm; Mechanicus battery ships
+# hold inside Advanced Auspex's 30 cm but beyond the enemy's point blank.
+INSIDE_HOLOFIELDS_CM = HOLOFIELD_RANGE_CM - 2.0
+TELEPORT_CLOSE_CM = TELEPORT_CM - 3.0
+AUSPEX_STANDOFF_CM = AUSPEX_RANGE_CM - 6.0
 
 
 _PROFILES: dict[int, tuple[ShipSpec, _Profile]] = {}
@@ -231,6 +262,8 @@ class StandardPolicy(Policy):
 
     name = "standard"
     aggression = 1.0  # multiplies the wish to close in
+    # Play the faction tactics of docs/simulator.md ("Faction tactics"); UnawarePolicy does not.
+    faction_tactics = True
 
     # --- targets -----------------------------------------------------------------------------
 
@@ -244,6 +277,12 @@ class StandardPolicy(Policy):
         enemies = b.enemies(side)
         if not friends or not enemies:
             return None
+        if self.faction_tactics and friends[0].spec.rules.grudge:
+            # Ancestral Grudge (R-118): every Votann gun hits the grudge ship at +1.
+            grudge = b.scratch.get(("grudge", side))
+            if grudge is not None and grudge.on_table:
+                b.scratch[_FOCUS_KEYS[side]] = (b.round, grudge)
+                return grudge
         cx = sum(s.x for s in friends) / len(friends)
         cy = sum(s.y for s in friends) / len(friends)
         best = None
@@ -284,6 +323,15 @@ class StandardPolicy(Policy):
         return nearest
 
     # --- activation order and disengaging ----------------------------------------------------
+
+    def first_player(self, b: Battle, side: int) -> int:
+        """The enemy activates first when this fleet has Solar Sails (no minimum move, 90° at
+        any point): it sees where the enemy goes before it commits."""
+        if self.faction_tactics:
+            mine = b.friends(side)
+            if mine and mine[0].spec.rules.solar_sails:
+                return 1 - side
+        return side
 
     def next_unit(self, b: Battle, side: int, ready: list[Unit]) -> Unit:
         """Units nearest the enemy go first (they can shoot now; the rest can react later)."""
@@ -361,6 +409,15 @@ class StandardPolicy(Policy):
         bearing = p.bearing
         inv_total = 1.0 / p.total if p.total else 0.0
         best_range = p.best_range
+        point_blank = 15.0
+        close_in = 0.0
+        if self.faction_tactics:
+            if p.tactic_range > 0.0:
+                best_range, point_blank, close_in = p.tactic_range, p.tactic_pb, p.close_in
+            if (target.spec.rules.holofields and not target.target.crippled
+                    and best_range > INSIDE_HOLOFIELDS_CM):
+                # Holofields ignore hits from beyond 15 cm on 2+ (R-89): close inside them.
+                best_range = INSIDE_HOLOFIELDS_CM
         closing = self.aggression / 60.0
         width, depth = b.width, b.depth
         need = p.half_speed + 10.0
@@ -382,10 +439,12 @@ class StandardPolicy(Policy):
             fire = 0.0
             for g_range, w, battery in bearing_guns:
                 if g_range >= dist:
-                    fire += w * 1.25 if battery and dist <= 15.0 else w
+                    fire += w * 1.25 if battery and dist <= point_blank else w
             score = (fire * fire_factor + 0.15 * arcs) * inv_total
             diff = dist - best_range
             score -= (diff if diff >= 0.0 else -diff) * closing
+            if dist <= close_in:
+                score += CLOSE_IN_BONUS
             if torpedo_ready and bits & FRONT and dist <= 45.0:
                 score += 0.3
             margin = width - x
@@ -501,6 +560,12 @@ class StandardPolicy(Policy):
                 (lead.spec.bays and not lead.bays_ready)
         if spent and (p.carrier or p.torpedoes > p.total or dist > p.max_range + 5.0):
             return o.RELOAD, plan
+        rules = lead.spec.rules
+        if (spent and self.faction_tactics and rules.torpedo_doctrine and not lead.crippled
+                and 2 * p.torpedoes >= p.total):
+            # Torpedo Doctrine (R-117): Reload passes on 10 or less whatever the Ld, so a
+            # torpedo ship reloads rather than risk a hesitant activation for its guns.
+            return o.RELOAD, plan
         # Far away: All Ahead Full closes the gap (no shooting lost, nothing in range).
         # The plan is weighed at the dice's average; a better roll is not used beyond it, a
         # worse one stops short. Only if that ends somewhere better than a normal move.
@@ -520,7 +585,16 @@ class StandardPolicy(Policy):
         lock_score = self._scores(b, lead, p, target,
                                   ((lead.x + d * lead.hx, lead.y + d * lead.hy, lead.hx, lead.hy),),
                                   1.25, torp)[0]
-        choices = [(score, None, plan), (lock_score - 0.02, o.LOCK_ON, lock_plan)]
+        lock_bonus = -0.02
+        if self.faction_tactics and (
+                (rules.hatred and b.specs[1 - lead.side].allegiance == "imperium")
+                or (rules.naval_discipline and not unit.spec.is_squadron
+                    and b.scratch.get(("naval", lead.side)) != b.round
+                    and o.in_command_radius(b, lead))):
+            # Hatred of the False Emperor re-rolls a failed check for Lock On (R-114); Naval
+            # Discipline takes it with no check (R-117): either way the ship is rarely hesitant.
+            lock_bonus = LOCK_ON_SURE_BONUS
+        choices = [(score, None, plan), (lock_score + lock_bonus, o.LOCK_ON, lock_plan)]
         # Come to New Heading when the target is further off the bow than a normal turn.
         off_bow = abs(angle_diff(lead.heading, math.atan2(target.y - lead.y, target.x - lead.x)))
         if off_bow > lim.max_turn + DEG45:
@@ -767,6 +841,15 @@ class CautiousPolicy(StandardPolicy):
             return self.escorts_brace(b, ship, strength, kind)
         t = ship.target
         return strength * 0.4 >= max(1, t.hull // 2)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class UnawarePolicy(StandardPolicy):
+    """The standard policy without its faction tactics: the yardstick they are measured
+    against (tools/policy_tactics.py mirror). The faction rules themselves still apply."""
+
+    name = "unaware"
+    faction_tactics = False
 
 
 POLICIES: dict[str, type[Policy]] = {
