@@ -118,6 +118,10 @@ def _inflate(code: str) -> bytes:
         newer = " (made by a newer version of the app)" if version > 1 else ""
         raise ShareCodeError(f"Share codes of version {version} cannot be read{newer}.")
     body = match.group(2)
+    if len(body) % 4 == 1:
+        # A lone last character holds no whole byte: the code was cut in the middle of one
+        # (the inflater then says it is cut short, or that the rest is damaged).
+        body = body[:-1]
     try:
         raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
     except (binascii.Error, ValueError):

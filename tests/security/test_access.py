@@ -43,7 +43,8 @@ OWNER_ELSE_403 = "owner, else 403"
 
 @dataclass(frozen=True)
 class Spec:
-    obj: str  # what the URL names: fleet, trashed (a fleet in the trash), share, code, run
+    obj: str  # what the URL names: fleet, trashed (a fleet in the trash), share, code, run,
+    # print (a finished big print)
     get: str | None = None  # None: the view takes no GET (405 for everyone)
     post: str | None = None
 
@@ -99,6 +100,9 @@ MATRIX: dict[str, Spec] = {
     "simulator:again": Spec("run", post=FORK),
     "simulator:fleet_file": Spec("run", get=ANYONE),
     "simulator:results_json": Spec("run", get=ANYONE),
+    # big prints on the workers (fleetbuilder/cards/views.py): the requester's only
+    "cards:print_job": Spec("print", get=OWNER),
+    "cards:print_job_pdf": Spec("print", get=OWNER),
 }
 
 EXCLUDED: dict[str, str] = {
@@ -166,7 +170,38 @@ def _target(spec: Spec, route: Route, owner: Browser, make_fleet: Callable[..., 
         if "side" in route.params:
             kwargs["side"] = "a"
         return Target(kwargs, lambda: run_state(run), run=run)
+    if spec.obj == "print":
+        job = _finished_print(owner, doc)
+        return Target({"public_id": job.public_id}, lambda: _print_state(job))
     raise AssertionError(f"unknown object kind {spec.obj}")
+
+
+def _finished_print(owner: Browser, doc: rf.Fleet) -> Any:
+    """A finished big print of ``owner``'s, its PDF in the shared cache."""
+    import secrets as _secrets
+
+    from fleetbuilder.cards import pdfcache
+    from fleetbuilder.cards.models import PrintJob
+
+    user = getattr(owner, "user", None)
+    token = ""
+    if user is None:
+        session = owner.session
+        token = session.get("fleet_owner_token") or Fleet.new_owner_token()
+        session["fleet_owner_token"] = token
+        session.save()
+    key = "matrix-print-" + _secrets.token_hex(8)
+    job = PrintJob.objects.create(
+        public_id=_secrets.token_urlsafe(16), owner=user, session_key="" if user else token,
+        document=rf.fleet_to_dict(doc), name="Matrix", filename="matrix-cards.pdf",
+        layout="a4", cards=2, cache_key=key, status=PrintJob.Status.DONE)
+    pdfcache.put(key, b"%PDF-1.7 matrix")
+    return job
+
+
+def _print_state(job: Any) -> tuple[Any, ...]:
+    job.refresh_from_db()
+    return (job.status, job.owner_id, job.session_key, job.document, job.cache_key)
 
 
 def _payload(target: Target) -> dict[str, Any]:
