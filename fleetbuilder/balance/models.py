@@ -178,6 +178,8 @@ class BalanceTable(models.Model):
     command = models.TextField(help_text="The command that plays it again.")
     result = models.JSONField(help_text="rules_core.balance.balance_table()")
     seconds = models.FloatField(null=True, blank=True, help_text="How long it took to play.")
+    note = models.TextField(blank=True, help_text="What the reader should know (e.g. which "
+                            "simulator policy played it).")
     created = models.DateTimeField(auto_now_add=True, db_index=True)
 
     objects = BalanceTableQuerySet.as_manager()
@@ -193,13 +195,13 @@ class BalanceTable(models.Model):
         return f"{self.size.capitalize()}, {self.policy}, terrain {self.terrain}"
 
     @classmethod
-    def publish(cls, result: dict[str, Any], command: str,
-                seconds: float | None = None) -> BalanceTable:
+    def publish(cls, result: dict[str, Any], command: str, seconds: float | None = None,
+                note: str = "") -> BalanceTable:
         return cls.objects.create(
             size=result["size"], policy=result["policy"], terrain=result["terrain"],
             battles=result["battles_per_pair"], seed=result["seed"],
             catalog_version=result["catalog_version"], command=command, result=result,
-            seconds=seconds)
+            seconds=seconds, note=note)
 
     @property
     def setting(self) -> tuple[str, str, str]:

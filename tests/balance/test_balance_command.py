@@ -94,9 +94,10 @@ def test_a_chunk_delivered_twice_counts_once(catalog, monkeypatch) -> None:  # n
 
 @pytest.mark.django_db
 def test_publish_stores_the_table_with_the_command_that_repeats_it(catalog) -> None:  # noqa: ANN001
-    code, out, err = balance(*ARGS, "--json", "--publish")
+    code, out, err = balance(*ARGS, "--json", "--publish", "--note", " Before calibration. ")
     assert code == 0, err
     stored = BalanceTable.objects.get()
+    assert stored.note == "Before calibration."
     assert stored.result == json.loads(out)
     assert (stored.size, stored.policy, stored.terrain, stored.battles, stored.seed) == \
         ("patrol", "standard", "none", 4, 5)

@@ -75,6 +75,8 @@ class Command(BaseCommand):
                                  "else 10); the results do not depend on it")
         parser.add_argument("--publish", action="store_true",
                             help="store the table for the Balance page (/balance/)")
+        parser.add_argument("--note", default="",
+                            help="with --publish: a sentence the page shows with the table")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not 1 <= options["workers"] <= MAX_WORKERS:
@@ -102,7 +104,8 @@ class Command(BaseCommand):
         seconds = time.monotonic() - began
         self.stderr.write(f"\n{rr.total_battles} battles in {seconds:.0f} s, {how}")
         if options["publish"]:
-            published = BalanceTable.publish(table, command_line(spec), seconds)
+            published = BalanceTable.publish(table, command_line(spec), seconds,
+                                             note=options["note"].strip())
             self.stderr.write(f"Published as balance table {published.pk}: /balance/")
         if options["json"]:
             self.stdout.write(json.dumps(table, ensure_ascii=False, indent=2))
