@@ -1,0 +1,178 @@
+"""The standard policy's faction tactics (docs/simulator.md, "Faction tactics"; issue 12 §5,
+issue 16 §2): in each rigged situation the aware policy makes the faction's choice and
+``UnawarePolicy``, the same policy with its tactics off, does not. What the tactics are worth
+over many battles is measured by tools/policy_tactics.py, not here."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from rules_core.catalog import Catalog, catalog_from_dicts
+from rules_core.sim import POLICIES
+from rules_core.sim import orders as o
+from rules_core.sim.movement import end_point, limits
+from rules_core.sim.policy import StandardPolicy, UnawarePolicy
+
+from .conftest import ADMIRALS, LIGHT, NAVY, cap, fleet, make_battle, put, ship, weapon
+
+
+def faction(slug: str, *ships: dict[str, Any], allegiance: str = "xenos") -> dict[str, Any]:
+    return {"slug": slug, "name": slug.replace("-", " ").title(), "allegiance": allegiance,
+            "description": "Faction-tactic tests.", "leadership": 8, "ships": list(ships),
+            "attack_craft": []}
+
+
+FACTIONS = [
+    faction("grey-knights", ship("gk-strike-cruiser", "cruiser", 200, hull=6, shields=1,
+                                 speed=25, special_rules=["Teleport Assault"], weapons=[
+                                     weapon("Port Weapons Battery", "battery", ["left"], 4, 30),
+                                     weapon("Starboard Weapons Battery", "battery", ["right"],
+                                            4, 30),
+                                     weapon("Prow Bombardment Cannon", "special", ["front"], 3,
+                                            30)]),
+            allegiance="imperium"),
+    faction("craftworld-eldar", ship("eldar-cruiser", "light_cruiser", 120, hull=4, shields=0,
+                                     armor=6, turrets=0, speed=30, weapons=LIGHT)),
+    faction("leagues-of-votann", ship("hekaton", "cruiser", 220, weapons=LIGHT)),
+    faction("archenemy", ship("chaos-cruiser", "cruiser", 180, weapons=[
+        weapon("Port Battery", "battery", ["left"], 6, 45),
+        weapon("Starboard Battery", "battery", ["right"], 6, 45)]), allegiance="chaos"),
+    faction("imperial-navy", ship("navy-torp-cruiser", "cruiser", 170, ld=7, weapons=[
+        weapon("Prow Torpedoes", "torpedo", ["front"], 4, 30),
+        weapon("Dorsal Battery", "battery", ["left", "front", "right"], 6, 30)]),
+            allegiance="imperium"),
+    faction("adeptus-mechanicus", ship("mech-frigate", "escort", 35, speed=25, turns=90,
+                                       hull=1, shields=1, weapons=[
+                                           weapon("Battery", "battery",
+                                                  ["left", "front", "right"], 3, 30)])),
+    faction("orks", ship("lance-kroozer", "cruiser", 150, weapons=[
+        weapon("Prow Lances", "lance", ["front"], 3, 30)])),
+]
+
+
+@pytest.fixture(scope="module")
+def cat() -> Catalog:
+    return catalog_from_dicts([NAVY, *FACTIONS], ADMIRALS, [], version="sim-test-tactics")
+
+
+def duel(cat, a_slug, a_faction, b_slug, b_faction, policy, *, a_at, b_at):
+    b = make_battle(cat, fleet(cap(a_slug), faction=a_faction),
+                    fleet(cap(b_slug), faction=b_faction), [], policy_a=policy,
+                    policy_b=StandardPolicy())
+    return b, put(b.sides[0][0], *a_at), put(b.sides[1][0], *b_at)
+
+
+def end_distance(b, ship, enemy, *, may_order: bool = False) -> float:
+    order, plan = b.policies[0].plan(b, b.units[0][0], ship, may_order, False)
+    x, y, _ = end_point(ship, plan, limits(b, ship, order, False))
+    return math.hypot(enemy.x - x, enemy.y - y)
+
+
+def both(cat, *args, **kw):
+    """The same scene played by the aware policy and by the unaware one."""
+    return (duel(cat, *args, StandardPolicy(), **kw), duel(cat, *args, UnawarePolicy(), **kw))
+
+
+def test_the_unaware_copy_is_no_choice_on_the_preview_page():
+    # It is a yardstick for tools/policy_tactics.py, registered there, not a way to play.
+    assert "unaware" not in POLICIES
+    assert UnawarePolicy().faction_tactics is False
+    assert StandardPolicy().faction_tactics is True
+
+
+def test_grey_knights_close_to_teleport_range(cat):
+    # An enemy 27 cm ahead and to port: the unaware strike cruiser stops at point blank
+    # (15 cm); the aware one closes within 10 cm, where a broadside with nothing to shoot can
+    # send a strike team aboard (R-116).
+    scenes = both(cat, "gk-strike-cruiser", "grey-knights", "plain-cruiser", "test-navy",
+                  a_at=(90, 40, 90), b_at=(75, 65, 270))
+    (aware, gk, enemy), (unaware, gk2, enemy2) = scenes
+    assert end_distance(aware, gk, enemy) <= 10.0
+    assert end_distance(unaware, gk2, enemy2) > 10.0
+
+
+def test_eldar_let_the_enemy_activate_first(cat):
+    # Solar Sails: no minimum move and 90° at any point, so the Eldar commit after the enemy.
+    (aware, _, _), (unaware, _, _) = both(cat, "eldar-cruiser", "craftworld-eldar",
+                                          "plain-cruiser", "test-navy",
+                                          a_at=(90, 20, 90), b_at=(90, 100, 270))
+    assert aware.policies[0].first_player(aware, 0) == 1
+    assert unaware.policies[0].first_player(unaware, 0) == 0
+    # A fleet without Solar Sails keeps the first activation.
+    b, _, _ = duel(cat, "plain-cruiser", "test-navy", "eldar-cruiser", "craftworld-eldar",
+                   StandardPolicy(), a_at=(90, 20, 90), b_at=(90, 100, 270))
+    assert b.policies[0].first_player(b, 0) == 0
+
+
+def test_a_lance_ship_closes_inside_holofields(cat):
+    # A lance ship stands off just inside lance range (25 cm) as a rule; against an Eldar ship
+    # whose holofields ignore hits from beyond 15 cm on 2+ (R-89) it closes inside 15 cm.
+    (aware, a, e), (unaware, a2, e2) = both(cat, "lance-kroozer", "orks", "eldar-cruiser",
+                                            "craftworld-eldar", a_at=(90, 40, 90),
+                                            b_at=(90, 75, 270))
+    assert end_distance(aware, a, e) <= 15.0
+    assert end_distance(unaware, a2, e2) > 15.0
+    # Once the Eldar ship is crippled its holofields are gone (Fragile Hulls): no need.
+    e.target.hull = e.target.crippled_at
+    assert end_distance(aware, a, e) > 15.0
+
+
+def test_mechanicus_batteries_hold_inside_auspex_range_beyond_point_blank(cat):
+    # Advanced Auspex: batteries hit on 4+ out to 30 cm; so the escort holds at about 24 cm,
+    # where the enemy's batteries still roll 5+, instead of closing to 15 cm.
+    (aware, a, e), (unaware, a2, e2) = both(cat, "mech-frigate", "adeptus-mechanicus",
+                                            "plain-cruiser", "test-navy", a_at=(90, 40, 90),
+                                            b_at=(90, 80, 270))
+    assert 15.0 < end_distance(aware, a, e) <= 30.0
+    assert end_distance(unaware, a2, e2) <= 16.0
+
+
+def test_votann_focus_fire_on_the_grudge(cat):
+    b = make_battle(cat, fleet(cap("hekaton"), faction="leagues-of-votann"),
+                    fleet(cap("plain-cruiser"), cap("gun-cruiser"), faction="test-navy"), [],
+                    policy_a=StandardPolicy(), policy_b=StandardPolicy())
+    put(b.sides[0][0], 90, 40, 90)
+    plain = put(b.sides[1][0], 90, 70, 270)
+    gun = put(b.sides[1][1], 120, 90, 270)
+    assert b.policies[0].focus(b, 0) is plain  # nearer, fewer points of protection
+    b.scratch[("grudge", 0)] = gun  # the gun cruiser hurt the Kin first (R-118)
+    b.scratch.pop(("focus", 0), None)
+    assert b.policies[0].focus(b, 0) is gun
+    b.policies = (UnawarePolicy(), b.policies[1])
+    b.scratch.pop(("focus", 0), None)
+    assert b.policies[0].focus(b, 0) is plain
+
+
+@pytest.mark.parametrize("enemy_faction, enemy, lock_on", [
+    ("test-navy", "plain-cruiser", True),  # imperium: a failed check is re-rolled (R-114)
+    ("craftworld-eldar", "eldar-cruiser", False),  # xenos: no Hatred, a free move is better
+])
+def test_hatred_makes_lock_on_worth_naming_against_the_imperium(cat, enemy_faction, enemy,
+                                                                lock_on):
+    # The enemy sits 41 cm off the port bow: after Lock On's straight minimum move the port
+    # battery (45 cm) bears, so Lock On (+1 to hit, no turn) scores nearly as well as a free
+    # move that closes in.
+    (aware, a, _), (unaware, a2, _) = both(cat, "chaos-cruiser", "archenemy", enemy,
+                                           enemy_faction, a_at=(90, 40, 90),
+                                           b_at=(50, 50, 90))
+    aware_order, _ = aware.policies[0].plan(aware, aware.units[0][0], a, True, False)
+    unaware_order, _ = unaware.policies[0].plan(unaware, unaware.units[0][0], a2, True, False)
+    assert (aware_order == o.LOCK_ON) is lock_on
+    assert unaware_order != o.LOCK_ON
+
+
+def test_torpedo_doctrine_reloads_spent_tubes_even_in_gun_range(cat):
+    # Spent tubes with the enemy 25 cm away: a Ld 7 ship would risk a hesitant activation for
+    # its battery; under Torpedo Doctrine Reload passes on 10 or less (R-117), so it reloads.
+    (aware, a, _), (unaware, a2, _) = both(cat, "navy-torp-cruiser", "imperial-navy",
+                                           "plain-cruiser", "test-navy", a_at=(90, 40, 90),
+                                           b_at=(90, 65, 270))
+    a.torpedoes_ready = a2.torpedoes_ready = False
+    assert aware.policies[0].plan(aware, aware.units[0][0], a, True, False)[0] == o.RELOAD
+    assert unaware.policies[0].plan(unaware, unaware.units[0][0], a2, True, False)[0] \
+        != o.RELOAD
+    a.target.hull = a.target.crippled_at  # crippled: the doctrine no longer applies
+    assert aware.policies[0].plan(aware, aware.units[0][0], a, True, False)[0] != o.RELOAD
