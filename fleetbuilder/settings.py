@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "fleetbuilder.cards",
     "fleetbuilder.simulator",
     "fleetbuilder.balance",
+    "fleetbuilder.analysis",
     "axes",
 ]
 

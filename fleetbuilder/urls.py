@@ -10,6 +10,7 @@ urlpatterns = [
     path("cards/", include("fleetbuilder.cards.urls")),
     path("simulator/", include("fleetbuilder.simulator.urls")),
     path("balance/", include("fleetbuilder.balance.urls")),
+    path("analysis/", include("fleetbuilder.analysis.urls")),  # which ship matters?
     path("", include("fleetbuilder.ops.urls")),  # /healthz
     path("", include("fleetbuilder.catalog.urls")),
 ]

@@ -1,0 +1,382 @@
+"""A what-if analysis ("Which ship matters?", issue 15 §1), played on the simulator's workers.
+
+An ``Analysis`` stores everything that decides its numbers: the fleet and the opponent as they
+were when it started, the variants (the baseline, each unit removed, each swap: R-97), the
+options, the seed and the battles per variant. Every variant plays battles ``0 … battles-1``
+with the dice of ``(seed, i)``, so battle ``i`` of the baseline and of each variant share their
+random numbers and the differences are compared battle by battle (paired).
+
+The work is cut into (variant, chunk) tasks (``tasks.play_analysis_chunk``); a played chunk is
+written once (``AnalysisChunk``, unique on analysis, variant and chunk) under the analysis's row
+lock, holding each battle's result compactly: the fleet's half-points (``"2"`` a win, ``"1"``
+a draw, ``"0"`` a loss) as a string and both sides' victory points as lists. The results are
+computed from those, exactly, when the page is read.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import models, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from fleetbuilder.simulator.models import Matchup, RunRefused, _lock_owner
+from rules_core import fleet as rf
+from rules_core.sim import SimOptions
+from rules_core.whatif import Variant, paired_difference
+
+log = logging.getLogger("fleetbuilder.analysis")
+
+DEFAULT_BATTLES = 500
+MAX_BATTLES = 2_000  # per variant
+
+
+class AnalysisQuerySet(models.QuerySet["Analysis"]):
+    def owned_by(self, user: Any, owner_token: str | None) -> AnalysisQuerySet:
+        """The same rule as saved fleets and matchups."""
+        mine = models.Q(pk__in=[])
+        if user is not None and user.is_authenticated:
+            mine |= models.Q(owner=user)
+        if owner_token:
+            mine |= models.Q(owner=None, session_key=owner_token)
+        return self.filter(mine)
+
+    def adopt(self, user: Any, owner_token: str | None) -> int:
+        if not owner_token or user is None or not user.is_authenticated:
+            return 0
+        return self.filter(owner=None, session_key=owner_token).update(owner=user)
+
+    def waiting_battles(self) -> int:
+        """Battles of unfinished analyses not yet played (the queue bound counts them)."""
+        total = 0
+        for battles, count, done in self.filter(status__in=Analysis.ACTIVE) \
+                .values_list("battles", "variant_count", "done"):
+            total += battles * count - done
+        return total
+
+
+class Analysis(models.Model):
+    Status = Matchup.Status
+    ACTIVE = Matchup.ACTIVE
+
+    public_id = models.CharField(max_length=32, unique=True, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.CASCADE, related_name="analyses")
+    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    fleet = models.JSONField(help_text="The fleet's file (contract 1) when the analysis started.")
+    opponent = models.JSONField(help_text="The opponent's file (contract 1).")
+    sources = models.JSONField(default=dict)  # {"a": {...}, "b": {...}} as for a matchup
+    # [{"key", "kind", "label", "unit", "note", "fleet": contract 1}], the baseline first
+    variants = models.JSONField()
+    variant_count = models.PositiveIntegerField()
+    skipped = models.JSONField(default=list)  # [{"label", "reason"}]
+    options = models.JSONField(default=dict, help_text="SimOptions.to_dict()")
+    seed = models.BigIntegerField()
+    battles = models.PositiveIntegerField(help_text="Battles per variant.")
+    chunk_battles = models.PositiveIntegerField(default=50)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED,
+                              db_index=True)
+    done = models.PositiveIntegerField(default=0, help_text="Battles played, all variants.")
+    error = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    updated = models.DateTimeField(auto_now=True, db_index=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    requeued = models.DateTimeField(null=True, blank=True)
+
+    objects = AnalysisQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name_plural = "analyses"
+
+    def __str__(self) -> str:
+        return f"{self.label('a')} vs {self.label('b')}: which ship matters?"
+
+    def get_absolute_url(self) -> str:
+        return reverse("analysis:analysis", args=[self.public_id])
+
+    # --- creating ---------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, *, fleet: rf.Fleet, opponent: rf.Fleet, variants: list[dict[str, Any]],
+              skipped: list[dict[str, str]], sources: dict[str, Any], options: SimOptions,
+              seed: int, battles: int, owner: Any = None, owner_token: str = "",
+              send: bool = True) -> Analysis:
+        """Create an analysis within the simulator's limits and queue its chunks.
+
+        The per-owner limit counts unfinished matchups and analyses together; the queue bound
+        counts both kinds' waiting battles. ``send=False`` leaves the chunks to the caller (the
+        benchmark plays them itself).
+        """
+        if not 1 <= battles <= MAX_BATTLES:
+            raise ValueError(f"An analysis plays 1 to {MAX_BATTLES} battles a variant.")
+        if not variants or variants[0]["kind"] != "base":
+            raise ValueError("The baseline comes first.")
+        signed_in = owner is not None and owner.is_authenticated
+        analysis = cls(
+            public_id=secrets.token_urlsafe(16), owner=owner if signed_in else None,
+            session_key="" if signed_in else owner_token,
+            fleet=rf.fleet_to_dict(fleet), opponent=rf.fleet_to_dict(opponent),
+            sources=sources, variants=variants, variant_count=len(variants), skipped=skipped,
+            options=options.to_dict(), seed=seed, battles=battles,
+            chunk_battles=max(1, int(getattr(settings, "ANALYSIS_CHUNK_BATTLES",
+                                             settings.SIM_CHUNK_BATTLES))),
+        )
+        total = battles * len(variants)
+        with transaction.atomic():
+            _lock_owner(f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
+            active = (Matchup.objects.owned_by(owner, owner_token)
+                      .filter(status__in=Matchup.ACTIVE).count()
+                      + cls.objects.owned_by(owner, owner_token).filter(status__in=cls.ACTIVE)
+                      .count())
+            limit = int(settings.SIM_MAX_ACTIVE_PER_OWNER)
+            if active >= limit:
+                raise RunRefused(
+                    f"You already have {limit} previews or analyses running. Wait for one to "
+                    "finish, or cancel one from its page, then start this one.", 429)
+            waiting = (Matchup.objects.filter(status__in=Matchup.ACTIVE).aggregate(
+                n=models.Sum(models.F("battles") - models.F("done")))["n"] or 0) \
+                + cls.objects.waiting_battles()
+            if waiting + total > int(settings.SIM_MAX_QUEUED_BATTLES):
+                raise RunRefused(
+                    f"The simulator is busy: {waiting:,} battles are waiting to be played. "
+                    "Try again in a few minutes, or ask for fewer battles.", 503)
+            analysis.save()
+        if send:
+            analysis.enqueue()
+        return analysis
+
+    @property
+    def chunks(self) -> int:
+        """Chunks per variant."""
+        return -(-self.battles // self.chunk_battles)
+
+    @property
+    def total_battles(self) -> int:
+        return self.battles * self.variant_count
+
+    def chunk_bounds(self, index: int) -> tuple[int, int]:
+        first = index * self.chunk_battles
+        return first, min(self.battles, first + self.chunk_battles)
+
+    def all_tasks(self) -> list[tuple[int, int]]:
+        """Every (variant, chunk), chunk-major: the baseline and the variants advance together,
+        so partial results compare like with like."""
+        return [(v, c) for c in range(self.chunks) for v in range(self.variant_count)]
+
+    def missing_tasks(self) -> list[tuple[int, int]]:
+        played = set(self.played_chunks.values_list("variant", "index"))
+        return [t for t in self.all_tasks() if t not in played]
+
+    def enqueue(self, tasks: list[tuple[int, int]] | None = None) -> None:
+        from .tasks import play_analysis_chunk  # the task module imports this one
+
+        try:
+            for variant, index in self.all_tasks() if tasks is None else tasks:
+                play_analysis_chunk.apply_async((self.pk, variant, index))
+        except Exception as exc:  # the broker is away
+            log.exception("analysis %s: could not queue its chunks", self.public_id)
+            self.fail("The simulator's queue could not be reached. Nothing was lost; start "
+                      "the analysis again in a moment.")
+            raise RunRefused("The simulator's queue cannot be reached right now. Try again in "
+                             "a moment.", 503) from exc
+
+    def inputs(self) -> dict[str, Any]:
+        """Everything that decides the numbers: ``Analysis.start(**inputs)`` repeats them."""
+        return {"fleet": self.core_fleet(), "opponent": self.core_opponent(),
+                "variants": self.variants, "skipped": self.skipped, "sources": self.sources,
+                "options": self.sim_options, "seed": self.seed, "battles": self.battles}
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def core_fleet(self) -> rf.Fleet:
+        return rf.parse_fleet(self.fleet)
+
+    def core_opponent(self) -> rf.Fleet:
+        return rf.parse_fleet(self.opponent)
+
+    def variant_fleet(self, variant: int) -> rf.Fleet:
+        return rf.parse_fleet(self.variants[variant]["fleet"])
+
+    @property
+    def sim_options(self) -> SimOptions:
+        return SimOptions.from_dict(self.options)
+
+    def label(self, side: str) -> str:
+        source = (self.sources or {}).get(side) or {}
+        doc = self.fleet if side == "a" else self.opponent
+        return source.get("label") or doc.get("name") or ("Your fleet" if side == "a"
+                                                          else "Opponent")
+
+    @property
+    def is_done(self) -> bool:
+        return self.status not in self.ACTIVE
+
+    @property
+    def percent(self) -> int:
+        total = self.total_battles
+        return int(100 * self.done / total) if total else 100
+
+    @property
+    def seconds_left(self) -> int | None:
+        if self.is_done or not self.done or self.started is None:
+            return None
+        elapsed = (timezone.now() - self.started).total_seconds()
+        return max(1, round(elapsed / self.done * (self.total_battles - self.done)))
+
+    def per_battle(self) -> dict[int, tuple[dict[int, int], dict[int, int]]]:
+        """Each variant's played battles: ({battle: half-points}, {battle: VP margin})."""
+        out: dict[int, tuple[dict[int, int], dict[int, int]]] = {
+            v: ({}, {}) for v in range(self.variant_count)}
+        for chunk in self.played_chunks.all():
+            first, _ = self.chunk_bounds(chunk.index)
+            scores, margins = out[chunk.variant]
+            for k, (hp, va, vb) in enumerate(zip(chunk.scores, chunk.vp_a, chunk.vp_b,
+                                                 strict=True)):
+                scores[first + k] = int(hp)
+                margins[first + k] = va - vb
+        return out
+
+    def results(self) -> dict[str, Any]:
+        """The table: every variant against the baseline on the battles both have played,
+        sorted by the change in score (best first)."""
+        data = self.per_battle()
+        base_scores, base_margins = data[0]
+        rows = []
+        for v in range(1, self.variant_count):
+            scores, margins = data[v]
+            common = sorted(set(scores) & set(base_scores))
+            if not common:
+                continue
+            score = paired_difference([base_scores[i] / 2 for i in common],
+                                      [scores[i] / 2 for i in common])
+            vp = paired_difference([base_margins[i] for i in common],
+                                   [margins[i] for i in common])
+            meta = self.variants[v]
+            rows.append({
+                "variant": v, "key": meta["key"], "kind": meta["kind"], "label": meta["label"],
+                "note": meta.get("note", ""), "battles": score.n,
+                "score": sum(scores[i] for i in common) / 2 / len(common),
+                "base_score": sum(base_scores[i] for i in common) / 2 / len(common),
+                "delta": score.mean, "half_width": score.half_width,
+                "vp_delta": vp.mean, "vp_half_width": vp.half_width,
+                "clear": score.half_width is not None and abs(score.mean) > score.half_width,
+            })
+        rows.sort(key=lambda r: (-r["delta"], r["variant"]))
+        n = len(base_scores)
+        return {
+            "rows": rows, "base_battles": n,
+            "base_score": sum(base_scores.values()) / 2 / n if n else None,
+            "base_vp_margin": sum(base_margins.values()) / n if n else None,
+            "matters_most": min((r for r in rows if r["kind"] == "remove"),
+                                key=lambda r: (r["delta"], r["variant"]), default=None),
+            "best_swap": next((r for r in rows if r["kind"] == "swap" and r["delta"] > 0),
+                              None),
+        }
+
+    def resume_if_stalled(self) -> bool:
+        """Send the missing chunks again if nothing moved for SIM_STALL_SECONDS (as a matchup
+        does: a chunk sent twice is written once)."""
+        if self.is_done:
+            return False
+        now = timezone.now()
+        quiet = now - timedelta(seconds=int(settings.SIM_STALL_SECONDS))
+        if self.updated > quiet or (self.requeued is not None and self.requeued > quiet):
+            return False
+        claimed = Analysis.objects.filter(pk=self.pk, status__in=self.ACTIVE,
+                                          updated__lte=quiet) \
+            .filter(models.Q(requeued__isnull=True) | models.Q(requeued__lte=quiet)) \
+            .update(requeued=now)
+        if not claimed:
+            return False
+        missing = self.missing_tasks()
+        log.warning("analysis %s: no progress for %d s; sending %d chunks again",
+                    self.public_id, int(settings.SIM_STALL_SECONDS), len(missing))
+        self.requeued = now
+        try:
+            self.enqueue(missing)
+        except RunRefused:
+            return False
+        return bool(missing)
+
+    # --- playing (on a worker) ----------------------------------------------------------------
+
+    def record_chunk(self, variant: int, index: int, scores: str, vp_a: list[int],
+                     vp_b: list[int], seconds: float, worker: str = "") -> bool:
+        """Write a played chunk once and count it, under the analysis's row lock. False when
+        it was already written or the analysis has stopped."""
+        with transaction.atomic():
+            run = Analysis.objects.select_for_update().only(
+                "pk", "status", "done", "started", "battles", "variant_count").get(pk=self.pk)
+            if run.status not in self.ACTIVE:
+                return False
+            _, created = AnalysisChunk.objects.get_or_create(
+                analysis=run, variant=variant, index=index,
+                defaults={"scores": scores, "vp_a": vp_a, "vp_b": vp_b, "seconds": seconds,
+                          "worker": worker[:100]})
+            if not created:
+                return False
+            run.done += len(scores)
+            fields = ["done", "updated"]
+            if run.started is None:
+                run.started = timezone.now() - timedelta(seconds=seconds)
+                fields.append("started")
+            if run.done >= run.battles * run.variant_count:
+                run.status, run.finished = self.Status.DONE, timezone.now()
+                fields += ["status", "finished"]
+            elif run.status == self.Status.QUEUED:
+                run.status = self.Status.RUNNING
+                fields.append("status")
+            run.save(update_fields=fields)
+        self.__dict__.update({f: getattr(run, f) for f in
+                              ("done", "status", "started", "finished")})
+        return True
+
+    def fail(self, message: str) -> None:
+        Analysis.objects.filter(pk=self.pk, status__in=self.ACTIVE).update(
+            status=self.Status.FAILED, error=message, finished=timezone.now(),
+            updated=timezone.now())
+        self.refresh_from_db(fields=["status", "error", "finished"])
+
+    def cancel(self) -> bool:
+        n = Analysis.objects.filter(pk=self.pk, status__in=self.ACTIVE).update(
+            status=self.Status.CANCELLED, finished=timezone.now(), updated=timezone.now())
+        self.refresh_from_db(fields=["status", "finished"])
+        return bool(n)
+
+
+class AnalysisChunk(models.Model):
+    """One played (variant, chunk): each battle's result, written once."""
+
+    analysis = models.ForeignKey(Analysis, on_delete=models.CASCADE,
+                                 related_name="played_chunks")
+    variant = models.PositiveIntegerField()
+    index = models.PositiveIntegerField()
+    scores = models.CharField(max_length=10_000,
+                              help_text="The fleet's half-points per battle: 2 win, 1 draw, "
+                                        "0 loss.")
+    vp_a = models.JSONField(help_text="Victory points the fleet scored, per battle.")
+    vp_b = models.JSONField(help_text="Victory points the opponent scored, per battle.")
+    seconds = models.FloatField()
+    worker = models.CharField(max_length=100, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["analysis", "variant", "index"],
+                                               name="analysis_chunk_once")]
+        ordering = ["analysis", "variant", "index"]
+
+    def __str__(self) -> str:
+        return f"chunk {self.index} of variant {self.variant} of {self.analysis_id}"
+
+
+def variant_records(variants: list[Variant]) -> list[dict[str, Any]]:
+    """rules_core's variants as the analysis stores them."""
+    return [{"key": v.key, "kind": v.kind, "label": v.label, "unit": v.unit, "note": v.note,
+             "fleet": rf.fleet_to_dict(v.fleet)} for v in variants]
