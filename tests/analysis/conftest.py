@@ -71,3 +71,8 @@ def held_analysis_chunks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int
     monkeypatch.setattr(play_analysis_chunk, "apply_async",
                         lambda args, **kwargs: sent.append(tuple(args)))
     return sent
+
+
+@pytest.fixture
+def outsider() -> Client:
+    return Client()
