@@ -67,6 +67,8 @@ INSTALLED_APPS = [
     "fleetbuilder.simulator",
     "fleetbuilder.balance",
     "fleetbuilder.analysis",
+    "fleetbuilder.api",
+    "ninja",  # its Swagger UI files come from our static files, not a CDN
     "axes",
 ]
 

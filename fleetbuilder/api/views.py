@@ -1,0 +1,70 @@
+"""Pages around the API: the interactive docs, and making and revoking personal tokens.
+
+The tokens are listed on the account page (``{% api_tokens %}``, templatetags/api_tokens.py);
+these views are its forms' targets. A new token is shown once, on the answer to the form that
+made it (never stored, never cached); afterwards only its first characters are.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from fleetbuilder.text import follow_r94
+
+from .api import api
+from .models import MAX_TOKENS_PER_ACCOUNT, ApiToken
+
+
+@require_GET
+def docs(request: HttpRequest) -> HttpResponse:
+    """Swagger UI on the API's OpenAPI document, from ninja's own static files (no CDN): its
+    settings travel in a JSON data block and ninja's swagger-ui-init.js reads them, so the
+    site's CSP (no inline script) holds here too."""
+    return api.docs.render_page(request, api)
+
+
+class TokenForm(forms.Form):
+    prefix = "token"  # the account page has other forms
+    name = forms.CharField(max_length=60, required=False, label="What is it for?",
+                           help_text="A name to tell your tokens apart, e.g. 'list printer'.")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        follow_r94(self)
+
+
+@never_cache
+@login_required
+@require_POST
+def make_token(request: HttpRequest) -> HttpResponse:
+    form = TokenForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        return redirect("accounts:account")
+    if ApiToken.objects.owned_by(request.user).active().count() >= MAX_TOKENS_PER_ACCOUNT:
+        messages.error(request, f"You have {MAX_TOKENS_PER_ACCOUNT} API tokens; revoke one "
+                                "before making another.")
+        return redirect("accounts:account")
+    token, raw = ApiToken.issue(request.user, form.cleaned_data["name"])
+    response = render(request, "api/token_made.html", {"token": token, "raw": raw})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def revoke_token(request: HttpRequest, pk: int) -> HttpResponse:
+    """Revoke one of your tokens; anyone else's is 404, as a token that does not exist."""
+    token = ApiToken.objects.owned_by(request.user).filter(pk=pk).first()
+    if token is None:
+        raise Http404("No such token.")
+    token.revoke()
+    messages.success(request, f"The API token “{token.name}” ({token.prefix}…) is revoked: "
+                              "requests with it are refused from now on.")
+    return redirect("accounts:account")

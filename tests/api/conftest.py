@@ -1,0 +1,96 @@
+"""API players: each with a personal token, and a client that sends it (and no cookie)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.test import Client
+
+from fleetbuilder.api.models import ApiToken
+from fleetbuilder.fleets.models import Fleet
+from rules_core import fleet as rf
+from rules_core.sample_fleets import sample_fleet
+
+PASSWORD = "a long password for tests 9"  # noqa: S105
+
+
+@pytest.fixture(autouse=True)
+def _quick_hashing_and_fresh_cache(settings) -> Iterator[None]:  # noqa: ANN001
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    cache.clear()
+    yield
+    cache.clear()
+
+
+class Api(Client):
+    """A program calling the API: JSON in and out, its token (if any) on every request."""
+
+    def __init__(self, token: str | None = None, **kwargs: Any) -> None:
+        super().__init__(enforce_csrf_checks=True, **kwargs)
+        self.token = token
+
+    def _auth(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        if self.token is not None and "HTTP_AUTHORIZATION" not in kwargs:
+            kwargs["HTTP_AUTHORIZATION"] = f"Bearer {self.token}"
+        return kwargs
+
+    def call(self, method: str, path: str, body: Any = None, *, raw: str | bytes | None = None,
+             **kwargs: Any) -> Any:
+        data = raw if raw is not None else (json.dumps(body) if body is not None else "")
+        return self.generic(method, path, data, content_type="application/json",
+                            **self._auth(kwargs))
+
+    def get(self, path: str, data: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
+        return super().get(path, data, **self._auth(kwargs))
+
+
+@dataclass
+class Player:
+    user: Any
+    token: str
+    api: Api
+
+
+@pytest.fixture
+def make_player(db) -> Callable[[str], Player]:  # noqa: ANN001
+    def make(username: str) -> Player:
+        user = get_user_model().objects.create_user(username, password=PASSWORD)
+        _, raw = ApiToken.issue(user, f"{username}'s script")
+        return Player(user, raw, Api(raw))
+
+    return make
+
+
+@pytest.fixture
+def player(make_player: Callable[[str], Player]) -> Player:
+    return make_player("rhaine")
+
+
+@pytest.fixture
+def rival(make_player: Callable[[str], Player]) -> Player:
+    return make_player("vorn")
+
+
+@pytest.fixture
+def anonymous(db) -> Api:  # noqa: ANN001
+    return Api()
+
+
+@pytest.fixture
+def patrol(catalog) -> dict[str, Any]:  # noqa: ANN001
+    """The Imperial Navy Patrol sample as a fleet file (contract 1): legal."""
+    return rf.fleet_to_dict(sample_fleet(catalog, "imperial-navy", "patrol"))
+
+
+@pytest.fixture
+def saved(catalog, patrol: dict[str, Any]) -> Callable[[Player], Fleet]:  # noqa: ANN001
+    def save(owner: Player, doc: dict[str, Any] | None = None) -> Fleet:
+        return Fleet.from_core(rf.parse_fleet(doc or patrol), catalog, owner=owner.user)
+
+    return save
