@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from fleetbuilder.analysis.models import Analysis
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.simulator.models import Matchup
 from rules_core import fleet as rf
@@ -103,6 +104,12 @@ MATRIX: dict[str, Spec] = {
     # big prints on the workers (fleetbuilder/cards/views.py): the requester's only
     "cards:print_job": Spec("print", get=OWNER),
     "cards:print_job_pdf": Spec("print", get=OWNER),
+    # which ship matters? (fleetbuilder/analysis/views.py): read, repeat and open by link
+    "analysis:analysis": Spec("analysis", get=ANYONE),
+    "analysis:cancel": Spec("analysis", post=OWNER_ELSE_403),
+    "analysis:again": Spec("analysis", post=FORK),
+    "analysis:results_json": Spec("analysis", get=ANYONE),
+    "analysis:open_variant": Spec("analysis", post=FORK),
 }
 
 EXCLUDED: dict[str, str] = {
@@ -170,6 +177,12 @@ def _target(spec: Spec, route: Route, owner: Browser, make_fleet: Callable[..., 
         if "side" in route.params:
             kwargs["side"] = "a"
         return Target(kwargs, lambda: run_state(run), run=run)
+    if spec.obj == "analysis":
+        analysis = _queued_analysis(owner, doc)
+        kwargs = {"public_id": analysis.public_id}
+        if "variant" in route.params:
+            kwargs["variant"] = 1
+        return Target(kwargs, lambda: _analysis_state(analysis))
     if spec.obj == "print":
         job = _finished_print(owner, doc)
         return Target({"public_id": job.public_id}, lambda: _print_state(job))
@@ -199,6 +212,35 @@ def _finished_print(owner: Browser, doc: rf.Fleet) -> Any:
     return job
 
 
+def _queued_analysis(owner: Browser, doc: rf.Fleet) -> Analysis:
+    """A queued (never played) 2-battle analysis of ``owner``'s."""
+    from fleetbuilder.analysis.models import variant_records
+    from fleetbuilder.catalog import loader
+    from rules_core.sample_fleets import sample_fleet
+    from rules_core.sim import SimOptions
+    from rules_core.whatif import what_if_variants
+
+    user = getattr(owner, "user", None)
+    token = ""
+    if user is None:
+        session = owner.session
+        token = session.get("fleet_owner_token") or Fleet.new_owner_token()
+        session["fleet_owner_token"] = token
+        session.save()
+    catalog = loader.core_catalog()
+    variants, _ = what_if_variants(catalog, doc)
+    return Analysis.start(fleet=doc, opponent=sample_fleet(catalog, "orks", "patrol"),
+                          variants=variant_records(variants), skipped=[], sources={},
+                          options=SimOptions(), seed=7, battles=2, owner=user,
+                          owner_token=token, send=False)
+
+
+def _analysis_state(analysis: Analysis) -> tuple[Any, ...]:
+    analysis = Analysis.objects.get(pk=analysis.pk)
+    return (analysis.status, analysis.fleet, analysis.variants, analysis.owner_id,
+            analysis.session_key, analysis.done, analysis.finished)
+
+
 def _print_state(job: Any) -> tuple[Any, ...]:
     job.refresh_from_db()
     return (job.status, job.owner_id, job.session_key, job.document, job.cache_key)
@@ -215,18 +257,18 @@ def _payload(target: Target) -> dict[str, Any]:
     return data
 
 
-def _counts() -> tuple[int, int]:
-    return Fleet.objects.count(), Matchup.objects.count()
+def _counts() -> tuple[int, int, int]:
+    return Fleet.objects.count(), Matchup.objects.count(), Analysis.objects.count()
 
 
-def _owns(browser: Browser, obj: Fleet | Matchup) -> bool:
+def _owns(browser: Browser, obj: Fleet | Matchup | Analysis) -> bool:
     user = getattr(browser, "user", None)
     if user is not None:
         return obj.owner_id == user.pk
     return obj.owner_id is None and obj.session_key == browser.session.get("fleet_owner_token")
 
 
-def _newest(model: type[Fleet] | type[Matchup]) -> Any:
+def _newest(model: type[Fleet] | type[Matchup] | type[Analysis]) -> Any:
     return model.objects.order_by("-pk").first()
 
 
@@ -248,9 +290,10 @@ def _check(role: str, who: Browser, method: str, url: str, rule: str | None,
         assert status == 403, f"{where}: {status}, expected 403"
     elif rule == FORK:
         assert 300 <= status < 400, f"{where}: {status}"
-        fleets, runs = _counts()
-        created = _newest(Fleet) if fleets > before_counts[0] else _newest(Matchup)
-        assert (fleets - before_counts[0]) + (runs - before_counts[1]) == 1, where
+        counts = _counts()
+        assert sum(counts) - sum(before_counts) == 1, where
+        created = _newest(next(model for model, now, was in zip(
+            (Fleet, Matchup, Analysis), counts, before_counts, strict=True) if now > was))
         assert _owns(who, created), f"{where}: the copy is not the visitor's own"
         assert target.state() == before_state, f"{where} changed the original"
         return
