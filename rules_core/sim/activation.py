@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from . import factions, gunnery, movement, ordnance
+from . import advanced_movement, factions, gunnery, movement, ordnance
 from . import orders as o
 from .terrain import check_orbits, in_well, orbit_manoeuvre
 
@@ -89,7 +89,7 @@ def activate(b: Battle, unit: Unit) -> None:
             s.braced_round = rnd
             s.hesitant_next = True
     bonus = 0.0
-    if order == o.AAF:
+    if order == o.AAF and not b.advanced:  # advanced: it pushes the plant instead (R-144)
         # One roll for a whole squadron (seed 002 FAQ), the lead ship's dice (R-16).
         bonus = float(sum(b.dice.d6() for _ in range(lead.spec.aaf_dice)))
         if b.logging:
@@ -100,6 +100,9 @@ def activate(b: Battle, unit: Unit) -> None:
             plan.ram = None
 
     moved = []
+    helm_plan: advanced_movement.Manoeuvre | None = None
+    if b.advanced and lead.on_table and lead in ships and ships[0] is not lead:
+        ships = [lead] + [s for s in ships if s is not lead]  # the lead's manoeuvre first
     for s in ships:
         if not s.on_table:
             continue
@@ -113,7 +116,18 @@ def activate(b: Battle, unit: Unit) -> None:
         if s.orbit is not None and in_well(s) is not None:
             orbit_manoeuvre(b, s, order)  # seed 001: a ship in orbit does not move (R-132)
             continue
-        movement.move_ship(b, s, s_plan, lim)
+        if b.advanced:  # seed 003's vector movement (R-141)
+            slow = hesitant or s.out_of_coherency
+            if s.out_of_coherency or s is lead or helm_plan is None:
+                m = policy.manoeuvre(b, s, order, slow, plan.ram if s is lead else None)
+                if s is lead:
+                    helm_plan = m
+            else:  # a squadron flies the lead's manoeuvre, keeping formation
+                m = advanced_movement.Manoeuvre(helm_plan.dv, helm_plan.turns,
+                                                helm_plan.facing, helm_plan.push)
+            advanced_movement.move(b, s, m, order, slow)
+        else:
+            movement.move_ship(b, s, s_plan, lim)
         if s.on_table and s.orbit is not None and in_well(s) is not None:
             orbit_manoeuvre(b, s, order)  # it entered orbit: it manoeuvres at once (R-132)
         elif b.logging and s.on_table:

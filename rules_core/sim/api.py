@@ -12,6 +12,7 @@ from typing import Any
 SCORINGS = ("core", "faq")
 TERRAINS = ("none", "section13", "void", "voidscape")
 TABLES = ("patrol", "skirmish", "battle", "armada")
+MOVEMENTS = ("standard", "advanced")  # "advanced": seed 003's vector movement (R-140)
 MAX_ROUNDS_LIMIT = 50
 
 
@@ -31,6 +32,7 @@ class SimOptions:
     table: str | None = None  # "patrol" | "skirmish" | "battle" | "armada"
     policy_a: str = "standard"  # names in rules_core.sim.policy.POLICIES
     policy_b: str = "standard"
+    movement: str = "standard"  # "standard" (seed 000 §5) | "advanced" (seed 003, R-140)
 
     def __post_init__(self) -> None:
         if not isinstance(self.max_rounds, int) or isinstance(self.max_rounds, bool) \
@@ -40,6 +42,8 @@ class SimOptions:
             raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}")
         if self.terrain not in TERRAINS:
             raise ValueError(f"terrain must be one of {', '.join(TERRAINS)}")
+        if self.movement not in MOVEMENTS:
+            raise ValueError(f"movement must be one of {', '.join(MOVEMENTS)}")
         if self.table is not None and self.table not in TABLES:
             raise ValueError(f"table must be one of {', '.join(TABLES)} (or null)")
         from .policy import POLICIES  # late: policy imports the engine
@@ -61,7 +65,7 @@ class SimOptions:
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown simulator option(s): {', '.join(map(str, unknown))}")
-        for key in ("scoring", "terrain", "policy_a", "policy_b"):
+        for key in ("scoring", "terrain", "policy_a", "policy_b", "movement"):
             if key in data and not isinstance(data[key], str):
                 raise ValueError(f"{key} must be a string")
         if "table" in data and data["table"] is not None and not isinstance(data["table"], str):

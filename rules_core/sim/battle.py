@@ -15,7 +15,7 @@ from typing import Any
 from .. import damage
 from ..catalog import CraftRole
 from ..dice import SeededDice
-from . import factions, gunnery, ordnance
+from . import advanced_movement, factions, gunnery, ordnance
 from . import orders as o
 from .activation import activate
 from .api import BattleResult, LogEntry, SimOptions
@@ -101,10 +101,17 @@ class Battle:
         self.initiative: list[str] = []
         self.ended_by = "time"
         self.scratch: dict[Any, Any] = {}  # the policies' per-battle memo (focus targets …)
+        # Seed 003's vector movement (R-140): each ship's velocity and course between rounds.
+        self.advanced = options.movement == "advanced"
+        self.helms: dict[Ship, advanced_movement.Helm] = {}
         if deploy:
             self.deploy()
             if options.terrain != "none":
                 place_terrain(self, options.terrain)
+            if self.advanced:
+                for side in self.sides:
+                    for s in side:
+                        advanced_movement.helm(self, s)  # R-141: the starting velocity
 
     # --- log ---------------------------------------------------------------------------------
 
@@ -329,7 +336,11 @@ class Battle:
 
     def asteroid_hazard(self, ship: Ship, t: Terrain) -> None:
         """§13: moving through an asteroid belt needs an Ld check or the ship takes d3 damage
-        (damage: no armor save, R-43). A drifting body crossed counts as a belt (R-80)."""
+        (damage: no armor save, R-43). A drifting body crossed counts as a belt (R-80).
+        Advanced movement rolls seed 003's piloting roll instead (R-147)."""
+        if self.advanced:
+            advanced_movement.asteroid_roll(self, ship, t)
+            return
         if o.command_check(self, ship, reroll=False, what=f"Ld check for the {t.name}"):
             return
         points = self.dice.d3()
@@ -512,7 +523,10 @@ class Battle:
 
     def end_phase(self) -> None:
         """Fires (R-55), one repair per ship (§8), then d6 blast markers not touching any ship
-        are removed, oldest first (R-75)."""
+        are removed, oldest first (R-75). Advanced movement starts it with gravity and
+        accidental collisions (R-145, R-148)."""
+        if self.advanced:
+            advanced_movement.end_of_movement(self)
         for side in self.sides:
             for s in side:
                 if s.on_table and s.target.fires:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from mypy_extensions import mypyc_attr
 
 from ..catalog import CraftRole
+from . import advanced_movement as adv
 from . import orders as o
 from .factions import AUSPEX_RANGE_CM, HOLOFIELD_RANGE_CM, TELEPORT_CM, has_teleport
 from .geometry import angle_diff, arc_of, segment_point_distance, sight_blocked
@@ -57,6 +58,11 @@ class Policy:
 
     def rejoin_plan(self, b: Battle, ship: Ship, lim: Limits) -> Plan:
         return Plan(lim.max_move)
+
+    def manoeuvre(self, b: Battle, ship: Ship, order: str | None, hesitant: bool,
+                  ram: Ship | None) -> adv.Manoeuvre:
+        """Advanced movement (R-141): what to spend thrust on; by default, coast."""
+        return adv.Manoeuvre(ram=ram)
 
     def gun_target(self, b: Battle, ship: Ship, gun: Gun, options: list[Sighting]
                    ) -> Sighting | None:
@@ -614,6 +620,108 @@ class StandardPolicy(Policy):
         if ram is not None and best[1] is None:
             return None, Plan(lim.max_move, 0.0, ram=ram)
         return best[1], best[2]
+
+    def manoeuvre(self, b: Battle, ship: Ship, order: str | None, hesitant: bool,
+                  ram: Ship | None) -> adv.Manoeuvre:
+        """Advanced movement (R-141 – R-149): every velocity change, course change (up to three
+        hexsides either way) and facing change (up to two) the thrust pays for, the pushed
+        points included on All Ahead Full, scored where it ends as a normal move is, less the
+        risks: losing control past the SOT (its chance × 3 of a score), an asteroid belt crossed
+        (the piloting roll's chance to fail × 1.5), a damaged plant
+        (× 0.6), a course that would leave the table even braking hard next round, and a
+        planet's interface zone and gravity."""
+        h = adv.helm(b, ship)
+        target = self.objective(b, ship)
+        if target is None:
+            return adv.Manoeuvre(-h.velocity)
+        p = profile_of(ship.spec)
+        v0 = h.velocity
+        thrust = adv.thrust_rating(b, ship)
+        cap = adv.allowed(b, ship, order, hesitant)
+        push_max = 0
+        if order == o.AAF and not hesitant:
+            while push_max < 5 and adv.push_target(thrust, push_max + 1) > adv.AUTO:
+                push_max += 1
+        sot = adv.ship_sot(b, ship)
+        lock = order == o.LOCK_ON
+        turns = (0,) if lock else (-3, -2, -1, 0, 1, 2, 3)
+        facings = (0,) if lock else (-2, -1, 0, 1, 2)
+        fire = 0.0 if order in (o.AAF, o.RELOAD) else 1.0
+        torp = ship.torpedoes_ready and not hesitant
+        cos, sin = math.cos, math.sin
+        width, depth = b.width, b.depth
+        planets = [t for t in b.terrain if t.kind == "planet"]
+        belts = [t for t in b.terrain if t.kind == "asteroids"]
+        skill = adv.skill_of(b, ship)
+        pts: list[tuple[float, float, float, float]] = []
+        extra: list[float] = []
+        moves: list[adv.Manoeuvre] = []
+        for dv in range(-v0, cap + push_max + 1):
+            v = v0 + dv
+            dist = v * adv.HEX_CM
+            step = adv.heading_cost(v)
+            base = abs(dv) if not (dv < 0 and order == o.BURN_RETROS) else 0
+            for k in turns:
+                course = h.course + k * adv.STEP
+                cx, cy = cos(course), sin(course)
+                x, y = ship.x + dist * cx, ship.y + dist * cy
+                # next round, braking as hard as a hesitant ship may (half its thrust), it
+                # still moves this far along the course; the two rounds after, as far again
+                coast = max(0, v - thrust // 2) * adv.HEX_CM
+                nx, ny = x + coast * cx, y + coast * cy
+                risk = 0.0
+                if not (0.0 <= nx <= width and 0.0 <= ny <= depth):
+                    risk += 5.0
+                else:
+                    coast2 = max(0, v - 2 * (thrust // 2)) * adv.HEX_CM + 5.0
+                    fx, fy = nx + coast2 * cx, ny + coast2 * cy
+                    if not (0.0 <= fx <= width and 0.0 <= fy <= depth):
+                        risk += 1.0
+                risk += 0.05 * max(0, v - 2 * max(thrust, 1))
+                for t in planets:
+                    gap = math.hypot(x - t.x, y - t.y) - t.r - ship.radius
+                    if gap <= adv.INTERFACE_CM + adv.HEX_CM:
+                        risk += 3.0
+                    elif gap <= adv.GRAVITY_CM:
+                        risk += 0.3
+                    if segment_point_distance(ship.x, ship.y, x, y, t.x, t.y) \
+                            <= t.r + ship.radius + adv.INTERFACE_CM:
+                        risk += 3.0
+                for t in belts:  # the piloting roll (R-147): its chance to fail
+                    if segment_point_distance(ship.x, ship.y, x, y, t.x, t.y) <= t.r:
+                        miss = 1.0 - max(0.0, min(1.0, (skill - adv.asteroid_modifier(v))
+                                                  / 10.0))
+                        risk += miss * 1.5
+                if ram is not None and ram.on_table and segment_point_distance(
+                        ship.x, ship.y, x, y, ram.x, ram.y) <= ship.radius + ram.radius:
+                    risk -= 2.0
+                kt = abs(k) * step - (step if k and order == o.NEW_HEADING else 0)
+                for f in facings:
+                    cost = base + kt + abs(f)
+                    if cost > cap + push_max:
+                        continue
+                    r = risk
+                    if cost > sot:
+                        target_roll = adv.sot_target(sot, cost)
+                        r += 3.0 * (1.0 - max(0.0, min(1.0, target_roll / 10.0)))
+                    pushed = max(0, cost - cap)
+                    if pushed:
+                        keep = adv.push_target(thrust, pushed)
+                        r += 0.6 * (1.0 - max(0.0, keep) / 10.0) + 0.05
+                    face = ship.heading + (k + f) * adv.STEP
+                    pts.append((x, y, cos(face), sin(face)))
+                    extra.append(r)
+                    moves.append(adv.Manoeuvre(dv, k, f, pushed, ram))
+        if not moves:
+            return adv.Manoeuvre(ram=ram)
+        scores = self._scores(b, ship, p, target, pts, fire, torp)
+        best = 0
+        best_score = scores[0] - extra[0]
+        for i in range(1, len(scores)):
+            sc = scores[i] - extra[i]
+            if sc > best_score:
+                best, best_score = i, sc
+        return moves[best]
 
     def _threat(self, b: Battle, ship: Ship) -> float:
         threat = 0.0
