@@ -1,0 +1,72 @@
+"""A player asks "Which ship matters?" in Chromium: from the builder's link through the form to
+the finished table, the page following the progress while the test plays the held chunks; one
+line opens its version in the builder. Writes docs/img/analysis-table.png."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+IMG = Path(__file__).resolve().parents[2] / "docs" / "img" / "analysis-table.png"
+
+
+def test_an_analysis_from_the_builder_to_its_table(page: Page, live_catalog,  # noqa: ANN001
+                                                   monkeypatch, settings) -> None:  # noqa: ANN001
+    from fleetbuilder.analysis.tasks import play_analysis_chunk
+    from fleetbuilder.catalog import loader
+    from fleetbuilder.fleets.models import Fleet
+    from tests.analysis.conftest import whatif_fleet
+
+    held: list[tuple[int, int, int]] = []
+    monkeypatch.setattr(play_analysis_chunk, "apply_async",
+                        lambda args, **kwargs: held.append(tuple(args)))
+    settings.ANALYSIS_CHUNK_BATTLES = 20
+    page.goto(live_catalog.url + "/fleets/new/")
+    page.get_by_label("Faction").select_option("imperial-navy")
+    page.get_by_label("Game size").select_option("patrol")
+    page.get_by_role("button", name="Start building").click()
+    fleet = Fleet.objects.order_by("-pk").first()
+    fleet.store(whatif_fleet(), loader.core_catalog())
+    fleet.save()
+    page.goto(f"{live_catalog.url}/fleets/{fleet.pk}/")
+
+    page.get_by_role("link", name="Which ship matters?").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Which ship matters?")
+    expect(page.locator("#side-a").get_by_label("Your fleet")).to_contain_text("What If Patrol")
+    side_b = page.locator("#side-b")
+    side_b.get_by_label("A sample fleet").check()
+    side_b.get_by_label("Faction").select_option("orks")
+    side_b.get_by_label("Game size").select_option("patrol")
+    page.get_by_label("Battles per variant").fill("40")
+    page.get_by_label("Terrain").select_option("none")
+    page.get_by_label("Seed").fill("7")
+    page.get_by_role("button", name="Find out which ship matters").click()
+
+    expect(page.locator("label[for=analysis-progress-bar]")).to_have_text(
+        "Played 0 of 440 battles")
+    assert len(held) == 22
+    for task in held[:11]:  # the first chunk of every version
+        play_analysis_chunk(*task)
+    expect(page.locator("label[for=analysis-progress-bar]")).to_have_text(
+        "Played 220 of 440 battles")
+    expect(page.locator("#analysis-table tbody tr")).to_have_count(10)
+    for task in held[11:]:
+        play_analysis_chunk(*task)
+    expect(page.locator("#analysis-progress-bar")).to_have_count(0)
+    expect(page.locator("#results-heading")).to_have_text("What each ship is worth")
+    rows = page.locator("#analysis-table tbody tr")
+    expect(rows).to_have_count(10)
+    expect(page.locator("[data-matters-most]")).to_contain_text("without")
+    expect(rows.first.locator("[data-line]")).to_contain_text(" %")
+
+    page.set_viewport_size({"width": 1100, "height": 900})
+    page.locator("#analysis-run").screenshot(path=str(IMG))
+
+    gothic = page.locator("tr[data-variant='swap-0-gothic-class-cruiser']")
+    gothic.get_by_role("button", name="Open").click()
+    expect(page).to_have_url(f"{live_catalog.url}/fleets/{fleet.pk + 1}/")
+    expect(page.locator("body")).to_contain_text("swap Lunar for Gothic")
