@@ -12,11 +12,13 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ninja import Schema
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
-class Open(Schema):
-    model_config = ConfigDict(extra="allow")
+class Open(BaseModel):
+    """A shape whose other keys pass through (ninja's Schema would drop them)."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
 
 
 # --- errors ----------------------------------------------------------------------------------
