@@ -32,6 +32,10 @@ TERRAIN_CHOICES = [
     ("void", "Void elements: gravity wells, debris fields, gas clouds, drifting bodies"),
     ("none", "Open space"),
 ]
+MOVEMENT_CHOICES = [
+    ("standard", "Standard movement (§5)"),
+    ("advanced", "Advanced movement: seed 003's thrust and momentum (R-140)"),
+]
 # How each side is played (rules_core.sim.policy); a policy added later shows its docstring.
 POLICY_LABELS = {
     "standard": "Standard: closes to its best range, focuses fire",
@@ -77,6 +81,8 @@ class MatchupForm(forms.Form):
     scoring = forms.ChoiceField(choices=SCORING_CHOICES, initial="core",
                                 label="Victory points")
     terrain = forms.ChoiceField(choices=TERRAIN_CHOICES, initial="voidscape")
+    movement = forms.ChoiceField(choices=MOVEMENT_CHOICES, initial="standard", required=False,
+                                 label="Movement")
     seed = forms.IntegerField(
         required=False, min_value=0, max_value=MAX_SEED,
         help_text="Leave empty for a random seed; the results show it, and the same seed "
@@ -132,7 +138,9 @@ class MatchupForm(forms.Form):
         return {"max_rounds": data["max_rounds"], "scoring": data["scoring"],
                 "terrain": data["terrain"], "table": data["table"] or None,
                 "policy_a": data["a_policy"] or "standard",
-                "policy_b": data["b_policy"] or "standard"}
+                "policy_b": data["b_policy"] or "standard",
+                # standard movement is left out, as SimOptions.to_dict leaves it (R-140)
+                **({"movement": "advanced"} if data.get("movement") == "advanced" else {})}
 
     def side_fields(self, side: str) -> dict[str, forms.BoundField]:
         """The bound fields of one side by short name (source, fleet, share, faction, …)."""

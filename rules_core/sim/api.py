@@ -53,7 +53,12 @@ class SimOptions:
                 raise ValueError(f"unknown policy {name!r}; known: {', '.join(sorted(POLICIES))}")
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        if data["movement"] == "standard":
+            # Standard movement is left out, so options stored before the advanced module
+            # and their cache keys read the same.
+            del data["movement"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> SimOptions:

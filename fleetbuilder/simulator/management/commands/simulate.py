@@ -1,6 +1,6 @@
 """``python manage.py simulate A.json B.json [--battles N] [--seed S] [--json] [--workers W]
-[--log] [--terrain T] [--scoring S] [--rounds R] [--table T] [--policy-a P] [--policy-b P]``
-(contract 3).
+[--log] [--terrain T] [--scoring S] [--rounds R] [--table T] [--policy-a P] [--policy-b P]
+[--movement M]`` (contract 3).
 
 Plays fleet A against fleet B; exit 0 with the summary (``--json``: contract 3's shape), 2 on
 unusable input with a one-line reason on stderr. ``--log`` prints the log of the first battle
@@ -20,7 +20,7 @@ from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.fleetfile import FleetFileError, read_fleet
 from rules_core.fleet import Fleet
 from rules_core.sim import POLICIES, SimError, SimOptions, play_battle, simulate
-from rules_core.sim.api import SCORINGS, TABLES, TERRAINS
+from rules_core.sim.api import MOVEMENTS, SCORINGS, TABLES, TERRAINS
 
 MAX_WORKERS = 64
 
@@ -50,6 +50,8 @@ class Command(BaseCommand):
                             help="how fleet A is played (docs/simulator.md)")
         parser.add_argument("--policy-b", choices=sorted(POLICIES), default="standard",
                             help="how fleet B is played")
+        parser.add_argument("--movement", choices=MOVEMENTS, default="standard",
+                            help="standard (§5) or advanced (seed 003's vector movement, R-140)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["battles"] < 1 or options["battles"] > 1_000_000:
@@ -59,7 +61,8 @@ class Command(BaseCommand):
         try:
             sim_options = SimOptions(max_rounds=options["rounds"], scoring=options["scoring"],
                                      terrain=options["terrain"], table=options["table"],
-                                     policy_a=options["policy_a"], policy_b=options["policy_b"])
+                                     policy_a=options["policy_a"], policy_b=options["policy_b"],
+                                     movement=options["movement"])
         except ValueError as exc:
             self.fail(str(exc))
         fleet_a = self.read(options["fleet_a"])
@@ -106,7 +109,8 @@ class Command(BaseCommand):
         lines = [
             f"{a.name or 'Fleet A'} (A) vs {b.name or 'Fleet B'} (B): {s['battles']} battles, "
             f"seed {s['seed']}, {opts.max_rounds} rounds, {opts.scoring} scoring, "
-            f"terrain {opts.terrain}, policies {opts.policy_a}/{opts.policy_b}",
+            f"terrain {opts.terrain}, policies {opts.policy_a}/{opts.policy_b}"
+            + (f", {opts.movement} movement" if opts.movement != "standard" else ""),
             f"  A wins {s['a_wins']:>6}  {pct(s['a_win_rate']):>6}  95% CI {ci(s['a_win_ci95'])}",
             f"  B wins {s['b_wins']:>6}  {pct(s['b_win_rate']):>6}  95% CI {ci(s['b_win_ci95'])}",
             f"  draws  {s['draws']:>6}  {pct(s['draw_rate']):>6}  95% CI {ci(s['draw_ci95'])}",
