@@ -1,0 +1,75 @@
+"""The OpenAPI document lists every endpoint; /api/docs serves Swagger UI from our own static
+files and keeps the site's strict Content-Security-Policy (no exemption, no 'unsafe-inline')."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from tests.security.conftest import walk
+
+pytestmark = pytest.mark.django_db
+
+
+def _api_paths() -> set[str]:
+    """Every operation URL of the API, from Django's resolver (as the access matrix walks it)."""
+    return {"/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", r.route)
+            for r in walk() if r.name.startswith("api:")
+            and r.name not in ("api:openapi-json", "api:api-root")}
+
+
+def test_the_document_is_openapi_json_listing_every_path() -> None:
+    response = Client().get("/api/v1/openapi.json")
+    assert response.status_code == 200
+    doc = json.loads(response.content)
+    assert doc["openapi"].startswith("3.")
+    assert doc["info"]["version"] == "1"
+    assert set(doc["paths"]) == _api_paths()
+    assert {"/api/v1/catalog", "/api/v1/fleet-files/validate", "/api/v1/share-codes",
+            "/api/v1/share-codes/{code}", "/api/v1/fleets", "/api/v1/fleets/{fleet_id}",
+            "/api/v1/runs", "/api/v1/runs/{public_id}", "/api/v1/runs/{public_id}/cancel"} \
+        <= set(doc["paths"])
+    methods = {(p, m) for p, ops in doc["paths"].items() for m in ops}
+    assert {("/api/v1/fleets/{fleet_id}", m) for m in ("get", "put", "delete")} <= methods
+    # Every operation documents itself and its answers; the bearer scheme is declared.
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            assert op.get("summary") and op.get("description"), (method, path)
+            assert "200" in op["responses"] or "201" in op["responses"] \
+                or "204" in op["responses"], (method, path)
+    assert doc["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"
+    # Posted fleet files are documented as contract 1.
+    body = doc["paths"]["/api/v1/fleet-files/validate"]["post"]["requestBody"]
+    assert body["content"]["application/json"]["schema"]["$ref"].endswith("/FleetFile")
+    assert set(doc["components"]["schemas"]["Report"]["properties"]) == {
+        "legal", "points", "band", "problems"}
+
+
+def test_the_docs_page_loads_its_assets_from_static_under_the_csp() -> None:
+    response = Client().get("/api/docs")
+    assert response.status_code == 200
+    html = response.content.decode()
+    policy = response["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "style-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy and "nonce" not in policy
+    scripts = re.findall(r"<script([^>]*)>", html)
+    # Only files from /static/, and one JSON data block (which no browser runs).
+    assert sorted(re.findall(r'src="([^"]+)"', " ".join(scripts))) == [
+        "/static/ninja/swagger-ui-bundle.js", "/static/ninja/swagger-ui-init.js"]
+    data_blocks = [s for s in scripts if "src=" not in s]
+    assert data_blocks == [' type="application/json" id="swagger-settings"']
+    assert 'href="/static/ninja/swagger-ui.css"' in html
+    assert "http://" not in html and "https://" not in html and "style=" not in html
+    for asset in ("ninja/swagger-ui-bundle.js", "ninja/swagger-ui-init.js",
+                  "ninja/swagger-ui.css"):
+        assert Client().get(f"/static/{asset}").status_code == 200
+    assert '"url": "/api/v1/openapi.json"' in html
+
+
+@pytest.mark.parametrize("path", ["/", "/fleets/new/", "/api/v1/catalog", "/accounts/login/"])
+def test_the_rest_of_the_site_keeps_its_policy(path: str) -> None:
+    policy = Client().get(path)["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
