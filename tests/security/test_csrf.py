@@ -25,7 +25,7 @@ DUMMY = {"pk": "1", "unit": "0", "share_id": "AAAAAAAAAAAAAAAAAAAAAA", "code": "
          "public_id": "AAAAAAAAAAAAAAAAAAAAAA", "side": "a", "faction": "imperial-navy",
          "ship": "lunar-class-cruiser", "uidb64": "MQ", "token": "set-password",
          "object_id": "1", "url": "nowhere/", "content_type_id": "1",
-         "id": "1", "app_label": "fleets"}
+         "id": "1", "app_label": "fleets", "variant": "0"}
 
 
 def concrete(route: Route) -> str:
