@@ -234,7 +234,18 @@ DENSITY_CLASSES = {"": "", "dense": " card--dense", "tight": " card--tight",
                    "max": " card--tight card--max"}
 
 
-def card_html(card: Card, ink_saver: bool = False) -> str:
+def thrust_line(block: ShipBlock, leadership: int | None) -> str:
+    """Advanced movement's numbers (R-141): thrust rating (Speed ÷ 5 cm) and SOT (its average
+    with the piloting skill, Ld − 3, rounded up), as the simulator plays them."""
+    from ..sim.advanced_movement import safe_operating_thrust, thrust_from_speed
+
+    ld = leadership if leadership is not None else block.stats.leadership
+    thrust = thrust_from_speed(block.stats.speed_cm)
+    return (f'<p class="line">Advanced movement: thrust {thrust} · SOT '
+            f"{safe_operating_thrust(thrust, ld)}</p>")
+
+
+def card_html(card: Card, ink_saver: bool = False, advanced_movement: bool = False) -> str:
     dense = density(card)
     meta = [esc(card.faction), f"Unit {card.unit + 1}"]
     if card.flagship:
@@ -263,6 +274,8 @@ def card_html(card: Card, ink_saver: bool = False) -> str:
             body.append(f'<p class="group"><b>{block.count} × {esc(block.profile.name)}</b> '
                         f"{block.points_each} pts each</p>")
         body.append(stat_line(block, card.leadership if card.kind == "ship" else None))
+        if advanced_movement:
+            body.append(thrust_line(block, card.leadership if card.kind == "ship" else None))
         if card.kind == "ship":
             body.append(f'<p class="line">All Ahead Full +{esc(block.profile.all_ahead_full)} '
                         f"cm · {esc(block.crippled_summary)}</p>")
@@ -345,12 +358,13 @@ def roster_html(roster: Roster) -> str:
     )
 
 
-def document_html(roster: Roster, cards: list[Card], *, layout: str, ink_saver: bool) -> str:
+def document_html(roster: Roster, cards: list[Card], *, layout: str, ink_saver: bool,
+                  advanced_movement: bool = False) -> str:
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}")
     classes = f"layout-{layout}" + (" ink-saver" if ink_saver else "")
     title = esc(f"{roster.name} · ship cards")
-    cards_html = "".join(card_html(c, ink_saver) for c in cards)
+    cards_html = "".join(card_html(c, ink_saver, advanced_movement) for c in cards)
     return (
         f'<!doctype html><html lang="en" class="{classes}"><head><meta charset="utf-8">'
         f"<title>{title}</title></head><body>"

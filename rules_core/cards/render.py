@@ -33,20 +33,24 @@ def _stylesheet() -> CSS:
 
 
 def cards_html(catalog: Catalog, fleet: Fleet, *, layout: str = "poker", ink_saver: bool = False,
-               share_url: str | None = None, report: ValidationReport | None = None) -> str:
-    """The document's HTML (no stylesheet): the roster, then one card per unit."""
+               share_url: str | None = None, report: ValidationReport | None = None,
+               advanced_movement: bool = False) -> str:
+    """The document's HTML (no stylesheet): the roster, then one card per unit;
+    ``advanced_movement`` adds each ship's thrust rating and SOT (R-141)."""
     if layout not in LAYOUTS:
         raise LayoutError(f"unknown layout {layout!r}: choose {', '.join(LAYOUTS)}")
     report = report if report is not None else validate(fleet, catalog)
     cards = build_cards(catalog, fleet, report)
     roster = build_roster(catalog, fleet, report, cards, share_url)
-    return document_html(roster, cards, layout=layout, ink_saver=ink_saver)
+    return document_html(roster, cards, layout=layout, ink_saver=ink_saver,
+                         advanced_movement=advanced_movement)
 
 
 def render_cards(catalog: Catalog, fleet: Fleet, *, layout: str = "poker",
                  ink_saver: bool = False, share_url: str | None = None,
                  report: ValidationReport | None = None,
-                 fetcher: AssetFetcher | None = None) -> bytes:
+                 fetcher: AssetFetcher | None = None,
+                 advanced_movement: bool = False) -> bytes:
     """The fleet's roster and ship cards as a PDF.
 
     ``layout`` is ``poker`` (a 63 × 88 mm page per card), ``a4`` or ``letter`` (nine cards a
@@ -56,7 +60,7 @@ def render_cards(catalog: Catalog, fleet: Fleet, *, layout: str = "poker",
     from weasyprint import HTML
 
     source = cards_html(catalog, fleet, layout=layout, ink_saver=ink_saver,
-                        share_url=share_url, report=report)
+                        share_url=share_url, report=report, advanced_movement=advanced_movement)
     document = HTML(string=source, base_url=ASSETS.as_uri() + "/",
                     url_fetcher=fetcher or AssetFetcher())
     return document.write_pdf(stylesheets=[_stylesheet()])
