@@ -1,12 +1,20 @@
-"""What the builder page shows of a fleet: one card per unit, read from its validation report.
+"""What the builder page shows of a fleet: one summary row per unit, read from its report.
 
-Plain values for the templates; the numbers (points, effective leadership) come from the
-validator's report, never recomputed here.
+Plain values for the templates; the numbers (points, effective leadership, stats after upgrades)
+come from the validator's report, never recomputed here. A unit's editor (its upgrade options,
+the squadrons it may move an escort to) is built only for the unit whose editor is open.
+
+An edit re-renders only the units it changed: ``row_states`` gives, per unit, everything its row
+shows, so the view compares the states before and after an edit (``changed_rows``) and sends
+those rows alone, with the meter and the problems (issue 13, Speed).
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from django.urls import reverse
 
@@ -14,7 +22,31 @@ from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core.validator import Problem, ShipReport, ValidationReport, catalog_index
 
-from .models import Fleet, UpgradeOption, fleet_upgrade_uses, upgrade_reason
+from .models import MAX_ESCORTS_PER_SQUADRON, Fleet, UpgradeOption, upgrade_reason
+
+
+@dataclass
+class Stat:
+    """One stat of the summary row: its short label, full name (for screen readers), value."""
+
+    label: str
+    name: str
+    value: str
+
+
+def ship_stats(profile: core.ShipProfile | None, report: ShipReport) -> list[Stat]:
+    """Ld (effective), speed, shields, armour and turrets, with the upgrades' changes in."""
+    if profile is None:
+        return []
+    fx = report.effects
+    ld = report.leadership
+    return [
+        Stat("Ld", "Leadership", str(ld) if ld is not None else "–"),
+        Stat("Spd", "Speed", f"{profile.speed_cm + fx.get('speed', 0)} cm"),
+        Stat("Sh", "Shields", str(profile.shields + fx.get("shields", 0))),
+        Stat("Arm", "Armour", f"{profile.armor + fx.get('armor', 0)}+"),
+        Stat("Tur", "Turrets", str(profile.turrets + fx.get("turrets", 0))),
+    ]
 
 
 @dataclass
@@ -25,8 +57,8 @@ class ShipCard:
     profile: core.ShipProfile | None
     report: ShipReport
     name: str | None = None
-    upgrades: list[tuple[str, str]] = field(default_factory=list)  # (slug, name)
-    options: list[UpgradeOption] = field(default_factory=list)
+    upgrades: list[tuple[str, str, int | None]] = field(default_factory=list)  # slug, name, pts
+    options: list[UpgradeOption] = field(default_factory=list)  # only in an open editor
     problems: tuple[Problem, ...] = ()
 
     @property
@@ -41,12 +73,34 @@ class ShipCard:
     def class_label(self) -> str:
         return self.profile.ship_class.label if self.profile else "Unknown ship"
 
+    @property
+    def stats(self) -> list[Stat]:
+        return ship_stats(self.profile, self.report)
+
     allowed: list[UpgradeOption] = field(default_factory=list)
     refused: list[UpgradeOption] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.allowed = [o for o in self.options if o.allowed]
         self.refused = [o for o in self.options if not o.allowed]
+
+
+@dataclass
+class Lineup:
+    """Escorts of one type in a squadron: "3× Sword Frigate"."""
+
+    count: int
+    card: ShipCard  # the first of them, for the stats
+
+    def __str__(self) -> str:
+        return f"{self.count}× {self.card.title}"
+
+
+@dataclass
+class Chip:
+    name: str
+    points: int | None
+    count: int = 1
 
 
 @dataclass
@@ -57,6 +111,9 @@ class UnitCard:
     points: int
     ships: list[ShipCard]
     problems: tuple[Problem, ...]
+    label: str = ""
+    url: str = ""  # the prefix of this unit's edit URLs: /fleets/<pk>/units/<i>/
+    open: bool = False  # its editor is shown
 
     @property
     def anchor(self) -> str:
@@ -70,8 +127,44 @@ class UnitCard:
     def ship_card(self) -> ShipCard:
         return self.ships[0]
 
-    label: str = ""
-    url: str = ""  # the prefix of this unit's edit URLs: /fleets/<pk>/units/<i>/
+    @property
+    def is_flagship(self) -> bool:
+        return not self.is_squadron and self.ships[0].report.is_flagship
+
+    @property
+    def all_problems(self) -> list[Problem]:
+        """The unit's own problems and its escorts' (the row shows them all)."""
+        return [*self.problems, *(p for s in self.ships for p in s.problems)]
+
+    @property
+    def lineup(self) -> list[Lineup]:
+        groups: dict[str, Lineup] = {}
+        for card in self.ships:
+            if card.slug in groups:
+                groups[card.slug].count += 1
+            else:
+                groups[card.slug] = Lineup(1, card)
+        return list(groups.values())
+
+    @property
+    def lineup_text(self) -> str:
+        return ", ".join(str(g) for g in self.lineup) or "no escorts yet"
+
+    @property
+    def chips(self) -> list[Chip]:
+        """The upgrades as chips with their points; a squadron's alike are counted together."""
+        counted: Counter[tuple[str, int | None]] = Counter(
+            (name, pts) for s in self.ships for _, name, pts in s.upgrades)
+        return [Chip(name, pts, n) for (name, pts), n in counted.items()]
+
+    @property
+    def plus_one(self) -> str:
+        """What "+1" adds: the ship again, or one more escort of the squadron's first type."""
+        if not self.is_squadron:
+            return self.ships[0].title
+        if self.ships and len(self.ships) < MAX_ESCORTS_PER_SQUADRON:
+            return self.ships[0].title
+        return ""
 
     @property
     def refused(self) -> list[UpgradeOption]:
@@ -79,52 +172,117 @@ class UnitCard:
         return self.ships[0].refused if self.ships else []
 
 
+class SquadronRef(NamedTuple):
+    index: int
+    label: str
+
+
 @dataclass
 class Sheet:
     units: list[UnitCard]
     escorts: list[core.ShipProfile]  # the list's escorts, for "add escort"
     admirals: tuple[core.AdmiralRank, ...]
-    squadrons: list[UnitCard] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.squadrons = [u for u in self.units if u.is_squadron]
+    squadrons: list[SquadronRef] = field(default_factory=list)  # for "move to"
 
 
-def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) -> Sheet:
-    idx = catalog_index(catalog)
-    core_fleet = fleet.to_core()
-    faction = idx.factions.get(fleet.faction)
-    candidates = (*faction.upgrades, *catalog.refits) if faction else ()
-    uses = fleet_upgrade_uses(core_fleet.units)
-    unit_problems: dict[int | None, list[Problem]] = {}
+def _problems_by_unit(report: ValidationReport) -> dict[int | None, list[Problem]]:
+    by_unit: dict[int | None, list[Problem]] = {}
     for p in report.problems:
-        unit_problems.setdefault(p.unit, []).append(p)
+        by_unit.setdefault(p.unit, []).append(p)
+    return by_unit
 
-    def card(i: int, j: int | None, slug: str, upgrades: tuple[str, ...], ship_report: ShipReport,
-             name: str | None = None) -> ShipCard:
-        entry = idx.ships.get(slug)
-        profile = entry[0] if entry else None
-        options = ([UpgradeOption(u, upgrade_reason(u, profile, upgrades, uses, fleet, idx))
-                    for u in candidates] if profile is not None else [])
-        named = [(s, idx.upgrades[s].name if s in idx.upgrades else s) for s in upgrades]
-        problems = tuple(p for p in unit_problems.get(i, ()) if p.ship == j)
-        return ShipCard(i, j, slug, profile, ship_report, name, named, options, problems)
 
+def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport, *,
+                indexes: Iterable[int] | None = None, open_unit: int | None = None) -> Sheet:
+    """The rows of ``indexes`` (every unit when None); ``open_unit``'s with its editor.
+
+    Reads the stored document's dicts (no parse): a row costs the same in any size of fleet.
+    """
+    idx = catalog_index(catalog)
+    doc_units: list[dict[str, Any]] = fleet.document.get("units", [])
+    faction = idx.factions.get(fleet.faction)
+    unit_problems = _problems_by_unit(report)
     labels = unit_labels(fleet, catalog)
     base = reverse("fleets:units", args=[fleet.pk])
+
+    def card(i: int, j: int | None, entry: dict[str, Any], ship_report: ShipReport,
+             uses: dict[str, int] | None) -> ShipCard:
+        slug = entry["ship"]
+        known = idx.ships.get(slug)
+        profile = known[0] if known else None
+        upgrades = tuple(entry.get("upgrades", ()))
+        options = []
+        if uses is not None and profile is not None and faction is not None:
+            options = [UpgradeOption(u, upgrade_reason(u, profile, upgrades, uses, fleet, idx))
+                       for u in (*faction.upgrades, *catalog.refits)]
+        named = [(s, idx.upgrades[s].name, idx.upgrades[s].points) if s in idx.upgrades
+                 else (s, s, None) for s in upgrades]
+        problems = tuple(p for p in unit_problems.get(i, ()) if p.ship == j)
+        return ShipCard(i, j, slug, profile, ship_report, entry.get("name") if j is None else None,
+                        named, options, problems)
+
+    wanted = range(len(doc_units)) if indexes is None else sorted(set(indexes))
     units = []
-    for i, (unit, unit_report) in enumerate(zip(core_fleet.units, report.units, strict=True)):
-        if isinstance(unit, rf.ShipUnit):
-            ships = [card(i, None, unit.ship, unit.upgrades, unit_report.ships[0], unit.name)]
+    for i in wanted:
+        unit, unit_report = doc_units[i], report.units[i]
+        is_open = i == open_unit
+        uses = _uses(doc_units) if is_open else None
+        if unit["kind"] == "ship":
+            ships = [card(i, None, unit, unit_report.ships[0], uses)]
+            own: tuple[Problem, ...] = ()
         else:
-            ships = [card(i, j, s.ship, s.upgrades, unit_report.ships[j])
-                     for j, s in enumerate(unit.ships)]
-        squad_problems = tuple(p for p in unit_problems.get(i, ())
-                               if unit.kind == "squadron" and p.ship is None)
-        units.append(UnitCard(i, unit.kind, unit.name, unit_report.points, ships,
-                              squad_problems, labels[i], f"{base}{i}/"))
+            ships = [card(i, j, s, unit_report.ships[j], uses)
+                     for j, s in enumerate(unit["ships"])]
+            own = tuple(p for p in unit_problems.get(i, ()) if p.ship is None)
+        units.append(UnitCard(i, unit["kind"], unit.get("name"), unit_report.points, ships, own,
+                              labels[i], f"{base}{i}/", is_open))
     escorts = [s for s in faction.ships if s.is_escort] if faction else []
-    return Sheet(units, escorts, catalog.admirals)
+    squadrons = [SquadronRef(i, labels[i]) for i, u in enumerate(doc_units)
+                 if u["kind"] == "squadron"]
+    return Sheet(units, escorts, catalog.admirals, squadrons)
+
+
+def _uses(doc_units: list[dict[str, Any]]) -> dict[str, int]:
+    """How many ships of the fleet carry each upgrade (for per-fleet limits)."""
+    uses: dict[str, int] = {}
+    for unit in doc_units:
+        for ship in (unit,) if unit["kind"] == "ship" else unit["ships"]:
+            for slug in ship.get("upgrades", ()):
+                uses[slug] = uses.get(slug, 0) + 1
+    return uses
+
+
+RowState = tuple[Any, ...]
+
+
+def row_states(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) -> list[RowState]:
+    """Per unit, everything its row shows (position, entry, label, problems, numbers): two
+    equal states draw the same row."""
+    by_unit = _problems_by_unit(report)
+    labels = unit_labels(fleet, catalog)
+    states = []
+    for i, (unit, unit_report) in enumerate(zip(fleet.document.get("units", []), report.units,
+                                                strict=True)):
+        problems = tuple((p.code, p.message, p.severity, p.ship) for p in by_unit.get(i, ()))
+        ships = tuple((s.points, s.leadership, s.is_flagship, s.admiral.slug if s.admiral else None,
+                       tuple(sorted(s.effects.items()))) for s in unit_report.ships)
+        states.append((i, unit, labels[i], problems, ships, unit_report.points))
+    return states
+
+
+@dataclass
+class RowChanges:
+    """Which rows an edit changed: redrawn in place, added at the end, or gone from the end."""
+
+    changed: list[int]
+    added: list[int]
+    gone: list[int]
+
+
+def changed_rows(before: list[RowState], after: list[RowState]) -> RowChanges:
+    common = min(len(before), len(after))
+    return RowChanges([i for i in range(common) if before[i] != after[i]],
+                      list(range(common, len(after))), list(range(common, len(before))))
 
 
 @dataclass

@@ -33,6 +33,7 @@ urlpatterns = [
     path("<int:pk>/add-ship/", views.add_ship, name="add_ship"),
     path("<int:pk>/new-squadron/", views.new_squadron, name="new_squadron"),
     path("<int:pk>/undo/", views.undo_remove, name="undo"),
+    path(unit, views.fleet_unit, name="unit"),
     path(unit + "add-escort/", views.add_escort, name="add_escort"),
     path(unit + "move/", views.move_escort, name="move"),
     path(unit + "flagship/", views.set_flagship, name="flagship"),

@@ -1,10 +1,13 @@
 """The fleet builder: pages, and one POST view per edit.
 
-Every edit saves at once. With htmx it answers with the re-rendered region it changed, plus the
-points meter and the problems panel as out-of-band swaps, so one response always carries one
-consistent state (separate refresh requests could land out of order on quick edits), and
-``HX-Trigger: fleetChanged`` for anything else that listens. Without JavaScript it redirects back
-to the builder page (POST/redirect/GET).
+Every edit saves at once. With htmx it answers with only the unit rows it changed (compared row
+by row with what they showed before: sheet.row_states), the points meter, the problems panel and
+a sentence for the page's live region, all as out-of-band swaps, so one response always carries
+one consistent state (separate refresh requests could land out of order on quick edits) and its
+size does not grow with the fleet; ``HX-Trigger: fleetChanged`` for anything else that listens,
+and after the swap ``fleetFocus`` names where the keyboard focus goes if the focused control is
+gone (static/js/builder.js). Without JavaScript it redirects back to the builder page
+(POST/redirect/GET).
 
 Edits to one fleet never interleave (architecture: "Rules that keep it scalable"): each runs in a
 short transaction holding the fleet's row (``select_for_update``) and is refused with 409 when
@@ -16,6 +19,7 @@ is sent back to the refreshed builder with that message. Rendering happens after
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any
 
@@ -30,6 +34,7 @@ from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.catalog import loader
 from rules_core import catalog as core
+from rules_core.validator import catalog_index
 
 from .forms import (
     AdmiralForm,
@@ -41,7 +46,15 @@ from .forms import (
     UpgradeForm,
 )
 from .models import EditError, Fleet, FleetChanged, session_owner_token
-from .sheet import build_sheet, meter, problem_rows, ship_groups
+from .sheet import (
+    build_sheet,
+    changed_rows,
+    meter,
+    problem_rows,
+    row_states,
+    ship_groups,
+    unit_labels,
+)
 
 PAGE = "fleets/builder.html"
 FLEET_CHANGED = "fleetChanged"
@@ -125,28 +138,61 @@ def _head_ctx(fleet: Fleet, catalog: core.Catalog, form: FleetSettingsForm | Non
     }
 
 
-def _units_ctx(fleet: Fleet, catalog: core.Catalog, **extra: Any) -> dict[str, Any]:
+def _units_ctx(fleet: Fleet, catalog: core.Catalog, *, open_unit: int | None = None,
+               show_undo: bool = True, **extra: Any) -> dict[str, Any]:
     report = fleet.report(catalog)
     return {
         "fleet": fleet,
         "report": report,
-        "sheet": build_sheet(fleet, catalog, report),
-        "undo_label": fleet.removed_label(catalog) if fleet.last_removed else "",
+        "sheet": build_sheet(fleet, catalog, report, open_unit=open_unit),
+        "undo_label": fleet.removed_label(catalog) if fleet.last_removed and show_undo else "",
         **extra,
     }
 
 
+def _unit_param(fleet: Fleet, raw: str | None) -> int | None:
+    """A unit index from the query string, if it names one of the fleet's units."""
+    if raw and raw.isascii() and raw.isdigit() and len(raw) <= 4 and int(raw) < fleet.unit_count:
+        return int(raw)
+    return None
+
+
 @require_GET
 def fleet_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The builder page. ``?edit=i`` opens unit i's editor (the Edit link without JavaScript);
+    the Undo bar shows only right after a removal (``?removed=1``), not on a later visit."""
     fleet = _get_fleet_for_request(request, pk)
     catalog = loader.core_catalog()
     ctx = {
         **_head_ctx(fleet, catalog),
         **_status_ctx(fleet, catalog),
-        **_units_ctx(fleet, catalog),
+        **_units_ctx(fleet, catalog, open_unit=_unit_param(fleet, request.GET.get("edit")),
+                     show_undo=request.GET.get("removed") == "1"),
         "ship_groups": ship_groups(fleet, catalog),
     }
     return render(request, PAGE, ctx)
+
+
+@require_GET
+def fleet_unit(request: HtmxHttpRequest, pk: int, unit: int) -> HttpResponse:
+    """One unit's row, its editor open with ``?edit=1`` (Edit and Done with htmx).
+
+    Asked with a version that is not the fleet's (another tab changed it), it answers as a stale
+    edit does: the whole page refreshed, with the reason, so no editor opens on another unit.
+    """
+    fleet = _get_fleet_for_request(request, pk)
+    catalog = loader.core_catalog()
+    opened = request.GET.get("edit") == "1"
+    if not request.htmx:
+        query = f"?edit={unit}" if opened else ""
+        return HttpResponseRedirect(f"{fleet.get_absolute_url()}{query}#unit-{unit}")
+    version = request.GET.get("version")
+    if (version is not None and version != str(fleet.version)) or unit >= fleet.unit_count:
+        return _stale(request, pk, catalog)
+    report = fleet.report(catalog)
+    sheet = build_sheet(fleet, catalog, report, indexes=[unit], open_unit=unit if opened else None)
+    return render(request, f"{PAGE}#unit", {"fleet": fleet, "sheet": sheet,
+                                            "unit": sheet.units[0]})
 
 
 def _settings_initial(fleet: Fleet) -> dict[str, Any]:
@@ -182,7 +228,19 @@ fleet_head = _region("head")
 
 # --- edits ----------------------------------------------------------------------------------
 
-Edit = Callable[..., str | None]
+@dataclass
+class Outcome:
+    """What an edit did, for the page: where to come back to, what to say, what to show open."""
+
+    anchor: str  # the fragment the page without JavaScript returns to
+    says: str  # for the live region; the points follow ("Added … · 960 of 1000 points")
+    unit: int | None = None  # the unit the edit was about, redrawn (open if its editor was)
+    focus: list[str] = field(default_factory=list)  # ids to focus, in order, if focus was lost
+    opened: bool = False  # open the unit's editor whatever the request said (a new squadron)
+    removed: bool = False  # a removal: the page without JavaScript shows the Undo bar
+
+
+Edit = Callable[..., Outcome]
 
 
 def _posted_version(request: HttpRequest) -> int | None:
@@ -232,36 +290,75 @@ def _stale(request: HttpRequest, pk: int, catalog: core.Catalog, *,
 def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
     """Wrap an edit: POST only, owner only, errors shown to the player, then the response.
 
-    ``edit(request, fleet, catalog, **kwargs)`` changes the fleet (it saves) and returns the
-    anchor to come back to without JavaScript, or raises EditError with the reason.
+    ``edit(request, fleet, catalog, **kwargs)`` changes the fleet (it saves) and returns its
+    Outcome, or raises EditError with the reason.
     """
 
     @require_POST
     @wraps(edit)
     def view(request: HtmxHttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
         catalog = loader.core_catalog()
+        from_editor = request.POST.get("open") == "1"
         try:
             with transaction.atomic():
                 fleet = _get_fleet_for_request(request, pk, lock=True)
                 fleet.check_version(_posted_version(request))
-                anchor = edit(request, fleet, catalog, **kwargs)
+                # The rows as the page shows them (its version is the fleet's): the answer
+                # carries only those the edit changes.
+                before = row_states(fleet, catalog, fleet.report(catalog)) if request.htmx else []
+                outcome = edit(request, fleet, catalog, **kwargs)
         except FleetChanged:
             return _stale(request, pk, catalog)
         except EditError as exc:
-            return _refused(request, pk, catalog, str(exc))
+            return _refused(request, pk, catalog, str(exc),
+                            open_unit=kwargs.get("unit") if from_editor else None)
+        keep_open = outcome.unit is not None and (outcome.opened or from_editor)
         if request.htmx:
-            response = render(request, f"{PAGE}#units", _units_ctx(fleet, catalog))
-            return _with_status(request, response, fleet, catalog)
-        return HttpResponseRedirect(fleet.get_absolute_url() + (f"#{anchor}" if anchor else ""))
+            return _edit_answer(request, fleet, catalog, before, outcome, keep_open)
+        query = (f"?edit={outcome.unit}" if keep_open else "?removed=1" if outcome.removed
+                 else "")
+        return HttpResponseRedirect(f"{fleet.get_absolute_url()}{query}#{outcome.anchor}")
 
     return view
 
 
+def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
+                 before: list[Any], outcome: Outcome, keep_open: bool) -> HttpResponse:
+    """The htmx answer to an edit: the rows it changed, the meter, the problems, the version and
+    the sentence for the live region, all out of band (``HX-Reswap: none``)."""
+    report = fleet.report(catalog)
+    rows = changed_rows(before, row_states(fleet, catalog, report))
+    open_unit = outcome.unit if keep_open else None
+    redraw = set(rows.changed)
+    if open_unit is not None and open_unit < len(before) and open_unit < fleet.unit_count:
+        redraw.add(open_unit)  # its editor's options may change though its row did not
+    sheet = build_sheet(fleet, catalog, report, indexes=[*redraw, *rows.added],
+                        open_unit=open_unit)
+    cards = {card.index: card for card in sheet.units}
+    ctx = {
+        **_status_ctx(fleet, catalog),
+        "sheet": sheet,
+        "redrawn": [cards[i] for i in sorted(redraw)],
+        "added": [cards[i] for i in rows.added],
+        "gone": rows.gone,
+        "undo_label": fleet.removed_label(catalog) if fleet.last_removed else "",
+        "announce": f"{outcome.says} · {report.points} of {fleet.band.max} points",
+    }
+    response = render(request, f"{PAGE}#edit_answer", ctx)
+    response["HX-Reswap"] = "none"
+    trigger_client_event(response, FLEET_CHANGED)
+    if outcome.focus:
+        trigger_client_event(response, "fleetFocus", {"ids": outcome.focus}, after="settle")
+    return response
+
+
 def _refused(request: HtmxHttpRequest, pk: int, catalog: core.Catalog,
-             reason: str) -> HttpResponse:
+             reason: str, *, open_unit: int | None = None) -> HttpResponse:
     fleet = _get_fleet_for_request(request, pk)  # as stored: the refused edit was rolled back
     if request.htmx:
-        ctx = _units_ctx(fleet, catalog, edit_error=reason)
+        if open_unit is not None and open_unit >= fleet.unit_count:
+            open_unit = None
+        ctx = _units_ctx(fleet, catalog, edit_error=reason, open_unit=open_unit)
         response = render(request, f"{PAGE}#units", ctx)
         return _append_regions(request, response, fleet, catalog, ("meter", "problems",
                                                                    "version"))
@@ -308,85 +405,160 @@ def fleet_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, f"{PAGE}#head", _head_ctx(fleet, catalog, form))
 
 
+def _names(catalog: core.Catalog, fleet: Fleet) -> tuple[Callable[[str], str], list[str]]:
+    """The catalogue's ship names, and how the page names each unit now."""
+    return catalog_index(catalog).ship_name, unit_labels(fleet, catalog)
+
+
+def _escort_slug(fleet: Fleet, unit: int, ship: int | None) -> str:
+    units = fleet.document.get("units", [])
+    if 0 <= unit < len(units):
+        entry = units[unit]
+        if entry["kind"] == "ship":
+            return str(entry["ship"])
+        if ship is not None and 0 <= ship < len(entry["ships"]):
+            return str(entry["ships"][ship]["ship"])
+    return ""
+
+
 @fleet_edit
-def add_ship(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> str:
+def add_ship(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Outcome:
     data = _clean(ShipForm(request.POST))
-    return f"unit-{fleet.add_ship(catalog, data['ship'])}"
+    i = fleet.add_ship(catalog, data["ship"])
+    name, _ = _names(catalog, fleet)
+    return Outcome(f"unit-{i}", f"Added {name(data['ship'])}")
 
 
 @fleet_edit
-def new_squadron(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> str:
+def new_squadron(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Outcome:
     data = _clean(NameForm(request.POST))
-    return f"unit-{fleet.new_squadron(catalog, data['name'])}"
+    i = fleet.new_squadron(catalog, data["name"])
+    _, labels = _names(catalog, fleet)
+    return Outcome(f"unit-{i}", f"Added {labels[i]}, an empty squadron", unit=i,
+                   focus=[f"unit-{i}-escort", f"unit-{i}-edit"], opened=True)
 
 
 @fleet_edit
-def add_escort(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+def add_escort(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
     data = _clean(ShipForm(request.POST))
     fleet.add_escort(catalog, unit, data["ship"])
-    return f"unit-{unit}"
+    name, labels = _names(catalog, fleet)
+    return Outcome(f"unit-{unit}", f"Added {name(data['ship'])} to {labels[unit]}", unit=unit,
+                   focus=[f"unit-{unit}-edit"])
 
 
 @fleet_edit
-def move_escort(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+def move_escort(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
     data = _clean(MoveForm(request.POST))
+    moved = _escort_slug(fleet, unit, data["ship"])
+    squadrons = fleet.unit_count
     fleet.move_escort(catalog, unit, data["ship"], data["to"])
-    return "units"
+    name, labels = _names(catalog, fleet)
+    emptied = fleet.unit_count < squadrons + (data["to"] is None)
+    if emptied:
+        n = fleet.unit_count
+        after = min(unit, n - 1)
+        return Outcome("units", f"Moved {name(moved)}; its squadron was left empty and removed",
+                       focus=[f"unit-{after}-edit"] if n else ["units-heading"])
+    to = data["to"] if data["to"] is not None else fleet.unit_count - 1
+    return Outcome(f"unit-{unit}", f"Moved {name(moved)} to {labels[to]}", unit=unit,
+                   focus=[f"unit-{unit}-ship-{data['ship']}-move", f"unit-{unit}-edit"])
 
 
 @fleet_edit
-def set_flagship(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+def set_flagship(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
     fleet.set_flagship(catalog, unit)
-    return f"unit-{unit}"
+    _, labels = _names(catalog, fleet)
+    return Outcome(f"unit-{unit}", f"{labels[unit]} is the flagship", unit=unit,
+                   focus=[f"unit-{unit}-admiral", f"unit-{unit}-edit"])
 
 
 @fleet_edit
-def set_admiral(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+def set_admiral(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
     data = _clean(AdmiralForm(request.POST))
     fleet.set_admiral(catalog, unit, data["admiral"] or None)
-    return f"unit-{unit}"
+    _, labels = _names(catalog, fleet)
+    rank = catalog.admiral(data["admiral"]) if data["admiral"] else None
+    says = (f"{rank.name} in command on {labels[unit]}" if rank
+            else f"No admiral on {labels[unit]}")
+    return Outcome(f"unit-{unit}", says, unit=unit,
+                   focus=[f"unit-{unit}-admiral", f"unit-{unit}-edit"])
 
 
 def _anchor(unit: int, ship: int | None) -> str:
     return f"unit-{unit}" if ship is None else f"unit-{unit}-ship-{ship}"
 
 
+def _upgrade_name(catalog: core.Catalog, slug: str) -> str:
+    known = catalog_index(catalog).upgrades.get(slug)
+    return known.name if known else slug
+
+
 @fleet_edit
-def add_upgrade(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+def add_upgrade(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
     data = _clean(UpgradeForm(request.POST))
     fleet.add_upgrade(catalog, unit, data["ship"], data["upgrade"])
-    return _anchor(unit, data["ship"])
+    name, _ = _names(catalog, fleet)
+    anchor = _anchor(unit, data["ship"])
+    ship = name(_escort_slug(fleet, unit, data["ship"]))
+    return Outcome(anchor, f"{_upgrade_name(catalog, data['upgrade'])} fitted to {ship}",
+                   unit=unit, focus=[f"{anchor}-upgrade", f"unit-{unit}-edit"])
 
 
 @fleet_edit
-def remove_upgrade(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+def remove_upgrade(request: HttpRequest, fleet: Fleet, catalog: core.Catalog,
+                   unit: int) -> Outcome:
     data = _clean(UpgradeForm(request.POST))
     fleet.remove_upgrade(catalog, unit, data["ship"], data["upgrade"])
-    return _anchor(unit, data["ship"])
+    name, _ = _names(catalog, fleet)
+    anchor = _anchor(unit, data["ship"])
+    ship = name(_escort_slug(fleet, unit, data["ship"]))
+    return Outcome(anchor, f"{_upgrade_name(catalog, data['upgrade'])} taken off {ship}",
+                   unit=unit, focus=[f"{anchor}-upgrade", f"unit-{unit}-edit"])
 
 
 @fleet_edit
-def rename_unit(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+def rename_unit(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
     data = _clean(NameForm(request.POST))
     fleet.rename_unit(catalog, unit, data["name"])
-    return f"unit-{unit}"
+    _, labels = _names(catalog, fleet)
+    return Outcome(f"unit-{unit}", f"Renamed {labels[unit]}", unit=unit,
+                   focus=[f"unit-{unit}-name", f"unit-{unit}-edit"])
 
 
 @fleet_edit
-def duplicate(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+def duplicate(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
     data = _clean(PlaceForm(request.POST))
+    slug = _escort_slug(fleet, unit, data["ship"])
     fleet.duplicate(catalog, unit, data["ship"])
-    return f"unit-{unit}"
+    name, labels = _names(catalog, fleet)
+    where = f" to {labels[unit]}" if data["ship"] is not None else ""
+    return Outcome(f"unit-{unit}", f"Added another {name(slug)}{where}", unit=unit,
+                   focus=[f"unit-{unit}-edit"])
 
 
 @fleet_edit
-def remove(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> str:
+def remove(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
     data = _clean(PlaceForm(request.POST))
+    name, labels = _names(catalog, fleet)
+    was = labels[unit] if 0 <= unit < len(labels) else ""
+    slug = _escort_slug(fleet, unit, data["ship"])
+    squadron_before = fleet.unit_count
     fleet.remove(catalog, unit, data["ship"])
-    return "units"
+    if fleet.unit_count < squadron_before:  # the whole unit went: focus the next one
+        n = fleet.unit_count
+        return Outcome("units", f"Removed {was}", removed=True,
+                       focus=[f"unit-{min(unit, n - 1)}-edit"] if n else ["units-heading"])
+    j = data["ship"] or 0
+    return Outcome(f"unit-{unit}", f"Removed {name(slug)} from {was}", unit=unit, removed=True,
+                   focus=[f"unit-{unit}-ship-{j}-remove", f"unit-{unit}-ship-{j - 1}-remove",
+                          f"unit-{unit}-edit"])
 
 
 @fleet_edit
-def undo_remove(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> str:
+def undo_remove(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Outcome:
+    restored = fleet.removed_label(catalog)
+    at = int((fleet.last_removed or {}).get("unit") or 0)
     fleet.undo_remove(catalog)
-    return "units"
+    at = min(at, fleet.unit_count - 1)
+    return Outcome(f"unit-{at}", f"Put back {restored}", focus=[f"unit-{at}-edit"])

@@ -6,6 +6,10 @@
 //   the page's regions at the current version and the reason: htmx does not swap a 4xx by
 //   default, so it is told to here, and clicks still queued from before it are dropped: they
 //   were made on a roster the player no longer sees.
+// - Keyboard: an edit's answer redraws only the rows it changed; htmx puts the focus back on a
+//   control with the same id. When that control is gone (the unit was removed, "Make flagship"
+//   became the admiral select), the answer's fleetFocus event names where it goes instead, so
+//   focus never falls to <body>. Escape in an open editor closes it (its Done link).
 (function () {
   "use strict";
 
@@ -25,14 +29,45 @@
 
   document.body.addEventListener("htmx:configRequest", function (event) {
     var detail = event.detail;
-    if (detail.verb !== "post" || !inBuilder(detail.elt)) return;
+    if (!inBuilder(detail.elt)) return;
     var trigger = detail.triggeringEvent;
     if (trigger && trigger.fleetConflicts !== undefined && trigger.fleetConflicts !== conflicts) {
       event.preventDefault();
       return;
     }
     var current = document.getElementById("fleet-version");
+    // A GET (opening an editor) sends it too: from a tab left behind it refreshes the page.
     if (current) detail.parameters.version = current.value;
+  });
+
+  function focusFirst(ids) {
+    for (var i = 0; i < ids.length; i++) {
+      var target = document.getElementById(ids[i]);
+      if (target && !target.disabled) {
+        if (!target.matches("a[href], button, input, select, textarea")) {
+          target.setAttribute("tabindex", "-1");
+        }
+        target.focus();
+        return;
+      }
+    }
+  }
+
+  document.body.addEventListener("fleetFocus", function (event) {
+    var active = document.activeElement;
+    if (active && active !== document.body && document.body.contains(active)) return;
+    focusFirst((event.detail && event.detail.ids) || []);
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    var unit = event.target.closest && event.target.closest("#units article.unit--open");
+    var done = unit && unit.querySelector(".unit__toggle");
+    if (done) {
+      event.preventDefault();
+      done.focus();
+      done.click();
+    }
   });
 
   document.body.addEventListener("htmx:beforeSwap", function (event) {

@@ -123,15 +123,19 @@ def test_adding_ships_capital_alone_escort_in_a_new_squadron(built: Fleet) -> No
     assert built.points == 180 + 70
 
 
-def test_an_edit_answers_htmx_with_the_units_region_and_fleet_changed(built: Fleet,
-                                                                     edit) -> None:  # noqa: ANN001
+def test_an_edit_answers_htmx_with_only_what_it_changed_and_fleet_changed(
+        built: Fleet, edit) -> None:  # noqa: ANN001
     response = edit(built, "add-ship/", {"ship": "gothic-class-cruiser"})
     assert response.status_code == 200
     assert "fleetChanged" in response.headers["HX-Trigger"]
+    assert response.headers["HX-Reswap"] == "none"  # everything comes out of band
     html = response.content.decode()
-    assert html.lstrip().startswith('<section id="units"')
     assert "<html" not in html
-    assert 'id="unit-2"' in html
+    # The new unit is appended to the list; the two units it did not change are not sent.
+    assert re.search(r'<div hx-swap-oob="beforeend:#unit-list">\s*<article [^>]*id="unit-2"',
+                     html)
+    assert 'id="unit-0"' not in html and 'id="unit-1"' not in html
+    assert "Added Gothic Class Cruiser · 430 of 1000 points" in html
     # The meter and the problems panel ride along out of band, in the same state as the units.
     meter = re.search(r'<section id="fleet-meter"[^>]*hx-swap-oob="true"[^>]*>(.*?)</section>',
                       html, re.S)
@@ -181,20 +185,25 @@ def test_flagship_moves_and_takes_the_admiral_with_it(built: Fleet, edit) -> Non
 
 
 def test_admiral_and_effective_leadership_on_the_card(built: Fleet, edit) -> None:  # noqa: ANN001
-    response = edit(built, "units/0/admiral/", {"admiral": "vice-admiral"})
+    response = edit(built, "units/0/admiral/", {"admiral": "vice-admiral", "open": "1"})
     html = response.content.decode()
     # Lunar Ld 8 + 1 flagship + 2 vice admiral = 11, capped at 10
-    card = html[html.index('id="unit-0"'):html.index('id="unit-1"')]
-    assert re.search(r"Ld <strong data-leadership>10</strong>", card)
+    card = html[html.index('id="unit-0"'):]
+    assert 'id="unit-1"' not in html  # the squadron did not change
+    assert re.search(r"Ld</abbr> <strong data-leadership>10</strong>", card)
     edit(built, "units/0/admiral/", {"admiral": ""})
     assert units(built)[0]["admiral"] is None
     built.refresh_from_db()
     assert built.points == 250
 
 
-def test_upgrades_offered_where_allowed_and_refused_with_a_reason(built: Fleet, edit) -> None:  # noqa: ANN001
-    html = edit(built, "units/0/upgrades/add/", {"upgrade": "veteran-crew"}).content.decode()
+def test_upgrades_offered_where_allowed_and_refused_with_a_reason(
+        client: Client, built: Fleet, edit) -> None:  # noqa: ANN001
+    edit(built, "units/0/upgrades/add/", {"upgrade": "veteran-crew"})
     assert units(built)[0]["upgrades"] == ["veteran-crew"]
+    # The squadron's editor (Edit) offers each escort what it may take.
+    html = client.get(f"/fleets/{built.pk}/units/1/?edit=1",
+                      headers={"HX-Request": "true"}).content.decode()
     escort = html[html.index('id="unit-1-ship-0"'):]
     escort = escort[:escort.index('id="unit-1-ship-1"')]
     assert 'value="extra-turrets"' in escort  # a refit escorts may take

@@ -223,7 +223,8 @@ def test_stale_settings_are_refused_in_the_head_with_the_rest_refreshed(
     assertContains(response, f'<p class="alert" role="alert">{STALE}</p>', html=True,
                    status_code=409)
     assert '<section id="units" class="units" aria-labelledby="units-heading" ' \
-           'hx-sync="#fleet-builder:drop" hx-swap-oob="true">' in html
+           'hx-sync="#fleet-builder:drop" hx-target="#units" hx-swap="outerHTML" ' \
+           'hx-swap-oob="true">' in html
 
 
 def test_the_current_version_is_accepted_after_a_refusal(

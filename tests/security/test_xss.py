@@ -71,14 +71,20 @@ def test_the_builder_and_its_regions(owner: Browser, hostile: Fleet) -> None:
     for region, shows in (("head", (FLEET_NAME,)), ("units", (IMG, SVG, TEMPLATE, JS_URL))):
         response = owner.get(f"/fleets/{hostile.pk}/{region}/", headers={"HX-Request": "true"})
         assert_inert(response.content.decode(), f"builder {region}", shows)
-    # An edit's answer (htmx): the units region and the out-of-band regions.
+    # A unit's row and its open editor (Edit), one by one.
+    units = Fleet.objects.get(pk=hostile.pk).unit_count
+    rows = [owner.get(f"/fleets/{hostile.pk}/units/{i}/", {"edit": edit},
+                      headers={"HX-Request": "true"}).content.decode()
+            for i in range(units) for edit in ("1", "")]
+    assert_inert("\n".join(rows), "builder rows", (IMG, SVG, TEMPLATE, JS_URL))
+    # An edit's answer (htmx): the rows it changed and the out-of-band regions.
     data = {"name": SVG, "csrfmiddlewaretoken": owner.csrf_token()}
     if hasattr(hostile, "version"):
         data["version"] = str(Fleet.objects.get(pk=hostile.pk).version)
     response = owner.post(f"/fleets/{hostile.pk}/new-squadron/", data,
                           headers={"HX-Request": "true"})
     assert response.status_code == 200
-    assert_inert(response.content.decode(), "edit answer", (SVG, IMG))
+    assert_inert(response.content.decode(), "edit answer", (SVG,))
 
 
 def test_saved_fleets_trash_and_messages(owner: Browser, hostile: Fleet,
