@@ -25,7 +25,11 @@ DUMMY = {"pk": "1", "unit": "0", "share_id": "AAAAAAAAAAAAAAAAAAAAAA", "code": "
          "public_id": "AAAAAAAAAAAAAAAAAAAAAA", "side": "a", "faction": "imperial-navy",
          "ship": "lunar-class-cruiser", "uidb64": "MQ", "token": "set-password",
          "object_id": "1", "url": "nowhere/", "content_type_id": "1",
-         "id": "1", "app_label": "fleets", "variant": "0"}
+         "id": "1", "app_label": "fleets", "variant": "0", "fleet_id": "1"}
+# The API (/api/v1/) never reads the session cookie, so a cross-site POST acts as nobody and
+# needs no CSRF token: without a personal API token it is 401, or for a public endpoint 400
+# (the form is not a fleet file) or 405 (README, The HTTP API; tests/api/test_fleets.py).
+API_ANSWERS = (400, 401, 405)
 
 
 def concrete(route: Route) -> str:
@@ -57,6 +61,8 @@ def test_every_post_without_a_token_is_403(signed_in: bool, make_account: Callab
         response = browser.send("POST", url, {"name": "Pwned", "action": "new",
                                               "text": "{}"}, token=False)
         expected = 405 if route.name in CSRF_EXEMPT else 403
+        if route.route.startswith("api/v1/") and response.status_code in API_ANSWERS:
+            continue
         if response.status_code != expected:
             wrong.append(f"{url} ({route.name}): {response.status_code}")
     assert wrong == []
