@@ -225,6 +225,9 @@ class CatalogueReader(Player):
         self.page("/rules/", "catalogue: rules", revalidate=True)
 
 
+MAX_UNITS = 12  # builders' fleets stay the size of real lists (a Battle is 8-15 units)
+
+
 class Builder(Player):
     """Builds a fleet: adds ships, renames and removes units, changes the settings."""
 
@@ -241,6 +244,9 @@ class Builder(Player):
             self.fleet, self.slugs = self.new_fleet(ships=2)
             return
         units = UNIT_URL.findall(self.last) if getattr(self, "last", "") else []
+        if len(set(units)) >= MAX_UNITS:  # a full list: a real player starts another
+            self.fleet, self.slugs = self.new_fleet(ships=2)
+            return
         roll = random.random()
         if roll < 0.45 or not units:
             self.last = self.add_ship(self.fleet, self.slugs)
