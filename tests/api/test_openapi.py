@@ -73,3 +73,16 @@ def test_the_docs_page_loads_its_assets_from_static_under_the_csp() -> None:
 def test_the_rest_of_the_site_keeps_its_policy(path: str) -> None:
     policy = Client().get(path)["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+
+
+@pytest.mark.parametrize(("path", "status"), [("/api/v1/catalog", 200),
+                                              ("/api/v1/openapi.json", 200),
+                                              ("/api/v1/fleets", 401),
+                                              ("/api/v1/runs/nothing", 404)])
+def test_api_answers_carry_the_security_headers(path: str, status: int) -> None:
+    response = Client().get(path)
+    assert response.status_code == status
+    assert response["Content-Type"].startswith("application/json")
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["X-Frame-Options"] == "DENY"
+    assert "default-src 'self'" in response["Content-Security-Policy"]
