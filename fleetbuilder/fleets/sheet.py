@@ -256,8 +256,8 @@ RowState = tuple[Any, ...]
 
 
 def row_states(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) -> list[RowState]:
-    """Per unit, everything its row shows (position, entry, label, problems, numbers): two
-    equal states draw the same row."""
+    """Per unit, everything its row shows but its position: entry, label, problems, numbers.
+    Two equal states draw the same row (at the same position)."""
     by_unit = _problems_by_unit(report)
     labels = unit_labels(fleet, catalog)
     states = []
@@ -266,23 +266,53 @@ def row_states(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) ->
         problems = tuple((p.code, p.message, p.severity, p.ship) for p in by_unit.get(i, ()))
         ships = tuple((s.points, s.leadership, s.is_flagship, s.admiral.slug if s.admiral else None,
                        tuple(sorted(s.effects.items()))) for s in unit_report.ships)
-        states.append((i, unit, labels[i], problems, ships, unit_report.points))
+        states.append((unit, labels[i], problems, ships, unit_report.points))
     return states
 
 
 @dataclass
 class RowChanges:
-    """Which rows an edit changed: redrawn in place, added at the end, or gone from the end."""
+    """How the rows on the page become the fleet's rows after an edit.
 
-    changed: list[int]
-    added: list[int]
-    gone: list[int]
+    An edit replaces one run of units (none, one, or a few) and leaves the units before and
+    after it alone. So the page: removes the rows ``gone`` (old ids), renumbers the rows from old
+    index ``shift_from`` on by ``shift_by`` (static/js/builder.js: ids and URLs only), inserts
+    the rows ``inserted`` after row ``insert_after`` (-1: at the top), and redraws the rows
+    ``redrawn`` (new indexes) whose content changed. A removal near the top of a long fleet thus
+    sends no row at all.
+    """
+
+    redrawn: list[int]
+    inserted: list[int]
+    insert_after: int
+    gone: list[str]
+    shift_from: int
+    shift_by: int
 
 
 def changed_rows(before: list[RowState], after: list[RowState]) -> RowChanges:
-    common = min(len(before), len(after))
-    return RowChanges([i for i in range(common) if before[i] != after[i]],
-                      list(range(common, len(after))), list(range(common, len(before))))
+    n_b, n_a = len(before), len(after)
+    common = min(n_b, n_a)
+    head = 0
+    while head < common and before[head][0] == after[head][0]:
+        head += 1
+    tail = 0
+    while tail < common - head and before[n_b - 1 - tail][0] == after[n_a - 1 - tail][0]:
+        tail += 1
+    mid_b, mid_a = n_b - tail - head, n_a - tail - head  # the replaced run, before and after
+    in_place = min(mid_b, mid_a)
+    shift_by = n_a - n_b
+    redrawn = list(range(head, head + in_place))
+    redrawn += [i for i in range(head) if before[i] != after[i]]
+    redrawn += [n_a - 1 - k for k in range(tail) if before[n_b - 1 - k] != after[n_a - 1 - k]]
+    return RowChanges(
+        redrawn=sorted(redrawn),
+        inserted=list(range(head + in_place, head + mid_a)),
+        insert_after=head + in_place - 1,
+        gone=[f"unit-{i}" for i in range(head + in_place, head + mid_b)],
+        shift_from=n_b - tail,
+        shift_by=shift_by if tail else 0,
+    )
 
 
 @dataclass

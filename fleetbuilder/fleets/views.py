@@ -237,6 +237,7 @@ class Outcome:
     unit: int | None = None  # the unit the edit was about, redrawn (open if its editor was)
     focus: list[str] = field(default_factory=list)  # ids to focus, in order, if focus was lost
     opened: bool = False  # open the unit's editor whatever the request said (a new squadron)
+    move_focus: bool = False  # focus ``focus`` even if the focused control is still there
     removed: bool = False  # a removal: the page without JavaScript shows the Undo bar
 
 
@@ -310,8 +311,7 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
         except FleetChanged:
             return _stale(request, pk, catalog)
         except EditError as exc:
-            return _refused(request, pk, catalog, str(exc),
-                            open_unit=kwargs.get("unit") if from_editor else None)
+            return _refused(request, pk, catalog, str(exc))
         keep_open = outcome.unit is not None and (outcome.opened or from_editor)
         if request.htmx:
             return _edit_answer(request, fleet, catalog, before, outcome, keep_open)
@@ -329,39 +329,45 @@ def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
     report = fleet.report(catalog)
     rows = changed_rows(before, row_states(fleet, catalog, report))
     open_unit = outcome.unit if keep_open else None
-    redraw = set(rows.changed)
-    if open_unit is not None and open_unit < len(before) and open_unit < fleet.unit_count:
+    redraw = set(rows.redrawn)
+    if open_unit is not None and open_unit < fleet.unit_count and open_unit not in rows.inserted:
         redraw.add(open_unit)  # its editor's options may change though its row did not
-    sheet = build_sheet(fleet, catalog, report, indexes=[*redraw, *rows.added],
+    sheet = build_sheet(fleet, catalog, report, indexes=[*redraw, *rows.inserted],
                         open_unit=open_unit)
     cards = {card.index: card for card in sheet.units}
     ctx = {
         **_status_ctx(fleet, catalog),
         "sheet": sheet,
         "redrawn": [cards[i] for i in sorted(redraw)],
-        "added": [cards[i] for i in rows.added],
+        "inserted": [cards[i] for i in rows.inserted],
+        "insert_after": rows.insert_after,
         "gone": rows.gone,
         "undo_label": fleet.removed_label(catalog) if fleet.last_removed else "",
         "announce": f"{outcome.says} · {report.points} of {fleet.band.max} points",
     }
     response = render(request, f"{PAGE}#edit_answer", ctx)
-    response["HX-Reswap"] = "none"
+    # No settle delay: the rows have no CSS transitions to wait for (htmx waits 20 ms by default).
+    response["HX-Reswap"] = "none settle:0ms"
+    if rows.gone or rows.shift_by:  # done by builder.js when the answer arrives, before the swap
+        trigger_client_event(response, "fleetRows", {
+            "gone": rows.gone, "from": rows.shift_from, "by": rows.shift_by})
     trigger_client_event(response, FLEET_CHANGED)
     if outcome.focus:
-        trigger_client_event(response, "fleetFocus", {"ids": outcome.focus}, after="settle")
+        trigger_client_event(response, "fleetFocus",
+                             {"ids": outcome.focus, "move": outcome.move_focus}, after="settle")
     return response
 
 
 def _refused(request: HtmxHttpRequest, pk: int, catalog: core.Catalog,
-             reason: str, *, open_unit: int | None = None) -> HttpResponse:
+             reason: str) -> HttpResponse:
+    """A refused edit changed nothing: htmx gets the reason in the roster's alert (out of band,
+    the rows stay as they are); the page without JavaScript, the builder with the message."""
     fleet = _get_fleet_for_request(request, pk)  # as stored: the refused edit was rolled back
     if request.htmx:
-        if open_unit is not None and open_unit >= fleet.unit_count:
-            open_unit = None
-        ctx = _units_ctx(fleet, catalog, edit_error=reason, open_unit=open_unit)
-        response = render(request, f"{PAGE}#units", ctx)
-        return _append_regions(request, response, fleet, catalog, ("meter", "problems",
-                                                                   "version"))
+        ctx = {"fleet": fleet, "edit_error": reason}
+        response = render(request, f"{PAGE}#refusal", ctx)
+        response["HX-Reswap"] = "none"
+        return response
     messages.error(request, reason)
     return HttpResponseRedirect(fleet.get_absolute_url())
 
@@ -435,7 +441,7 @@ def new_squadron(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> O
     i = fleet.new_squadron(catalog, data["name"])
     _, labels = _names(catalog, fleet)
     return Outcome(f"unit-{i}", f"Added {labels[i]}, an empty squadron", unit=i,
-                   focus=[f"unit-{i}-escort", f"unit-{i}-edit"], opened=True)
+                   focus=[f"unit-{i}-escort", f"unit-{i}-edit"], opened=True, move_focus=True)
 
 
 @fleet_edit

@@ -10,6 +10,12 @@
 //   control with the same id. When that control is gone (the unit was removed, "Make flagship"
 //   became the admiral select), the answer's fleetFocus event names where it goes instead, so
 //   focus never falls to <body>. Escape in an open editor closes it (its Done link).
+// - Rows are numbered by their place in the fleet (ids unit-<i>, URLs /units/<i>/). A removal or
+//   an insertion moves the rows after it: rather than sending them all again, the answer's
+//   fleetRows event (fired when it arrives, before the swap) says which rows are gone and from
+//   which old place on the rows move by how much; they are renumbered here (a gone row is only
+//   renamed gone-unit-<i>: the answer deletes it), and its out-of-band rows land on the new
+//   numbers. The version check still guards every edit.
 (function () {
   "use strict";
 
@@ -40,6 +46,47 @@
     if (current) detail.parameters.version = current.value;
   });
 
+  var NUMBERED = ["id", "for", "aria-labelledby", "href", "hx-get", "hx-post", "action"];
+
+  function renumberRows(detail) {
+    // A gone row stays until the answer's swap deletes it (it may hold the form whose request
+    // this is: htmx still needs it); it only gives up its number.
+    (detail.gone || []).forEach(function (id) {
+      var gone = document.getElementById(id);
+      if (gone) gone.id = "gone-" + id;
+    });
+    var from = detail.from, by = detail.by;
+    if (!by) return;
+    function move(n) { n = Number(n); return String(n >= from ? n + by : n); }
+    function rewrite(value) {
+      return value
+        .replace(/unit-(\d+)/g, function (m, n) { return "unit-" + move(n); })
+        .replace(/\/units\/(\d+)\//g, function (m, n) { return "/units/" + move(n) + "/"; })
+        .replace(/([?&]edit=)(\d+)/g, function (m, key, n) { return key + move(n); });
+    }
+    document.querySelectorAll("#unit-list > article.unit").forEach(function (row) {
+      if (row.id.indexOf("gone-") === 0) return;
+      [row].concat(Array.prototype.slice.call(row.querySelectorAll("*"))).forEach(function (el) {
+        NUMBERED.forEach(function (name) {
+          var value = el.getAttribute(name);
+          if (value) {
+            var next = rewrite(value);
+            if (next !== value) el.setAttribute(name, next);
+          }
+        });
+      });
+      // "Move to" names other squadrons by their place.
+      row.querySelectorAll('select[name="to"] option').forEach(function (option) {
+        if (/^\d+$/.test(option.value)) option.value = move(option.value);
+      });
+      if (window.htmx) window.htmx.process(row);  // htmx reads hx-post and hx-get again
+    });
+  }
+
+  document.body.addEventListener("fleetRows", function (event) {
+    renumberRows(event.detail || {});
+  });
+
   function focusFirst(ids) {
     for (var i = 0; i < ids.length; i++) {
       var target = document.getElementById(ids[i]);
@@ -54,9 +101,11 @@
   }
 
   document.body.addEventListener("fleetFocus", function (event) {
+    var detail = event.detail || {};
     var active = document.activeElement;
-    if (active && active !== document.body && document.body.contains(active)) return;
-    focusFirst((event.detail && event.detail.ids) || []);
+    var kept = active && active !== document.body && document.body.contains(active);
+    if (kept && !detail.move) return;
+    focusFirst(detail.ids || []);
   });
 
   document.addEventListener("keydown", function (event) {

@@ -10,6 +10,12 @@ from playwright.sync_api import Page, expect
 pytestmark = pytest.mark.browser
 
 
+def open_editor(page: Page, label: str) -> None:
+    """Open a unit's controls in place (its Edit link) and wait for them."""
+    page.get_by_role("link", name=f"Edit {label}", exact=True).click()
+    expect(page.get_by_role("link", name=f"Done {label}", exact=True)).to_be_visible()
+
+
 def add(page: Page, ship: str) -> None:
     count = page.locator("#units article.unit").count()
     page.get_by_role("button", name=f"Add {ship}", exact=True).click()
@@ -38,9 +44,10 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
     expect(meter.locator("[data-points]")).to_have_text("765")
     expect(page.locator("#unit-0")).to_contain_text("Flagship")
 
-    # A squadron: create it, then put two escorts in it.
+    # A squadron: create it (its controls open at once), then put two escorts in it.
     page.get_by_role("button", name="New squadron").click()
     squadron = page.locator("#unit-4")
+    expect(squadron.get_by_label("Add escort")).to_be_focused()
     expect(squadron).to_contain_text("No escorts yet.")
     for _ in range(2):
         n = squadron.locator("li.escort").count()
@@ -50,7 +57,9 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
 
     # The flagship moves to the Lunar, and a Commodore takes command there.
     lunar = page.locator("#unit-1")
-    lunar.get_by_role("button", name="Make Lunar Class Cruiser the flagship").click()
+    open_editor(page, "Lunar Class Cruiser")
+    lunar.get_by_role("button", name="Make flagship").click()
+    expect(lunar.get_by_label("Admiral")).to_be_focused()  # the button made way for the select
     expect(lunar.locator(".badge--flag")).to_be_visible()
     expect(lunar.locator("[data-leadership]")).to_have_text("9")
     lunar.get_by_label("Admiral").select_option("commodore")
@@ -59,12 +68,14 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
 
     # An upgrade, offered only where allowed; the reason is given for the others.
     gothic = page.locator("#unit-3")
+    open_editor(page, "Gothic Class Cruiser")
     gothic.get_by_label("Upgrade for Gothic Class Cruiser").select_option("reinforced-hull")
     gothic.get_by_role("button", name="Add upgrade").click()
     expect(page.locator("#unit-3 .upgrades")).to_contain_text("Reinforced Hull")
     page.locator("#unit-4").get_by_text("Upgrades these escorts cannot take").click()
     expect(page.locator("#unit-4 .refused")).to_contain_text("Reinforced Hull is for")
 
+    open_editor(page, "Dictator Class Cruiser")
     page.locator("#unit-0").get_by_label("Ship name").fill("Emperor's Wrath")
     page.locator("#unit-0").get_by_role("button", name="Rename").click()
     expect(page.locator("#unit-0 h3")).to_contain_text("Emperor's Wrath")
@@ -78,7 +89,9 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
 
     # Break it: an escort leaves its squadron, which is now too small.
     page.locator("#unit-4-ship-1").get_by_role("button", name="Remove Sword Frigate").click()
-    expect(page.get_by_role("status").filter(has_text="Removed Sword Frigate")).to_be_visible()
+    expect(page.locator(".undo-bar")).to_contain_text("Removed Sword Frigate")
+    expect(page.locator("#builder-announce")).to_have_text(
+        "Removed Sword Frigate from Squadron 1 · 840 of 1000 points")
     expect(meter.locator("[data-verdict]")).to_have_text("Not legal")
     problem = problems.locator('[data-code="squadron.too_small"]')
     expect(problem).to_contain_text("This squadron has 1 escort")
@@ -105,6 +118,7 @@ def test_builder_works_without_javascript(browser, live_catalog) -> None:  # noq
     page.get_by_role("button", name="Start building").click()
     page.get_by_role("button", name=re.compile(r"^Add ")).first.click()
     expect(page.locator("#units article.unit")).to_have_count(1)
+    page.locator("#unit-0").get_by_role("link", name=re.compile("^Edit")).click()
     page.locator("#unit-0").get_by_role("button", name=re.compile("^Remove")).first.click()
     expect(page.get_by_role("button", name="Undo")).to_be_visible()
     page.get_by_role("button", name="Undo").click()
@@ -154,12 +168,15 @@ def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
     for ship in ("Lunar Class Cruiser", "Gothic Class Cruiser", "Dauntless Class Light Cruiser"):
         add(page, ship)
     first = page
+    open_editor(first, "Gothic Class Cruiser")
 
     # A second tab of the same browser removes the Lunar: every unit moves up one place.
     second = page.context.new_page()
     second.goto(url)
+    open_editor(second, "Lunar Class Cruiser")
     second.get_by_role("button", name="Remove Lunar Class Cruiser").click()
     expect(second.locator("#units article.unit")).to_have_count(2)
+    expect(second.locator("#fleet-meter [data-points]")).to_have_text("290")
 
     # The first tab still shows the Lunar at 0 and the Gothic at 1; it removes the Gothic.
     first.get_by_role("button", name="Remove Gothic Class Cruiser").click()
@@ -177,6 +194,7 @@ def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
         second.locator("#fleet-version").input_value())
 
     # Made again on the refreshed roster, the edit goes through.
+    open_editor(first, "Gothic Class Cruiser")
     first.get_by_role("button", name="Remove Gothic Class Cruiser").click()
     expect(units).to_have_count(1)
     expect(units.nth(0)).to_contain_text("Dauntless Class Light Cruiser")
@@ -193,7 +211,9 @@ def test_without_javascript_a_stale_edit_returns_to_the_refreshed_builder(
     url = start_imperial_skirmish(first, live_catalog.url)
     for ship in ("Lunar Class Cruiser", "Gothic Class Cruiser"):
         first.get_by_role("button", name=f"Add {ship}", exact=True).click()
+    first.get_by_role("link", name="Edit Gothic Class Cruiser").click()
     second.goto(url)
+    second.get_by_role("link", name="Edit Lunar Class Cruiser").click()
     second.get_by_role("button", name="Remove Lunar Class Cruiser").click()
     first.get_by_role("button", name="Remove Gothic Class Cruiser").click()
     expect(first.get_by_role("alert")).to_contain_text("This fleet changed in another tab.")

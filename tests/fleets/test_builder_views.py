@@ -128,12 +128,11 @@ def test_an_edit_answers_htmx_with_only_what_it_changed_and_fleet_changed(
     response = edit(built, "add-ship/", {"ship": "gothic-class-cruiser"})
     assert response.status_code == 200
     assert "fleetChanged" in response.headers["HX-Trigger"]
-    assert response.headers["HX-Reswap"] == "none"  # everything comes out of band
+    assert response.headers["HX-Reswap"] == "none settle:0ms"  # everything comes out of band
     html = response.content.decode()
     assert "<html" not in html
     # The new unit is appended to the list; the two units it did not change are not sent.
-    assert re.search(r'<div hx-swap-oob="beforeend:#unit-list">\s*<article [^>]*id="unit-2"',
-                     html)
+    assert re.search(r'<div hx-swap-oob="afterend:#unit-1">\s*<article [^>]*id="unit-2"', html)
     assert 'id="unit-0"' not in html and 'id="unit-1"' not in html
     assert "Added Gothic Class Cruiser · 430 of 1000 points" in html
     # The meter and the problems panel ride along out of band, in the same state as the units.
