@@ -64,7 +64,6 @@ ADD_SHIP = re.compile(
     r'<input type="hidden" name="ship" value="([a-z0-9-]+)">\s*<button[^>]*aria-label="Add '
     r'[^"]*"(\s+disabled)?>'
 )
-UNIT_URL = re.compile(r'action="(/fleets/\d+/units/\d+/)rename/"')
 FACTION_OPTION = re.compile(r'<option value="([a-z0-9-]+)"')
 SHARE_LINK = re.compile(r'(/s/[A-Za-z0-9_-]{16,}/)')
 RUN_URL = re.compile(r"^/simulator/m/([A-Za-z0-9_-]+)/$")
@@ -236,28 +235,32 @@ class Builder(Player):
 
     def on_start(self) -> None:
         super().on_start()
-        self.fleet, self.slugs = "", []
+        self.fleet, self.slugs, self.units = "", [], 0
+
+    def start(self) -> None:
+        self.fleet, self.slugs = self.new_fleet(ships=2)
+        self.units = 2 if self.fleet else 0
 
     @task
     def edit(self) -> None:
-        if not self.fleet or random.random() < 0.03:  # now and then, a new fleet
-            self.fleet, self.slugs = self.new_fleet(ships=2)
-            return
-        units = UNIT_URL.findall(self.last) if getattr(self, "last", "") else []
-        if len(set(units)) >= MAX_UNITS:  # a full list: a real player starts another
-            self.fleet, self.slugs = self.new_fleet(ships=2)
+        # An edit answers with the rows it changed only, so the player counts its own units
+        # (/fleets/<id>/units/<i>/, 0-based), as the page does.
+        if not self.fleet or random.random() < 0.03 or self.units >= MAX_UNITS:
+            self.start()  # now and then, or with a full list: a new fleet
             return
         roll = random.random()
-        if roll < 0.45 or not units:
-            self.last = self.add_ship(self.fleet, self.slugs)
+        unit = f"{self.fleet}units/{random.randrange(self.units)}/" if self.units else ""
+        if roll < 0.45 or not unit:
+            if self.add_ship(self.fleet, self.slugs):
+                self.units += 1
         elif roll < 0.70:
-            unit = random.choice(units)
-            self.last = self.htmx_post(unit + "rename/", "builder: rename unit",
-                                       {"name": f"Wrath {random.randrange(1000)}"},
-                                       target="units", current=self.fleet)
+            self.htmx_post(unit + "rename/", "builder: rename unit",
+                           {"name": f"Wrath {random.randrange(1000)}"},
+                           target="units", current=self.fleet)
         elif roll < 0.92:
-            self.last = self.htmx_post(random.choice(units) + "remove/", "builder: remove unit",
-                                       {}, target="units", current=self.fleet)
+            if self.htmx_post(unit + "remove/", "builder: remove unit", {}, target="units",
+                              current=self.fleet):
+                self.units -= 1
         else:
             self.htmx_post(self.fleet.rstrip("/") + "/settings/", "builder: settings",
                            {"name": f"Fleet {random.randrange(1000)}", "variant": "",
