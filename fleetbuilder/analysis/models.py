@@ -25,6 +25,7 @@ from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from fleetbuilder.ownership import OwnedQuerySet
 from fleetbuilder.simulator.models import Matchup, RunRefused, _lock_owner
 from rules_core import fleet as rf
 from rules_core.sim import SimOptions
@@ -36,20 +37,8 @@ DEFAULT_BATTLES = 500
 MAX_BATTLES = 2_000  # per variant
 
 
-class AnalysisQuerySet(models.QuerySet["Analysis"]):
-    def owned_by(self, user: Any, owner_token: str | None) -> AnalysisQuerySet:
-        """The same rule as saved fleets and matchups."""
-        mine = models.Q(pk__in=[])
-        if user is not None and user.is_authenticated:
-            mine |= models.Q(owner=user)
-        if owner_token:
-            mine |= models.Q(owner=None, session_key=owner_token)
-        return self.filter(mine)
-
-    def adopt(self, user: Any, owner_token: str | None) -> int:
-        if not owner_token or user is None or not user.is_authenticated:
-            return 0
-        return self.filter(owner=None, session_key=owner_token).update(owner=user)
+class AnalysisQuerySet(OwnedQuerySet):
+    """Analyses are owned as saved fleets and matchups are (``fleetbuilder.ownership``)."""
 
     def waiting_battles(self) -> int:
         """Battles of unfinished analyses not yet played (the queue bound counts them)."""

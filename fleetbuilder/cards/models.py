@@ -18,18 +18,13 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from fleetbuilder.ownership import OwnedQuerySet
+
 log = logging.getLogger("fleetbuilder.cards")
 
 
-class PrintJobQuerySet(models.QuerySet["PrintJob"]):
-    def owned_by(self, user: Any, owner_token: str | None) -> PrintJobQuerySet:
-        """Jobs of a signed-in ``user``, or of the browser session holding ``owner_token``."""
-        mine = models.Q(pk__in=[])
-        if user is not None and user.is_authenticated:
-            mine |= models.Q(owner=user)
-        if owner_token:
-            mine |= models.Q(owner=None, session_key=owner_token)
-        return self.filter(mine)
+class PrintJobQuerySet(OwnedQuerySet):
+    """Big prints are owned as saved fleets are (``fleetbuilder.ownership``)."""
 
 
 class PrintJob(models.Model):

@@ -21,6 +21,7 @@ from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from fleetbuilder.ownership import OwnedQuerySet
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core.validator import (
@@ -73,18 +74,9 @@ class FleetChanged(Exception):
         super().__init__(self.message)
 
 
-class FleetQuerySet(models.QuerySet["Fleet"]):
+class FleetQuerySet(OwnedQuerySet):
     def alive(self) -> FleetQuerySet:
         return self.filter(deleted_at=None)
-
-    def owned_by(self, user: Any, owner_token: str | None) -> FleetQuerySet:
-        """Fleets of a signed-in ``user``, or of the browser session holding ``owner_token``."""
-        mine = models.Q(pk__in=[])
-        if user is not None and user.is_authenticated:
-            mine |= models.Q(owner=user)
-        if owner_token:
-            mine |= models.Q(owner=None, session_key=owner_token)
-        return self.filter(mine)
 
     def shared(self, share_id: str) -> FleetQuerySet:
         """The fleet behind a permalink, if its owner shares it (R-92); trashed ones are not."""
@@ -98,18 +90,6 @@ class FleetQuerySet(models.QuerySet["Fleet"]):
     def named_like(self, text: str) -> FleetQuerySet:
         """Fleets whose name contains ``text`` (any case); all of them for an empty text."""
         return self.filter(name__icontains=text) if text else self
-
-    def adopt(self, user: Any, owner_token: str | None) -> int:
-        """Give ``user`` every fleet of the anonymous browser holding ``owner_token``.
-
-        Called at login: only fleets with no owner and exactly this token move (trashed ones
-        too, so the trash moves with them), in one statement inside one transaction. Returns
-        how many moved. ``updated`` is left alone: adopting a fleet is not a change to it.
-        """
-        if not owner_token or user is None or not user.is_authenticated:
-            return 0
-        with transaction.atomic():
-            return self.filter(owner=None, session_key=owner_token).update(owner=user)
 
 
 class Fleet(models.Model):

@@ -27,6 +27,7 @@ from django.db import connection, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from fleetbuilder.ownership import OwnedQuerySet
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core import sharecode
@@ -51,25 +52,8 @@ class RunRefused(Exception):
         self.status = status
 
 
-class MatchupQuerySet(models.QuerySet["Matchup"]):
-    def owned_by(self, user: Any, owner_token: str | None) -> MatchupQuerySet:
-        """Runs of a signed-in ``user``, or of the browser session holding ``owner_token``.
-
-        The same rule as saved fleets (``FleetQuerySet.owned_by``).
-        """
-        mine = models.Q(pk__in=[])
-        if user is not None and user.is_authenticated:
-            mine |= models.Q(owner=user)
-        if owner_token:
-            mine |= models.Q(owner=None, session_key=owner_token)
-        return self.filter(mine)
-
-    def adopt(self, user: Any, owner_token: str | None) -> int:
-        """Give ``user`` the runs of the anonymous browser holding ``owner_token`` (at login,
-        as its fleets are). Returns how many moved."""
-        if not owner_token or user is None or not user.is_authenticated:
-            return 0
-        return self.filter(owner=None, session_key=owner_token).update(owner=user)
+class MatchupQuerySet(OwnedQuerySet):
+    """Runs are owned as saved fleets are (``fleetbuilder.ownership``)."""
 
 
 class Matchup(models.Model):
