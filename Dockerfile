@@ -10,7 +10,7 @@ COPY . /app
 RUN apt-get update -qq \
  && apt-get install -y -qq --no-install-recommends procps gcc \
  && bash scripts/setup.sh \
- && rm -rf /var/lib/apt/lists/*
+ && rm -rf /var/lib/apt/lists/* var/secret_key  # no key in the image: set SECRET_KEY
 RUN useradd --system --home /app --shell /usr/sbin/nologin fleet \
  && mkdir -p /app/var && chown -R fleet /app/var
 USER fleet

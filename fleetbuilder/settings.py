@@ -21,6 +21,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = envbool("DEBUG", "false")
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
+# Without SECRET_KEY, the key kept in SECRET_KEY_FILE is used: by default var/secret_key, a random
+# key scripts/setup.sh makes once per machine, so commands run as written in the README. Several
+# machines serving one site must share one key: set SECRET_KEY (or point SECRET_KEY_FILE at it).
+SECRET_KEY_FILE = Path(os.environ.get("SECRET_KEY_FILE") or BASE_DIR / "var" / "secret_key")
+if not SECRET_KEY and SECRET_KEY_FILE.is_file():
+    SECRET_KEY = SECRET_KEY_FILE.read_text().strip()
 # Sessions, CSRF tokens and password-reset links are signed with it: without DEBUG a missing or
 # guessable key stops start-up. Only a development server (DEBUG=true) may run without one.
 if DEBUG and not SECRET_KEY:

@@ -44,3 +44,10 @@ fi
 # the last build (a stale build is deleted first). A failed build warns and leaves pure Python.
 .venv/bin/python scripts/build_sim.py \
   || echo "setup: WARNING: the simulator runs as pure Python (scripts/build_sim.py failed)" >&2
+
+# A random SECRET_KEY for this machine, read by the settings when SECRET_KEY is unset, so that
+# scripts/run, scripts/serve and every manage.py command work as written (kept private, 0600).
+if [ ! -s var/secret_key ]; then
+  mkdir -p var
+  (umask 077; .venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(50))' > var/secret_key)
+fi

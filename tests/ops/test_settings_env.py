@@ -24,7 +24,8 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
                          "DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE",
                          "DJANGO_ALLOW_ASYNC_UNSAFE"}}
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env={**base, **env},
+        [sys.executable, "manage.py", *args], cwd=ROOT,
+        env={**base, "SECRET_KEY_FILE": str(ROOT / "no-such-key-file"), **env},
         capture_output=True, text=True, timeout=120,
     )
 
@@ -85,7 +86,8 @@ def test_an_unrelated_command_error_is_not_a_configuration_error() -> None:
 def test_the_wsgi_entry_point_prints_the_line_and_stops() -> None:
     result = subprocess.run(
         [sys.executable, "-c", "import fleetbuilder.wsgi"], cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}},
+        env={**{k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}},
+             "SECRET_KEY_FILE": str(ROOT / "no-such-key-file")},
         capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 4  # gunicorn's "App failed to load": it halts, not respawns
@@ -98,6 +100,7 @@ def test_gunicorn_halts_with_the_one_line_and_no_traceback(tmp_path: Path) -> No
     if not gunicorn.exists():
         pytest.skip("gunicorn is not installed")
     env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    env["SECRET_KEY_FILE"] = str(ROOT / "no-such-key-file")
     result = subprocess.run(
         [str(gunicorn), "--bind", "127.0.0.1:0", "--workers", "1", "fleetbuilder.wsgi"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
@@ -130,3 +133,14 @@ def test_without_https_the_deploy_check_names_what_is_missing() -> None:
     assert result.returncode == 1
     for warning in DEPLOY_WARNINGS:
         assert warning in result.stderr, warning
+
+
+def test_without_secret_key_the_machines_key_file_is_read_and_checked(tmp_path: Path) -> None:
+    """scripts/setup.sh keeps a random key in var/secret_key, so commands run as written."""
+    good, weak = tmp_path / "good", tmp_path / "weak"
+    good.write_text(STRONG_KEY + "\n")
+    weak.write_text("short\n")
+    assert manage("check", DEBUG="false", SECRET_KEY_FILE=str(good)).returncode == 0
+    refused = manage("check", DEBUG="false", SECRET_KEY_FILE=str(weak))
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("Configuration error: SECRET_KEY is shorter than 50")
