@@ -237,7 +237,7 @@ class Builder(Player):
         super().on_start()
         self.fleet, self.slugs, self.units = "", [], 0
 
-    def start(self) -> None:
+    def new_list(self) -> None:
         self.fleet, self.slugs = self.new_fleet(ships=2)
         self.units = 2 if self.fleet else 0
 
@@ -246,7 +246,7 @@ class Builder(Player):
         # An edit answers with the rows it changed only, so the player counts its own units
         # (/fleets/<id>/units/<i>/, 0-based), as the page does.
         if not self.fleet or random.random() < 0.03 or self.units >= MAX_UNITS:
-            self.start()  # now and then, or with a full list: a new fleet
+            self.new_list()  # now and then, or with a full list: a new fleet
             return
         roll = random.random()
         unit = f"{self.fleet}units/{random.randrange(self.units)}/" if self.units else ""
