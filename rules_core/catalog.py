@@ -293,6 +293,14 @@ class Upgrade:
     variants: frozenset[str] = frozenset()  # non-empty: only fleets of these variants
     max_per_fleet: int | None = None
     effects: Mapping[str, int] = field(default_factory=dict)  # stat changes: {"turrets": 1}
+    # Non-empty: only for a ship carrying a weapon of one of these types (R-150), e.g. a launch
+    # bay for Expanded Launch Bays.
+    requires_weapon: frozenset[WeaponType] = frozenset()
+
+    def takes(self, profile: ShipProfile) -> bool:
+        """Whether ``profile`` meets the upgrade's weapon prerequisite (R-150)."""
+        return not self.requires_weapon or any(
+            w.type in self.requires_weapon for w in profile.weapons)
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,6 +464,14 @@ def _class(value: str, path: str) -> ShipClass:
         raise CatalogError(path, f"{value!r} is not a ship class") from None
 
 
+def _weapon_type(value: str, path: str) -> WeaponType:
+    try:
+        return WeaponType(value)
+    except ValueError:
+        allowed = ", ".join(t.value for t in WeaponType)
+        raise CatalogError(path, f"{value!r} is not one of {allowed}") from None
+
+
 def _composition_rule(data: Any, path: str) -> CompositionRule:
     r = _Reader(data, path)
     kind = r.enum("kind", RuleKind)
@@ -592,6 +608,8 @@ def _upgrade(data: Any, path: str, faction: str | None) -> Upgrade:
         variants=frozenset(r.strs("variants", pattern=SLUG_RE)),
         max_per_fleet=r.optional_int("max_per_fleet", lo=1, hi=20),
         effects=dict(effects_raw),
+        requires_weapon=frozenset(_weapon_type(t, f"{path}.requires_weapon[{i}]")
+                                  for i, t in enumerate(r.strs("requires_weapon"))),
     )
     r.done()
     if not upgrade.classes:

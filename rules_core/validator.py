@@ -25,6 +25,7 @@ from rules_core.catalog import (
     ShipProfile,
     Upgrade,
     Variant,
+    WeaponType,
 )
 from rules_core.fleet import Fleet, FleetFormatError, PointsBand, ShipUnit, Squadron
 from rules_core.limits import points_message, points_over
@@ -332,7 +333,8 @@ def _rule_message(t: RuleTally, idx: CatalogIndex, band: PointsBand, total: int)
 def upgrade_refusal(
     upgrade: Upgrade, profile: ShipProfile, faction: str, variant: str | None, idx: CatalogIndex
 ) -> tuple[str, str] | None:
-    """Why ``profile`` may not take ``upgrade`` in this fleet: (code, message), or None (R-30)."""
+    """Why ``profile`` may not take ``upgrade`` in this fleet: (code, message), or None (R-30,
+    R-150)."""
     refusal = _faction_refusal(upgrade, faction, idx)
     if refusal is not None:
         return refusal
@@ -344,7 +346,26 @@ def upgrade_refusal(
         names = [_variant_name(faction, v, idx) for v in sorted(upgrade.variants)]
         return ("upgrade.not_allowed",
                 f"{upgrade.name} is only for {_or_list(names)} fleets.")
+    if not upgrade.takes(profile):  # R-150
+        return ("upgrade.prerequisite",
+                f"{upgrade.name} needs a ship with {_weapons_phrase(upgrade.requires_weapon)}; "
+                f"{profile.name} has none.")
     return None
+
+
+_WEAPON_PHRASES = {
+    WeaponType.LAUNCH_BAY: "a launch bay",
+    WeaponType.BATTERY: "weapons batteries",
+    WeaponType.LANCE: "lances",
+    WeaponType.TORPEDO: "torpedoes",
+    WeaponType.NOVA_CANNON: "a nova cannon",
+    WeaponType.SPECIAL: "a special weapon",
+}
+
+
+def _weapons_phrase(types: Iterable[WeaponType]) -> str:
+    order = list(WeaponType)
+    return _or_list([_WEAPON_PHRASES[t] for t in sorted(types, key=order.index)])
 
 
 def _faction_refusal(upgrade: Upgrade, faction: str, idx: CatalogIndex) -> tuple[str, str] | None:

@@ -85,5 +85,6 @@ def _upgrade(u: core.Upgrade) -> dict[str, Any]:
         "variants": sorted(u.variants),
         "max_per_fleet": u.max_per_fleet,
         "effects": dict(u.effects),
+        "requires_weapon": sorted(t.value for t in u.requires_weapon),
         "text": u.text,
     }

@@ -151,6 +151,7 @@ def _save_upgrade(upgrade: core.Upgrade, faction: Faction | None, order: int) ->
             classes=[c.value for c in core.CLASS_ORDER if c in upgrade.classes],
             variants=sorted(upgrade.variants), max_per_fleet=upgrade.max_per_fleet,
             text=upgrade.text, effects=dict(upgrade.effects), order=order,
+            requires_weapon=sorted(t.value for t in upgrade.requires_weapon),
         ),
     )
 

@@ -340,6 +340,9 @@ class Upgrade(models.Model):
     max_per_fleet = models.PositiveSmallIntegerField(null=True, blank=True)
     text = models.TextField()
     effects = models.JSONField(default=dict, blank=True)
+    requires_weapon = models.JSONField(
+        default=list, blank=True,
+        help_text="Only for a ship carrying a weapon of one of these types (R-150).")
     order = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
@@ -363,6 +366,7 @@ class Upgrade(models.Model):
             variants=frozenset(self.variants),
             max_per_fleet=self.max_per_fleet,
             effects=dict(self.effects),
+            requires_weapon=frozenset(core.WeaponType(t) for t in self.requires_weapon),
         )
 
 
