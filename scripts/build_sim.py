@@ -1,32 +1,36 @@
-"""Compile the simulator's hot modules with mypyc (issue #7), in place, next to their sources.
+"""Compile the simulator's hot modules with mypyc (issue #7) into build/mypyc/, outside the sources.
 
     python scripts/build_sim.py          # build if the sources changed since the last build
     python scripts/build_sim.py status   # say whether the compiled build is in use and current
-    python scripts/build_sim.py clean    # remove the compiled modules: pure Python again
+    python scripts/build_sim.py clean    # remove the build: pure Python again
 
-scripts/setup.sh runs the first form. The build is keyed on a hash of every rules_core source
-(and of this script, its mypy config, mypy's and Python's versions), recorded in
-rules_core/sim/.mypyc-build once the build succeeds; when the hash differs the old extension
-modules are deleted before anything else, so an edited .py never runs against a stale .so.
-A failed build leaves pure Python in place and prints a warning: the results are the same
-(tests/rules_core/sim/test_compiled_build.py), only about 3x slower.
+scripts/setup.sh runs the first form (mypy, which holds mypyc, is in the project's `build`
+extra, not a run-time dependency). The extension modules go to build/mypyc/lib/ (C sources and
+objects to build/mypyc/c/ and build/mypyc/temp/); build/mypyc/manifest.json, written last,
+records the sha256 of every source they were compiled against. rules_core.compiled loads them
+only when every hash matches the sources on disk, so a stale build is never loaded; nothing is
+written inside rules_core/. A failed build leaves pure Python and prints a warning: the results
+are the same (tests/rules_core/sim/test_compiled_build.py), only about 3x slower.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "scripts" / "mypyc.ini"
-STAMP = ROOT / "rules_core" / "sim" / ".mypyc-build"
-# The shared runtime library lands in the package (rules_core/sim/_compiled__mypyc*.so), not at
-# the top level, where an editable install would not find it.
+BUILD = ROOT / "build" / "mypyc"
+LIB = BUILD / "lib"
+# The shared runtime library: rules_core.sim._compiled__mypyc, found through the manifest too.
 GROUP = "rules_core.sim._compiled"
 MODULES = [
     "rules_core/sim/geometry.py", "rules_core/sim/state.py", "rules_core/sim/movement.py",
@@ -37,58 +41,94 @@ MODULES = [
 ]
 
 
-def sources_hash() -> str:
-    """What the compiled modules were built from: compiled code also assumes the types of the
-    interpreted modules it imports, so every rules_core source counts."""
+def _compiled_module() -> ModuleType:
+    """rules_core/compiled.py on its own, without importing (and so loading) rules_core."""
+    spec = importlib.util.spec_from_file_location(
+        "_rules_core_compiled", ROOT / "rules_core" / "compiled.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _tool_hash() -> str:
+    """What else the build depends on: this script, its mypy config, mypy's version."""
     try:
         from importlib.metadata import version
 
         mypy_version = version("mypy")
     except Exception:  # noqa: BLE001 - no mypy: no build either
         mypy_version = "none"
-    h = hashlib.sha256()
-    h.update(f"{sys.version}|{platform.machine()}|mypy {mypy_version}\n".encode())
-    files = sorted((ROOT / "rules_core").glob("*.py")) + sorted(
-        (ROOT / "rules_core" / "sim").glob("*.py"))
-    for path in [*files, CONFIG, Path(__file__).resolve()]:
-        h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    h = hashlib.sha256(f"{sys.version}|{platform.machine()}|mypy {mypy_version}\n".encode())
+    for path in (CONFIG, Path(__file__).resolve()):
+        h.update(path.read_bytes())
     return h.hexdigest()
 
 
-def built_files() -> list[Path]:
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    return [ROOT / (m.removesuffix(".py") + suffix) for m in MODULES] + [
-        ROOT / "rules_core" / "sim" / ("_compiled__mypyc" + suffix)]
+def _suffix() -> str:
+    return str(_compiled_module().python_tag().split("|", 1)[1])
 
 
-def clean() -> None:
-    STAMP.unlink(missing_ok=True)
-    for pattern in ("rules_core/*.so", "rules_core/sim/*.so", "*__mypyc*.so"):
-        for path in ROOT.glob(pattern):
-            path.unlink()
+def module_files() -> dict[str, str]:
+    """Each compiled module's name and its extension module's path inside build/mypyc/."""
+    suffix = _suffix()
+    names = [m.removesuffix(".py").replace("/", ".") for m in MODULES] + [GROUP + "__mypyc"]
+    return {name: "lib/" + name.replace(".", "/") + suffix for name in names}
 
 
 def current() -> bool:
-    return (STAMP.is_file() and STAMP.read_text().strip() == sources_hash()
-            and all(p.is_file() for p in built_files()))
+    compiled = _compiled_module()
+    if compiled.refusal(BUILD) is not None:
+        return False
+    manifest = json.loads((BUILD / compiled.MANIFEST).read_text())
+    return bool(manifest.get("tools") == _tool_hash() and manifest["modules"] == module_files())
+
+
+def clean() -> None:
+    # The manifest first: from that moment no new process loads anything from this build.
+    # Files are unlinked, never overwritten, so a running process keeps the modules it mapped.
+    (BUILD / "manifest.json").unlink(missing_ok=True)
+    shutil.rmtree(BUILD, ignore_errors=True)
+    remove_in_tree_builds()
+
+
+def remove_in_tree_builds() -> None:
+    """Extension modules that earlier builds left beside the sources: Python would prefer them
+    to the .py files whatever the manifest says, so they go."""
+    for pattern in ("rules_core/**/*.so", "rules_core/**/*.pyd", "*__mypyc*.so"):
+        for path in ROOT.glob(pattern):
+            path.unlink()
+    (ROOT / "rules_core" / "sim" / ".mypyc-build").unlink(missing_ok=True)
 
 
 def build() -> int:
+    remove_in_tree_builds()
     if current():
-        STAMP.write_text(sources_hash() + "\n")  # newer than the sources again (see rules_core)
         print("build_sim: compiled simulator is up to date")
         return 0
-    clean()  # never leave a stale build behind, whatever happens next
-    print("build_sim: compiling the simulator with mypyc (about a minute)")
+    clean()
+    compiled = _compiled_module()
+    sources = compiled.source_hashes()  # what this build is compiled from, read before it starts
+    print("build_sim: compiling the simulator with mypyc into build/mypyc/ (about a minute)")
     proc = subprocess.run([sys.executable, __file__, "_compile"], cwd=ROOT,
                           capture_output=True, text=True)
-    if proc.returncode != 0 or not all(p.is_file() for p in built_files()):
+    files = module_files()
+    if proc.returncode != 0 or not all((BUILD / f).is_file() for f in files.values()):
         clean()
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
         print(f"build_sim: WARNING: mypyc build failed; the simulator runs as pure Python "
               f"(same results, about 3x slower).\n{tail}", file=sys.stderr)
         return 1
-    STAMP.write_text(sources_hash() + "\n")
+    if compiled.source_hashes() != sources:
+        clean()
+        print("build_sim: WARNING: the sources changed during the build; none kept (run it "
+              "again)", file=sys.stderr)
+        return 1
+    manifest = {"python": compiled.python_tag(), "tools": _tool_hash(), "sources": sources,
+                "modules": files}
+    tmp = BUILD / "manifest.json.tmp"
+    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, BUILD / "manifest.json")
     print("build_sim: compiled " + ", ".join(Path(m).stem for m in MODULES))
     return 0
 
@@ -100,17 +140,20 @@ def _compile() -> None:
     os.chdir(ROOT)
     setup(name="void-command-sim", ext_modules=mypycify(
         ["--config-file", str(CONFIG.relative_to(ROOT)), *MODULES], group_name=GROUP,
-        opt_level="3"), script_args=["build_ext", "--inplace", "-q"])
+        opt_level="3", target_dir=str((BUILD / "c").relative_to(ROOT))),
+        script_args=["build_ext", "-q", "--build-lib", str(LIB.relative_to(ROOT)),
+                     "--build-temp", str((BUILD / "temp").relative_to(ROOT))])
 
 
 def status() -> int:
     import importlib
 
+    compiled = _compiled_module()
     mod = importlib.import_module("rules_core.sim.battle")
-    compiled = not str(mod.__file__).endswith(".py")
+    reason = compiled.refusal(BUILD)
     print(f"rules_core.sim.battle: {mod.__file__}")
-    print(f"compiled: {'yes' if compiled else 'no'}; build current: "
-          f"{'yes' if current() else 'no'}")
+    print(f"compiled: {'yes' if not str(mod.__file__).endswith('.py') else 'no'}; "
+          f"build in {BUILD.relative_to(ROOT)}: {reason or 'matches the sources'}")
     return 0
 
 

@@ -35,13 +35,14 @@ stamp=.venv/.installed-$(sha1sum pyproject.toml | cut -c1-12)
 if [ ! -f "$stamp" ]; then
   echo "setup: installing Python packages"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e '.[dev]'
+  .venv/bin/python -m pip install -q -e '.[dev,build]'
   rm -f .venv/.installed-*
   touch "$stamp"
 fi
 
-# Compile the simulator's hot modules with mypyc (issue #7), only when their sources changed since
-# the last build (a stale build is deleted first). A failed build warns and leaves pure Python.
+# Compile the simulator's hot modules with mypyc (issue #7) into build/mypyc/, only when their
+# sources changed since the last build (a stale build is deleted first; rules_core loads a build
+# only when its manifest matches the sources). A failed build warns and leaves pure Python.
 .venv/bin/python scripts/build_sim.py \
   || echo "setup: WARNING: the simulator runs as pure Python (scripts/build_sim.py failed)" >&2
 
