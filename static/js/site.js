@@ -4,6 +4,8 @@
 //   data-copy-source selects its text when it takes focus.
 // - <form data-submit-once>: a double click sends it once (a second "delete forever" would find
 //   nothing; the server also saves an import or a copy once per token).
+// - .table-scroll: a table wider than the screen scrolls sideways; such a box takes keyboard
+//   focus (arrow keys scroll it) and is named after its table's caption or the heading above.
 (function () {
   "use strict";
 
@@ -25,8 +27,36 @@
       });
     });
   }
+  function scrollables(root) {
+    root.querySelectorAll(".table-scroll").forEach(function (box) {
+      var scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls && !box.hasAttribute("tabindex")) {
+        var caption = box.querySelector("caption");
+        var heading = box.closest("section, article, main");
+        heading = heading && heading.querySelector("h2, h3, h1");
+        var name = (caption || heading || {}).textContent || "Table";
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", name.trim().replace(/\s+/g, " ") + " (scrolls sideways)");
+      } else if (!scrolls && box.getAttribute("role") === "region") {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+      }
+    });
+  }
+
   wire(document);
-  document.body.addEventListener("htmx:afterSwap", function (event) { wire(event.target); });
+  scrollables(document);
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    wire(event.target);
+    scrollables(event.target);
+  });
+  var resizing;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () { scrollables(document); }, 150);
+  });
 
   document.addEventListener("focusin", function (event) {
     if (event.target.matches && event.target.matches("[data-copy-source]")) event.target.select();
