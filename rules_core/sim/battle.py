@@ -70,11 +70,15 @@ class Battle:
     def __init__(self, fleet_a: FleetSpec, fleet_b: FleetSpec, dice: Any,
                  options: SimOptions | None = None, *, log: bool = False,
                  policies: tuple[Policy, Policy] | None = None,
-                 deploy: bool = True) -> None:
+                 deploy: bool = True, observer: Any = None) -> None:
         options = options or SimOptions()
         self.options = options
         self.dice = dice
         self.logging = log
+        # A replay's recorder (rules_core.sim.replay.Recorder): told of every log line and
+        # every attack; None in every ordinary battle, which then records nothing. It only
+        # reads the battle, so a recorded battle plays exactly as an unrecorded one.
+        self.observer = observer if log else None
         self.entries: list[LogEntry] = []
         self.round = 0
         self.phase = "setup"
@@ -117,8 +121,10 @@ class Battle:
 
     def log(self, side: int | None, text: str) -> None:
         if self.logging:
-            self.entries.append(LogEntry(self.round, self.phase,
-                                         None if side is None else SIDES[side], text))
+            entry = LogEntry(self.round, self.phase, None if side is None else SIDES[side], text)
+            self.entries.append(entry)
+            if self.observer is not None:
+                self.observer.step(self, entry)
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -237,6 +243,8 @@ class Battle:
         if hidden:
             t.blast_markers += hidden
         t.braced = False
+        if self.observer is not None:
+            self.observer.attack(self, ship, source, source_xy, fn in ORDNANCE, report)
         if report.shields_absorbed or report.hull_lost:
             ship.damaged_round = self.round
         if report.blast_markers_placed:
