@@ -18,9 +18,6 @@ missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
-# Node and npm install axe-core for the browser tests' accessibility check (tests/package.json);
-# a machine may already have them from another source (then Debian's packages are not needed).
-command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -41,15 +38,6 @@ if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install -q -e '.[dev,build]'
   rm -f .venv/.installed-*
   touch "$stamp"
-fi
-
-# axe-core for the browser tests (pinned in tests/package.json, exact versions in its lock file),
-# installed only when missing or when the lock file changed since the last install.
-npm_stamp=tests/node_modules/.installed-$(sha1sum tests/package-lock.json | cut -c1-12)
-if [ ! -f tests/node_modules/axe-core/axe.min.js ] || [ ! -f "$npm_stamp" ]; then
-  echo "setup: installing axe-core (npm ci in tests/)"
-  (cd tests && npm ci --no-audit --no-fund --loglevel=error)
-  touch "$npm_stamp"
 fi
 
 # Compile the simulator's hot modules with mypyc (issue #7) into build/mypyc/, only when their

@@ -2,7 +2,7 @@
 builder with a fleet that has problems and an open unit editor, the catalogue, sharing, print
 options, the simulator's form and a results page, gunnery, balance and the account pages.
 
-axe-core comes from the npm registry (tests/package.json, installed by scripts/setup.sh). It is
+axe-core comes from the npm registry (tests/package.json, installed by scripts/test). It is
 injected from disk with Playwright's add_script_tag; only these tests' browser contexts bypass
 the Content-Security-Policy to let it in (the pages themselves keep theirs)."""
 
@@ -22,7 +22,7 @@ PASSWORD = "Ironclad-Lunar-1138"
 
 def axe_context(browser: Browser, **kwargs) -> BrowserContext:  # noqa: ANN003
     if not AXE.exists():
-        pytest.fail(f"axe-core not found at {AXE}: run scripts/setup.sh (npm ci in tests/)")
+        pytest.fail(f"axe-core not found at {AXE}: run scripts/test (npm ci in tests/)")
     return browser.new_context(bypass_csp=True, **kwargs)
 
 
