@@ -164,6 +164,8 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = STATIC_ROOT is None
 WHITENOISE_AUTOREFRESH = DEBUG
+# Files served at the site's root: /favicon.ico, which browsers ask for on pages that name none.
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", str(512 * 1024))
 FILE_UPLOAD_MAX_MEMORY_SIZE = envint("FILE_UPLOAD_MAX_MEMORY_SIZE", str(512 * 1024))

@@ -481,7 +481,7 @@ def test_after_a_change_keyboard_focus_lands_on_what_it_says(client: Client, lib
                      html)
     html = client.post(f"/fleets/{library['orks'].pk}/copy/", {"next": "/fleets/"},
                        headers=HTMX).content.decode()
-    assert '<ul class="messages" tabindex="-1" autofocus>' in html
+    assert '<div class="messages" tabindex="-1" autofocus>' in html
     # A plain page load steals no focus.
     assert "autofocus" not in client.get("/fleets/").content.decode()
 
