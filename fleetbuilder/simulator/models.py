@@ -23,6 +23,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection, models, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -32,12 +33,14 @@ from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core import sharecode
 from rules_core.sim import BattleResult, SimOptions, Tally, play_battle
+from rules_core.sim import replay as sim_replay
 
 log = logging.getLogger("fleetbuilder.simulator")
 
 MAX_BATTLES = 10_000
 DEFAULT_BATTLES = 500
 MAX_SEED = 2**63 - 1
+REPLAY_CACHE_SECONDS = 6 * 3600
 
 
 def random_seed() -> int:
@@ -264,6 +267,22 @@ class Matchup(models.Model):
             raise ValueError(f"This run has battles 1 to {self.battles}.")
         return play_battle(catalog, self.core_fleet("a"), self.core_fleet("b"), seed=self.seed,
                            index=index, options=self.sim_options, log=log)
+
+    def replay(self, catalog: core.Catalog, index: int) -> dict[str, Any]:
+        """Battle ``index`` of this run as a replay's steps (``rules_core.sim.replay``),
+        played again from the run's seed; the run itself stores nothing more. Kept in the
+        cache, keyed on the run, the battle and the catalogue's version, so a player stepping
+        back and forth does not play it again."""
+        if not 0 <= index < self.battles:
+            raise ValueError(f"This run has battles 1 to {self.battles}.")
+        key = f"sim-replay:{sim_replay.FORMAT}:{self.public_id}:{index}:{catalog.version}"
+        data = cache.get(key)
+        if data is None:
+            _, data = sim_replay.replay_battle(catalog, self.core_fleet("a"),
+                                               self.core_fleet("b"), seed=self.seed,
+                                               index=index, options=self.sim_options)
+            cache.set(key, data, REPLAY_CACHE_SECONDS)
+        return data
 
     def resume_if_stalled(self) -> bool:
         """Send the missing chunks again if nothing moved for SIM_STALL_SECONDS.

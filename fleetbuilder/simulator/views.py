@@ -35,6 +35,7 @@ from rules_core.validator import check_points_bound, validate
 
 from .forms import MatchupForm
 from .models import Matchup, RunRefused, random_seed
+from .replay import replay_context
 from .results import battle_context, results_context
 
 
@@ -54,6 +55,7 @@ def check_playable(catalog: Any, fleet_a: Any, fleet_b: Any) -> None:
 
 NEW = "simulator/new.html"
 PAGE = "simulator/matchup.html"
+REPLAY = "simulator/replay.html"
 RECENT_RUNS = 10
 # A fresh form pits the Imperial Navy against the Archenemy: the game's classic war.
 DEFAULT_SAMPLES = {"a_faction": "imperial-navy", "b_faction": "archenemy"}
@@ -239,3 +241,40 @@ def results_json(request: HttpRequest, public_id: str) -> HttpResponse:
                     "options": run.options, "url": request.build_absolute_uri(
                         run.get_absolute_url())}}
     return JsonResponse(body, json_dumps_params={"indent": 2})
+
+
+# --- watching one battle -------------------------------------------------------------------
+
+
+def _replay_data(run: Matchup, battle: int) -> dict[str, Any]:
+    """Battle ``battle`` (1-based, as the results page numbers them) replayed; 404 outside the
+    run. Raises SimError when the engine can no longer play the fleets."""
+    if not 1 <= battle <= run.battles:
+        raise Http404(f"This run has battles 1 to {run.battles}.")
+    return run.replay(loader.core_catalog(), battle - 1)
+
+
+@require_GET
+def replay(request: HttpRequest, public_id: str, battle: int) -> HttpResponse:
+    """Battle ``battle`` of a run on a map, step by step (static/js/replay.js), and round by
+    round as still maps without JavaScript. Readable by anyone holding the run's link."""
+    run = _get_matchup(public_id)
+    ctx: dict[str, Any] = {"run": run, "number": battle, "error": ""}
+    try:
+        data = _replay_data(run, battle)
+    except SimError as exc:
+        ctx["error"] = f"This battle cannot be replayed: {exc}"
+        return render(request, REPLAY, ctx, status=409)
+    ctx.update(result=data["result"], **replay_context(data))
+    return render(request, REPLAY, ctx)
+
+
+@require_GET
+def replay_json(request: HttpRequest, public_id: str, battle: int) -> HttpResponse:
+    """The replay's steps (``rules_core.sim.replay``): what the page's player draws."""
+    run = _get_matchup(public_id)
+    try:
+        data = _replay_data(run, battle)
+    except SimError as exc:
+        return JsonResponse({"error": f"This battle cannot be replayed: {exc}"}, status=409)
+    return JsonResponse(data)

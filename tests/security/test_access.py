@@ -76,6 +76,8 @@ MATRIX: dict[str, Spec] = {
     "fleets:admiral": BUILDER_POST,
     "fleets:add_upgrade": BUILDER_POST,
     "fleets:remove_upgrade": BUILDER_POST,
+    "fleets:set_upgrades": BUILDER_POST,
+    "fleets:reorder": BUILDER_POST,
     "fleets:rename": BUILDER_POST,
     "fleets:duplicate": BUILDER_POST,
     "fleets:remove": BUILDER_POST,
@@ -102,6 +104,9 @@ MATRIX: dict[str, Spec] = {
     "simulator:again": Spec("run", post=FORK),
     "simulator:fleet_file": Spec("run", get=ANYONE),
     "simulator:results_json": Spec("run", get=ANYONE),
+    # watching one battle of a run: readable by anyone holding the run's link, as its results
+    "simulator:replay": Spec("run", get=ANYONE),
+    "simulator:replay_json": Spec("run", get=ANYONE),
     # big prints on the workers (fleetbuilder/cards/views.py): the requester's only
     "cards:print_job": Spec("print", get=OWNER),
     "cards:print_job_pdf": Spec("print", get=OWNER),
@@ -178,6 +183,8 @@ def _target(spec: Spec, route: Route, owner: Browser, make_fleet: Callable[..., 
         kwargs = {"public_id": run.public_id}
         if "side" in route.params:
             kwargs["side"] = "a"
+        if "battle" in route.params:
+            kwargs["battle"] = 1
         return Target(kwargs, lambda: run_state(run), run=run)
     if spec.obj == "analysis":
         analysis = _queued_analysis(owner, doc)
