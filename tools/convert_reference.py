@@ -36,6 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rules_core.catalog import ShipClass, default_all_ahead_full  # noqa: E402
+from tools.ship_descriptions import describe  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_REFERENCE = ROOT.parent / "shared" / "reference" / "bfg-ship-facts.json"
@@ -849,10 +850,9 @@ def convert_ship(rec: dict, pick: Pick, spec: FactionSpec) -> dict[str, Any]:
         ship["special_rules"] = rules
     if tags:
         ship["tags"] = tags
-    described = f"Converted from the reference record '{rec['name']}' ({rec['source_catalogue']})."
-    if pick.armament is not None:
-        described += " Hull and points from the reference; armament designed by the project."
-    ship["description"] = described
+    # Players read this on the ship's page: what the ship is, not where its numbers came from
+    # (that is "source" below and docs/catalogue.md).
+    ship["description"] = describe(ship)
     ship["source"] = "reference"
     return ship
 

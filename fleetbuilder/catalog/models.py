@@ -25,6 +25,14 @@ ROLE_SUMMARIES = {
 }
 ALLEGIANCE_CHOICES = [("imperium", "Imperial Forces"), ("chaos", "Forces of Chaos"),
                       ("xenos", "Xenos Empires")]
+# Tags that are names (gods, a Legion, a people): capitalised when shown; other tags are words.
+PROPER_TAGS = {"nurgle", "slaanesh", "tzeentch", "khorne", "black-legion", "demiurg"}
+
+
+def tag_label(tag: str) -> str:
+    """A tag slug as words: "armoured-prow" → "armoured prow", "black-legion" → "Black Legion"."""
+    words = tag.replace("-", " ").replace("_", " ")
+    return words.title() if tag in PROPER_TAGS else words
 
 
 class CatalogState(models.Model):
@@ -254,6 +262,11 @@ class ShipProfile(models.Model):
     @property
     def is_unique(self) -> bool:
         return "unique" in self.tags
+
+    @property
+    def tag_labels(self) -> list[str]:
+        """The tags as players say them: "armoured prow", "Black Legion" (data keeps slugs)."""
+        return [tag_label(tag) for tag in self.tags]
 
     @property
     def source_label(self) -> str:
