@@ -370,17 +370,24 @@ class Catalog:
 # --- reading ------------------------------------------------------------------------------
 
 
+# _Reader's methods are named after what they read (str, int, list), which shadows those
+# builtins in the class body's annotations; these aliases name the types there.
+_Str = str
+_Int = int
+_List = list
+
+
 class _Reader:
     """Typed access to one JSON object, raising CatalogError with the path on a bad value."""
 
-    def __init__(self, data: Any, path: str) -> None:
+    def __init__(self, data: Any, path: _Str) -> None:
         if not isinstance(data, dict):
             raise CatalogError(path, "expected an object")
         self.data = data
         self.path = path
         self.seen: set[str] = set()
 
-    def _get(self, key: str, default: Any, required: bool) -> Any:
+    def _get(self, key: _Str, default: Any, required: bool) -> Any:
         self.seen.add(key)
         if key not in self.data:
             if required:
@@ -389,8 +396,8 @@ class _Reader:
         return self.data[key]
 
     def str(
-        self, key: str, default: str | None = None, *, pattern: re.Pattern[str] | None = None
-    ) -> str:
+        self, key: _Str, default: _Str | None = None, *, pattern: re.Pattern[_Str] | None = None
+    ) -> _Str:
         value = self._get(key, default, default is None)
         if not isinstance(value, str):
             raise CatalogError(f"{self.path}.{key}", "expected a string")
@@ -398,13 +405,15 @@ class _Reader:
             raise CatalogError(f"{self.path}.{key}", f"{value!r} is not a valid identifier")
         return value
 
-    def optional_str(self, key: str) -> str | None:
+    def optional_str(self, key: _Str) -> _Str | None:
         value = self._get(key, None, False)
         if value is not None and not isinstance(value, str):
             raise CatalogError(f"{self.path}.{key}", "expected a string or null")
         return value
 
-    def int(self, key: str, default: int | None = None, *, lo: int = 0, hi: int = 10_000) -> int:
+    def int(
+        self, key: _Str, default: _Int | None = None, *, lo: _Int = 0, hi: _Int = 10_000
+    ) -> _Int:
         value = self._get(key, default, default is None)
         if not isinstance(value, int) or isinstance(value, bool):
             raise CatalogError(f"{self.path}.{key}", "expected an integer")
@@ -412,19 +421,19 @@ class _Reader:
             raise CatalogError(f"{self.path}.{key}", f"{value} is outside {lo}–{hi}")
         return value
 
-    def optional_int(self, key: str, *, lo: int = 0, hi: int = 10_000) -> int | None:
+    def optional_int(self, key: _Str, *, lo: _Int = 0, hi: _Int = 10_000) -> _Int | None:
         if self.data.get(key) is None:
             self.seen.add(key)
             return None
         return self.int(key, lo=lo, hi=hi)
 
-    def list(self, key: str, required: bool = False) -> list[Any]:
+    def list(self, key: _Str, required: bool = False) -> _List[Any]:
         value = self._get(key, [], required)
         if not isinstance(value, list):
             raise CatalogError(f"{self.path}.{key}", "expected a list")
         return value
 
-    def strs(self, key: str, *, pattern: re.Pattern[str] | None = None) -> tuple[str, ...]:
+    def strs(self, key: _Str, *, pattern: re.Pattern[_Str] | None = None) -> tuple[_Str, ...]:
         out = []
         for i, item in enumerate(self.list(key)):
             if not isinstance(item, str) or (pattern is not None and not pattern.match(item)):
@@ -432,7 +441,7 @@ class _Reader:
             out.append(item)
         return tuple(out)
 
-    def enum(self, key: str, enum: type[StrEnum], default: str | None = None) -> Any:
+    def enum(self, key: _Str, enum: type[StrEnum], default: _Str | None = None) -> Any:
         value = self.str(key, default)
         try:
             return enum(value)

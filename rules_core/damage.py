@@ -17,6 +17,7 @@ Ruling ids (R-nn) refer to docs/rulings.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
@@ -406,7 +407,7 @@ def _count_at_least(dice: Dice, n: int, score: int) -> int:
     own ``count_at_least`` when it has one: the same rolls, faster)."""
     if n <= 0:
         return 0
-    fast = getattr(dice, "count_at_least", None)
+    fast: Callable[[int, int], int] | None = getattr(dice, "count_at_least", None)
     if fast is not None:
         return fast(n, score)
     return sum(1 for _ in range(n) if dice.d6() >= score)

@@ -400,6 +400,86 @@ class Fleet(models.Model):
         self._put_ship(units, i, j, replace(ship, upgrades=tuple(kept)))
         self.apply(catalog, units)
 
+    def set_upgrades(self, catalog: core.Catalog, i: int, j: int | None,
+                     wanted: list[str]) -> tuple[list[str], list[str]]:
+        """Fit exactly ``wanted`` to ship ``j`` of unit ``i`` (the ticked boxes of its editor):
+        what it carries and is not wanted comes off, what is wanted and new is fitted, each
+        checked as Add would (R-30, R-31, R-150). Returns (fitted, taken off); saves only on a
+        change."""
+        units = self._units()
+        ship = self._ship_at(units, i, j)
+        keep = set(wanted)
+        taken_off = list(dict.fromkeys(s for s in ship.upgrades if s not in keep))
+        fitted = [s for s in wanted if s not in ship.upgrades]
+        ship = replace(ship, upgrades=tuple(s for s in ship.upgrades if s in keep))
+        self._put_ship(units, i, j, ship)
+        for slug in fitted:
+            self._check_fit(catalog, units, ship, slug)
+            ship = replace(ship, upgrades=(*ship.upgrades, slug))
+            self._put_ship(units, i, j, ship)
+        if fitted or taken_off:
+            self.apply(catalog, units)
+        return fitted, taken_off
+
+    def set_squadron_upgrades(self, catalog: core.Catalog, i: int,
+                              wanted: list[str]) -> tuple[list[str], list[str]]:
+        """Squadron-wide refits (R-151): each upgrade in ``wanted`` is fitted to every escort of
+        squadron ``i`` that lacks it, all or nothing; one every escort carries and ``wanted``
+        leaves out comes off them all. An upgrade only some escorts carry and ``wanted`` leaves
+        out is left as it is (chosen escort by escort). Returns (fitted, taken off)."""
+        units = self._units()
+        squadron = self._squadron(units, i)
+        if not squadron.ships:
+            raise EditError("This squadron has no escorts yet.")
+        keep = set(wanted)
+
+        def on_every(slug: str) -> bool:
+            return all(slug in e.upgrades for e in squadron.ships)
+
+        carried = dict.fromkeys(s for e in squadron.ships for s in e.upgrades)
+        taken_off = [s for s in carried if s not in keep and on_every(s)]
+        fitted = [s for s in wanted if not on_every(s)]
+        ships = [replace(e, upgrades=tuple(s for s in e.upgrades if s not in taken_off))
+                 for e in squadron.ships]
+        units[i] = replace(squadron, ships=tuple(ships))
+        names = catalog_index(catalog)
+        for slug in fitted:
+            for n, escort in enumerate(ships):
+                if slug in escort.upgrades:
+                    continue
+                try:
+                    self._check_fit(catalog, units, escort, slug)
+                except EditError as exc:
+                    raise EditError(f"Not fitted to the squadron: escort {n + 1} "
+                                    f"({names.ship_name(escort.ship)}): {exc}") from None
+                ships[n] = replace(escort, upgrades=(*escort.upgrades, slug))
+                units[i] = replace(squadron, ships=tuple(ships))
+        if fitted or taken_off:
+            self.apply(catalog, units)
+        return fitted, taken_off
+
+    def _check_fit(self, catalog: core.Catalog, units: list[rf.Unit],
+                   ship: rf.ShipUnit | rf.SquadronShip, slug: str) -> None:
+        """Refuse fitting ``slug`` to ``ship`` (as it stands in ``units``) with the reason."""
+        option = next((o for o in self.upgrade_options(catalog, ship.ship, ship.upgrades, units)
+                       if o.upgrade.slug == slug), None)
+        if option is None:
+            raise EditError("That upgrade is not in this fleet's list.")
+        if option.reason:
+            raise EditError(option.reason)
+
+    def move_unit(self, catalog: core.Catalog, i: int, to: int) -> int:
+        """Move unit ``i`` to place ``to`` in the list (kept within it); the units between shift
+        by one. Returns its new place; saves only when it moved."""
+        units = self._units()
+        unit = self._unit(units, i)
+        to = max(0, min(to, len(units) - 1))
+        if to != i:
+            del units[i]
+            units.insert(to, unit)
+            self.apply(catalog, units)
+        return to
+
     def rename_unit(self, catalog: core.Catalog, i: int, name: str) -> None:
         units = self._units()
         unit = self._unit(units, i)

@@ -63,4 +63,5 @@ def render_cards(catalog: Catalog, fleet: Fleet, *, layout: str = "poker",
                         share_url=share_url, report=report, advanced_movement=advanced_movement)
     document = HTML(string=source, base_url=ASSETS.as_uri() + "/",
                     url_fetcher=fetcher or AssetFetcher())
-    return document.write_pdf(stylesheets=[_stylesheet()])
+    pdf: bytes = document.write_pdf(stylesheets=[_stylesheet()])
+    return pdf

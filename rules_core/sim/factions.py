@@ -12,12 +12,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import damage
 from ..damage import SpecialOrder
 
 if TYPE_CHECKING:
+    from ..dice import Dice
     from .battle import Battle
     from .gunnery import Sighting
     from .policy import Policy
@@ -194,7 +195,8 @@ def command_step(b: Battle, unit: Unit, lead: Ship, policy: Policy) -> bool:
                      or (lead.spec.bays and not lead.bays_ready)))
     hatred = rules.hatred and b.specs[1 - side].allegiance == "imperium"
     if not (naval or doctrine or hatred):
-        return o.command_check(b, lead)
+        checked: bool = o.command_check(b, lead)
+        return checked
     probe = policy.plan(b, unit, lead, True, False)
     order = probe[0]
     if naval and order in (LOCK_ON, RELOAD):
@@ -206,18 +208,19 @@ def command_step(b: Battle, unit: Unit, lead: Ship, policy: Policy) -> bool:
     ld = DOCTRINE_LD if doctrine and order == RELOAD else None
     also = "Hatred of the False Emperor" if hatred and order == LOCK_ON else None
     what = "command check (Torpedo Doctrine: 10 or less)" if ld is not None else "command check"
-    passed = o.command_check(b, lead, ld=ld, also=also, what=what)
+    passed: bool = o.command_check(b, lead, ld=ld, also=also, what=what)
     if passed:
         b.scratch[("plan", unit)] = (rnd, probe)
     return passed
 
 
-def take_plan(b: Battle, unit: Unit) -> tuple | None:
+def take_plan(b: Battle, unit: Unit) -> tuple[Any, ...] | None:
     """The plan :func:`command_step` already asked the policy for this activation, if any."""
     kept = b.scratch.pop(("plan", unit), None)
     if kept is None or kept[0] != b.round:
         return None
-    return kept[1]
+    plan: tuple[Any, ...] = kept[1]
+    return plan
 
 
 # --- shooting ------------------------------------------------------------------------------------
@@ -273,7 +276,7 @@ def teleport_assault(b: Battle, ship: Ship, seen: list[Sighting], hesitant: bool
     return give_up.index
 
 
-def strike_team(target: damage.Target, dice) -> damage.AttackReport:
+def strike_team(target: damage.Target, dice: Dice) -> damage.AttackReport:
     """A critical hit, shields or not (Teleport Assault); Bulkhead Collapse deals its d3."""
     report = damage.AttackReport("teleport")
     hit = damage.roll_critical(target, dice)
@@ -284,7 +287,7 @@ def strike_team(target: damage.Target, dice) -> damage.AttackReport:
     return report
 
 
-def dakka_volley(target: damage.Target, strength: int, range_cm: float, dice, *,
+def dakka_volley(target: damage.Target, strength: int, range_cm: float, dice: Dice, *,
                  to_hit_mod: int = 0, holofields: bool = False,
                  prow: bool = False) -> damage.AttackReport:
     """Ork gunz at 15 cm or less (R-120): to-hit dice of 1 are re-rolled once; then the

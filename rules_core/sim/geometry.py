@@ -8,6 +8,7 @@ Headings are radians, counter-clockwise from +x, so "left" (port) is counter-clo
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from .state import FRONT, LEFT, REAR, RIGHT
 
@@ -94,7 +95,7 @@ def segment_first_contact(ax: float, ay: float, bx: float, by: float,
     return t if 0.0 <= t <= 1.0 else None
 
 
-def sight_blocked(terrain: list, ax: float, ay: float, bx: float, by: float,
+def sight_blocked(terrain: list[Any], ax: float, ay: float, bx: float, by: float,
                   ignore: object = None, ignore2: object = None) -> bool:
     """Line of sight is centre to centre (§7); a gas cloud, planet, gravity well or drifting
     body across the line blocks it, shooter or target inside one included (R-80). ``ignore``

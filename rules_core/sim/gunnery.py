@@ -25,6 +25,7 @@ from .state import BATTERY, FRONT, LANCE, LEFT, REAR, RIGHT, SPECIAL, Gun
 from .terrain import in_well
 
 if TYPE_CHECKING:
+    from ..dice import Dice
     from .battle import Battle
     from .state import Ship
 
@@ -270,7 +271,7 @@ def _next_escort(b: Battle, firer: Ship, gun: Gun, after: Ship, reach: float) ->
     return best
 
 
-def special_volley(target: damage.Target, strength: int, range_cm: float, dice,
+def special_volley(target: damage.Target, strength: int, range_cm: float, dice: Dice,
                    *, to_hit_mod: int = 0) -> damage.AttackReport:
     """A ``special`` weapon rolls as a battery (4+/5+ by range) and its hits ignore shields
     (docs/catalogue.md); armor saves apply."""
@@ -281,7 +282,7 @@ def special_volley(target: damage.Target, strength: int, range_cm: float, dice,
                                   shields=False, blast_marker=True)
 
 
-def screened_volley(target: damage.Target, kind: int, strength: int, range_cm: float, dice,
+def screened_volley(target: damage.Target, kind: int, strength: int, range_cm: float, dice: Dice,
                     *, to_hit_mod: int = 0, holofields: bool = False,
                     prow: bool = False) -> damage.AttackReport:
     """A volley at a ship with a screen between the to-hit roll and the resolver (R-89):
@@ -304,7 +305,7 @@ def screened_volley(target: damage.Target, kind: int, strength: int, range_cm: f
     return report
 
 
-def damage_points(target: damage.Target, points: int, dice, *,
+def damage_points(target: damage.Target, points: int, dice: Dice, *,
                   attack: str = "damage", shields: bool = True,
                   blast_marker: bool = True) -> damage.AttackReport:
     """Damage that needs no to-hit roll and allows no armor save (R-43): spill-over, ramming,

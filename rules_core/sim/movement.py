@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import orders as o
 from .geometry import segment_first_contact, segment_point_distance
@@ -59,7 +59,7 @@ def in_terrain(b: Battle, ship: Ship, kind: str) -> Terrain | None:
     return None
 
 
-def _open_space(terrain: list) -> bool:
+def _open_space(terrain: list[Any]) -> bool:
     """No piece a moving ship can meet on its way (debris fields and gas clouds only slow it
     down at the start of a move or hide it, §13)."""
     for t in terrain:

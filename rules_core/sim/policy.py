@@ -10,7 +10,7 @@ ordnance. Register another with :func:`register_policy` and name it in ``SimOpti
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
@@ -214,7 +214,7 @@ _PROFILES: dict[int, tuple[ShipSpec, _Profile]] = {}
 
 
 _FOCUS_KEYS = (("focus", 0), ("focus", 1))
-_NO_TERRAIN: list = []
+_NO_TERRAIN: list[Any] = []
 
 
 def profile_of(spec: ShipSpec) -> _Profile:
@@ -231,8 +231,8 @@ def profile_of(spec: ShipSpec) -> _Profile:
 _PLANET, _ASTEROIDS, _COVER = 0, 1, 2
 
 
-def _scoring_terrain(terrain: list, planet_margin: float, x: float = 0.0, y: float = 0.0,
-                     spread: float = -1.0) -> list:
+def _scoring_terrain(terrain: list[Any], planet_margin: float, x: float = 0.0,
+                     y: float = 0.0, spread: float = -1.0) -> list[Any]:
     """The pieces that weigh on a move's score, in table order, as (x, y, reach, kind): planets
     within their radius + ``planet_margin``, asteroid belts and other cover within theirs.
     With ``spread`` >= 0, only pieces that can reach a point within ``spread`` cm of (x, y)."""
@@ -278,14 +278,15 @@ class StandardPolicy(Policy):
         protection left, nearest the fleet's centre, crippled ones first."""
         cache = b.scratch.get(_FOCUS_KEYS[side])
         if cache is not None and cache[0] == b.round and cache[1].on_table:
-            return cache[1]
+            cached_focus: Ship = cache[1]
+            return cached_focus
         friends = b.friends(side)
         enemies = b.enemies(side)
         if not friends or not enemies:
             return None
         if self.faction_tactics and friends[0].spec.rules.grudge:
             # Ancestral Grudge (R-118): every Votann gun hits the grudge ship at +1.
-            grudge = b.scratch.get(("grudge", side))
+            grudge: Ship | None = b.scratch.get(("grudge", side))
             if grudge is not None and grudge.on_table:
                 b.scratch[_FOCUS_KEYS[side]] = (b.round, grudge)
                 return grudge
@@ -372,7 +373,8 @@ class StandardPolicy(Policy):
             u = order[i]
             if u.activated_round < rnd and u.alive:
                 cached[2] = i
-                return u
+                found: Unit = u
+                return found
         cached[2] = len(order)
         return ready[0]
 
@@ -402,8 +404,8 @@ class StandardPolicy(Policy):
                             torpedo_ready)[0]
 
     def _scores(self, b: Battle, ship: Ship, p: _Profile, target: Ship,
-                points: tuple[tuple[float, float, float, float], ...] | list,
-                fire_factor: float, torpedo_ready: bool, near: list | None = None
+                points: tuple[tuple[float, float, float, float], ...] | list[Any],
+                fire_factor: float, torpedo_ready: bool, near: list[Any] | None = None
                 ) -> list[float]:
         """:meth:`_score` of several end points at once (the hot path: constants hoisted).
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from ..catalog import (
     Arc,
@@ -199,8 +200,9 @@ def _reindex(spec: ShipSpec, unit: int) -> ShipSpec:
     return replace(spec, unit=unit)
 
 
-def _ship_spec(side: int, unit: int, index: int, report: ShipReport, craft_by_slug: dict,
-               admirals: dict, faction: str) -> ShipSpec:
+def _ship_spec(side: int, unit: int, index: int, report: ShipReport,
+               craft_by_slug: dict[str, Any], admirals: dict[str, Any],
+               faction: str) -> ShipSpec:
     p = report.profile
     assert p is not None
     fx = report.effects
