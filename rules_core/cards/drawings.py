@@ -1,16 +1,17 @@
 """Drawings the cards use, made in code: the arc diagrams and the critical-hit checklist.
 
-The arcs of a card's weapons are one inline SVG per weapons list (:func:`arcs_svg`), laid over
-the rows it belongs to, so a card costs WeasyPrint one drawing for its arcs, not one image per
-weapon. The critical checklist is the same on every card, so it is one raster image
-(``<img src="drawing:criticals">``), embedded once per document, where the checklist as text
-would cost a laid-out line per row on every card. :mod:`rules_core.cards.fetcher` serves that
-name and refuses anything else.
+The arcs of a weapons list are a raster strip behind its rows (:func:`arcs_url`), so a card
+costs WeasyPrint no box and no SVG for its arcs (an inline SVG is parsed and drawn in Python,
+about as dear as the rest of the weapons list). The critical checklist is the same on every
+card, so it is one raster image (``<img src="drawing:criticals">``), embedded once per
+document, where the checklist as text would cost a laid-out line per row on every card.
+:mod:`rules_core.cards.fetcher` serves these names and refuses anything else.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -19,63 +20,100 @@ from rules_core.catalog import Arc
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from PIL import ImageFont
+    from PIL import Image, ImageFont
 
 SCHEME = "drawing"
 
-# Four 90° sectors around a ship pointing up, as on the catalogue's ship pages
-# (templates/catalog/_arcs.svg.html); All Around fills every sector. The corners of each
-# sector, on a unit circle (y down).
-_R = 0.70710678
-_SECTORS = ((Arc.FRONT, (-_R, -_R), (_R, -_R)), (Arc.RIGHT, (_R, -_R), (_R, _R)),
-            (Arc.REAR, (_R, _R), (-_R, _R)), (Arc.LEFT, (-_R, _R), (-_R, -_R)))
+# A weapons list's arc diagrams are a strip of rasters, one under each row's arc column, and
+# its row rules a one-pixel-wide raster stretched across the card: two backgrounds of the
+# names block (markup.weapons_table), so the arcs cost WeasyPrint no box at all and a list's
+# images are embedded once per document, however many cards repeat it. The URL says all that
+# decides the picture, and :func:`drawing` accepts only URLs of exactly that shape.
+ARCS_RE = re.compile(
+    r"drawing:arcs-(\d{3})-(\d{3})-([01])-((?:[0-9a-f][1-9]\.){0,59}[0-9a-f][1-9])")
+RULES_RE = re.compile(r"drawing:rules-(\d{3})-([01])-([1-9]{1,60})")
+_ARC_BITS = {Arc.FRONT: 1, Arc.RIGHT: 2, Arc.REAR: 4, Arc.LEFT: 8, Arc.ALL_AROUND: 15}
+ARC_STRIP_MARGIN_MM = 0.2  # white space either side of a diagram in its strip
 
 
-def _sector(cx: float, cy: float, r: float, start: tuple[float, float],
-            end: tuple[float, float]) -> str:
-    return (f"M{cx:.2f} {cy:.2f}L{cx + r * start[0]:.2f} {cy + r * start[1]:.2f}"
-            f"A{r:.2f} {r:.2f} 0 0 1 {cx + r * end[0]:.2f} {cy + r * end[1]:.2f}Z")
+def _arc_bits(arcs: Iterable[Arc]) -> int:
+    bits = 0
+    for arc in arcs:
+        bits |= _ARC_BITS.get(arc, 0)
+    return bits
 
 
-def _ship(cx: float, cy: float, size: float) -> str:
-    """The ship at the diagram's centre, in the 48-unit frame of the catalogue's drawing."""
-    u = size / 48
-    corners = ((24, 12), (29, 32), (24, 29), (19, 32))
-    return "M" + "L".join(f"{cx + (x - 24) * u:.2f} {cy + (y - 24) * u:.2f}"
-                          for x, y in corners) + "Z"
+def arcs_url(rows: Iterable[tuple[tuple[Arc, ...], int]], *, pitch: float, size: float,
+             ink_saver: bool) -> str:
+    """The strip of arc diagrams for ``rows`` ((arcs, lines) per weapon): a diagram of
+    diameter ``size`` mm centred in each row's first line, rows ``pitch`` mm a line."""
+    code = ".".join(f"{_arc_bits(arcs):x}{lines}" for arcs, lines in rows)
+    return f"{SCHEME}:arcs-{round(pitch * 100):03d}-{round(size * 100):03d}-{int(ink_saver)}-{code}"
 
 
-def arcs_svg(rows: Iterable[tuple[tuple[Arc, ...], int]], *, x: float, pitch: float,
-             size: float, width: float, rule: str, ink_saver: bool) -> str:
-    """The arc diagrams and row rules of a weapons list, as one SVG laid over its rows.
+def rules_url(lines: Iterable[int], *, pitch: float, ink_saver: bool) -> str:
+    """The rules closing each row of a weapons list whose rows are ``lines`` lines high."""
+    return f"{SCHEME}:rules-{round(pitch * 100):03d}-{int(ink_saver)}-{''.join(map(str, lines))}"
 
-    ``rows`` are (arcs, lines) per weapon, ``pitch`` the height of a line in mm, ``x`` the
-    diagrams' centre from the left and ``size`` their diameter; a rule of colour ``rule``
-    closes each row. WeasyPrint parses and draws an inline SVG per node, so the whole list is
-    four paths: the sectors in fire, the others, the ships and the rules.
-    """
-    r = size / 2 - 0.1
-    on: list[str] = []
-    off: list[str] = []
-    ships: list[str] = []
-    rules: list[str] = []
+
+def arc_strip_width(size: float) -> float:
+    return size + 2 * ARC_STRIP_MARGIN_MM
+
+
+def _png(img: Image.Image) -> bytes:
+    out = io.BytesIO()
+    img.save(out, format="PNG", dpi=(DPI, DPI))
+    return out.getvalue()
+
+
+def _arcs_png(pitch: float, size: float, ink_saver: bool, rows: list[tuple[int, int]]) -> bytes:
+    """Drawn at twice the resolution and halved, so the small diagrams' edges are smooth.
+    Four 90° sectors round a ship pointing up, as on the catalogue's ship pages
+    (templates/catalog/_arcs.svg.html); All Around fills every sector."""
+    from PIL import Image, ImageDraw
+
+    px = 2 * DPI / 25.4
+    lines = sum(n for _, n in rows)
+    width, height = round(arc_strip_width(size) * px), round(lines * pitch * px)
+    img = Image.new("RGBA", (width, height), (255, 255, 255, 0))  # clear between diagrams
+    draw = ImageDraw.Draw(img)
+    on = (185, 190, 196, 255) if ink_saver else (51, 51, 51, 255)
+    grey, black, white = (85, 85, 85, 255), (0, 0, 0, 255), (255, 255, 255, 255)
+    stroke = max(1, round(0.12 * px))  # drawn inside the edge: a little wider
+    r = (size / 2 - 0.1) * px
+    cx = width / 2
     y = 0.0
-    for arcs, lines in rows:
-        cy = y + pitch / 2
-        wanted = set(arcs)
-        for arc, start, end in _SECTORS:
-            fired = Arc.ALL_AROUND in wanted or arc in wanted
-            (on if fired else off).append(_sector(x, cy, r, start, end))
-        ships.append(_ship(x, cy, size))
-        y += lines * pitch
-        rules.append(f"M0 {y - 0.075:.3f}H{width}")
-    fill = "#b9bec4" if ink_saver else "#333"
-    paths = [(fill, "#555", 0.1, on), ("#fff", "#555", 0.1, off), ("#fff", "#000", 0.1, ships),
-             ("none", rule, 0.15, rules)]
-    body = "".join(f'<path fill="{f}" stroke="{s}" stroke-width="{w}" d="{"".join(d)}"/>'
-                   for f, s, w, d in paths if d)
-    return (f'<svg class="arcs" width="{width}mm" height="{y:.3f}mm" '
-            f'viewBox="0 0 {width} {y:.3f}">{body}</svg>')
+    for bits, n in rows:
+        cy = (y + pitch / 2) * px
+        box = (cx - r, cy - r, cx + r, cy + r)
+        # PIL's angles run clockwise from three o'clock: the front sector is 225°–315°.
+        for bit, start in ((1, 225), (2, 315), (4, 45), (8, 135)):
+            draw.pieslice(box, start, start + 90, fill=on if bits & bit else white,
+                          outline=grey, width=stroke)
+        u = size / 48 * px  # the ship, in the 48-unit frame of the catalogue's drawing
+        ship = [(cx + (x - 24) * u, cy + (yy - 24) * u)
+                for x, yy in ((24, 12), (29, 32), (24, 29), (19, 32))]
+        draw.polygon(ship, fill=white, outline=black, width=stroke)
+        y += n * pitch
+    return _png(img.resize((width // 2, height // 2), Image.Resampling.LANCZOS))
+
+
+def _rules_png(pitch: float, ink_saver: bool, lines: list[int]) -> bytes:
+    """One pixel wide (it is stretched across the card): a 0.15 mm rule ending each row, on a
+    transparent ground, laid over the arcs as the SVG's rules were."""
+    from PIL import Image, ImageDraw
+
+    px = DPI / 25.4
+    height = round(sum(lines) * pitch * px)
+    img = Image.new("RGBA", (1, height), (255, 255, 255, 0))
+    draw = ImageDraw.Draw(img)
+    colour = (180, 186, 192, 255) if ink_saver else (138, 147, 156, 255)
+    y = 0.0
+    for n in lines:
+        y += n * pitch
+        bottom = round(y * px)
+        draw.rectangle((0, bottom - round(0.15 * px), 0, bottom - 1), fill=colour)
+    return _png(img)
 
 
 CRITICALS_URL = f"{SCHEME}:criticals"
@@ -90,15 +128,26 @@ class UnknownDrawing(ValueError):
 STAT_CELLS_URLS = {False: f"{SCHEME}:stat-cells", True: f"{SCHEME}:stat-cells-ink"}
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=1024)
 def drawing(url: str) -> bytes:
     """The PNG a ``drawing:`` URL names, or :class:`UnknownDrawing`.
 
     Rasters, drawn once per process: WeasyPrint embeds each once per document and places it
-    cheaply, where an SVG would be drawn afresh on every card.
+    cheaply, where an SVG would be parsed and drawn afresh on every card.
     """
     if url == CRITICALS_URL:
         return _criticals_png()
+    if m := ARCS_RE.fullmatch(url):
+        pitch, size = int(m[1]) / 100, int(m[2]) / 100
+        if not (1.5 <= pitch <= 5 and 1.5 <= size <= 5):
+            raise UnknownDrawing(url)
+        rows = [(int(r[0], 16), int(r[1])) for r in m[4].split(".")]
+        return _arcs_png(pitch, size, m[3] == "1", rows)
+    if m := RULES_RE.fullmatch(url):
+        pitch = int(m[1]) / 100
+        if not 1.5 <= pitch <= 5:
+            raise UnknownDrawing(url)
+        return _rules_png(pitch, m[2] == "1", [int(c) for c in m[3]])
     for ink, name in STAT_CELLS_URLS.items():
         if url == name:
             return _stat_cells_png(ink)

@@ -11,7 +11,7 @@ import html
 from collections.abc import Iterable
 from functools import lru_cache
 
-from .drawings import CRITICALS_URL, arcs_svg
+from .drawings import CRITICALS_URL, arc_strip_width, arcs_url, rules_url
 from .model import CRITICALS, ROLE_LABELS, Card, HullTrack, Roster, ShipBlock
 
 LAYOUTS = ("poker", "a4", "letter")
@@ -71,9 +71,9 @@ def stat_line(block: ShipBlock, leadership: int | None) -> str:
 
 # The weapons list: the names in one block, and floated right, in DejaVu Sans Mono so every
 # row's columns line up without a table, the type, arc, range and strength of every weapon in
-# another; the arc diagrams and the rules between rows are one SVG laid over them
-# (drawings.arcs_svg). A row's height is fixed (its lines times the pitch), so the SVG knows
-# where each row is; a name too long for its column is broken here, never by WeasyPrint.
+# another; the arc diagrams and the rules between rows are the names block's backgrounds
+# (drawings.arcs_url). A row's height is fixed (its lines times the pitch), so the drawings
+# know where each row is; a name too long for its column is broken here, never by WeasyPrint.
 ARC_GAP = "    "  # four mono characters where the arc diagram is drawn
 TAIL_CHARS = 8 + len(ARC_GAP) + 16
 MONO_ADVANCE = 0.602  # DejaVu Sans Mono's advance, in em
@@ -150,10 +150,16 @@ def weapons_table(block: ShipBlock, ink_saver: bool = False, *, header: bool = T
                      + "\n" * (len(lines) - 1))
         rows.append((w.arcs, len(lines)))
     arc_x = CARD_INNER_MM - tail_mm + (8 + len(ARC_GAP) / 2) * MONO_ADVANCE * tail_pt * PT
-    svg = arcs_svg(rows, x=round(arc_x, 2), pitch=pitch, size=arc_mm, width=CARD_INNER_MM,
-                   rule="#b4bac0" if ink_saver else "#8a939c", ink_saver=ink_saver)
-    return (f'<div class="weapons">{head}{svg}<p class="wt">{esc(chr(10).join(tails))}</p>'
-            f'<p class="wn"><b>{chr(10).join(names)}</b></p></div>')
+    strip = arc_strip_width(arc_mm)
+    height = sum(n for _, n in rows) * pitch
+    arcs = arcs_url(rows, pitch=pitch, size=arc_mm, ink_saver=ink_saver)
+    rules = rules_url((n for _, n in rows), pitch=pitch, ink_saver=ink_saver)
+    # The row rules over the arcs: the names block's two backgrounds (drawings.arcs_url).
+    backgrounds = (f"background-image:url({rules}),url({arcs});"
+                   f"background-position:0 0,{arc_x - strip / 2:.2f}mm 0;"
+                   f"background-size:100% {height:.3f}mm,{strip:.2f}mm {height:.3f}mm")
+    return (f'<div class="weapons">{head}<p class="wt">{esc(chr(10).join(tails))}</p>'
+            f'<p class="wn" style="{backgrounds}">{chr(10).join(names)}</p></div>')
 
 
 def _line(label: str, items: Iterable[str], cls: str = "line") -> str:

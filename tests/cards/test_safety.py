@@ -75,7 +75,7 @@ def test_markup_in_names_is_printed_literally_and_fetches_nothing(
     assert _Counter.hits == []
     assert fetcher.refused == []  # the names never became URLs at all
     # What the document did ask for: drawings made in code (the stat cells, the critical
-    # checklist) and, on sheets, the cut marks; the arcs are inline SVG, no fetch at all.
+    # checklist, the arcs and row rules of each weapons list) and, on sheets, the cut marks.
     assert all(s.startswith("drawing:") or s == "cutmarks-a4.svg" for s in fetcher.served)
     assert "drawing:criticals" in fetcher.served
 
@@ -94,10 +94,14 @@ def test_the_fetcher_refuses_the_network_and_other_files(server: str) -> None:
                 (ASSETS / "markup.py").as_uri(),  # a project file, but not an asset
                 ASSETS.as_uri() + "/../catalog.py",
                 ASSETS.as_uri() + "/assets/../../catalog.py",
-                "drawing:arc-l-f-r", "drawing:../../etc/passwd", "drawing:stat-cells-x"):
+                "drawing:arc-l-f-r", "drawing:../../etc/passwd", "drawing:stat-cells-x",
+                # arcs and rules only in their exact shape, sizes within a card's
+                "drawing:arcs-315-300-0-g1", "drawing:arcs-999-300-0-11",
+                "drawing:arcs-315-300-0-11/../x", "drawing:rules-315-0-0",
+                "drawing:rules-315-0-" + "1" * 61):
         with pytest.raises(RefusedURL):
             fetcher.fetch(url)
-    assert len(fetcher.refused) == 11
+    assert len(fetcher.refused) == 16
     assert _Counter.hits == []
 
 
@@ -110,6 +114,9 @@ def test_the_fetcher_serves_the_cards_own_assets() -> None:
     assert checklist.read().startswith(b"\x89PNG")
     assert checklist.content_type == "image/png"
     assert fetcher.fetch("drawing:stat-cells").read().startswith(b"\x89PNG")
+    # a weapons list's arcs (front-only, then all round over two lines) and its row rules
+    assert fetcher.fetch("drawing:arcs-315-300-0-11.f2").read().startswith(b"\x89PNG")
+    assert fetcher.fetch("drawing:rules-315-1-12").read().startswith(b"\x89PNG")
 
 
 def test_assets_are_all_inside_the_package() -> None:
