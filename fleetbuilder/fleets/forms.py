@@ -98,3 +98,44 @@ class MoveForm(PlayerTextForm):
         if not value.isdigit():
             raise forms.ValidationError("Choose a squadron.")
         return int(value)
+
+
+class UpgradeSetForm(forms.Form):
+    """The upgrades a ship should carry: the ticked boxes of its editor. ``ship`` is empty for a
+    capital-ship unit, an escort's place in its squadron, or ``all`` for every escort of the
+    squadron (squadron-wide refits, R-151)."""
+
+    ship = forms.CharField(required=False, max_length=4)
+
+    def clean_ship(self) -> int | None:
+        value = self.cleaned_data["ship"]
+        if value in ("", "all"):
+            return None
+        if not (value.isascii() and value.isdigit()) or int(value) > rf.MAX_SQUADRON_SHIPS:
+            raise forms.ValidationError("Choose an escort of the squadron.")
+        return int(value)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["squadron_wide"] = self.data.get("ship") == "all"
+        raw = self.data.getlist("upgrade") if hasattr(self.data, "getlist") else []
+        if len(raw) > rf.MAX_UPGRADES_PER_SHIP:
+            raise forms.ValidationError(
+                f"A ship takes at most {rf.MAX_UPGRADES_PER_SHIP} upgrades.")
+        if any(len(s) > rf.MAX_SLUG_LENGTH or not core.SLUG_RE.fullmatch(s) for s in raw):
+            raise forms.ValidationError("That upgrade is not in this fleet's list.")
+        data["upgrades"] = list(dict.fromkeys(raw))
+        return data
+
+
+class ReorderForm(forms.Form):
+    """Where a unit goes: ``by`` places up (-1) or down (1), or to place ``to`` (a drag)."""
+
+    by = forms.IntegerField(required=False, min_value=-1, max_value=1)
+    to = forms.IntegerField(required=False, min_value=0, max_value=rf.MAX_UNITS)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.errors and (data.get("by") is None) == (data.get("to") is None):
+            raise forms.ValidationError("Say where the unit goes: up, down, or a place.")
+        return data

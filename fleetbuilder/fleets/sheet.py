@@ -50,6 +50,19 @@ def ship_stats(profile: core.ShipProfile | None, report: ShipReport) -> list[Sta
 
 
 @dataclass
+class Toggle:
+    """One upgrade as a box in an open editor: ticked when fitted; greyed, with the reason,
+    when it may not be fitted now (R-30, R-31, R-150)."""
+
+    slug: str
+    name: str
+    points: int | None
+    checked: bool
+    reason: str = ""  # why it cannot be ticked; "" when it can (a ticked box can always be cleared)
+    note: str = ""  # e.g. "on 1 of 3 escorts" for a squadron-wide box
+
+
+@dataclass
 class ShipCard:
     unit: int
     ship: int | None  # index inside a squadron; None for a capital-ship unit
@@ -60,6 +73,7 @@ class ShipCard:
     upgrades: list[tuple[str, str, int | None]] = field(default_factory=list)  # slug, name, pts
     options: list[UpgradeOption] = field(default_factory=list)  # only in an open editor
     problems: tuple[Problem, ...] = ()
+    profile_url: str = ""  # the ship's page in the catalogue ("" for a ship it lacks)
 
     @property
     def anchor(self) -> str:
@@ -83,6 +97,27 @@ class ShipCard:
     def __post_init__(self) -> None:
         self.allowed = [o for o in self.options if o.allowed]
         self.refused = [o for o in self.options if not o.allowed]
+
+    @property
+    def toggles(self) -> list[Toggle]:
+        """The editor's upgrade boxes: every option of a capital ship (greyed with the reason
+        when barred); of an escort, the options open to escorts (the squadron lists the rest
+        once). Fitted upgrades outside the list (another faction's, unknown) come last, ticked,
+        so they can be taken off."""
+        fitted = {slug for slug, _, _ in self.upgrades}
+        boxes = []
+        for o in self.options:
+            u = o.upgrade
+            if u.slug in fitted:
+                boxes.append(Toggle(u.slug, u.name, u.points, True))
+            elif self.ship is None or core.ShipClass.ESCORT in u.classes:
+                boxes.append(Toggle(u.slug, u.name, u.points, False, o.reason))
+        listed = {b.slug for b in boxes}
+        for slug, name, pts in self.upgrades:
+            if slug not in listed:
+                boxes.append(Toggle(slug, name, pts, True))
+                listed.add(slug)
+        return boxes
 
 
 @dataclass
@@ -114,6 +149,7 @@ class UnitCard:
     label: str = ""
     url: str = ""  # the prefix of this unit's edit URLs: /fleets/<pk>/units/<i>/
     open: bool = False  # its editor is shown
+    squadron_toggles: list[Toggle] = field(default_factory=list)  # R-151, open squadrons only
 
     @property
     def anchor(self) -> str:
@@ -204,6 +240,7 @@ def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport, *
     unit_problems = _problems_by_unit(report)
     labels = unit_labels(fleet, catalog)
     base = reverse("fleets:units", args=[fleet.pk])
+    ships_base = reverse("catalog:factions")
 
     def card(i: int, j: int | None, entry: dict[str, Any], ship_report: ShipReport,
              uses: dict[str, int] | None) -> ShipCard:
@@ -218,8 +255,9 @@ def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport, *
         named = [(s, idx.upgrades[s].name, idx.upgrades[s].points) if s in idx.upgrades
                  else (s, s, None) for s in upgrades]
         problems = tuple(p for p in unit_problems.get(i, ()) if p.ship == j)
+        url = f"{ships_base}{known[1].slug}/{slug}/" if known else ""
         return ShipCard(i, j, slug, profile, ship_report, entry.get("name") if j is None else None,
-                        named, options, problems)
+                        named, options, problems, url)
 
     wanted = range(len(doc_units)) if indexes is None else sorted(set(indexes))
     units = []
@@ -234,12 +272,52 @@ def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport, *
             ships = [card(i, j, s, unit_report.ships[j], uses)
                      for j, s in enumerate(unit["ships"])]
             own = tuple(p for p in unit_problems.get(i, ()) if p.ship is None)
-        units.append(UnitCard(i, unit["kind"], unit.get("name"), unit_report.points, ships, own,
-                              labels[i], f"{base}{i}/", is_open))
+        card_ = UnitCard(i, unit["kind"], unit.get("name"), unit_report.points, ships, own,
+                         labels[i], f"{base}{i}/", is_open)
+        if is_open and unit["kind"] == "squadron" and ships and uses is not None:
+            card_.squadron_toggles = squadron_toggles(fleet, catalog, ships, uses)
+        units.append(card_)
     escorts = [s for s in faction.ships if s.is_escort] if faction else []
     squadrons = [SquadronRef(i, labels[i]) for i, u in enumerate(doc_units)
                  if u["kind"] == "squadron"]
     return Sheet(units, escorts, catalog.admirals, squadrons)
+
+
+def squadron_toggles(fleet: Fleet, catalog: core.Catalog, ships: list[ShipCard],
+                     uses: dict[str, int]) -> list[Toggle]:
+    """Squadron-wide boxes (R-151), one per option open to escorts: ticked when every escort
+    carries it; greyed with the first escort's reason when one may not take it, or when fitting
+    it to all would pass the fleet's limit."""
+    idx = catalog_index(catalog)
+    faction = idx.factions.get(fleet.faction)
+    if faction is None:
+        return []
+    mixed = len({c.slug for c in ships}) > 1
+    boxes = []
+    for u in (*faction.upgrades, *catalog.refits):
+        if core.ShipClass.ESCORT not in u.classes:
+            continue
+        carried = [c for c in ships if any(s == u.slug for s, _, _ in c.upgrades)]
+        lacking = [c for c in ships if c not in carried]
+        reason = ""
+        for c in lacking:
+            if c.profile is None:
+                reason = f"{c.title} is not in the catalogue."
+                break
+            taken = tuple(s for s, _, _ in c.upgrades)
+            why = upgrade_reason(u, c.profile, taken, {}, fleet, idx)
+            if why:
+                reason = f"{c.title}: {why}" if mixed else why
+                break
+        limit = u.max_per_fleet
+        after = uses.get(u.slug, 0) + len(lacking)
+        if not reason and lacking and limit is not None and after > limit:
+            times = "once" if limit == 1 else "twice" if limit == 2 else f"{limit} times"
+            reason = (f"A fleet may take {u.name} at most {times}; on every escort here it "
+                      f"would take it {after} times.")
+        note = f"on {len(carried)} of {len(ships)}" if carried and lacking else ""
+        boxes.append(Toggle(u.slug, u.name, u.points, not lacking, reason, note))
+    return boxes
 
 
 def _uses(doc_units: list[dict[str, Any]]) -> dict[str, int]:

@@ -42,8 +42,10 @@ from .forms import (
     MoveForm,
     NameForm,
     PlaceForm,
+    ReorderForm,
     ShipForm,
     UpgradeForm,
+    UpgradeSetForm,
 )
 from .models import EditError, Fleet, FleetChanged, session_owner_token
 from .sheet import (
@@ -521,6 +523,53 @@ def remove_upgrade(request: HttpRequest, fleet: Fleet, catalog: core.Catalog,
     ship = name(_escort_slug(fleet, unit, data["ship"]))
     return Outcome(anchor, f"{_upgrade_name(catalog, data['upgrade'])} taken off {ship}",
                    unit=unit, focus=[f"{anchor}-upgrade", f"unit-{unit}-edit"])
+
+
+def _names_of(catalog: core.Catalog, slugs: list[str]) -> str:
+    return ", ".join(_upgrade_name(catalog, s) for s in slugs)
+
+
+@fleet_edit
+def set_upgrades(request: HttpRequest, fleet: Fleet, catalog: core.Catalog,
+                 unit: int) -> Outcome:
+    """The editor's upgrade boxes: one tick or untick is one POST (htmx sends the form on each
+    change); without JavaScript, Save upgrades sends them all. ``ship=all``: squadron-wide."""
+    data = _clean(UpgradeSetForm(request.POST))
+    _, labels = _names(catalog, fleet)
+    if data["squadron_wide"]:
+        fitted, off = fleet.set_squadron_upgrades(catalog, unit, data["upgrades"])
+        where, anchor, box = f"every escort of {labels[unit]}", f"unit-{unit}", f"unit-{unit}-all"
+    else:
+        fitted, off = fleet.set_upgrades(catalog, unit, data["ship"], data["upgrades"])
+        name, _ = _names(catalog, fleet)
+        where = name(_escort_slug(fleet, unit, data["ship"]))
+        anchor = _anchor(unit, data["ship"])
+        box = f"{anchor}-up"
+    says = "; ".join(part for part in (
+        f"{_names_of(catalog, fitted)} fitted to {where}" if fitted else "",
+        f"{_names_of(catalog, off)} taken off {where}" if off else "",
+    ) if part) or f"No change to the upgrades of {where}"
+    changed = [*fitted, *off]
+    return Outcome(anchor, says, unit=unit,
+                   focus=[f"{box}-{changed[0]}" if changed else f"unit-{unit}-edit",
+                          f"unit-{unit}-edit"])
+
+
+@fleet_edit
+def reorder(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
+    """Move a unit up or down one place (its buttons) or to a place (a drag, builder.js)."""
+    data = _clean(ReorderForm(request.POST))
+    if not 0 <= unit < fleet.unit_count:
+        raise EditError("That unit is no longer in the fleet; the page has been refreshed.")
+    to = unit + data["by"] if data["by"] is not None else data["to"]
+    at = fleet.move_unit(catalog, unit, to)
+    _, labels = _names(catalog, fleet)
+    n = fleet.unit_count
+    says = (f"Moved {labels[at]} to place {at + 1} of {n}" if at != unit
+            else f"{labels[at]} stays at place {at + 1} of {n}")
+    button = "up" if data["by"] == -1 else "down" if data["by"] == 1 else "handle"
+    return Outcome(f"unit-{at}", says, unit=at, move_focus=True,
+                   focus=[f"unit-{at}-{button}", f"unit-{at}-edit"])
 
 
 @fleet_edit

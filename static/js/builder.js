@@ -16,6 +16,8 @@
 //   which old place on the rows move by how much; they are renumbered here (a gone row is only
 //   renamed gone-unit-<i>: the answer deletes it), and its out-of-band rows land on the new
 //   numbers. The version check still guards every edit.
+// - Reordering: Move up / Move down are plain forms; dragging a row's handle (pointer) posts to
+//   the same endpoint with the place it was dropped at.
 (function () {
   "use strict";
 
@@ -95,7 +97,8 @@
           target.setAttribute("tabindex", "-1");
         }
         target.focus();
-        return;
+        // A hidden control (Move up on the first row) takes no focus: try the next.
+        if (document.activeElement === target) return;
       }
     }
   }
@@ -118,6 +121,68 @@
       done.click();
     }
   });
+
+  // Drag to reorder (pointer): a row's handle is dragged over the others; on release the unit
+  // goes to the place shown, through the same endpoint as its Move up / Move down buttons
+  // (reorder/ with to=<place>), so the answer, the version check and the focus are theirs.
+  var drag = null;
+
+  function liveRows() {
+    return Array.prototype.slice.call(
+      document.querySelectorAll("#unit-list > article.unit")
+    ).filter(function (row) { return row.id.indexOf("gone-") !== 0; });
+  }
+
+  function clearMarks() {
+    document.querySelectorAll(".unit--drop-before, .unit--drop-after").forEach(function (row) {
+      row.classList.remove("unit--drop-before", "unit--drop-after");
+    });
+  }
+
+  document.addEventListener("pointerdown", function (event) {
+    var handle = event.target.closest && event.target.closest("#unit-list [data-drag-handle]");
+    if (!handle || event.button !== 0) return;
+    var row = handle.closest("article.unit");
+    if (!row) return;
+    event.preventDefault();
+    var from = liveRows().indexOf(row);
+    drag = {row: row, from: from, to: from};
+    row.classList.add("unit--dragging");
+    if (handle.setPointerCapture) handle.setPointerCapture(event.pointerId);
+  });
+
+  document.addEventListener("pointermove", function (event) {
+    if (!drag) return;
+    var others = liveRows().filter(function (row) { return row !== drag.row; });
+    var place = 0;
+    others.forEach(function (row) {
+      var box = row.getBoundingClientRect();
+      if (event.clientY > box.top + box.height / 2) place += 1;
+    });
+    drag.to = place;
+    clearMarks();
+    if (place === drag.from) return;
+    if (place < others.length) others[place].classList.add("unit--drop-before");
+    else if (others.length) others[others.length - 1].classList.add("unit--drop-after");
+  });
+
+  function endDrag(event) {
+    if (!drag) return;
+    var done = drag;
+    drag = null;
+    clearMarks();
+    done.row.classList.remove("unit--dragging");
+    if (event.type !== "pointerup" || done.to === done.from) return;
+    var form = done.row.querySelector("form.unit__order");
+    if (!form || !window.htmx) return;
+    var values = {to: String(done.to)};
+    var open = form.querySelector('input[name="open"]');
+    if (open) values.open = open.value;
+    window.htmx.ajax("POST", form.getAttribute("hx-post"), {source: form, values: values});
+  }
+
+  document.addEventListener("pointerup", endDrag);
+  document.addEventListener("pointercancel", endDrag);
 
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.xhr.status === 409 && inBuilder(event.detail.requestConfig.elt)) {

@@ -1,0 +1,291 @@
+"""The builder's one-click options and reordering (issue 13): upgrade boxes (one POST per tick,
+greyed with the reason when barred, R-150), squadron-wide refits (R-151), Move up / Move down
+and drag (reorder/), through the test client."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from fleetbuilder.fleets.models import Fleet
+
+pytestmark = pytest.mark.django_db
+
+GOTHIC = "gothic-class-cruiser"  # lances and torpedoes: no launch bay, no weapons battery
+LUNAR = "lunar-class-cruiser"
+SWORD = "sword-class-frigate"
+COBRA = "cobra-class-destroyer"
+
+
+@pytest.fixture
+def built(fleet: Fleet, edit: Any) -> Fleet:
+    """Lunar (flagship), Gothic, and a squadron of two Swords: units 0, 1, 2."""
+    edit(fleet, "add-ship/", {"ship": LUNAR})
+    edit(fleet, "add-ship/", {"ship": GOTHIC})
+    edit(fleet, "add-ship/", {"ship": SWORD})
+    edit(fleet, "units/2/add-escort/", {"ship": SWORD})
+    fleet.refresh_from_db()
+    return fleet
+
+
+def doc_units(fleet: Fleet) -> list[dict[str, Any]]:
+    fleet.refresh_from_db()
+    return fleet.document["units"]
+
+
+def editor(client: Client, fleet: Fleet, unit: int) -> str:
+    response = client.get(f"/fleets/{fleet.pk}/units/{unit}/?edit=1",
+                          headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def box(page: str, box_id: str) -> str:
+    found = re.search(rf'<input type="checkbox"[^>]* id="{box_id}"[^>]*>', page)
+    assert found, box_id
+    return found.group(0)
+
+
+# --- the boxes ----------------------------------------------------------------------------
+
+
+def test_the_editor_shows_every_option_as_a_box_with_its_points(client: Client,
+                                                                 built: Fleet) -> None:
+    page = editor(client, built, 0)
+    assert "Add upgrade" not in page
+    assert 'legend>Upgrades of Lunar Class Cruiser</legend>' in page
+    veteran = box(page, "unit-0-up-veteran-crew")
+    assert "checked" not in veteran and "disabled" not in veteran
+    assert re.search(r'for="unit-0-up-veteran-crew">Veteran Crew <span class="toggle__pts">\+20',
+                     page)
+
+
+def test_r150_an_option_the_ship_cannot_take_is_greyed_with_its_reason(client: Client,
+                                                                      built: Fleet) -> None:
+    # Pins R-150 in the builder: the Gothic is not offered Expanded Launch Bays.
+    page = editor(client, built, 1)
+    bays = box(page, "unit-1-up-expanded-launch-bays")
+    assert "disabled" in bays and 'aria-describedby="unit-1-up-expanded-launch-bays-why"' in bays
+    assert ('id="unit-1-up-expanded-launch-bays-why">Expanded Launch Bays needs a ship with a '
+            'launch bay; Gothic Class Cruiser has none.</span>') in page
+    assert "disabled" not in box(page, "unit-1-up-extra-turrets")
+
+
+def test_r150_a_barred_option_is_refused_if_sent_anyway(client: Client, built: Fleet,
+                                                       edit: Any) -> None:
+    response = edit(built, "units/1/upgrades/", {"upgrade": "expanded-launch-bays", "version":
+                                                 built.version})
+    assert response.status_code == 200
+    assert "needs a ship with a launch bay" in response.content.decode()
+    assert doc_units(built)[1]["upgrades"] == []
+
+
+def test_one_tick_is_one_post_answered_with_the_row_meter_and_problems(
+        client: Client, built: Fleet, edit: Any) -> None:
+    response = edit(built, "units/0/upgrades/", {"upgrade": "veteran-crew", "open": "1",
+                                                 "version": built.version})
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert doc_units(built)[0]["upgrades"] == ["veteran-crew"]
+    assert 'id="unit-0"' in body and 'id="unit-1"' not in body and 'id="unit-2"' not in body
+    assert 'id="fleet-meter"' in body and 'id="fleet-problems"' in body
+    assert "Veteran Crew fitted to Lunar Class Cruiser" in body
+    assert "checked" in box(body, "unit-0-up-veteran-crew")  # its editor stays open
+    assert '"fleetFocus"' in response.headers["HX-Trigger-After-Settle"]
+    assert "unit-0-up-veteran-crew" in response.headers["HX-Trigger-After-Settle"]
+
+    # Untick: the form sends the boxes still ticked (none).
+    response = edit(built, "units/0/upgrades/", {"open": "1", "version": built.version})
+    assert doc_units(built)[0]["upgrades"] == []
+    assert "Veteran Crew taken off Lunar Class Cruiser" in response.content.decode()
+
+
+def test_without_javascript_the_boxes_are_a_form(client: Client, built: Fleet,
+                                                 edit: Any) -> None:
+    page = client.get(f"{built.get_absolute_url()}?edit=0").content.decode()
+    assert '<noscript><button type="submit" class="button button--small">Save upgrades' in page
+    response = edit(built, "units/0/upgrades/",
+                    {"upgrade": ["veteran-crew", "extra-turrets"], "open": "1"}, htmx=False)
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"{built.get_absolute_url()}?edit=0#unit-0"
+    assert doc_units(built)[0]["upgrades"] == ["veteran-crew", "extra-turrets"]
+
+
+def test_a_fitted_upgrade_outside_the_list_can_be_taken_off(client: Client, built: Fleet,
+                                                           edit: Any) -> None:
+    # An imported list may carry another faction's upgrade: it shows ticked, and unticks.
+    doc = built.document
+    doc["units"][1]["upgrades"] = ["big-gunz"]
+    Fleet.objects.filter(pk=built.pk).update(document=doc)
+    page = editor(client, built, 1)
+    assert "checked" in box(page, "unit-1-up-big-gunz")
+    edit(built, "units/1/upgrades/", {})
+    assert doc_units(built)[1]["upgrades"] == []
+
+
+@pytest.mark.parametrize(("data", "reason"), [
+    ({"upgrade": "Not A Slug"}, "That upgrade is not in this fleet&#x27;s list."),
+    ({"upgrade": "x" * 101}, "That upgrade is not in this fleet&#x27;s list."),
+    ({"upgrade": "warp-drive"}, "That upgrade is not in this fleet&#x27;s list."),
+    ({"upgrade": [f"u{n}" for n in range(21)]}, "A ship takes at most 20 upgrades."),
+    ({"ship": "x", "upgrade": "extra-turrets"}, "Choose an escort of the squadron."),
+    ({"ship": "9", "upgrade": "extra-turrets"}, "That escort is no longer in the squadron."),
+])
+def test_bad_upgrade_input_gets_a_clear_refusal(built: Fleet, edit: Any,
+                                                data: dict[str, Any], reason: str) -> None:
+    unit = 2 if "ship" in data else 0
+    response = edit(built, f"units/{unit}/upgrades/", data)
+    assert response.status_code == 200
+    assert reason in response.content.decode()
+    assert doc_units(built)[0]["upgrades"] == []
+    assert doc_units(built)[2]["ships"][0]["upgrades"] == []
+
+
+def test_an_escort_has_its_own_boxes(client: Client, built: Fleet, edit: Any) -> None:
+    page = editor(client, built, 2)
+    assert "disabled" not in box(page, "unit-2-ship-1-up-extra-turrets")
+    assert 'id="unit-2-ship-1-up-veteran-crew"' not in page  # escorts cannot: listed once below
+    edit(built, "units/2/upgrades/", {"ship": "1", "upgrade": "extra-turrets"})
+    assert [s["upgrades"] for s in doc_units(built)[2]["ships"]] == [[], ["extra-turrets"]]
+
+
+# --- squadron-wide refits (R-151) ---------------------------------------------------------
+
+
+def test_r151_a_squadron_wide_refit_goes_on_every_escort_and_comes_off_them_all(
+        client: Client, built: Fleet, edit: Any) -> None:
+    # Pins R-151: ticked on the squadron, fitted to each escort (each pays); unticked, off all.
+    page = editor(client, built, 2)
+    assert "Refits for the whole squadron" in page
+    assert re.search(r'for="unit-2-all-extra-turrets">Extra Turrets <span class="toggle__pts">'
+                     r'\+10 each', page)
+    response = edit(built, "units/2/upgrades/", {"ship": "all", "upgrade": "extra-turrets"})
+    assert "Extra Turrets fitted to every escort of Squadron 1" in response.content.decode()
+    assert [s["upgrades"] for s in doc_units(built)[2]["ships"]] == [["extra-turrets"]] * 2
+    built.refresh_from_db()
+    assert built.points == 180 + 180 + 2 * (35 + 10)
+    assert "checked" in box(editor(client, built, 2), "unit-2-all-extra-turrets")
+    edit(built, "units/2/upgrades/", {"ship": "all"})
+    assert [s["upgrades"] for s in doc_units(built)[2]["ships"]] == [[], []]
+
+
+def test_r151_a_refit_on_some_escorts_is_left_alone_until_ticked(client: Client, built: Fleet,
+                                                                edit: Any) -> None:
+    edit(built, "units/2/upgrades/", {"ship": "0", "upgrade": "improved-thrusters"})
+    page = editor(client, built, 2)
+    assert "(on 1 of 2)" in page
+    assert "checked" not in box(page, "unit-2-all-improved-thrusters")
+    edit(built, "units/2/upgrades/", {"ship": "all", "upgrade": "extra-turrets"})
+    assert [s["upgrades"] for s in doc_units(built)[2]["ships"]] == [
+        ["improved-thrusters", "extra-turrets"], ["extra-turrets"]]
+    edit(built, "units/2/upgrades/", {"ship": "all", "upgrade": ["extra-turrets",
+                                                                 "improved-thrusters"]})
+    assert [s["upgrades"] for s in doc_units(built)[2]["ships"]] == [
+        ["improved-thrusters", "extra-turrets"], ["extra-turrets", "improved-thrusters"]]
+
+
+def test_r151_all_or_nothing_when_one_escort_may_not(client: Client, built: Fleet,
+                                                    edit: Any) -> None:
+    response = edit(built, "units/2/upgrades/", {"ship": "all", "upgrade": "veteran-crew"})
+    assert "Not fitted to the squadron: escort 1 (Sword Frigate): Veteran Crew is for" in (
+        response.content.decode())
+    assert [s["upgrades"] for s in doc_units(built)[2]["ships"]] == [[], []]
+
+
+def test_r151_squadron_wide_on_a_ship_unit_is_refused(built: Fleet, edit: Any) -> None:
+    response = edit(built, "units/0/upgrades/", {"ship": "all", "upgrade": "extra-turrets"})
+    assert "That unit is not a squadron." in response.content.decode()
+
+
+# --- reordering -------------------------------------------------------------------------------
+
+
+def order(fleet: Fleet) -> list[str]:
+    return [u.get("ship") or "squadron" for u in doc_units(fleet)]
+
+
+def test_move_up_and_down_and_to_a_place(built: Fleet, edit: Any) -> None:
+    response = edit(built, "units/1/reorder/", {"by": "-1", "version": built.version})
+    assert response.status_code == 200
+    assert order(built) == [GOTHIC, LUNAR, "squadron"]
+    body = response.content.decode()
+    assert "Moved Gothic Class Cruiser to place 1 of 3" in body
+    assert 'id="unit-0"' in body and 'id="unit-1"' in body and 'id="unit-2"' not in body
+    focus = response.headers["HX-Trigger-After-Settle"]
+    assert '"unit-0-up"' in focus and '"move": true' in focus
+    edit(built, "units/0/reorder/", {"by": "1"})
+    assert order(built) == [LUNAR, GOTHIC, "squadron"]
+    edit(built, "units/2/reorder/", {"to": "0"})  # a drag
+    assert order(built) == ["squadron", LUNAR, GOTHIC]
+    response = edit(built, "units/2/reorder/", {"by": "1"})  # the last stays last
+    assert "stays at place 3 of 3" in response.content.decode()
+
+
+def test_the_order_is_kept_across_a_reload(client: Client, built: Fleet, edit: Any) -> None:
+    edit(built, "units/2/reorder/", {"to": "0"}, htmx=False)
+    page = client.get(built.get_absolute_url()).content.decode()
+    assert page.index('id="unit-0-title">Squadron 1') < page.index(">Lunar Class Cruiser</a>")
+    assert order(built) == ["squadron", LUNAR, GOTHIC]
+
+
+def test_reorder_without_javascript_returns_to_the_moved_unit(built: Fleet, edit: Any) -> None:
+    response = edit(built, "units/0/reorder/", {"by": "1"}, htmx=False)
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"{built.get_absolute_url()}#unit-1"
+
+
+@pytest.mark.parametrize(("data", "reason"), [
+    ({}, "Say where the unit goes: up, down, or a place."),
+    ({"by": "-1", "to": "2"}, "Say where the unit goes: up, down, or a place."),
+    ({"by": "5"}, "Ensure this value is less than or equal to 1."),
+    ({"to": "-3"}, "Ensure this value is greater than or equal to 0."),
+    ({"to": "1e9"}, "Enter a whole number."),
+])
+def test_bad_reorder_input_gets_a_clear_refusal(built: Fleet, edit: Any, data: dict[str, Any],
+                                                reason: str) -> None:
+    response = edit(built, "units/1/reorder/", data)
+    assert response.status_code == 200
+    assert reason in response.content.decode()
+    assert order(built) == [LUNAR, GOTHIC, "squadron"]
+
+
+def test_reorder_of_a_unit_no_longer_there_is_refused(built: Fleet, edit: Any) -> None:
+    response = edit(built, "units/7/reorder/", {"by": "-1"})
+    assert "That unit is no longer in the fleet" in response.content.decode()
+
+
+# --- access, method and stale versions, for both endpoints --------------------------------
+
+NEW_EDITS = [
+    ("units/0/upgrades/", {"upgrade": "veteran-crew"}),
+    ("units/2/upgrades/", {"ship": "all", "upgrade": "extra-turrets"}),
+    ("units/1/reorder/", {"by": "-1"}),
+    ("units/1/reorder/", {"to": "2"}),
+]
+
+
+@pytest.mark.parametrize(("path", "data"), NEW_EDITS)
+def test_get_is_not_allowed(client: Client, built: Fleet, path: str,
+                            data: dict[str, Any]) -> None:
+    assert client.get(f"/fleets/{built.pk}/{path}").status_code == 405
+
+
+@pytest.mark.parametrize(("path", "data"), NEW_EDITS)
+def test_an_outsider_gets_404_and_changes_nothing(built: Fleet, edit: Any, outsider: Client,
+                                                  path: str, data: dict[str, Any]) -> None:
+    before = doc_units(built)
+    assert edit(built, path, data, as_client=outsider).status_code == 404
+    assert doc_units(built) == before
+
+
+@pytest.mark.parametrize(("path", "data"), NEW_EDITS)
+def test_a_stale_version_is_409_and_changes_nothing(built: Fleet, edit: Any, path: str,
+                                                    data: dict[str, Any]) -> None:
+    before = doc_units(built)
+    response = edit(built, path, {**data, "version": built.version - 1})
+    assert response.status_code == 409
+    assert "This fleet changed in another tab" in response.content.decode()
+    assert doc_units(built) == before
