@@ -2,12 +2,13 @@
 
 The build lives outside the sources, in ``build/mypyc/`` at the project root (or
 ``$RULES_CORE_BUILD``; ``RULES_CORE_BUILD=none`` forces pure Python). Its ``manifest.json``,
-written last by the build, records the sha256 of every source it was compiled against
-(``rules_core/*.py`` and ``rules_core/sim/*.py``: compiled code also assumes the types of the
-interpreted modules it imports), the Python it was built for, and the extension module of each
-compiled module. :func:`install` (run by ``rules_core/__init__``) hashes the sources on disk and
-loads the compiled modules only when every hash matches; otherwise pure Python runs, with one
-log line saying why. A stale build can never be loaded. The results are the same either way
+written last by the build, records the sha256 of every source it was compiled against (the
+compiled modules and every rules_core module they import, directly or not, with their packages'
+``__init__``: compiled code also assumes the types of the interpreted modules it calls), the
+Python it was built for, and the extension module of each compiled module. :func:`install`
+(run by ``rules_core/__init__``) hashes those sources on disk and loads the compiled modules
+only when every hash matches; otherwise pure Python runs, with one log line saying why. A stale
+build can never be loaded. The results are the same either way
 (tests/rules_core/sim/test_compiled_build.py), only about 3x slower in pure Python.
 
 No Django here, and nothing but the standard library: this runs at ``import rules_core``.
@@ -22,7 +23,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
@@ -31,7 +32,6 @@ PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
 DEFAULT_BUILD = ROOT / "build" / "mypyc"
 MANIFEST = "manifest.json"
-SOURCE_DIRS = ("", "sim")  # relative to rules_core/: what the compiled modules were built from
 
 log = logging.getLogger("rules_core.compiled")
 
@@ -44,14 +44,16 @@ def build_dir() -> Path | None:
     return Path(value) if value else DEFAULT_BUILD
 
 
-def source_hashes(package: Path = PACKAGE) -> dict[str, str]:
-    """sha256 of every source a build depends on, keyed by its path from the project root."""
+def source_hashes(files: Iterable[str], package: Path = PACKAGE) -> dict[str, str]:
+    """sha256 of each source named by its path from the project root (``rules_core/x.py``);
+    a missing file hashes as ``missing``."""
     hashes: dict[str, str] = {}
-    for sub in SOURCE_DIRS:
-        folder = package / sub if sub else package
-        for path in sorted(folder.glob("*.py")):
-            key = path.relative_to(package.parent).as_posix()
+    for key in sorted(files):
+        path = package.parent / key
+        try:
             hashes[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            hashes[key] = "missing"
     return hashes
 
 
@@ -79,8 +81,10 @@ def _check(build: Path, package: Path) -> tuple[dict[str, str], str | None]:
     if manifest.get("python") != python_tag():
         return {}, f"built for {manifest.get('python')}, this is {python_tag()}"
     built: dict[str, str] = manifest["sources"]
-    current = source_hashes(package)
-    changed = sorted(k for k in built.keys() | current.keys() if built.get(k) != current.get(k))
+    if not built or not all(k.startswith("rules_core/") and ".." not in k for k in built):
+        return {}, f"malformed manifest {build / MANIFEST}"
+    current = source_hashes(built, package)
+    changed = sorted(k for k in built if built[k] != current[k])
     if changed:
         more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
         return {}, f"sources changed since the build: {', '.join(changed[:3])}{more}"

@@ -15,6 +15,7 @@ are the same (tests/rules_core/sim/test_compiled_build.py), only about 3x slower
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import json
@@ -51,6 +52,50 @@ def _compiled_module() -> ModuleType:
     return module
 
 
+def _module_file(name: str) -> Path | None:
+    """The source of rules_core module ``name`` (a package's ``__init__.py``), if there is one."""
+    base = ROOT / Path(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def dependencies() -> list[str]:
+    """The compiled modules' sources and every rules_core source they import, directly or not
+    (imports inside functions and under TYPE_CHECKING too), with their packages' ``__init__``:
+    what mypy reads when it compiles them. A new module nothing imports is not among them."""
+    todo = [m.removesuffix(".py").replace("/", ".") for m in MODULES]
+    seen: set[str] = set()
+    files: set[Path] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        path = _module_file(name)
+        if path is None:
+            continue
+        files.add(path)
+        parts = name.split(".")
+        todo += [".".join(parts[:i]) for i in range(1, len(parts))]  # the packages above it
+        package = parts if path.name == "__init__.py" else parts[:-1]
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if isinstance(node, ast.Import):
+                todo += [a.name for a in node.names if a.name.split(".")[0] == "rules_core"]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package[:len(package) - node.level + 1]
+                    module = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    module = node.module or ""
+                if module.split(".")[0] != "rules_core":
+                    continue
+                todo.append(module)
+                todo += [f"{module}.{a.name}" for a in node.names]  # submodules, if they are
+    return sorted(str(f.relative_to(ROOT)) for f in files)
+
+
 def _tool_hash() -> str:
     """What else the build depends on: this script, its mypy config, mypy's version."""
     try:
@@ -81,7 +126,8 @@ def current() -> bool:
     if compiled.refusal(BUILD) is not None:
         return False
     manifest = json.loads((BUILD / compiled.MANIFEST).read_text())
-    return bool(manifest.get("tools") == _tool_hash() and manifest["modules"] == module_files())
+    return bool(manifest.get("tools") == _tool_hash() and manifest["modules"] == module_files()
+                and sorted(manifest["sources"]) == dependencies())
 
 
 def clean() -> None:
@@ -108,7 +154,8 @@ def build() -> int:
         return 0
     clean()
     compiled = _compiled_module()
-    sources = compiled.source_hashes()  # what this build is compiled from, read before it starts
+    # What this build is compiled from, read before it starts.
+    sources = compiled.source_hashes(dependencies())
     print("build_sim: compiling the simulator with mypyc into build/mypyc/ (about a minute)")
     proc = subprocess.run([sys.executable, __file__, "_compile"], cwd=ROOT,
                           capture_output=True, text=True)
@@ -119,7 +166,7 @@ def build() -> int:
         print(f"build_sim: WARNING: mypyc build failed; the simulator runs as pure Python "
               f"(same results, about 3x slower).\n{tail}", file=sys.stderr)
         return 1
-    if compiled.source_hashes() != sources:
+    if compiled.source_hashes(sources) != sources:
         clean()
         print("build_sim: WARNING: the sources changed during the build; none kept (run it "
               "again)", file=sys.stderr)

@@ -64,25 +64,46 @@ def test_says_which_simulator_runs_and_it_is_the_build_exactly_when_the_build_is
         assert compiled.loaded_build() is None and file.endswith(".py")
 
 
+def _build_script():  # scripts/build_sim.py, loaded by path
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_sim", ROOT / "scripts" / "build_sim.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_build_depends_on_the_compiled_modules_and_everything_they_import() -> None:
+    deps = _build_script().dependencies()
+    assert {"rules_core/sim/battle.py", "rules_core/sim/policy.py", "rules_core/damage.py",
+            "rules_core/catalog.py", "rules_core/validator.py", "rules_core/__init__.py",
+            "rules_core/sim/__init__.py", "rules_core/sim/batch.py"} <= set(deps)
+    assert not [d for d in deps if d.startswith(("rules_core/cards/", "rules_core/whatif/"))]
+
+
 def test_a_source_edited_after_the_build_makes_the_loader_refuse_it(tmp_path: Path) -> None:
     # A copy of the sources with one line added to one of them, checked against a manifest of
     # the sources as they are: nothing in the work tree changes.
     package = tmp_path / "rules_core"
     shutil.copytree(ROOT / "rules_core", package, ignore=shutil.ignore_patterns("__pycache__"))
     build = tmp_path / "build"
-    build.mkdir()
-    (build / "lib").mkdir()
+    (build / "lib").mkdir(parents=True)
     (build / "lib" / "x.so").write_bytes(b"")
+    sources = ["rules_core/__init__.py", "rules_core/damage.py", "rules_core/sim/policy.py"]
     (build / "manifest.json").write_text(json.dumps({
-        "python": compiled.python_tag(), "sources": compiled.source_hashes(),
+        "python": compiled.python_tag(), "sources": compiled.source_hashes(sources),
         "modules": {"rules_core.sim.x": "lib/x.so"}}))
+    assert compiled.refusal(build, package) is None
+    (package / "sim" / "unrelated.py").write_text("X = 1\n")  # nothing compiled imports it
     assert compiled.refusal(build, package) is None
     with (package / "sim" / "policy.py").open("a") as f:
         f.write("# edited after the build\n")
     assert compiled.refusal(build, package) == \
         "sources changed since the build: rules_core/sim/policy.py"
-    (package / "sim" / "new_module.py").write_text("X = 1\n")
-    assert "rules_core/sim/new_module.py" in str(compiled.refusal(build, package))
+    (package / "damage.py").unlink()
+    assert compiled.refusal(build, package) == \
+        "sources changed since the build: rules_core/damage.py, rules_core/sim/policy.py"
 
 
 @needs_build
