@@ -567,9 +567,11 @@ def reorder(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int
     n = fleet.unit_count
     says = (f"Moved {labels[at]} to place {at + 1} of {n}" if at != unit
             else f"{labels[at]} stays at place {at + 1} of {n}")
-    button = "up" if data["by"] == -1 else "down" if data["by"] == 1 else "handle"
+    # Focus stays on the button pressed, on the moved unit; at the top or bottom, where that
+    # button is hidden, on the other one (after a drag, on Edit).
+    buttons = {-1: ["up", "down"], 1: ["down", "up"]}.get(data["by"], [])
     return Outcome(f"unit-{at}", says, unit=at, move_focus=True,
-                   focus=[f"unit-{at}-{button}", f"unit-{at}-edit"])
+                   focus=[*(f"unit-{at}-{b}" for b in buttons), f"unit-{at}-edit"])
 
 
 @fleet_edit

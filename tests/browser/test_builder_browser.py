@@ -69,9 +69,10 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
     # An upgrade, offered only where allowed; the reason is given for the others.
     gothic = page.locator("#unit-3")
     open_editor(page, "Gothic Class Cruiser")
-    gothic.get_by_label("Upgrade for Gothic Class Cruiser").select_option("reinforced-hull")
-    gothic.get_by_role("button", name="Add upgrade").click()
-    expect(page.locator("#unit-3 .upgrades")).to_contain_text("Reinforced Hull")
+    gothic.get_by_label("Reinforced Hull").check()
+    expect(page.locator("#unit-3 .chips")).to_contain_text("Reinforced Hull")
+    expect(gothic.get_by_label("Expanded Launch Bays")).to_be_disabled()
+    expect(gothic).to_contain_text("needs a ship with a launch bay")
     page.locator("#unit-4").get_by_text("Upgrades these escorts cannot take").click()
     expect(page.locator("#unit-4 .refused")).to_contain_text("Reinforced Hull is for")
 
