@@ -38,6 +38,7 @@ from rules_core import text as player_text
 
 from .forms import NameForm
 from .models import Fleet, FleetQuerySet, session_owner_token
+from .start import catalogue_ship
 
 PER_PAGE = 50
 LIST_PAGE = "fleets/list.html"
@@ -183,7 +184,7 @@ def _list_region(request: HttpRequest, ctx: dict[str, Any], *,
 def _is_partial(request: HttpRequest) -> bool:
     """An htmx request for a region (not htmx restoring a whole page from history)."""
     htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not htmx.history_restore_request
+    return htmx is not None and bool(htmx) and not htmx.history_restore_request
 
 
 def _only_query_changed(request: HttpRequest, url: str) -> bool:
@@ -387,3 +388,30 @@ def export_all(request: HttpRequest) -> HttpResponse:
         True, f"void-command-fleets-{day}.zip")
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+# --- "Add to my fleet" from a ship's page (issue 13 §5) ----------------------------------------
+
+ADD_TO_LIMIT = 20
+
+
+@require_GET
+def add_to_fleet(request: HttpRequest) -> HttpResponse:
+    """``?ship=<slug>``: the visitor's fleets of that ship's faction, each with an Add button (the
+    builder's own add-ship edit), and a new fleet starting with it. The catalogue's pages link
+    here with the same address for everyone (they are cached for everyone)."""
+    catalog = loader.core_catalog()
+    slug = request.GET.get("ship", "")
+    found = catalogue_ship(catalog, slug) if slug else None
+    if slug and found is None:
+        raise Http404("No such ship.")
+    ctx: dict[str, Any] = {"ship": None, "fleets": [], "more": False}
+    if found is not None:
+        ship, faction = found
+        fleets = list(_owned(request).alive().filter(faction=faction.slug)
+                      .order_by("-updated", "-pk").defer("document", "last_removed")
+                      [:ADD_TO_LIMIT + 1])
+        ctx = {"ship": ship, "faction": faction, "fleets": fleets[:ADD_TO_LIMIT],
+               "more": len(fleets) > ADD_TO_LIMIT,
+               "ship_url": reverse("catalog:ship", args=[faction.slug, ship.slug])}
+    return render(request, "fleets/add_to.html", ctx)

@@ -16,6 +16,7 @@ urlpatterns = [
     path("<int:pk>/restore/", library.restore_fleet, name="restore_fleet"),
     path("<int:pk>/delete-forever/", library.delete_fleet, name="delete_fleet"),
     path("new/", views.fleet_new, name="builder"),
+    path("add/", library.add_to_fleet, name="add_to"),
     path("import/", sharing.import_fleet, name="import"),
     path("code/<str:code>/", sharing.code_view, name="code"),
     path("code/<str:code>/cards/", sharing.code_print_options, name="code_print"),

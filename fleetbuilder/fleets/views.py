@@ -36,6 +36,7 @@ from fleetbuilder.catalog import loader
 from rules_core import catalog as core
 from rules_core.validator import catalog_index
 
+from . import start
 from .forms import (
     AdmiralForm,
     FleetSettingsForm,
@@ -98,8 +99,9 @@ def _get_fleet_for_request(request: HttpRequest, pk: int, *, lock: bool = False)
 @require_http_methods(["GET", "POST"])
 def fleet_new(request: HtmxHttpRequest) -> HttpResponse:
     catalog = loader.core_catalog()
-    initial = {"faction": request.GET.get("faction", "")}
-    form = FleetSettingsForm(request.POST or None, catalog=catalog, initial=initial)
+    form = FleetSettingsForm(request.POST or None, catalog=catalog,
+                             initial=start.initial_choices(request, catalog))
+    first = start.catalogue_ship(catalog, request.POST.get("ship") or request.GET.get("ship", ""))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         fleet = Fleet.start(
@@ -107,8 +109,14 @@ def fleet_new(request: HtmxHttpRequest) -> HttpResponse:
             game_size=data["game_size"], points_limit=data["points_limit"], catalog=catalog,
             owner=request.user, owner_token=_owner_token(request, create=True) or "",
         )
+        start.remember_choices(request, data)
+        if first is not None:  # the ship page's "Start a fleet": it is the first ship
+            try:
+                fleet.add_ship(catalog, first[0].slug)
+            except EditError as exc:
+                messages.warning(request, f"{first[0].name} was not added: {exc}")
         return redirect(fleet)
-    ctx = {"form": form, "factions": catalog.factions}
+    ctx = {"form": form, "factions": catalog.factions, "first": first[0] if first else None}
     return render(request, "fleets/new.html", ctx, status=400 if form.errors else 200)
 
 
