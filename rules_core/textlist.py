@@ -10,7 +10,7 @@
 
     * Lunar Class Cruiser "Emperor's Wrath" [Flagship] [Admiral: Commodore] · 225 pts
       + Veteran Crew · 15 pts
-    * Squadron "Sword Squadron" · 70 pts
+    * Squadron "Sword Squadron" · 2× Sword Class Frigate · 70 pts
       - Sword Class Frigate · 35 pts
       - Sword Class Frigate · 35 pts
 
@@ -40,6 +40,7 @@ from typing import Any
 
 from rules_core import text as player_text
 from rules_core.catalog import Catalog
+from rules_core.chatlist import lineup
 from rules_core.fleet import (
     FORMAT,
     SLUG_RE,
@@ -179,10 +180,14 @@ def to_text(catalog: Catalog, fleet: Fleet, report: ValidationReport) -> str:
             lines.append(f"* {ship}{title}{tags}{_pts(unit_report.points)}")
             upgrade_lines(unit.upgrades, "  ")
         else:
-            lines.append(f"* Squadron{title}{_pts(unit_report.points)}")
-            for escort, ship_report in zip(unit.ships, unit_report.ships, strict=True):
-                lines.append(f"  - {names.token(escort.ship, names.ships)}"
-                             f"{_pts(ship_report.points)}")
+            tokens = [names.token(escort.ship, names.ships) for escort in unit.ships]
+            # "3× Sword Frigate", as the builder and the shared page say it: a remark after
+            # '·', so the reader skips it and counts the '-' lines below (issue 13).
+            group = f"{SEP}{lineup(tokens)}" if tokens else ""
+            lines.append(f"* Squadron{title}{group}{_pts(unit_report.points)}")
+            for escort, token, ship_report in zip(unit.ships, tokens, unit_report.ships,
+                                                  strict=True):
+                lines.append(f"  - {token}{_pts(ship_report.points)}")
                 upgrade_lines(escort.upgrades, "    ")
     if report.problems:
         lines.append("")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_core import catalog as core
+from rules_core.chatlist import lineup
 from rules_core import fleet as rf
 from rules_core.validator import Problem, ShipReport, ValidationReport, catalog_index, validate
 
@@ -46,6 +47,11 @@ class RosterUnit:
     @property
     def is_flagship(self) -> bool:
         return not self.is_squadron and self.ships[0].report.is_flagship
+
+    @property
+    def lineup_text(self) -> str:
+        """A squadron's escorts as the builder and the text list say them: "3× Sword Frigate"."""
+        return lineup(s.title for s in self.ships) or "no escorts"
 
 
 def build_roster(fleet: rf.Fleet, catalog: core.Catalog,

@@ -38,7 +38,7 @@ from fleetbuilder.catalog import loader
 from fleetbuilder.ratelimit import rate_limit
 from rules_core import catalog as core
 from rules_core import fleet as rf
-from rules_core import sharecode, textlist
+from rules_core import chatlist, sharecode, textlist
 from rules_core.validator import check_points_bound, validate
 
 from . import library
@@ -173,13 +173,16 @@ def share_page(request: HttpRequest, pk: int) -> HttpResponse:
     catalog = loader.core_catalog()
     core_fleet = fleet.to_core()
     code, no_code = _share_code(core_fleet)
+    report = fleet.report(catalog)
     ctx = {
         **_link_ctx(request, fleet),
         "code": code,
         "no_code": no_code,
         "code_url": request.build_absolute_uri(reverse("fleets:code", args=[code]))
         if code else "",
-        "text": textlist.to_text(catalog, core_fleet, fleet.report(catalog)),
+        "text": textlist.to_text(catalog, core_fleet, report),
+        "markdown": chatlist.to_markdown(catalog, core_fleet, report),  # issue 13 §7
+        "summary": chatlist.one_line(catalog, core_fleet, report),
     }
     return render(request, "fleets/share.html", ctx)
 

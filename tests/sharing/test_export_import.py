@@ -362,7 +362,7 @@ def test_a_missing_key_is_named_in_words(visitor: Client, catalog) -> None:  # n
 
 def test_the_line_at_fault_is_marked_in_the_pasted_text(client: Client, make_fleet) -> None:  # noqa: ANN001
     lines = text_of(client, make_fleet()).splitlines()
-    n = next(i for i, line in enumerate(lines, start=1) if "Cobra Destroyer" in line)
+    n = next(i for i, line in enumerate(lines, start=1) if line.startswith("  - Cobra Destroyer"))
     lines[n - 1] = lines[n - 1].replace("Cobra", "Kobra")
     response = client.post("/fleets/import/", {"text": "\n".join(lines)})
     html = unescape(response.content.decode())

@@ -51,7 +51,8 @@ def test_the_text_names_everything_a_reader_needs(data_catalog) -> None:  # noqa
                                "[Admiral: Commodore] · ")
     assert flagship.endswith(f" · {report.units[0].points} pts")
     assert "  + Veteran Crew · 20 pts" in lines
-    assert "* Squadron · 90 pts" in lines and "  - Cobra Destroyer · 30 pts" in lines
+    assert "* Squadron · 3× Cobra Destroyer · 90 pts" in lines
+    assert "  - Cobra Destroyer · 30 pts" in lines
     assert lines[-2:] == ["Notes:", "A sample fleet built from the catalogue."]
 
 

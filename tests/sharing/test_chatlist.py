@@ -1,0 +1,111 @@
+"""A fleet list for a chat (issue 13 §7): Markdown for Discord or a forum, and one line; and
+squadrons read "3× Sword Frigate" in the text export too, which still reads back exactly."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules_core import fleet as rf
+from rules_core.chatlist import lineup, one_line, to_markdown
+from rules_core.textlist import from_text, to_text
+from rules_core.validator import validate
+
+
+def patrol() -> rf.Fleet:
+    return rf.Fleet(
+        faction="imperial-navy", game_size=rf.GameSize.SKIRMISH, name="Gothic Sector Patrol",
+        units=(
+            rf.ShipUnit(ship="lunar-class-cruiser", name="Emperor's Wrath", flagship=True,
+                        admiral="commodore", upgrades=("veteran-crew",)),
+            rf.ShipUnit(ship="gothic-class-cruiser"),
+            rf.ShipUnit(ship="gothic-class-cruiser"),
+            rf.Squadron(ships=(rf.SquadronShip("sword-class-frigate"),) * 3,
+                        name="Sword Squadron"),
+            rf.Squadron(ships=(rf.SquadronShip("sword-class-frigate",
+                                               upgrades=("improved-thrusters",)),
+                               rf.SquadronShip("firestorm-class-frigate"))),
+        ))
+
+
+def test_the_markdown_list_reads_well_in_a_chat(data_catalog) -> None:  # noqa: ANN001
+    fleet = patrol()
+    assert to_markdown(data_catalog, fleet, validate(fleet, data_catalog)) == (
+        "**Gothic Sector Patrol** · Imperial Navy · Skirmish · 775/1000 pts · Legal\n"
+        "- **Lunar Class Cruiser** \"Emperor's Wrath\" · Flagship · Admiral: Commodore"
+        " · 225 pts\n"
+        "  - Veteran Crew +20\n"
+        "- **Gothic Class Cruiser** · 180 pts\n"
+        "- **Gothic Class Cruiser** · 180 pts\n"
+        "- **3× Sword Frigate** \"Sword Squadron\" · 105 pts\n"
+        "- **1× Sword Frigate, 1× Firestorm Frigate** · 85 pts\n"
+        "  - Sword Frigate: Improved Thrusters +10\n")
+
+
+def test_the_one_line_summary_counts_alike_ships(data_catalog) -> None:  # noqa: ANN001
+    fleet = patrol()
+    assert one_line(data_catalog, fleet, validate(fleet, data_catalog)) == (
+        "Gothic Sector Patrol · Imperial Navy · Skirmish · 775/1000 pts · Legal: "
+        "Lunar Class Cruiser, 2× Gothic Class Cruiser, 3× Sword Frigate, "
+        "1× Sword Frigate + 1× Firestorm Frigate")
+    empty = rf.Fleet(faction="orks", game_size=rf.GameSize.PATROL)
+    assert one_line(data_catalog, empty, validate(empty, data_catalog)) == (
+        "Untitled Fleet · Orks · Patrol · 0/750 pts · Not legal (4 problems): no ships yet")
+
+
+def test_an_illegal_list_quotes_its_problems(data_catalog) -> None:  # noqa: ANN001
+    fleet = replace(patrol(), game_size=rf.GameSize.PATROL)
+    report = validate(fleet, data_catalog)
+    text = to_markdown(data_catalog, fleet, report)
+    assert text.splitlines()[0].endswith(" · 775/750 pts · Not legal (1 problem)")
+    assert text.splitlines()[-1].startswith("> ") and "Patrol" in text.splitlines()[-1]
+
+
+def test_a_players_markdown_and_mentions_stay_literal(data_catalog) -> None:  # noqa: ANN001
+    fleet = replace(patrol(), name="*Waaagh* @everyone [link](x) `code` ||spoiler||")
+    first = to_markdown(data_catalog, fleet, validate(fleet, data_catalog)).splitlines()[0]
+    assert first.startswith("**\\*Waaagh\\* @\u200beveryone \\[link\\](x) \\`code\\` "
+                            "\\|\\|spoiler\\|\\|** · ")
+    summary = one_line(data_catalog, fleet, validate(fleet, data_catalog))
+    assert summary.startswith("*Waaagh* @everyone")  # plain text: shown as typed
+
+
+def test_the_text_export_names_a_squadrons_lineup_and_reads_back(data_catalog) -> None:  # noqa: ANN001
+    fleet = patrol()
+    text = to_text(data_catalog, fleet, validate(fleet, data_catalog))
+    assert '* Squadron "Sword Squadron" · 3× Sword Frigate · 105 pts' in text.splitlines()
+    assert "* Squadron · 1× Sword Frigate, 1× Firestorm Frigate · 85 pts" in text.splitlines()
+    assert from_text(data_catalog, text) == fleet
+    # A hand-typed line-up that disagrees with the escorts below is only a remark.
+    edited = text.replace("· 3× Sword Frigate ·", "· 4× Firestorm Frigate ·")
+    assert from_text(data_catalog, edited) == fleet
+
+
+def test_lineup_groups_by_type_in_order() -> None:
+    assert lineup(["Sword", "Firestorm", "Sword"]) == "2× Sword, 1× Firestorm"
+    assert lineup([]) == ""
+
+
+# --- the pages ------------------------------------------------------------------------------
+
+def test_the_share_page_offers_markdown_and_one_line(client, make_fleet, catalog) -> None:  # noqa: ANN001
+    from html import unescape
+
+    fleet = make_fleet(patrol())
+    page = unescape(client.get(f"/fleets/{fleet.pk}/share/").content.decode())
+    report = validate(patrol(), catalog)
+    assert ('<textarea id="share-markdown" class="share-text" rows="8" readonly '
+            f'spellcheck="false">{to_markdown(catalog, patrol(), report)}</textarea>') in page
+    assert f'value="{one_line(catalog, patrol(), report)}"' in page
+    assert "**3× Sword Frigate** \"Sword Squadron\" · 105 pts" in page
+    assert "* Squadron \"Sword Squadron\" · 3× Sword Frigate · 105 pts" in page  # plain text
+
+
+def test_the_shared_view_names_a_squadrons_lineup(client, make_fleet) -> None:  # noqa: ANN001
+    from pytest_django.asserts import assertContains
+
+    fleet = make_fleet(patrol())
+    fleet.share()
+    page = client.get(fleet.share_url_path())
+    assertContains(page, '<span class="unit__kind">3× Sword Frigate</span>', html=True)
+    assertContains(page, '<span class="unit__kind">1× Sword Frigate, 1× Firestorm Frigate'
+                         '</span>', html=True)
