@@ -111,3 +111,24 @@ def test_toggle_upgrades_by_keyboard_with_barred_ones_greyed(page: Page,
     expect(page.locator("#unit-1-ship-0-up-extra-turrets")).to_be_checked()
     expect(page.locator("#unit-1-ship-1-up-extra-turrets")).to_be_checked()
     expect(page.locator("#unit-1 .chips")).to_contain_text("Extra Turrets ×2 +20")
+
+
+def test_the_variant_list_follows_the_chosen_faction_and_the_form_remembers(
+        page: Page, live_catalog) -> None:  # noqa: ANN001
+    page.goto(live_catalog.url + "/fleets/new/")
+    variant = page.get_by_label("Variant")
+    page.get_by_label("Faction").select_option("orks")
+    groups = variant.locator("optgroup:not([hidden])")
+    expect(groups).to_have_count(1)
+    expect(groups).to_have_attribute("label", "Orks")
+    page.get_by_label("Faction").select_option("imperial-navy")
+    expect(variant.locator("optgroup:not([hidden])")).to_have_attribute("label", "Imperial Navy")
+    variant.select_option("gothic-sector-fleet")
+    page.get_by_label("Faction").select_option("orks")  # another faction's variant is cleared
+    expect(variant).to_have_value("")
+    page.get_by_label("Game size").select_option("battle")
+    page.get_by_role("button", name="Start building").click()
+    expect(page.get_by_text("No ships yet.")).to_be_visible()
+    page.goto(live_catalog.url + "/fleets/new/")  # the last faction and size are kept
+    expect(page.get_by_label("Faction")).to_have_value("orks")
+    expect(page.get_by_label("Game size")).to_have_value("battle")

@@ -290,3 +290,58 @@ def test_a_stale_version_is_409_and_changes_nothing(built: Fleet, edit: Any, pat
     assert response.status_code == 409
     assert "This fleet changed in another tab" in response.content.decode()
     assert doc_units(built) == before
+
+
+# --- the rest of the flow -------------------------------------------------------------------
+
+
+def test_ship_names_in_the_roster_open_their_profile(client: Client, built: Fleet,
+                                                     edit: Any) -> None:
+    edit(built, "units/1/rename/", {"name": "Light of Terra"})
+    page = client.get(built.get_absolute_url()).content.decode()
+    assert ('id="unit-0-title"><a href="/ships/imperial-navy/lunar-class-cruiser/">'
+            'Lunar Class Cruiser</a></h3>') in page
+    assert ('Light of Terra <span class="unit__kind"><a href="/ships/imperial-navy/'
+            'gothic-class-cruiser/">Gothic Class Cruiser</a></span>') in page
+    assert ('2× <a href="/ships/imperial-navy/sword-class-frigate/">Sword Frigate</a>'
+            in page)
+    assert client.get("/ships/imperial-navy/gothic-class-cruiser/").status_code == 200
+
+
+def test_plus_one_on_a_ship_and_on_a_squadron(client: Client, built: Fleet, edit: Any) -> None:
+    page = client.get(built.get_absolute_url()).content.decode()
+    assert f'action="/fleets/{built.pk}/units/1/duplicate/"' in page
+    assert re.search(r'action="/fleets/\d+/units/2/add-escort/"[^>]*>.*?name="ship" '
+                     rf'value="{SWORD}"', page)
+    edit(built, "units/1/duplicate/", {})
+    edit(built, "units/3/add-escort/", {"ship": SWORD})
+    assert order(built) == [LUNAR, GOTHIC, GOTHIC, "squadron"]
+    assert len(doc_units(built)[3]["ships"]) == 3
+
+
+def test_add_escort_defaults_to_the_squadrons_own_type(client: Client, built: Fleet,
+                                                       edit: Any) -> None:
+    edit(built, "units/2/move/", {"ship": 0, "to": "new"})  # two squadrons of one Sword each
+    edit(built, "units/3/add-escort/", {"ship": COBRA})
+    edit(built, "units/3/move/", {"ship": 0, "to": "new"})  # unit 3: a Cobra; unit 4: a Sword
+    for unit, own in ((3, COBRA), (4, SWORD)):
+        page = editor(client, built, unit)
+        select = re.search(rf'<select id="unit-{unit}-escort" name="ship">(.*?)</select>', page,
+                           re.S)
+        assert select and re.findall(r'<option value="([^"]+)" selected>', select.group(1)) == [
+            own]
+
+
+def test_a_stray_admiral_on_a_non_flagship_can_be_removed(client: Client, built: Fleet,
+                                                          edit: Any) -> None:
+    doc = built.document
+    doc["units"][1]["admiral"] = "commodore"  # an imported list: an admiral off the flagship
+    Fleet.objects.filter(pk=built.pk).update(document=doc)
+    page = client.get(f"{built.get_absolute_url()}?edit=1").content.decode()
+    assert "carries an admiral (Commodore) but is not the flagship" in page
+    assert re.search(r'id="unit-1-admiral">Remove admiral<span class="visually-hidden"> '
+                     r'Commodore</span>', page)
+    response = edit(built, "units/1/admiral/", {"admiral": "", "open": "1"})
+    assert "No admiral on Gothic Class Cruiser" in response.content.decode()
+    assert doc_units(built)[1]["admiral"] is None
+    assert "admiral.not_on_flagship" not in response.content.decode()
