@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "fleetbuilder.simulator",
     "fleetbuilder.balance",
     "fleetbuilder.analysis",
+    "fleetbuilder.battlepack",
     "fleetbuilder.api",
     "ninja",  # its Swagger UI files come from our static files, not a CDN
     "axes",

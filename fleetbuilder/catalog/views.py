@@ -64,12 +64,18 @@ def ship_detail(request: HttpRequest, faction: str, ship: str) -> HttpResponse:
     return cached_page(request, "catalog/ship_detail.html", context)
 
 
+RULES_TEMPLATE = "catalog/rules.html"
+
+
+def rules_context() -> dict[str, Any]:
+    """The Rules page's values; the battle pack's quick reference prints the same page's
+    sections (fleetbuilder/battlepack/reference.py), so nothing there is typed twice."""
+    return {
+        "admirals": list(AdmiralRank.objects.all()),
+        "classes": [(c.label, c.class_base_mm) for c in core.CLASS_ORDER],
+    }
+
+
 @catalogue_page
 def rules(request: HttpRequest) -> HttpResponse:
-    def context() -> dict[str, Any]:
-        return {
-            "admirals": list(AdmiralRank.objects.all()),
-            "classes": [(c.label, c.class_base_mm) for c in core.CLASS_ORDER],
-        }
-
-    return cached_page(request, "catalog/rules.html", context)
+    return cached_page(request, RULES_TEMPLATE, rules_context)

@@ -27,6 +27,7 @@ import pytest
 from django.urls import reverse
 
 from fleetbuilder.analysis.models import Analysis
+from fleetbuilder.battlepack.models import BattlePack
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.simulator.models import Matchup
 from rules_core import fleet as rf
@@ -110,6 +111,11 @@ MATRIX: dict[str, Spec] = {
     # big prints on the workers (fleetbuilder/cards/views.py): the requester's only
     "cards:print_job": Spec("print", get=OWNER),
     "cards:print_job_pdf": Spec("print", get=OWNER),
+    # battle packs (fleetbuilder/battlepack/views.py): asked for from a run by anyone holding
+    # its link (the pack is theirs); a pack is its requester's only, like a big print
+    "battlepack:from_matchup": Spec("run", post=FORK),
+    "battlepack:pack": Spec("pack", get=OWNER),
+    "battlepack:pdf": Spec("pack", get=OWNER),
     # which ship matters? (fleetbuilder/analysis/views.py): read, repeat and open by link
     "analysis:analysis": Spec("analysis", get=ANYONE),
     "analysis:cancel": Spec("analysis", post=OWNER_ELSE_403),
@@ -195,6 +201,9 @@ def _target(spec: Spec, route: Route, owner: Browser, make_fleet: Callable[..., 
     if spec.obj == "print":
         job = _finished_print(owner, doc)
         return Target({"public_id": job.public_id}, lambda: _print_state(job))
+    if spec.obj == "pack":
+        pack = _finished_pack(owner, doc)
+        return Target({"public_id": pack.public_id}, lambda: _pack_state(pack))
     raise AssertionError(f"unknown object kind {spec.obj}")
 
 
@@ -219,6 +228,34 @@ def _finished_print(owner: Browser, doc: rf.Fleet) -> Any:
         layout="a4", cards=2, cache_key=key, status=PrintJob.Status.DONE)
     pdfcache.put(key, b"%PDF-1.7 matrix")
     return job
+
+
+def _finished_pack(owner: Browser, doc: rf.Fleet) -> Any:
+    """A finished battle pack of ``owner``'s, its PDF in the shared cache."""
+    import secrets as _secrets
+
+    from fleetbuilder.battlepack.models import BattlePack
+    from fleetbuilder.cards import pdfcache
+
+    user = getattr(owner, "user", None)
+    token = ""
+    if user is None:
+        session = owner.session
+        token = session.get("fleet_owner_token") or Fleet.new_owner_token()
+        session["fleet_owner_token"] = token
+        session.save()
+    key = "matrix-pack-" + _secrets.token_hex(8)
+    pack = BattlePack.objects.create(
+        public_id=_secrets.token_urlsafe(16), owner=user, session_key="" if user else token,
+        fleet_a=rf.fleet_to_dict(doc), fleet_b=rf.fleet_to_dict(doc), label_a="A",
+        label_b="B", cache_key=key, status=BattlePack.Status.DONE)
+    pdfcache.put(key, b"%PDF-1.7 matrix")
+    return pack
+
+
+def _pack_state(pack: Any) -> tuple[Any, ...]:
+    pack.refresh_from_db()
+    return (pack.status, pack.owner_id, pack.session_key, pack.fleet_a, pack.cache_key)
 
 
 def _queued_analysis(owner: Browser, doc: rf.Fleet) -> Analysis:
@@ -266,18 +303,19 @@ def _payload(target: Target) -> dict[str, Any]:
     return data
 
 
-def _counts() -> tuple[int, int, int]:
-    return Fleet.objects.count(), Matchup.objects.count(), Analysis.objects.count()
+def _counts() -> tuple[int, int, int, int]:
+    return (Fleet.objects.count(), Matchup.objects.count(), Analysis.objects.count(),
+            BattlePack.objects.count())
 
 
-def _owns(browser: Browser, obj: Fleet | Matchup | Analysis) -> bool:
+def _owns(browser: Browser, obj: Fleet | Matchup | Analysis | BattlePack) -> bool:
     user = getattr(browser, "user", None)
     if user is not None:
         return obj.owner_id == user.pk
     return obj.owner_id is None and obj.session_key == browser.session.get("fleet_owner_token")
 
 
-def _newest(model: type[Fleet] | type[Matchup] | type[Analysis]) -> Any:
+def _newest(model: type[Fleet] | type[Matchup] | type[Analysis] | type[BattlePack]) -> Any:
     return model.objects.order_by("-pk").first()
 
 
@@ -302,7 +340,8 @@ def _check(role: str, who: Browser, method: str, url: str, rule: str | None,
         counts = _counts()
         assert sum(counts) - sum(before_counts) == 1, where
         created = _newest(next(model for model, now, was in zip(
-            (Fleet, Matchup, Analysis), counts, before_counts, strict=True) if now > was))
+            (Fleet, Matchup, Analysis, BattlePack), counts, before_counts, strict=True)
+            if now > was))
         assert _owns(who, created), f"{where}: the copy is not the visitor's own"
         assert target.state() == before_state, f"{where} changed the original"
         return

@@ -1,0 +1,169 @@
+"""A game-night battle pack: two fleets' rosters (with QR codes) and cards, and a two-page
+quick reference, in one PDF rendered on the task queue (``tasks.render_pack``).
+
+Like a big print of cards (``cards.PrintJob``), a pack is its requester's (account, else
+browser): the request stores both fleet files and the options and queues the pack; a worker
+renders it into the shared PDF cache under the pack's key, writing its progress as it goes;
+the pack's page follows it and then gives the download.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from fleetbuilder.cards.pdfcache import cards_build
+from fleetbuilder.catalog.pagecache import catalogue_version
+from fleetbuilder.ownership import OwnedQuerySet
+from rules_core import fleet as rf
+
+log = logging.getLogger("fleetbuilder.battlepack")
+
+PAPERS = (("a4", "A4"), ("letter", "US Letter"))
+PACK_FORMAT = "1"
+# What the worker does, in order: the pack page shows where it is.
+STAGES = ("waiting", "quick reference", "fleet A's roster and cards",
+          "fleet B's roster and cards", "binding the pack")
+
+
+class BattlePackQuerySet(OwnedQuerySet):
+    """Packs are owned as saved fleets are (``fleetbuilder.ownership``)."""
+
+
+class BattlePack(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "waiting for a worker"
+        RUNNING = "running", "rendering"
+        DONE = "done", "ready"
+        FAILED = "failed", "failed"
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+
+    public_id = models.CharField(max_length=32, unique=True, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.CASCADE, related_name="battle_packs")
+    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    fleet_a = models.JSONField(help_text="Fleet A's file (contract 1).")
+    fleet_b = models.JSONField(help_text="Fleet B's file (contract 1).")
+    label_a = models.CharField(max_length=200)
+    label_b = models.CharField(max_length=200)
+    share_a = models.TextField(blank=True, help_text="The link fleet A's roster QR code holds.")
+    share_b = models.TextField(blank=True, help_text="The link fleet B's roster QR code holds.")
+    terrain = models.CharField(max_length=12, default="none")
+    movement = models.CharField(max_length=12, default="standard")
+    paper = models.CharField(max_length=8, choices=PAPERS, default="a4")
+    matchup = models.ForeignKey("simulator.Matchup", null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="+")
+    cache_key = models.CharField(max_length=100, db_index=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    stage = models.PositiveSmallIntegerField(default=0, help_text="An index into STAGES.")
+    error = models.TextField(blank=True, help_text="Why it failed, for the player.")
+    seconds = models.FloatField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    objects = BattlePackQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.label_a} vs {self.label_b} ({self.paper}, {self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("battlepack:pack", args=[self.public_id])
+
+    @property
+    def is_done(self) -> bool:
+        return self.status not in self.ACTIVE
+
+    @property
+    def stage_words(self) -> str:
+        return STAGES[min(self.stage, len(STAGES) - 1)]
+
+    @property
+    def steps(self) -> int:
+        return len(STAGES)
+
+    @property
+    def filename(self) -> str:
+        from django.utils.text import slugify
+
+        a = slugify(self.label_a)[:40] or "fleet-a"
+        b = slugify(self.label_b)[:40] or "fleet-b"
+        return f"battle-pack-{a}-vs-{b}-{self.paper}.pdf"
+
+    def core_fleet(self, side: str) -> rf.Fleet:
+        return rf.parse_fleet(self.fleet_a if side == "a" else self.fleet_b)
+
+    @staticmethod
+    def key_for(fleet_a: dict[str, Any], fleet_b: dict[str, Any], **options: str) -> str:
+        """Everything that decides the PDF's bytes: both fleets, the options, the catalogue,
+        the cards' build and this pack's format."""
+        doc = json.dumps([fleet_a, fleet_b, options, catalogue_version(), cards_build(),
+                          PACK_FORMAT], sort_keys=True, separators=(",", ":"),
+                         ensure_ascii=False)
+        return "battlepack:pdf:" + hashlib.sha256(doc.encode("utf-8")).hexdigest()
+
+    @classmethod
+    def start(cls, *, fleet_a: rf.Fleet, fleet_b: rf.Fleet, label_a: str, label_b: str,
+              share_a: str | None, share_b: str | None, terrain: str, movement: str,
+              paper: str, owner: Any, owner_token: str, matchup: Any = None) -> BattlePack:
+        """The requester's pack for these fleets and options: the same one when asked again
+        (unless it failed), else a new one, queued."""
+        signed_in = owner is not None and owner.is_authenticated
+        doc_a, doc_b = rf.fleet_to_dict(fleet_a), rf.fleet_to_dict(fleet_b)
+        options = {"label_a": label_a[:200], "label_b": label_b[:200], "share_a": share_a or "",
+                   "share_b": share_b or "", "terrain": terrain, "movement": movement,
+                   "paper": paper}
+        key = cls.key_for(doc_a, doc_b, **options)
+        mine = cls.objects.owned_by(owner if signed_in else None, owner_token)
+        same = mine.filter(cache_key=key).exclude(status=cls.Status.FAILED).first()
+        if same is not None:
+            return same
+        pack = cls.objects.create(
+            public_id=secrets.token_urlsafe(16), owner=owner if signed_in else None,
+            session_key="" if signed_in else owner_token, fleet_a=doc_a, fleet_b=doc_b,
+            matchup=matchup, cache_key=key, **options)
+        pack.enqueue()
+        return pack
+
+    def enqueue(self) -> None:
+        from .tasks import render_pack  # the task module imports this one
+
+        try:
+            render_pack.apply_async((self.pk,))
+        except Exception:  # kombu's OperationalError and friends: the broker is away
+            log.exception("battle pack %s: could not queue it", self.public_id)
+            self.fail("The print queue could not be reached. Nothing was lost; ask for the "
+                      "pack again in a moment.")
+
+    def claim(self) -> bool:
+        n = BattlePack.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
+            status=self.Status.RUNNING, started=timezone.now(), stage=1)
+        self.refresh_from_db(fields=["status", "started", "stage"])
+        return bool(n)
+
+    def advance(self, stage: int) -> None:
+        BattlePack.objects.filter(pk=self.pk).update(stage=stage)
+        self.stage = stage
+
+    def finish(self, seconds: float) -> None:
+        BattlePack.objects.filter(pk=self.pk).update(status=self.Status.DONE, seconds=seconds,
+                                                     finished=timezone.now(),
+                                                     stage=len(STAGES) - 1)
+        self.refresh_from_db(fields=["status", "seconds", "finished", "stage"])
+
+    def fail(self, message: str) -> None:
+        BattlePack.objects.filter(pk=self.pk).update(status=self.Status.FAILED, error=message,
+                                                     finished=timezone.now())
+        self.refresh_from_db(fields=["status", "error", "finished"])

@@ -1,0 +1,111 @@
+"""A battle pack: asked for from a matchup's page (one click, A4 or Letter), rendered on the
+task queue, followed on its own page, then downloaded. A pack is its requester's: anyone else
+gets 404, as for a big print of cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from fleetbuilder.cards import pdfcache
+from fleetbuilder.fleets.models import session_owner_token
+from fleetbuilder.ratelimit import rate_limit
+from fleetbuilder.simulator.models import Matchup
+from rules_core import sharecode
+from rules_core.fleet import Fleet
+
+from .models import PAPERS, BattlePack
+
+PAGE = "battlepack/pack.html"
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _owner_token(request: HttpRequest, *, create: bool = False) -> str | None:
+    return session_owner_token(request.session, create=create)
+
+
+def _get_pack(request: HttpRequest, public_id: str) -> BattlePack:
+    """The requester's pack; anyone else's, or an unknown one, is 404."""
+    packs = BattlePack.objects.owned_by(request.user, _owner_token(request))
+    return get_object_or_404(packs, public_id=public_id)
+
+
+def share_link(request: HttpRequest, fleet: Fleet) -> str | None:
+    """What a roster's QR code holds: the fleet's share-code page (the list as it fought),
+    or nothing when the fleet is too big for a code."""
+    try:
+        code = sharecode.encode(fleet)
+    except sharecode.ShareCodeError:
+        return None
+    return request.build_absolute_uri(reverse("fleets:code", args=[code]))
+
+
+def paper_of(request: HttpRequest) -> str | None:
+    paper = request.POST.get("paper", "a4")
+    return paper if paper in dict(PAPERS) else None
+
+
+@require_POST
+@rate_limit("cards")
+def from_matchup(request: HttpRequest, public_id: str) -> HttpResponse:
+    """A pack of a run's two fleets as they fought, its terrain and movement: anyone holding
+    the run's link may ask; the pack is theirs."""
+    run = get_object_or_404(Matchup, public_id=public_id)
+    paper = paper_of(request)
+    if paper is None:
+        return HttpResponseBadRequest("Choose A4 or Letter paper.", content_type="text/plain")
+    fleet_a, fleet_b = run.core_fleet("a"), run.core_fleet("b")
+    options = run.options or {}
+    pack = BattlePack.start(
+        fleet_a=fleet_a, fleet_b=fleet_b, label_a=run.label("a"), label_b=run.label("b"),
+        share_a=share_link(request, fleet_a), share_b=share_link(request, fleet_b),
+        terrain=options.get("terrain", "none"), movement=options.get("movement", "standard"),
+        paper=paper, owner=request.user,
+        owner_token=_owner_token(request, create=True) or "", matchup=run)
+    return redirect(pack)
+
+
+@require_GET
+def pack(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """A pack's page: where the worker is (htmx every second, else the page refreshes
+    itself), then the download link, or why it failed."""
+    p = _get_pack(request, public_id)
+    ctx: dict[str, Any] = {"pack": p,
+                           "download_url": reverse("battlepack:pdf", args=[p.public_id])}
+    template = PAGE
+    if request.htmx and request.htmx.target == "battle-pack":
+        template += "#job"
+    response = render(request, template, ctx)
+    response["Cache-Control"] = "private, no-store"
+    patch_vary_headers(response, ("HX-Request", "HX-Target"))
+    return response
+
+
+@require_GET
+def pdf(request: HttpRequest, public_id: str) -> HttpResponse:
+    """A finished pack's PDF, for its requester only; made again on the workers if the cache
+    let it go."""
+    p = _get_pack(request, public_id)
+    if p.status != BattlePack.Status.DONE:
+        raise Http404("This battle pack is not ready.")
+    data = pdfcache.get(p.cache_key)
+    if data is None:
+        BattlePack.objects.filter(pk=p.pk).update(status=BattlePack.Status.QUEUED, stage=0,
+                                                  finished=None)
+        p.refresh_from_db()
+        p.enqueue()
+        return redirect(p)
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(True, p.filename)
+    response["Cache-Control"] = "private, no-cache"
+    return response
