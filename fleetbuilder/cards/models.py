@@ -45,6 +45,8 @@ class PrintJob(models.Model):
     filename = models.CharField(max_length=200)
     layout = models.CharField(max_length=10)
     ink_saver = models.BooleanField(default=False)
+    advanced_movement = models.BooleanField(
+        default=False, help_text="Each ship's thrust rating and SOT on its card (R-141).")
     share_url = models.TextField(blank=True)
     cards = models.PositiveIntegerField()
     cache_key = models.CharField(max_length=100, db_index=True,
@@ -74,7 +76,7 @@ class PrintJob(models.Model):
     @classmethod
     def start(cls, *, document: dict[str, Any], name: str, filename: str, layout: str,
               ink_saver: bool, share_url: str | None, cards: int, cache_key: str,
-              owner: Any, owner_token: str) -> PrintJob:
+              owner: Any, owner_token: str, advanced_movement: bool = False) -> PrintJob:
         """The requester's job for this PDF: an unfinished or finished one with the same key
         (asked twice, rendered once), else a new one, queued."""
         signed_in = owner is not None and owner.is_authenticated
@@ -86,7 +88,8 @@ class PrintJob(models.Model):
             public_id=secrets.token_urlsafe(16), owner=owner if signed_in else None,
             session_key="" if signed_in else owner_token, document=document, name=name[:200],
             filename=filename[:200], layout=layout, ink_saver=ink_saver,
-            share_url=share_url or "", cards=cards, cache_key=cache_key)
+            advanced_movement=advanced_movement, share_url=share_url or "", cards=cards,
+            cache_key=cache_key)
         job.enqueue()
         return job
 

@@ -1,10 +1,12 @@
 """Card PDFs kept in the shared cache, keyed on everything that decides their bytes.
 
 The key is a hash of the fleet document (canonical JSON), the layout, the options (ink saver,
-share link), the catalogue version (``pagecache.catalogue_version``: a catalogue reload changes
-every card) and the cards' build (a hash of ``rules_core/cards``' code, stylesheet and assets,
-so a deploy that changes how cards look changes every key). WeasyPrint writes the same bytes
-for the same input, so the key is also the PDF's strong ETag.
+share link, advanced movement's thrust and SOT), the catalogue version
+(``pagecache.catalogue_version``: a catalogue reload changes every card) and the cards' build
+(a hash of ``rules_core/cards``' code, stylesheet and assets, and of the advanced movement
+module whose thrust and SOT they print, so a deploy that changes what cards say or how they
+look changes every key). WeasyPrint writes the same bytes for the same input, so the key is
+also the PDF's strong ETag.
 
 The PDFs live in Django's default cache (Redis in production, shared by every process and every
 host; per process in tests) for ``PDF_TTL``; an old key just ages out. A cache that is down
@@ -31,6 +33,9 @@ log = logging.getLogger(__name__)
 PDF_TTL = 24 * 60 * 60
 PREFIX = "cards:pdf:"
 CARDS_DIR = Path(cards.__file__).resolve().parent
+# The cards print thrust and SOT as this module computes them (R-141). Its source, not the
+# module's __file__: the simulator's modules may be imported compiled (build_sim).
+ADVANCED_MOVEMENT = CARDS_DIR.parent / "sim" / "advanced_movement.py"
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,7 @@ class PrintOptions:
     layout: str
     ink_saver: bool
     share_url: str | None
+    advanced_movement: bool = False  # each ship's thrust rating and SOT on its card (R-141)
 
 
 @lru_cache(maxsize=1)
@@ -49,6 +55,7 @@ def cards_build() -> str:
         if path.is_file() and path.suffix in (".py", ".css", ".svg"):
             digest.update(path.relative_to(CARDS_DIR).as_posix().encode())
             digest.update(path.read_bytes())
+    digest.update(ADVANCED_MOVEMENT.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -60,6 +67,8 @@ def document_hash(document: dict[str, Any]) -> str:
 def pdf_key(document: dict[str, Any], options: PrintOptions) -> str:
     parts = [document_hash(document), options.layout, "ink" if options.ink_saver else "",
              options.share_url or "", catalogue_version(), cards_build()]
+    if options.advanced_movement:  # standard prints keep the keys they had
+        parts.append("movement=advanced")
     return PREFIX + hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
 
 

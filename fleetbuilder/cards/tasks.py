@@ -32,7 +32,8 @@ def render_print(job_id: int) -> bool:
     began = time.perf_counter()
     try:
         pdf = render_cards(loader.core_catalog(), parse_fleet(job.document), layout=job.layout,
-                           ink_saver=job.ink_saver, share_url=job.share_url or None)
+                           ink_saver=job.ink_saver, share_url=job.share_url or None,
+                           advanced_movement=job.advanced_movement)
     except Exception:
         log.exception("print %s: failed", job.public_id)
         job.fail("The cards could not be printed. The error was logged; print again, and if "

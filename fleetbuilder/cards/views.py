@@ -25,11 +25,11 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
-from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.catalog import loader
+from fleetbuilder.fleets.access import fleet_for_request
 from fleetbuilder.fleets.models import session_owner_token
-from fleetbuilder.fleets.views import _get_fleet_for_request
+from fleetbuilder.http import HtmxHttpRequest
 from fleetbuilder.ratelimit import rate_limit
 from rules_core.cards import LAYOUTS, render_cards
 from rules_core.fleet import FleetFormatError, parse_fleet
@@ -44,16 +44,20 @@ LAYOUT_CHOICES = (
     ("a4", "A4 sheets", "Nine cards a sheet with cut marks."),
     ("letter", "US Letter sheets", "Nine cards a sheet with cut marks."),
 )
+# What a fleet is built for (R-140): advanced movement prints each ship's thrust and SOT (R-141).
+MOVEMENT_CHOICES = (
+    ("standard", "Standard movement", "The rules' own movement (§5)."),
+    ("advanced", "Advanced movement",
+     "Seed 003's thrust and momentum: each ship's thrust rating and safe operating thrust "
+     "(SOT) on its card."),
+)
+MOVEMENTS = tuple(value for value, _, _ in MOVEMENT_CHOICES)
 TRUE_VALUES = ("1", "on", "true", "yes")
 FALSE_VALUES = ("", "0", "off", "false", "no")
 # Issue 17: a print of more cards than this renders on the task queue. Never more than R-95's
 # bound on what one request may render; the workers take any fleet the fleet bounds allow.
 SYNC_MAX_CARDS = min(30, MAX_CARDS_PER_PDF)
 CACHE_CONTROL = "private, no-cache"  # the browser may keep it, and asks again with its ETag
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 def big_print_note(count: int) -> str:
@@ -88,18 +92,20 @@ def _not_modified(request: HttpRequest | None, key: str) -> HttpResponse | None:
 
 def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_saver: bool,
                  share_url: str | None, request: HttpRequest | None = None,
-                 name: str = "") -> HttpResponse:
+                 name: str = "", advanced_movement: bool = False) -> HttpResponse:
     """The ship cards of a contract-1 fleet document as a PDF download.
 
     From the shared cache when it was made before (304 to a matching If-None-Match, before
     anything is read or rendered); else rendered here, or, past ``SYNC_MAX_CARDS`` cards and
     with a ``request`` to own it, queued as a ``PrintJob`` (a redirect to its page). An unknown
     layout or a document that is not a fleet file is a 400 with the reason.
+    ``advanced_movement`` prints each ship's thrust rating and SOT (R-141).
     """
     if layout not in LAYOUTS:
         return HttpResponseBadRequest(
             f"Unknown layout {layout!r}: choose {', '.join(LAYOUTS)}.", content_type="text/plain")
-    key = pdfcache.pdf_key(document, pdfcache.PrintOptions(layout, ink_saver, share_url))
+    key = pdfcache.pdf_key(document, pdfcache.PrintOptions(layout, ink_saver, share_url,
+                                                           advanced_movement))
     if (not_modified := _not_modified(request, key)) is not None:
         return not_modified
     if (cached := pdfcache.get(key)) is not None:
@@ -118,11 +124,11 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
         job = PrintJob.start(
             document=document, name=name or fleet.name or "Fleet", filename=filename,
             layout=layout, ink_saver=ink_saver, share_url=share_url, cards=len(fleet.units),
-            cache_key=key, owner=request.user,
+            cache_key=key, owner=request.user, advanced_movement=advanced_movement,
             owner_token=session_owner_token(request.session, create=True) or "")
         return redirect(job)
     pdf = render_cards(catalog, fleet, layout=layout, ink_saver=ink_saver,
-                       share_url=share_url, report=report)
+                       share_url=share_url, report=report, advanced_movement=advanced_movement)
     pdfcache.put(key, pdf)
     return _pdf(pdf, filename=filename, key=key)
 
@@ -134,22 +140,28 @@ def _share_url(request: HttpRequest, fleet: Any) -> str | None:
 
 def pdf_for_query(request: HttpRequest, document: dict[str, Any], *, name: str,
                   share_url: str | None) -> HttpResponse:
-    """The PDF for the options form's query (``layout``, ``ink``); a bad value is a 400."""
+    """The PDF for the options form's query (``layout``, ``ink``, ``movement``); a bad value
+    is a 400."""
     ink = request.GET.get("ink", "").lower()
     if ink not in TRUE_VALUES + FALSE_VALUES:
         return HttpResponseBadRequest(f"ink must be 1 or 0, not {ink[:20]!r}.",
                                       content_type="text/plain")
+    movement = request.GET.get("movement", "") or "standard"
+    if movement not in MOVEMENTS:
+        return HttpResponseBadRequest(
+            f"movement must be {' or '.join(MOVEMENTS)}, not {movement[:20]!r}.",
+            content_type="text/plain")
     return pdf_response(document, filename=card_filename(name),
                         layout=request.GET.get("layout", "poker"),
                         ink_saver=ink in TRUE_VALUES, share_url=share_url, request=request,
-                        name=name)
+                        name=name, advanced_movement=movement == "advanced")
 
 
 @require_GET
 @rate_limit("cards")
 def fleet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """``/cards/fleet/<pk>/?layout=poker|a4|letter&ink=1``: the cards of a fleet you own."""
-    fleet = _get_fleet_for_request(request, pk)
+    fleet = fleet_for_request(request, pk)
     return pdf_for_query(request, fleet.document, name=fleet.name,
                          share_url=_share_url(request, fleet))
 
@@ -203,7 +215,8 @@ def print_job_pdf(request: HttpRequest, public_id: str) -> HttpResponse:
 def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
                  card_count: int, pdf_url: str, crumbs: list[tuple[str, str]], back_url: str,
                  back_label: str, qr_note: str) -> HttpResponse:
-    """The print options (layout, ink saver) of any fleet the visitor may see, as a GET form.
+    """The print options (layout, ink saver, movement) of any fleet the visitor may see, as a
+    GET form.
 
     ``crumbs`` lead to the fleet's page ((label, url) pairs), ``back_url`` is that page, and
     ``qr_note`` says what the roster's QR code holds (or how to get one).
@@ -214,6 +227,7 @@ def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
         "legal": legal,
         "card_count": card_count,
         "layouts": LAYOUT_CHOICES,
+        "movements": MOVEMENT_CHOICES,
         "pdf_url": pdf_url,
         "crumbs": crumbs,
         "back_url": back_url,
@@ -227,7 +241,7 @@ def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
 @require_GET
 def print_options(request: HttpRequest, pk: int) -> HttpResponse:
     """Choose a layout and ink saving, then download the PDF (a plain GET form)."""
-    fleet = _get_fleet_for_request(request, pk)
+    fleet = fleet_for_request(request, pk)
     shared = bool(_share_url(request, fleet))
     return options_page(
         request, name=fleet.name, points=fleet.points, legal=fleet.legal,

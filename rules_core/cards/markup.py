@@ -240,15 +240,24 @@ DENSITY_CLASSES = {"": "", "dense": " card--dense", "tight": " card--tight",
                    "max": " card--tight card--max"}
 
 
-def thrust_line(block: ShipBlock, leadership: int | None) -> str:
-    """Advanced movement's numbers (R-141): thrust rating (Speed ÷ 5 cm) and SOT (its average
-    with the piloting skill, Ld − 3, rounded up), as the simulator plays them."""
+def _thrust_sot(block: ShipBlock, leadership: int | None) -> str:
     from ..sim.advanced_movement import safe_operating_thrust, thrust_from_speed
 
     ld = leadership if leadership is not None else block.stats.leadership
     thrust = thrust_from_speed(block.stats.speed_cm)
-    return (f'<p class="line">Advanced movement: thrust {thrust} · SOT '
-            f"{safe_operating_thrust(thrust, ld)}</p>")
+    return f"thrust {thrust} · SOT {safe_operating_thrust(thrust, ld)}"
+
+
+def thrust_line(block: ShipBlock, leadership: int | None) -> str:
+    """Advanced movement's numbers (R-141): thrust rating (Speed ÷ 5 cm) and SOT (its average
+    with the piloting skill, Ld − 3, rounded up), as the simulator plays them."""
+    return f'<p class="line">Advanced movement: {_thrust_sot(block, leadership)}</p>'
+
+
+def squadron_thrust_line(blocks: tuple[ShipBlock, ...]) -> str:
+    """A squadron of several kinds: each kind's thrust and SOT, in the stat rows' order."""
+    kinds = "; ".join(f"{esc(b.profile.name)} {_thrust_sot(b, None)}" for b in blocks)
+    return f'<p class="line">Advanced movement: {kinds}</p>'
 
 
 def card_html(card: Card, ink_saver: bool = False, advanced_movement: bool = False) -> str:
@@ -266,6 +275,8 @@ def card_html(card: Card, ink_saver: bool = False, advanced_movement: bool = Fal
     mixed = card.kind == "squadron" and len(card.blocks) > 1
     if mixed:
         body.append(squadron_stats(card.blocks))
+        if advanced_movement:
+            body.append(squadron_thrust_line(card.blocks))
         shared = len({b.rules for b in card.blocks}) == 1  # rules said once if all share them
         for n, block in enumerate(card.blocks):
             body.append(weapons_table(block, ink_saver, header=n == 0,

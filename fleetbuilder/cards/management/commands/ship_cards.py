@@ -1,4 +1,8 @@
-"""``python manage.py ship_cards FILE -o OUT.pdf [--layout poker|a4|letter]`` (contract 3).
+"""``python manage.py ship_cards FILE -o OUT.pdf [--layout poker|a4|letter]
+[--movement standard|advanced]`` (contract 3).
+
+``--movement advanced`` prints each ship's thrust rating and safe operating thrust (SOT) for
+the advanced movement module (R-140, R-141).
 
 Exit 0 when the PDF is written — an illegal fleet prints too (its roster says why) and gets a
 one-line warning on stderr; exit 2 for input that cannot be used (a file that is not a fleet
@@ -33,6 +37,9 @@ class Command(BaseCommand):
                                  "with cut marks (default poker)")
         parser.add_argument("--ink-saver", action="store_true",
                             help="outlines and light shading instead of dark fills")
+        parser.add_argument("--movement", choices=("standard", "advanced"), default="standard",
+                            help="advanced: print each ship's thrust rating and SOT for the "
+                                 "advanced movement module (R-141); default standard")
         parser.add_argument("--share-url", metavar="URL",
                             help="the fleet's share link, printed as a QR code on the roster")
 
@@ -46,7 +53,7 @@ class Command(BaseCommand):
         report = validate(fleet, catalog)
         pdf = render_cards(catalog, fleet, layout=options["layout"],
                            ink_saver=options["ink_saver"], share_url=options["share_url"],
-                           report=report)
+                           report=report, advanced_movement=options["movement"] == "advanced")
         out = Path(options["output"])
         try:
             out.write_bytes(pdf)
@@ -54,7 +61,9 @@ class Command(BaseCommand):
             self.fail(f"cannot write {out}: {exc.strerror or exc}")
         n = len(fleet.units)
         self.stdout.write(f"{out}: roster and {n} card{'s' if n != 1 else ''} "
-                          f"({options['layout']}, {len(pdf) // 1024} KB)")
+                          f"({options['layout']}"
+                          f"{', advanced movement' if options['movement'] == 'advanced' else ''}"
+                          f", {len(pdf) // 1024} KB)")
         if not report.legal:
             errors = len(report.errors)
             self.stderr.write(f"warning: {fleet.name or path} is not legal: {errors} "
