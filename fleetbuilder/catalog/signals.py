@@ -4,10 +4,16 @@ and the next ``load_catalog`` restores the files (the source of truth)."""
 import uuid
 
 from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.dispatch import Signal
 
 from . import models, pagecache
 
 loading = False  # set by the loader, which writes CatalogState itself
+
+# Sent by the loader after a new catalogue version has been committed, with ``catalog`` (the
+# rules_core values): apps that cache anything priced by the catalogue refresh it (the fleets
+# app re-validates saved fleets, so "My fleets" shows the totals the validator now gives).
+catalogue_loaded = Signal()
 
 
 def catalogue_edited(sender, **kwargs) -> None:  # noqa: ANN001

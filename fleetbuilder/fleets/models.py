@@ -91,8 +91,32 @@ class FleetQuerySet(OwnedQuerySet):
         """Fleets whose name contains ``text`` (any case); all of them for an empty text."""
         return self.filter(name__icontains=text) if text else self
 
+    def revalidate(self, catalog: core.Catalog) -> int:
+        """Cache every fleet's points and verdict under ``catalog`` (a new catalogue version,
+        new prices); the number of fleets whose figures changed. The list itself is never
+        touched (a saved fleet keeps its list; its total is what the validator now says), nor
+        its version or ``updated``. A row is written only at the version that was read, so an
+        edit made meanwhile (which caches its own verdict) is never overwritten."""
+        changed = 0
+        rows = self.values_list("pk", "version", "document", "points", "legal")
+        for pk, version, document, points, legal in rows.iterator(chunk_size=500):
+            try:
+                report = validate(rf.parse_fleet(document), catalog)
+            except rf.FleetFormatError:  # cannot happen for a stored document; never fatal
+                continue
+            if (report.points, report.legal) != (points, legal):
+                changed += self.model.objects.filter(pk=pk, version=version).update(
+                    points=report.points, legal=report.legal)
+        return changed
+
 
 class Fleet(models.Model):
+    # Set on the rows the Saved Fleets page and the trash show (fleets/library.py), not stored.
+    changed_ago: str
+    deleted_ago: str
+    faction_name: str
+    variant_name: str
+
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
         related_name="fleets",
@@ -688,3 +712,8 @@ def upgrade_reason(upgrade: core.Upgrade, profile: core.ShipProfile, taken: tupl
         times = "once" if limit == 1 else "twice" if limit == 2 else f"{limit} times"
         return f"A fleet may take {upgrade.name} at most {times}, and this one already does."
     return ""
+
+
+def revalidate_saved_fleets(sender: object, catalog: core.Catalog, **kwargs: Any) -> None:
+    """``catalogue_loaded``: saved fleets' cached totals and verdicts follow the new prices."""
+    Fleet.objects.revalidate(catalog)
