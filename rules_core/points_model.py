@@ -202,3 +202,42 @@ def _quantile(sorted_values: list[float], q: float) -> float:
     lo = int(pos)
     hi = min(lo + 1, len(sorted_values) - 1)
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+# --- calibration (issue 16 §3) ----------------------------------------------------------------
+# The model and the reference price a ship's *profile*. What they cannot see is what a faction's
+# rules and the way it plays are worth on the table; that was measured on round robins of the
+# sample fleets and is one factor per faction (docs/catalogue.md, "Calibration";
+# tools/calibrate_points.py). A ship's price in the catalogue is its profile price times its
+# faction's factor, rounded to a multiple of 5. ``calibration.json`` beside the faction files
+# keeps the factors and every ship's profile price, so the model is judged on profile prices.
+
+
+def calibrated_price(profile_price: int, factor: float) -> int:
+    """``profile_price × factor`` to the nearest multiple of 5 (halves up, so 50 × 1.15 is 60
+    although the float product is a hair under 57.5), never under 5."""
+    return max(5, int(profile_price * factor / 5 + 0.5 + 1e-9) * 5)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The factors per faction slug and the profile prices per ship slug (before calibration).
+    A faction or ship it does not name has factor 1 and its catalogue price as profile price."""
+
+    factors: Mapping[str, float]
+    profile_points: Mapping[str, int]
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Calibration:
+        factors = data.get("factors", {})
+        points = data.get("original_points", {})
+        if not isinstance(factors, Mapping) or not isinstance(points, Mapping):
+            raise ValueError("calibration: 'factors' and 'original_points' must be objects")
+        return cls({str(k): float(v) for k, v in factors.items()},
+                   {str(k): int(v) for k, v in points.items()})
+
+    def factor(self, faction_slug: str) -> float:
+        return self.factors.get(faction_slug, 1.0)
+
+    def profile_price(self, ship: ShipProfile) -> int:
+        return self.profile_points.get(ship.slug, ship.points)

@@ -6,6 +6,8 @@ Plain pytest, no Django and no database: run with
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,9 +30,20 @@ def _load() -> Catalog:
     return load_catalog_dir(DATA)
 
 
+def _calibration() -> pm.Calibration:
+    path = DATA / "calibration.json"
+    if not path.exists():
+        return pm.Calibration({}, {})
+    return pm.Calibration.from_dict(json.loads(path.read_text(encoding="utf-8")))
+
+
 CATALOG = _load()
-DESIGNED = [s for f in CATALOG.factions for s in f.ships if s.source == "designed"]
-REFERENCE = [s for f in CATALOG.factions for s in f.ships if pm.in_fit_set(s)]
+CALIBRATION = _calibration()
+# The model prices profiles: it is judged on the prices before calibration (profile prices).
+PROFILES = {s.slug: replace(s, points=CALIBRATION.profile_price(s))
+            for f in CATALOG.factions for s in f.ships}
+DESIGNED = [PROFILES[s.slug] for f in CATALOG.factions for s in f.ships if s.source == "designed"]
+REFERENCE = [PROFILES[s.slug] for f in CATALOG.factions for s in f.ships if pm.in_fit_set(s)]
 
 
 def _ship(**kw: object) -> ShipProfile:
@@ -101,3 +114,24 @@ def test_fit_on_reference_ships() -> None:
     q = pm.fit_quality(REFERENCE)
     assert q.median_relative_error < pm.MAX_MEDIAN_RELATIVE_ERROR
     assert q.r_squared > 0.85
+
+
+@pytest.mark.parametrize("faction", CATALOG.factions, ids=lambda f: f.slug)
+def test_every_price_is_its_profile_price_times_its_faction_factor(faction) -> None:  # noqa: ANN001
+    """The catalogue and calibration.json agree: no ship was re-priced by hand around them."""
+    factor = CALIBRATION.factor(faction.slug)
+    assert 0.5 <= factor <= 2.0
+    for ship in faction.ships:
+        assert ship.points % 5 == 0, ship.slug
+        assert ship.points == pm.calibrated_price(CALIBRATION.profile_price(ship), factor), (
+            f"{ship.slug} costs {ship.points}; its profile price "
+            f"{CALIBRATION.profile_price(ship)} × {factor} says otherwise")
+
+
+@pytest.mark.parametrize(("price", "factor", "expected"), [
+    (100, 1.0, 100), (100, 0.8, 80), (35, 0.85, 30), (45, 1.1, 50), (20, 0.1, 5),
+    (210, 1.2166, 255), (50, 1.15, 60),
+])
+def test_calibrated_prices_are_multiples_of_five(price: int, factor: float,
+                                                 expected: int) -> None:
+    assert pm.calibrated_price(price, factor) == expected

@@ -41,9 +41,12 @@ def load(directory: Path = DATA_DIR, *, force: bool = False) -> LoadResult:
     signals.loading = True
     try:
         with transaction.atomic():
-            return _load(directory, force)
+            result = _load(directory, force)
     finally:
         signals.loading = False
+    if result.loaded:  # after the commit: every process now sees the new version
+        signals.catalogue_loaded.send(sender=LoadResult, catalog=read_files(directory))
+    return result
 
 
 def _load(directory: Path, force: bool) -> LoadResult:

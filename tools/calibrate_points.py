@@ -1,0 +1,386 @@
+"""Calibrate the catalogue's points so that equal points are a fair fight (issue 16 §3).
+
+    .venv/bin/python tools/calibrate_points.py fit [--iterations 6] [--battles 100]
+        [--sizes skirmish,battle] [--policies standard] [--seed 160301] [--workers 2]
+        [--out FIT.json]
+    .venv/bin/python tools/calibrate_points.py refine --factors FIT.json --out REFINE.json
+        [--grid 0.94,0.97,1,1.03,1.06] [--battles 40] [--sizes skirmish,battle]
+        [--policies standard,cautious] [--seed 160401] [--only SLUG,...]
+    .venv/bin/python tools/calibrate_points.py write --factors REFINE.json
+        --evidence FIT.json REFINE.json
+    .venv/bin/python tools/calibrate_points.py report [--battles 200] [--seed 1]
+        [--sizes skirmish,battle] [--policies standard,cautious] [--terrains none,voidscape]
+        [--original] [--json OUT]
+
+The method (written out in ``docs/catalogue.md``, "Calibration"):
+
+- Each faction gets one **points factor**. A ship's calibrated price is its original price
+  (``original_points`` in ``calibration.json``: the reference conversion or the points model)
+  times its faction's factor, rounded to a multiple of 5 (never under 5). Within a faction the
+  ships keep their relative prices: the points model and the reference already price a ship's
+  profile against its neighbours; what neither sees is what the faction's rules and play are
+  worth, and that is one number per faction. This is the strongest possible prior toward the
+  original values: 14 free numbers for 180+ ships.
+- The factors are fitted on round robins of the built-in sample fleets (which are rebuilt from
+  the calibrated prices each time, so a cheaper faction fields more ships), on **fit seeds**
+  only. Each iteration moves a faction's log-factor by ``rate`` times the logit of its mean
+  score against the field (a faction scoring 0.8 gets dearer, 0.2 cheaper), at most
+  ``max_step`` at once, and the factors are then normalised to a geometric mean of 1 so the
+  catalogue's overall price level does not drift.
+- ``refine`` then takes one faction at a time and tries its factor on a small grid against the
+  rest of the field (both sizes, both policies), keeping the one whose worst setting is closest
+  to 50 %: a sample fleet changes in steps, which the smooth update above cannot see.
+- ``write`` writes the prices into the faction files and ``calibration.json`` (the factors, every
+  ship's profile price, every changed ship's old and new points, and the fit's and refinement's
+  outputs, with their seeds and scores, as the evidence).
+- ``report`` plays the round robins that are published, on **report seeds** kept apart from the
+  fit seeds, at every size, policy and terrain asked for.
+
+No Django: this runs on rules_core alone, with ``--workers`` forked processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rules_core.balance import (  # noqa: E402
+    BalanceSpec,
+    Pair,
+    RoundRobin,
+    format_table,
+    pair_seed,
+    play_chunk,
+)
+from rules_core.catalog import Catalog, catalog_from_dicts  # noqa: E402
+from rules_core.fleet import Fleet, GameSize  # noqa: E402
+from rules_core.points_model import calibrated_price  # noqa: E402
+from rules_core.sample_fleets import sample_fleet  # noqa: E402
+
+DATA_DIR = ROOT / "fleetbuilder" / "catalog" / "data"
+CALIBRATION = DATA_DIR / "calibration.json"
+
+
+# --- the data ----------------------------------------------------------------------------------
+
+
+def read_data() -> tuple[dict[str, Any], list[Any], list[Any]]:
+    factions = {p.stem: json.loads(p.read_text(encoding="utf-8"))
+                for p in sorted((DATA_DIR / "factions").glob("*.json"))}
+    admirals = json.loads((DATA_DIR / "admirals.json").read_text(encoding="utf-8"))
+    refits = json.loads((DATA_DIR / "refits.json").read_text(encoding="utf-8"))
+    return factions, admirals, refits
+
+
+def original_points(factions: dict[str, Any]) -> dict[str, int]:
+    """Every ship's price before calibration: from calibration.json when it exists (the files
+    then hold calibrated prices), else the files' own prices."""
+    if CALIBRATION.exists():
+        record = json.loads(CALIBRATION.read_text(encoding="utf-8"))
+        return {slug: int(v) for slug, v in record["original_points"].items()}
+    return {s["slug"]: int(s["points"]) for f in factions.values() for s in f["ships"]}
+
+
+calibrated = calibrated_price
+
+
+def priced(factions: dict[str, Any], originals: dict[str, int],
+           factors: dict[str, float]) -> dict[str, Any]:
+    out = {}
+    for slug, data in factions.items():
+        data = json.loads(json.dumps(data))
+        for ship in data["ships"]:
+            ship["points"] = calibrated(originals[ship["slug"]], factors.get(slug, 1.0))
+        out[slug] = data
+    return out
+
+
+def catalog_for(factions: dict[str, Any], admirals: list[Any], refits: list[Any],
+                version: str) -> Catalog:
+    return catalog_from_dicts([factions[k] for k in sorted(factions)], admirals, refits,
+                              version=version)
+
+
+# --- round robins ------------------------------------------------------------------------------
+
+
+def round_robin(catalog: Catalog, size: str, battles: int, seed: int, policy: str,
+                terrain: str, workers: int) -> dict[str, Any]:
+    spec = BalanceSpec(size=size, battles=battles, seed=seed, policy=policy, terrain=terrain)
+    return RoundRobin.prepare(catalog, spec).play(workers=workers)
+
+
+def scores(table: dict[str, Any]) -> dict[str, float]:
+    return {r["slug"]: float(r["score"]) for r in table["factions"]}
+
+
+def logit(p: float) -> float:
+    p = min(max(p, 0.02), 0.98)
+    return math.log(p / (1 - p))
+
+
+def fit(args: argparse.Namespace) -> int:
+    factions, admirals, refits = read_data()
+    originals = original_points(factions)
+    factors = {slug: 1.0 for slug in factions}
+    if args.start and CALIBRATION.exists():
+        factors.update(json.loads(CALIBRATION.read_text(encoding="utf-8"))["factors"])
+    sizes = args.sizes.split(",")
+    policies = args.policies.split(",")
+    history: list[dict[str, Any]] = []
+    best: dict[str, Any] | None = None
+    for it in range(args.iterations + 1):
+        t0 = time.monotonic()
+        catalog = catalog_for(priced(factions, originals, factors), admirals, refits,
+                              version=f"calibration-{it}")
+        per_run: list[dict[str, float]] = []
+        figures: dict[str, Any] = {}
+        for size in sizes:
+            for policy in policies:
+                table = round_robin(catalog, size, args.battles, args.seed + it, policy, "none",
+                                    args.workers)
+                per_run.append(scores(table))
+                figures[f"{size}/{policy}"] = {
+                    "within_40_60": table["summary"]["factions_within_40_60"],
+                    "pairs_within_35_65_share": table["summary"]["pairs_within_35_65_share"],
+                    "pairs_beyond_80_20": table["summary"]["pairs_beyond_80_20"],
+                    "sample_points": table["sample_points"],
+                }
+        mean = {slug: sum(r[slug] for r in per_run) / len(per_run) for slug in factions}
+        worst = max(abs(s - 0.5) for r in per_run for s in r.values())
+        entry = {"iteration": it, "seed": args.seed + it, "factors": dict(factors),
+                 "scores": {k: round(v, 4) for k, v in mean.items()}, "worst": round(worst, 4),
+                 "figures": figures, "seconds": round(time.monotonic() - t0, 1)}
+        history.append(entry)
+        print(f"== iteration {it} ({entry['seconds']} s): worst |score - 0.5| = {worst:.3f}; "
+              + "; ".join(f"{k} {v}" for k, v in figures.items()), flush=True)
+        for slug in sorted(factions, key=lambda s: -mean[s]):
+            print(f"   {slug:20s} factor {factors[slug]:.3f}  score {mean[slug]:.3f}", flush=True)
+        if best is None or worst < best["worst"]:
+            best = entry
+        if args.out:
+            Path(args.out).write_text(json.dumps({"step": "fit", "best": best,
+                                                  "history": history}, indent=1) + "\n",
+                                      encoding="utf-8")
+        if it == args.iterations:
+            break
+        logs = {}
+        for slug in factions:
+            step = args.rate * logit(mean[slug])
+            step = max(-args.max_step, min(args.max_step, step))
+            logs[slug] = math.log(factors[slug]) + step
+        centre = sum(logs.values()) / len(logs)
+        factors = {slug: round(math.exp(v - centre), 4) for slug, v in logs.items()}
+    assert best is not None
+    print(f"== best: iteration {best['iteration']} (worst {best['worst']:.3f})")
+    return 0
+
+
+def read_factors(path: Path) -> dict[str, float]:
+    """Factors from a file: a plain {faction: factor}, or a fit's or refinement's output."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if "factors" in data and isinstance(data["factors"], dict):
+        data = data["factors"]
+    elif "best" in data:
+        data = data["best"]["factors"]
+    return {str(k): float(v) for k, v in data.items()}
+
+
+def write_cmd(args: argparse.Namespace) -> int:
+    factions, _, _ = read_data()
+    originals = original_points(factions)
+    factors = {slug: 1.0 for slug in factions}
+    factors.update(read_factors(Path(args.factors)))
+    evidence = [json.loads(Path(p).read_text(encoding="utf-8")) for p in args.evidence]
+    write(factions, originals, factors, evidence, args)
+    return 0
+
+
+def write(factions: dict[str, Any], originals: dict[str, int], factors: dict[str, float],
+          evidence: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    changes = []
+    for slug, data in sorted(factions.items()):
+        path = DATA_DIR / "factions" / f"{slug}.json"
+        text = path.read_text(encoding="utf-8")
+        for ship in data["ships"]:
+            new = calibrated(originals[ship["slug"]], factors[slug])
+            if new != originals[ship["slug"]]:
+                changes.append({"faction": slug, "ship": ship["slug"], "name": ship["name"],
+                                "old": originals[ship["slug"]], "new": new})
+            # Only the number changes, so the files keep their hand-kept layout.
+            pattern = re.compile(r'("slug": "' + re.escape(ship["slug"]) + r'",.*?"points": )\d+',
+                                 re.DOTALL)
+            text, n = pattern.subn(lambda m, new=new: m.group(1) + str(new), text, count=1)
+            if n != 1:
+                raise SystemExit(f"{path.name}: no price found for {ship['slug']}")
+        path.write_text(text, encoding="utf-8")
+    record = {
+        "method": "one points factor per faction, fitted on round robins of the sample fleets; "
+                  "see docs/catalogue.md, Calibration",
+        "command": "tools/calibrate_points.py " + " ".join(sys.argv[1:]),
+        "factors": {k: factors[k] for k in sorted(factors)},
+        "original_points": {k: originals[k] for k in sorted(originals)},
+        "changes": changes,
+        "evidence": evidence,
+    }
+    CALIBRATION.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n",
+                           encoding="utf-8")
+    print(f"== wrote {len(changes)} changed prices and {CALIBRATION.relative_to(ROOT)}")
+
+
+# --- refine: one faction at a time ------------------------------------------------------------
+
+_WORK: dict[str, Any] = {}
+
+
+def _init(catalog: Catalog, fleets: dict[str, dict[str, Fleet]]) -> None:
+    _WORK["catalog"], _WORK["fleets"] = catalog, fleets
+
+
+def _play(job: tuple[str, str, str, str, int, int, int]) -> tuple[str, str, int, int, int]:
+    """(size, policy, faction, opponent, seed, start, stop) -> (size, policy, wins, draws, n)."""
+    size, policy, faction, opponent, seed, start, stop = job
+    spec = BalanceSpec(size=size, battles=2, seed=seed, policy=policy, terrain="none")
+    pair = Pair(0, faction, opponent, pair_seed(seed, faction, opponent))
+    counts = play_chunk(_WORK["catalog"], _WORK["fleets"][size], pair, start, stop, spec.options)
+    return size, policy, counts.wins, counts.draws, counts.battles
+
+
+def against_field(catalog: Catalog, faction: str, others: list[str], sizes: list[str],
+                  policies: list[str], battles: int, seed: int,
+                  workers: int) -> dict[str, float]:
+    """``faction``'s mean score against every other sample fleet, per "size/policy"."""
+    import multiprocessing
+
+    fleets = {size: {slug: sample_fleet(catalog, slug, GameSize(size))
+                     for slug in [faction, *others]} for size in sizes}
+    step = 10
+    jobs = [(size, policy, faction, other, seed, k, min(battles, k + step))
+            for size in sizes for policy in policies for other in others
+            for k in range(0, battles, step)]
+    totals: dict[str, list[float]] = {}
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(workers, initializer=_init, initargs=(catalog, fleets)) as pool:
+        for size, policy, wins, draws, n in pool.imap_unordered(_play, jobs, chunksize=4):
+            t = totals.setdefault(f"{size}/{policy}", [0.0, 0.0])
+            t[0] += wins + draws / 2
+            t[1] += n
+    return {k: v[0] / v[1] for k, v in totals.items()}
+
+
+def refine(args: argparse.Namespace) -> int:
+    factions, admirals, refits = read_data()
+    originals = original_points(factions)
+    factors = {slug: 1.0 for slug in factions}
+    factors.update(read_factors(Path(args.factors)))
+    sizes, policies = args.sizes.split(","), args.policies.split(",")
+    grid = [float(g) for g in args.grid.split(",")]
+    history = []
+    for sweep in range(args.sweeps):
+        for faction in args.only.split(",") if args.only else sorted(factions):
+            others = [f for f in sorted(factions) if f != faction]
+            tried = []
+            for g in grid:
+                trial = dict(factors)
+                trial[faction] = round(factors[faction] * g, 4)
+                catalog = catalog_for(priced(factions, originals, trial), admirals, refits,
+                                      version="refine")
+                t0 = time.monotonic()
+                got = against_field(catalog, faction, others, sizes, policies, args.battles,
+                                    args.seed + sweep, args.workers)
+                devs = [abs(v - 0.5) for v in got.values()]
+                key = (round(max(devs), 3), round(sum(devs) / len(devs), 4))
+                tried.append((key, trial[faction], got))
+                print(f"   {faction:20s} x{g:<5} factor {trial[faction]:.4f}: "
+                      + ", ".join(f"{k} {v:.3f}" for k, v in sorted(got.items()))
+                      + f" ({time.monotonic() - t0:.0f} s)", flush=True)
+            key, best, got = min(tried, key=lambda t: t[0])
+            factors[faction] = best
+            history.append({"sweep": sweep, "faction": faction, "factor": best,
+                            "scores": got})
+            print(f"== {faction}: factor {best} (worst |score - 0.5| {key[0]})", flush=True)
+            Path(args.out).write_text(json.dumps({"step": "refine", "factors": factors,
+                                                  "history": history}, indent=1) + "\n",
+                                      encoding="utf-8")
+    print(json.dumps(factors, indent=1))
+    return 0
+
+
+def report(args: argparse.Namespace) -> int:
+    factions, admirals, refits = read_data()
+    if args.original:
+        originals = original_points(factions)
+        factions = priced(factions, originals, {})
+    catalog = catalog_for(factions, admirals, refits, version="report")
+    out = []
+    for size in args.sizes.split(","):
+        for policy in args.policies.split(","):
+            for terrain in args.terrains.split(","):
+                t0 = time.monotonic()
+                table = round_robin(catalog, size, args.battles, args.seed, policy, terrain,
+                                    args.workers)
+                print(f"\n== {size}, {policy} policy, {terrain} "
+                      f"({time.monotonic() - t0:.0f} s, seed {args.seed})")
+                print(format_table(table), flush=True)
+                out.append({"size": size, "policy": policy, "terrain": terrain, "table": table})
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    f = sub.add_parser("fit")
+    f.add_argument("--iterations", type=int, default=6)
+    f.add_argument("--battles", type=int, default=100)
+    f.add_argument("--sizes", default="skirmish,battle")
+    f.add_argument("--policies", default="standard")
+    f.add_argument("--seed", type=int, default=160301)
+    f.add_argument("--rate", type=float, default=0.12)
+    f.add_argument("--max-step", type=float, default=0.2)
+    f.add_argument("--workers", type=int, default=2)
+    f.add_argument("--start", action="store_true", help="start from calibration.json's factors")
+    f.add_argument("--out", help="a JSON file for the iterations (the evidence)")
+    w = sub.add_parser("write")
+    w.add_argument("--factors", required=True, help="factors: a JSON file (fit or refine output)")
+    w.add_argument("--evidence", nargs="*", default=[], help="fit/refine outputs to keep")
+    r = sub.add_parser("report")
+    r.add_argument("--battles", type=int, default=200)
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--sizes", default="skirmish,battle")
+    r.add_argument("--policies", default="standard,cautious")
+    r.add_argument("--terrains", default="none,voidscape")
+    r.add_argument("--original", action="store_true", help="the prices before calibration")
+    r.add_argument("--workers", type=int, default=2)
+    r.add_argument("--json")
+    rf = sub.add_parser("refine")
+    rf.add_argument("--factors", required=True, help="a JSON file of starting factors")
+    rf.add_argument("--out", required=True, help="where the factors are written as they move")
+    rf.add_argument("--grid", default="0.94,0.97,1.0,1.03,1.06")
+    rf.add_argument("--battles", type=int, default=40)
+    rf.add_argument("--sizes", default="skirmish,battle")
+    rf.add_argument("--policies", default="standard,cautious")
+    rf.add_argument("--seed", type=int, default=160401)
+    rf.add_argument("--sweeps", type=int, default=1)
+    rf.add_argument("--only", default="", help="comma-separated factions (default: all)")
+    rf.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    if args.command == "refine":
+        return refine(args)
+    if args.command == "write":
+        return write_cmd(args)
+    return fit(args) if args.command == "fit" else report(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
