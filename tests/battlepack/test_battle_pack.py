@@ -104,7 +104,7 @@ def test_one_click_from_the_matchup_page_gives_the_whole_pack(
             name = next(s.name for f in catalog.factions for s in f.ships if s.slug == slug)
             assert name in rest, name
     # The QR code of each roster holds the fleet's share-code page.
-    assert rest.count("/fleets/code/") >= 2, rest[:2000]
+    assert re.sub(r"\s+", "", rest).count("/fleets/code/v1.") == 2
     assert pdf_size_pts(download.content) == pytest.approx((595.28, 841.89), abs=0.1)  # A4
 
 
