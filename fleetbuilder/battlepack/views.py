@@ -11,19 +11,23 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.cards import pdfcache
+from fleetbuilder.catalog import loader
+from fleetbuilder.fleets.models import Fleet as SavedFleet
 from fleetbuilder.fleets.models import session_owner_token
 from fleetbuilder.ratelimit import rate_limit
 from fleetbuilder.simulator.models import Matchup
 from rules_core import sharecode
 from rules_core.fleet import Fleet
 
+from .forms import PackForm
 from .models import PAPERS, BattlePack
 
 PAGE = "battlepack/pack.html"
+NEW = "battlepack/new.html"
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -73,6 +77,33 @@ def from_matchup(request: HttpRequest, public_id: str) -> HttpResponse:
         paper=paper, owner=request.user,
         owner_token=_owner_token(request, create=True) or "", matchup=run)
     return redirect(pack)
+
+
+@require_http_methods(["GET", "POST"])
+@rate_limit("cards", methods=("POST",))
+def new(request: HttpRequest) -> HttpResponse:
+    """A pack of any two fleets the player can see: their own, a shared one or a sample."""
+    fleets = list(SavedFleet.objects.alive().owned_by(request.user, _owner_token(request))
+                  .defer("last_removed"))
+    initial: dict[str, Any] = {"a_faction": "imperial-navy", "b_faction": "archenemy",
+                               "terrain": "section13"}
+    if fleets:
+        initial.update(a_fleet=fleets[0].pk, b_fleet=fleets[min(1, len(fleets) - 1)].pk)
+    form = PackForm(request.POST or None, catalog=loader.core_catalog(), fleets=fleets,
+                    initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        a, b = data["a"], data["b"]
+        p = BattlePack.start(
+            fleet_a=a.fleet, fleet_b=b.fleet, label_a=a.source["label"],
+            label_b=b.source["label"], share_a=share_link(request, a.fleet),
+            share_b=share_link(request, b.fleet), terrain=data["terrain"],
+            movement=data.get("movement") or "standard", paper=data["paper"],
+            owner=request.user, owner_token=_owner_token(request, create=True) or "")
+        return redirect(p)
+    ctx = {"form": form, "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
+           "has_fleets": bool(fleets)}
+    return render(request, NEW, ctx, status=400 if form.errors else 200)
 
 
 @require_GET

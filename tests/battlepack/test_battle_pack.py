@@ -179,3 +179,45 @@ def test_a_pack_is_its_requesters_and_bad_requests_are_refused(
     assert client.post("/pack/from-run/nope/", {"paper": "a4"}).status_code == 404
     assert client.get(f"/pack/from-run/{matchup.public_id}/").status_code == 405
     assert BattlePack.objects.count() == 1
+
+
+PACK_FORM = {"a_source": "sample", "a_faction": "imperial-navy", "a_size": "patrol",
+             "a_variant": "", "b_source": "shared", "b_share": "", "terrain": "void",
+             "movement": "standard", "paper": "a4"}
+
+
+def test_a_pack_of_any_two_fleets_the_player_can_see(client: Client, catalog) -> None:  # noqa: ANN001
+    from rules_core import sharecode
+
+    page = client.get("/pack/")
+    assert page.status_code == 200
+    assert "Make the battle pack" in page.content.decode()
+    eldar = sample_fleet(catalog, "craftworld-eldar", "patrol")
+    response = client.post("/pack/", {**PACK_FORM, "b_share": sharecode.encode(eldar)})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    pack = BattlePack.objects.get()
+    assert (pack.terrain, pack.paper, pack.matchup) == ("void", "a4", None)
+    text = squash(" ".join(pdf_pages(
+        client.get(f"/pack/{pack.public_id}/battle-pack.pdf").content)))
+    navy = sample_fleet(catalog, "imperial-navy", "patrol")
+    assert text.index(navy.name) < text.index(eldar.name)
+    assert "Void elements" in text and "Terrain effects" not in text
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("b_share", "", "share"),
+    ("b_share", "v1." + "A" * 5000, "characters"),
+    ("b_share", "v1.\u202e<script>", "share"),
+    ("a_faction", "no-such-faction", "valid choice"),
+    ("paper", "a3", "valid choice"),
+    ("terrain", "lava", "valid choice"),
+])
+def test_a_bad_pack_request_says_why_and_makes_nothing(client: Client, field: str, value: str,
+                                                        message: str) -> None:
+    response = client.post("/pack/", {**PACK_FORM, "b_source": "sample",
+                                      "b_faction": "orks", "b_size": "patrol",
+                                      "b_share": "", field: value,
+                                      **({"b_source": "shared"} if field == "b_share" else {})})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert BattlePack.objects.count() == 0
