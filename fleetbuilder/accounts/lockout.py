@@ -18,11 +18,12 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 
 
 def username(request: HttpRequest | None, credentials: dict[str, Any] | None) -> str | None:
     """The username axes counts failures for: from the credentials, else the POSTed form."""
-    field = settings.AXES_USERNAME_FORM_FIELD
+    field = getattr(settings, "AXES_USERNAME_FORM_FIELD", "username")  # axes' setting
     value = (credentials or {}).get(field)
     if value is None and request is not None:
         value = request.POST.get(field)
@@ -53,14 +54,14 @@ def client_address(request: HttpRequest) -> str | None:
 
 
 def lockout_response(request: HttpRequest, original_response: HttpResponse | None = None,
-                     credentials: dict[str, Any] | None = None) -> HttpResponse:
+                     credentials: dict[str, Any] | None = None) -> HttpResponseBase:
     """Our login page again, with what was typed, saying why the login was refused (429)."""
     from .forms import LockedOutLoginForm
     from .views import LoginView
 
     response = LoginView.as_view(form_class=LockedOutLoginForm,
                                  redirect_authenticated_user=False)(request)
-    response.status_code = settings.AXES_HTTP_RESPONSE_CODE
+    response.status_code = getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429)  # axes' setting
     if hasattr(response, "render"):
         response.render()
     return response

@@ -49,7 +49,7 @@ class KeepSessionsMiddleware:
             return response
         if builder and not signed_in:
             age = anonymous_session_seconds()
-            if session.get("_session_expiry") != age:
+            if session.get_expiry_age() != age:
                 session.set_expiry(age)
         today = timezone.now().date().isoformat()
         if session.get(RENEWED_KEY) != today:

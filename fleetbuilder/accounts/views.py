@@ -17,6 +17,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.http import AuthenticatedHttpRequest
 
 from .forms import DeleteAccountForm, EmailForm, LoginForm, ResetForm, SignUpForm
 from .signals import browser_owner_token
@@ -58,7 +59,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 @sensitive_post_parameters("password")
 @require_http_methods(["GET", "POST"])
-def account(request: HttpRequest) -> HttpResponse:
+def account(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = EmailForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
@@ -74,7 +75,7 @@ def account(request: HttpRequest) -> HttpResponse:
 @login_required
 @sensitive_post_parameters("password")
 @require_http_methods(["GET", "POST"])
-def delete_account(request: HttpRequest) -> HttpResponse:
+def delete_account(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Delete the account and everything it owns, after the password is given again."""
     form = DeleteAccountForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():

@@ -3,7 +3,7 @@ fleet or a sample), with the matchup form's sides, scenario options and seed."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -22,7 +22,7 @@ class AnalysisForm(MatchupForm):
             label="Battles per variant",
             help_text=f"1 to {MAX_BATTLES}. Every variant plays the same battles (the same "
                       "seeds) as your fleet, so the differences are sharp.")
-        self.fields["a_source"].choices = [("fleet", "One of your fleets")]
+        cast(forms.ChoiceField, self.fields["a_source"]).choices = [("fleet", "One of your fleets")]
         self.fields["a_source"].initial = "fleet"
         self.fields["a_source"].label = "Your fleet"
         for name in ("a_share", "a_faction", "a_variant", "a_size"):

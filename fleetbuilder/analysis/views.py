@@ -23,10 +23,11 @@ from django.http import (
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.catalog import loader
-from fleetbuilder.fleets.models import Fleet, session_owner_token
+from fleetbuilder.fleets.access import owner_token
+from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.http import HtmxHttpRequest
 from fleetbuilder.ratelimit import rate_limit
 from fleetbuilder.simulator.models import Matchup, RunRefused, random_seed
 from fleetbuilder.simulator.views import check_playable
@@ -43,20 +44,12 @@ PAGE = "analysis/analysis.html"
 RECENT = 10
 
 
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-def _owner_token(request: HttpRequest, *, create: bool = False) -> str | None:
-    return session_owner_token(request.session, create=create)
-
-
 def _get_analysis(public_id: str) -> Analysis:
     return get_object_or_404(Analysis, public_id=public_id)
 
 
 def _is_owner(request: HttpRequest, analysis: Analysis) -> bool:
-    return Analysis.objects.owned_by(request.user, _owner_token(request)) \
+    return Analysis.objects.owned_by(request.user, owner_token(request)) \
         .filter(pk=analysis.pk).exists()
 
 
@@ -66,7 +59,7 @@ def _start(request: HttpRequest, **inputs: Any) -> Analysis:
     for record in inputs["variants"]:
         check_playable(catalog, rf.parse_fleet(record["fleet"]), inputs["opponent"])
     return Analysis.start(owner=request.user,
-                          owner_token=_owner_token(request, create=True) or "", **inputs)
+                          owner_token=owner_token(request, create=True) or "", **inputs)
 
 
 @require_http_methods(["GET", "POST"])
@@ -74,7 +67,7 @@ def _start(request: HttpRequest, **inputs: Any) -> Analysis:
 def new(request: HtmxHttpRequest) -> HttpResponse:
     catalog = loader.core_catalog()
     status = 200
-    fleets = list(Fleet.objects.alive().owned_by(request.user, _owner_token(request))
+    fleets = list(Fleet.objects.alive().owned_by(request.user, owner_token(request))
                   .defer("last_removed"))
     form = AnalysisForm(request.POST or None, catalog=catalog, fleets=fleets,
                         initial=_initial(request, fleets))
@@ -98,7 +91,7 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
             status = exc.status
         else:
             return redirect(analysis)
-    recent = Analysis.objects.owned_by(request.user, _owner_token(request)) \
+    recent = Analysis.objects.owned_by(request.user, owner_token(request)) \
         .defer("fleet", "opponent", "variants")[:RECENT]
     ctx = {"form": form, "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
            "has_fleets": bool(fleets), "recent": recent}
@@ -197,7 +190,7 @@ def open_variant(request: HtmxHttpRequest, public_id: str, variant: int) -> Http
     name = base if meta["kind"] == "base" else f"{base} ({meta['label']})"
     fleet = replace(fleet, name=name[:rf.MAX_NAME_LENGTH])
     saved = Fleet.from_core(fleet, loader.core_catalog(), owner=request.user,
-                            owner_token=_owner_token(request, create=True) or "")
+                            owner_token=owner_token(request, create=True) or "")
     return redirect(saved)
 
 

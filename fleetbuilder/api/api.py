@@ -462,7 +462,7 @@ def start_run(request: HttpRequest, payload: s.RunIn) -> Status:
             except rf.FleetFormatError as exc:
                 raise FleetFileProblem(exc, prefix=f"{side}.file") from None
     fleets = list(Fleet.objects.alive().owned_by(request.user, None).defer("last_removed"))
-    form = ApiMatchupForm(form_data(payload), catalog=catalog, fleets=fleets, files=files)
+    form = ApiMatchupForm(form_data(payload), catalog=catalog, fleets=fleets, fleet_files=files)
     if not form.is_valid():
         raise InputProblem(form_paths(form))
     data = form.cleaned_data

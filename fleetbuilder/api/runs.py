@@ -60,9 +60,9 @@ def form_paths(form: MatchupForm) -> list[tuple[str, str]]:
 class ApiMatchupForm(MatchupForm):
     """The matchup form, with a side that is a fleet file (read and bounded by the caller)."""
 
-    def __init__(self, *args: Any, files: dict[str, rf.Fleet], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, fleet_files: dict[str, rf.Fleet], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.files = files
+        self.fleet_files = fleet_files  # not Form.files, the uploads Django reads
         for name in SIDES:
             field = self.fields[f"{name}_source"]
             field.choices = [*field.choices, ("file", "A fleet file")]  # type: ignore[attr-defined]
@@ -72,7 +72,7 @@ class ApiMatchupForm(MatchupForm):
 
     def _side(self, side: str, data: dict[str, Any]) -> Side | None:
         if data.get(f"{side}_source") == "file":
-            fleet = self.files[side]
+            fleet = self.fleet_files[side]
             return Side(fleet, {"kind": "file", "label": fleet.name or f"Fleet {side.upper()}"})
         if data.get(f"{side}_source") == "fleet" and f"{side}_fleet" not in self.fields:
             self.add_error(f"{side}_source", "You have no saved fleets.")

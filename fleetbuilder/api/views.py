@@ -45,7 +45,7 @@ class TokenForm(forms.Form):
 def make_token(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
         return redirect("accounts:account")
     if ApiToken.objects.owned_by(request.user).active().count() >= MAX_TOKENS_PER_ACCOUNT:
         messages.error(request, f"You have {MAX_TOKENS_PER_ACCOUNT} API tokens; revoke one "

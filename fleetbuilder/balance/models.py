@@ -157,7 +157,7 @@ class BalanceTableQuerySet(models.QuerySet["BalanceTable"]):
     def newest_per_setting(self) -> list[BalanceTable]:
         """The newest table of each (size, policy, terrain), without their results."""
         seen: set[tuple[str, str, str]] = set()
-        out = []
+        out: list[BalanceTable] = []
         for table in self.defer("result").order_by("-created", "-pk"):
             key = (table.size, table.policy, table.terrain)
             if key not in seen:

@@ -93,7 +93,7 @@ def table_context(table: BalanceTable, choices: list[BalanceTable]) -> dict[str,
     matrix = result["matrix"]
     heat_rows = []
     for r in rows:
-        cells = []
+        cells: list[dict[str, Any]] = []
         for c in rows:
             if c["slug"] == r["slug"]:
                 cells.append({"self": True})

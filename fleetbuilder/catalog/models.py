@@ -69,6 +69,8 @@ class FactionQuerySet(models.QuerySet["Faction"]):
 
 
 class Faction(models.Model):
+    ship_count: int  # only on rows from FactionQuerySet.with_ship_counts()
+
     slug = models.SlugField(unique=True)
     name = models.CharField(max_length=80)
     allegiance = models.CharField(max_length=10, choices=ALLEGIANCE_CHOICES)
@@ -375,7 +377,7 @@ class Upgrade(models.Model):
             points=self.points,
             classes=frozenset(core.ShipClass(c) for c in self.classes),
             text=self.text,
-            faction=self.faction.slug if self.faction_id else None,
+            faction=self.faction.slug if self.faction is not None else None,
             variants=frozenset(self.variants),
             max_per_fleet=self.max_per_fleet,
             effects=dict(self.effects),

@@ -56,7 +56,7 @@ class QueryCounter:
         self._cm.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self._cm.__exit__(*exc)
 
     @property

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -12,7 +12,7 @@ from rules_core import fleet as rf
 
 from .models import DEFAULT_NAME, GAME_SIZE_CHOICES
 
-NAME_FIELD = {"max_length": rf.MAX_NAME_LENGTH, "required": False, "strip": True}
+NAME_FIELD: dict[str, Any] = {"max_length": rf.MAX_NAME_LENGTH, "required": False, "strip": True}
 
 
 class FleetSettingsForm(PlayerTextForm):
@@ -32,7 +32,8 @@ class FleetSettingsForm(PlayerTextForm):
         super().__init__(*args, **kwargs)
         self.catalog = catalog
         factions = [catalog.faction(faction)] if faction else list(catalog.factions)
-        self.fields["faction"].choices = [(f.slug, f.name) for f in factions if f]
+        cast(forms.ChoiceField, self.fields["faction"]).choices = [
+            (f.slug, f.name) for f in factions if f]
         if faction:
             del self.fields["faction"]
             self.fixed_faction: str | None = faction
@@ -42,7 +43,7 @@ class FleetSettingsForm(PlayerTextForm):
         for f in factions:
             if f and f.variants:
                 variants.append((f.name, [(v.slug, v.name) for v in f.variants]))
-        self.fields["variant"].choices = variants
+        cast(forms.ChoiceField, self.fields["variant"]).choices = variants
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

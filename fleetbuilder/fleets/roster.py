@@ -63,8 +63,9 @@ def build_roster(fleet: rf.Fleet, catalog: core.Catalog,
              ship_report: ShipReport, admiral: str | None = None) -> RosterShip:
         entry = idx.ships.get(slug)
         profile = entry[0] if entry else None
-        named = [(idx.upgrades[u].name, idx.upgrades[u].points) if u in idx.upgrades
-                 else (u, None) for u in upgrades]
+        named: list[tuple[str, int | None]] = [
+            (idx.upgrades[u].name, idx.upgrades[u].points) if u in idx.upgrades
+            else (u, None) for u in upgrades]
         rank = idx.admirals.get(admiral) if admiral else None
         return RosterShip(
             slug=slug,

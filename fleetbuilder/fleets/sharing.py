@@ -42,9 +42,9 @@ from rules_core import chatlist, sharecode, textlist
 from rules_core.validator import check_points_bound, validate
 
 from . import library
+from .access import fleet_for_request, owner_token
 from .models import DEFAULT_NAME, Fleet
 from .roster import roster_context
-from .views import _get_fleet_for_request, _owner_token
 
 ONCE_FIELD = "once"  # the token of a form that saves a fleet (see _save_copy)
 ONCE_SECONDS = 60 * 60
@@ -73,7 +73,7 @@ def _owner_kwargs(request: HttpRequest) -> dict[str, Any]:
     """The new fleet's owner: the signed-in player, else this browser (token made if need be)."""
     if request.user.is_authenticated:
         return {"owner": request.user, "owner_token": ""}
-    return {"owner": None, "owner_token": _owner_token(request, create=True) or ""}
+    return {"owner": None, "owner_token": owner_token(request, create=True) or ""}
 
 
 def qr_svg(url: str) -> SafeString:
@@ -147,7 +147,7 @@ def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, 
         return redirect(back)
     key = _once_key(request)
     if key and not cache.add(key, 0, ONCE_SECONDS):
-        earlier = Fleet.objects.alive().owned_by(request.user, _owner_token(request)) \
+        earlier = Fleet.objects.alive().owned_by(request.user, owner_token(request)) \
             .filter(pk=cache.get(key) or 0).first()
         messages.info(request, "That was sent twice; the fleet is saved once.")
         return redirect(earlier or reverse("fleets:list"))
@@ -169,7 +169,7 @@ def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, 
 
 @require_GET
 def share_page(request: HttpRequest, pk: int) -> HttpResponse:
-    fleet = _get_fleet_for_request(request, pk)
+    fleet = fleet_for_request(request, pk)
     catalog = loader.core_catalog()
     core_fleet = fleet.to_core()
     code, no_code = _share_code(core_fleet)
@@ -201,7 +201,7 @@ class LinkForm(forms.Form):
 @require_POST
 def share_link(request: HttpRequest, pk: int) -> HttpResponse:
     """Turn the permalink on or off, or replace it with a new one (R-92)."""
-    fleet = _get_fleet_for_request(request, pk)
+    fleet = fleet_for_request(request, pk)
     form = LinkForm(request.POST)
     if not form.is_valid():
         return HttpResponse("Unknown action.", status=400, content_type="text/plain")
@@ -220,12 +220,12 @@ def share_link(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def export_file(request: HttpRequest, pk: int) -> HttpResponse:
-    return _file_response(_get_fleet_for_request(request, pk).to_core())
+    return _file_response(fleet_for_request(request, pk).to_core())
 
 
 @require_GET
 def export_text(request: HttpRequest, pk: int) -> HttpResponse:
-    fleet = _get_fleet_for_request(request, pk)
+    fleet = fleet_for_request(request, pk)
     return _text_response(fleet.to_core(), loader.core_catalog())
 
 
@@ -256,7 +256,7 @@ def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
     if isinstance(fleet, HttpResponse):
         return fleet
     catalog = loader.core_catalog()
-    mine = Fleet.objects.alive().owned_by(request.user, _owner_token(request)) \
+    mine = Fleet.objects.alive().owned_by(request.user, owner_token(request)) \
         .filter(pk=fleet.pk).exists()
     ctx = {
         **roster_context(fleet.to_core(), catalog),
@@ -419,7 +419,8 @@ class ImportForm(forms.Form):
         return text
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not self.errors and not data.get("file") and not data.get("text", "").strip():
             raise forms.ValidationError("Choose a fleet file or paste something to import.")
         if data.get("file") and data.get("text", "").strip():

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.urls import reverse
 
@@ -208,7 +208,8 @@ class UnitCard:
         return self.ships[0].refused if self.ships else []
 
 
-class SquadronRef(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class SquadronRef:
     index: int
     label: str
 
@@ -252,8 +253,9 @@ def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport, *
         if uses is not None and profile is not None and faction is not None:
             options = [UpgradeOption(u, upgrade_reason(u, profile, upgrades, uses, fleet, idx))
                        for u in (*faction.upgrades, *catalog.refits)]
-        named = [(s, idx.upgrades[s].name, idx.upgrades[s].points) if s in idx.upgrades
-                 else (s, s, None) for s in upgrades]
+        named: list[tuple[str, str, int | None]] = [
+            (s, idx.upgrades[s].name, idx.upgrades[s].points) if s in idx.upgrades
+            else (s, s, None) for s in upgrades]
         problems = tuple(p for p in unit_problems.get(i, ()) if p.ship == j)
         url = f"{ships_base}{known[1].slug}/{slug}/" if known else ""
         return ShipCard(i, j, slug, profile, ship_report, entry.get("name") if j is None else None,

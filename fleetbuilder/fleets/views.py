@@ -26,17 +26,18 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
-from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.catalog import loader
+from fleetbuilder.http import HtmxHttpRequest
 from rules_core import catalog as core
 from rules_core.validator import catalog_index
 
 from . import start
+from .access import fleet_for_request, owner_token
 from .forms import (
     AdmiralForm,
     FleetSettingsForm,
@@ -48,7 +49,7 @@ from .forms import (
     UpgradeForm,
     UpgradeSetForm,
 )
-from .models import EditError, Fleet, FleetChanged, session_owner_token
+from .models import EditError, Fleet, FleetChanged
 from .sheet import (
     build_sheet,
     changed_rows,
@@ -62,32 +63,6 @@ from .sheet import (
 PAGE = "fleets/builder.html"
 FLEET_CHANGED = "fleetChanged"
 SETTINGS_CHANGED = "fleetSettingsChanged"
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-# --- access ---------------------------------------------------------------------------------
-
-
-def _owner_token(request: HttpRequest, *, create: bool = False) -> str | None:
-    """The browser's owner token, shared by saved fleets and simulator runs."""
-    return session_owner_token(request.session, create=create)
-
-
-def _get_fleet_for_request(request: HttpRequest, pk: int, *, lock: bool = False) -> Fleet:
-    """The fleet if this browser (or signed-in player) owns it; 404 for anyone else.
-
-    With ``lock`` (inside a transaction) its row is held until the commit: an edit's read,
-    version check and write then see no other edit in between.
-    """
-    token = _owner_token(request)
-    fleets = Fleet.objects.alive().owned_by(request.user, token).filter(pk=pk)
-    fleet = (fleets.select_for_update() if lock else fleets).first()
-    if fleet is None:
-        raise Http404("No such fleet.")
-    return fleet
 
 
 # --- pages ----------------------------------------------------------------------------------
@@ -107,7 +82,7 @@ def fleet_new(request: HtmxHttpRequest) -> HttpResponse:
         fleet = Fleet.start(
             name=data["name"], faction=data["faction"], variant=data["variant"],
             game_size=data["game_size"], points_limit=data["points_limit"], catalog=catalog,
-            owner=request.user, owner_token=_owner_token(request, create=True) or "",
+            owner=request.user, owner_token=owner_token(request, create=True) or "",
         )
         start.remember_choices(request, data)
         if first is not None:  # the ship page's "Start a fleet": it is the first ship
@@ -171,7 +146,7 @@ def _unit_param(fleet: Fleet, raw: str | None) -> int | None:
 def fleet_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The builder page. ``?edit=i`` opens unit i's editor (the Edit link without JavaScript);
     the Undo bar shows only right after a removal (``?removed=1``), not on a later visit."""
-    fleet = _get_fleet_for_request(request, pk)
+    fleet = fleet_for_request(request, pk)
     catalog = loader.core_catalog()
     ctx = {
         **_head_ctx(fleet, catalog),
@@ -190,7 +165,7 @@ def fleet_unit(request: HtmxHttpRequest, pk: int, unit: int) -> HttpResponse:
     Asked with a version that is not the fleet's (another tab changed it), it answers as a stale
     edit does: the whole page refreshed, with the reason, so no editor opens on another unit.
     """
-    fleet = _get_fleet_for_request(request, pk)
+    fleet = fleet_for_request(request, pk)
     catalog = loader.core_catalog()
     opened = request.GET.get("edit") == "1"
     if not request.htmx:
@@ -222,7 +197,7 @@ def _region(partial: str) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
 
     @require_GET
     def view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-        fleet = _get_fleet_for_request(request, pk)
+        fleet = fleet_for_request(request, pk)
         ctx = _REGIONS[partial](fleet, loader.core_catalog())
         return render(request, f"{PAGE}#{partial}", ctx)
 
@@ -280,7 +255,7 @@ def _with_status(request: HttpRequest, response: HttpResponse, fleet: Fleet,
     return trigger_client_event(response, FLEET_CHANGED)
 
 
-def _stale(request: HttpRequest, pk: int, catalog: core.Catalog, *,
+def _stale(request: HtmxHttpRequest, pk: int, catalog: core.Catalog, *,
            region: str = "units") -> HttpResponse:
     """The answer to an edit made against an old version: nothing was applied.
 
@@ -288,7 +263,7 @@ def _stale(request: HttpRequest, pk: int, catalog: core.Catalog, *,
     of band, all at the current version (static/js/builder.js lets htmx swap a 409). Without
     JavaScript the player is sent back to the refreshed builder page with the message.
     """
-    fleet = _get_fleet_for_request(request, pk)
+    fleet = fleet_for_request(request, pk)
     if not request.htmx:
         messages.error(request, FleetChanged.message)
         return HttpResponseRedirect(fleet.get_absolute_url())
@@ -312,7 +287,7 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
         from_editor = request.POST.get("open") == "1"
         try:
             with transaction.atomic():
-                fleet = _get_fleet_for_request(request, pk, lock=True)
+                fleet = fleet_for_request(request, pk, lock=True)
                 fleet.check_version(_posted_version(request))
                 # The rows as the page shows them (its version is the fleet's): the answer
                 # carries only those the edit changes.
@@ -372,7 +347,7 @@ def _refused(request: HtmxHttpRequest, pk: int, catalog: core.Catalog,
              reason: str) -> HttpResponse:
     """A refused edit changed nothing: htmx gets the reason in the roster's alert (out of band,
     the rows stay as they are); the page without JavaScript, the builder with the message."""
-    fleet = _get_fleet_for_request(request, pk)  # as stored: the refused edit was rolled back
+    fleet = fleet_for_request(request, pk)  # as stored: the refused edit was rolled back
     if request.htmx:
         ctx = {"fleet": fleet, "edit_error": reason}
         response = render(request, f"{PAGE}#refusal", ctx)
@@ -391,14 +366,14 @@ def _clean(form: forms.Form) -> dict[str, Any]:
 
 @require_POST
 def fleet_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    fleet = _get_fleet_for_request(request, pk)
+    fleet = fleet_for_request(request, pk)
     catalog = loader.core_catalog()
     form = FleetSettingsForm(request.POST, catalog=catalog, faction=fleet.faction)
     if form.is_valid():
         data = form.cleaned_data
         try:
             with transaction.atomic():
-                fleet = _get_fleet_for_request(request, pk, lock=True)
+                fleet = fleet_for_request(request, pk, lock=True)
                 fleet.check_version(_posted_version(request))
                 fleet.settings_changed(catalog, name=data["name"], variant=data["variant"],
                                        game_size=data["game_size"],
@@ -416,7 +391,7 @@ def fleet_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.htmx:
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect(fleet)
     return render(request, f"{PAGE}#head", _head_ctx(fleet, catalog, form))
 

@@ -6,7 +6,7 @@ Every choice is filled from the cached catalogue (``loader.core_catalog()``), ne
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.http import QueryDict
@@ -113,24 +113,27 @@ class GunneryForm(forms.Form):
         data = _normalise(data, self.ships, changed)
         super().__init__(data, label_suffix="")
         faction_slug = data.get("faction", "")
-        self.fields["faction"].choices = [("", "All factions")] + [
+        cast(forms.ChoiceField, self.fields["faction"]).choices = [("", "All factions")] + [
             (f.slug, f.name) for f in catalog.factions
         ]
-        self.fields["attacker"].choices = [("", "None: a custom weapon")] + self.ships.grouped(
-            faction_slug if catalog.faction(faction_slug) else ""
-        )
+        cast(forms.ChoiceField, self.fields["attacker"]).choices = [
+            ("", "None: a custom weapon"),
+            *self.ships.grouped(faction_slug if catalog.faction(faction_slug) else "")]
         self.weapon_choices = self._weapon_choices(data.get("attacker", ""))
-        self.fields["weapon"].choices = [(c.key, c.label) for c in self.weapon_choices] + [
+        cast(forms.ChoiceField, self.fields["weapon"]).choices = [
+            (c.key, c.label) for c in self.weapon_choices] + [
             (CUSTOM, "Custom weapon (type and strength below)")
         ]
-        self.fields["target"].choices = [("", "Custom values (below)")] + self.ships.grouped()
+        cast(forms.ChoiceField, self.fields["target"]).choices = [
+            ("", "Custom values (below)"), *self.ships.grouped()]
 
     def _weapon_choices(self, attacker: str) -> list[WeaponChoice]:
         found = self.ships.find(attacker) if attacker else None
         return weapon_choices(*found) if found else []
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("weapon") == CUSTOM:
             for name in ("weapon_type", "strength"):
                 if data.get(name) in (None, "") and name not in self.errors:

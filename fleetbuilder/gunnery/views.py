@@ -9,24 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
-from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.catalog import loader
+from fleetbuilder.http import HtmxHttpRequest
 
 from .chart import build_chart, shown_rows
 from .forms import GunneryForm
 from .volley import ORDER_LABELS, Calculation, calculate
 
 TEMPLATE = "gunnery/calculator.html"
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 @require_GET

@@ -202,7 +202,8 @@ class MatchupForm(forms.Form):
             self.add_error(f"{side}_faction", f"No sample fleet for that choice: {exc}.")
             return None
         label = f"{fleet.name} (sample)"
-        if variant:
-            label = f"{fleet.name}, {faction.variant(variant).name} (sample)"
+        chosen = faction.variant(variant) if variant else None
+        if chosen is not None:
+            label = f"{fleet.name}, {chosen.name} (sample)"
         return Side(fleet, {"kind": "sample", "faction": faction.slug, "size": size,
                             "variant": variant, "label": label})

@@ -23,10 +23,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.catalog import loader
-from fleetbuilder.fleets.models import Fleet, session_owner_token
+from fleetbuilder.fleets.access import owner_token
+from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.http import HtmxHttpRequest
 from fleetbuilder.ratelimit import rate_limit
 from rules_core.fleet import FleetFormatError
 from rules_core.sim import SimError, SimOptions
@@ -61,16 +62,7 @@ RECENT_RUNS = 10
 DEFAULT_SAMPLES = {"a_faction": "imperial-navy", "b_faction": "archenemy"}
 
 
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
 # --- access ---------------------------------------------------------------------------------
-
-
-def _owner_token(request: HttpRequest, *, create: bool = False) -> str | None:
-    """The browser's owner token, shared by saved fleets and simulator runs."""
-    return session_owner_token(request.session, create=create)
 
 
 def _get_matchup(public_id: str) -> Matchup:
@@ -78,7 +70,7 @@ def _get_matchup(public_id: str) -> Matchup:
 
 
 def _is_owner(request: HttpRequest, matchup: Matchup) -> bool:
-    return Matchup.objects.owned_by(request.user, _owner_token(request)) \
+    return Matchup.objects.owned_by(request.user, owner_token(request)) \
         .filter(pk=matchup.pk).exists()
 
 
@@ -90,7 +82,7 @@ def _start(request: HttpRequest, **inputs: Any) -> Matchup:
     """
     check_playable(loader.core_catalog(), inputs["fleet_a"], inputs["fleet_b"])
     return Matchup.start(owner=request.user,
-                         owner_token=_owner_token(request, create=True) or "", **inputs)
+                         owner_token=owner_token(request, create=True) or "", **inputs)
 
 
 # --- pages ----------------------------------------------------------------------------------
@@ -101,7 +93,7 @@ def _start(request: HttpRequest, **inputs: Any) -> Matchup:
 def new(request: HtmxHttpRequest) -> HttpResponse:
     catalog = loader.core_catalog()
     status = 200
-    fleets = list(Fleet.objects.alive().owned_by(request.user, _owner_token(request))
+    fleets = list(Fleet.objects.alive().owned_by(request.user, owner_token(request))
                   .defer("last_removed"))
     form = MatchupForm(request.POST or None, catalog=catalog, fleets=fleets,
                        initial=_initial(request, fleets))
@@ -122,7 +114,7 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
             status = exc.status
         else:
             return redirect(matchup)
-    recent = Matchup.objects.owned_by(request.user, _owner_token(request)) \
+    recent = Matchup.objects.owned_by(request.user, owner_token(request)) \
         .defer("fleet_a", "fleet_b", "tally")[:RECENT_RUNS]
     ctx = {"form": form, "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
            "has_fleets": bool(fleets), "recent": recent}

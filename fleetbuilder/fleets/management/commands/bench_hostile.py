@@ -60,7 +60,7 @@ class Command(BaseCommand):
 
         loader.load(force=True)
         catalog = loader.core_catalog()
-        play_chunk.apply_async = lambda *a, **k: None  # type: ignore[method-assign]
+        play_chunk.apply_async = lambda *a, **k: None  # type: ignore[assignment]
         client = Client()
         client.get("/fleets/")
 
@@ -95,7 +95,7 @@ class Command(BaseCommand):
 
         sim = {"battles": 10000, "max_rounds": 20, "scoring": "faq", "terrain": "void",
                "b_source": "shared", "a_source": "shared"}
-        cases: dict[str, list[tuple[str, Callable[[], Any]]]] = {
+        cases: dict[str, list[tuple[str, Callable[..., Any]]]] = {
             "cards PDF": [(f"{n} (fleet)", lambda pk=pk: client.get(f"/cards/fleet/{pk}/?"
                                                                      "layout=poker"))
                           for n, pk in pks.items()]
