@@ -71,7 +71,7 @@ def hit(request: HttpRequest, scope: str) -> int:
         except ValueError:  # the key expired between add and incr
             cache.set(key, 1, timeout=window + 5)
             count = 1
-    except Exception:  # noqa: BLE001 - a cache outage must not take these pages down
+    except Exception:
         logger.warning("rate limit %s not counted: the cache is unreachable", scope)
         return 0
     if count <= limit:

@@ -30,7 +30,7 @@ if not SECRET_KEY and SECRET_KEY_FILE.is_file():
 # Sessions, CSRF tokens and password-reset links are signed with it: without DEBUG a missing or
 # guessable key stops start-up. Only a development server (DEBUG=true) may run without one.
 if DEBUG and not SECRET_KEY:
-    SECRET_KEY = "insecure-local-development-key-change-me"  # noqa: S105
+    SECRET_KEY = "insecure-local-development-key-change-me"
 elif not DEBUG and (_problem := secret_key_problem(SECRET_KEY)):
     raise ConfigError(
         f"SECRET_KEY {_problem}: set it to 50 or more random characters "

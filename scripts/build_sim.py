@@ -102,7 +102,7 @@ def _tool_hash() -> str:
         from importlib.metadata import version
 
         mypy_version = version("mypy")
-    except Exception:  # noqa: BLE001 - no mypy: no build either
+    except Exception:
         mypy_version = "none"
     h = hashlib.sha256(f"{sys.version}|{platform.machine()}|mypy {mypy_version}\n".encode())
     for path in (CONFIG, Path(__file__).resolve()):

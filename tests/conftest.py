@@ -32,7 +32,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):  # noqa: ANN001, ANN201
+def django_db_setup(django_db_setup, django_db_blocker):
     """Load the catalogue once into the test database; db tests roll back around it."""
     from fleetbuilder.catalog import loader
 
@@ -41,7 +41,7 @@ def django_db_setup(django_db_setup, django_db_blocker):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def catalog(db):  # noqa: ANN001, ANN201
+def catalog(db):
     """The catalogue as rules_core values (reloaded if a transactional test flushed it)."""
     from fleetbuilder.catalog import loader
     from fleetbuilder.catalog.models import CatalogState
@@ -52,7 +52,7 @@ def catalog(db):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def live_catalog(transactional_db, live_server):  # noqa: ANN001, ANN201
+def live_catalog(transactional_db, live_server):
     """The live server with the catalogue loaded (transactional tests start from an empty DB)."""
     from fleetbuilder.catalog import loader
 
@@ -61,14 +61,14 @@ def live_catalog(transactional_db, live_server):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):  # noqa: ANN001, ANN201
+def browser_type_launch_args(browser_type_launch_args):
     if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
         pytest.fail(f"Chromium not found at {CHROMIUM}: run scripts/test, which installs it")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
 @pytest.fixture
-def held_chunks(monkeypatch) -> list[tuple[int, int]]:  # noqa: ANN001
+def held_chunks(monkeypatch) -> list[tuple[int, int]]:
     """Chunks sent to the queue are held (not played); the test plays them with
     ``play_chunk(run_id, index)`` in the order it likes. Returns the sent (run, index) pairs."""
     from fleetbuilder.simulator.tasks import play_chunk

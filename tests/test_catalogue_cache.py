@@ -23,19 +23,19 @@ TOKEN = re.compile(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'')
 
 
 @pytest.fixture(autouse=True)
-def empty_cache():  # noqa: ANN201
+def empty_cache():
     cache.clear()
     yield
     cache.clear()
 
 
-def visit(client: Client, url: str, **headers: str):  # noqa: ANN201
+def visit(client: Client, url: str, **headers: str):
     response = client.get(url, headers=headers)
     assert response.status_code in (200, 304), url
     return response
 
 
-def warm(client: Client, url: str, capture) -> None:  # noqa: ANN001
+def warm(client: Client, url: str, capture) -> None:
     """A first visit, committed (the version reaches the shared cache after commit)."""
     with capture(execute=True):
         visit(client, url)
@@ -47,7 +47,7 @@ def without_token(body: bytes) -> str:
 
 @pytest.mark.parametrize("url", PAGES)
 def test_a_repeat_visit_is_served_from_the_cache_without_queries(
-    client, catalog, url, django_assert_num_queries, django_capture_on_commit_callbacks  # noqa: ANN001
+    client, catalog, url, django_assert_num_queries, django_capture_on_commit_callbacks
 ) -> None:
     warm(client, url, django_capture_on_commit_callbacks)
     first = without_token(client.get(url).content)
@@ -59,7 +59,7 @@ def test_a_repeat_visit_is_served_from_the_cache_without_queries(
     assert {"Cookie", "HX-Request"} <= {v.strip() for v in again["Vary"].split(",")}
 
 
-def test_the_cached_page_is_the_page_rendered_from_the_database(client, catalog) -> None:  # noqa: ANN001
+def test_the_cached_page_is_the_page_rendered_from_the_database(client, catalog) -> None:
     fresh = client.get(SHIP)  # a miss: rendered from the database
     cached = client.get(SHIP)  # a hit
     assert without_token(fresh.content) == without_token(cached.content)
@@ -69,7 +69,7 @@ def test_the_cached_page_is_the_page_rendered_from_the_database(client, catalog)
 
 
 def test_if_none_match_gets_304_without_rendering_or_queries(
-    client, catalog, django_assert_num_queries, django_capture_on_commit_callbacks  # noqa: ANN001
+    client, catalog, django_assert_num_queries, django_capture_on_commit_callbacks
 ) -> None:
     first = client.get(SHIP)
     assert "ETag" not in first, "no CSRF cookie yet: the response sets it, no ETag"
@@ -92,7 +92,7 @@ def test_if_none_match_gets_304_without_rendering_or_queries(
 
 
 def test_a_changed_catalogue_gives_a_new_etag_and_fresh_content(
-    client, catalog, tmp_path: Path, django_capture_on_commit_callbacks  # noqa: ANN001
+    client, catalog, tmp_path: Path, django_capture_on_commit_callbacks
 ) -> None:
     warm(client, SHIP, django_capture_on_commit_callbacks)
     before = client.get(SHIP)
@@ -119,7 +119,7 @@ def test_a_changed_catalogue_gives_a_new_etag_and_fresh_content(
     assert client.get(SHIP, headers={"if-none-match": after["ETag"]}).status_code == 304
 
 
-def test_an_admin_edit_changes_the_version_at_once(client, catalog) -> None:  # noqa: ANN001
+def test_an_admin_edit_changes_the_version_at_once(client, catalog) -> None:
     from fleetbuilder.catalog.models import ShipProfile
 
     client.get(SHIP)
@@ -132,7 +132,7 @@ def test_an_admin_edit_changes_the_version_at_once(client, catalog) -> None:  # 
 
 
 def test_the_version_is_read_from_the_shared_cache_and_replaced_on_change(
-    catalog, django_assert_num_queries, django_capture_on_commit_callbacks  # noqa: ANN001
+    catalog, django_assert_num_queries, django_capture_on_commit_callbacks
 ) -> None:
     version = CatalogState.current_version()
     with django_capture_on_commit_callbacks(execute=True):
@@ -148,12 +148,12 @@ def test_the_version_is_read_from_the_shared_cache_and_replaced_on_change(
     assert cache.get(pagecache.VERSION_KEY) == "next", "written after commit"
 
 
-def test_an_uncommitted_read_does_not_reach_the_shared_cache(catalog) -> None:  # noqa: ANN001
+def test_an_uncommitted_read_does_not_reach_the_shared_cache(catalog) -> None:
     pagecache.catalogue_version()  # inside the test's transaction, which never commits
     assert cache.get(pagecache.VERSION_KEY) is None
 
 
-def test_a_players_name_never_reaches_another_visitor(client, catalog) -> None:  # noqa: ANN001
+def test_a_players_name_never_reaches_another_visitor(client, catalog) -> None:
     player = get_user_model().objects.create_user("zed_the_admiral", password="x" * 20)
     signed_in = Client()
     signed_in.force_login(player)
@@ -174,7 +174,7 @@ def test_a_players_name_never_reaches_another_visitor(client, catalog) -> None: 
         assert other.status_code == 200 and "zed_the_admiral" in other.content.decode()
 
 
-def test_each_visitor_gets_a_token_for_their_own_csrf_cookie(catalog) -> None:  # noqa: ANN001
+def test_each_visitor_gets_a_token_for_their_own_csrf_cookie(catalog) -> None:
     from django.middleware.csrf import _unmask_cipher_token
 
     secrets = set()
@@ -189,7 +189,7 @@ def test_each_visitor_gets_a_token_for_their_own_csrf_cookie(catalog) -> None:  
     assert len(secrets) == 2
 
 
-def test_logging_in_changes_the_etag(client, catalog) -> None:  # noqa: ANN001
+def test_logging_in_changes_the_etag(client, catalog) -> None:
     visit(client, SHIP)
     anonymous = visit(client, SHIP)["ETag"]
     player = get_user_model().objects.create_user("newly_in", password="x" * 20)
@@ -198,7 +198,7 @@ def test_logging_in_changes_the_etag(client, catalog) -> None:  # noqa: ANN001
     assert response.status_code == 200 and "newly_in" in response.content.decode()
 
 
-def test_unknown_pages_are_404_and_not_cached(client, catalog) -> None:  # noqa: ANN001
+def test_unknown_pages_are_404_and_not_cached(client, catalog) -> None:
     for _ in range(2):
         assert client.get("/ships/imperial-navy/no-such-ship/").status_code == 404
         assert client.get("/ships/no-such-faction/").status_code == 404

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 SEED = Path("/work/shared/seeds/000_56e4a3a1deb4fecd.txt")
 
 
-def page_text(response) -> str:  # noqa: ANN001
+def page_text(response) -> str:
     """The visible words of a page, tags stripped and whitespace collapsed."""
     body = response.content.decode()
     body = re.sub(r"<(script|style|title)\b.*?</\1>", " ", body, flags=re.S)
@@ -24,7 +24,7 @@ def page_text(response) -> str:  # noqa: ANN001
     return re.sub(r"\s+", " ", text)
 
 
-def get_ok(client: Client, url: str):  # noqa: ANN201
+def get_ok(client: Client, url: str):
     response = client.get(url)
     assert response.status_code == 200, url
     return response
@@ -44,7 +44,7 @@ def find_ship(catalog: core.Catalog, slug: str) -> tuple[core.Faction, core.Ship
 # --- site shell ------------------------------------------------------------------------------
 
 
-def test_shell_serves_htmx_locally_with_csrf_header_skip_link_and_nav(client, catalog) -> None:  # noqa: ANN001
+def test_shell_serves_htmx_locally_with_csrf_header_skip_link_and_nav(client, catalog) -> None:
     body = get_ok(client, "/").content.decode()
     assert re.search(r'<script src="/static/django_htmx/htmx-2(\.min)?\.js"', body)
     assert not re.search(r'(src|href)="(https?:)?//', body), "nothing fetched from the network"
@@ -55,14 +55,14 @@ def test_shell_serves_htmx_locally_with_csrf_header_skip_link_and_nav(client, ca
     assert 'href="/ships/"' in body and 'href="/rules/"' in body
 
 
-def test_stylesheet_and_scripts_are_served(client) -> None:  # noqa: ANN001
+def test_stylesheet_and_scripts_are_served(client) -> None:
     for url in ("/static/css/app.css", "/static/js/rules-search.js", "/static/js/ship-filter.js"):
         response = client.get(url)
         assert response.status_code == 200, url
         b"".join(response.streaming_content) if response.streaming else response.content
 
 
-def test_current_section_is_marked_in_the_nav(client, catalog) -> None:  # noqa: ANN001
+def test_current_section_is_marked_in_the_nav(client, catalog) -> None:
     assert 'href="/rules/" aria-current="page"' in get_ok(client, "/rules/").content.decode()
     body = get_ok(client, "/ships/imperial-navy/").content.decode()
     assert 'href="/ships/" aria-current="page"' in body
@@ -71,7 +71,7 @@ def test_current_section_is_marked_in_the_nav(client, catalog) -> None:  # noqa:
 # --- home and ship types ---------------------------------------------------------------------
 
 
-def test_home_introduces_the_app_and_lists_all_fourteen_factions(client, catalog) -> None:  # noqa: ANN001
+def test_home_introduces_the_app_and_lists_all_fourteen_factions(client, catalog) -> None:
     response = get_ok(client, "/")
     body = response.content.decode()
     assert len(catalog.factions) == 14
@@ -83,7 +83,7 @@ def test_home_introduces_the_app_and_lists_all_fourteen_factions(client, catalog
     assert f"{catalog.ship_count} ship profiles" in text
 
 
-def test_ship_types_groups_factions_by_allegiance_with_ship_counts(client, catalog) -> None:  # noqa: ANN001
+def test_ship_types_groups_factions_by_allegiance_with_ship_counts(client, catalog) -> None:
     text = page_text(get_ok(client, "/ships/"))
     groups = ["Imperial Forces", "Forces of Chaos", "Xenos Empires"]
     starts = [text.index(g) for g in groups]
@@ -101,7 +101,7 @@ def test_ship_types_groups_factions_by_allegiance_with_ship_counts(client, catal
 # --- faction ---------------------------------------------------------------------------------
 
 
-def test_faction_page_lists_ships_by_class_escorts_first(client, catalog) -> None:  # noqa: ANN001
+def test_faction_page_lists_ships_by_class_escorts_first(client, catalog) -> None:
     navy = catalog.faction("imperial-navy")
     response = get_ok(client, "/ships/imperial-navy/")
     body, text = response.content.decode(), page_text(response)
@@ -118,7 +118,7 @@ def test_faction_page_lists_ships_by_class_escorts_first(client, catalog) -> Non
 
 
 def test_faction_page_shows_rules_variants_composition_upgrades_refits_and_craft(
-    client, catalog  # noqa: ANN001
+    client, catalog
 ) -> None:
     for faction in catalog.factions:
         text = page_text(get_ok(client, f"/ships/{faction.slug}/"))
@@ -138,7 +138,7 @@ def test_faction_page_shows_rules_variants_composition_upgrades_refits_and_craft
             assert craft.name in text
 
 
-def test_faction_page_has_a_progressive_ship_filter(client, catalog) -> None:  # noqa: ANN001
+def test_faction_page_has_a_progressive_ship_filter(client, catalog) -> None:
     body = get_ok(client, "/ships/orks/").content.decode()
     assert re.search(r'<form class="filter" role="search" data-ship-filter hidden', body)
     assert '<label for="ship-filter">' in body and 'id="ship-filter"' in body
@@ -146,21 +146,21 @@ def test_faction_page_has_a_progressive_ship_filter(client, catalog) -> None:  #
 
 
 def test_faction_page_runs_a_fixed_number_of_queries(
-    client, catalog, django_assert_max_num_queries  # noqa: ANN001
+    client, catalog, django_assert_max_num_queries
 ) -> None:
     biggest = max(catalog.factions, key=lambda f: len(f.ships))
     with django_assert_max_num_queries(8):
         get_ok(client, f"/ships/{biggest.slug}/")
 
 
-def test_unknown_faction_is_404(client, catalog) -> None:  # noqa: ANN001
+def test_unknown_faction_is_404(client, catalog) -> None:
     assert client.get("/ships/no-such-fleet/").status_code == 404
 
 
 # --- ship ------------------------------------------------------------------------------------
 
 
-def test_ship_page_shows_the_full_stat_line(client, catalog) -> None:  # noqa: ANN001
+def test_ship_page_shows_the_full_stat_line(client, catalog) -> None:
     navy, lunar = find_ship(catalog, "lunar-class-cruiser")
     text = page_text(get_ok(client, ship_url(navy, lunar)))
     assert lunar.name in text
@@ -182,7 +182,7 @@ def test_ship_page_shows_the_full_stat_line(client, catalog) -> None:  # noqa: A
 
 
 def test_ship_page_lists_weapons_with_arcs_strength_range_and_an_arc_diagram(
-    client, catalog  # noqa: ANN001
+    client, catalog
 ) -> None:
     navy, lunar = find_ship(catalog, "lunar-class-cruiser")
     response = get_ok(client, ship_url(navy, lunar))
@@ -194,7 +194,7 @@ def test_ship_page_lists_weapons_with_arcs_strength_range_and_an_arc_diagram(
     assert "<title" in body and "Fires left" in body
 
 
-def test_carrier_page_shows_its_attack_craft_and_all_around_bays(client, catalog) -> None:  # noqa: ANN001
+def test_carrier_page_shows_its_attack_craft_and_all_around_bays(client, catalog) -> None:
     faction, ship = next(
         (f, s) for f in catalog.factions for s in f.ships if s.attack_craft
     )
@@ -205,7 +205,7 @@ def test_carrier_page_shows_its_attack_craft_and_all_around_bays(client, catalog
     assert "Fires all around" in text or "AA" in text
 
 
-def test_one_hull_escort_cannot_be_crippled(client, catalog) -> None:  # noqa: ANN001
+def test_one_hull_escort_cannot_be_crippled(client, catalog) -> None:
     faction, escort = next(
         (f, s) for f in catalog.factions for s in f.ships if s.hull == 1
     )
@@ -213,7 +213,7 @@ def test_one_hull_escort_cannot_be_crippled(client, catalog) -> None:  # noqa: A
     assert "cannot be crippled" in text and "R-09" in text
 
 
-def test_large_base_rule_is_called_out(client, catalog) -> None:  # noqa: ANN001
+def test_large_base_rule_is_called_out(client, catalog) -> None:
     found = [
         (f, s) for f in catalog.factions for s in f.ships
         if s.base_mm == 60 and s.ship_class.class_base_mm == 32
@@ -226,7 +226,7 @@ def test_large_base_rule_is_called_out(client, catalog) -> None:  # noqa: ANN001
 
 
 def test_ship_page_runs_a_fixed_number_of_queries(
-    client, catalog, django_assert_max_num_queries  # noqa: ANN001
+    client, catalog, django_assert_max_num_queries
 ) -> None:
     faction, ship = max(
         ((f, s) for f in catalog.factions for s in f.ships),
@@ -236,7 +236,7 @@ def test_ship_page_runs_a_fixed_number_of_queries(
         get_ok(client, ship_url(faction, ship))
 
 
-def test_unknown_or_mismatched_ship_is_404(client, catalog) -> None:  # noqa: ANN001
+def test_unknown_or_mismatched_ship_is_404(client, catalog) -> None:
     assert client.get("/ships/imperial-navy/no-such-ship/").status_code == 404
     assert client.get("/ships/orks/lunar-class-cruiser/").status_code == 404
 
@@ -252,14 +252,14 @@ CRITICALS = [
 ]
 
 
-def test_rules_page_has_the_critical_hit_table(client, catalog) -> None:  # noqa: ANN001
+def test_rules_page_has_the_critical_hit_table(client, catalog) -> None:
     text = page_text(get_ok(client, "/rules/"))
     assert "Critical hit table (2d6)" in text
     for roll, result in CRITICALS:
         assert f"{roll} {result}" in text
 
 
-def test_rules_page_reads_admiral_ranks_from_the_database(client, catalog) -> None:  # noqa: ANN001
+def test_rules_page_reads_admiral_ranks_from_the_database(client, catalog) -> None:
     from fleetbuilder.catalog.models import AdmiralRank
 
     rank = AdmiralRank.objects.get(slug="commodore")
@@ -271,7 +271,7 @@ def test_rules_page_reads_admiral_ranks_from_the_database(client, catalog) -> No
         assert f"{rank.name} +{points} +{rank.leadership_bonus}" in text
 
 
-def test_rules_page_sections_contents_and_search(client, catalog) -> None:  # noqa: ANN001
+def test_rules_page_sections_contents_and_search(client, catalog) -> None:
     body = get_ok(client, "/rules/").content.decode()
     sections = re.findall(r'<section class="rules-section" id="([a-z-]+)"', body)
     for needed in ("fleet-sizes", "bases", "game-round", "special-orders", "movement", "squadrons",
@@ -286,7 +286,7 @@ def test_rules_page_sections_contents_and_search(client, catalog) -> None:  # no
         assert ruling in body
 
 
-def test_rules_page_is_in_the_projects_own_words(client, catalog) -> None:  # noqa: ANN001
+def test_rules_page_is_in_the_projects_own_words(client, catalog) -> None:
     if not SEED.exists():
         pytest.skip("seed text not available")
     text = page_text(get_ok(client, "/rules/")).lower()

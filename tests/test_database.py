@@ -14,7 +14,7 @@ def test_the_suite_runs_on_the_configured_database() -> None:
 
 
 def test_sqlite_shares_its_file_between_processes_without_locking_players_out(
-        tmp_path) -> None:  # noqa: ANN001
+        tmp_path) -> None:
     """WAL (readers go on during a write), a busy timeout (a writer waits its turn) and
     IMMEDIATE transactions (no deadlock upgrading a read lock), set in settings for every
     SQLite database, as a gunicorn or worker process opens it."""

@@ -23,7 +23,7 @@ def counts() -> tuple[int, int, int, int]:
             Upgrade.objects.count())
 
 
-def test_database_holds_exactly_what_the_files_say(catalog) -> None:  # noqa: ANN001
+def test_database_holds_exactly_what_the_files_say(catalog) -> None:
     files = load_catalog_dir(loader.DATA_DIR)
     assert Faction.objects.count() == 14
     assert ShipProfile.objects.count() == files.ship_count
@@ -32,7 +32,7 @@ def test_database_holds_exactly_what_the_files_say(catalog) -> None:  # noqa: AN
     assert catalog.refits == files.refits
 
 
-def test_load_is_idempotent_and_keeps_ship_rows(catalog) -> None:  # noqa: ANN001
+def test_load_is_idempotent_and_keeps_ship_rows(catalog) -> None:
     before = counts()
     ids = dict(ShipProfile.objects.values_list("slug", "pk"))
     out = StringIO()
@@ -43,7 +43,7 @@ def test_load_is_idempotent_and_keeps_ship_rows(catalog) -> None:  # noqa: ANN00
     assert dict(ShipProfile.objects.values_list("slug", "pk")) == ids
 
 
-def test_admin_edit_changes_the_version_and_the_rules_core_catalogue(catalog) -> None:  # noqa: ANN001
+def test_admin_edit_changes_the_version_and_the_rules_core_catalogue(catalog) -> None:
     ship = ShipProfile.objects.order_by("pk").first()
     version = CatalogState.current_version()
     ship.points += 5
@@ -58,7 +58,7 @@ def test_admin_edit_changes_the_version_and_the_rules_core_catalogue(catalog) ->
 
 
 def test_broken_data_is_refused_with_its_path_and_changes_nothing(
-    catalog, tmp_path: Path  # noqa: ANN001
+    catalog, tmp_path: Path
 ) -> None:
     data = tmp_path / "data"
     shutil.copytree(loader.DATA_DIR, data)
@@ -74,7 +74,7 @@ def test_broken_data_is_refused_with_its_path_and_changes_nothing(
     assert counts() == before
 
 
-def test_export_catalog_has_the_contract_shape(catalog) -> None:  # noqa: ANN001
+def test_export_catalog_has_the_contract_shape(catalog) -> None:
     out = StringIO()
     call_command("export_catalog", stdout=out)
     doc = json.loads(out.getvalue())
@@ -93,7 +93,7 @@ def test_export_catalog_has_the_contract_shape(catalog) -> None:  # noqa: ANN001
 
 
 def test_core_catalogue_is_built_in_a_fixed_number_of_queries(
-    catalog, django_assert_max_num_queries  # noqa: ANN001
+    catalog, django_assert_max_num_queries
 ) -> None:
     loader._cache.clear()
     with django_assert_max_num_queries(12):

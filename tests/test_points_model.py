@@ -117,7 +117,7 @@ def test_fit_on_reference_ships() -> None:
 
 
 @pytest.mark.parametrize("faction", CATALOG.factions, ids=lambda f: f.slug)
-def test_every_price_is_its_profile_price_times_its_faction_factor(faction) -> None:  # noqa: ANN001
+def test_every_price_is_its_profile_price_times_its_faction_factor(faction) -> None:
     """The catalogue and calibration.json agree: no ship was re-priced by hand around them."""
     factor = CALIBRATION.factor(faction.slug)
     assert 0.5 <= factor <= 2.0

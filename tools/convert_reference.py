@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from rules_core.catalog import ShipClass, default_all_ahead_full  # noqa: E402
-from tools.ship_descriptions import describe  # noqa: E402
+from rules_core.catalog import ShipClass, default_all_ahead_full
+from tools.ship_descriptions import describe
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_REFERENCE = ROOT.parent / "shared" / "reference" / "bfg-ship-facts.json"

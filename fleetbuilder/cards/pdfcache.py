@@ -79,7 +79,7 @@ def etag(key: str) -> str:
 def get(key: str) -> bytes | None:
     try:
         pdf = cache.get(key)
-    except Exception:  # noqa: BLE001 - a cache outage costs a render, not an error
+    except Exception:
         log.warning("cache unavailable reading %s", key, exc_info=True)
         return None
     return pdf if isinstance(pdf, bytes) else None
@@ -88,5 +88,5 @@ def get(key: str) -> bytes | None:
 def put(key: str, pdf: bytes) -> None:
     try:
         cache.set(key, pdf, PDF_TTL)
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.warning("cache unavailable writing %s", key, exc_info=True)

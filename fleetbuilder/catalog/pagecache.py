@@ -84,7 +84,7 @@ _ROOT = Path(__file__).resolve().parents[2]
 def _cache_get(key: str) -> Any:
     try:
         return cache.get(key)
-    except Exception:  # noqa: BLE001 - a cache outage slows pages down, it does not break them
+    except Exception:
         log.warning("cache unavailable for %s", key, exc_info=True)
         return None
 
@@ -92,7 +92,7 @@ def _cache_get(key: str) -> Any:
 def _cache_call(method: str, *args: Any) -> None:
     try:
         getattr(cache, method)(*args)
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.warning("cache unavailable for %s %s", method, args[0], exc_info=True)
 
 
@@ -212,5 +212,5 @@ def cached_page(
     if not isinstance(blocks, dict):
         blocks = render_blocks(template, build_context())
         _cache_call("set", key, blocks, PAGE_TTL)
-    page = {name: mark_safe(value) for name, value in blocks.items()}  # noqa: S308 - rendered HTML
+    page = {name: mark_safe(value) for name, value in blocks.items()}
     return render(request, SHELL_TEMPLATE, {"page": page})

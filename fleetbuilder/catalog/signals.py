@@ -16,7 +16,7 @@ loading = False  # set by the loader, which writes CatalogState itself
 catalogue_loaded = Signal()
 
 
-def catalogue_edited(sender, **kwargs) -> None:  # noqa: ANN001
+def catalogue_edited(sender, **kwargs) -> None:
     if loading or sender is models.CatalogState:
         return
     base = models.CatalogState.current_version().split("~")[0]

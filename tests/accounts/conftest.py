@@ -15,7 +15,7 @@ PASSWORD = "Ironclad-Lunar-1138"
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings) -> None:  # noqa: ANN001
+def _fast_password_hashing(settings) -> None:
     """Hash with MD5 here: these tests log in dozens of times; the real hasher is not the point."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
@@ -28,12 +28,12 @@ def _fresh_login_throttle() -> Iterator[None]:
 
 
 @pytest.fixture
-def player(db):  # noqa: ANN001, ANN201
+def player(db):
     return get_user_model().objects.create_user("rhaine", "rhaine@example.com", PASSWORD)
 
 
 @pytest.fixture
-def build(catalog) -> Callable[..., Fleet]:  # noqa: ANN001
+def build(catalog) -> Callable[..., Fleet]:
     """Start a fleet through the builder page in ``client``'s browser."""
 
     def start(client: Client, name: str = "", faction: str = "imperial-navy") -> Fleet:

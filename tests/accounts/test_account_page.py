@@ -11,13 +11,13 @@ from fleetbuilder.fleets.models import Fleet
 PASSWORD = "Ironclad-Lunar-1138"
 
 
-def test_the_account_page_needs_a_login(client: Client, db) -> None:  # noqa: ANN001
+def test_the_account_page_needs_a_login(client: Client, db) -> None:
     response = client.get("/accounts/")
     assert response.headers["Location"] == "/accounts/login/?next=/accounts/"
 
 
 def test_the_account_page_counts_saved_and_trashed_fleets(
-        client: Client, player, build: Callable, log_in: Callable) -> None:  # noqa: ANN001
+        client: Client, player, build: Callable, log_in: Callable) -> None:
     log_in(client)
     build(client, "One")
     gone = build(client, "Two")
@@ -30,7 +30,7 @@ def test_the_account_page_counts_saved_and_trashed_fleets(
 
 
 def test_the_email_changes_with_the_current_password(client: Client, player,
-                                                     log_in: Callable) -> None:  # noqa: ANN001
+                                                     log_in: Callable) -> None:
     log_in(client)
     response = client.post("/accounts/", {"email": "new@example.com", "password": PASSWORD})
     assert response.status_code == 302
@@ -40,7 +40,7 @@ def test_the_email_changes_with_the_current_password(client: Client, player,
 
 
 def test_a_wrong_password_or_a_taken_email_changes_nothing(
-        client: Client, player, django_user_model, log_in: Callable) -> None:  # noqa: ANN001
+        client: Client, player, django_user_model, log_in: Callable) -> None:
     django_user_model.objects.create_user("voss", "voss@example.com", PASSWORD)
     log_in(client)
     wrong = client.post("/accounts/", {"email": "new@example.com", "password": "not-it"})
@@ -52,7 +52,7 @@ def test_a_wrong_password_or_a_taken_email_changes_nothing(
     assert player.email == "rhaine@example.com"
 
 
-def test_the_email_can_be_removed(client: Client, player, log_in: Callable) -> None:  # noqa: ANN001
+def test_the_email_can_be_removed(client: Client, player, log_in: Callable) -> None:
     log_in(client)
     client.post("/accounts/", {"email": "", "password": PASSWORD})
     player.refresh_from_db()
@@ -60,7 +60,7 @@ def test_the_email_can_be_removed(client: Client, player, log_in: Callable) -> N
 
 
 def test_deleting_the_account_takes_its_fleets_and_only_its_own(
-        client: Client, player, build: Callable, log_in: Callable) -> None:  # noqa: ANN001
+        client: Client, player, build: Callable, log_in: Callable) -> None:
     log_in(client)
     build(client, "Mine")
     stranger = Client()
@@ -81,7 +81,7 @@ def test_deleting_the_account_takes_its_fleets_and_only_its_own(
     assert "_auth_user_id" not in client.session
 
 
-def test_deleting_needs_a_login_and_a_post(client: Client, player) -> None:  # noqa: ANN001
+def test_deleting_needs_a_login_and_a_post(client: Client, player) -> None:
     assert client.get("/accounts/delete/").headers["Location"] == \
         "/accounts/login/?next=/accounts/delete/"
     client.force_login(player)

@@ -29,7 +29,7 @@ LOCKED = ("Too many failed attempts to log in as this user. Wait a few minutes, 
 LIMIT = 10
 
 
-def log_in(client: Client, username: str = "rhaine", password: str = PASSWORD, **extra: str):  # noqa: ANN201
+def log_in(client: Client, username: str = "rhaine", password: str = PASSWORD, **extra: str):
     return client.post("/accounts/login/", {"username": username, "password": password}, **extra)
 
 
@@ -39,7 +39,7 @@ def fail(client: Client, times: int, username: str = "rhaine", **extra: str) -> 
         assert response.status_code in (200, 429)
 
 
-def assert_locked_out(response) -> None:  # noqa: ANN001
+def assert_locked_out(response) -> None:
     html = response.content.decode()
     assert response.status_code == 429
     assert LOCKED in html
@@ -49,7 +49,7 @@ def assert_locked_out(response) -> None:  # noqa: ANN001
     assert "Forgotten your password?" in html
 
 
-def test_ten_failures_lock_the_username_from_that_address(player) -> None:  # noqa: ANN001
+def test_ten_failures_lock_the_username_from_that_address(player) -> None:
     client = Client(REMOTE_ADDR="198.51.100.7")
     for _ in range(LIMIT - 1):
         response = log_in(client, password="guess")
@@ -62,14 +62,14 @@ def test_ten_failures_lock_the_username_from_that_address(player) -> None:  # no
     assert "_auth_user_id" not in client.session
 
 
-def test_usernames_are_counted_without_regard_to_case(player) -> None:  # noqa: ANN001
+def test_usernames_are_counted_without_regard_to_case(player) -> None:
     client = Client(REMOTE_ADDR="198.51.100.7")
     fail(client, LIMIT // 2, "RHAINE")
     fail(client, LIMIT - LIMIT // 2, "Rhaine")
     assert_locked_out(log_in(client))
 
 
-def test_the_same_username_from_another_address_still_logs_in(player) -> None:  # noqa: ANN001
+def test_the_same_username_from_another_address_still_logs_in(player) -> None:
     fail(Client(REMOTE_ADDR="198.51.100.7"), LIMIT)
     other = Client(REMOTE_ADDR="203.0.113.9")
     assert log_in(other).status_code == 302
@@ -77,14 +77,14 @@ def test_the_same_username_from_another_address_still_logs_in(player) -> None:  
 
 
 def test_another_username_from_the_same_address_still_logs_in(
-        player, django_user_model) -> None:  # noqa: ANN001
+        player, django_user_model) -> None:
     django_user_model.objects.create_user("voss", password=PASSWORD)
     client = Client(REMOTE_ADDR="198.51.100.7")
     fail(client, LIMIT)
     assert log_in(client, "voss").status_code == 302
 
 
-def test_a_success_clears_earlier_failures(client: Client, player) -> None:  # noqa: ANN001
+def test_a_success_clears_earlier_failures(client: Client, player) -> None:
     fail(client, LIMIT - 1)
     assert log_in(client).status_code == 302
     client.post("/accounts/logout/")
@@ -92,7 +92,7 @@ def test_a_success_clears_earlier_failures(client: Client, player) -> None:  # n
     assert log_in(client).status_code == 302
 
 
-def test_a_password_reset_by_email_logs_in_and_lifts_the_lockout(client: Client, player) -> None:  # noqa: ANN001
+def test_a_password_reset_by_email_logs_in_and_lifts_the_lockout(client: Client, player) -> None:
     fail(client, LIMIT)
     assert_locked_out(log_in(client))
     client.post("/accounts/password/reset/", {"email": "rhaine@example.com"})
@@ -106,7 +106,7 @@ def test_a_password_reset_by_email_logs_in_and_lifts_the_lockout(client: Client,
     assert log_in(client, password="Retribution-Gothic-42").status_code == 302
 
 
-def test_the_admin_login_is_braked_too_without_crashing(player) -> None:  # noqa: ANN001
+def test_the_admin_login_is_braked_too_without_crashing(player) -> None:
     client = Client(REMOTE_ADDR="198.51.100.7")
     for _ in range(LIMIT - 1):
         response = client.post("/admin/login/?next=/admin/",
@@ -121,7 +121,7 @@ def test_the_admin_login_is_braked_too_without_crashing(player) -> None:  # noqa
 
 
 def test_the_password_change_and_account_deletion_rechecks_still_work(
-        client: Client, player) -> None:  # noqa: ANN001
+        client: Client, player) -> None:
     client.force_login(player)
     response = client.post("/accounts/password/", {
         "old_password": PASSWORD, "new_password1": "Retribution-Gothic-42",
@@ -135,7 +135,7 @@ def test_the_password_change_and_account_deletion_rechecks_still_work(
 
 # --- the client address: REMOTE_ADDR unless proxies are trusted ----------------------------
 
-def test_without_trusted_proxies_a_forged_forwarded_for_cannot_escape_a_lockout(player) -> None:  # noqa: ANN001
+def test_without_trusted_proxies_a_forged_forwarded_for_cannot_escape_a_lockout(player) -> None:
     client = Client(REMOTE_ADDR="198.51.100.7")
     for n in range(LIMIT):
         log_in(client, password="guess", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}")
@@ -143,7 +143,7 @@ def test_without_trusted_proxies_a_forged_forwarded_for_cannot_escape_a_lockout(
     assert_locked_out(log_in(client))
 
 
-def test_without_trusted_proxies_a_forged_forwarded_for_cannot_shift_a_lockout(player) -> None:  # noqa: ANN001
+def test_without_trusted_proxies_a_forged_forwarded_for_cannot_shift_a_lockout(player) -> None:
     attacker = Client(REMOTE_ADDR="198.51.100.66")
     fail(attacker, LIMIT, HTTP_X_FORWARDED_FOR="203.0.113.9")  # pretends to be the player
     player_browser = Client(REMOTE_ADDR="203.0.113.9")
@@ -151,7 +151,7 @@ def test_without_trusted_proxies_a_forged_forwarded_for_cannot_shift_a_lockout(p
 
 
 @override_settings(TRUSTED_PROXY_COUNT=1)
-def test_behind_one_trusted_proxy_the_forwarded_address_counts(player) -> None:  # noqa: ANN001
+def test_behind_one_trusted_proxy_the_forwarded_address_counts(player) -> None:
     proxy = Client(REMOTE_ADDR="10.0.0.1")
     # Entries left of the one our proxy wrote are the client's own, rotated here in vain.
     for n in range(LIMIT):
@@ -255,7 +255,7 @@ for address in ("198.51.100.7", "203.0.113.9"):
 """
 
 
-def test_the_lockout_is_in_redis_and_seen_by_another_process(player, redis_cache: str) -> None:  # noqa: ANN001
+def test_the_lockout_is_in_redis_and_seen_by_another_process(player, redis_cache: str) -> None:
     import redis
 
     server = redis.Redis.from_url(redis_cache)

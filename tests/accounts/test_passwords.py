@@ -15,7 +15,7 @@ LINK = re.compile(r"http://testserver(/accounts/password/reset/[^/\s]+/[^/\s]+/)
 
 
 def test_changing_the_password_keeps_the_player_logged_in(client: Client, player,
-                                                          log_in: Callable) -> None:  # noqa: ANN001
+                                                          log_in: Callable) -> None:
     log_in(client)
     response = client.post("/accounts/password/", {
         "old_password": PASSWORD, "new_password1": NEW, "new_password2": NEW})
@@ -29,7 +29,7 @@ def test_changing_the_password_keeps_the_player_logged_in(client: Client, player
 
 
 def test_a_wrong_old_password_changes_nothing(client: Client, player,
-                                              log_in: Callable) -> None:  # noqa: ANN001
+                                              log_in: Callable) -> None:
     log_in(client)
     response = client.post("/accounts/password/", {
         "old_password": "not-it", "new_password1": NEW, "new_password2": NEW})
@@ -39,14 +39,14 @@ def test_a_wrong_old_password_changes_nothing(client: Client, player,
     assert player.check_password(PASSWORD)
 
 
-def test_changing_the_password_needs_a_login(client: Client, db) -> None:  # noqa: ANN001
+def test_changing_the_password_needs_a_login(client: Client, db) -> None:
     response = client.get("/accounts/password/")
     assert response.status_code == 302
     assert response.headers["Location"] == "/accounts/login/?next=/accounts/password/"
 
 
 def test_a_reset_link_arrives_by_email_and_sets_a_new_password(client: Client, player,
-                                                               log_in: Callable) -> None:  # noqa: ANN001
+                                                               log_in: Callable) -> None:
     response = client.post("/accounts/password/reset/", {"email": "RHAINE@example.com"})
     assert response.status_code == 302
     assert response.headers["Location"] == "/accounts/password/reset/sent/"
@@ -76,7 +76,7 @@ def test_a_reset_link_arrives_by_email_and_sets_a_new_password(client: Client, p
 
 
 def test_an_unknown_email_looks_the_same_and_sends_nothing(client: Client,
-                                                           player) -> None:  # noqa: ANN001
+                                                           player) -> None:
     known = client.post("/accounts/password/reset/", {"email": "rhaine@example.com"})
     unknown = client.post("/accounts/password/reset/", {"email": "nobody@example.com"})
     assert known.status_code == unknown.status_code == 302
@@ -84,13 +84,13 @@ def test_an_unknown_email_looks_the_same_and_sends_nothing(client: Client,
     assert len(mail.outbox) == 1  # only the real account's mail
 
 
-def test_an_account_without_an_email_cannot_be_reset(client: Client, db) -> None:  # noqa: ANN001
+def test_an_account_without_an_email_cannot_be_reset(client: Client, db) -> None:
     get_user_model().objects.create_user("quiet", "", PASSWORD)
     client.post("/accounts/password/reset/", {"email": ""})
     assert mail.outbox == []
 
 
-def test_at_most_three_reset_mails_an_hour_to_one_address(client: Client, player) -> None:  # noqa: ANN001
+def test_at_most_three_reset_mails_an_hour_to_one_address(client: Client, player) -> None:
     for _ in range(5):
         response = client.post("/accounts/password/reset/", {"email": "rhaine@example.com"})
         assert response.headers["Location"] == "/accounts/password/reset/sent/"

@@ -28,7 +28,7 @@ def purge(*args: str) -> str:
 
 
 def test_only_unreachable_fleets_are_deleted(player, build: Callable[..., Fleet],
-                                             log_in: Callable[..., object]) -> None:  # noqa: ANN001
+                                             log_in: Callable[..., object]) -> None:
     gone_browser, live_browser, shared_browser, account = Client(), Client(), Client(), Client()
     lost = build(gone_browser, "Lost")
     recent_lost = build(gone_browser, "Recent but lost")
@@ -54,7 +54,7 @@ def test_only_unreachable_fleets_are_deleted(player, build: Callable[..., Fleet]
     assert Client().get(shared.share_url_path()).status_code == 200
 
 
-def test_sessions_outside_the_database_are_refused(settings, db) -> None:  # noqa: ANN001
+def test_sessions_outside_the_database_are_refused(settings, db) -> None:
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.cache"
     with pytest.raises(CommandError, match="cannot be listed") as caught:
         purge()

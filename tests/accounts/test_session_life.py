@@ -32,7 +32,7 @@ def days_left(client: Client) -> float:
     return (stored(client).expire_date - timezone.now()).total_seconds() / DAY
 
 
-def cookie_age(response) -> int:  # noqa: ANN001
+def cookie_age(response) -> int:
     return int(response.cookies[django_settings.SESSION_COOKIE_NAME]["max-age"])
 
 
@@ -62,7 +62,7 @@ def test_the_session_is_renewed_on_the_first_visit_of_a_day(client: Client,
     assert "Gothic Patrol" in client.get("/fleets/").content.decode()
 
 
-def test_a_visitor_who_builds_nothing_gets_no_session(client: Client, db) -> None:  # noqa: ANN001
+def test_a_visitor_who_builds_nothing_gets_no_session(client: Client, db) -> None:
     response = client.get("/fleets/")
     assert django_settings.SESSION_COOKIE_NAME not in response.cookies
     assert not Session.objects.exists()
@@ -70,7 +70,7 @@ def test_a_visitor_who_builds_nothing_gets_no_session(client: Client, db) -> Non
 
 def test_logging_in_gives_the_session_djangos_own_age(client: Client, player,
                                                       build: Callable[..., Fleet],
-                                                      log_in: Callable[..., object]) -> None:  # noqa: ANN001
+                                                      log_in: Callable[..., object]) -> None:
     build(client, "Gothic Patrol")
     response = log_in(client)
     assert cookie_age(response) == django_settings.SESSION_COOKIE_AGE
@@ -79,7 +79,7 @@ def test_logging_in_gives_the_session_djangos_own_age(client: Client, player,
 
 
 def test_the_length_is_a_setting(client: Client, build: Callable[..., Fleet],
-                                 settings) -> None:  # noqa: ANN001
+                                 settings) -> None:
     settings.ANONYMOUS_SESSION_DAYS = 30
     build(client, "Short Lived")
     assert 29.9 < days_left(client) <= 30
@@ -87,7 +87,7 @@ def test_the_length_is_a_setting(client: Client, build: Callable[..., Fleet],
 
 
 def test_saved_fleets_tells_an_anonymous_builder_how_to_keep_them(
-        client: Client, player, build: Callable[..., Fleet], log_in: Callable[..., object]) -> None:  # noqa: ANN001
+        client: Client, player, build: Callable[..., Fleet], log_in: Callable[..., object]) -> None:
     build(client, "Gothic Patrol")
     html = client.get("/fleets/").content.decode()
     assert "kept for 180 days after your last visit" in html

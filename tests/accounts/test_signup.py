@@ -10,13 +10,13 @@ GOOD = "Ironclad-Lunar-1138"
 
 
 def sign_up(client: Client, username: str = "voss", email: str = "", password: str = GOOD,
-            confirm: str | None = None, **extra: str):  # noqa: ANN201
+            confirm: str | None = None, **extra: str):
     data = {"username": username, "email": email, "password1": password,
             "password2": password if confirm is None else confirm, **extra}
     return client.post("/accounts/signup/", data)
 
 
-def test_the_sign_up_page_has_labelled_fields(client: Client, db) -> None:  # noqa: ANN001
+def test_the_sign_up_page_has_labelled_fields(client: Client, db) -> None:
     html = client.get("/accounts/signup/").content.decode()
     for label in ("Username", "Email", "Password", "Password confirmation"):
         assert f">{label}</label>" in html
@@ -24,7 +24,7 @@ def test_the_sign_up_page_has_labelled_fields(client: Client, db) -> None:  # no
 
 
 def test_signing_up_without_an_email_logs_in_and_lands_on_saved_fleets(client: Client,
-                                                                     db) -> None:  # noqa: ANN001
+                                                                     db) -> None:
     response = sign_up(client)
     assert response.status_code == 302
     assert response.headers["Location"] == "/fleets/"
@@ -37,19 +37,19 @@ def test_signing_up_without_an_email_logs_in_and_lands_on_saved_fleets(client: C
     assert "voss" in client.get("/").content.decode()  # the header names the account
 
 
-def test_sign_up_keeps_the_email_and_follows_a_safe_next(client: Client, db) -> None:  # noqa: ANN001
+def test_sign_up_keeps_the_email_and_follows_a_safe_next(client: Client, db) -> None:
     response = sign_up(client, email="voss@example.com", next="/gunnery/")
     assert response.headers["Location"] == "/gunnery/"
     assert User.objects.get(username="voss").email == "voss@example.com"
 
 
-def test_sign_up_ignores_a_next_to_another_site(client: Client, db) -> None:  # noqa: ANN001
+def test_sign_up_ignores_a_next_to_another_site(client: Client, db) -> None:
     response = sign_up(client, next="https://evil.example/")
     assert response.headers["Location"] == "/fleets/"
 
 
 def test_a_taken_username_any_case_is_refused_and_nothing_is_created(client: Client,
-                                                                    player) -> None:  # noqa: ANN001
+                                                                    player) -> None:
     response = sign_up(client, username="RHAINE")
     assert response.status_code == 400
     assert "A user with that username already exists." in response.content.decode()
@@ -57,7 +57,7 @@ def test_a_taken_username_any_case_is_refused_and_nothing_is_created(client: Cli
     assert "_auth_user_id" not in client.session
 
 
-def test_an_email_another_account_uses_is_refused(client: Client, player) -> None:  # noqa: ANN001
+def test_an_email_another_account_uses_is_refused(client: Client, player) -> None:
     response = sign_up(client, email="Rhaine@Example.com")
     assert response.status_code == 400
     assert "An account already uses this email address." in response.content.decode()
@@ -65,7 +65,7 @@ def test_an_email_another_account_uses_is_refused(client: Client, player) -> Non
 
 
 def test_weak_or_mismatched_passwords_are_refused_with_reasons(client: Client,
-                                                              db) -> None:  # noqa: ANN001
+                                                              db) -> None:
     html = sign_up(client, password="12345678").content.decode()
     assert "This password is entirely numeric." in html
     assert "This password is too common." in html
@@ -75,14 +75,14 @@ def test_weak_or_mismatched_passwords_are_refused_with_reasons(client: Client,
 
 
 def test_a_logged_in_player_going_to_sign_up_goes_to_their_fleets(client: Client,
-                                                                  player) -> None:  # noqa: ANN001
+                                                                  player) -> None:
     client.force_login(player)
     response = client.get("/accounts/signup/")
     assert response.status_code == 302
     assert response.headers["Location"] == "/fleets/"
 
 
-def test_every_error_is_tied_to_its_field(client, player) -> None:  # noqa: ANN001
+def test_every_error_is_tied_to_its_field(client, player) -> None:
     """Screen readers follow aria-describedby: each id it names is on the page."""
     import re
 

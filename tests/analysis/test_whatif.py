@@ -19,7 +19,7 @@ from .conftest import whatif_fleet
 pytestmark = pytest.mark.django_db
 
 
-def test_r97_removing_the_flagship_moves_it_and_its_admiral(catalog) -> None:  # noqa: ANN001
+def test_r97_removing_the_flagship_moves_it_and_its_admiral(catalog) -> None:
     variants, _ = what_if_variants(catalog, whatif_fleet())
     without = next(v for v in variants if v.key == "remove-0")
     assert without.label == "without Lunar"
@@ -29,7 +29,7 @@ def test_r97_removing_the_flagship_moves_it_and_its_admiral(catalog) -> None:  #
     assert without.note == "flagship and Commodore moved to Dauntless"
 
 
-def test_r97_a_flagship_with_no_capital_ship_left_is_not_removed(catalog) -> None:  # noqa: ANN001
+def test_r97_a_flagship_with_no_capital_ship_left_is_not_removed(catalog) -> None:
     fleet = rf.Fleet("imperial-navy", rf.GameSize.PATROL, units=(
         rf.ShipUnit("lunar-class-cruiser", flagship=True),
         rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 2)))
@@ -40,7 +40,7 @@ def test_r97_a_flagship_with_no_capital_ship_left_is_not_removed(catalog) -> Non
 
 
 def test_r97_alike_units_are_asked_about_once_and_swaps_are_same_class_cheaper(
-        catalog) -> None:  # noqa: ANN001
+        catalog) -> None:
     variants, _ = what_if_variants(catalog, whatif_fleet())
     keys = [v.key for v in variants]
     assert keys[0] == "base" and variants[0].fleet == whatif_fleet()
@@ -54,7 +54,7 @@ def test_r97_alike_units_are_asked_about_once_and_swaps_are_same_class_cheaper(
         assert v.fleet.units[3] == whatif_fleet().units[3]
 
 
-def test_r97_only_the_three_nearest_alternatives_are_played(catalog) -> None:  # noqa: ANN001
+def test_r97_only_the_three_nearest_alternatives_are_played(catalog) -> None:
     fleet = rf.Fleet("imperial-navy", rf.GameSize.PATROL, units=(
         rf.ShipUnit("lunar-class-cruiser", flagship=True),
         rf.Squadron((rf.SquadronShip("firestorm-class-frigate"),) * 2)))

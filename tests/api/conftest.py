@@ -17,11 +17,11 @@ from fleetbuilder.fleets.models import Fleet
 from rules_core import fleet as rf
 from rules_core.sample_fleets import sample_fleet
 
-PASSWORD = "a long password for tests 9"  # noqa: S105
+PASSWORD = "a long password for tests 9"
 
 
 @pytest.fixture(autouse=True)
-def _quick_hashing_and_fresh_cache(settings) -> Iterator[None]:  # noqa: ANN001
+def _quick_hashing_and_fresh_cache(settings) -> Iterator[None]:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     cache.clear()
     yield
@@ -58,7 +58,7 @@ class Player:
 
 
 @pytest.fixture
-def make_player(db) -> Callable[[str], Player]:  # noqa: ANN001
+def make_player(db) -> Callable[[str], Player]:
     def make(username: str) -> Player:
         user = get_user_model().objects.create_user(username, password=PASSWORD)
         _, raw = ApiToken.issue(user, f"{username}'s script")
@@ -78,18 +78,18 @@ def rival(make_player: Callable[[str], Player]) -> Player:
 
 
 @pytest.fixture
-def anonymous(db) -> Api:  # noqa: ANN001
+def anonymous(db) -> Api:
     return Api()
 
 
 @pytest.fixture
-def patrol(catalog) -> dict[str, Any]:  # noqa: ANN001
+def patrol(catalog) -> dict[str, Any]:
     """The Imperial Navy Patrol sample as a fleet file (contract 1): legal."""
     return rf.fleet_to_dict(sample_fleet(catalog, "imperial-navy", "patrol"))
 
 
 @pytest.fixture
-def saved(catalog, patrol: dict[str, Any]) -> Callable[[Player], Fleet]:  # noqa: ANN001
+def saved(catalog, patrol: dict[str, Any]) -> Callable[[Player], Fleet]:
     def save(owner: Player, doc: dict[str, Any] | None = None) -> Fleet:
         return Fleet.from_core(rf.parse_fleet(doc or patrol), catalog, owner=owner.user)
 

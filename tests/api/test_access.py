@@ -84,7 +84,7 @@ def _counts() -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("route", sorted(MATRIX))
-def test_api_access_matrix(route: str, make_player: Callable[[str], Player], catalog,  # noqa: ANN001
+def test_api_access_matrix(route: str, make_player: Callable[[str], Player], catalog,
                            held_chunks: list[Any]) -> None:
     spec = MATRIX[route]
     owner, other = make_player("owner"), make_player("rival")
@@ -146,7 +146,7 @@ def test_api_access_matrix(route: str, make_player: Callable[[str], Player], cat
 
 
 def test_a_private_fleet_looks_exactly_like_a_missing_one(make_player: Callable[[str], Player],
-                                                          catalog) -> None:  # noqa: ANN001
+                                                          catalog) -> None:
     owner, other = make_player("owner"), make_player("rival")
     fleet = Fleet.from_core(_doc(), catalog, owner=owner.user)
     private = other.api.get(f"/api/v1/fleets/{fleet.pk}")

@@ -14,7 +14,7 @@ from .conftest import Api
 pytestmark = pytest.mark.django_db
 
 
-def test_the_catalogue_is_export_catalogs_document(anonymous: Api, catalog, capsys) -> None:  # noqa: ANN001
+def test_the_catalogue_is_export_catalogs_document(anonymous: Api, catalog, capsys) -> None:
     response = anonymous.get("/api/v1/catalog")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
@@ -30,7 +30,7 @@ def test_the_catalogue_is_export_catalogs_document(anonymous: Api, catalog, caps
     assert {"slug", "name", "points", "leadership_bonus"} <= set(body["admirals"][0])
 
 
-def test_etag_and_304_until_the_catalogue_changes(anonymous: Api, monkeypatch) -> None:  # noqa: ANN001
+def test_etag_and_304_until_the_catalogue_changes(anonymous: Api, monkeypatch) -> None:
     first = anonymous.get("/api/v1/catalog")
     etag = first["ETag"]
     assert etag.startswith('"') and first["Cache-Control"] == "public, no-cache"
@@ -44,11 +44,11 @@ def test_etag_and_304_until_the_catalogue_changes(anonymous: Api, monkeypatch) -
     assert changed.status_code == 200 and changed["ETag"] != etag
 
 
-def test_the_same_etag_for_everyone_and_with_a_token(anonymous: Api, player) -> None:  # noqa: ANN001
+def test_the_same_etag_for_everyone_and_with_a_token(anonymous: Api, player) -> None:
     assert anonymous.get("/api/v1/catalog")["ETag"] == player.api.get("/api/v1/catalog")["ETag"]
 
 
-def test_a_bad_token_is_refused_even_on_public_endpoints(db) -> None:  # noqa: ANN001
+def test_a_bad_token_is_refused_even_on_public_endpoints(db) -> None:
     response = Api("vc_not-a-token").get("/api/v1/catalog")
     assert response.status_code == 401
     assert response["WWW-Authenticate"].startswith("Bearer")

@@ -16,7 +16,7 @@ document.addEventListener("securitypolicyviolation", function (e) {
 """
 
 
-def test_the_docs_page_runs_swagger_ui_under_the_csp(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_the_docs_page_runs_swagger_ui_under_the_csp(page: Page, live_catalog) -> None:
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.add_init_script(RECORD_VIOLATIONS)

@@ -25,7 +25,7 @@ SUMMARY_KEYS = {"id", "name", "faction", "variant", "game_size", "points", "lega
 
 @pytest.mark.parametrize("header", [None, "Bearer", "Bearer vc_unknown", "Bearer nonsense",
                                     "Basic dXNlcjpwYXNz", "Token vc_x"])
-def test_missing_or_invalid_token_is_401(player: Player, saved, header: str | None) -> None:  # noqa: ANN001
+def test_missing_or_invalid_token_is_401(player: Player, saved, header: str | None) -> None:
     fleet = saved(player)
     kwargs = {} if header is None else {"HTTP_AUTHORIZATION": header}
     for method, path in (("GET", "/api/v1/fleets"), ("GET", f"/api/v1/fleets/{fleet.pk}"),
@@ -49,7 +49,7 @@ def test_a_deactivated_account_s_token_is_401(player: Player) -> None:
     assert player.api.get("/api/v1/fleets").status_code == 401
 
 
-def test_the_session_cookie_is_never_read(player: Player, patrol: dict[str, Any], saved) -> None:  # noqa: ANN001
+def test_the_session_cookie_is_never_read(player: Player, patrol: dict[str, Any], saved) -> None:
     """A signed-in browser without a token is nobody to the API: no cross-site request can act
     as the player, so the API needs (and asks for) no CSRF token."""
     saved(player)
@@ -77,7 +77,7 @@ def test_the_token_is_stored_only_as_a_hash(player: Player) -> None:
 # --- list, read, create ---------------------------------------------------------------------
 
 
-def test_list_holds_only_your_living_fleets(player: Player, rival: Player, saved) -> None:  # noqa: ANN001
+def test_list_holds_only_your_living_fleets(player: Player, rival: Player, saved) -> None:
     mine, trashed = saved(player), saved(player)
     trashed.trash()
     saved(rival)
@@ -87,7 +87,7 @@ def test_list_holds_only_your_living_fleets(player: Player, rival: Player, saved
     assert body[0]["url"] == f"http://testserver/fleets/{mine.pk}/"
 
 
-def test_read_gives_the_file_the_report_and_the_version(player: Player, saved,  # noqa: ANN001
+def test_read_gives_the_file_the_report_and_the_version(player: Player, saved,
                                                         patrol: dict[str, Any]) -> None:
     fleet = saved(player)
     body = player.api.get(f"/api/v1/fleets/{fleet.pk}").json()
@@ -135,7 +135,7 @@ def test_a_bad_file_stores_nothing(player: Player) -> None:
 
 
 def test_another_players_fleet_is_404_like_a_missing_one(player: Player, rival: Player,
-                                                         saved, patrol: dict[str, Any]) -> None:  # noqa: ANN001
+                                                         saved, patrol: dict[str, Any]) -> None:
     theirs = saved(rival)
     before = (theirs.document, theirs.version)
     for fleet_id in (theirs.pk, theirs.pk + 1000):
@@ -155,7 +155,7 @@ def _renamed(doc: dict[str, Any], name: str) -> dict[str, Any]:
     return {**doc, "name": name}
 
 
-def test_update_replaces_the_list_and_bumps_the_version(player: Player, saved,  # noqa: ANN001
+def test_update_replaces_the_list_and_bumps_the_version(player: Player, saved,
                                                         patrol: dict[str, Any]) -> None:
     fleet = saved(player)
     doc = _renamed(patrol, "Renamed by a script")
@@ -169,7 +169,7 @@ def test_update_replaces_the_list_and_bumps_the_version(player: Player, saved,  
     assert body["points"] == fleet.points < 740
 
 
-def test_a_stale_version_is_409_and_nothing_is_applied(player: Player, saved,  # noqa: ANN001
+def test_a_stale_version_is_409_and_nothing_is_applied(player: Player, saved,
                                                        patrol: dict[str, Any]) -> None:
     fleet = saved(player)
     # The builder changes it meanwhile (version 1 → 2).
@@ -184,7 +184,7 @@ def test_a_stale_version_is_409_and_nothing_is_applied(player: Player, saved,  #
     assert ok.status_code == 200 and ok.json()["version"] == 3
 
 
-def test_update_needs_the_version(player: Player, saved, patrol: dict[str, Any]) -> None:  # noqa: ANN001
+def test_update_needs_the_version(player: Player, saved, patrol: dict[str, Any]) -> None:
     fleet = saved(player)
     for query in ("", "?version=", "?version=two"):
         response = player.api.call("PUT", f"/api/v1/fleets/{fleet.pk}{query}", patrol)
@@ -192,7 +192,7 @@ def test_update_needs_the_version(player: Player, saved, patrol: dict[str, Any])
         assert response.json()["errors"][0]["path"] == "version"
 
 
-def test_update_refuses_a_bad_file_with_its_path(player: Player, saved,  # noqa: ANN001
+def test_update_refuses_a_bad_file_with_its_path(player: Player, saved,
                                                  patrol: dict[str, Any]) -> None:
     fleet = saved(player)
     doc = copy.deepcopy(patrol)

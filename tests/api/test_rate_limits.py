@@ -17,7 +17,7 @@ LIMITS = {"cards": 3, "simulator": 2, "import": 3, "sharecode": 4}
 
 
 @pytest.fixture(autouse=True)
-def small_limits(settings, monkeypatch) -> None:  # noqa: ANN001
+def small_limits(settings, monkeypatch) -> None:
     settings.RATE_LIMITS = LIMITS
     settings.RATE_LIMIT_WINDOW = 60
     monkeypatch.setattr(ratelimit, "_now", lambda: 60.0 * 16_667 + 20)

@@ -55,7 +55,7 @@ def test_progress_while_queued(player: Player, held_chunks: list[Any]) -> None:
     assert len(held_chunks) == 1
 
 
-def test_sides_from_your_fleet_a_share_code_and_a_file(player: Player, saved, patrol,  # noqa: ANN001
+def test_sides_from_your_fleet_a_share_code_and_a_file(player: Player, saved, patrol,
                                                        anonymous: Api,
                                                        held_chunks: list[Any]) -> None:
     fleet = saved(player)
@@ -67,7 +67,7 @@ def test_sides_from_your_fleet_a_share_code_and_a_file(player: Player, saved, pa
     assert kinds == [("fleet", "shared"), ("file", "sample")]
 
 
-def test_another_players_fleet_is_not_a_side(player: Player, rival: Player, saved) -> None:  # noqa: ANN001
+def test_another_players_fleet_is_not_a_side(player: Player, rival: Player, saved) -> None:
     saved(player)
     theirs = saved(rival)
     response = _start(player, a={"fleet": theirs.pk})
@@ -97,7 +97,7 @@ def test_bad_input_is_a_400_with_the_json_path(player: Player, body: dict[str, A
     assert Matchup.objects.count() == 0
 
 
-def test_your_runs_at_once_limit_is_429(player: Player, settings, held_chunks: list[Any]) -> None:  # noqa: ANN001
+def test_your_runs_at_once_limit_is_429(player: Player, settings, held_chunks: list[Any]) -> None:
     settings.SIM_MAX_ACTIVE_PER_OWNER = 1
     assert _start(player).status_code == 201
     refused = _start(player)
@@ -106,7 +106,7 @@ def test_your_runs_at_once_limit_is_429(player: Player, settings, held_chunks: l
     assert Matchup.objects.count() == 1
 
 
-def test_a_full_queue_is_503(player: Player, settings, held_chunks: list[Any]) -> None:  # noqa: ANN001
+def test_a_full_queue_is_503(player: Player, settings, held_chunks: list[Any]) -> None:
     settings.SIM_MAX_QUEUED_BATTLES = 5
     refused = _start(player)
     assert refused.status_code == 503

@@ -32,7 +32,7 @@ def test_the_account_page_has_an_api_tokens_section() -> None:
     assert 'action="/api/tokens/new/"' in html and 'name="token-name"' in html
 
 
-def test_a_token_is_shown_once_and_works(db) -> None:  # noqa: ANN001
+def test_a_token_is_shown_once_and_works(db) -> None:
     browser, user = _browser("rhaine")
     made = browser.post("/api/tokens/new/", {"token-name": "list printer"})
     assert made.status_code == 200
@@ -46,7 +46,7 @@ def test_a_token_is_shown_once_and_works(db) -> None:  # noqa: ANN001
     assert "list printer" in page and f"{raw[:8]}…" in page and raw not in page
 
 
-def test_revoking_refuses_the_token_from_then_on(db) -> None:  # noqa: ANN001
+def test_revoking_refuses_the_token_from_then_on(db) -> None:
     browser, user = _browser("rhaine")
     token, raw = ApiToken.issue(user, "nightly-sync")
     assert "nightly-sync" in browser.get("/accounts/").content.decode()
@@ -58,7 +58,7 @@ def test_revoking_refuses_the_token_from_then_on(db) -> None:  # noqa: ANN001
     assert "<td>nightly-sync</td>" not in page
 
 
-def test_another_players_token_is_404_and_stays_live(db) -> None:  # noqa: ANN001
+def test_another_players_token_is_404_and_stays_live(db) -> None:
     _, owner = _browser("rhaine")
     intruder, _ = _browser("vorn")
     token, raw = ApiToken.issue(owner, "script")
@@ -67,7 +67,7 @@ def test_another_players_token_is_404_and_stays_live(db) -> None:  # noqa: ANN00
     assert Api(raw).get("/api/v1/fleets").status_code == 200
 
 
-def test_the_forms_need_a_session_csrf_and_post(db) -> None:  # noqa: ANN001
+def test_the_forms_need_a_session_csrf_and_post(db) -> None:
     browser, user = _browser("rhaine")
     token, _ = ApiToken.issue(user, "script")
     strict = Client(enforce_csrf_checks=True)
@@ -82,7 +82,7 @@ def test_the_forms_need_a_session_csrf_and_post(db) -> None:  # noqa: ANN001
     assert ApiToken.objects.get(pk=token.pk).revoked_at is None
 
 
-def test_r94_applies_to_the_tokens_name(db) -> None:  # noqa: ANN001
+def test_r94_applies_to_the_tokens_name(db) -> None:
     browser, user = _browser("rhaine")
     response = browser.post("/api/tokens/new/", {"token-name": "bad\u0007name"}, follow=True)
     assert "control character" in response.content.decode()

@@ -17,8 +17,8 @@ REPORT_KEYS = {"legal", "points", "band", "problems"}
 PROBLEM_KEYS = {"code", "severity", "message", "unit", "ship"}
 
 
-def test_a_legal_fleet_gets_contract_2(anonymous: Api, patrol: dict[str, Any], tmp_path,  # noqa: ANN001
-                                       capsys) -> None:  # noqa: ANN001
+def test_a_legal_fleet_gets_contract_2(anonymous: Api, patrol: dict[str, Any], tmp_path,
+                                       capsys) -> None:
     response = anonymous.call("POST", URL, patrol)
     assert response.status_code == 200
     body = response.json()

@@ -18,7 +18,7 @@ def publish() -> None:
                  stdout=io.StringIO(), stderr=io.StringIO())
 
 
-def test_without_javascript_on_a_phone(browser: Browser, live_catalog) -> None:  # noqa: ANN001
+def test_without_javascript_on_a_phone(browser: Browser, live_catalog) -> None:
     publish()
     context = browser.new_context(java_script_enabled=False,
                                   viewport={"width": 375, "height": 800})
@@ -35,7 +35,7 @@ def test_without_javascript_on_a_phone(browser: Browser, live_catalog) -> None: 
 
 
 @pytest.mark.parametrize("width", [1280, 1366, 1440])
-def test_the_header_fits_with_the_balance_link(page: Page, live_catalog,  # noqa: ANN001
+def test_the_header_fits_with_the_balance_link(page: Page, live_catalog,
                                                width: int) -> None:
     page.set_viewport_size({"width": width, "height": 700})
     page.goto(live_catalog.url + "/balance/")

@@ -35,7 +35,7 @@ def table(*args: str) -> dict[str, Any]:
 
 
 @pytest.mark.django_db
-def test_the_same_table_on_one_worker_two_workers_and_the_queue(catalog) -> None:  # noqa: ANN001
+def test_the_same_table_on_one_worker_two_workers_and_the_queue(catalog) -> None:
     one = table("--workers", "1")
     assert table("--workers", "2") == one
     assert table("--workers", "2", "--chunk", "1") == one
@@ -56,7 +56,7 @@ def test_the_same_table_on_one_worker_two_workers_and_the_queue(catalog) -> None
 
 
 @pytest.mark.django_db
-def test_battle_k_of_a_pair_replays_with_the_sides_alternating(catalog) -> None:  # noqa: ANN001
+def test_battle_k_of_a_pair_replays_with_the_sides_alternating(catalog) -> None:
     spec = BalanceSpec(size="patrol", battles=4, seed=5, factions=("orks", "necrons"))
     rr = RoundRobin.prepare(catalog, spec)
     [pair] = rr.pairs
@@ -73,7 +73,7 @@ def test_battle_k_of_a_pair_replays_with_the_sides_alternating(catalog) -> None:
 
 
 @pytest.mark.django_db
-def test_a_chunk_delivered_twice_counts_once(catalog, monkeypatch) -> None:  # noqa: ANN001
+def test_a_chunk_delivered_twice_counts_once(catalog, monkeypatch) -> None:
     sent: list[tuple[int, int, int]] = []
     monkeypatch.setattr(play_chunk, "apply_async", lambda args, **kw: sent.append(tuple(args)))
     spec = BalanceSpec(size="patrol", battles=4, seed=5, factions=("orks", "necrons"))
@@ -93,7 +93,7 @@ def test_a_chunk_delivered_twice_counts_once(catalog, monkeypatch) -> None:  # n
 
 
 @pytest.mark.django_db
-def test_publish_stores_the_table_with_the_command_that_repeats_it(catalog) -> None:  # noqa: ANN001
+def test_publish_stores_the_table_with_the_command_that_repeats_it(catalog) -> None:
     code, out, err = balance(*ARGS, "--json", "--publish", "--note", " Before calibration. ")
     assert code == 0, err
     stored = BalanceTable.objects.get()
@@ -108,7 +108,7 @@ def test_publish_stores_the_table_with_the_command_that_repeats_it(catalog) -> N
 
 
 @pytest.mark.django_db
-def test_the_text_output_has_the_ranking_matrix_and_figures(catalog) -> None:  # noqa: ANN001
+def test_the_text_output_has_the_ranking_matrix_and_figures(catalog) -> None:
     code, out, err = balance(*ARGS)
     assert code == 0, err
     assert "95% interval" in out and "Pair matrix" in out
@@ -127,7 +127,7 @@ BASE = ("--size", "patrol", "--factions", "orks,necrons")
     (("--battles", "2", "--workers", "0"), "--workers"),
     (("--battles", "2", "--workers", "2", "--queue"), "--queue"),
 ])
-def test_unusable_input_exits_2_with_one_line(catalog, args: tuple[str, ...],  # noqa: ANN001
+def test_unusable_input_exits_2_with_one_line(catalog, args: tuple[str, ...],
                                               reason: str) -> None:
     code, out, err = balance(*BASE, *args)
     assert code == 2 and out == "" and reason in err and err.strip().count("\n") == 0

@@ -86,7 +86,7 @@ def test_no_table_yet_says_how_to_publish_one(client: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_the_published_table_as_a_heat_map(client: Client, catalog) -> None:  # noqa: ANN001
+def test_the_published_table_as_a_heat_map(client: Client, catalog) -> None:
     table = publish()
     response = client.get(URL)
     assert response.status_code == 200
@@ -114,8 +114,8 @@ def test_the_published_table_as_a_heat_map(client: Client, catalog) -> None:  # 
 
 
 @pytest.mark.django_db
-def test_the_page_is_rendered_once_per_published_table(client: Client, catalog,  # noqa: ANN001
-                                                       monkeypatch) -> None:  # noqa: ANN001
+def test_the_page_is_rendered_once_per_published_table(client: Client, catalog,
+                                                       monkeypatch) -> None:
     first = publish()
     assert client.get(URL).status_code == 200
 
@@ -132,7 +132,7 @@ def test_the_page_is_rendered_once_per_published_table(client: Client, catalog, 
 
 
 @pytest.mark.django_db
-def test_the_selector_shows_the_newest_table_of_each_setting(client: Client,  # noqa: ANN001
+def test_the_selector_shows_the_newest_table_of_each_setting(client: Client,
                                                              catalog) -> None:
     patrol = publish()
     result = copy.deepcopy(patrol.result)

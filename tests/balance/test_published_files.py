@@ -29,7 +29,7 @@ def test_every_published_file_loads_once_and_the_page_shows_it(client: Client) -
     assert best["name"] in page
 
 
-def test_export_then_load_gives_the_same_table(tmp_path) -> None:  # noqa: ANN001
+def test_export_then_load_gives_the_same_table(tmp_path) -> None:
     call_command("balance_tables", "load", stdout=io.StringIO())
     before = {(t.size, t.policy, t.terrain, t.seed, t.created) for t in BalanceTable.objects.all()}
     call_command("balance_tables", "export", "--folder", str(tmp_path), stdout=io.StringIO())

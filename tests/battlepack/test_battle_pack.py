@@ -41,7 +41,7 @@ def squash(text: str) -> str:
 
 
 @pytest.fixture
-def run(catalog, client: Client) -> Callable[..., Matchup]:  # noqa: ANN001
+def run(catalog, client: Client) -> Callable[..., Matchup]:
     def make(terrain: str = "voidscape") -> Matchup:
         a = sample_fleet(catalog, "imperial-navy", "patrol")
         b = sample_fleet(catalog, "orks", "patrol")
@@ -64,7 +64,7 @@ def ask(client: Client, run: Matchup, paper: str = "a4") -> Any:
 
 
 def test_one_click_from_the_matchup_page_gives_the_whole_pack(
-        client: Client, run: Callable[..., Matchup], catalog) -> None:  # noqa: ANN001
+        client: Client, run: Callable[..., Matchup], catalog) -> None:
     matchup = run()
     page = client.get(matchup.get_absolute_url()).content.decode()
     assert f'action="/pack/from-run/{matchup.public_id}/"' in page
@@ -139,7 +139,7 @@ def test_letter_paper_and_an_open_table(client: Client, run: Callable[..., Match
 
 
 def test_the_page_follows_the_worker(client: Client, run: Callable[..., Matchup],
-                                     monkeypatch) -> None:  # noqa: ANN001
+                                     monkeypatch) -> None:
     from fleetbuilder.battlepack import tasks
 
     held: list[int] = []
@@ -186,7 +186,7 @@ PACK_FORM = {"a_source": "sample", "a_faction": "imperial-navy", "a_size": "patr
              "movement": "standard", "paper": "a4"}
 
 
-def test_a_pack_of_any_two_fleets_the_player_can_see(client: Client, catalog) -> None:  # noqa: ANN001
+def test_a_pack_of_any_two_fleets_the_player_can_see(client: Client, catalog) -> None:
     from rules_core import sharecode
 
     page = client.get("/pack/")

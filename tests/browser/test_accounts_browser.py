@@ -20,7 +20,7 @@ def start_fleet(page: Page, base: str, name: str, faction: str = "imperial-navy"
 
 
 def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
-        page: Page, live_catalog) -> None:  # noqa: ANN001
+        page: Page, live_catalog) -> None:
     base = live_catalog.url
     start_fleet(page, base, "Gothic Patrol")
     page.get_by_role("button", name="Add Lunar Class Cruiser", exact=True).click()
@@ -109,7 +109,7 @@ def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
     expect(page.locator("#fleet-meter [data-points]")).to_have_text("180")
 
 
-def test_delete_forever_from_the_trash_asks_first(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_delete_forever_from_the_trash_asks_first(page: Page, live_catalog) -> None:
     base = live_catalog.url
     start_fleet(page, base, "Doomed Draft")
     page.get_by_role("button", name="Delete", exact=True).click()  # from the builder page
@@ -134,7 +134,7 @@ def test_delete_forever_from_the_trash_asks_first(page: Page, live_catalog) -> N
     expect(page.get_by_text("The trash is empty.")).to_be_visible()
 
 
-def test_saved_fleets_on_a_phone(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_saved_fleets_on_a_phone(page: Page, live_catalog) -> None:
     """At 375 px each fleet is a card whose every button is on screen."""
     base = live_catalog.url
     page.set_viewport_size({"width": 375, "height": 800})

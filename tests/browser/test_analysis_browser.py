@@ -14,8 +14,8 @@ pytestmark = pytest.mark.browser
 IMG = Path(__file__).resolve().parents[2] / "docs" / "img" / "analysis-table.png"
 
 
-def test_an_analysis_from_the_builder_to_its_table(page: Page, live_catalog,  # noqa: ANN001
-                                                   monkeypatch, settings) -> None:  # noqa: ANN001
+def test_an_analysis_from_the_builder_to_its_table(page: Page, live_catalog,
+                                                   monkeypatch, settings) -> None:
     from fleetbuilder.analysis.tasks import play_analysis_chunk
     from fleetbuilder.catalog import loader
     from fleetbuilder.fleets.models import Fleet

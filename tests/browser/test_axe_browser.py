@@ -20,7 +20,7 @@ AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.m
 PASSWORD = "Ironclad-Lunar-1138"
 
 
-def axe_context(browser: Browser, **kwargs) -> BrowserContext:  # noqa: ANN003
+def axe_context(browser: Browser, **kwargs) -> BrowserContext:
     if not AXE.exists():
         pytest.fail(f"axe-core not found at {AXE}: run scripts/test (npm ci in tests/)")
     return browser.new_context(bypass_csp=True, **kwargs)
@@ -67,7 +67,7 @@ def build_fleet_with_problems(page: Page, base: str) -> None:
 
 
 def test_builder_share_and_print_pages_have_no_axe_violations(
-        browser: Browser, live_catalog) -> None:  # noqa: ANN001
+        browser: Browser, live_catalog) -> None:
     base = live_catalog.url
     walk = Walk()
     context = axe_context(browser)
@@ -111,7 +111,7 @@ def test_builder_share_and_print_pages_have_no_axe_violations(
 
 
 def test_catalogue_gunnery_balance_and_account_pages_have_no_axe_violations(
-        browser: Browser, live_catalog) -> None:  # noqa: ANN001
+        browser: Browser, live_catalog) -> None:
     base = live_catalog.url
     walk = Walk()
     context = axe_context(browser)
@@ -137,7 +137,7 @@ def test_catalogue_gunnery_balance_and_account_pages_have_no_axe_violations(
 
 
 def test_simulator_form_and_results_have_no_axe_violations(
-        browser: Browser, live_catalog, held_chunks, settings) -> None:  # noqa: ANN001
+        browser: Browser, live_catalog, held_chunks, settings) -> None:
     from fleetbuilder.simulator.tasks import play_chunk
 
     settings.SIM_CHUNK_BATTLES = 10
@@ -163,7 +163,7 @@ def test_simulator_form_and_results_have_no_axe_violations(
     walk.assert_clean()
 
 
-def test_axe_sees_a_violation_when_there_is_one(browser: Browser, live_catalog) -> None:  # noqa: ANN001
+def test_axe_sees_a_violation_when_there_is_one(browser: Browser, live_catalog) -> None:
     """The check can fail: an image without a text alternative is reported."""
     context = axe_context(browser)
     page = context.new_page()
@@ -176,7 +176,7 @@ def test_axe_sees_a_violation_when_there_is_one(browser: Browser, live_catalog) 
 
 
 def test_the_dark_scheme_on_a_phone_has_no_axe_violations(
-        browser: Browser, live_catalog) -> None:  # noqa: ANN001
+        browser: Browser, live_catalog) -> None:
     """The same checks in the dark colour scheme, 375 px wide: the builder, a ship, gunnery."""
     base = live_catalog.url
     walk = Walk()

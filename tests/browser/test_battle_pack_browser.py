@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_a_battle_pack_from_the_results_page(page: Page, live_catalog, monkeypatch,
-                                             tmp_path) -> None:  # noqa: ANN001
+                                             tmp_path) -> None:
     from fleetbuilder.battlepack import tasks
     from fleetbuilder.catalog import loader
     from fleetbuilder.simulator.models import Matchup

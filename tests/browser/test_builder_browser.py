@@ -22,7 +22,7 @@ def add(page: Page, ship: str) -> None:
     expect(page.locator("#units article.unit")).to_have_count(count + 1)
 
 
-def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) -> None:
     page.goto(live_catalog.url + "/")
     page.get_by_role("link", name="Builder", exact=True).click()
     page.get_by_label("Faction").select_option("imperial-navy")
@@ -111,7 +111,7 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
     expect(page.locator("#fleet-meter [data-verdict]")).to_have_text("Legal fleet")
 
 
-def test_builder_works_without_javascript(browser, live_catalog) -> None:  # noqa: ANN001
+def test_builder_works_without_javascript(browser, live_catalog) -> None:
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(live_catalog.url + "/fleets/new/")
@@ -127,7 +127,7 @@ def test_builder_works_without_javascript(browser, live_catalog) -> None:  # noq
     context.close()
 
 
-def test_another_visitor_cannot_see_the_fleet(browser, page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_another_visitor_cannot_see_the_fleet(browser, page: Page, live_catalog) -> None:
     page.goto(live_catalog.url + "/fleets/new/")
     page.get_by_role("button", name="Start building").click()
     url = page.url
@@ -146,7 +146,7 @@ def start_imperial_skirmish(page: Page, url: str) -> str:
     return page.url
 
 
-def test_quick_clicks_on_add_in_one_tab_all_land(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_quick_clicks_on_add_in_one_tab_all_land(page: Page, live_catalog) -> None:
     start_imperial_skirmish(page, live_catalog.url)
     conflicts: list[int] = []
     page.on("response", lambda r: conflicts.append(r.status) if r.status == 409 else None)
@@ -164,7 +164,7 @@ def test_quick_clicks_on_add_in_one_tab_all_land(page: Page, live_catalog) -> No
 
 
 def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
-        page: Page, live_catalog) -> None:  # noqa: ANN001
+        page: Page, live_catalog) -> None:
     url = start_imperial_skirmish(page, live_catalog.url)
     for ship in ("Lunar Class Cruiser", "Gothic Class Cruiser", "Dauntless Class Light Cruiser"):
         add(page, ship)
@@ -206,7 +206,7 @@ def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
 
 
 def test_without_javascript_a_stale_edit_returns_to_the_refreshed_builder(
-        browser, live_catalog) -> None:  # noqa: ANN001
+        browser, live_catalog) -> None:
     context = browser.new_context(java_script_enabled=False)
     first, second = context.new_page(), context.new_page()
     url = start_imperial_skirmish(first, live_catalog.url)

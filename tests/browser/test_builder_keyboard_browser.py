@@ -26,7 +26,7 @@ def press_add(page: Page, ship: str) -> None:
     expect(rows).to_have_count(n + 1)
 
 
-def test_keyboard_only_build_with_focus_and_announcements(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_keyboard_only_build_with_focus_and_announcements(page: Page, live_catalog) -> None:
     start(page, live_catalog.url)
     announce = page.locator("#builder-announce")
     for ship in ("Lunar Class Cruiser", "Gothic Class Cruiser", "Dictator Class Cruiser",
@@ -99,7 +99,7 @@ def test_keyboard_only_build_with_focus_and_announcements(page: Page, live_catal
     expect(page.locator(".undo-bar")).to_have_count(0)
 
 
-def test_compact_rows_on_a_phone(browser, live_catalog) -> None:  # noqa: ANN001
+def test_compact_rows_on_a_phone(browser, live_catalog) -> None:
     context = browser.new_context(viewport={"width": 375, "height": 740})
     page = context.new_page()
     start(page, live_catalog.url)

@@ -26,7 +26,7 @@ def titles(page: Page) -> list[str]:
 
 
 def test_move_up_and_down_by_keyboard_keeps_focus_on_the_moved_unit(
-        page: Page, live_catalog) -> None:  # noqa: ANN001
+        page: Page, live_catalog) -> None:
     start_with(page, live_catalog.url, ["Lunar Class Cruiser", "Gothic Class Cruiser",
                                         "Dictator Class Cruiser"])
     announce = page.locator("#builder-announce")
@@ -49,7 +49,7 @@ def test_move_up_and_down_by_keyboard_keeps_focus_on_the_moved_unit(
                             "Gothic Class Cruiser"]
 
 
-def test_drag_a_unit_by_its_handle(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_drag_a_unit_by_its_handle(page: Page, live_catalog) -> None:
     start_with(page, live_catalog.url, ["Lunar Class Cruiser", "Gothic Class Cruiser",
                                         "Dictator Class Cruiser", "Tyrant Class Cruiser"])
     handle = page.locator("#unit-3-handle").bounding_box()
@@ -72,7 +72,7 @@ def test_drag_a_unit_by_its_handle(page: Page, live_catalog) -> None:  # noqa: A
 
 
 def test_toggle_upgrades_by_keyboard_with_barred_ones_greyed(page: Page,
-                                                            live_catalog) -> None:  # noqa: ANN001
+                                                            live_catalog) -> None:
     start_with(page, live_catalog.url, ["Gothic Class Cruiser", "Sword Frigate"])
     page.locator("#unit-1-plus").click()
     expect(page.locator("#unit-1-title")).to_contain_text("2× Sword Frigate")
@@ -114,7 +114,7 @@ def test_toggle_upgrades_by_keyboard_with_barred_ones_greyed(page: Page,
 
 
 def test_the_variant_list_follows_the_chosen_faction_and_the_form_remembers(
-        page: Page, live_catalog) -> None:  # noqa: ANN001
+        page: Page, live_catalog) -> None:
     page.goto(live_catalog.url + "/fleets/new/")
     variant = page.get_by_label("Variant")
     page.get_by_label("Faction").select_option("orks")

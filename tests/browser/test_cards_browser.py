@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 pytestmark = pytest.mark.browser
 
 
-def test_print_cards_from_the_builder(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_print_cards_from_the_builder(page: Page, live_catalog) -> None:
     page.goto(live_catalog.url + "/fleets/new/")
     page.get_by_label("Faction").select_option("imperial-navy")
     page.get_by_label("Game size").select_option("skirmish")
@@ -36,7 +36,7 @@ def test_print_cards_from_the_builder(page: Page, live_catalog) -> None:  # noqa
     assert "Lunar Class Cruiser" in text and "180 pts" in text
 
 
-def test_a_visitor_prints_a_shared_fleet_on_letter_sheets(browser, live_catalog) -> None:  # noqa: ANN001
+def test_a_visitor_prints_a_shared_fleet_on_letter_sheets(browser, live_catalog) -> None:
     """Someone else's link: the same layout and ink-saver choice as the owner gets."""
     owner = browser.new_context().new_page()
     owner.goto(live_catalog.url + "/fleets/new/")

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 pytestmark = pytest.mark.browser
 
 
-def test_home_to_ship_types_to_faction_to_ship(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_home_to_ship_types_to_faction_to_ship(page: Page, live_catalog) -> None:
     page.goto(live_catalog.url + "/")
     page.get_by_role("link", name="Ship Types").first.click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Ship Types")
@@ -27,7 +27,7 @@ def test_home_to_ship_types_to_faction_to_ship(page: Page, live_catalog) -> None
     expect(page.get_by_role("img", name="Fires left").first).to_be_visible()
 
 
-def test_ship_filter_narrows_the_list(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_ship_filter_narrows_the_list(page: Page, live_catalog) -> None:
     page.goto(live_catalog.url + "/ships/imperial-navy/")
     box = page.get_by_label("Filter ships")
     expect(box).to_be_visible()  # revealed by the script; hidden without JavaScript
@@ -39,7 +39,7 @@ def test_ship_filter_narrows_the_list(page: Page, live_catalog) -> None:  # noqa
     expect(page.get_by_text("No ships match that filter.")).to_be_visible()
 
 
-def test_rules_search_filters_sections_and_announces_matches(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_rules_search_filters_sections_and_announces_matches(page: Page, live_catalog) -> None:
     page.goto(live_catalog.url + "/rules/")
     sections = page.locator(".rules-section")
     total = sections.count()
@@ -65,14 +65,14 @@ def test_rules_search_filters_sections_and_announces_matches(page: Page, live_ca
     ["/", "/ships/", "/ships/imperial-navy/", "/ships/imperial-navy/emperor-class-battleship/",
      "/rules/"],
 )
-def test_phone_width_has_no_horizontal_overflow(page: Page, live_catalog, path: str) -> None:  # noqa: ANN001
+def test_phone_width_has_no_horizontal_overflow(page: Page, live_catalog, path: str) -> None:
     page.set_viewport_size({"width": 375, "height": 812})
     page.goto(live_catalog.url + path)
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{path} is {overflow}px wider than the phone"
 
 
-def test_dark_mode_changes_the_background(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_dark_mode_changes_the_background(page: Page, live_catalog) -> None:
     background = "getComputedStyle(document.body).backgroundColor"
     page.emulate_media(color_scheme="light")
     page.goto(live_catalog.url + "/rules/")

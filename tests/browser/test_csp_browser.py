@@ -18,7 +18,7 @@ document.addEventListener("securitypolicyviolation", function (e) {
 
 
 def test_building_a_fleet_breaks_no_csp_rule_and_the_meter_is_to_scale(
-        page: Page, live_catalog) -> None:  # noqa: ANN001
+        page: Page, live_catalog) -> None:
     console: list[str] = []
     page.on("console", lambda message: console.append(message.text))
     page.add_init_script(RECORD_VIOLATIONS)

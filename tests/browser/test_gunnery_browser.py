@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 pytestmark = pytest.mark.browser
 
 
-def test_changing_the_range_updates_the_odds_without_a_reload(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_changing_the_range_updates_the_odds_without_a_reload(page: Page, live_catalog) -> None:
     page.goto(live_catalog.url + "/gunnery/")
     page.evaluate("window.sameDocument = 'yes'")
     result = page.locator("#gunnery-result")
@@ -42,7 +42,7 @@ def test_changing_the_range_updates_the_odds_without_a_reload(page: Page, live_c
 
 
 def test_without_javascript_the_form_submits_and_the_page_renders(
-    browser: Browser, live_catalog  # noqa: ANN001
+    browser: Browser, live_catalog
 ) -> None:
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 IMG = Path(__file__).resolve().parents[2] / "docs" / "img" / "replay.png"
 
 
-def _run(catalog, battles: int = 3, seed: int = 20261201):  # noqa: ANN001, ANN202
+def _run(catalog, battles: int = 3, seed: int = 20261201):
     from fleetbuilder.simulator.models import Matchup
     from rules_core.sample_fleets import sample_fleet
     from rules_core.sim import SimOptions
@@ -33,7 +33,7 @@ def _run(catalog, battles: int = 3, seed: int = 20261201):  # noqa: ANN001, ANN2
 
 
 def _steps(url: str) -> list[dict]:
-    with urllib.request.urlopen(url) as response:  # noqa: S310 - the test's own live server
+    with urllib.request.urlopen(url) as response:
         return json.load(response)["steps"]
 
 
@@ -54,7 +54,7 @@ def _map_state(page: Page) -> list[list[str | None]]:
     }""")
 
 
-def test_step_through_a_battle_with_the_keyboard(page: Page, live_catalog) -> None:  # noqa: ANN001
+def test_step_through_a_battle_with_the_keyboard(page: Page, live_catalog) -> None:
     from fleetbuilder.catalog import loader
 
     run = _run(loader.core_catalog())
@@ -139,7 +139,7 @@ def test_step_through_a_battle_with_the_keyboard(page: Page, live_catalog) -> No
 
 
 def test_without_javascript_the_rounds_are_still_maps(browser: Browser, live_catalog
-                                                      ) -> None:  # noqa: ANN001
+                                                      ) -> None:
     from fleetbuilder.catalog import loader
 
     run = _run(loader.core_catalog(), battles=1, seed=3)

@@ -23,7 +23,7 @@ def build(page: Page, url: str) -> None:
         expect(page.locator("#units article.unit")).to_have_count(n)
 
 
-def test_share_open_and_fork_in_another_browser(browser, live_catalog) -> None:  # noqa: ANN001
+def test_share_open_and_fork_in_another_browser(browser, live_catalog) -> None:
     owner_ctx = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     owner = owner_ctx.new_page()
     build(owner, live_catalog.url)
@@ -70,7 +70,7 @@ def test_share_open_and_fork_in_another_browser(browser, live_catalog) -> None: 
     visitor_ctx.close()
 
 
-def test_a_share_code_opens_in_a_fresh_browser(browser, live_catalog) -> None:  # noqa: ANN001
+def test_a_share_code_opens_in_a_fresh_browser(browser, live_catalog) -> None:
     owner_ctx = browser.new_context()
     owner = owner_ctx.new_page()
     build(owner, live_catalog.url)
@@ -104,7 +104,7 @@ def test_a_share_code_opens_in_a_fresh_browser(browser, live_catalog) -> None:  
     visitor_ctx.close()
 
 
-def test_a_double_click_on_copy_makes_one_copy(browser, live_catalog) -> None:  # noqa: ANN001
+def test_a_double_click_on_copy_makes_one_copy(browser, live_catalog) -> None:
     owner_ctx = browser.new_context()
     owner = owner_ctx.new_page()
     build(owner, live_catalog.url)
@@ -127,7 +127,7 @@ def test_a_double_click_on_copy_makes_one_copy(browser, live_catalog) -> None:  
     visitor_ctx.close()
 
 
-def test_a_refused_line_is_selected_in_the_pasted_text(page, live_catalog) -> None:  # noqa: ANN001
+def test_a_refused_line_is_selected_in_the_pasted_text(page, live_catalog) -> None:
     lines = ["Fleet: Typo Patrol", "Faction: Imperial Navy", "Game size: Patrol", ""]
     lines += ["* Lunar Class Cruiser"] * 12 + ["* Lunnar Class Cruiser", "* Lunar Class Cruiser"]
     page.set_viewport_size({"width": 375, "height": 800})
@@ -142,7 +142,7 @@ def test_a_refused_line_is_selected_in_the_pasted_text(page, live_catalog) -> No
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
 
 
-def test_a_long_one_word_name_never_widens_a_phone_page(page, live_catalog) -> None:  # noqa: ANN001
+def test_a_long_one_word_name_never_widens_a_phone_page(page, live_catalog) -> None:
     base = live_catalog.url
     page.set_viewport_size({"width": 375, "height": 800})
     page.goto(base + "/fleets/new/")

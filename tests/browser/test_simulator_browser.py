@@ -23,7 +23,7 @@ def play_all_queued(held: list[tuple[int, int]]) -> None:
 
 
 def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
-        page: Page, live_catalog, held_chunks, settings) -> None:  # noqa: ANN001
+        page: Page, live_catalog, held_chunks, settings) -> None:
     settings.SIM_CHUNK_BATTLES = 10
     page.goto(live_catalog.url + "/fleets/new/")
     page.get_by_label("Faction").select_option("imperial-navy")
@@ -96,7 +96,7 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
 
 
 def test_without_javascript_the_page_refreshes_itself_until_the_run_ends(
-        browser: Browser, live_catalog, held_chunks, settings) -> None:  # noqa: ANN001
+        browser: Browser, live_catalog, held_chunks, settings) -> None:
     settings.SIM_CHUNK_BATTLES = 4
     context = browser.new_context(java_script_enabled=False,
                                   viewport={"width": 375, "height": 800})  # and on a phone

@@ -80,7 +80,7 @@ def assert_cards_say_what_the_module_computes(pdf: Pdf) -> None:
 
 
 def test_ship_cards_with_advanced_movement_prints_thrust_and_sot(
-        tmp_path: Path, catalog) -> None:  # noqa: ANN001
+        tmp_path: Path, catalog) -> None:
     source = tmp_path / "patrol.json"
     source.write_text(dump_fleet_json(patrol()))
     out, err = io.StringIO(), io.StringIO()
@@ -102,7 +102,7 @@ def test_ship_cards_refuses_an_unknown_movement(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def stored(client: Client, catalog) -> Fleet:  # noqa: ANN001
+def stored(client: Client, catalog) -> Fleet:
     return own_fleet(client, catalog, patrol())
 
 
@@ -139,7 +139,7 @@ def test_an_unknown_movement_is_400_with_the_reason(client: Client, stored: Flee
 
 
 def test_a_big_print_on_the_workers_keeps_advanced_movement(
-        client: Client, catalog, held_prints: list[int]) -> None:  # noqa: ANN001, F811
+        client: Client, catalog, held_prints: list[int]) -> None:  # noqa: F811
     fleet = replace(thirty_one(), units=(*patrol().units[:2], *thirty_one().units[2:]))
     big = own_fleet(client, catalog, fleet)
     response = client.get(f"/cards/fleet/{big.pk}/?layout=poker&movement=advanced")

@@ -34,7 +34,7 @@ def held_prints(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return sent
 
 
-def own_fleet(client: Client, catalog, fleet) -> Fleet:  # noqa: ANN001
+def own_fleet(client: Client, catalog, fleet) -> Fleet:
     response = client.post("/fleets/new/", {"name": "Big", "faction": "imperial-navy",
                                             "variant": "", "game_size": "armada"})
     stored = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
@@ -50,7 +50,7 @@ def thirty_one() -> object:
 
 
 @pytest.fixture
-def big(client: Client, catalog) -> Fleet:  # noqa: ANN001
+def big(client: Client, catalog) -> Fleet:
     return own_fleet(client, catalog, thirty_one())
 
 
@@ -127,7 +127,7 @@ def test_a_failed_print_says_so_and_logs_the_traceback(
         caplog: pytest.LogCaptureFixture) -> None:
     from fleetbuilder.cards import tasks
 
-    def broken(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def broken(*args, **kwargs):
         raise RuntimeError("the printer caught fire")
 
     monkeypatch.setattr(tasks, "render_cards", broken)
@@ -144,7 +144,7 @@ def test_a_failed_print_says_so_and_logs_the_traceback(
     assert record.exc_info and "the printer caught fire" in str(record.exc_info[1])
 
 
-def test_thirty_cards_stay_in_the_request(client: Client, catalog,  # noqa: ANN001
+def test_thirty_cards_stay_in_the_request(client: Client, catalog,
                                           held_prints: list[int]) -> None:
     fleet = own_fleet(client, catalog, bench_fleet())
     response = client.get(f"/cards/fleet/{fleet.pk}/?layout=a4")

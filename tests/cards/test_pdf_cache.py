@@ -27,7 +27,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     made: list[int] = []
     real = views.render_cards
 
-    def counting(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def counting(*args, **kwargs):
         made.append(1)
         return real(*args, **kwargs)
 
@@ -36,7 +36,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 @pytest.fixture
-def fleet(client: Client, catalog) -> Fleet:  # noqa: ANN001
+def fleet(client: Client, catalog) -> Fleet:
     response = client.post("/fleets/new/", {"name": "Da Boyz", "faction": "orks", "variant": "",
                                             "game_size": "patrol"})
     fleet = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
@@ -71,7 +71,7 @@ def test_a_conditional_request_gets_304_without_rendering(client: Client, fleet:
     assert client.get(url, HTTP_IF_NONE_MATCH='"something-else"').status_code == 200
 
 
-def test_a_changed_fleet_gives_a_new_pdf_and_a_new_etag(client: Client, fleet: Fleet, catalog,  # noqa: ANN001
+def test_a_changed_fleet_gives_a_new_pdf_and_a_new_etag(client: Client, fleet: Fleet, catalog,
                                                         renders: list[int]) -> None:
     url = f"/cards/fleet/{fleet.pk}/?layout=poker"
     before = client.get(url)

@@ -21,7 +21,7 @@ from .conftest import Pdf
 class _Counter(http.server.BaseHTTPRequestHandler):
     hits: list[str] = []
 
-    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+    def do_GET(self) -> None:
         _Counter.hits.append(self.path)
         self.send_response(200)
         self.send_header("Content-Type", "text/css")

@@ -29,7 +29,7 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-def fleet_file(tmp_path: Path, catalog) -> Path:  # noqa: ANN001
+def fleet_file(tmp_path: Path, catalog) -> Path:
     path = tmp_path / "necrons.json"
     path.write_text(dump_fleet_json(sample_fleet(catalog, "necrons", "skirmish")))
     return path

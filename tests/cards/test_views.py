@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def fleet(client: Client, catalog) -> Fleet:  # noqa: ANN001
+def fleet(client: Client, catalog) -> Fleet:
     """A fleet this browser started in the builder, holding the Ork Battle sample list."""
     response = client.post("/fleets/new/", {"name": "Da Boyz", "faction": "orks", "variant": "",
                                             "game_size": "battle"})
@@ -47,7 +47,7 @@ def test_the_options_page_offers_layouts_and_ink_saving(client: Client, fleet: F
     assert re.search(r"<label for=\"ink-saver\">Ink saver</label>", page)
 
 
-def test_the_owner_downloads_a_pdf_of_the_fleet(client: Client, fleet: Fleet, catalog) -> None:  # noqa: ANN001
+def test_the_owner_downloads_a_pdf_of_the_fleet(client: Client, fleet: Fleet, catalog) -> None:
     response = client.get(pdf_url(fleet, "?layout=a4&ink=1"))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"

@@ -99,7 +99,7 @@ def version_in(html: str) -> int | None:
 
 
 class BusyServerThread(LiveServerThread):
-    class server_class(ThreadedWSGIServer):  # noqa: N801 - the name LiveServerThread reads
+    class server_class(ThreadedWSGIServer):
         request_queue_size = 128
 
 

@@ -25,7 +25,7 @@ SHIP = "sword-class-frigate"
 
 @pytest.fixture
 def fleet_of_one_account(real_server: Callable[[], str],
-                         settings) -> tuple[list[Player], int]:  # noqa: ANN001
+                         settings) -> tuple[list[Player], int]:
     """SESSIONS players logged in to one account, each with its own session, and its fleet."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # quick logins
     user = get_user_model().objects.create_user("admiral", password=PASSWORD)
@@ -50,7 +50,7 @@ def run_together(work: list[Callable[[], None]]) -> None:
         try:
             barrier.wait(timeout=60)
             job()
-        except BaseException as exc:  # noqa: BLE001 - reported below, with the others
+        except BaseException as exc:
             failures.append(exc)
 
     threads = [threading.Thread(target=run, args=(job,)) for job in work]

@@ -12,7 +12,7 @@ from fleetbuilder.fleets.models import Fleet
 
 
 @pytest.fixture
-def start_fleet(catalog) -> Callable[..., Fleet]:  # noqa: ANN001
+def start_fleet(catalog) -> Callable[..., Fleet]:
     def start(client: Client, **fields: str) -> Fleet:
         data = {"name": "", "faction": "imperial-navy", "variant": "",
                 "game_size": "skirmish", **fields}

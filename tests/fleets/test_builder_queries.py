@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 QUERY_BOUND = 6  # session, catalogue version, fleet, update, and a little slack
 
 
-def add_ship_queries(client: Client, fleet: Fleet, catalog, ships: int) -> int:  # noqa: ANN001
+def add_ship_queries(client: Client, fleet: Fleet, catalog, ships: int) -> int:
     fleet.document = {**fleet.document, "units": armada_units(catalog, ships)}
     fleet.store(fleet.to_core(), catalog)
     fleet.save()
@@ -23,8 +23,8 @@ def add_ship_queries(client: Client, fleet: Fleet, catalog, ships: int) -> int: 
     return queries.count
 
 
-def test_add_ship_queries_do_not_grow_with_the_fleet(client: Client, start_fleet,  # noqa: ANN001
-                                                     catalog) -> None:  # noqa: ANN001
+def test_add_ship_queries_do_not_grow_with_the_fleet(client: Client, start_fleet,
+                                                     catalog) -> None:
     fleet = start_fleet(client, game_size="armada")
     add_ship_queries(client, fleet, catalog, 5)  # warm the catalogue cache
     small = add_ship_queries(client, fleet, catalog, 5)

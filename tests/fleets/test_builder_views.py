@@ -30,7 +30,7 @@ EDITS = [
 
 
 @pytest.fixture
-def built(fleet: Fleet, edit) -> Fleet:  # noqa: ANN001
+def built(fleet: Fleet, edit) -> Fleet:
     """A Lunar (flagship, by being the first capital ship) and a squadron of two Swords."""
     edit(fleet, "add-ship/", {"ship": "lunar-class-cruiser"})
     edit(fleet, "add-ship/", {"ship": "sword-class-frigate"})
@@ -57,7 +57,7 @@ def test_start_page_and_a_new_fleet_defaults_to_untitled(client: Client, fleet: 
     assert "Untitled Fleet" in page.content.decode()
 
 
-def test_custom_game_size_needs_a_band(client: Client, catalog) -> None:  # noqa: ANN001
+def test_custom_game_size_needs_a_band(client: Client, catalog) -> None:
     data = {"name": "C", "faction": "orks", "variant": "", "game_size": "custom"}
     assert client.post("/fleets/new/", data).status_code == 400
     data |= {"points_min": 600, "points_max": 500}
@@ -69,7 +69,7 @@ def test_custom_game_size_needs_a_band(client: Client, catalog) -> None:  # noqa
     assert fleet.document["points_limit"] == {"min": 400, "max": 900}
 
 
-def test_a_variant_of_another_faction_is_refused(client: Client, catalog) -> None:  # noqa: ANN001
+def test_a_variant_of_another_faction_is_refused(client: Client, catalog) -> None:
     data = {"faction": "orks", "variant": "gothic-sector-fleet", "game_size": "patrol"}
     assert client.post("/fleets/new/", data).status_code == 400
     assert not Fleet.objects.exists()
@@ -81,7 +81,7 @@ def test_every_edit_refuses_get(client: Client, built: Fleet, path: str, data: d
 
 
 @pytest.mark.parametrize(("path", "data"), EDITS)
-def test_every_edit_is_404_to_an_outsider(built: Fleet, outsider: Client, edit, path: str,  # noqa: ANN001
+def test_every_edit_is_404_to_an_outsider(built: Fleet, outsider: Client, edit, path: str,
                                           data: dict) -> None:
     before = dict(built.document)
     assert edit(built, path, data, as_client=outsider).status_code == 404
@@ -96,7 +96,7 @@ def test_pages_are_404_to_an_outsider(built: Fleet, outsider: Client, region: st
 
 
 def test_saved_fleets_lists_only_this_browsers_fleets(client: Client, built: Fleet,
-                                                     outsider: Client, start_fleet) -> None:  # noqa: ANN001
+                                                     outsider: Client, start_fleet) -> None:
     start_fleet(outsider, name="Not yours")
     mine = client.get("/fleets/").content.decode()
     assert built.get_absolute_url() in mine
@@ -124,7 +124,7 @@ def test_adding_ships_capital_alone_escort_in_a_new_squadron(built: Fleet) -> No
 
 
 def test_an_edit_answers_htmx_with_only_what_it_changed_and_fleet_changed(
-        built: Fleet, edit) -> None:  # noqa: ANN001
+        built: Fleet, edit) -> None:
     response = edit(built, "add-ship/", {"ship": "gothic-class-cruiser"})
     assert response.status_code == 200
     assert "fleetChanged" in response.headers["HX-Trigger"]
@@ -142,14 +142,14 @@ def test_an_edit_answers_htmx_with_only_what_it_changed_and_fleet_changed(
     assert re.search(r'<section id="fleet-problems"[^>]*hx-swap-oob="true"', html)
 
 
-def test_a_ship_of_another_list_is_refused_with_a_reason(built: Fleet, edit) -> None:  # noqa: ANN001
+def test_a_ship_of_another_list_is_refused_with_a_reason(built: Fleet, edit) -> None:
     response = edit(built, "add-ship/", {"ship": "ork-terror-ship"})
     assert "not in this fleet&#x27;s list" in response.content.decode()
     assert "HX-Trigger" not in response.headers
     assert len(units(built)) == 2
 
 
-def test_new_squadron_then_add_escorts_to_it(built: Fleet, edit) -> None:  # noqa: ANN001
+def test_new_squadron_then_add_escorts_to_it(built: Fleet, edit) -> None:
     edit(built, "new-squadron/")
     edit(built, "units/2/add-escort/", {"ship": "cobra-class-destroyer"})
     edit(built, "units/2/add-escort/", {"ship": "cobra-class-destroyer"})
@@ -158,7 +158,7 @@ def test_new_squadron_then_add_escorts_to_it(built: Fleet, edit) -> None:  # noq
     assert "only escorts fly in squadrons" in response.content.decode()
 
 
-def test_move_an_escort_between_squadrons(built: Fleet, edit) -> None:  # noqa: ANN001
+def test_move_an_escort_between_squadrons(built: Fleet, edit) -> None:
     edit(built, "new-squadron/")
     edit(built, "units/1/move/", {"ship": 1, "to": "2"})
     assert len(units(built)[1]["ships"]) == 1
@@ -170,7 +170,7 @@ def test_move_an_escort_between_squadrons(built: Fleet, edit) -> None:  # noqa: 
     assert [len(u["ships"]) for u in units(built)[1:]] == [1, 1]
 
 
-def test_flagship_moves_and_takes_the_admiral_with_it(built: Fleet, edit) -> None:  # noqa: ANN001
+def test_flagship_moves_and_takes_the_admiral_with_it(built: Fleet, edit) -> None:
     edit(built, "add-ship/", {"ship": "gothic-class-cruiser"})
     edit(built, "units/0/admiral/", {"admiral": "commodore"})
     edit(built, "units/2/flagship/")
@@ -183,7 +183,7 @@ def test_flagship_moves_and_takes_the_admiral_with_it(built: Fleet, edit) -> Non
     assert "a squadron, not a ship" in response.content.decode()
 
 
-def test_admiral_and_effective_leadership_on_the_card(built: Fleet, edit) -> None:  # noqa: ANN001
+def test_admiral_and_effective_leadership_on_the_card(built: Fleet, edit) -> None:
     response = edit(built, "units/0/admiral/", {"admiral": "vice-admiral", "open": "1"})
     html = response.content.decode()
     # Lunar Ld 8 + 1 flagship + 2 vice admiral = 11, capped at 10 (R-06)
@@ -197,7 +197,7 @@ def test_admiral_and_effective_leadership_on_the_card(built: Fleet, edit) -> Non
 
 
 def test_upgrades_offered_where_allowed_and_refused_with_a_reason(
-        client: Client, built: Fleet, edit) -> None:  # noqa: ANN001
+        client: Client, built: Fleet, edit) -> None:
     edit(built, "units/0/upgrades/add/", {"upgrade": "veteran-crew"})
     assert units(built)[0]["upgrades"] == ["veteran-crew"]
     # The squadron's editor (Edit) offers each escort what it may take.
@@ -220,14 +220,14 @@ def test_upgrades_offered_where_allowed_and_refused_with_a_reason(
     assert units(built)[0]["upgrades"] == []
 
 
-def test_an_upgrade_at_its_fleet_limit_is_not_offered_again(built: Fleet, edit) -> None:  # noqa: ANN001
+def test_an_upgrade_at_its_fleet_limit_is_not_offered_again(built: Fleet, edit) -> None:
     edit(built, "add-ship/", {"ship": "gothic-class-cruiser"})
     edit(built, "units/0/upgrades/add/", {"upgrade": "imperial-fleet-commissar"})
     response = edit(built, "units/2/upgrades/add/", {"upgrade": "imperial-fleet-commissar"})
     assert "at most once, and this one already does" in response.content.decode()
 
 
-def test_name_duplicate_remove_and_undo(built: Fleet, edit) -> None:  # noqa: ANN001
+def test_name_duplicate_remove_and_undo(built: Fleet, edit) -> None:
     edit(built, "units/0/rename/", {"name": "  Emperor's Wrath "})
     assert units(built)[0]["name"] == "Emperor's Wrath"
     edit(built, "units/1/rename/", {"name": "Sword Squadron"})
@@ -251,13 +251,13 @@ def test_name_duplicate_remove_and_undo(built: Fleet, edit) -> None:  # noqa: AN
     assert "nothing to undo" in response.content.decode()
 
 
-def test_names_are_limited_to_100_characters(built: Fleet, edit) -> None:  # noqa: ANN001
+def test_names_are_limited_to_100_characters(built: Fleet, edit) -> None:
     response = edit(built, "units/0/rename/", {"name": "x" * 101})
     assert "at most 100 characters" in response.content.decode()
     assert units(built)[0]["name"] is None
 
 
-def test_hostile_names_are_escaped_everywhere(client: Client, built: Fleet, edit) -> None:  # noqa: ANN001
+def test_hostile_names_are_escaped_everywhere(client: Client, built: Fleet, edit) -> None:
     evil = '<script>alert("x")</script>'
     edit(built, "settings/", {"name": evil, "variant": "", "game_size": "skirmish"})
     edit(built, "units/0/rename/", {"name": evil})
@@ -270,7 +270,7 @@ def test_hostile_names_are_escaped_everywhere(client: Client, built: Fleet, edit
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in pages[0]
 
 
-def test_settings_change_band_and_name(built: Fleet, edit) -> None:  # noqa: ANN001
+def test_settings_change_band_and_name(built: Fleet, edit) -> None:
     response = edit(built, "settings/", {"name": "Patrol", "variant": "gothic-sector-fleet",
                                          "game_size": "patrol"})
     assert "fleetSettingsChanged" in response.headers["HX-Trigger"]
@@ -285,7 +285,7 @@ def test_settings_change_band_and_name(built: Fleet, edit) -> None:  # noqa: ANN
     assert built.game_size == "patrol"
 
 
-def test_problems_panel_links_to_the_unit(client: Client, built: Fleet, edit) -> None:  # noqa: ANN001
+def test_problems_panel_links_to_the_unit(client: Client, built: Fleet, edit) -> None:
     edit(built, "add-ship/", {"ship": "cobra-class-destroyer"})  # a squadron of one
     html = client.get(f"/fleets/{built.pk}/problems/").content.decode()
     assert re.search(r'<a class="problem__where" href="#unit-2">Squadron 2</a>\s*'
@@ -298,7 +298,7 @@ def test_problems_panel_links_to_the_unit(client: Client, built: Fleet, edit) ->
 # --- without JavaScript -----------------------------------------------------------------------
 
 
-def test_plain_posts_redirect_back_to_the_builder(client: Client, built: Fleet, edit) -> None:  # noqa: ANN001
+def test_plain_posts_redirect_back_to_the_builder(client: Client, built: Fleet, edit) -> None:
     response = edit(built, "add-ship/", {"ship": "gothic-class-cruiser"}, htmx=False)
     assert response.status_code == 302
     assert response.headers["Location"] == f"/fleets/{built.pk}/#unit-2"
@@ -307,7 +307,7 @@ def test_plain_posts_redirect_back_to_the_builder(client: Client, built: Fleet, 
 
 
 def test_plain_post_refusal_is_shown_after_the_redirect(client: Client, built: Fleet,
-                                                       edit) -> None:  # noqa: ANN001
+                                                       edit) -> None:
     response = edit(built, "units/0/admiral/", {"admiral": "nobody"}, htmx=False)
     assert response.status_code == 302
     page = client.get(response.headers["Location"]).content.decode()

@@ -55,7 +55,7 @@ def builder_edit_forms(html: str) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def built(fleet: Fleet, edit) -> Fleet:  # noqa: ANN001
+def built(fleet: Fleet, edit) -> Fleet:
     """A Lunar (the flagship), a squadron of two Swords and a Dauntless: units 0, 1 and 2."""
     for path, data in (("add-ship/", {"ship": "lunar-class-cruiser"}),
                        ("add-ship/", {"ship": "sword-class-frigate"}),
@@ -74,7 +74,7 @@ def stored(fleet: Fleet) -> tuple[dict, int]:
 # --- the version on the page ----------------------------------------------------------------
 
 
-def test_a_new_fleet_is_at_version_one_and_every_edit_bumps_it(fleet: Fleet, edit) -> None:  # noqa: ANN001
+def test_a_new_fleet_is_at_version_one_and_every_edit_bumps_it(fleet: Fleet, edit) -> None:
     assert fleet.version == 1
     edit(fleet, "add-ship/", {"ship": "lunar-class-cruiser"})
     edit(fleet, "units/0/rename/", {"name": "Wrath"})
@@ -101,7 +101,7 @@ def test_every_builder_form_carries_the_fleets_version(client: Client, built: Fl
 
 
 def test_one_tab_edits_in_a_row_each_sending_the_version_the_last_answer_brought(
-        built: Fleet, edit) -> None:  # noqa: ANN001
+        built: Fleet, edit) -> None:
     version = built.version
     steps = [
         ("add-ship/", {"ship": "gothic-class-cruiser"}),
@@ -155,7 +155,7 @@ STALE_EDITS = [
 
 
 @pytest.fixture
-def other_tab_removed_the_lunar(built: Fleet, edit) -> tuple[Fleet, int]:  # noqa: ANN001
+def other_tab_removed_the_lunar(built: Fleet, edit) -> tuple[Fleet, int]:
     """Tab A drew the page at version v; tab B then fitted a Commissar and removed the Lunar,
     so every unit moved up one place. Returns the fleet and tab A's version."""
     seen = built.version
@@ -172,7 +172,7 @@ def other_tab_removed_the_lunar(built: Fleet, edit) -> tuple[Fleet, int]:  # noq
 
 @pytest.mark.parametrize(("path", "data"), STALE_EDITS)
 def test_a_stale_edit_is_refused_with_409_and_touches_nothing(
-        other_tab_removed_the_lunar: tuple[Fleet, int], edit, path: str, data: dict) -> None:  # noqa: ANN001
+        other_tab_removed_the_lunar: tuple[Fleet, int], edit, path: str, data: dict) -> None:
     fleet, seen = other_tab_removed_the_lunar
     before = stored(fleet)
     response = edit(fleet, path, {**data, "version": seen})
@@ -195,7 +195,7 @@ def test_a_stale_edit_is_refused_with_409_and_touches_nothing(
 
 @pytest.mark.parametrize("path", ["units/1/remove/", "units/1/rename/", "units/2/upgrades/add/"])
 def test_without_javascript_a_stale_edit_goes_back_to_the_refreshed_builder(
-        client: Client, other_tab_removed_the_lunar: tuple[Fleet, int], edit,  # noqa: ANN001
+        client: Client, other_tab_removed_the_lunar: tuple[Fleet, int], edit,
         path: str) -> None:
     fleet, seen = other_tab_removed_the_lunar
     before = stored(fleet)
@@ -211,7 +211,7 @@ def test_without_javascript_a_stale_edit_goes_back_to_the_refreshed_builder(
 
 
 def test_stale_settings_are_refused_in_the_head_with_the_rest_refreshed(
-        other_tab_removed_the_lunar: tuple[Fleet, int], edit) -> None:  # noqa: ANN001
+        other_tab_removed_the_lunar: tuple[Fleet, int], edit) -> None:
     fleet, seen = other_tab_removed_the_lunar
     before = stored(fleet)
     response = edit(fleet, "settings/", {"name": "Mine", "variant": "", "game_size": "battle",
@@ -228,7 +228,7 @@ def test_stale_settings_are_refused_in_the_head_with_the_rest_refreshed(
 
 
 def test_the_current_version_is_accepted_after_a_refusal(
-        other_tab_removed_the_lunar: tuple[Fleet, int], edit) -> None:  # noqa: ANN001
+        other_tab_removed_the_lunar: tuple[Fleet, int], edit) -> None:
     fleet, seen = other_tab_removed_the_lunar
     assert edit(fleet, "units/1/remove/", {"version": seen}).status_code == 409
     response = edit(fleet, "units/1/remove/", {"version": fleet.version})
@@ -236,7 +236,7 @@ def test_the_current_version_is_accepted_after_a_refusal(
     assert [u.get("ship") or u["kind"] for u in stored(fleet)[0]["units"]] == ["squadron"]
 
 
-def test_a_version_that_is_not_a_number_counts_as_stale(built: Fleet, edit) -> None:  # noqa: ANN001
+def test_a_version_that_is_not_a_number_counts_as_stale(built: Fleet, edit) -> None:
     before = stored(built)
     for bad in ("x", "-1", "1.0", "²", "9" * 30):
         assert edit(built, "units/0/remove/", {"version": bad}).status_code == 409, bad
@@ -244,14 +244,14 @@ def test_a_version_that_is_not_a_number_counts_as_stale(built: Fleet, edit) -> N
 
 
 def test_an_edit_without_a_version_is_applied_to_the_fleet_as_it_is(built: Fleet,
-                                                                    edit) -> None:  # noqa: ANN001
+                                                                    edit) -> None:
     # Scripts and the load benchmark send no version: the edit still runs under the row lock.
     response = edit(built, "add-ship/", {"ship": "gothic-class-cruiser"})
     assert response.status_code == 200
     assert stored(built)[1] == built.version
 
 
-def test_an_outsider_gets_404_not_409(built: Fleet, outsider: Client, edit) -> None:  # noqa: ANN001
+def test_an_outsider_gets_404_not_409(built: Fleet, outsider: Client, edit) -> None:
     response = edit(built, "units/0/remove/", {"version": 1}, as_client=outsider)
     assert response.status_code == 404
 
@@ -260,7 +260,7 @@ def test_an_outsider_gets_404_not_409(built: Fleet, outsider: Client, edit) -> N
 
 
 def test_an_edit_on_a_stale_copy_never_overwrites_a_newer_document(built: Fleet,
-                                                                   catalog) -> None:  # noqa: ANN001
+                                                                   catalog) -> None:
     tab_a = Fleet.objects.get(pk=built.pk)
     tab_b = Fleet.objects.get(pk=built.pk)
     tab_b.remove(catalog, 0)
@@ -270,7 +270,7 @@ def test_an_edit_on_a_stale_copy_never_overwrites_a_newer_document(built: Fleet,
     assert stored(built) == after_b
 
 
-def test_saved_fleets_rename_keeps_a_change_made_meanwhile(built: Fleet, catalog) -> None:  # noqa: ANN001
+def test_saved_fleets_rename_keeps_a_change_made_meanwhile(built: Fleet, catalog) -> None:
     start = built.version
     listed = Fleet.objects.get(pk=built.pk)  # the Saved Fleets page read it…
     Fleet.objects.get(pk=built.pk).remove(catalog, 2)  # …then a builder tab removed a unit

@@ -38,7 +38,7 @@ def age(fleet: Fleet, minutes: int) -> None:
 
 
 @pytest.fixture
-def library(client: Client, start_fleet: Callable[..., Fleet], catalog) -> dict[str, Fleet]:  # noqa: ANN001
+def library(client: Client, start_fleet: Callable[..., Fleet], catalog) -> dict[str, Fleet]:
     """Three fleets of one browser: a legal Ork Battle fleet, and two Imperial Navy drafts."""
     orks = start_fleet(client, name="Waaagh Gitsmasha", faction="orks", game_size="battle")
     orks.store(sample_fleet(catalog, "orks", "battle"), catalog)
@@ -58,7 +58,7 @@ def library(client: Client, start_fleet: Callable[..., Fleet], catalog) -> dict[
 
 
 def test_every_fleet_is_listed_with_its_columns_newest_change_first(client: Client,
-                                                                    library) -> None:  # noqa: ANN001
+                                                                    library) -> None:
     html = client.get("/fleets/").content.decode()
     assert rows(html) == ["Bakka Reserve", "Gothic Patrol", "Waaagh Gitsmasha"]
     headings = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', html)
@@ -76,13 +76,13 @@ def test_every_fleet_is_listed_with_its_columns_newest_change_first(client: Clie
     assert "3 fleets" in html
 
 
-def test_an_empty_library_invites_a_first_fleet(client: Client, db) -> None:  # noqa: ANN001
+def test_an_empty_library_invites_a_first_fleet(client: Client, db) -> None:
     html = client.get("/fleets/").content.decode()
     assert "No fleets yet." in html
     assert 'role="search"' not in html
 
 
-def test_search_by_name_ignores_case(client: Client, library) -> None:  # noqa: ANN001
+def test_search_by_name_ignores_case(client: Client, library) -> None:
     assert rows(client.get("/fleets/?q=GOTHIC").content.decode()) == ["Gothic Patrol"]
     assert rows(client.get("/fleets/?q=a").content.decode()) == [
         "Bakka Reserve", "Gothic Patrol", "Waaagh Gitsmasha"]
@@ -91,7 +91,7 @@ def test_search_by_name_ignores_case(client: Client, library) -> None:  # noqa: 
     assert "No saved fleet has “Eldar” in its name." in html
 
 
-def test_filter_by_faction_offers_the_factions_with_fleets(client: Client, library) -> None:  # noqa: ANN001
+def test_filter_by_faction_offers_the_factions_with_fleets(client: Client, library) -> None:
     html = client.get("/fleets/").content.decode()
     assert '<option value="imperial-navy">Imperial Navy (2)</option>' in html
     assert '<option value="orks">Orks (1)</option>' in html
@@ -104,19 +104,19 @@ def test_filter_by_faction_offers_the_factions_with_fleets(client: Client, libra
     assert rows(client.get("/fleets/?faction=necrons").content.decode()) == []
 
 
-def test_sort_by_name_or_points(client: Client, library) -> None:  # noqa: ANN001
+def test_sort_by_name_or_points(client: Client, library) -> None:
     assert rows(client.get("/fleets/?sort=name").content.decode()) == [
         "Bakka Reserve", "Gothic Patrol", "Waaagh Gitsmasha"]
     assert rows(client.get("/fleets/?sort=points").content.decode())[0] == "Waaagh Gitsmasha"
 
 
-def test_a_bad_filter_says_so_and_shows_every_fleet(client: Client, library) -> None:  # noqa: ANN001
+def test_a_bad_filter_says_so_and_shows_every_fleet(client: Client, library) -> None:
     html = client.get("/fleets/?faction=../../etc&sort=cheapest").content.decode()
     assert len(rows(html)) == 3
     assert "Showing every fleet instead." in html
 
 
-def test_htmx_search_answers_with_the_results_only(client: Client, library) -> None:  # noqa: ANN001
+def test_htmx_search_answers_with_the_results_only(client: Client, library) -> None:
     response = client.get("/fleets/?q=patrol", headers=HTMX)
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="library-results"')
@@ -124,7 +124,7 @@ def test_htmx_search_answers_with_the_results_only(client: Client, library) -> N
     assert rows(html) == ["Gothic Patrol"]
 
 
-def test_the_search_form_works_without_javascript(client: Client, library) -> None:  # noqa: ANN001
+def test_the_search_form_works_without_javascript(client: Client, library) -> None:
     html = client.get("/fleets/").content.decode()
     form = re.search(r'<form class="filter library-filter" method="get" action="/fleets/"', html)
     assert form
@@ -133,7 +133,7 @@ def test_the_search_form_works_without_javascript(client: Client, library) -> No
 
 
 def test_fifty_fleets_a_page_and_the_pages_keep_the_search(client: Client, django_user_model,
-                                                          catalog) -> None:  # noqa: ANN001
+                                                          catalog) -> None:
     user = django_user_model.objects.create_user("armada", password="x")
     for n in range(PER_PAGE + 1):
         Fleet.start(name=f"Fleet {n:02}", faction="orks", variant=None, game_size="patrol",
@@ -154,7 +154,7 @@ def test_fifty_fleets_a_page_and_the_pages_keep_the_search(client: Client, djang
 
 def test_the_list_costs_the_same_queries_for_many_fleets(client: Client, library,
                                                          start_fleet, django_assert_max_num_queries
-                                                         ) -> None:  # noqa: ANN001
+                                                         ) -> None:
     with django_assert_max_num_queries(8):
         client.get("/fleets/")
     for n in range(10):
@@ -166,7 +166,7 @@ def test_the_list_costs_the_same_queries_for_many_fleets(client: Client, library
 # --- rename, duplicate ----------------------------------------------------------------------
 
 
-def test_rename_changes_the_name_and_the_fleet_file(client: Client, library) -> None:  # noqa: ANN001
+def test_rename_changes_the_name_and_the_fleet_file(client: Client, library) -> None:
     gothic = library["gothic"]
     response = client.post(f"/fleets/{gothic.pk}/rename-fleet/",
                            {"name": "  Battlefleet Gothic  ", "next": "/fleets/?q=gothic"})
@@ -180,13 +180,13 @@ def test_rename_changes_the_name_and_the_fleet_file(client: Client, library) -> 
     assert rows(html) == ["Battlefleet Gothic"]
 
 
-def test_rename_to_nothing_gives_the_default_name(client: Client, library) -> None:  # noqa: ANN001
+def test_rename_to_nothing_gives_the_default_name(client: Client, library) -> None:
     client.post(f"/fleets/{library['bakka'].pk}/rename-fleet/", {"name": "   "})
     library["bakka"].refresh_from_db()
     assert library["bakka"].name == "Untitled Fleet"
 
 
-def test_a_too_long_name_is_refused_and_changes_nothing(client: Client, library) -> None:  # noqa: ANN001
+def test_a_too_long_name_is_refused_and_changes_nothing(client: Client, library) -> None:
     response = client.post(f"/fleets/{library['bakka'].pk}/rename-fleet/", {"name": "x" * 101},
                            headers=HTMX)
     html = response.content.decode()
@@ -195,7 +195,7 @@ def test_a_too_long_name_is_refused_and_changes_nothing(client: Client, library)
     assert library["bakka"].name == "Bakka Reserve"
 
 
-def test_rename_keeps_undo_of_the_last_removal(client: Client, library, catalog) -> None:  # noqa: ANN001
+def test_rename_keeps_undo_of_the_last_removal(client: Client, library, catalog) -> None:
     gothic = library["gothic"]
     gothic.remove(catalog, 0)
     client.post(f"/fleets/{gothic.pk}/rename-fleet/", {"name": "Renamed"})
@@ -205,7 +205,7 @@ def test_rename_keeps_undo_of_the_last_removal(client: Client, library, catalog)
     assert gothic.points == 180
 
 
-def test_duplicate_makes_an_independent_copy(client: Client, library) -> None:  # noqa: ANN001
+def test_duplicate_makes_an_independent_copy(client: Client, library) -> None:
     orks = library["orks"]
     response = client.post(f"/fleets/{orks.pk}/copy/", headers=HTMX)
     assert response.status_code == 200
@@ -225,7 +225,7 @@ def test_duplicate_makes_an_independent_copy(client: Client, library) -> None:  
     assert copy.points < orks.points
 
 
-def test_a_copy_of_a_full_length_name_still_fits(client: Client, library) -> None:  # noqa: ANN001
+def test_a_copy_of_a_full_length_name_still_fits(client: Client, library) -> None:
     long = "L" * 100
     client.post(f"/fleets/{library['bakka'].pk}/rename-fleet/", {"name": long})
     client.post(f"/fleets/{library['bakka'].pk}/copy/")
@@ -236,7 +236,7 @@ def test_a_copy_of_a_full_length_name_still_fits(client: Client, library) -> Non
 # --- trash, restore, delete forever ---------------------------------------------------------
 
 
-def test_delete_moves_to_the_trash_with_an_undo(client: Client, library) -> None:  # noqa: ANN001
+def test_delete_moves_to_the_trash_with_an_undo(client: Client, library) -> None:
     gothic = library["gothic"]
     response = client.post(f"/fleets/{gothic.pk}/trash/", {"next": "/fleets/"})
     assert response.status_code == 302
@@ -255,7 +255,7 @@ def test_delete_moves_to_the_trash_with_an_undo(client: Client, library) -> None
     assert "just now" in row(trash, gothic)
 
 
-def test_restore_brings_the_fleet_back_as_it_was(client: Client, library) -> None:  # noqa: ANN001
+def test_restore_brings_the_fleet_back_as_it_was(client: Client, library) -> None:
     gothic = library["gothic"]
     gothic.refresh_from_db()
     before = (gothic.document, gothic.points, gothic.updated)
@@ -272,7 +272,7 @@ def test_restore_brings_the_fleet_back_as_it_was(client: Client, library) -> Non
 
 
 def test_htmx_delete_and_undo_answer_with_the_list_for_the_same_search(
-        client: Client, library) -> None:  # noqa: ANN001
+        client: Client, library) -> None:
     bakka = library["bakka"]
     html = client.post(f"/fleets/{bakka.pk}/trash/", {"next": "/fleets/?faction=imperial-navy"},
                        headers=HTMX).content.decode()
@@ -287,7 +287,7 @@ def test_htmx_delete_and_undo_answer_with_the_list_for_the_same_search(
     assert rows(trash_html) == ["Bakka Reserve"]
 
 
-def test_delete_forever_asks_first_then_deletes(client: Client, library) -> None:  # noqa: ANN001
+def test_delete_forever_asks_first_then_deletes(client: Client, library) -> None:
     gothic = library["gothic"]
     assert client.get(f"/fleets/{gothic.pk}/delete-forever/").status_code == 404  # not in trash
     client.post(f"/fleets/{gothic.pk}/trash/")
@@ -302,7 +302,7 @@ def test_delete_forever_asks_first_then_deletes(client: Client, library) -> None
 
 
 def test_empty_the_trash_asks_then_deletes_only_the_trash(client: Client, library,
-                                                          outsider, start_fleet) -> None:  # noqa: ANN001
+                                                          outsider, start_fleet) -> None:
     theirs = start_fleet(outsider, name="Theirs")
     outsider.post(f"/fleets/{theirs.pk}/trash/")
     for key in ("gothic", "bakka"):
@@ -315,7 +315,7 @@ def test_empty_the_trash_asks_then_deletes_only_the_trash(client: Client, librar
     assert "Deleted 2 fleets forever." in client.get("/fleets/trash/").content.decode()
 
 
-def test_changes_go_back_only_to_our_own_pages(client: Client, library) -> None:  # noqa: ANN001
+def test_changes_go_back_only_to_our_own_pages(client: Client, library) -> None:
     response = client.post(f"/fleets/{library['bakka'].pk}/copy/",
                            {"next": "https://evil.example/phish"})
     assert response.headers["Location"] == "/fleets/"
@@ -336,7 +336,7 @@ def mutations(fleet: Fleet) -> list[tuple[str, dict[str, str]]]:
 
 @pytest.mark.parametrize("who", ["another browser", "another account"])
 def test_nobody_else_sees_or_changes_the_fleets(client: Client, library, who: str,
-                                               django_user_model) -> None:  # noqa: ANN001
+                                               django_user_model) -> None:
     other = Client()
     if who == "another account":
         other.force_login(django_user_model.objects.create_user("voss", password="x"))
@@ -357,14 +357,14 @@ def test_nobody_else_sees_or_changes_the_fleets(client: Client, library, who: st
         assert name not in other.get("/fleets/?q=a").content.decode()
 
 
-def test_changes_are_post_only(client: Client, library) -> None:  # noqa: ANN001
+def test_changes_are_post_only(client: Client, library) -> None:
     fleet = library["gothic"]
     for url, _ in mutations(fleet)[:4]:
         assert client.get(url).status_code == 405, url
     assert Fleet.objects.alive().filter(pk=fleet.pk, name="Gothic Patrol").exists()
 
 
-def test_changes_need_the_csrf_token(library, django_user_model, catalog) -> None:  # noqa: ANN001
+def test_changes_need_the_csrf_token(library, django_user_model, catalog) -> None:
     user = django_user_model.objects.create_user("voss", password="x")
     fleet = Fleet.start(name="Guarded", faction="orks", variant=None, game_size="patrol",
                         points_limit=None, catalog=catalog, owner=user)
@@ -376,7 +376,7 @@ def test_changes_need_the_csrf_token(library, django_user_model, catalog) -> Non
     assert fleet.name == "Guarded" and not fleet.in_trash
 
 
-def test_the_builder_page_duplicates_and_deletes_too(client: Client, library) -> None:  # noqa: ANN001
+def test_the_builder_page_duplicates_and_deletes_too(client: Client, library) -> None:
     gothic = library["gothic"]
     page = client.get(gothic.get_absolute_url()).content.decode()
     assert f'action="/fleets/{gothic.pk}/copy/"' in page
@@ -389,7 +389,7 @@ def test_the_builder_page_duplicates_and_deletes_too(client: Client, library) ->
     assert "“Gothic Patrol (copy)” is in the trash." in client.get("/fleets/").content.decode()
 
 
-def test_htmx_answers_tell_screen_readers_what_changed(client: Client, library) -> None:  # noqa: ANN001
+def test_htmx_answers_tell_screen_readers_what_changed(client: Client, library) -> None:
     page = client.get("/fleets/").content.decode()
     assert '<div id="library-status" class="visually-hidden" role="status"></div>' in page
     html = client.get("/fleets/?q=patrol", headers=HTMX).content.decode()
@@ -404,7 +404,7 @@ def test_htmx_answers_tell_screen_readers_what_changed(client: Client, library) 
 # --- shared fleets, faction counts after changes, clean addresses -----------------------------
 
 
-def test_a_shared_fleet_is_marked_with_a_link_to_its_share_page(client: Client, library) -> None:  # noqa: ANN001
+def test_a_shared_fleet_is_marked_with_a_link_to_its_share_page(client: Client, library) -> None:
     gothic, bakka = library["gothic"], library["bakka"]
     gothic.share()
     bakka.share()
@@ -423,7 +423,7 @@ def faction_option(html: str, slug: str) -> str:
 
 
 @pytest.mark.parametrize("change", ["trash", "restore", "copy"])
-def test_the_faction_counts_follow_htmx_changes(client: Client, library, change: str) -> None:  # noqa: ANN001
+def test_the_faction_counts_follow_htmx_changes(client: Client, library, change: str) -> None:
     bakka = library["bakka"]
     if change == "restore":
         client.post(f"/fleets/{bakka.pk}/trash/")
@@ -436,7 +436,7 @@ def test_the_faction_counts_follow_htmx_changes(client: Client, library, change:
     assert faction_option(html, "orks") == "Orks (1)"
 
 
-def test_searching_leaves_the_search_form_where_it_is(client: Client, library) -> None:  # noqa: ANN001
+def test_searching_leaves_the_search_form_where_it_is(client: Client, library) -> None:
     html = client.get("/fleets/?q=patrol", headers=HTMX).content.decode()
     assert "library-filter-slot" not in html  # the field being typed in is never swapped
 
@@ -449,7 +449,7 @@ def test_searching_leaves_the_search_form_where_it_is(client: Client, library) -
     ("?q=a+b&faction=&sort=recent", "/fleets/?q=a+b"),
 ])
 def test_the_address_bar_gets_the_clean_address(client: Client, library, query: str,
-                                                clean: str) -> None:  # noqa: ANN001
+                                                clean: str) -> None:
     response = client.get("/fleets/" + query, headers=HTMX)
     pushed = response.headers.get("HX-Push-Url") or response.headers.get("HX-Replace-Url")
     assert pushed == clean
@@ -457,7 +457,7 @@ def test_the_address_bar_gets_the_clean_address(client: Client, library, query: 
     assert "HX-Request" in response.headers["Vary"]
 
 
-def test_typing_replaces_the_history_entry_and_menus_add_one(client: Client, library) -> None:  # noqa: ANN001
+def test_typing_replaces_the_history_entry_and_menus_add_one(client: Client, library) -> None:
     typed = client.get("/fleets/?q=go&faction=&sort=recent", headers={
         **HTMX, "HX-Current-URL": "http://testserver/fleets/?q=g"})
     assert typed.headers["HX-Replace-Url"] == "/fleets/?q=go"
@@ -467,14 +467,14 @@ def test_typing_replaces_the_history_entry_and_menus_add_one(client: Client, lib
     assert chose.headers["HX-Push-Url"] == "/fleets/?q=go&faction=orks"
 
 
-def test_htmx_restoring_history_gets_the_whole_page(client: Client, library) -> None:  # noqa: ANN001
+def test_htmx_restoring_history_gets_the_whole_page(client: Client, library) -> None:
     html = client.get("/fleets/?q=patrol", headers={
         **HTMX, "HX-History-Restore-Request": "true"}).content.decode()
     assert html.lstrip().startswith("<!doctype html>")
     assert rows(html) == ["Gothic Patrol"]
 
 
-def test_after_a_change_keyboard_focus_lands_on_what_it_says(client: Client, library) -> None:  # noqa: ANN001
+def test_after_a_change_keyboard_focus_lands_on_what_it_says(client: Client, library) -> None:
     html = client.post(f"/fleets/{library['bakka'].pk}/trash/", {"next": "/fleets/"},
                        headers=HTMX).content.decode()
     assert re.search(r'<button type="submit" class="button button--small" autofocus>Undo',
@@ -490,7 +490,7 @@ def test_after_a_change_keyboard_focus_lands_on_what_it_says(client: Client, lib
 
 
 def test_download_all_is_a_zip_of_every_saved_fleets_file(client: Client, library, outsider,
-                                                         start_fleet) -> None:  # noqa: ANN001
+                                                         start_fleet) -> None:
     import io
     import zipfile
 
@@ -516,7 +516,7 @@ def test_download_all_is_a_zip_of_every_saved_fleets_file(client: Client, librar
     assert "Save to my fleets" in page and f">{orks.points}<" in page
 
 
-def test_download_all_with_no_fleets_says_so(outsider: Client, db) -> None:  # noqa: ANN001
+def test_download_all_with_no_fleets_says_so(outsider: Client, db) -> None:
     response = outsider.get("/fleets/export.zip", follow=True)
     assert response.redirect_chain == [("/fleets/", 302)]
     assert "There are no saved fleets to download." in response.content.decode()

@@ -39,7 +39,7 @@ def test_a_success_and_an_error_on_one_page_keep_their_own_colours(
     assertContains(client.get("/fleets/"), "message--", count=0)  # shown once, then gone
 
 
-def test_the_favicon_is_linked_and_served(client: Client, db) -> None:  # noqa: ANN001
+def test_the_favicon_is_linked_and_served(client: Client, db) -> None:
     page = client.get("/")
     assertContains(page, '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">',
                    html=True)

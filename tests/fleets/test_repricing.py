@@ -32,7 +32,7 @@ def _reprice(tmp_path: Path, slug: str, points: int) -> Path:
 
 
 def test_a_reload_with_new_prices_reprices_saved_fleets_and_keeps_their_lists(
-        client: Client, start_fleet, edit, catalog, tmp_path: Path) -> None:  # noqa: ANN001
+        client: Client, start_fleet, edit, catalog, tmp_path: Path) -> None:
     fleet = start_fleet(client, name="Gothic Sector")
     for _ in range(2):
         assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
@@ -58,7 +58,7 @@ def test_a_reload_with_new_prices_reprices_saved_fleets_and_keeps_their_lists(
 
 
 def test_repricing_never_overwrites_an_edit_made_meanwhile(
-        client: Client, start_fleet, edit, catalog) -> None:  # noqa: ANN001
+        client: Client, start_fleet, edit, catalog) -> None:
     fleet = start_fleet(client)
     assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
     fleet.refresh_from_db()

@@ -27,7 +27,7 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-def legal_file(tmp_path: Path, catalog) -> Path:  # noqa: ANN001
+def legal_file(tmp_path: Path, catalog) -> Path:
     path = tmp_path / "legal.json"
     path.write_text(dump_fleet_json(sample_fleet(catalog, "imperial-navy", "skirmish")))
     return path
@@ -76,7 +76,7 @@ def test_json_of_a_legal_fleet(legal_file: Path) -> None:
 
 @pytest.mark.parametrize("content", ["{not json", '{"format": "void-command-fleet", "version": 9}',
                                      '{"format": "other"}', "[]"])
-def test_unreadable_files_exit_2(tmp_path: Path, catalog, content: str) -> None:  # noqa: ANN001
+def test_unreadable_files_exit_2(tmp_path: Path, catalog, content: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content)
     code, _, err = run(str(path))
@@ -85,7 +85,7 @@ def test_unreadable_files_exit_2(tmp_path: Path, catalog, content: str) -> None:
 
 
 def test_an_unreadable_file_with_json_still_prints_format_invalid(tmp_path: Path,
-                                                                 catalog) -> None:  # noqa: ANN001
+                                                                 catalog) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"format": "void-command-fleet", "version": 1, "faction": 3}')
     code, out, err = run(str(path), "--json")
@@ -94,7 +94,7 @@ def test_an_unreadable_file_with_json_still_prints_format_invalid(tmp_path: Path
     assert "faction" in err
 
 
-def test_a_missing_file_exits_2(tmp_path: Path, catalog) -> None:  # noqa: ANN001
+def test_a_missing_file_exits_2(tmp_path: Path, catalog) -> None:
     code, out, err = run(str(tmp_path / "nope.json"))
     assert code == 2 and out == ""
     assert "cannot read" in err

@@ -19,7 +19,7 @@ def fresh_counts() -> None:
 
 
 @pytest.fixture
-def own_fleet(catalog, client: Client) -> Callable[[rf.Fleet], Fleet]:  # noqa: ANN001
+def own_fleet(catalog, client: Client) -> Callable[[rf.Fleet], Fleet]:
     """Store ``doc`` as the ``client``'s fleet, as the builder would have before R-95."""
 
     def make(doc: rf.Fleet) -> Fleet:

@@ -20,27 +20,27 @@ from rules_core.validator import check_points_bound, validate
 pytestmark = pytest.mark.django_db
 
 
-def _text_list(catalog, fleet: rf.Fleet) -> str:  # noqa: ANN001
+def _text_list(catalog, fleet: rf.Fleet) -> str:
     return textlist.to_text(catalog, fleet, validate(fleet, catalog))
 
 
 # --- the readers in rules_core ---------------------------------------------------------------
 
 
-def test_the_151st_ship_is_refused_by_the_file_reader_naming_it(catalog) -> None:  # noqa: ANN001
+def test_the_151st_ship_is_refused_by_the_file_reader_naming_it(catalog) -> None:
     with pytest.raises(rf.FleetFormatError) as refused:
         rf.load_fleet_json(hostile.file_text(hostile.over_ships(catalog)))
     assert refused.value.path == "units[7].ships[10]"
     assert f"at most {MAX_FLEET_SHIPS} ships" in refused.value.message
 
 
-def test_the_biggest_fleet_the_bounds_allow_reads_back(catalog) -> None:  # noqa: ANN001
+def test_the_biggest_fleet_the_bounds_allow_reads_back(catalog) -> None:
     fleet = hostile.max_ships(catalog)
     assert rf.load_fleet_json(hostile.file_text(fleet)) == fleet
     check_points_bound(validate(fleet, catalog))  # 4500 points: allowed
 
 
-def test_a_squadron_of_21_is_refused_but_five_is_the_validators(catalog) -> None:  # noqa: ANN001
+def test_a_squadron_of_21_is_refused_but_five_is_the_validators(catalog) -> None:
     escort = hostile.cheapest_escort(catalog).slug
     with pytest.raises(rf.FleetFormatError) as refused:
         rf.load_fleet_json(hostile.file_text(hostile.squadrons_of(escort, 1, 21)))
@@ -49,7 +49,7 @@ def test_a_squadron_of_21_is_refused_but_five_is_the_validators(catalog) -> None
     assert "squadron.too_large" in validate(five, catalog).codes
 
 
-def test_over_5000_points_is_refused_naming_the_unit_that_passes_it(catalog) -> None:  # noqa: ANN001
+def test_over_5000_points_is_refused_naming_the_unit_that_passes_it(catalog) -> None:
     fleet = hostile.over_points(catalog)
     with pytest.raises(rf.FleetFormatError) as refused:
         check_points_bound(validate(fleet, catalog))
@@ -57,7 +57,7 @@ def test_over_5000_points_is_refused_naming_the_unit_that_passes_it(catalog) -> 
     assert "at most 5000" in refused.value.message
 
 
-def test_upgrades_and_text_keep_their_bounds(catalog) -> None:  # noqa: ANN001
+def test_upgrades_and_text_keep_their_bounds(catalog) -> None:
     doc = rf.fleet_to_dict(hostile.max_ships(catalog))
     doc["units"][3]["ships"][1]["upgrades"].append("one-more")
     with pytest.raises(rf.FleetFormatError) as refused:
@@ -70,13 +70,13 @@ def test_upgrades_and_text_keep_their_bounds(catalog) -> None:  # noqa: ANN001
     assert refused.value.path == "units[2].name"
 
 
-def test_the_share_code_reader_names_the_ship_past_the_bound(catalog) -> None:  # noqa: ANN001
+def test_the_share_code_reader_names_the_ship_past_the_bound(catalog) -> None:
     with pytest.raises(sharecode.ShareCodeError) as refused:
         sharecode.decode(hostile.raw_code(hostile.over_ships(catalog)))
     assert refused.value.path == "units[7].ships[10]"
 
 
-def test_the_issues_100_squadrons_of_32_code_is_refused(catalog) -> None:  # noqa: ANN001
+def test_the_issues_100_squadrons_of_32_code_is_refused(catalog) -> None:
     code = hostile.issue_code(catalog)
     assert len(code) < 600  # a small input
     with pytest.raises(sharecode.ShareCodeError):
@@ -89,7 +89,7 @@ def test_the_issues_100_squadrons_of_32_code_is_refused(catalog) -> None:  # noq
     assert refused.value.path == "units[0].ships"
 
 
-def test_a_deflate_bomb_is_refused_without_being_inflated(monkeypatch) -> None:  # noqa: ANN001
+def test_a_deflate_bomb_is_refused_without_being_inflated(monkeypatch) -> None:
     """The inflater is asked for at most the cap, whatever the code would unpack to."""
     code = hostile.bomb_code(2_000_000)
     assert len(code) <= sharecode.MAX_CODE_LENGTH
@@ -117,13 +117,13 @@ def test_a_deflate_bomb_is_refused_without_being_inflated(monkeypatch) -> None: 
     assert asked == [sharecode.MAX_PAYLOAD_BYTES, sharecode.MAX_PAYLOAD_BYTES]
 
 
-def test_a_code_too_long_is_refused_before_decoding(monkeypatch) -> None:  # noqa: ANN001
+def test_a_code_too_long_is_refused_before_decoding(monkeypatch) -> None:
     monkeypatch.setattr(sharecode.base64, "urlsafe_b64decode", lambda *a: pytest.fail("decoded"))
     with pytest.raises(sharecode.ShareCodeError, match="the limit is 3000"):
         sharecode.decode("v1." + "A" * 3000)
 
 
-def test_the_text_list_reader_names_the_line(catalog) -> None:  # noqa: ANN001
+def test_the_text_list_reader_names_the_line(catalog) -> None:
     text = _text_list(catalog, hostile.over_points(catalog))
     with pytest.raises(textlist.TextListError) as refused:
         textlist.from_text(catalog, text)
@@ -142,7 +142,7 @@ def test_deep_json_is_refused_quickly() -> None:
 # --- the web readers -------------------------------------------------------------------------
 
 
-def test_import_refuses_each_kind_naming_the_path_and_saves_nothing(catalog, client: Client  # noqa: ANN001
+def test_import_refuses_each_kind_naming_the_path_and_saves_nothing(catalog, client: Client
                                                                      ) -> None:
     over = hostile.over_ships(catalog)
     for text, where in ((hostile.file_text(over), "units[7].ships[10]"),
@@ -154,7 +154,7 @@ def test_import_refuses_each_kind_naming_the_path_and_saves_nothing(catalog, cli
     assert not Fleet.objects.exists()
 
 
-def test_import_of_a_zip_names_the_file_at_fault(catalog, client: Client) -> None:  # noqa: ANN001
+def test_import_of_a_zip_names_the_file_at_fault(catalog, client: Client) -> None:
     data = io.BytesIO()
     with zipfile.ZipFile(data, "w") as bundle:
         bundle.writestr("fine.json", hostile.file_text(hostile.max_cards(catalog)))
@@ -167,7 +167,7 @@ def test_import_of_a_zip_names_the_file_at_fault(catalog, client: Client) -> Non
     assert "at most 5000" in response.context["error"]
 
 
-def test_a_forged_save_is_refused(catalog, client: Client) -> None:  # noqa: ANN001
+def test_a_forged_save_is_refused(catalog, client: Client) -> None:
     client.post("/fleets/import/", {"save": hostile.file_text(hostile.over_points(catalog))})
     client.post("/fleets/import/", {"save_all": "[" + hostile.file_text(
         hostile.over_points(catalog)) + "]"})
@@ -175,7 +175,7 @@ def test_a_forged_save_is_refused(catalog, client: Client) -> None:  # noqa: ANN
     assert not Fleet.objects.exists()
 
 
-def test_share_code_pages_refuse_with_the_reason(catalog, client: Client) -> None:  # noqa: ANN001
+def test_share_code_pages_refuse_with_the_reason(catalog, client: Client) -> None:
     for code in (hostile.raw_code(hostile.over_ships(catalog)),
                  hostile.raw_code(hostile.over_points(catalog)), hostile.bomb_code(),
                  hostile.issue_code(catalog)):
@@ -185,9 +185,9 @@ def test_share_code_pages_refuse_with_the_reason(catalog, client: Client) -> Non
             assert b"cannot be opened" in response.content
 
 
-def test_no_request_renders_more_than_a_pdf_holds(catalog, client: Client,  # noqa: ANN001
+def test_no_request_renders_more_than_a_pdf_holds(catalog, client: Client,
                                                   own_fleet: Callable[[rf.Fleet], Fleet],
-                                                  monkeypatch) -> None:  # noqa: ANN001
+                                                  monkeypatch) -> None:
     """Past the per-request bound the print goes to the task queue (issue 17), not the request."""
     from fleetbuilder.cards.tasks import render_print
 
@@ -203,7 +203,7 @@ def test_no_request_renders_more_than_a_pdf_holds(catalog, client: Client,  # no
     assert "/cards/print/" in client.get(f"/fleets/code/{code}/cards.pdf")["Location"]
 
 
-def test_the_cards_refuse_a_stored_fleet_over_the_points(catalog, client: Client,  # noqa: ANN001
+def test_the_cards_refuse_a_stored_fleet_over_the_points(catalog, client: Client,
                                                          own_fleet: Callable[[rf.Fleet], Fleet]
                                                          ) -> None:
     fleet = own_fleet(hostile.over_points(catalog))
@@ -212,7 +212,7 @@ def test_the_cards_refuse_a_stored_fleet_over_the_points(catalog, client: Client
     assert b"at most 5000" in response.content
 
 
-def test_the_simulator_refuses_an_oversized_shared_fleet(catalog, client: Client,  # noqa: ANN001
+def test_the_simulator_refuses_an_oversized_shared_fleet(catalog, client: Client,
                                                          held_chunks: list) -> None:
     from fleetbuilder.simulator.models import Matchup
 
@@ -228,7 +228,7 @@ def test_the_simulator_refuses_an_oversized_shared_fleet(catalog, client: Client
     assert not Matchup.objects.exists() and not held_chunks
 
 
-def test_the_builder_refuses_the_151st_ship(catalog, client: Client,  # noqa: ANN001
+def test_the_builder_refuses_the_151st_ship(catalog, client: Client,
                                             own_fleet: Callable[[rf.Fleet], Fleet]) -> None:
     escort = hostile.cheapest_escort(catalog).slug
     full = rf.Fleet("imperial-navy", rf.GameSize.ARMADA, (
@@ -244,7 +244,7 @@ def test_the_builder_refuses_the_151st_ship(catalog, client: Client,  # noqa: AN
     assert fleet.ship_count == MAX_FLEET_SHIPS and fleet.to_core() == full
 
 
-def test_the_builder_refuses_passing_5000_points(catalog, client: Client,  # noqa: ANN001
+def test_the_builder_refuses_passing_5000_points(catalog, client: Client,
                                                  own_fleet: Callable[[rf.Fleet], Fleet]) -> None:
     dear = hostile.over_points(catalog)
     fleet = own_fleet(rf.Fleet(dear.faction, dear.game_size, dear.units[:-1]))
@@ -256,7 +256,7 @@ def test_the_builder_refuses_passing_5000_points(catalog, client: Client,  # noq
     assert fleet.document == before
 
 
-def test_the_builder_page_of_the_biggest_fleet_is_quick(catalog, client: Client,  # noqa: ANN001
+def test_the_builder_page_of_the_biggest_fleet_is_quick(catalog, client: Client,
                                                         own_fleet: Callable[[rf.Fleet], Fleet]
                                                         ) -> None:
     fleet = own_fleet(hostile.max_ships(catalog))
@@ -266,7 +266,7 @@ def test_the_builder_page_of_the_biggest_fleet_is_quick(catalog, client: Client,
     assert time.perf_counter() - start < 3
 
 
-def test_a_fleet_stored_before_the_bounds_answers_422_not_500(catalog, client: Client,  # noqa: ANN001
+def test_a_fleet_stored_before_the_bounds_answers_422_not_500(catalog, client: Client,
                                                               own_fleet: Callable[[rf.Fleet],
                                                                                   Fleet]) -> None:
     fleet = own_fleet(hostile.over_ships(catalog))  # stored as it could be before R-95
@@ -279,8 +279,8 @@ def test_a_fleet_stored_before_the_bounds_answers_422_not_500(catalog, client: C
     assert Fleet.objects.get(pk=fleet.pk).in_trash
 
 
-def test_a_zip_too_big_to_save_stops_at_the_first_fleet_past_it(catalog, client: Client,  # noqa: ANN001
-                                                                 monkeypatch) -> None:  # noqa: ANN001
+def test_a_zip_too_big_to_save_stops_at_the_first_fleet_past_it(catalog, client: Client,
+                                                                 monkeypatch) -> None:
     from fleetbuilder.fleets import sharing
 
     read: list[str] = []
@@ -298,7 +298,7 @@ def test_a_zip_too_big_to_save_stops_at_the_first_fleet_past_it(catalog, client:
     assert len(read) < 10
 
 
-def test_the_simulator_refuses_a_stored_fleet_past_the_bounds(catalog, client: Client,  # noqa: ANN001
+def test_the_simulator_refuses_a_stored_fleet_past_the_bounds(catalog, client: Client,
                                                               own_fleet: Callable[[rf.Fleet],
                                                                                   Fleet],
                                                               held_chunks: list) -> None:

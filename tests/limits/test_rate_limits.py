@@ -15,7 +15,7 @@ LIMITS = {"cards": 3, "simulator": 2, "import": 3, "sharecode": 4}
 
 
 @pytest.fixture
-def small_limits(settings, monkeypatch) -> None:  # noqa: ANN001
+def small_limits(settings, monkeypatch) -> None:
     """Small limits, and a clock stopped 20 s into a window (so no test meets the window's
     end by chance)."""
     settings.RATE_LIMITS = LIMITS
@@ -23,11 +23,11 @@ def small_limits(settings, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.setattr(ratelimit, "_now", lambda: 60.0 * 16_667 + 20)
 
 
-def _code(catalog) -> str:  # noqa: ANN001
+def _code(catalog) -> str:
     return hostile.raw_code(hostile.max_cards(catalog))
 
 
-def test_share_code_pages_bite_after_the_limit_per_client(catalog, small_limits: None  # noqa: ANN001
+def test_share_code_pages_bite_after_the_limit_per_client(catalog, small_limits: None
                                                           ) -> None:
     code = _code(catalog)
     player, other = Client(REMOTE_ADDR="203.0.113.7"), Client(REMOTE_ADDR="203.0.113.8")
@@ -42,7 +42,7 @@ def test_share_code_pages_bite_after_the_limit_per_client(catalog, small_limits:
     assert other.get(f"/fleets/code/{code}/").status_code == 200  # another client is served
 
 
-def test_htmx_gets_only_the_message(catalog, small_limits: None) -> None:  # noqa: ANN001
+def test_htmx_gets_only_the_message(catalog, small_limits: None) -> None:
     code = _code(catalog)
     for _ in range(LIMITS["sharecode"]):
         Client().get(f"/fleets/code/{code}/")
@@ -52,8 +52,8 @@ def test_htmx_gets_only_the_message(catalog, small_limits: None) -> None:  # noq
     assert "<html" not in refused.content.decode()
 
 
-def test_the_count_starts_afresh_in_the_next_window(catalog, small_limits: None,  # noqa: ANN001
-                                                   monkeypatch) -> None:  # noqa: ANN001
+def test_the_count_starts_afresh_in_the_next_window(catalog, small_limits: None,
+                                                   monkeypatch) -> None:
     code = _code(catalog)
     now = [60.0 * 16_667 + 20]  # 20 s into a window
     monkeypatch.setattr(ratelimit, "_now", lambda: now[0])
@@ -66,7 +66,7 @@ def test_the_count_starts_afresh_in_the_next_window(catalog, small_limits: None,
     assert client.get(f"/fleets/code/{code}/").status_code == 200
 
 
-def test_signed_in_players_count_by_account_not_address(catalog, small_limits: None  # noqa: ANN001
+def test_signed_in_players_count_by_account_not_address(catalog, small_limits: None
                                                         ) -> None:
     users = get_user_model().objects
     one, two = Client(), Client()
@@ -79,8 +79,8 @@ def test_signed_in_players_count_by_account_not_address(catalog, small_limits: N
     assert two.get(f"/fleets/code/{code}/").status_code == 200  # same address, own count
 
 
-def test_behind_a_trusted_proxy_the_forwarded_address_counts(catalog, small_limits: None,  # noqa: ANN001
-                                                             settings) -> None:  # noqa: ANN001
+def test_behind_a_trusted_proxy_the_forwarded_address_counts(catalog, small_limits: None,
+                                                             settings) -> None:
     settings.TRUSTED_PROXY_COUNT = 1
     code = _code(catalog)
     proxy = {"REMOTE_ADDR": "10.0.0.1"}
@@ -91,7 +91,7 @@ def test_behind_a_trusted_proxy_the_forwarded_address_counts(catalog, small_limi
     assert (first.status_code, second.status_code) == (429, 200)
 
 
-def test_imports_count_posts_only(catalog, small_limits: None) -> None:  # noqa: ANN001
+def test_imports_count_posts_only(catalog, small_limits: None) -> None:
     client = Client()
     text = hostile.file_text(hostile.max_cards(catalog))
     for _ in range(LIMITS["import"]):
@@ -101,7 +101,7 @@ def test_imports_count_posts_only(catalog, small_limits: None) -> None:  # noqa:
     assert refused.status_code == 429 and "Too many imports" in refused.content.decode()
 
 
-def test_card_pdfs_are_limited_on_every_route(catalog, small_limits: None,  # noqa: ANN001
+def test_card_pdfs_are_limited_on_every_route(catalog, small_limits: None,
                                               client: Client) -> None:
     code = _code(catalog)
     for _ in range(LIMITS["cards"]):
@@ -112,7 +112,7 @@ def test_card_pdfs_are_limited_on_every_route(catalog, small_limits: None,  # no
     assert client.get("/s/nosuchlink0123456789/cards.pdf").status_code == 429
 
 
-def test_simulator_starts_are_limited_but_the_form_is_not(catalog, small_limits: None,  # noqa: ANN001
+def test_simulator_starts_are_limited_but_the_form_is_not(catalog, small_limits: None,
                                                           client: Client,
                                                           held_chunks: list) -> None:
     data = {"battles": 10, "max_rounds": 10, "scoring": "core", "terrain": "none",
@@ -126,8 +126,8 @@ def test_simulator_starts_are_limited_but_the_form_is_not(catalog, small_limits:
     assert client.get("/simulator/").status_code == 200
 
 
-def test_with_a_cache_outage_requests_are_served(catalog, small_limits: None,  # noqa: ANN001
-                                                 monkeypatch) -> None:  # noqa: ANN001
+def test_with_a_cache_outage_requests_are_served(catalog, small_limits: None,
+                                                 monkeypatch) -> None:
     def down(*args: object, **kwargs: object) -> None:
         raise ConnectionError("cache down")
 

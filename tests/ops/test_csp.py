@@ -62,7 +62,7 @@ def inline_code(html: str) -> list[str]:
 
 
 @pytest.fixture
-def fleet(client: Client, catalog) -> Fleet:  # noqa: ANN001
+def fleet(client: Client, catalog) -> Fleet:
     """An Imperial Navy fleet with a Lunar cruiser and a squadron of Swords, shared by link."""
     response = client.post("/fleets/new/", {"name": "Gothic Patrol", "faction": "imperial-navy",
                                             "variant": "", "game_size": "skirmish"})
@@ -76,7 +76,7 @@ def fleet(client: Client, catalog) -> Fleet:  # noqa: ANN001
     return fleet
 
 
-def test_every_page_carries_the_policy(client: Client, catalog) -> None:  # noqa: ANN001
+def test_every_page_carries_the_policy(client: Client, catalog) -> None:
     response = client.get("/")
     assert response.status_code == 200
     assert directives(response.headers["Content-Security-Policy"]) == POLICY
@@ -120,7 +120,7 @@ def test_the_builder_regions_swapped_in_by_htmx_have_none_either(client: Client,
     assert inline_code(added.content.decode()) == []
 
 
-def test_the_account_pages_have_none_either(client: Client, catalog) -> None:  # noqa: ANN001
+def test_the_account_pages_have_none_either(client: Client, catalog) -> None:
     for path in ("/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"):
         response = client.get(path)
         assert response.status_code == 200, path

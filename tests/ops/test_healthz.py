@@ -100,7 +100,7 @@ def test_a_cache_that_loses_what_it_was_given_is_named(client: Client) -> None:
 
 
 def test_an_unreachable_broker_fails_the_broker_and_the_workers(client: Client,
-                                                                 celery_on) -> None:  # noqa: ANN001
+                                                                 celery_on) -> None:
     celery_on(f"redis://127.0.0.1:{free_port()}/0")
     started = time.monotonic()
     response = client.get("/healthz")
@@ -113,7 +113,7 @@ def test_an_unreachable_broker_fails_the_broker_and_the_workers(client: Client,
 
 
 def test_a_broker_with_no_worker_says_so(client: Client, redis_url: str,
-                                         celery_on) -> None:  # noqa: ANN001
+                                         celery_on) -> None:
     celery_on(redis_url)
     response = client.get("/healthz")
     assert response.status_code == 503
@@ -122,7 +122,7 @@ def test_a_broker_with_no_worker_says_so(client: Client, redis_url: str,
 
 
 def test_a_broker_and_a_worker_are_ok(client: Client, worker: str,
-                                      celery_on) -> None:  # noqa: ANN001
+                                      celery_on) -> None:
     celery_on(worker)
     started = time.monotonic()
     response = client.get("/healthz")

@@ -205,7 +205,7 @@ def web(redis_url: str, stack_database: str, tmp_path_factory: pytest.TempPathFa
     """gunicorn serving the app on a free port, sharing Redis and the database with the
     workers; its chunks are 25 battles, so a run has many."""
     port = free_port()
-    log = open(tmp_path_factory.mktemp("web") / "gunicorn.log", "w")  # noqa: SIM115
+    log = open(tmp_path_factory.mktemp("web") / "gunicorn.log", "w")
     env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url, SIM_CHUNK_BATTLES="25")
     server = subprocess.Popen(
         [str(VENV_BIN / "gunicorn"), "fleetbuilder.wsgi:application", "--bind",
@@ -239,7 +239,7 @@ def workers(redis_url: str, stack_database: str, tmp_path: Path
     env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url)
 
     def start(processes: int) -> subprocess.Popen[Any]:
-        log = open(tmp_path / f"worker-{len(started)}.log", "w")  # noqa: SIM115
+        log = open(tmp_path / f"worker-{len(started)}.log", "w")
         worker = subprocess.Popen(
             [str(VENV_BIN / "celery"), "-A", "fleetbuilder", "worker", "--concurrency",
              str(processes), "--pool", "prefork", "--hostname",

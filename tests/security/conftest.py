@@ -22,7 +22,7 @@ from rules_core import fleet as rf
 from rules_core.sample_fleets import sample_fleet
 from rules_core.sim import SimOptions
 
-PASSWORD = "a long password for tests 9"  # noqa: S105
+PASSWORD = "a long password for tests 9"
 
 
 # --- browsers -------------------------------------------------------------------------------
@@ -52,13 +52,13 @@ class Browser(Client):
 
 
 @pytest.fixture(autouse=True)
-def _quick_password_hashing(settings) -> None:  # noqa: ANN001
+def _quick_password_hashing(settings) -> None:
     """Accounts are made by the dozen here; the real hasher's cost is not what is tested."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
-def make_account(db) -> Callable[[str], Browser]:  # noqa: ANN001
+def make_account(db) -> Callable[[str], Browser]:
     """A signed-in browser of a new account named ``username``."""
 
     def make(username: str) -> Browser:
@@ -82,7 +82,7 @@ def other(make_account: Callable[[str], Browser]) -> Browser:
 
 
 @pytest.fixture
-def anonymous(db) -> Browser:  # noqa: ANN001
+def anonymous(db) -> Browser:
     return Browser()
 
 
@@ -100,7 +100,7 @@ def first_squadron(doc: rf.Fleet) -> int:
 
 
 @pytest.fixture
-def make_fleet(catalog: Any) -> Callable[..., Fleet]:  # noqa: ANN001
+def make_fleet(catalog: Any) -> Callable[..., Fleet]:
     """Save ``doc`` (default: the small sample) as a fleet of ``browser``: of its account if it
     is signed in, else of its session's owner token (made here, as the builder would)."""
 
@@ -133,7 +133,7 @@ def fleet_state(fleet: Fleet) -> tuple[Any, ...]:
 
 
 @pytest.fixture
-def make_run(catalog: Any, held_chunks: list[tuple[int, int]]) -> Callable[..., Matchup]:  # noqa: ANN001
+def make_run(catalog: Any, held_chunks: list[tuple[int, int]]) -> Callable[..., Matchup]:
     """A queued (never played: its chunks are held) 4-battle run of two sample fleets."""
 
     def make(browser: Browser, doc: rf.Fleet | None = None) -> Matchup:
@@ -241,7 +241,7 @@ def read_page(html: str) -> PageReader:
 class _Recorder(http.server.BaseHTTPRequestHandler):
     hits: list[str] = []
 
-    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+    def do_GET(self) -> None:
         _Recorder.hits.append(self.path)
         self.send_response(200)
         self.send_header("Content-Type", "image/png")

@@ -351,7 +351,7 @@ def _check(role: str, who: Browser, method: str, url: str, rule: str | None,
 
 
 @pytest.fixture(autouse=True)
-def _no_rate_limits(settings) -> None:  # noqa: ANN001
+def _no_rate_limits(settings) -> None:
     """The matrix sends many requests from one address; R-96's limits are tested elsewhere."""
     if hasattr(settings, "RATE_LIMITS"):
         settings.RATE_LIMITS = {scope: 0 for scope in settings.RATE_LIMITS}

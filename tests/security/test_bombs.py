@@ -29,7 +29,7 @@ FAST = 3.0  # seconds: the issue's bound for any request's work
 
 
 @pytest.fixture(autouse=True)
-def _no_rate_limits(settings) -> None:  # noqa: ANN001
+def _no_rate_limits(settings) -> None:
     if hasattr(settings, "RATE_LIMITS"):
         settings.RATE_LIMITS = {scope: 0 for scope in settings.RATE_LIMITS}
 

@@ -20,7 +20,7 @@ BIG = str(2**63)  # one past PostgreSQL's bigint and SQLite's integer
 
 
 @pytest.fixture(autouse=True)
-def _no_rate_limits(settings) -> None:  # noqa: ANN001
+def _no_rate_limits(settings) -> None:
     if hasattr(settings, "RATE_LIMITS"):
         settings.RATE_LIMITS = {scope: 0 for scope in settings.RATE_LIMITS}
 

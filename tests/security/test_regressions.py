@@ -152,7 +152,7 @@ def test_s4_a_fleet_past_the_bounds_is_refused_by_import_and_the_builder(
     assert fleet_state(full) == before
 
 
-def test_s4_rate_limits_bite_with_retry_after(settings, monkeypatch,  # noqa: ANN001
+def test_s4_rate_limits_bite_with_retry_after(settings, monkeypatch,
                                               anonymous: Browser) -> None:
     from fleetbuilder import ratelimit
 

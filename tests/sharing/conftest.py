@@ -14,7 +14,7 @@ from rules_core.sample_fleets import sample_fleet
 
 
 @pytest.fixture
-def make_fleet(catalog, client: Client) -> Callable[..., Fleet]:  # noqa: ANN001
+def make_fleet(catalog, client: Client) -> Callable[..., Fleet]:
     """Save ``doc`` (default: the Imperial Navy Skirmish sample) as the ``client``'s fleet."""
 
     def make(doc: rf.Fleet | None = None, *, as_client: Client | None = None) -> Fleet:
@@ -46,7 +46,7 @@ def visitor() -> Client:
 
 
 @pytest.fixture
-def other_account(db) -> Client:  # noqa: ANN001
+def other_account(db) -> Client:
     user = get_user_model().objects.create_user("rival", password="a long password 123")
     c = Client()
     c.force_login(user)
@@ -54,7 +54,7 @@ def other_account(db) -> Client:  # noqa: ANN001
 
 
 @pytest.fixture(scope="session")
-def data_catalog():  # noqa: ANN201
+def data_catalog():
     """The real catalogue read straight from the data files (no database needed)."""
     from pathlib import Path
 
@@ -64,7 +64,7 @@ def data_catalog():  # noqa: ANN201
     return load_catalog_dir(root / "fleetbuilder" / "catalog" / "data")
 
 
-def every_sample(catalog) -> list[rf.Fleet]:  # noqa: ANN001
+def every_sample(catalog) -> list[rf.Fleet]:
     """A sample fleet of every faction at every standard game size."""
     sizes = [g for g in rf.GameSize if g is not rf.GameSize.CUSTOM]
     return [sample_fleet(catalog, f.slug, size) for f in catalog.factions for size in sizes]

@@ -63,7 +63,7 @@ def test_nobody_else_can_change_a_shared_fleet(request: pytest.FixtureRequest, s
     assert len(refused) == 2 * len(FLEET_URLS)
 
 
-def test_an_outsider_cannot_turn_sharing_on(make_fleet, visitor: Client) -> None:  # noqa: ANN001
+def test_an_outsider_cannot_turn_sharing_on(make_fleet, visitor: Client) -> None:
     fleet = make_fleet()
     assert visitor.post(f"/fleets/{fleet.pk}/share/link/", {"action": "on"}).status_code == 404
     fleet.refresh_from_db()

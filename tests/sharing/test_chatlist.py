@@ -27,7 +27,7 @@ def patrol() -> rf.Fleet:
         ))
 
 
-def test_the_markdown_list_reads_well_in_a_chat(data_catalog) -> None:  # noqa: ANN001
+def test_the_markdown_list_reads_well_in_a_chat(data_catalog) -> None:
     fleet = patrol()
     assert to_markdown(data_catalog, fleet, validate(fleet, data_catalog)) == (
         "**Gothic Sector Patrol** · Imperial Navy · Skirmish · 775/1000 pts · Legal\n"
@@ -41,7 +41,7 @@ def test_the_markdown_list_reads_well_in_a_chat(data_catalog) -> None:  # noqa: 
         "  - Sword Frigate: Improved Thrusters +10\n")
 
 
-def test_the_one_line_summary_counts_alike_ships(data_catalog) -> None:  # noqa: ANN001
+def test_the_one_line_summary_counts_alike_ships(data_catalog) -> None:
     fleet = patrol()
     assert one_line(data_catalog, fleet, validate(fleet, data_catalog)) == (
         "Gothic Sector Patrol · Imperial Navy · Skirmish · 775/1000 pts · Legal: "
@@ -52,7 +52,7 @@ def test_the_one_line_summary_counts_alike_ships(data_catalog) -> None:  # noqa:
         "Untitled Fleet · Orks · Patrol · 0/750 pts · Not legal (4 problems): no ships yet")
 
 
-def test_an_illegal_list_quotes_its_problems(data_catalog) -> None:  # noqa: ANN001
+def test_an_illegal_list_quotes_its_problems(data_catalog) -> None:
     fleet = replace(patrol(), game_size=rf.GameSize.PATROL)
     report = validate(fleet, data_catalog)
     text = to_markdown(data_catalog, fleet, report)
@@ -60,7 +60,7 @@ def test_an_illegal_list_quotes_its_problems(data_catalog) -> None:  # noqa: ANN
     assert text.splitlines()[-1].startswith("> ") and "Patrol" in text.splitlines()[-1]
 
 
-def test_a_players_markdown_and_mentions_stay_literal(data_catalog) -> None:  # noqa: ANN001
+def test_a_players_markdown_and_mentions_stay_literal(data_catalog) -> None:
     fleet = replace(patrol(), name="*Waaagh* @everyone [link](x) `code` ||spoiler||")
     first = to_markdown(data_catalog, fleet, validate(fleet, data_catalog)).splitlines()[0]
     assert first.startswith("**\\*Waaagh\\* @\u200beveryone \\[link\\](x) \\`code\\` "
@@ -69,7 +69,7 @@ def test_a_players_markdown_and_mentions_stay_literal(data_catalog) -> None:  # 
     assert summary.startswith("*Waaagh* @everyone")  # plain text: shown as typed
 
 
-def test_the_text_export_names_a_squadrons_lineup_and_reads_back(data_catalog) -> None:  # noqa: ANN001
+def test_the_text_export_names_a_squadrons_lineup_and_reads_back(data_catalog) -> None:
     fleet = patrol()
     text = to_text(data_catalog, fleet, validate(fleet, data_catalog))
     assert '* Squadron "Sword Squadron" · 3× Sword Frigate · 105 pts' in text.splitlines()
@@ -87,7 +87,7 @@ def test_lineup_groups_by_type_in_order() -> None:
 
 # --- the pages ------------------------------------------------------------------------------
 
-def test_the_share_page_offers_markdown_and_one_line(client, make_fleet, catalog) -> None:  # noqa: ANN001
+def test_the_share_page_offers_markdown_and_one_line(client, make_fleet, catalog) -> None:
     from html import unescape
 
     fleet = make_fleet(patrol())
@@ -100,7 +100,7 @@ def test_the_share_page_offers_markdown_and_one_line(client, make_fleet, catalog
     assert "* Squadron \"Sword Squadron\" · 3× Sword Frigate · 105 pts" in page  # plain text
 
 
-def test_the_shared_view_names_a_squadrons_lineup(client, make_fleet) -> None:  # noqa: ANN001
+def test_the_shared_view_names_a_squadrons_lineup(client, make_fleet) -> None:
     from pytest_django.asserts import assertContains
 
     fleet = make_fleet(patrol())

@@ -22,7 +22,7 @@ FACTIONS = ["adepta-sororitas", "adeptus-astartes", "adeptus-custodes", "adeptus
             "leagues-of-votann", "necrons", "orks", "tau-empire", "tyranids"]
 
 
-def test_every_faction_is_listed(catalog) -> None:  # noqa: ANN001
+def test_every_faction_is_listed(catalog) -> None:
     assert sorted(f.slug for f in catalog.factions) == FACTIONS
 
 
@@ -56,7 +56,7 @@ def text_of(client: Client, fleet: Fleet) -> str:
 
 
 @pytest.mark.parametrize("faction", FACTIONS)
-def test_export_import_export_is_identical(client: Client, catalog, make_fleet,  # noqa: ANN001
+def test_export_import_export_is_identical(client: Client, catalog, make_fleet,
                                            faction: str) -> None:
     fleet = make_fleet(sample_fleet(catalog, faction, "battle"))
     # The fleet file: download, upload, save, download again.
@@ -79,8 +79,8 @@ def test_export_import_export_is_identical(client: Client, catalog, make_fleet, 
     assert Fleet.objects.count() == 4
 
 
-def test_the_file_download_is_contract_1_with_a_safe_filename(client: Client, make_fleet,  # noqa: ANN001
-                                                               catalog) -> None:  # noqa: ANN001
+def test_the_file_download_is_contract_1_with_a_safe_filename(client: Client, make_fleet,
+                                                               catalog) -> None:
     from dataclasses import replace
 
     doc = replace(sample_fleet(catalog, "orks", "patrol"),
@@ -95,7 +95,7 @@ def test_the_file_download_is_contract_1_with_a_safe_filename(client: Client, ma
     assert rf.parse_fleet(data) == doc
 
 
-def test_a_saved_import_is_owned_by_the_importer(client: Client, make_fleet, visitor: Client,  # noqa: ANN001
+def test_a_saved_import_is_owned_by_the_importer(client: Client, make_fleet, visitor: Client,
                                                  other_account: Client) -> None:
     text = text_of(client, make_fleet())
     copy = save(visitor, preview(visitor, text=text))
@@ -110,7 +110,7 @@ def test_a_permalink_pasted_into_import_opens_that_fleet(shared: Fleet, visitor:
     assert "from a shared link" in page and shared.name in page
 
 
-def test_the_share_code_page_opens_a_fleet_from_no_database(client: Client, make_fleet,  # noqa: ANN001
+def test_the_share_code_page_opens_a_fleet_from_no_database(client: Client, make_fleet,
                                                             visitor: Client) -> None:
     fleet = make_fleet()
     code = code_of(client, fleet)
@@ -147,7 +147,7 @@ BROKEN = [
 
 
 @pytest.mark.parametrize(("text", "message"), BROKEN)
-def test_broken_input_names_the_problem_and_creates_nothing(visitor: Client, catalog, text: str,  # noqa: ANN001
+def test_broken_input_names_the_problem_and_creates_nothing(visitor: Client, catalog, text: str,
                                                             message: str) -> None:
     response = visitor.post("/fleets/import/", {"text": text})
     assert response.status_code == 400
@@ -156,7 +156,7 @@ def test_broken_input_names_the_problem_and_creates_nothing(visitor: Client, cat
     assert not Fleet.objects.exists()
 
 
-def test_a_broken_uploaded_file_names_the_json_path(visitor: Client, catalog) -> None:  # noqa: ANN001
+def test_a_broken_uploaded_file_names_the_json_path(visitor: Client, catalog) -> None:
     body = b'{"format": "void-command-fleet", "version": 1, "faction": "orks", ' \
            b'"game_size": "patrol", "units": [{"kind": "wing", "ship": "x"}]}'
     response = visitor.post("/fleets/import/", {"file": SimpleUploadedFile("f.json", body)})
@@ -168,15 +168,15 @@ def test_a_broken_uploaded_file_names_the_json_path(visitor: Client, catalog) ->
     assert not Fleet.objects.exists()
 
 
-def test_a_tampered_save_creates_nothing(visitor: Client, catalog) -> None:  # noqa: ANN001
+def test_a_tampered_save_creates_nothing(visitor: Client, catalog) -> None:
     response = visitor.post("/fleets/import/", {"save": '{"format": "void-command-fleet"}'},
                             follow=True)
     assert "Nothing was saved: version: is required" in response.content.decode()
     assert not Fleet.objects.exists()
 
 
-def test_a_fleet_of_a_faction_this_catalogue_lacks_is_shown_not_saved(visitor: Client,  # noqa: ANN001
-                                                                      catalog) -> None:  # noqa: ANN001
+def test_a_fleet_of_a_faction_this_catalogue_lacks_is_shown_not_saved(visitor: Client,
+                                                                      catalog) -> None:
     text = json.dumps({"format": "void-command-fleet", "version": 1, "faction": "space-elves",
                        "game_size": "patrol", "units": []})
     page = preview(visitor, text=text)
@@ -186,14 +186,14 @@ def test_a_fleet_of_a_faction_this_catalogue_lacks_is_shown_not_saved(visitor: C
     assert not Fleet.objects.exists()
 
 
-def test_nothing_to_import_or_two_things_at_once(visitor: Client, catalog) -> None:  # noqa: ANN001
+def test_nothing_to_import_or_two_things_at_once(visitor: Client, catalog) -> None:
     assert "Choose a fleet file or paste" in visitor.post("/fleets/import/", {"text": "  "}) \
         .content.decode()
     both = visitor.post("/fleets/import/", {"text": "x", "file": SimpleUploadedFile("a", b"{}")})
     assert "not both at once" in both.content.decode()
 
 
-def test_oversize_input_is_refused_with_a_clear_message(visitor: Client, catalog) -> None:  # noqa: ANN001
+def test_oversize_input_is_refused_with_a_clear_message(visitor: Client, catalog) -> None:
     big = b"{" + b" " * (300 * 1024) + b"}"
     response = visitor.post("/fleets/import/", {"file": SimpleUploadedFile("big.json", big)})
     assert response.status_code == 400
@@ -206,7 +206,7 @@ def test_oversize_input_is_refused_with_a_clear_message(visitor: Client, catalog
     assert not Fleet.objects.exists()
 
 
-def test_a_file_one_byte_over_the_cap_says_so(visitor: Client, catalog) -> None:  # noqa: ANN001
+def test_a_file_one_byte_over_the_cap_says_so(visitor: Client, catalog) -> None:
     body = b"{" + b" " * (256 * 1024 - 1) + b"}"
     response = visitor.post("/fleets/import/", {"file": SimpleUploadedFile("f.json", body)})
     assert response.status_code == 400
@@ -223,7 +223,7 @@ def csrf_client() -> tuple[Client, str]:
     return browser, re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
 
 
-def test_past_the_sites_form_limit_the_page_still_says_why(catalog) -> None:  # noqa: ANN001
+def test_past_the_sites_form_limit_the_page_still_says_why(catalog) -> None:
     browser, token = csrf_client()
     big = {"csrfmiddlewaretoken": token, "text": "x" * (600 * 1024)}
     response = browser.post("/fleets/import/", big)
@@ -244,7 +244,7 @@ def test_past_the_sites_form_limit_the_page_still_says_why(catalog) -> None:  # 
     assert not Fleet.objects.exists()
 
 
-def test_import_still_needs_the_csrf_token(client: Client, make_fleet) -> None:  # noqa: ANN001
+def test_import_still_needs_the_csrf_token(client: Client, make_fleet) -> None:
     text = text_of(client, make_fleet())
     browser, token = csrf_client()
     assert browser.post("/fleets/import/", {"text": text}).status_code == 403
@@ -262,14 +262,14 @@ def test_the_import_page_is_linked_and_works_without_a_fleet(client: Client) -> 
     assert 'href="/fleets/import/">Import a fleet</a>' in saved_fleets
 
 
-def test_an_uploaded_text_file_is_read_as_a_list(client: Client, make_fleet) -> None:  # noqa: ANN001
+def test_an_uploaded_text_file_is_read_as_a_list(client: Client, make_fleet) -> None:
     text = text_of(client, make_fleet()).encode()
     page = preview(client, file=SimpleUploadedFile("fleet.txt", text, "text/plain"))
     assert "from a plain-text list" in page and "Save to my fleets" in page
 
 
-def test_a_fleet_too_big_for_a_code_still_has_a_link_and_a_file(client: Client, make_fleet,  # noqa: ANN001
-                                                                catalog) -> None:  # noqa: ANN001
+def test_a_fleet_too_big_for_a_code_still_has_a_link_and_a_file(client: Client, make_fleet,
+                                                                catalog) -> None:
     import random
 
     rng = random.Random(3)
@@ -282,7 +282,7 @@ def test_a_fleet_too_big_for_a_code_still_has_a_link_and_a_file(client: Client, 
     assert client.get(f"/fleets/{fleet.pk}/export.json").status_code == 200
 
 
-def test_pasted_files_with_a_bom_and_windows_line_ends_read(client: Client, make_fleet) -> None:  # noqa: ANN001
+def test_pasted_files_with_a_bom_and_windows_line_ends_read(client: Client, make_fleet) -> None:
     fleet = make_fleet()
     body = export_file(client, fleet).decode()
     page = preview(client, text="\ufeff" + body.replace("\n", "\r\n"))
@@ -291,8 +291,8 @@ def test_pasted_files_with_a_bom_and_windows_line_ends_read(client: Client, make
     assert "from a plain-text list" in preview(client, text=text)
 
 
-def test_a_variant_fleet_keeps_its_variant_through_every_format(client: Client, catalog,  # noqa: ANN001
-                                                                make_fleet) -> None:  # noqa: ANN001
+def test_a_variant_fleet_keeps_its_variant_through_every_format(client: Client, catalog,
+                                                                make_fleet) -> None:
     fleet = make_fleet(sample_fleet(catalog, "imperial-navy", "battle",
                                     variant="bakka-sector-fleet"))
     fleet.share()
@@ -313,7 +313,7 @@ def once_of(page: str) -> str:
     return re.search(r'name="once" value="([^"]+)"', page).group(1)
 
 
-def test_saving_an_import_twice_saves_one_fleet(client: Client, make_fleet) -> None:  # noqa: ANN001
+def test_saving_an_import_twice_saves_one_fleet(client: Client, make_fleet) -> None:
     text = text_of(client, make_fleet())
     page = preview(client, text=text)
     normalised = unescape(re.search(r'name="save" value="([^"]*)"', page).group(1))
@@ -353,14 +353,14 @@ def test_a_sent_twice_token_never_leads_to_someone_elses_fleet(shared: Fleet,
     assert Fleet.objects.count() == 2
 
 
-def test_a_missing_key_is_named_in_words(visitor: Client, catalog) -> None:  # noqa: ANN001
+def test_a_missing_key_is_named_in_words(visitor: Client, catalog) -> None:
     response = visitor.post("/fleets/import/", {"text": '{"faction": "orks", "units": []}'})
     assert response.status_code == 400
     assert "This fleet file cannot be read: “format” is required." in \
         unescape(response.content.decode())
 
 
-def test_the_line_at_fault_is_marked_in_the_pasted_text(client: Client, make_fleet) -> None:  # noqa: ANN001
+def test_the_line_at_fault_is_marked_in_the_pasted_text(client: Client, make_fleet) -> None:
     lines = text_of(client, make_fleet()).splitlines()
     n = next(i for i, line in enumerate(lines, start=1) if line.startswith("  - Cobra Destroyer"))
     lines[n - 1] = lines[n - 1].replace("Cobra", "Kobra")
@@ -394,7 +394,7 @@ def upload_zip(client: Client, data: bytes) -> object:
                                                                       "application/zip")})
 
 
-def test_a_backup_zip_imports_every_fleet_at_once(client: Client, catalog, make_fleet) -> None:  # noqa: ANN001
+def test_a_backup_zip_imports_every_fleet_at_once(client: Client, catalog, make_fleet) -> None:
     originals = [make_fleet(sample_fleet(catalog, f, "patrol")) for f in ("orks", "necrons",
                                                                           "tyranids")]
     backup = client.get("/fleets/export.zip").content
@@ -422,8 +422,8 @@ def test_a_backup_zip_imports_every_fleet_at_once(client: Client, catalog, make_
     assert Fleet.objects.count() == 6
 
 
-def test_one_broken_file_in_a_zip_names_it_and_imports_nothing(client: Client, catalog,  # noqa: ANN001
-                                                              make_fleet) -> None:  # noqa: ANN001
+def test_one_broken_file_in_a_zip_names_it_and_imports_nothing(client: Client, catalog,
+                                                              make_fleet) -> None:
     good = export_file(client, make_fleet())
     data = zip_of({"good.json": good, "bad.json": b'{"format": "void-command-fleet"}'})
     response = upload_zip(Client(), data)
@@ -439,19 +439,19 @@ def test_one_broken_file_in_a_zip_names_it_and_imports_nothing(client: Client, c
     ({"huge.json": b" " * (300 * 1024)}, "huge.json: over 256 KB unpacked"),
     ({"bin.json": b"\xff\xfe\x00"}, "bin.json: not a fleet file (it is not UTF-8 text)"),
 ])
-def test_a_zip_that_cannot_be_a_backup_is_refused(db, files: dict, message: str) -> None:  # noqa: ANN001
+def test_a_zip_that_cannot_be_a_backup_is_refused(db, files: dict, message: str) -> None:
     response = upload_zip(Client(), zip_of(files))
     assert response.status_code == 400
     assert message in unescape(response.content.decode())
     assert not Fleet.objects.exists()
 
 
-def test_a_damaged_zip_is_refused(db) -> None:  # noqa: ANN001
+def test_a_damaged_zip_is_refused(db) -> None:
     response = upload_zip(Client(), b"PK\x03\x04" + b"\x00" * 100)
     assert "The .zip file is damaged." in response.content.decode()
 
 
-def test_a_tampered_save_all_saves_nothing(db) -> None:  # noqa: ANN001
+def test_a_tampered_save_all_saves_nothing(db) -> None:
     for bad in ("[]", "{}", "[1, 2]", '[{"format": "void-command-fleet"}]', "[" * 5000):
         response = Client().post("/fleets/import/", {"save_all": bad}, follow=True)
         assert "Nothing was saved" in response.content.decode(), bad

@@ -19,7 +19,7 @@ URL = "javascript:alert(2) https://evil.example/?a=1&b=<2>"
 
 
 @pytest.fixture
-def hostile(catalog, make_fleet) -> Fleet:  # noqa: ANN001
+def hostile(catalog, make_fleet) -> Fleet:
     doc = sample_fleet(catalog, "imperial-navy", "skirmish")
     first = doc.units[0]
     squadron = next(u for u in doc.units if isinstance(u, rf.Squadron))
@@ -74,7 +74,7 @@ def test_the_text_export_is_plain_text_with_the_names_quoted(client: Client,
     ("<script>", "script"),
     ("!!!", "fleet"),
 ])
-def test_downloads_are_named_after_the_fleet_in_its_own_script(shared, visitor, catalog,  # noqa: ANN001
+def test_downloads_are_named_after_the_fleet_in_its_own_script(shared, visitor, catalog,
                                                               name: str, stem: str) -> None:
     from urllib.parse import quote
 

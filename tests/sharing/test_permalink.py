@@ -19,7 +19,7 @@ def link(client: Client, fleet: Fleet, action: str, **headers: str) -> None:
     fleet.refresh_from_db()
 
 
-def test_a_fleet_is_private_until_its_owner_makes_a_link(client: Client, make_fleet) -> None:  # noqa: ANN001
+def test_a_fleet_is_private_until_its_owner_makes_a_link(client: Client, make_fleet) -> None:
     fleet = make_fleet()
     assert fleet.share_url_path() is None
     page = client.get(f"/fleets/{fleet.pk}/share/").content.decode()
@@ -33,7 +33,7 @@ def test_a_fleet_is_private_until_its_owner_makes_a_link(client: Client, make_fl
     assert '<svg viewBox="0 0 ' in page and 'class="qr__code"' in page
 
 
-def test_share_ids_are_random_not_sequential(client: Client, make_fleet) -> None:  # noqa: ANN001
+def test_share_ids_are_random_not_sequential(client: Client, make_fleet) -> None:
     ids = set()
     for _ in range(5):
         fleet = make_fleet()
@@ -43,7 +43,7 @@ def test_share_ids_are_random_not_sequential(client: Client, make_fleet) -> None
     assert len({i[:6] for i in ids}) == 5  # no common prefix counting up
 
 
-def test_anyone_can_read_the_shared_list(shared: Fleet, visitor: Client, catalog) -> None:  # noqa: ANN001
+def test_anyone_can_read_the_shared_list(shared: Fleet, visitor: Client, catalog) -> None:
     page = visitor.get(shared.share_url_path())
     assert page.status_code == 200
     html = page.content.decode()
@@ -59,7 +59,7 @@ def test_anyone_can_read_the_shared_list(shared: Fleet, visitor: Client, catalog
     assert page.headers["Cache-Control"].startswith("max-age=0")
 
 
-def test_the_shared_page_shows_problems_of_an_illegal_list(client: Client, shared: Fleet,  # noqa: ANN001
+def test_the_shared_page_shows_problems_of_an_illegal_list(client: Client, shared: Fleet,
                                                            visitor: Client) -> None:
     client.post(f"/fleets/{shared.pk}/settings/", {"name": shared.name, "variant": "",
                                                     "game_size": "patrol"})
@@ -180,7 +180,7 @@ def test_a_shared_fleet_of_an_unknown_faction_is_shown_but_not_copied(
     assert Fleet.objects.count() == 1
 
 
-def test_the_builder_says_when_the_link_is_on(client: Client, make_fleet) -> None:  # noqa: ANN001
+def test_the_builder_says_when_the_link_is_on(client: Client, make_fleet) -> None:
     fleet = make_fleet()
     assert "(link on)" not in client.get(fleet.get_absolute_url()).content.decode()
     fleet.share()
@@ -189,7 +189,7 @@ def test_the_builder_says_when_the_link_is_on(client: Client, make_fleet) -> Non
         in html
 
 
-def test_the_share_page_links_every_export(client: Client, make_fleet) -> None:  # noqa: ANN001
+def test_the_share_page_links_every_export(client: Client, make_fleet) -> None:
     fleet = make_fleet()
     html = client.get(f"/fleets/{fleet.pk}/share/").content.decode()
     for href in (f"/fleets/{fleet.pk}/export.json", f"/fleets/{fleet.pk}/export.txt",
@@ -198,7 +198,7 @@ def test_the_share_page_links_every_export(client: Client, make_fleet) -> None: 
 
 
 def test_after_a_link_change_keyboard_focus_lands_in_the_new_panel(client: Client,
-                                                                   make_fleet) -> None:  # noqa: ANN001
+                                                                   make_fleet) -> None:
     fleet = make_fleet()
     url = f"/fleets/{fleet.pk}/share/link/"
     on = client.post(url, {"action": "on"}, headers={"HX-Request": "true"}).content.decode()

@@ -28,7 +28,7 @@ def raw_code(payload: bytes, prefix: str = "v1.") -> str:
     return prefix + base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def test_every_sample_fleet_round_trips_and_stays_short(data_catalog) -> None:  # noqa: ANN001
+def test_every_sample_fleet_round_trips_and_stays_short(data_catalog) -> None:
     fleets = every_sample(data_catalog)
     assert len(fleets) == 14 * 4
     for fleet in fleets:
@@ -40,7 +40,7 @@ def test_every_sample_fleet_round_trips_and_stays_short(data_catalog) -> None:  
         assert len(code) < 450 < len(rf.dump_fleet_json(fleet, indent=None))
 
 
-def test_a_code_survives_being_pasted_with_spaces_around_it(data_catalog) -> None:  # noqa: ANN001
+def test_a_code_survives_being_pasted_with_spaces_around_it(data_catalog) -> None:
     fleet = every_sample(data_catalog)[0]
     assert decode(f"  {encode(fleet)}\n") == fleet
 
@@ -107,7 +107,7 @@ def test_unreadable_codes_say_why(code: str, message: str) -> None:
         decode(code)
 
 
-def test_a_cut_short_code_is_refused(data_catalog) -> None:  # noqa: ANN001
+def test_a_cut_short_code_is_refused(data_catalog) -> None:
     code = encode(every_sample(data_catalog)[-1])
     with pytest.raises(ShareCodeError, match="cut short"):
         decode(code[: len(code) // 2])

@@ -13,7 +13,7 @@ from fleetbuilder.fleets.models import Fleet
 pytestmark = pytest.mark.django_db
 
 
-def pdf_text(pdf: bytes, tmp_path) -> str:  # noqa: ANN001
+def pdf_text(pdf: bytes, tmp_path) -> str:
     assert shutil.which("pdftotext"), "poppler-utils is needed (scripts/test installs it)"
     path = tmp_path / "cards.pdf"
     path.write_bytes(pdf)
@@ -22,7 +22,7 @@ def pdf_text(pdf: bytes, tmp_path) -> str:  # noqa: ANN001
 
 
 def test_a_visitor_prints_the_shared_fleets_cards(shared: Fleet, visitor: Client,
-                                                  tmp_path) -> None:  # noqa: ANN001
+                                                  tmp_path) -> None:
     page = visitor.get(shared.share_url_path()).content.decode()
     assert f'href="{shared.share_url_path()}cards/">Print ship cards</a>' in page
     response = visitor.get(shared.share_url_path() + "cards.pdf", {"layout": "a4", "ink": "1"})
@@ -49,7 +49,7 @@ def test_a_visitor_gets_the_owners_print_options(shared: Fleet, visitor: Client)
     assert "Saved Fleets</a>" not in page.split("<main")[1]  # no trail into the owner's pages
 
 
-def test_letter_sheets_for_a_visitor(shared: Fleet, visitor: Client, tmp_path) -> None:  # noqa: ANN001
+def test_letter_sheets_for_a_visitor(shared: Fleet, visitor: Client, tmp_path) -> None:
     response = visitor.get(shared.share_url_path() + "cards.pdf", {"layout": "letter"})
     assert response.status_code == 200
     path = tmp_path / "cards.pdf"
@@ -78,7 +78,7 @@ def test_bad_print_options_are_refused(shared: Fleet, visitor: Client, query: di
 
 
 @pytest.fixture
-def code(catalog) -> str:  # noqa: ANN001
+def code(catalog) -> str:
     from dataclasses import replace
 
     from rules_core import sharecode
@@ -87,7 +87,7 @@ def code(catalog) -> str:  # noqa: ANN001
     return sharecode.encode(replace(sample_fleet(catalog, "orks", "patrol"), name="Da Kode"))
 
 
-def test_a_share_code_prints_its_cards(code: str, visitor: Client, tmp_path) -> None:  # noqa: ANN001
+def test_a_share_code_prints_its_cards(code: str, visitor: Client, tmp_path) -> None:
     page = visitor.get(f"/fleets/code/{code}/").content.decode()
     assert f'href="/fleets/code/{code}/cards/">Print ship cards</a>' in page
     options = visitor.get(f"/fleets/code/{code}/cards/").content.decode()
@@ -100,7 +100,7 @@ def test_a_share_code_prints_its_cards(code: str, visitor: Client, tmp_path) -> 
 
 
 @pytest.mark.parametrize("tail", ["cards/", "cards.pdf"])
-def test_a_garbled_share_code_prints_nothing(visitor: Client, tail: str, db) -> None:  # noqa: ANN001
+def test_a_garbled_share_code_prints_nothing(visitor: Client, tail: str, db) -> None:
     response = visitor.get(f"/fleets/code/v1.garbage!!/{tail}")
     assert response.status_code == 404
     assert "This share code cannot be opened" in response.content.decode()

@@ -14,11 +14,11 @@ from rules_core.validator import validate
 from .conftest import every_sample
 
 
-def text_of(catalog, fleet: rf.Fleet) -> str:  # noqa: ANN001
+def text_of(catalog, fleet: rf.Fleet) -> str:
     return to_text(catalog, fleet, validate(fleet, catalog))
 
 
-def test_every_sample_fleet_reads_back_exactly(data_catalog) -> None:  # noqa: ANN001
+def test_every_sample_fleet_reads_back_exactly(data_catalog) -> None:
     for fleet in every_sample(data_catalog):
         text = text_of(data_catalog, fleet)
         back = from_text(data_catalog, text)
@@ -26,7 +26,7 @@ def test_every_sample_fleet_reads_back_exactly(data_catalog) -> None:  # noqa: A
         assert text_of(data_catalog, back) == text  # export -> import -> export is identical
 
 
-def commanded(catalog) -> rf.Fleet:  # noqa: ANN001
+def commanded(catalog) -> rf.Fleet:
     fleet = every_sample(catalog)[4 * 8 + 1]  # Imperial Navy, Skirmish
     assert fleet.faction == "imperial-navy"
     first = fleet.units[0]
@@ -36,7 +36,7 @@ def commanded(catalog) -> rf.Fleet:  # noqa: ANN001
     return replace(fleet, name="Gothic Sector Patrol", units=units)
 
 
-def test_the_text_names_everything_a_reader_needs(data_catalog) -> None:  # noqa: ANN001
+def test_the_text_names_everything_a_reader_needs(data_catalog) -> None:
     fleet = commanded(data_catalog)
     report = validate(fleet, data_catalog)
     text = text_of(data_catalog, fleet)
@@ -56,7 +56,7 @@ def test_the_text_names_everything_a_reader_needs(data_catalog) -> None:  # noqa
     assert lines[-2:] == ["Notes:", "A sample fleet built from the catalogue."]
 
 
-def test_an_illegal_list_says_so_and_lists_its_problems(data_catalog) -> None:  # noqa: ANN001
+def test_an_illegal_list_says_so_and_lists_its_problems(data_catalog) -> None:
     fleet = replace(commanded(data_catalog), game_size=rf.GameSize.PATROL)
     text = text_of(data_catalog, fleet)
     assert "· Not legal, 1 problem\n" in text
@@ -79,7 +79,7 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("name", HOSTILE)
-def test_hostile_names_cannot_forge_lines_and_read_back(data_catalog, name: str) -> None:  # noqa: ANN001
+def test_hostile_names_cannot_forge_lines_and_read_back(data_catalog, name: str) -> None:
     fleet = commanded(data_catalog)
     squadron = next(u for u in fleet.units if isinstance(u, rf.Squadron))
     units = tuple(replace(u, name=name) if u in (fleet.units[0], squadron) else u
@@ -92,14 +92,14 @@ def test_hostile_names_cannot_forge_lines_and_read_back(data_catalog, name: str)
     assert from_text(data_catalog, text) == fleet
 
 
-def test_notes_on_several_lines_stay_plain(data_catalog) -> None:  # noqa: ANN001
+def test_notes_on_several_lines_stay_plain(data_catalog) -> None:
     fleet = replace(commanded(data_catalog), notes="Line one\n\n* not a ship\nLast line")
     text = text_of(data_catalog, fleet)
     assert text.endswith("Notes:\nLine one\n\n* not a ship\nLast line\n")
     assert from_text(data_catalog, text) == fleet
 
 
-def test_a_hand_typed_list_without_indentation_or_points_reads(data_catalog) -> None:  # noqa: ANN001
+def test_a_hand_typed_list_without_indentation_or_points_reads(data_catalog) -> None:
     text = """fleet: Quick list
 faction: imperial navy
 game size: patrol
@@ -119,7 +119,7 @@ game size: patrol
         (rf.SquadronShip("sword-class-frigate"),) * 2, name="Swords")
 
 
-def test_another_factions_ship_with_a_shared_name_keeps_its_slug(data_catalog) -> None:  # noqa: ANN001
+def test_another_factions_ship_with_a_shared_name_keeps_its_slug(data_catalog) -> None:
     chaos = every_sample(data_catalog)[4 * 4]  # Archenemy, Patrol
     assert chaos.faction == "archenemy"
     fleet = replace(chaos, units=chaos.units + (rf.ShipUnit("lunar-class-cruiser"),))
@@ -128,7 +128,7 @@ def test_another_factions_ship_with_a_shared_name_keeps_its_slug(data_catalog) -
     assert from_text(data_catalog, text) == fleet
 
 
-def test_custom_sizes_read_their_band(data_catalog) -> None:  # noqa: ANN001
+def test_custom_sizes_read_their_band(data_catalog) -> None:
     fleet = replace(commanded(data_catalog), game_size=rf.GameSize.CUSTOM,
                     points_limit=rf.PointsBand("custom", 400, 900))
     text = text_of(data_catalog, fleet)
@@ -158,7 +158,7 @@ def test_custom_sizes_read_their_band(data_catalog) -> None:  # noqa: ANN001
     ("Faction: Orks\nFaction: Orks", 2, "a second 'faction' line"),
     ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer\nFleet: Late", 4, "belongs before"),
 ])
-def test_broken_text_names_the_line(data_catalog, text: str, line: int, message: str) -> None:  # noqa: ANN001
+def test_broken_text_names_the_line(data_catalog, text: str, line: int, message: str) -> None:
     with pytest.raises(TextListError) as caught:
         from_text(data_catalog, text)
     assert caught.value.line == line
@@ -166,17 +166,17 @@ def test_broken_text_names_the_line(data_catalog, text: str, line: int, message:
     assert str(caught.value).startswith(f"line {line}: ")
 
 
-def test_a_list_without_a_game_size_is_refused(data_catalog) -> None:  # noqa: ANN001
+def test_a_list_without_a_game_size_is_refused(data_catalog) -> None:
     with pytest.raises(TextListError, match="needs a 'Game size:' line"):
         from_text(data_catalog, "Faction: Orks\n* Ork Kill Kroozer")
 
 
-def test_over_long_text_is_refused_before_reading(data_catalog) -> None:  # noqa: ANN001
+def test_over_long_text_is_refused_before_reading(data_catalog) -> None:
     with pytest.raises(TextListError, match="the limit is 65536"):
         from_text(data_catalog, "x" * (MAX_TEXT_LENGTH + 1))
 
 
-def _fleets(catalog):  # noqa: ANN001, ANN202
+def _fleets(catalog):
     from hypothesis import strategies as st
 
     from rules_core.text import problem
@@ -203,7 +203,7 @@ def _fleets(catalog):  # noqa: ANN001, ANN202
                      .filter(lambda s: problem(s, multiline=True) is None))
 
 
-def test_any_list_of_catalogue_ships_reads_back(data_catalog) -> None:  # noqa: ANN001
+def test_any_list_of_catalogue_ships_reads_back(data_catalog) -> None:
     from hypothesis import given, settings
 
     @settings(max_examples=150, deadline=None)
@@ -219,7 +219,7 @@ def test_any_list_of_catalogue_ships_reads_back(data_catalog) -> None:  # noqa: 
     round_trip()
 
 
-def test_a_misspelt_ship_gets_a_suggestion(data_catalog) -> None:  # noqa: ANN001
+def test_a_misspelt_ship_gets_a_suggestion(data_catalog) -> None:
     text = "Faction: Orks\nGame size: Patrol\n* Squadron\n  - Savage Gunshp"
     with pytest.raises(TextListError) as caught:
         from_text(data_catalog, text)
@@ -227,7 +227,7 @@ def test_a_misspelt_ship_gets_a_suggestion(data_catalog) -> None:  # noqa: ANN00
                                  "did you mean 'Savage Gunship'?")
 
 
-def test_a_list_copied_back_from_a_forum_post_reads(data_catalog) -> None:  # noqa: ANN001
+def test_a_list_copied_back_from_a_forum_post_reads(data_catalog) -> None:
     fleet = commanded(data_catalog)
     text = text_of(data_catalog, fleet)
     rendered = "\n".join(("• " + x[2:]) if x.startswith("* ") else

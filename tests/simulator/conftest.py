@@ -44,7 +44,7 @@ def started(start_run: Callable[..., Any]) -> Callable[..., Matchup]:
 
 
 @pytest.fixture
-def own_fleet(client: Client, catalog) -> Callable[..., Fleet]:  # noqa: ANN001
+def own_fleet(client: Client, catalog) -> Callable[..., Fleet]:
     """A saved fleet of this browser holding the sample list of ``faction`` and ``size``."""
 
     def make(faction: str = "imperial-navy", size: str = "patrol", name: str = "") -> Fleet:

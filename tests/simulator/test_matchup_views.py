@@ -39,7 +39,7 @@ def stat(page: str, name: str) -> str | None:
     return match.group(1) if match else None
 
 
-def one_shot(catalog, run: Matchup, battles: int | None = None) -> dict[str, Any]:  # noqa: ANN001
+def one_shot(catalog, run: Matchup, battles: int | None = None) -> dict[str, Any]:
     """The summary of one simulate call over the run's inputs."""
     tally = simulate(catalog, run.core_fleet("a"), run.core_fleet("b"),
                      battles=battles or run.battles, seed=run.seed,
@@ -51,7 +51,7 @@ def one_shot(catalog, run: Matchup, battles: int | None = None) -> dict[str, Any
 
 
 def test_form_offers_samples_and_shared_fleets_without_saved_fleets(client: Client,
-                                                                      catalog) -> None:  # noqa: ANN001
+                                                                      catalog) -> None:
     page = client.get("/simulator/").content.decode()
     assert "You have no saved fleets in this browser yet" in page
     assert 'value="sample"' in page and 'value="shared"' in page
@@ -97,7 +97,7 @@ def test_preview_from_a_fleet_puts_it_on_side_a_against_a_sample_of_its_size(
     ({"b_source": "shared", "b_share": "v1.@@@"}, "b_share", "No shared fleet has that"),
 ])
 def test_a_bad_request_is_refused_with_a_message_and_starts_nothing(
-        start_run: Callable[..., Any], catalog, fields: dict[str, str], field: str,  # noqa: ANN001
+        start_run: Callable[..., Any], catalog, fields: dict[str, str], field: str,
         message: str) -> None:
     response = start_run(**fields)
     assert response.status_code == 400
@@ -138,7 +138,7 @@ def test_a_fleet_the_engine_cannot_play_is_refused_and_nothing_is_kept(
 
 
 def test_a_small_run_finishes_at_once_and_shows_the_engines_numbers(
-        client: Client, started: Callable[..., Matchup], catalog) -> None:  # noqa: ANN001
+        client: Client, started: Callable[..., Matchup], catalog) -> None:
     run = started(battles="24", seed="7")
     assert (run.done, run.battles, run.seed) == (24, 24, 7)
     assert run.finished is not None
@@ -160,7 +160,7 @@ def test_a_small_run_finishes_at_once_and_shows_the_engines_numbers(
     assert page.count("<svg") >= 5  # outcome, two victory-point charts, rounds, fate bars
 
 
-def merged_one_shot(catalog, run: Matchup, ranges: list[tuple[int, int]]) -> dict[str, Any]:  # noqa: ANN001
+def merged_one_shot(catalog, run: Matchup, ranges: list[tuple[int, int]]) -> dict[str, Any]:
     """The summary of simulate calls over the given battle ranges of the run, merged."""
     options = SimOptions.from_dict(run.options)
     tallies = [simulate(catalog, run.core_fleet("a"), run.core_fleet("b"), battles=hi - lo,
@@ -172,7 +172,7 @@ def merged_one_shot(catalog, run: Matchup, ranges: list[tuple[int, int]]) -> dic
 
 
 def test_chunks_played_in_any_order_end_with_the_one_shot_tally(
-        client: Client, started: Callable[..., Matchup], catalog, held_chunks, settings,  # noqa: ANN001
+        client: Client, started: Callable[..., Matchup], catalog, held_chunks, settings,
 ) -> None:
     settings.SIM_CHUNK_BATTLES = 2
     run = started(battles="9", seed="4242")
@@ -205,7 +205,7 @@ def test_chunks_played_in_any_order_end_with_the_one_shot_tally(
 
 
 def test_without_javascript_the_page_refreshes_itself_until_the_run_ends(
-        client: Client, started: Callable[..., Matchup], held_chunks, settings) -> None:  # noqa: ANN001
+        client: Client, started: Callable[..., Matchup], held_chunks, settings) -> None:
     settings.SIM_CHUNK_BATTLES = 4
     run = started(battles="8")
     page = client.get(run.get_absolute_url()).content.decode()
@@ -218,8 +218,8 @@ def test_without_javascript_the_page_refreshes_itself_until_the_run_ends(
     assert "Finished: 8 battles played." in page
 
 
-def test_a_chunk_delivered_twice_counts_once(started: Callable[..., Matchup], catalog,  # noqa: ANN001
-                                            held_chunks, settings) -> None:  # noqa: ANN001
+def test_a_chunk_delivered_twice_counts_once(started: Callable[..., Matchup], catalog,
+                                            held_chunks, settings) -> None:
     settings.SIM_CHUNK_BATTLES = 5
     run = started(battles="10")
     assert play_chunk(run.pk, 1) == 5
@@ -238,8 +238,8 @@ def test_a_chunk_delivered_twice_counts_once(started: Callable[..., Matchup], ca
 
 
 def test_the_owner_cancels_a_run_and_nothing_more_is_played(
-        client: Client, started: Callable[..., Matchup], outsider: Client, held_chunks,  # noqa: ANN001
-        settings) -> None:  # noqa: ANN001
+        client: Client, started: Callable[..., Matchup], outsider: Client, held_chunks,
+        settings) -> None:
     settings.SIM_CHUNK_BATTLES = 3
     run = started(battles="9")
     play_chunk(run.pk, 0)
@@ -262,7 +262,7 @@ def test_the_owner_cancels_a_run_and_nothing_more_is_played(
 
 def test_each_player_may_have_two_unfinished_runs(client: Client, start_run: Callable[..., Any],
                                                   started: Callable[..., Matchup],
-                                                  outsider: Client, held_chunks) -> None:  # noqa: ANN001
+                                                  outsider: Client, held_chunks) -> None:
     first, _second = started(), started()
     response = start_run()
     assert response.status_code == 429
@@ -274,8 +274,8 @@ def test_each_player_may_have_two_unfinished_runs(client: Client, start_run: Cal
 
 
 def test_a_full_queue_refuses_new_runs_with_a_message(start_run: Callable[..., Any],
-                                                      outsider: Client, held_chunks,  # noqa: ANN001
-                                                      settings) -> None:  # noqa: ANN001
+                                                      outsider: Client, held_chunks,
+                                                      settings) -> None:
     settings.SIM_MAX_QUEUED_BATTLES = 30
     assert start_run(battles="20").status_code == 302
     response = start_run(outsider, battles="20")
@@ -287,8 +287,8 @@ def test_a_full_queue_refuses_new_runs_with_a_message(start_run: Callable[..., A
 
 
 def test_a_failing_chunk_fails_the_run_with_a_message_and_a_logged_traceback(
-        client: Client, started: Callable[..., Matchup], held_chunks, monkeypatch,  # noqa: ANN001
-        caplog, settings) -> None:  # noqa: ANN001
+        client: Client, started: Callable[..., Matchup], held_chunks, monkeypatch,
+        caplog, settings) -> None:
     settings.SIM_CHUNK_BATTLES = 4
     run = started(battles="8")
     play_chunk(run.pk, 0)
@@ -312,7 +312,7 @@ def test_a_failing_chunk_fails_the_run_with_a_message_and_a_logged_traceback(
 
 
 def test_an_unreachable_queue_is_a_clear_message_not_a_hang(
-        client: Client, start_run: Callable[..., Any], monkeypatch) -> None:  # noqa: ANN001
+        client: Client, start_run: Callable[..., Any], monkeypatch) -> None:
     from kombu.exceptions import OperationalError
 
     def away(*args: Any, **kwargs: Any) -> None:
@@ -327,7 +327,7 @@ def test_an_unreachable_queue_is_a_clear_message_not_a_hang(
 
 
 def test_the_largest_run_is_ten_thousand_battles(start_run: Callable[..., Any],
-                                                 held_chunks, settings) -> None:  # noqa: ANN001
+                                                 held_chunks, settings) -> None:
     assert MAX_BATTLES == 10_000
     settings.SIM_CHUNK_BATTLES = 50
     assert start_run(battles="10000").status_code == 302
@@ -336,7 +336,7 @@ def test_the_largest_run_is_ten_thousand_battles(start_run: Callable[..., Any],
 
 
 def test_purge_simulator_runs_deletes_runs_untouched_for_the_set_days(
-        started: Callable[..., Matchup], held_chunks, settings) -> None:  # noqa: ANN001
+        started: Callable[..., Matchup], held_chunks, settings) -> None:
     from datetime import timedelta
 
     from django.utils import timezone
@@ -355,7 +355,7 @@ def test_purge_simulator_runs_deletes_runs_untouched_for_the_set_days(
 
 def test_the_run_keeps_its_own_copy_of_the_fleets(client: Client, started: Callable[..., Matchup],
                                                   own_fleet: Callable[..., Fleet],
-                                                  catalog) -> None:  # noqa: ANN001
+                                                  catalog) -> None:
     fleet = own_fleet("imperial-navy", "patrol", name="Home Guard")
     run = started(a_source="fleet", a_fleet=str(fleet.pk))
     before = dict(run.fleet_a)
@@ -369,7 +369,7 @@ def test_the_run_keeps_its_own_copy_of_the_fleets(client: Client, started: Calla
 def test_each_ship_row_is_named_as_in_its_fleet_list(client: Client,
                                                     started: Callable[..., Matchup],
                                                     own_fleet: Callable[..., Fleet],
-                                                    catalog) -> None:  # noqa: ANN001
+                                                    catalog) -> None:
     # The Patrol sample: Siluria, Siluria, Dauntless, Endeavour, then three squadrons of three
     # (Cobras, Falchions, Swords). An empty squadron goes first: the engine skips it.
     fleet = own_fleet("imperial-navy", "patrol")
@@ -396,8 +396,8 @@ def test_each_ship_row_is_named_as_in_its_fleet_list(client: Client,
 
 
 def test_a_shared_fleet_by_code_link_or_permalink(started: Callable[..., Matchup],
-                                                  start_run: Callable[..., Any], catalog,  # noqa: ANN001
-                                                  outsider: Client) -> None:  # noqa: ANN001
+                                                  start_run: Callable[..., Any], catalog,
+                                                  outsider: Client) -> None:
     orks = sample_fleet(catalog, "orks", "patrol")
     code = encode(orks)
     by_code = started(b_source="shared", b_share=code, battles="3")
@@ -429,7 +429,7 @@ def test_a_shared_fleet_by_code_link_or_permalink(started: Callable[..., Matchup
 
 
 def test_anyone_with_the_link_reads_the_results_but_only_the_owner_cancels(
-        started: Callable[..., Matchup], outsider: Client, held_chunks) -> None:  # noqa: ANN001
+        started: Callable[..., Matchup], outsider: Client, held_chunks) -> None:
     run = started(battles="8")
     page = outsider.get(run.get_absolute_url())
     assert page.status_code == 200
@@ -450,7 +450,7 @@ def test_anyone_with_the_link_reads_the_results_but_only_the_owner_cancels(
 
 def test_the_form_lists_this_browsers_recent_runs_only(client: Client,
                                                        started: Callable[..., Matchup],
-                                                       outsider: Client) -> None:  # noqa: ANN001
+                                                       outsider: Client) -> None:
     run = started(battles="2", seed="8080")
     page = client.get("/simulator/").content.decode()
     assert "Your recent runs" in page
@@ -461,7 +461,7 @@ def test_the_form_lists_this_browsers_recent_runs_only(client: Client,
 def test_a_signed_in_players_run_is_theirs_in_any_browser(client: Client,
                                                           started: Callable[..., Matchup],
                                                           django_user_model, outsider: Client,
-                                                          held_chunks) -> None:  # noqa: ANN001
+                                                          held_chunks) -> None:
     player = django_user_model.objects.create_user("admiral", password="long-enough-secret")
     client.force_login(player)
     run = started(battles="8")
@@ -478,7 +478,7 @@ def test_a_signed_in_players_run_is_theirs_in_any_browser(client: Client,
 def test_runs_started_before_logging_in_move_to_the_account(client: Client,
                                                              started: Callable[..., Matchup],
                                                              django_user_model,
-                                                             held_chunks) -> None:  # noqa: ANN001
+                                                             held_chunks) -> None:
     run = started(battles="8")
     assert run.owner is None
     player = django_user_model.objects.create_user("captain", password="long-enough-secret")
@@ -504,7 +504,7 @@ def test_unknown_runs_are_404_and_wrong_methods_405(client: Client,
 
 
 def test_run_again_with_the_same_seed_gives_the_same_results(
-        client: Client, started: Callable[..., Matchup], outsider: Client) -> None:  # noqa: ANN001
+        client: Client, started: Callable[..., Matchup], outsider: Client) -> None:
     run = started(battles="10", seed="99", terrain="void", scoring="faq", max_rounds="6",
                   b_policy="cautious", table="armada")
     assert run.options == {"max_rounds": 6, "scoring": "faq", "terrain": "void",
@@ -530,7 +530,7 @@ def test_run_again_with_the_same_seed_gives_the_same_results(
 
 def test_edit_and_run_again_fills_the_form_with_the_runs_inputs(
         client: Client, started: Callable[..., Matchup], own_fleet: Callable[..., Fleet],
-        outsider: Client) -> None:  # noqa: ANN001
+        outsider: Client) -> None:
     fleet = own_fleet("orks", "patrol", name="Da Boyz")
     run = started(battles="3", seed="77", b_source="fleet", b_fleet=str(fleet.pk),
                   a_faction="necrons", a_size="battle", a_policy="cautious", terrain="section13")
@@ -567,7 +567,7 @@ def test_edit_and_run_again_fills_the_form_with_the_runs_inputs(
 
 def test_the_files_and_command_on_the_page_replay_the_run(client: Client,
                                                            started: Callable[..., Matchup],
-                                                           tmp_path) -> None:  # noqa: ANN001
+                                                           tmp_path) -> None:
     run = started(battles="6", seed="123", terrain="void", scoring="faq", max_rounds="7",
                   table="battle")
     page = html.unescape(client.get(run.get_absolute_url()).content.decode())
@@ -594,7 +594,7 @@ def test_the_files_and_command_on_the_page_replay_the_run(client: Client,
 
 
 def test_one_battles_log_is_that_battle_replayed(client: Client, started: Callable[..., Matchup],
-                                                 catalog) -> None:  # noqa: ANN001
+                                                 catalog) -> None:
     run = started(battles="5", seed="31")
     page = client.get(run.get_absolute_url()).content.decode()
     assert "Battle 1:" in page
@@ -621,7 +621,7 @@ def test_one_battles_log_is_that_battle_replayed(client: Client, started: Callab
 @pytest.mark.parametrize("wanted", ["0", "6", "x", "-1"])
 def test_a_battle_outside_the_run_gets_a_message(client: Client,
                                                  started: Callable[..., Matchup],
-                                                 wanted: str) -> None:  # noqa: ANN001
+                                                 wanted: str) -> None:
     run = started(battles="5")
     message = f"There is no battle {wanted}: this run has battles 1 to 5."
     response = client.get(f"{run.get_absolute_url()}?battle={wanted}")
@@ -636,7 +636,7 @@ def test_a_battle_outside_the_run_gets_a_message(client: Client,
 
 
 def test_a_stalled_run_gets_its_missing_chunks_sent_again_once_a_period(
-        client: Client, started: Callable[..., Matchup], held_chunks, settings) -> None:  # noqa: ANN001
+        client: Client, started: Callable[..., Matchup], held_chunks, settings) -> None:
     """Lost messages (a Redis restarted empty) must not leave a run waiting forever."""
     from datetime import timedelta
 

@@ -122,7 +122,7 @@ def test_an_unknown_run_or_a_bad_number_is_404(client: Client) -> None:
 
 
 def test_a_ten_round_replay_is_quick_and_then_cached(
-        client: Client, started: Callable[..., Matchup], catalog) -> None:  # noqa: ANN001
+        client: Client, started: Callable[..., Matchup], catalog) -> None:
     run = started(battles="10", seed="77", a_size="skirmish", b_size="skirmish")
     long_one = None
     for i in range(run.battles):

@@ -13,7 +13,7 @@ from rules_core.sample_fleets import sample_fleet
 
 
 @pytest.fixture
-def doc(catalog) -> dict[str, Any]:  # noqa: ANN001
+def doc(catalog) -> dict[str, Any]:
     """The Imperial Navy Patrol sample as a contract-1 document (a dict to change)."""
     return rf.fleet_to_dict(sample_fleet(catalog, "imperial-navy", "patrol"))
 

@@ -68,7 +68,7 @@ def saved_value(page: str) -> str:
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(texts=three_texts())
 def test_any_text_is_refused_or_round_trips_and_nothing_answers_500(
-        catalog, texts: tuple[str, str, str]) -> None:  # noqa: ANN001
+        catalog, texts: tuple[str, str, str]) -> None:
     name, unit_name, notes = texts
     client = Client()  # raises the view's exception, so a 500 fails the test at once
     doc = rf.fleet_to_dict(sample_fleet(catalog, "imperial-navy", "patrol"))

@@ -116,7 +116,7 @@ def _new_fleet(client: Client, name: str) -> Any:
                                         "game_size": "patrol", "name": name})
 
 
-def test_the_builders_names_are_checked_with_the_field_named(client: Client, catalog) -> None:  # noqa: ANN001
+def test_the_builders_names_are_checked_with_the_field_named(client: Client, catalog) -> None:
     response = _new_fleet(client, "Patrol\x00")
     assert response.status_code == 400
     assert "Name contains a control character (U+0000)." in page_text(response)
@@ -143,7 +143,7 @@ def test_the_builders_names_are_checked_with_the_field_named(client: Client, cat
 
 
 def test_the_search_box_and_addresses_holding_a_nul_are_400_not_500(client: Client,
-                                                                     catalog) -> None:  # noqa: ANN001
+                                                                     catalog) -> None:
     for url in ("/fleets/?q=%00", "/fleets/?q=a%01", "/fleets/?%00=1", "/s/%00/",
                 "/s/abc%00/cards.pdf", "/simulator/?from=%00", "/simulator/m/%00/",
                 "/fleets/code/v1.%00/", "/ships/?x=%C2%85"):
@@ -178,7 +178,7 @@ def test_account_fields_are_checked(client: Client) -> None:
     assert "contains a control character (U+0000)" in page_text(response)
 
 
-def test_the_simulators_share_field_is_checked(client: Client, catalog) -> None:  # noqa: ANN001
+def test_the_simulators_share_field_is_checked(client: Client, catalog) -> None:
     data = {"a_source": "shared", "a_share": "v1.abc\x00", "b_source": "sample",
             "b_faction": "orks", "b_size": "patrol", "battles": 1, "max_rounds": 1,
             "scoring": "core", "terrain": "none"}

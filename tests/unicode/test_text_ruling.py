@@ -113,11 +113,11 @@ def test_a_share_code_holding_a_nul_or_a_surrogate_is_refused_by_its_path() -> N
 
 
 @pytest.fixture(scope="module")
-def data_catalog():  # noqa: ANN201
+def data_catalog():
     return load_catalog_dir(Path(__file__).resolve().parents[2] / "fleetbuilder/catalog/data")
 
 
-def test_a_text_list_names_the_line_at_fault(data_catalog) -> None:  # noqa: ANN001
+def test_a_text_list_names_the_line_at_fault(data_catalog) -> None:
     head = "Fleet: Patrol\nFaction: Imperial Navy\nGame size: Patrol\n\n"
     with pytest.raises(textlist.TextListError) as caught:
         textlist.from_text(data_catalog, head + '* Lunar Class Cruiser "Wr\\u0000ath"\n')

@@ -14,7 +14,7 @@ OPTIONS = [SimOptions(), SimOptions(terrain="voidscape", scoring="faq"),
 
 @pytest.mark.parametrize("options", OPTIONS, ids=["core", "voidscape", "advanced"])
 def test_recording_a_battle_does_not_change_how_it_ends(catalog_real, fleets_real,
-                                                         options) -> None:  # noqa: ANN001
+                                                         options) -> None:
     a, b = fleets_real
     for index in range(4):
         plain = play_battle(catalog_real, a, b, seed=4242, index=index, options=options)
@@ -33,7 +33,7 @@ def test_recording_a_battle_does_not_change_how_it_ends(catalog_real, fleets_rea
 
 
 def test_the_steps_rebuild_every_ship_where_the_battle_left_it(catalog_real, fleets_real
-                                                                ) -> None:  # noqa: ANN001
+                                                                ) -> None:
     a, b = fleets_real
     result, data = replay_battle(catalog_real, a, b, seed=11, index=3)
     frames = frames_at(data)
@@ -59,7 +59,7 @@ def test_the_steps_rebuild_every_ship_where_the_battle_left_it(catalog_real, fle
                and data["ships"][v[0]]["side"] != data["ships"][v[1]]["side"] for v in volleys)
 
 
-def test_a_step_carries_only_what_changed(catalog_real, fleets_real) -> None:  # noqa: ANN001
+def test_a_step_carries_only_what_changed(catalog_real, fleets_real) -> None:
     a, b = fleets_real
     _, data = replay_battle(catalog_real, a, b, seed=5, index=0)
     steps = data["steps"]

@@ -26,14 +26,14 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-def files(tmp_path: Path, fleets_real) -> tuple[str, str]:  # noqa: ANN001
+def files(tmp_path: Path, fleets_real) -> tuple[str, str]:
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     a.write_text(dump_fleet_json(fleets_real[0]))
     b.write_text(dump_fleet_json(fleets_real[1]))
     return str(a), str(b)
 
 
-def test_json_has_contract_3s_shape_and_is_the_same_with_two_workers(files) -> None:  # noqa: ANN001
+def test_json_has_contract_3s_shape_and_is_the_same_with_two_workers(files) -> None:
     code, out, err = run(*files, "--battles", "12", "--seed", "9", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
@@ -46,14 +46,14 @@ def test_json_has_contract_3s_shape_and_is_the_same_with_two_workers(files) -> N
     assert code == 0 and again == out
 
 
-def test_text_summary_names_both_fleets_with_intervals(files) -> None:  # noqa: ANN001
+def test_text_summary_names_both_fleets_with_intervals(files) -> None:
     code, out, _ = run(*files, "--battles", "4", "--seed", "1")
     assert code == 0
     assert "Imperial Navy Skirmish Fleet (A) vs Orks Skirmish Fleet (B): 4 battles" in out
     assert "95% CI" in out and "destroyed" in out
 
 
-def test_log_prints_one_battle_round_by_round(files) -> None:  # noqa: ANN001
+def test_log_prints_one_battle_round_by_round(files) -> None:
     code, out, _ = run(*files, "--battles", "2", "--seed", "1", "--log", "--log-battle", "1")
     assert code == 0
     assert "Battle 1 of seed 1:" in out and "round  1 command" in out
@@ -66,7 +66,7 @@ def test_log_prints_one_battle_round_by_round(files) -> None:  # noqa: ANN001
     ('{"format": "void-command-fleet", "version": 1, "faction": "orks", "game_size": '
      '"skirmish", "units": []}', "no units"),
 ])
-def test_unusable_input_exits_2_with_one_line(tmp_path: Path, files, content: str,  # noqa: ANN001
+def test_unusable_input_exits_2_with_one_line(tmp_path: Path, files, content: str,
                                              reason: str) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(content)
@@ -75,7 +75,7 @@ def test_unusable_input_exits_2_with_one_line(tmp_path: Path, files, content: st
     assert reason in err and err.strip().count("\n") == 0
 
 
-def test_bad_numbers_exit_2(files) -> None:  # noqa: ANN001
+def test_bad_numbers_exit_2(files) -> None:
     assert run(*files, "--battles", "0")[0] == 2
     assert run(*files, "--workers", "0")[0] == 2
     assert run(*files, "--rounds", "0")[0] == 2

@@ -139,7 +139,7 @@ class Command(BaseCommand):
         report = self.progress(began)
         try:
             run.enqueue()
-        except Exception as exc:  # noqa: BLE001 - kombu's errors: the broker is away
+        except Exception as exc:
             run.fail("the queue could not be reached")
             self.fail(f"The task queue cannot be reached: {exc}")
         stall = int(settings.SIM_STALL_SECONDS)

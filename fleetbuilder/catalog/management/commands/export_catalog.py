@@ -12,7 +12,7 @@ class Command(BaseCommand):
     help = ("Print the whole catalogue as JSON (contract 3): the loaded one, or the data files' "
             "when the database is not set up or holds none.")
 
-    def handle(self, *args, **options) -> None:  # noqa: ANN002, ANN003
+    def handle(self, *args, **options) -> None:
         # Like validate_fleet: a clone that was never migrated still exports (from the files),
         # and an SQLite file that does not exist is not created.
         catalog = loader.read_files() if database_problem() else loader.command_catalog()

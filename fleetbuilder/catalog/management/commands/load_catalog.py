@@ -11,11 +11,11 @@ from ... import loader
 class Command(BaseCommand):
     help = "Load the catalogue's data files into the database (skips work when unchanged)."
 
-    def add_arguments(self, parser) -> None:  # noqa: ANN001
+    def add_arguments(self, parser) -> None:
         parser.add_argument("--force", action="store_true", help="reload even if unchanged")
         parser.add_argument("--data", type=Path, default=loader.DATA_DIR, help="data folder")
 
-    def handle(self, *args, force: bool = False, data: Path, **options) -> None:  # noqa: ANN002, ANN003
+    def handle(self, *args, force: bool = False, data: Path, **options) -> None:
         require_database()  # unmigrated: one line saying to run migrate, exit 2
         try:
             result = loader.load(data, force=force)
