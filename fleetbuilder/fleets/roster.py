@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_core import catalog as core
-from rules_core.chatlist import lineup
 from rules_core import fleet as rf
+from rules_core.chatlist import lineup
 from rules_core.validator import Problem, ShipReport, ValidationReport, catalog_index, validate
 
 from .models import Fleet

@@ -37,8 +37,8 @@ from fleetbuilder.cards import views as cards
 from fleetbuilder.catalog import loader
 from fleetbuilder.ratelimit import rate_limit
 from rules_core import catalog as core
-from rules_core import fleet as rf
 from rules_core import chatlist, sharecode, textlist
+from rules_core import fleet as rf
 from rules_core.validator import check_points_bound, validate
 
 from . import library
