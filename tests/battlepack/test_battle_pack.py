@@ -221,3 +221,21 @@ def test_a_bad_pack_request_says_why_and_makes_nothing(client: Client, field: st
     assert response.status_code == 400
     assert message in response.content.decode()
     assert BattlePack.objects.count() == 0
+
+
+def test_the_quick_reference_stays_within_two_pages_with_everything_in_play(
+        client: Client) -> None:
+    """The most the reference can hold: §13's terrain, seed 001's void elements and seed 003's
+    advanced movement."""
+    response = client.post("/pack/", {**PACK_FORM, "b_source": "sample", "b_faction": "orks",
+                                      "b_size": "patrol", "terrain": "voidscape",
+                                      "movement": "advanced", "paper": "letter"})
+    assert response.status_code == 302
+    pack = BattlePack.objects.get()
+    data = client.get(f"/pack/{pack.public_id}/battle-pack.pdf").content
+    pages = pdf_pages(data)
+    footers = [m for p in pages for m in re.findall(r"Quick reference (\d) / (\d)", p)]
+    assert footers and all(total in ("1", "2") for _, total in footers), footers
+    reference = squash(" ".join(pages[:2]))
+    assert "Advanced movement" in reference and "Void elements" in reference
+    assert "Terrain effects" in reference
