@@ -46,6 +46,24 @@
     });
   }
 
+  // The navigations' Menu (base.html): Escape closes it; on wide screens it is always open
+  // where CSS cannot show a closed <details>' content (no ::details-content).
+  var menu = document.querySelector("[data-site-menu]");
+  if (menu) {
+    menu.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && menu.open && !window.matchMedia("(min-width: 75rem)").matches) {
+        menu.open = false;
+        menu.querySelector("summary").focus();
+      }
+    });
+    if (!(window.CSS && CSS.supports && CSS.supports("selector(::details-content)"))) {
+      var wide = window.matchMedia("(min-width: 75rem)");
+      var sync = function () { menu.open = wide.matches; };
+      sync();
+      wide.addEventListener("change", sync);
+    }
+  }
+
   wire(document);
   scrollables(document);
   document.body.addEventListener("htmx:afterSwap", function (event) {
