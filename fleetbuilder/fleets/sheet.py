@@ -368,9 +368,40 @@ class RowChanges:
     gone: list[str]
     shift_from: int
     shift_by: int
+    shift_until: int | None = None  # old index the shift stops before (a move); None: the end
+
+
+def _moved(before: list[RowState], after: list[RowState]) -> RowChanges | None:
+    """A reorder (one unit moved from i to j, the units between shifting by one place) as a
+    removal at i and an insertion at j: the rows between are renumbered in the page, not sent
+    (a drag from the bottom to the top of 40 units sends one row, not 40)."""
+    n = len(before)
+    if n != len(after) or n < 2:
+        return None
+    entries_b, entries_a = [s[0] for s in before], [s[0] for s in after]
+    lo = next((k for k in range(n) if entries_b[k] != entries_a[k]), None)
+    if lo is None:
+        return None
+    hi = next(k for k in range(n - 1, -1, -1) if entries_b[k] != entries_a[k])
+    if hi - lo < 2:
+        return None  # two neighbours swapped: redrawing both in place is as small
+    if entries_a[lo] == entries_b[hi] and entries_a[lo + 1:hi + 1] == entries_b[lo:hi]:
+        i, j, by, shifted = hi, lo, 1, range(lo, hi)  # moved up from hi to lo
+    elif entries_a[hi] == entries_b[lo] and entries_a[lo:hi] == entries_b[lo + 1:hi + 1]:
+        i, j, by, shifted = lo, hi, -1, range(lo + 1, hi + 1)  # moved down from lo to hi
+    else:
+        return None
+    redrawn = [k + by for k in shifted if before[k] != after[k + by]]
+    redrawn += [k for k in range(n) if not lo <= k <= hi and before[k] != after[k]]
+    return RowChanges(redrawn=sorted(redrawn), inserted=[j], insert_after=j - 1,
+                      gone=[f"unit-{i}"], shift_from=shifted.start, shift_by=by,
+                      shift_until=shifted.stop)
 
 
 def changed_rows(before: list[RowState], after: list[RowState]) -> RowChanges:
+    moved = _moved(before, after)
+    if moved is not None:
+        return moved
     n_b, n_a = len(before), len(after)
     common = min(n_b, n_a)
     head = 0

@@ -176,8 +176,11 @@ def fleet_unit(request: HtmxHttpRequest, pk: int, unit: int) -> HttpResponse:
         return _stale(request, pk, catalog)
     report = fleet.report(catalog)
     sheet = build_sheet(fleet, catalog, report, indexes=[unit], open_unit=unit if opened else None)
-    return render(request, f"{PAGE}#unit", {"fleet": fleet, "sheet": sheet,
-                                            "unit": sheet.units[0]})
+    response = render(request, f"{PAGE}#unit", {"fleet": fleet, "sheet": sheet,
+                                                "unit": sheet.units[0]})
+    # No settle delay (as for edits): the editor's boxes answer a key press at once.
+    response["HX-Reswap"] = "outerHTML settle:0ms"
+    return response
 
 
 def _settings_initial(fleet: Fleet) -> dict[str, Any]:
@@ -335,7 +338,8 @@ def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
     response["HX-Reswap"] = "none settle:0ms"
     if rows.gone or rows.shift_by:  # done by builder.js when the answer arrives, before the swap
         trigger_client_event(response, "fleetRows", {
-            "gone": rows.gone, "from": rows.shift_from, "by": rows.shift_by})
+            "gone": rows.gone, "from": rows.shift_from, "by": rows.shift_by,
+            "until": rows.shift_until})
     trigger_client_event(response, FLEET_CHANGED)
     if outcome.focus:
         trigger_client_event(response, "fleetFocus",

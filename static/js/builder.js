@@ -13,9 +13,9 @@
 // - Rows are numbered by their place in the fleet (ids unit-<i>, URLs /units/<i>/). A removal or
 //   an insertion moves the rows after it: rather than sending them all again, the answer's
 //   fleetRows event (fired when it arrives, before the swap) says which rows are gone and from
-//   which old place on the rows move by how much; they are renumbered here (a gone row is only
-//   renamed gone-unit-<i>: the answer deletes it), and its out-of-band rows land on the new
-//   numbers. The version check still guards every edit.
+//   which old place on (for a reorder, up to which) the rows move by how much; they are
+//   renumbered here (a gone row is only renamed gone-unit-<i>: the answer deletes it), and its
+//   out-of-band rows land on the new numbers. The version check still guards every edit.
 // - Reordering: Move up / Move down are plain forms; dragging a row's handle (pointer) posts to
 //   the same endpoint with the place it was dropped at.
 (function () {
@@ -57,9 +57,13 @@
       var gone = document.getElementById(id);
       if (gone) gone.id = "gone-" + id;
     });
-    var from = detail.from, by = detail.by;
+    var from = detail.from, by = detail.by, until = detail.until;
     if (!by) return;
-    function move(n) { n = Number(n); return String(n >= from ? n + by : n); }
+    function move(n) {
+      n = Number(n);
+      var shifted = n >= from && (until === null || until === undefined || n < until);
+      return String(shifted ? n + by : n);
+    }
     function rewrite(value) {
       return value
         .replace(/unit-(\d+)/g, function (m, n) { return "unit-" + move(n); })

@@ -52,6 +52,7 @@ def test_move_up_and_down_by_keyboard_keeps_focus_on_the_moved_unit(
 def test_drag_a_unit_by_its_handle(page: Page, live_catalog) -> None:
     start_with(page, live_catalog.url, ["Lunar Class Cruiser", "Gothic Class Cruiser",
                                         "Dictator Class Cruiser", "Tyrant Class Cruiser"])
+    page.locator("#unit-0").scroll_into_view_if_needed()
     handle = page.locator("#unit-3-handle").bounding_box()
     target = page.locator("#unit-0").bounding_box()
     assert handle and target
@@ -102,6 +103,7 @@ def test_toggle_upgrades_by_keyboard_with_barred_ones_greyed(page: Page,
     # Squadron-wide: one box fits it to both escorts.
     page.locator("#unit-1-edit").focus()
     page.keyboard.press("Enter")
+    expect(page.locator("#unit-1-edit")).to_have_attribute("aria-expanded", "true")
     wide = page.locator("#unit-1-all-extra-turrets")
     wide.focus()
     page.keyboard.press("Space")

@@ -345,3 +345,24 @@ def test_a_stray_admiral_on_a_non_flagship_can_be_removed(client: Client, built:
     assert "No admiral on Gothic Class Cruiser" in response.content.decode()
     assert doc_units(built)[1]["admiral"] is None
     assert "admiral.not_on_flagship" not in response.content.decode()
+
+
+def test_a_long_move_sends_the_moved_row_only(client: Client, fleet: Fleet, edit: Any) -> None:
+    # A drag from the bottom to the top of 12 units: the rows between are renumbered in the
+    # page (fleetRows with an upper bound), not sent again.
+    for ship in [LUNAR] * 11 + [GOTHIC]:
+        edit(fleet, "add-ship/", {"ship": ship})
+    response = edit(fleet, "units/11/reorder/", {"to": "0"})
+    body = response.content.decode()
+    assert re.findall(r'<article [^>]*id="(unit-\d+)"', body) == ["unit-0"]
+    assert 'hx-swap-oob="afterbegin:#unit-list"' in body
+    assert '<div id="gone-unit-11" hx-swap-oob="delete">' in body
+    rows = response.headers["HX-Trigger"]
+    assert '"fleetRows": {"gone": ["unit-11"], "from": 0, "by": 1, "until": 11}' in rows
+    assert order(fleet) == [GOTHIC] + [LUNAR] * 11
+    # And down again, from the top to place 6: rows 1–6 move up one place.
+    response = edit(fleet, "units/0/reorder/", {"to": "6"})
+    assert '"fleetRows": {"gone": ["unit-0"], "from": 1, "by": -1, "until": 7}' in (
+        response.headers["HX-Trigger"])
+    assert 'hx-swap-oob="afterend:#unit-5"' in response.content.decode()
+    assert order(fleet)[6] == GOTHIC
