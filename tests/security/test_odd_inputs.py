@@ -38,9 +38,9 @@ def test_ids_past_a_database_integer_are_404(owner: Browser,
     before = fleet_state(fleet)
     for unit in (HUGE, BIG, "99"):
         for edit in ("remove", "rename", "flagship", "duplicate", "add-escort", "move",
-                     "admiral", "upgrades/add"):
+                     "admiral", "upgrades/add", "upgrades", "reorder"):
             response = owner.send("POST", f"/fleets/{fleet.pk}/units/{unit}/{edit}/",
-                                  {"name": "x", "ship": HUGE, "to": HUGE,
+                                  {"name": "x", "ship": HUGE, "to": HUGE, "by": HUGE,
                                    "upgrade": "x", "admiral": "x"})
             assert response.status_code < 500, (unit, edit)
     assert fleet_state(fleet) == before
