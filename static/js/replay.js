@@ -31,8 +31,25 @@
         bar: g.querySelector(".rship__hullbar"), base: g.getAttribute("class")
       };
     });
-    var logItems = root.querySelectorAll("[data-log] [data-step]");
+    // The log beside the map, one line a step (the page prints it once, in the rounds below).
     var logBox = root.querySelector("[data-log]");
+    var lines = document.createDocumentFragment();
+    data.steps.forEach(function (step, i) {
+      var li = document.createElement("li");
+      li.className = "sim-event sim-event--" + (step.s || "both");
+      li.setAttribute("data-step", String(i));
+      var phase = document.createElement("span");
+      phase.className = "sim-event__phase";
+      phase.textContent = (step.r ? "R" + step.r + " " : "") + step.p;
+      var text = document.createElement("span");
+      text.className = "sim-event__text";
+      text.textContent = step.t;
+      li.appendChild(phase);
+      li.appendChild(text);
+      lines.appendChild(li);
+    });
+    logBox.appendChild(lines);
+    var logItems = logBox.querySelectorAll("[data-step]");
     var where = root.querySelector("[data-where]");
     var playButton = root.querySelector('[data-act="play"]');
     var speed = root.querySelector("[data-speed]");
