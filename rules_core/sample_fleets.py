@@ -335,3 +335,36 @@ def sample_fleet(catalog: Catalog, faction_slug: str, game_size: GameSize | str,
         why = "; ".join(p.message for p in report.errors)
         raise SampleFleetError(f"no legal {band.name} fleet for {faction_slug}: {why}")
     return fleet
+
+
+# The points a sample is built to for a matchup against a given fleet keep within this share of
+# that fleet's points (issue 13 §8); the builder itself lands within MATCH_TOLERANCE of its aim.
+NEAR_TOLERANCE = 0.05
+MIN_NEAR_POINTS = 100
+
+
+def near_band(points: int) -> PointsBand:
+    """The custom band whose sample aims at ``points``: its top is the least whose
+    :func:`sample_target` reaches ``points`` (rounded to 5), its floor 5 % below."""
+    aim = max(5, round(points / 5) * 5)
+    top = aim
+    while sample_target(PointsBand("custom", 0, top)) < aim:
+        top += 1
+    return PointsBand("custom", int(aim * (1 - NEAR_TOLERANCE)), top)
+
+
+def sample_fleet_near(catalog: Catalog, faction_slug: str, points: int, *,
+                      variant: str | None = None) -> Fleet:
+    """A legal sample of ``faction_slug`` of about ``points`` (a custom game size), to fight a
+    fleet of that many points on even terms. Raises :class:`SampleFleetError` if the catalogue
+    cannot field one that close."""
+    if points < MIN_NEAR_POINTS:
+        raise SampleFleetError(f"a sample needs at least {MIN_NEAR_POINTS} points")
+    band = near_band(points)
+    fleet = sample_fleet(catalog, faction_slug, GameSize.CUSTOM, variant=variant,
+                         points_limit=band)
+    faction = catalog.faction(faction_slug)
+    name = f"{faction.name if faction else faction_slug} {points}-point Fleet"
+    return Fleet(faction=fleet.faction, game_size=fleet.game_size, units=fleet.units,
+                 name=name, variant=fleet.variant, points_limit=fleet.points_limit,
+                 notes=fleet.notes)

@@ -13,7 +13,13 @@ from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.text import follow_r94
 from rules_core import catalog as core
 from rules_core import fleet as rf
-from rules_core.sample_fleets import SampleFleetError, sample_fleet
+from rules_core.limits import MAX_FLEET_POINTS
+from rules_core.sample_fleets import (
+    MIN_NEAR_POINTS,
+    SampleFleetError,
+    sample_fleet,
+    sample_fleet_near,
+)
 from rules_core.sim import POLICIES
 
 from . import sharing
@@ -126,6 +132,12 @@ class MatchupForm(forms.Form):
             fields[f"{side}_size"] = forms.ChoiceField(choices=SIZE_CHOICES, required=False,
                                                        label="Game size",
                                                        initial="skirmish")
+            fields[f"{side}_points"] = forms.IntegerField(
+                required=False, min_value=MIN_NEAR_POINTS, max_value=MAX_FLEET_POINTS,
+                label="Points",
+                help_text="Built to about this many points, to match a fleet (issue 13); "
+                          "empty for the game size's usual total.",
+            )
             fields[f"{side}_policy"] = forms.ChoiceField(
                 choices=policy_choices(), initial="standard", label="Played as", required=False,
             )
@@ -196,8 +208,12 @@ class MatchupForm(forms.Form):
         if variant and faction.variant(variant) is None:
             self.add_error(f"{side}_variant", f"{faction.name} has no such variant.")
             return None
+        points = data.get(f"{side}_points")
         try:
-            fleet = sample_fleet(self.catalog, faction.slug, size, variant=variant)
+            if points:
+                fleet = sample_fleet_near(self.catalog, faction.slug, points, variant=variant)
+            else:
+                fleet = sample_fleet(self.catalog, faction.slug, size, variant=variant)
         except SampleFleetError as exc:
             self.add_error(f"{side}_faction", f"No sample fleet for that choice: {exc}.")
             return None
@@ -206,4 +222,5 @@ class MatchupForm(forms.Form):
         if chosen is not None:
             label = f"{fleet.name}, {chosen.name} (sample)"
         return Side(fleet, {"kind": "sample", "faction": faction.slug, "size": size,
-                            "variant": variant, "label": label})
+                            "variant": variant, "label": label,
+                            **({"points": points} if points else {})})

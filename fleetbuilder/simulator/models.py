@@ -206,7 +206,8 @@ class Matchup(models.Model):
                 initial.update({f"{side}_source": "sample",
                                 f"{side}_faction": source.get("faction"),
                                 f"{side}_size": source.get("size"),
-                                f"{side}_variant": source.get("variant") or ""})
+                                f"{side}_variant": source.get("variant") or "",
+                                f"{side}_points": source.get("points") or ""})
             else:
                 try:
                     code = sharecode.encode(self.core_fleet(side))

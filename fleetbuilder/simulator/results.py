@@ -59,6 +59,19 @@ def side_info(run: Matchup, side: str, catalog: core.Catalog) -> SideInfo:
     )
 
 
+def points_note(a: SideInfo, b: SideInfo) -> str:
+    """What the headline says when the fleets' points differ (issue 13 §8); "" when equal."""
+    if a.points == b.points:
+        return ""
+    more, less = (a, b) if a.points > b.points else (b, a)
+    gap = more.points - less.points
+    share = gap / max(less.points, 1)
+    close = ("within 5\u00a0%, a close match" if share <= 0.05
+             else "the odds lean its way for that alone")
+    return (f"The points differ: fleet {more.key.upper()} has {gap} more ({more.points} against "
+            f"{less.points}, {share * 100:.1f}\u00a0%); {close}.")
+
+
 def _policy_word(name: str) -> str:
     return "" if name == "standard" else name
 
@@ -143,6 +156,7 @@ def results_context(run: Matchup, catalog: core.Catalog) -> dict[str, Any]:
     table = options.get("table") or run.core_fleet("a").game_size.value
     ctx: dict[str, Any] = {
         "side_a": sides["a"], "side_b": sides["b"], "sides": [sides["a"], sides["b"]],
+        "points_note": points_note(sides["a"], sides["b"]),
         "scoring_label": SCORING_LABELS.get(options.get("scoring", "core"), ""),
         "terrain_label": TERRAIN_LABELS.get(options.get("terrain", "none"), ""),
         "table_label": table.capitalize() if table != "custom" else "Skirmish",

@@ -29,7 +29,9 @@ from fleetbuilder.fleets.access import owner_token
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.http import HtmxHttpRequest
 from fleetbuilder.ratelimit import rate_limit
+from rules_core import catalog as core
 from rules_core.fleet import FleetFormatError
+from rules_core.sample_fleets import MIN_NEAR_POINTS
 from rules_core.sim import SimError, SimOptions
 from rules_core.sim.batch import fleet_specs
 from rules_core.validator import check_points_bound, validate
@@ -123,8 +125,19 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, NEW, ctx, status=status)
 
 
+# The opponent "Preview matchup" proposes: the other side of the Long War.
+RIVALS = {"imperium": "archenemy", "chaos": "imperial-navy", "xenos": "imperial-navy"}
+
+
+def _rival(catalog: core.Catalog, faction_slug: str) -> str:
+    faction = catalog.faction(faction_slug)
+    rival = RIVALS.get(faction.allegiance, "imperial-navy") if faction else "imperial-navy"
+    return rival if catalog.faction(rival) is not None else faction_slug
+
+
 def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
-    """Start from one of your fleets (``?a=<fleet id>``): B is a sample of its size and list;
+    """Start from one of your fleets (``?a=<fleet id>``): B is a rival's sample built to its
+    points (within 5 %, issue 13 §8), of its size when it has too few points for one;
     or from an earlier run (``?from=<run id>``): its sides, options and seed."""
     initial: dict[str, Any] = dict(DEFAULT_SAMPLES)
     if fleets:
@@ -134,8 +147,10 @@ def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
     if chosen is not None:
         size = chosen.game_size if chosen.game_size != "custom" else "skirmish"
         initial.update(a_source="fleet", a_fleet=chosen.pk, b_source="sample",
-                       b_faction=chosen.faction, b_size=size, a_faction=chosen.faction,
-                       a_size=size)
+                       b_faction=_rival(loader.core_catalog(), chosen.faction), b_size=size,
+                       a_faction=chosen.faction, a_size=size)
+        if chosen.points >= MIN_NEAR_POINTS:
+            initial["b_points"] = chosen.points
     earlier = Matchup.objects.filter(public_id=request.GET.get("from", "")).first()
     if earlier is not None:  # "Edit and run again": anyone holding the run's link may
         initial.update(earlier.form_initial({f.pk for f in fleets}))

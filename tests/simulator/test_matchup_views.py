@@ -64,7 +64,7 @@ def test_form_offers_samples_and_shared_fleets_without_saved_fleets(client: Clie
     assert '<option value="archenemy" selected>' in side_b
 
 
-def test_preview_from_a_fleet_puts_it_on_side_a_against_a_sample_of_its_size(
+def test_preview_from_a_fleet_puts_it_on_side_a_against_a_rival_sample_of_its_points(
         client: Client, own_fleet: Callable[..., Fleet]) -> None:
     own_fleet("orks", "battle", name="Da Big Waaagh")
     fleet = own_fleet("imperial-navy", "skirmish", name="Gothic Patrol")
@@ -77,8 +77,9 @@ def test_preview_from_a_fleet_puts_it_on_side_a_against_a_sample_of_its_size(
     assert re.search(r'value="fleet"[^>]*checked', side_a)
     assert re.search(rf'<option value="{fleet.pk}" selected>Gothic Patrol', side_a)
     assert re.search(r'value="sample"[^>]*checked', side_b)
-    assert re.search(r'<option value="imperial-navy" selected>', side_b)
+    assert re.search(r'<option value="archenemy" selected>', side_b)  # issue 13 §8
     assert re.search(r'<option value="skirmish" selected>', side_b)
+    assert re.search(rf'name="b_points" value="{fleet.points}"', side_b)
 
 
 @pytest.mark.parametrize(("fields", "field", "message"), [
