@@ -153,3 +153,19 @@ def test_a_replay_stores_nothing_on_the_run(client: Client, started: Callable[..
     before = Matchup.objects.filter(pk=run.pk).values().get()
     client.get(replay_url(run, 2))
     assert Matchup.objects.filter(pk=run.pk).values().get() == before
+
+
+def test_a_battle_the_engine_can_no_longer_play_says_why(
+        client: Client, started: Callable[..., Matchup]) -> None:
+    """A run keeps its own fleet files; if the catalogue loses a ship they name, its battles
+    cannot be played again: the page and the JSON say so (409), never a 500."""
+    run = started(battles="2", seed="4")
+    doc = dict(run.fleet_a)
+    doc["units"] = [{**doc["units"][0], "ship": "no-such-ship"}, *doc["units"][1:]]
+    Matchup.objects.filter(pk=run.pk).update(fleet_a=doc)
+    page = client.get(replay_url(run, 1))
+    assert page.status_code == 409
+    assert "This battle cannot be replayed" in page.content.decode()
+    assert "no-such-ship" in page.content.decode()
+    answer = client.get(replay_url(run, 1, json_=True))
+    assert answer.status_code == 409 and "no-such-ship" in answer.json()["error"]
