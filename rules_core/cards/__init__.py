@@ -7,8 +7,24 @@ The card's values come from the catalogue and the validator (points R-24, leader
 the card decisions the rules leave open are rulings R-60…R-69 in docs/rulings.md.
 """
 
-from .fetcher import AssetFetcher, RefusedURL
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from .markup import LAYOUTS
 from .render import LayoutError, cards_html, render_cards
+
+if TYPE_CHECKING:
+    from .fetcher import AssetFetcher, RefusedURL
+
+
+def __getattr__(name: str) -> Any:
+    """The fetcher imports WeasyPrint (a second or more): only when something asks for it, so
+    that importing the cards (every manage.py command does, through the URL checks) stays fast."""
+    if name in ("AssetFetcher", "RefusedURL"):
+        from . import fetcher
+
+        return getattr(fetcher, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["LAYOUTS", "AssetFetcher", "LayoutError", "RefusedURL", "cards_html", "render_cards"]

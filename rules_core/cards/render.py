@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rules_core.catalog import Catalog
 from rules_core.fleet import Fleet
 from rules_core.validator import ValidationReport, validate
 
-from .fetcher import ASSETS, AssetFetcher
 from .markup import LAYOUTS, document_html
 from .model import build_cards, build_roster
 
 if TYPE_CHECKING:
     from weasyprint import CSS
 
+    from .fetcher import AssetFetcher
+
+# This package's folder, as fetcher.ASSETS; the fetcher module imports WeasyPrint, so it is
+# imported only when a PDF is made (manage.py commands stay fast, issue 14.8).
+ASSETS = Path(__file__).resolve().parent
 STYLESHEET = ASSETS / "cards.css"
 
 
@@ -26,6 +31,8 @@ class LayoutError(ValueError):
 @lru_cache(maxsize=1)
 def _stylesheet() -> CSS:
     from weasyprint import CSS
+
+    from .fetcher import AssetFetcher
 
     # Parsed once per process; its url()s resolve against this package and go through the
     # same fetcher rules as the document's.
@@ -58,6 +65,8 @@ def render_cards(catalog: Catalog, fleet: Fleet, *, layout: str = "poker",
     ``fetcher`` (a fresh :class:`AssetFetcher` by default) records what the document asked for.
     """
     from weasyprint import HTML
+
+    from .fetcher import AssetFetcher
 
     source = cards_html(catalog, fleet, layout=layout, ink_saver=ink_saver,
                         share_url=share_url, report=report, advanced_movement=advanced_movement)
