@@ -36,7 +36,7 @@ never makes a ship cheaper.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules_core.catalog import Arc, ShipClass, ShipProfile, Weapon, WeaponType
 
@@ -221,23 +221,38 @@ def calibrated_price(profile_price: int, factor: float) -> int:
 
 @dataclass(frozen=True)
 class Calibration:
-    """The factors per faction slug and the profile prices per ship slug (before calibration).
-    A faction or ship it does not name has factor 1 and its catalogue price as profile price."""
+    """The factors per faction slug, the few per-ship factors on top of them (a ship that only
+    one game size's sample fleets field, priced apart from its faction's factor), and the
+    profile prices per ship slug (before calibration). A faction or ship it does not name has
+    factor 1 and its catalogue price as profile price."""
 
     factors: Mapping[str, float]
     profile_points: Mapping[str, int]
+    ship_factors: Mapping[str, float] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Calibration:
         factors = data.get("factors", {})
         points = data.get("original_points", {})
-        if not isinstance(factors, Mapping) or not isinstance(points, Mapping):
-            raise ValueError("calibration: 'factors' and 'original_points' must be objects")
+        ships = data.get("ship_factors", {})
+        if not isinstance(factors, Mapping) or not isinstance(points, Mapping) \
+                or not isinstance(ships, Mapping):
+            raise ValueError("calibration: 'factors', 'ship_factors' and 'original_points' "
+                             "must be objects")
         return cls({str(k): float(v) for k, v in factors.items()},
-                   {str(k): int(v) for k, v in points.items()})
+                   {str(k): int(v) for k, v in points.items()},
+                   {str(k): float(v) for k, v in ships.items()})
 
     def factor(self, faction_slug: str) -> float:
         return self.factors.get(faction_slug, 1.0)
+
+    def ship_factor(self, ship_slug: str) -> float:
+        return self.ship_factors.get(ship_slug, 1.0)
+
+    def price(self, ship: ShipProfile, faction_slug: str) -> int:
+        """What ``ship`` costs in the catalogue under this calibration."""
+        return calibrated_price(self.profile_price(ship),
+                                self.factor(faction_slug) * self.ship_factor(ship.slug))
 
     def profile_price(self, ship: ShipProfile) -> int:
         return self.profile_points.get(ship.slug, ship.points)

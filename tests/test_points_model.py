@@ -122,10 +122,20 @@ def test_every_price_is_its_profile_price_times_its_faction_factor(faction) -> N
     factor = CALIBRATION.factor(faction.slug)
     assert 0.5 <= factor <= 2.0
     for ship in faction.ships:
+        # A ship priced apart stays within 0.8-1.25 of its faction's factor (the prior).
+        assert 0.8 <= CALIBRATION.ship_factor(ship.slug) <= 1.25, ship.slug
         assert ship.points % 5 == 0, ship.slug
-        assert ship.points == pm.calibrated_price(CALIBRATION.profile_price(ship), factor), (
+        assert ship.points == CALIBRATION.price(ship, faction.slug), (
             f"{ship.slug} costs {ship.points}; its profile price "
-            f"{CALIBRATION.profile_price(ship)} × {factor} says otherwise")
+            f"{CALIBRATION.profile_price(ship)} × {factor} × "
+            f"{CALIBRATION.ship_factor(ship.slug)} says otherwise")
+
+
+def test_calibration_names_only_ships_and_factions_of_the_catalogue() -> None:
+    ships = {s.slug for f in CATALOG.factions for s in f.ships}
+    assert set(CALIBRATION.factors) <= {f.slug for f in CATALOG.factions}
+    assert set(CALIBRATION.ship_factors) <= ships
+    assert set(CALIBRATION.profile_points) <= ships
 
 
 @pytest.mark.parametrize(("price", "factor", "expected"), [

@@ -93,13 +93,15 @@ def original_points(factions: dict[str, Any]) -> dict[str, int]:
 calibrated = calibrated_price
 
 
-def priced(factions: dict[str, Any], originals: dict[str, int],
-           factors: dict[str, float]) -> dict[str, Any]:
+def priced(factions: dict[str, Any], originals: dict[str, int], factors: dict[str, float],
+           ship_factors: dict[str, float] | None = None) -> dict[str, Any]:
     out = {}
+    ship_factors = ship_factors or {}
     for slug, data in factions.items():
         data = json.loads(json.dumps(data))
         for ship in data["ships"]:
-            ship["points"] = calibrated(originals[ship["slug"]], factors.get(slug, 1.0))
+            factor = factors.get(slug, 1.0) * ship_factors.get(ship["slug"], 1.0)
+            ship["points"] = calibrated(originals[ship["slug"]], factor)
         out[slug] = data
     return out
 
@@ -185,34 +187,42 @@ def fit(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_factors(path: Path) -> dict[str, float]:
-    """Factors from a file: a plain {faction: factor}, or a fit's or refinement's output."""
+def read_factors(path: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """(faction factors, ship factors) from a file: a plain {faction: factor}, or a fit's or
+    refinement's output."""
     data = json.loads(path.read_text(encoding="utf-8"))
+    ships = data.get("ship_factors", {}) if isinstance(data.get("ship_factors"), dict) else {}
     if "factors" in data and isinstance(data["factors"], dict):
         data = data["factors"]
+    elif "averaged_factors" in data:
+        data = data["averaged_factors"]
     elif "best" in data:
         data = data["best"]["factors"]
-    return {str(k): float(v) for k, v in data.items()}
+    return ({str(k): float(v) for k, v in data.items()},
+            {str(k): float(v) for k, v in ships.items()})
 
 
 def write_cmd(args: argparse.Namespace) -> int:
     factions, _, _ = read_data()
     originals = original_points(factions)
     factors = {slug: 1.0 for slug in factions}
-    factors.update(read_factors(Path(args.factors)))
+    given, ship_factors = read_factors(Path(args.factors))
+    factors.update(given)
     evidence = [json.loads(Path(p).read_text(encoding="utf-8")) for p in args.evidence]
-    write(factions, originals, factors, evidence, args)
+    write(factions, originals, factors, ship_factors, evidence, args)
     return 0
 
 
 def write(factions: dict[str, Any], originals: dict[str, int], factors: dict[str, float],
-          evidence: list[dict[str, Any]], args: argparse.Namespace) -> None:
+          ship_factors: dict[str, float], evidence: list[dict[str, Any]],
+          args: argparse.Namespace) -> None:
     changes = []
     for slug, data in sorted(factions.items()):
         path = DATA_DIR / "factions" / f"{slug}.json"
         text = path.read_text(encoding="utf-8")
         for ship in data["ships"]:
-            new = calibrated(originals[ship["slug"]], factors[slug])
+            new = calibrated(originals[ship["slug"]],
+                             factors[slug] * ship_factors.get(ship["slug"], 1.0))
             if new != originals[ship["slug"]]:
                 changes.append({"faction": slug, "ship": ship["slug"], "name": ship["name"],
                                 "old": originals[ship["slug"]], "new": new})
@@ -228,6 +238,8 @@ def write(factions: dict[str, Any], originals: dict[str, int], factors: dict[str
                   "see docs/catalogue.md, Calibration",
         "command": "tools/calibrate_points.py " + " ".join(sys.argv[1:]),
         "factors": {k: factors[k] for k in sorted(factors)},
+        "ship_factors": {k: ship_factors[k] for k in sorted(ship_factors)
+                         if ship_factors[k] != 1.0},
         "original_points": {k: originals[k] for k in sorted(originals)},
         "changes": changes,
         "evidence": evidence,
@@ -277,40 +289,79 @@ def against_field(catalog: Catalog, faction: str, others: list[str], sizes: list
     return {k: v[0] / v[1] for k, v in totals.items()}
 
 
+def _ship_slugs(unit: Any) -> list[str]:
+    ship = getattr(unit, "ship", None)
+    return [ship] if ship else [s.ship for s in unit.ships]
+
+
 def refine(args: argparse.Namespace) -> int:
     factions, admirals, refits = read_data()
     originals = original_points(factions)
     factors = {slug: 1.0 for slug in factions}
-    factors.update(read_factors(Path(args.factors)))
+    given, ship_factors = read_factors(Path(args.factors))
+    factors.update(given)
     sizes, policies = args.sizes.split(","), args.policies.split(",")
     grid = [float(g) for g in args.grid.split(",")]
-    history = []
+    history: list[dict[str, Any]] = []
+
+    def measure(faction: str, trial: dict[str, float], trial_ships: dict[str, float],
+                label: str, sweep: int) -> tuple[tuple[float, float], dict[str, float]]:
+        others = [f for f in sorted(factions) if f != faction]
+        catalog = catalog_for(priced(factions, originals, trial, trial_ships), admirals,
+                              refits, version="refine")
+        t0 = time.monotonic()
+        got = against_field(catalog, faction, others, sizes, policies, args.battles,
+                            args.seed + sweep, args.workers)
+        devs = [abs(v - 0.5) for v in got.values()]
+        print(f"   {faction:20s} {label}: "
+              + ", ".join(f"{k} {v:.3f}" for k, v in sorted(got.items()))
+              + f" ({time.monotonic() - t0:.0f} s)", flush=True)
+        return (round(max(devs), 3), round(sum(devs) / len(devs), 4)), got
+
+    def save() -> None:
+        Path(args.out).write_text(json.dumps({"step": "refine", "factors": factors,
+                                              "ship_factors": ship_factors,
+                                              "history": history}, indent=1) + "\n",
+                                  encoding="utf-8")
+
     for sweep in range(args.sweeps):
         for faction in args.only.split(",") if args.only else sorted(factions):
-            others = [f for f in sorted(factions) if f != faction]
+            if args.ships:
+                # Ships in one size's sample fleet and not the other's: their price is what
+                # can move one size without the other.
+                cat = catalog_for(priced(factions, originals, factors, ship_factors),
+                                  admirals, refits, version="refine")
+                fleets = {size: {s for u in sample_fleet(cat, faction, GameSize(size)).units
+                                 for s in _ship_slugs(u)} for size in sizes}
+                apart = sorted(set.union(*fleets.values()) - set.intersection(*fleets.values()))
+                for ship in apart:
+                    tried = []
+                    base = ship_factors.get(ship, 1.0)
+                    for g in grid:
+                        value = round(min(1.25, max(0.8, base * g)), 4)
+                        trial_ships = {**ship_factors, ship: value}
+                        key, got = measure(faction, factors, trial_ships,
+                                           f"{ship} x{value}", sweep)
+                        tried.append((key, value, got))
+                    key, best, got = min(tried, key=lambda t: t[0])
+                    ship_factors[ship] = best
+                    history.append({"sweep": sweep, "faction": faction, "ship": ship,
+                                    "ship_factor": best, "scores": got})
+                    print(f"== {ship}: ship factor {best} (worst {key[0]})", flush=True)
+                    save()
+                continue
             tried = []
             for g in grid:
-                trial = dict(factors)
-                trial[faction] = round(factors[faction] * g, 4)
-                catalog = catalog_for(priced(factions, originals, trial), admirals, refits,
-                                      version="refine")
-                t0 = time.monotonic()
-                got = against_field(catalog, faction, others, sizes, policies, args.battles,
-                                    args.seed + sweep, args.workers)
-                devs = [abs(v - 0.5) for v in got.values()]
-                key = (round(max(devs), 3), round(sum(devs) / len(devs), 4))
+                trial = {**factors, faction: round(factors[faction] * g, 4)}
+                key, got = measure(faction, trial, ship_factors,
+                                   f"x{g:<5} factor {trial[faction]:.4f}", sweep)
                 tried.append((key, trial[faction], got))
-                print(f"   {faction:20s} x{g:<5} factor {trial[faction]:.4f}: "
-                      + ", ".join(f"{k} {v:.3f}" for k, v in sorted(got.items()))
-                      + f" ({time.monotonic() - t0:.0f} s)", flush=True)
             key, best, got = min(tried, key=lambda t: t[0])
             factors[faction] = best
             history.append({"sweep": sweep, "faction": faction, "factor": best,
                             "scores": got})
             print(f"== {faction}: factor {best} (worst |score - 0.5| {key[0]})", flush=True)
-            Path(args.out).write_text(json.dumps({"step": "refine", "factors": factors,
-                                                  "history": history}, indent=1) + "\n",
-                                      encoding="utf-8")
+            save()
     print(json.dumps(factors, indent=1))
     return 0
 
@@ -374,6 +425,8 @@ def main(argv: list[str] | None = None) -> int:
     rf.add_argument("--sweeps", type=int, default=1)
     rf.add_argument("--only", default="", help="comma-separated factions (default: all)")
     rf.add_argument("--workers", type=int, default=2)
+    rf.add_argument("--ships", action="store_true",
+                    help="move the prices of ships in one size's sample fleet only (0.8-1.25)")
     args = parser.parse_args(argv)
     if args.command == "refine":
         return refine(args)
