@@ -38,6 +38,7 @@ from rules_core.validator import check_points_bound, validate
 
 from . import pdfcache
 from .models import PrintJob
+from .paper import default_paper
 
 LAYOUT_CHOICES = (
     ("poker", "Poker cards", "One 63 × 88 mm card a page, for a card printer or a print shop."),
@@ -227,6 +228,8 @@ def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
         "legal": legal,
         "card_count": card_count,
         "layouts": LAYOUT_CHOICES,
+        # A4 or Letter sheets from the browser's languages (issue 13 §7)
+        "paper": default_paper(request.headers.get("Accept-Language", "")),
         "movements": MOVEMENT_CHOICES,
         "pdf_url": pdf_url,
         "crumbs": crumbs,
@@ -235,7 +238,9 @@ def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
         "qr_note": qr_note,
         "big_print": big_print_note(card_count) if card_count > SYNC_MAX_CARDS else "",
     }
-    return render(request, "cards/options.html", ctx)
+    response = render(request, "cards/options.html", ctx)
+    patch_vary_headers(response, ("Accept-Language",))
+    return response
 
 
 @require_GET

@@ -1,0 +1,43 @@
+"""The print page in Chromium (issue 13 §7): US Letter is chosen for an en-US browser, the page
+is busy while the PDF is made, then the PDF downloads and the page says so."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from playwright.sync_api import Browser, Route, expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_print_page_is_busy_until_the_pdf_downloads(browser: Browser, live_catalog) -> None:
+    context = browser.new_context(locale="en-US", accept_downloads=True)
+    page = context.new_page()
+    page.goto(live_catalog.url + "/fleets/new/")
+    page.get_by_label("Faction").select_option("imperial-navy")
+    page.get_by_role("button", name="Start building").click()
+    page.get_by_role("button", name="Add Lunar Class Cruiser", exact=True).click()
+    expect(page.locator("#units article.unit")).to_have_count(1)
+    page.get_by_role("link", name="Print cards").click()
+    expect(page.get_by_label("US Letter sheets")).to_be_checked()  # from the browser's locale
+
+    held: list[Route] = []
+    page.route("**/cards/fleet/*/?*", lambda route: held.append(route))
+    page.get_by_role("button", name="Download PDF").click()
+    button = page.get_by_role("button", name="Making the PDF…")
+    expect(button).to_be_disabled()
+    expect(page.locator("form[data-print-form]")).to_have_attribute("aria-busy", "true")
+    expect(page.get_by_role("status").filter(has_text="Making the PDF")).to_be_visible()
+    assert len(held) == 1 and "layout=letter" in held[0].request.url
+
+    with page.expect_download() as info:
+        held[0].continue_()
+    download = info.value
+    assert download.suggested_filename == "untitled-fleet-cards.pdf"
+    expect(page.get_by_role("status")).to_have_text("Downloaded untitled-fleet-cards.pdf.")
+    expect(page.get_by_role("button", name="Download PDF")).to_be_enabled()
+    pdfinfo = subprocess.run(["pdfinfo", str(download.path())], capture_output=True, text=True,
+                             check=True).stdout
+    assert "(letter)" in pdfinfo.lower()
+    context.close()
