@@ -66,7 +66,7 @@ def stat_line(block: ShipBlock, leadership: int | None) -> str:
              ("TURRETS", f"{s.turrets}"), ("BASE", f"{s.base_mm}"))
     labels = "".join(k.center(STAT_LABEL_CHARS) for k, _ in cells)
     values = "".join(_centre(v, STAT_VALUE_CHARS) for _, v in cells)
-    return f'<p class="stats">{esc(labels)}<br><b>{esc(values)}</b></p>'
+    return f'<p class="stats">{esc(labels)}\n<b>{esc(values)}</b></p>'
 
 
 # The weapons list: the names in one block, and floated right, in DejaVu Sans Mono so every
@@ -117,7 +117,7 @@ def squadron_stats(blocks: tuple[ShipBlock, ...]) -> str:
         values = (f"{s.speed_cm:>3} {str(s.turns) + '°':>3} {s.leadership:>2} {s.shields:>2} "
                   f"{s.hull:>2} {str(s.armor) + '+':>3} {s.turrets:>3} {s.base_mm:>4}")
         rows.append(f"<b>{esc(f'{name:<20}')}</b>{esc(f'{values:>29}')}")
-    return f'<p class="sqstats">{"<br>".join(rows)}</p>'
+    return f'<p class="sqstats">{chr(10).join(rows)}</p>'
 
 
 def weapons_table(block: ShipBlock, ink_saver: bool = False, *, header: bool = True,
@@ -158,8 +158,8 @@ def weapons_table(block: ShipBlock, ink_saver: bool = False, *, header: bool = T
     backgrounds = (f"background-image:url({rules}),url({arcs});"
                    f"background-position:0 0,{arc_x - strip / 2:.2f}mm 0;"
                    f"background-size:100% {height:.3f}mm,{strip:.2f}mm {height:.3f}mm")
-    return (f'<div class="weapons">{head}<p class="wt">{esc(chr(10).join(tails))}</p>'
-            f'<p class="wn" style="{backgrounds}">{chr(10).join(names)}</p></div>')
+    return (f'{head}<p class="wt">{esc(chr(10).join(tails))}</p>'
+            f'<p class="wn" style="{backgrounds}">{chr(10).join(names)}</p>')
 
 
 def _line(label: str, items: Iterable[str], cls: str = "line") -> str:
