@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING, Any
 from django.template.loader import render_to_string
 
 from rules_core.cards import cards_html
-from rules_core.cards.fetcher import ASSETS, AssetFetcher
-from rules_core.cards.render import STYLESHEET
 from rules_core.catalog import Catalog
 
 from .reference import quick_reference
@@ -32,9 +30,16 @@ TABLE_LABELS = {"patrol": "Patrol, 120 × 120 cm", "skirmish": "Skirmish, 180 ×
                 "battle": "Battle, 180 × 120 cm", "armada": "Armada, 240 × 120 cm"}
 
 
+# WeasyPrint (and the cards' fetcher, built on it) is imported only when a pack is made, as
+# rules_core.cards does: nothing that merely imports this module loads it.
+
+
 @lru_cache(maxsize=1)
 def _cards_css() -> CSS:
     from weasyprint import CSS
+
+    from rules_core.cards.fetcher import AssetFetcher
+    from rules_core.cards.render import STYLESHEET
 
     return CSS(filename=str(STYLESHEET), url_fetcher=AssetFetcher())
 
@@ -50,6 +55,8 @@ def reference_html(pack: BattlePack) -> str:
 def _reference(pack: BattlePack) -> Document:
     from weasyprint import CSS, HTML
 
+    from rules_core.cards.fetcher import AssetFetcher
+
     css = CSS(string=REFERENCE_CSS.read_text(encoding="utf-8").replace(
         "PAPER", "A4" if pack.paper == "a4" else "letter"))
     return HTML(string=reference_html(pack), url_fetcher=AssetFetcher()).render(
@@ -58,6 +65,8 @@ def _reference(pack: BattlePack) -> Document:
 
 def _cards(catalog: Catalog, pack: BattlePack, side: str) -> Document:
     from weasyprint import HTML
+
+    from rules_core.cards.fetcher import ASSETS, AssetFetcher
 
     source = cards_html(catalog, pack.core_fleet(side), layout=pack.paper,
                         share_url=(pack.share_a if side == "a" else pack.share_b) or None,
