@@ -95,6 +95,10 @@ def test_builder_share_and_print_pages_have_no_axe_violations(
     page.goto(builder_url)
     page.get_by_role("link", name="Print cards").click()
     walk.check(page)
+    page.goto(builder_url)
+    page.get_by_role("button", name="Duplicate").click()  # a green message on the copy
+    expect(page.locator(".message--success")).to_be_visible()
+    walk.check(page)
     page.goto(base + "/fleets/import/")
     walk.check(page)
     page.goto(base + "/fleets/")
@@ -185,6 +189,9 @@ def test_the_dark_scheme_on_a_phone_has_no_axe_violations(
     build_fleet_with_problems(page, base)
     page.locator("#unit-0-edit").click()
     expect(page.locator("#unit-0 .unit__editor")).to_be_visible()
+    walk.check(page)
+    page.get_by_text("Menu", exact=True).click()  # the navigation's menu, open
+    expect(page.get_by_role("navigation", name="Main")).to_be_visible()
     walk.check(page)
     for path in ("/", "/ships/imperial-navy/lunar-class-cruiser/", "/gunnery/", "/rules/"):
         page.goto(base + path)
