@@ -10,6 +10,7 @@ a ``PrintJob`` rendered on the task queue, and the request is sent to its page.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.http import (
@@ -39,6 +40,7 @@ from rules_core.validator import check_points_bound, validate
 from . import pdfcache
 from .models import PrintJob
 from .paper import default_paper
+from .preview import PreviewError, page_thumbnails
 
 LAYOUT_CHOICES = (
     ("poker", "Poker cards", "One 63 × 88 mm card a page, for a card printer or a print shop."),
@@ -93,24 +95,30 @@ def _not_modified(request: HttpRequest | None, key: str) -> HttpResponse | None:
 
 def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_saver: bool,
                  share_url: str | None, request: HttpRequest | None = None,
-                 name: str = "", advanced_movement: bool = False) -> HttpResponse:
+                 name: str = "", advanced_movement: bool = False,
+                 preview: bool = False) -> HttpResponse:
     """The ship cards of a contract-1 fleet document as a PDF download.
 
     From the shared cache when it was made before (304 to a matching If-None-Match, before
     anything is read or rendered); else rendered here, or, past ``SYNC_MAX_CARDS`` cards and
     with a ``request`` to own it, queued as a ``PrintJob`` (a redirect to its page). An unknown
     layout or a document that is not a fleet file is a 400 with the reason.
-    ``advanced_movement`` prints each ship's thrust rating and SOT (R-141).
+    ``advanced_movement`` prints each ship's thrust rating and SOT (R-141). ``preview``
+    answers a PNG of the first pages instead (the print page's thumbnails), cached beside the
+    PDF; a big print has none (404).
     """
     if layout not in LAYOUTS:
         return HttpResponseBadRequest(
             f"Unknown layout {layout!r}: choose {', '.join(LAYOUTS)}.", content_type="text/plain")
     key = pdfcache.pdf_key(document, pdfcache.PrintOptions(layout, ink_saver, share_url,
                                                            advanced_movement))
+    pdf_key = key
+    if preview:  # its own key, so its own ETag
+        key = pdfcache.PREFIX + hashlib.sha256(f"{pdf_key}:preview".encode()).hexdigest()
     if (not_modified := _not_modified(request, key)) is not None:
         return not_modified
     if (cached := pdfcache.get(key)) is not None:
-        return _pdf(cached, filename=filename, key=key)
+        return _preview(cached, key) if preview else _pdf(cached, filename=filename, key=key)
     catalog = loader.core_catalog()
     try:
         fleet = parse_fleet(document)
@@ -119,6 +127,8 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
     except FleetFormatError as exc:
         return HttpResponseBadRequest(f"Not a usable fleet: {exc}", content_type="text/plain")
     if len(fleet.units) > SYNC_MAX_CARDS:  # issue 17, R-95: too many for one request
+        if preview:
+            raise Http404("A print this big has no preview.")
         if request is None:
             return HttpResponseBadRequest(big_print_note(len(fleet.units)),
                                           content_type="text/plain")
@@ -128,10 +138,28 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
             cache_key=key, owner=request.user, advanced_movement=advanced_movement,
             owner_token=session_owner_token(request.session, create=True) or "")
         return redirect(job)
+    if preview:
+        pdf = pdfcache.get(pdf_key) or render_cards(
+            catalog, fleet, layout=layout, ink_saver=ink_saver, share_url=share_url,
+            report=report, advanced_movement=advanced_movement)
+        pdfcache.put(pdf_key, pdf)  # the Download that follows is answered from the cache
+        try:
+            png = page_thumbnails(pdf)
+        except PreviewError:
+            raise Http404("No preview can be drawn here.") from None
+        pdfcache.put(key, png)
+        return _preview(png, key)
     pdf = render_cards(catalog, fleet, layout=layout, ink_saver=ink_saver,
                        share_url=share_url, report=report, advanced_movement=advanced_movement)
     pdfcache.put(key, pdf)
     return _pdf(pdf, filename=filename, key=key)
+
+
+def _preview(png: bytes, key: str) -> HttpResponse:
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = CACHE_CONTROL
+    response["ETag"] = pdfcache.etag(key)
+    return response
 
 
 def _share_url(request: HttpRequest, fleet: Any) -> str | None:
@@ -152,10 +180,15 @@ def pdf_for_query(request: HttpRequest, document: dict[str, Any], *, name: str,
         return HttpResponseBadRequest(
             f"movement must be {' or '.join(MOVEMENTS)}, not {movement[:20]!r}.",
             content_type="text/plain")
+    preview = request.GET.get("preview", "").lower()
+    if preview not in TRUE_VALUES + FALSE_VALUES:
+        return HttpResponseBadRequest(f"preview must be 1 or 0, not {preview[:20]!r}.",
+                                      content_type="text/plain")
     return pdf_response(document, filename=card_filename(name),
                         layout=request.GET.get("layout", "poker"),
                         ink_saver=ink in TRUE_VALUES, share_url=share_url, request=request,
-                        name=name, advanced_movement=movement == "advanced")
+                        name=name, advanced_movement=movement == "advanced",
+                        preview=preview in TRUE_VALUES)
 
 
 @require_GET
@@ -237,6 +270,7 @@ def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
         "back_label": back_label,
         "qr_note": qr_note,
         "big_print": big_print_note(card_count) if card_count > SYNC_MAX_CARDS else "",
+        "preview": card_count <= SYNC_MAX_CARDS,  # a big print renders on the workers
     }
     response = render(request, "cards/options.html", ctx)
     patch_vary_headers(response, ("Accept-Language",))

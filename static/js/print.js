@@ -26,6 +26,20 @@
     return plain ? plain[1] : "cards.pdf";
   }
 
+  // The preview follows the options: its picture is drawn from the same PDF.
+  var preview = document.querySelector("[data-print-preview]");
+  var picture = preview && preview.querySelector("img");
+  if (picture) {
+    picture.addEventListener("load", function () { preview.classList.remove("print-preview--busy"); });
+    picture.addEventListener("error", function () { preview.hidden = true; });
+    form.addEventListener("change", function () {
+      var query = new URLSearchParams(new FormData(form));
+      query.set("preview", "1");
+      preview.classList.add("print-preview--busy");
+      picture.src = form.action + "?" + query.toString();
+    });
+  }
+
   form.addEventListener("submit", function (event) {
     if (form.getAttribute("aria-busy") === "true") {
       event.preventDefault();

@@ -3,6 +3,7 @@ is busy while the PDF is made, then the PDF downloads and the page says so."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 import pytest
@@ -22,8 +23,20 @@ def test_the_print_page_is_busy_until_the_pdf_downloads(browser: Browser, live_c
     page.get_by_role("link", name="Print cards").click()
     expect(page.get_by_label("US Letter sheets")).to_be_checked()  # from the browser's locale
 
+    # The preview's page thumbnails follow the options.
+    picture = page.locator("[data-print-preview] img")
+    expect(picture).to_have_attribute("src", re.compile(r"layout=letter&preview=1$"))
+    expect(picture).to_have_js_property("complete", True)
+    assert picture.evaluate("img => img.naturalWidth") > 200
+    page.get_by_label("Poker cards").check()
+    expect(picture).to_have_attribute("src", re.compile(r"layout=poker&movement=standard"
+                                                        r"&preview=1$"))
+    expect(page.locator("[data-print-preview]")).not_to_have_class(re.compile("busy"))
+    page.get_by_label("US Letter sheets").check()
+
     held: list[Route] = []
-    page.route("**/cards/fleet/*/?*", lambda route: held.append(route))
+    page.route(lambda url: "/cards/fleet/" in url and "?" in url and "preview" not in url,
+               lambda route: held.append(route))
     page.get_by_role("button", name="Download PDF").click()
     button = page.get_by_role("button", name="Making the PDF…")
     expect(button).to_be_disabled()

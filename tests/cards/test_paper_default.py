@@ -62,3 +62,52 @@ def test_a_shared_fleets_print_page_checks_it_too(client: Client, fleet: Fleet) 
     page = visitor.get(f"{fleet.share_url_path()}cards/",
                        headers={"Accept-Language": "en-US"}).content.decode()
     assert 'id="layout-letter" checked' in page
+
+
+# --- the preview's page thumbnails ----------------------------------------------------------
+
+def thumbnail_pages(png: bytes) -> list[tuple[int, int]]:
+    """The (width, height) of each page on the preview strip: runs of non-background columns."""
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    background = image.getpixel((0, 0))
+    middle = image.height // 2
+    pages, start = [], None
+    for x in range(image.width):
+        inside = image.getpixel((x, middle)) != background
+        if inside and start is None:
+            start = x
+        elif not inside and start is not None:
+            pages.append((x - start, image.height - 24))
+            start = None
+    return pages
+
+
+@pytest.mark.parametrize(("layout", "ratio", "pages"), [("a4", 297 / 210, 2),
+                                                          ("letter", 11 / 8.5, 2),
+                                                          ("poker", 88 / 63, 4)])
+def test_the_preview_shows_the_first_pages_in_the_chosen_layout(
+        client: Client, fleet: Fleet, layout: str, ratio: float, pages: int) -> None:
+    response = client.get(f"/cards/fleet/{fleet.pk}/?layout={layout}&preview=1")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/png"
+    found = thumbnail_pages(response.content)
+    assert len(found) == pages  # the roster and a sheet of cards; or four poker-card pages
+    for width, height in found:
+        assert height / width == pytest.approx(ratio, rel=0.03)
+    again = client.get(f"/cards/fleet/{fleet.pk}/?layout={layout}&preview=1",
+                       headers={"If-None-Match": response["ETag"]})
+    assert again.status_code == 304
+    pdf = client.get(f"/cards/fleet/{fleet.pk}/?layout={layout}")
+    assert pdf["ETag"] != response["ETag"]  # the PDF and its picture are cached apart
+
+
+def test_the_print_page_shows_the_preview_and_a_bad_value_is_refused(
+        client: Client, fleet: Fleet) -> None:
+    page = client.get(f"/cards/fleet/{fleet.pk}/print/", headers={"Accept-Language": "en-GB"})
+    assert f'src="/cards/fleet/{fleet.pk}/?layout=a4&amp;preview=1"' in page.content.decode()
+    bad = client.get(f"/cards/fleet/{fleet.pk}/?preview=maybe")
+    assert bad.status_code == 400 and b"preview must be 1 or 0" in bad.content

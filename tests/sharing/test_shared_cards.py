@@ -38,7 +38,8 @@ def test_a_visitor_gets_the_owners_print_options(shared: Fleet, visitor: Client)
     """The same choices as the owner's page: every layout, with its help, and the ink saver."""
     path = shared.share_url_path()
     page = visitor.get(path + "cards/").content.decode()
-    assert f'<form method="get" action="{path}cards.pdf" class="panel print-options">' in page
+    assert (f'<form method="get" action="{path}cards.pdf" class="panel print-options" '
+            'data-print-form>') in page
     for value in ("poker", "a4", "letter"):
         assert f'name="layout" value="{value}"' in page
     assert "Nine cards a sheet with cut marks." in page
