@@ -16,18 +16,15 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from rules_core.jsonread import ObjectReader, ShapeError
+
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 CODE_RE = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*$")
 DICE_RE = re.compile(r"^[1-9]d6$")
 
 
-class CatalogError(ValueError):
+class CatalogError(ShapeError):
     """A catalogue file that breaks the schema; ``path`` says where (``imperial-navy.ships[3]``)."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
-        self.path = path
-        self.message = message
 
 
 class ShipClass(StrEnum):
@@ -175,10 +172,8 @@ class ShipProfile:
 
     @property
     def base_mm(self) -> int:
-        """Section 2 with its Large Base Rule: 3+ shields or more than 10 hull is 60 mm."""
-        if self.shields >= 3 or self.hull > 10:
-            return 60
-        return self.ship_class.class_base_mm
+        """The profile's base (R-10, :func:`base_size_mm`)."""
+        return base_size_mm(self.ship_class, self.shields, self.hull)
 
     @property
     def crippled_at(self) -> int | None:
@@ -195,6 +190,14 @@ class ShipProfile:
     @property
     def is_unique(self) -> bool:
         return "unique" in self.tags
+
+
+def base_size_mm(ship_class: ShipClass, shields: int, hull: int) -> int:
+    """R-10, section 2 with its Large Base Rule: a ship with 3+ shields or more than 10 hull is
+    on a 60 mm base, any other on its class's (:attr:`ShipClass.class_base_mm`)."""
+    if shields >= 3 or hull > 10:
+        return 60
+    return ship_class.class_base_mm
 
 
 def crippled_threshold(max_hull: int) -> int | None:
@@ -370,96 +373,15 @@ class Catalog:
 # --- reading ------------------------------------------------------------------------------
 
 
-# _Reader's methods are named after what they read (str, int, list), which shadows those
-# builtins in the class body's annotations; these aliases name the types there.
-_Str = str
-_Int = int
-_List = list
-
-
-class _Reader:
-    """Typed access to one JSON object, raising CatalogError with the path on a bad value."""
-
-    def __init__(self, data: Any, path: _Str) -> None:
-        if not isinstance(data, dict):
-            raise CatalogError(path, "expected an object")
-        self.data = data
-        self.path = path
-        self.seen: set[str] = set()
-
-    def _get(self, key: _Str, default: Any, required: bool) -> Any:
-        self.seen.add(key)
-        if key not in self.data:
-            if required:
-                raise CatalogError(f"{self.path}.{key}", "is required")
-            return default
-        return self.data[key]
-
-    def str(
-        self, key: _Str, default: _Str | None = None, *, pattern: re.Pattern[_Str] | None = None
-    ) -> _Str:
-        value = self._get(key, default, default is None)
-        if not isinstance(value, str):
-            raise CatalogError(f"{self.path}.{key}", "expected a string")
-        if pattern is not None and not pattern.match(value):
-            raise CatalogError(f"{self.path}.{key}", f"{value!r} is not a valid identifier")
-        return value
-
-    def optional_str(self, key: _Str) -> _Str | None:
-        value = self._get(key, None, False)
-        if value is not None and not isinstance(value, str):
-            raise CatalogError(f"{self.path}.{key}", "expected a string or null")
-        return value
-
-    def int(
-        self, key: _Str, default: _Int | None = None, *, lo: _Int = 0, hi: _Int = 10_000
-    ) -> _Int:
-        value = self._get(key, default, default is None)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise CatalogError(f"{self.path}.{key}", "expected an integer")
-        if not lo <= value <= hi:
-            raise CatalogError(f"{self.path}.{key}", f"{value} is outside {lo}–{hi}")
-        return value
-
-    def optional_int(self, key: _Str, *, lo: _Int = 0, hi: _Int = 10_000) -> _Int | None:
-        if self.data.get(key) is None:
-            self.seen.add(key)
-            return None
-        return self.int(key, lo=lo, hi=hi)
-
-    def list(self, key: _Str, required: bool = False) -> _List[Any]:
-        value = self._get(key, [], required)
-        if not isinstance(value, list):
-            raise CatalogError(f"{self.path}.{key}", "expected a list")
-        return value
-
-    def strs(self, key: _Str, *, pattern: re.Pattern[_Str] | None = None) -> tuple[_Str, ...]:
-        out = []
-        for i, item in enumerate(self.list(key)):
-            if not isinstance(item, str) or (pattern is not None and not pattern.match(item)):
-                raise CatalogError(f"{self.path}.{key}[{i}]", f"{item!r} is not valid here")
-            out.append(item)
-        return tuple(out)
-
-    def enum(self, key: _Str, enum: type[StrEnum], default: _Str | None = None) -> Any:
-        value = self.str(key, default)
-        try:
-            return enum(value)
-        except ValueError:
-            allowed = ", ".join(e.value for e in enum)
-            raise CatalogError(f"{self.path}.{key}", f"{value!r} is not one of {allowed}") from None
-
-    def done(self) -> None:
-        unknown = sorted(set(self.data) - self.seen)
-        if unknown:
-            raise CatalogError(self.path, f"unknown key(s): {', '.join(unknown)}")
+def _reader(data: object, path: str) -> ObjectReader:
+    return ObjectReader(data, path, CatalogError)
 
 
 def _selector(data: Any, path: str) -> Selector:
-    r = _Reader(data, path)
-    classes = frozenset(_class(c, f"{path}.classes") for c in r.strs("classes"))
-    sel = Selector(classes=classes, ships=frozenset(r.strs("ships", pattern=SLUG_RE)),
-                   tags=frozenset(r.strs("tags", pattern=SLUG_RE)))
+    r = _reader(data, path)
+    classes = frozenset(_class(c, f"{path}.classes") for c in r.texts("classes"))
+    sel = Selector(classes=classes, ships=frozenset(r.texts("ships", pattern=SLUG_RE)),
+                   tags=frozenset(r.texts("tags", pattern=SLUG_RE)))
     r.done()
     if not (sel.classes or sel.ships or sel.tags):
         raise CatalogError(path, "a selector needs classes, ships or tags")
@@ -482,21 +404,20 @@ def _weapon_type(value: str, path: str) -> WeaponType:
 
 
 def _composition_rule(data: Any, path: str) -> CompositionRule:
-    r = _Reader(data, path)
-    kind = r.enum("kind", RuleKind)
+    r = _reader(data, path)
+    kind = r.choice("kind", RuleKind)
     rule = CompositionRule(
-        code=r.str("code", pattern=CODE_RE),
-        text=r.str("text"),
+        code=r.text("code", pattern=CODE_RE),
+        text=r.text("text"),
         kind=kind,
-        subject=_selector(r._get("subject", None, True), f"{path}.subject"),
-        max=r.optional_int("max", hi=100),
-        min=r.optional_int("min", hi=100),
-        per=(_selector(r.data["per"], f"{path}.per") if "per" in r.data else None),
-        per_count=r.optional_int("per_count", lo=1, hi=100),
-        per_points=r.optional_int("per_points", lo=1, hi=10_000),
+        subject=_selector(r.value("subject", required=True), f"{path}.subject"),
+        max=r.optional_whole_number("max", hi=100),
+        min=r.optional_whole_number("min", hi=100),
+        per=(_selector(r.value("per"), f"{path}.per") if r.has("per") else None),
+        per_count=r.optional_whole_number("per_count", lo=1, hi=100),
+        per_points=r.optional_whole_number("per_points", lo=1, hi=10_000),
         share=_share(r, path),
     )
-    r.seen.add("per")
     r.done()
     needs = {
         RuleKind.MAX_PER: ("max", "per", "per_count"),
@@ -511,8 +432,8 @@ def _composition_rule(data: Any, path: str) -> CompositionRule:
     return rule
 
 
-def _share(r: _Reader, path: str) -> float | None:
-    value = r._get("share", None, False)
+def _share(r: ObjectReader, path: str) -> float | None:
+    value = r.value("share")
     if value is None:
         return None
     if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value <= 1:
@@ -521,9 +442,9 @@ def _share(r: _Reader, path: str) -> float | None:
 
 
 def _weapon(data: Any, path: str) -> Weapon:
-    r = _Reader(data, path)
+    r = _reader(data, path)
     arcs = []
-    for i, arc in enumerate(r.strs("arcs")):
+    for i, arc in enumerate(r.texts("arcs")):
         try:
             arcs.append(Arc(arc))
         except ValueError:
@@ -531,12 +452,12 @@ def _weapon(data: Any, path: str) -> Weapon:
     if not arcs:
         raise CatalogError(f"{path}.arcs", "a weapon needs at least one arc")
     weapon = Weapon(
-        name=r.str("name"),
-        type=r.enum("type", WeaponType),
+        name=r.text("name"),
+        type=r.choice("type", WeaponType),
         arcs=tuple(arcs),
-        strength=r.int("strength", lo=1, hi=40),
-        range_cm=r.int("range", lo=0, hi=150),
-        rule=r.str("rule", ""),
+        strength=r.whole_number("strength", lo=1, hi=40),
+        range_cm=r.whole_number("range", lo=0, hi=150),
+        rule=r.text("rule", ""),
     )
     r.done()
     if weapon.type is not WeaponType.LAUNCH_BAY and weapon.range_cm == 0:
@@ -547,31 +468,31 @@ def _weapon(data: Any, path: str) -> Weapon:
 def _ship(
     data: Any, path: str, craft: set[str], faction_rules: tuple[str, ...] = ()
 ) -> ShipProfile:
-    r = _Reader(data, path)
-    ship_class = _class(r.str("class"), f"{path}.class")
+    r = _reader(data, path)
+    ship_class = _class(r.text("class"), f"{path}.class")
     turns = turn_degrees(ship_class, faction_rules)  # R-11: the class decides
     ship = ShipProfile(
-        slug=r.str("slug", pattern=SLUG_RE),
-        name=r.str("name"),
+        slug=r.text("slug", pattern=SLUG_RE),
+        name=r.text("name"),
         ship_class=ship_class,
-        points=r.int("points", lo=5, hi=1000),
-        speed_cm=r.int("speed", lo=0, hi=40),
-        turns=r.int("turns", turns, lo=45, hi=90),
-        leadership=r.int("leadership", lo=6, hi=10),
-        shields=r.int("shields", lo=0, hi=6),
-        hull=r.int("hull", lo=1, hi=20),
-        armor=r.int("armor", lo=2, hi=6),
-        turrets=r.int("turrets", lo=0, hi=8),
-        weapons=tuple(_weapon(w, f"{path}.weapons[{i}]") for i, w in enumerate(r.list("weapons"))),
-        attack_craft=r.strs("attack_craft", pattern=SLUG_RE),
-        all_ahead_full=r.str(
-            "all_ahead_full", default_all_ahead_full(_class(r.data.get("class", ""), path)),
+        points=r.whole_number("points", lo=5, hi=1000),
+        speed_cm=r.whole_number("speed", lo=0, hi=40),
+        turns=r.whole_number("turns", turns, lo=45, hi=90),
+        leadership=r.whole_number("leadership", lo=6, hi=10),
+        shields=r.whole_number("shields", lo=0, hi=6),
+        hull=r.whole_number("hull", lo=1, hi=20),
+        armor=r.whole_number("armor", lo=2, hi=6),
+        turrets=r.whole_number("turrets", lo=0, hi=8),
+        weapons=tuple(_weapon(w, f"{path}.weapons[{i}]") for i, w in enumerate(r.items("weapons"))),
+        attack_craft=r.texts("attack_craft", pattern=SLUG_RE),
+        all_ahead_full=r.text(
+            "all_ahead_full", default_all_ahead_full(ship_class),
             pattern=DICE_RE,
         ),
-        special_rules=r.strs("special_rules"),
-        tags=r.strs("tags", pattern=SLUG_RE),
-        description=r.str("description", ""),
-        source=r.str("source", ""),
+        special_rules=r.texts("special_rules"),
+        tags=r.texts("tags", pattern=SLUG_RE),
+        description=r.text("description", ""),
+        source=r.text("source", ""),
     )
     r.done()
     if ship.turns != turns:
@@ -596,9 +517,9 @@ def default_all_ahead_full(ship_class: ShipClass) -> str:
 
 
 def _upgrade(data: Any, path: str, faction: str | None) -> Upgrade:
-    r = _Reader(data, path)
-    classes = r.strs("classes")
-    effects_raw = r._get("effects", {}, False)
+    r = _reader(data, path)
+    classes = r.texts("classes")
+    effects_raw = r.value("effects") if r.has("effects") else {}
     if not isinstance(effects_raw, dict) or not all(
         isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
         for k, v in effects_raw.items()
@@ -608,17 +529,17 @@ def _upgrade(data: Any, path: str, faction: str | None) -> Upgrade:
     if unknown_stats:
         raise CatalogError(f"{path}.effects", f"unknown stat(s) {', '.join(sorted(unknown_stats))}")
     upgrade = Upgrade(
-        slug=r.str("slug", pattern=SLUG_RE),
-        name=r.str("name"),
-        points=r.int("points", lo=0, hi=500),
+        slug=r.text("slug", pattern=SLUG_RE),
+        name=r.text("name"),
+        points=r.whole_number("points", lo=0, hi=500),
         classes=frozenset(_class(c, f"{path}.classes") for c in classes),
-        text=r.str("text"),
+        text=r.text("text"),
         faction=faction,
-        variants=frozenset(r.strs("variants", pattern=SLUG_RE)),
-        max_per_fleet=r.optional_int("max_per_fleet", lo=1, hi=20),
+        variants=frozenset(r.texts("variants", pattern=SLUG_RE)),
+        max_per_fleet=r.optional_whole_number("max_per_fleet", lo=1, hi=20),
         effects=dict(effects_raw),
         requires_weapon=frozenset(_weapon_type(t, f"{path}.requires_weapon[{i}]")
-                                  for i, t in enumerate(r.strs("requires_weapon"))),
+                                  for i, t in enumerate(r.texts("requires_weapon"))),
     )
     r.done()
     if not upgrade.classes:
@@ -632,63 +553,63 @@ UPGRADE_STATS = frozenset(
 
 
 def _faction(data: Any, path: str) -> Faction:
-    r = _Reader(data, path)
-    slug = r.str("slug", pattern=SLUG_RE)
+    r = _reader(data, path)
+    slug = r.text("slug", pattern=SLUG_RE)
     craft = []
-    for i, c in enumerate(r.list("attack_craft")):
-        cr = _Reader(c, f"{path}.attack_craft[{i}]")
+    for i, c in enumerate(r.items("attack_craft")):
+        cr = _reader(c, f"{path}.attack_craft[{i}]")
         craft.append(
             AttackCraft(
-                slug=cr.str("slug", pattern=SLUG_RE),
-                name=cr.str("name"),
-                role=cr.enum("role", CraftRole),
-                speed_cm=cr.int("speed", 20, lo=5, hi=40),
-                rule=cr.str("rule", ""),
+                slug=cr.text("slug", pattern=SLUG_RE),
+                name=cr.text("name"),
+                role=cr.choice("role", CraftRole),
+                speed_cm=cr.whole_number("speed", 20, lo=5, hi=40),
+                rule=cr.text("rule", ""),
             )
         )
         cr.done()
     craft_slugs = {c.slug for c in craft}
     variants = []
-    for i, v in enumerate(r.list("variants")):
+    for i, v in enumerate(r.items("variants")):
         vpath = f"{path}.variants[{i}]"
-        vr = _Reader(v, vpath)
+        vr = _reader(v, vpath)
         variants.append(
             Variant(
-                slug=vr.str("slug", pattern=SLUG_RE),
-                name=vr.str("name"),
-                text=vr.str("text"),
+                slug=vr.text("slug", pattern=SLUG_RE),
+                name=vr.text("name"),
+                text=vr.text("text"),
                 composition=tuple(
                     _composition_rule(c, f"{vpath}.composition[{j}]")
-                    for j, c in enumerate(vr.list("composition"))
+                    for j, c in enumerate(vr.items("composition"))
                 ),
-                forbidden_ships=frozenset(vr.strs("forbidden_ships", pattern=SLUG_RE)),
+                forbidden_ships=frozenset(vr.texts("forbidden_ships", pattern=SLUG_RE)),
             )
         )
         vr.done()
     special = []
-    for i, s in enumerate(r.list("special_rules")):
-        sr = _Reader(s, f"{path}.special_rules[{i}]")
-        special.append(SpecialRule(name=sr.str("name"), text=sr.str("text")))
+    for i, s in enumerate(r.items("special_rules")):
+        sr = _reader(s, f"{path}.special_rules[{i}]")
+        special.append(SpecialRule(name=sr.text("name"), text=sr.text("text")))
         sr.done()
     faction = Faction(
         slug=slug,
-        name=r.str("name"),
-        allegiance=r.str("allegiance"),
-        description=r.str("description"),
-        leadership=r.int("leadership", lo=6, hi=10),
+        name=r.text("name"),
+        allegiance=r.text("allegiance"),
+        description=r.text("description"),
+        leadership=r.whole_number("leadership", lo=6, hi=10),
         special_rules=tuple(special),
         variants=tuple(variants),
         attack_craft=tuple(craft),
         upgrades=tuple(
-            _upgrade(u, f"{path}.upgrades[{i}]", slug) for i, u in enumerate(r.list("upgrades"))
+            _upgrade(u, f"{path}.upgrades[{i}]", slug) for i, u in enumerate(r.items("upgrades"))
         ),
         composition=tuple(
             _composition_rule(c, f"{path}.composition[{i}]")
-            for i, c in enumerate(r.list("composition"))
+            for i, c in enumerate(r.items("composition"))
         ),
         ships=tuple(
             _ship(s, f"{path}.ships[{i}]", craft_slugs, tuple(sr.name for sr in special))
-            for i, s in enumerate(r.list("ships"))
+            for i, s in enumerate(r.items("ships"))
         ),
     )
     r.done()
@@ -728,15 +649,15 @@ def catalog_from_dicts(
 ) -> Catalog:
     ranks = []
     for i, a in enumerate(admirals):
-        ar = _Reader(a, f"admirals[{i}]")
+        ar = _reader(a, f"admirals[{i}]")
         ranks.append(
             AdmiralRank(
-                slug=ar.str("slug", pattern=SLUG_RE),
-                name=ar.str("name"),
-                points=ar.int("points", lo=0, hi=500),
-                leadership_bonus=ar.int("leadership_bonus", lo=0, hi=3),
-                command_radius_cm=ar.int("command_radius", lo=0, hi=100),
-                rule=ar.str("rule"),
+                slug=ar.text("slug", pattern=SLUG_RE),
+                name=ar.text("name"),
+                points=ar.whole_number("points", lo=0, hi=500),
+                leadership_bonus=ar.whole_number("leadership_bonus", lo=0, hi=3),
+                command_radius_cm=ar.whole_number("command_radius", lo=0, hi=100),
+                rule=ar.text("rule"),
             )
         )
         ar.done()

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any, TypeAlias
 
 from rules_core import text as player_text
+from rules_core.jsonread import ObjectReader, ShapeError, kind, shown
 from rules_core.limits import MAX_FLEET_SHIPS, ships_message
 from rules_core.limits import MAX_NAME_LENGTH as MAX_NAME_LENGTH
 from rules_core.limits import MAX_NOTES_LENGTH as MAX_NOTES_LENGTH
@@ -29,7 +30,7 @@ VERSION = 1
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
-class FleetFormatError(ValueError):
+class FleetFormatError(ShapeError):
     """A fleet file that is not a version-1 fleet file; ``path`` is the JSON path at fault.
 
     ``path`` is ``""`` for the file as a whole (e.g. invalid JSON, where ``line`` and ``column``
@@ -39,9 +40,7 @@ class FleetFormatError(ValueError):
     def __init__(
         self, path: str, message: str, *, line: int | None = None, column: int | None = None
     ) -> None:
-        super().__init__(f"{path}: {message}" if path else message)
-        self.path = path
-        self.message = message
+        super().__init__(path, message)
         self.line = line
         self.column = column
 
@@ -145,102 +144,30 @@ class Fleet:
 # --- reading ------------------------------------------------------------------------------
 
 
-class _Obj:
-    """Typed access to one JSON object; every error names the JSON path."""
-
-    def __init__(self, data: object, path: str) -> None:
-        if not isinstance(data, dict):
-            raise FleetFormatError(path, f"expected an object, found {_kind(data)}")
-        self.data: dict[Any, Any] = data
-        self.path = path
-        self.seen: set[str] = set()
-
-    def at(self, key: str) -> str:
-        return f"{self.path}.{key}" if self.path else key
-
-    def get(self, key: str, required: bool) -> tuple[bool, Any]:
-        self.seen.add(key)
-        if key in self.data:
-            return True, self.data[key]
-        if required:
-            raise FleetFormatError(self.at(key), "is required")
-        return False, None
-
-    def string(self, key: str, *, required: bool = False, default: str | None = None,
-               max_length: int = MAX_NAME_LENGTH, nullable: bool = True,
-               multiline: bool = False) -> str | None:
-        present, value = self.get(key, required)
-        if not present:
-            return default
-        if value is None and nullable:
-            return None
-        if not isinstance(value, str):
-            expected = "a string or null" if nullable else "a string"
-            raise FleetFormatError(self.at(key), f"expected {expected}, found {_kind(value)}")
-        if multiline:  # notes: CR LF and CR read as LF (R-94)
-            value = player_text.normalise_newlines(value)
-        try:
-            player_text.check(value, multiline=multiline)  # R-94
-        except player_text.TextError as exc:
-            raise FleetFormatError(self.at(key), exc.message) from None
-        if len(value) > max_length:
-            raise FleetFormatError(
-                self.at(key), f"is {len(value)} characters long; the limit is {max_length}"
-            )
-        return value
-
-    def slug(self, key: str, *, required: bool = True) -> str | None:
-        present, value = self.get(key, required)
-        if not present or (value is None and not required):
-            return None
-        return _slug(value, self.at(key))
-
-    def boolean(self, key: str) -> bool:
-        present, value = self.get(key, False)
-        if not present:
-            return False
-        if not isinstance(value, bool):
-            raise FleetFormatError(self.at(key), f"expected true or false, found {_kind(value)}")
-        return value
-
-    def array(self, key: str, *, required: bool, max_items: int) -> list[Any]:
-        present, value = self.get(key, required)
-        if not present:
-            return []
-        if not isinstance(value, list):
-            raise FleetFormatError(self.at(key), f"expected a list, found {_kind(value)}")
-        if len(value) > max_items:
-            raise FleetFormatError(
-                self.at(key), f"has {len(value)} entries; the limit is {max_items}"
-            )
-        return value
-
-    def done(self) -> None:
-        unknown = sorted(str(k) for k in self.data if k not in self.seen)
-        if unknown:  # the key is quoted in the message: shown without forbidden characters
-            raise FleetFormatError(self.at(player_text.shown(unknown[0])),
-                                   "is not a key of this object")
+def _reader(data: object, path: str) -> ObjectReader:
+    return ObjectReader(data, path, FleetFormatError)
 
 
-def _kind(value: object) -> str:
+def _player_text(obj: ObjectReader, key: str, *, max_length: int = MAX_NAME_LENGTH,
+                 multiline: bool = False) -> str | None:
+    """A name or the notes: a string or null, free of forbidden characters (R-94), bounded."""
+    value = obj.optional_text(key)
     if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+        return None
+    if multiline:  # notes: CR LF and CR read as LF (R-94)
+        value = player_text.normalise_newlines(value)
+    try:
+        player_text.check(value, multiline=multiline)  # R-94
+    except player_text.TextError as exc:
+        obj.fail(key, exc.message)
+    if len(value) > max_length:
+        obj.fail(key, f"is {len(value)} characters long; the limit is {max_length}")
+    return value
 
 
 def _slug(value: object, path: str) -> str:
     if not isinstance(value, str):
-        raise FleetFormatError(path, f"expected a slug (a string), found {_kind(value)}")
+        raise FleetFormatError(path, f"expected a slug (a string), found {kind(value)}")
     if len(value) > MAX_SLUG_LENGTH or not SLUG_RE.match(value):
         raise FleetFormatError(
             path, f"{value[:MAX_SLUG_LENGTH]!r} is not a slug (lowercase words joined by '-')"
@@ -248,56 +175,52 @@ def _slug(value: object, path: str) -> str:
     return value
 
 
-def _int(value: object, path: str, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise FleetFormatError(path, f"expected a whole number, found {_kind(value)}")
-    if not lo <= value <= hi:
-        raise FleetFormatError(path, f"{value} is outside {lo}–{hi}")
-    return value
+def _optional_slug(obj: ObjectReader, key: str) -> str | None:
+    value = obj.value(key)
+    return None if value is None else _slug(value, obj.at(key))
 
 
-def _upgrades(obj: _Obj) -> tuple[str, ...]:
-    items = obj.array("upgrades", required=False, max_items=MAX_UPGRADES_PER_SHIP)
+def _upgrades(obj: ObjectReader) -> tuple[str, ...]:
+    items = obj.items("upgrades", max_items=MAX_UPGRADES_PER_SHIP)
     return tuple(_slug(u, f"{obj.at('upgrades')}[{i}]") for i, u in enumerate(items))
 
 
-def _no_command_keys(obj: _Obj) -> None:
+def _no_command_keys(obj: ObjectReader) -> None:
     """Only a ``ship`` unit may be the flagship or carry the admiral (R-21)."""
     for key in ("flagship", "admiral"):
-        if key in obj.data:
-            raise FleetFormatError(
-                obj.at(key),
+        if obj.has(key):
+            obj.fail(
+                key,
                 f"a squadron cannot hold the {key}: only a 'ship' unit (a capital ship) can",
             )
 
 
 def _unit(data: object, path: str) -> Unit:
-    obj = _Obj(data, path)
-    _, kind = obj.get("kind", True)
-    if kind == "ship":
+    obj = _reader(data, path)
+    unit_kind = obj.value("kind", required=True)
+    if unit_kind == "ship":
         unit: Unit = ShipUnit(
-            ship=_slug(obj.get("ship", True)[1], obj.at("ship")),
-            name=obj.string("name"),
-            flagship=obj.boolean("flagship"),
-            admiral=obj.slug("admiral", required=False),
+            ship=_slug(obj.value("ship", required=True), obj.at("ship")),
+            name=_player_text(obj, "name"),
+            flagship=obj.flag("flagship"),
+            admiral=_optional_slug(obj, "admiral"),
             upgrades=_upgrades(obj),
         )
-    elif kind == "squadron":
+    elif unit_kind == "squadron":
         _no_command_keys(obj)
         ships = []
-        items = obj.array("ships", required=True, max_items=MAX_SQUADRON_SHIPS)
+        items = obj.items("ships", required=True, max_items=MAX_SQUADRON_SHIPS)
         for j, item in enumerate(items):
-            sobj = _Obj(item, f"{obj.at('ships')}[{j}]")
+            sobj = _reader(item, f"{obj.at('ships')}[{j}]")
             _no_command_keys(sobj)
             ships.append(
-                SquadronShip(ship=_slug(sobj.get("ship", True)[1], sobj.at("ship")),
+                SquadronShip(ship=_slug(sobj.value("ship", required=True), sobj.at("ship")),
                              upgrades=_upgrades(sobj))
             )
             sobj.done()
-        unit = Squadron(ships=tuple(ships), name=obj.string("name"))
+        unit = Squadron(ships=tuple(ships), name=_player_text(obj, "name"))
     else:
-        shown = repr(kind) if isinstance(kind, str) else _kind(kind)
-        raise FleetFormatError(obj.at("kind"), f"{shown} is not 'ship' or 'squadron'")
+        obj.fail("kind", f"{shown(unit_kind)} is not 'ship' or 'squadron'")
     obj.done()
     return unit
 
@@ -320,14 +243,13 @@ def _check_ship_count(units: tuple[Unit, ...]) -> None:
 
 def parse_fleet(data: object) -> Fleet:
     """Read a decoded fleet file (``json.loads`` output) into a :class:`Fleet`."""
-    obj = _Obj(data, "")
-    _, fmt = obj.get("format", True)
+    obj = _reader(data, "")
+    fmt = obj.value("format", required=True)
     if fmt != FORMAT:
-        shown = repr(fmt) if isinstance(fmt, str) else _kind(fmt)
-        raise FleetFormatError("format", f"{shown} is not {FORMAT!r}")
-    _, version = obj.get("version", True)
+        raise FleetFormatError("format", f"{shown(fmt)} is not {FORMAT!r}")
+    version = obj.value("version", required=True)
     if not isinstance(version, int) or isinstance(version, bool):
-        raise FleetFormatError("version", f"expected a whole number, found {_kind(version)}")
+        raise FleetFormatError("version", f"expected a whole number, found {kind(version)}")
     if version > VERSION:
         raise FleetFormatError(
             "version", f"version {version} is newer than this program reads (up to {VERSION})"
@@ -335,27 +257,19 @@ def parse_fleet(data: object) -> Fleet:
     if version < 1:
         raise FleetFormatError("version", f"{version} is not a fleet file version")
 
-    name = obj.string("name")
-    faction = _slug(obj.get("faction", True)[1], "faction")
-    variant = obj.slug("variant", required=False)
-    _, size_raw = obj.get("game_size", True)
-    try:
-        game_size = GameSize(size_raw) if isinstance(size_raw, str) else None
-    except ValueError:
-        game_size = None
-    if game_size is None:
-        shown = repr(size_raw) if isinstance(size_raw, str) else _kind(size_raw)
-        allowed = ", ".join(g.value for g in GameSize)
-        raise FleetFormatError("game_size", f"{shown} is not one of {allowed}")
+    name = _player_text(obj, "name")
+    faction = _slug(obj.value("faction", required=True), "faction")
+    variant = _optional_slug(obj, "variant")
+    game_size = obj.choice("game_size", GameSize)
 
-    _, limit_raw = obj.get("points_limit", False)
+    limit_raw = obj.value("points_limit")
     points_limit = None
     if game_size is GameSize.CUSTOM:
         if limit_raw is None:
             raise FleetFormatError("points_limit", "a custom game size needs {\"min\", \"max\"}")
-        lobj = _Obj(limit_raw, "points_limit")
-        lo = _int(lobj.get("min", True)[1], "points_limit.min", 0, MAX_POINTS_LIMIT)
-        hi = _int(lobj.get("max", True)[1], "points_limit.max", 0, MAX_POINTS_LIMIT)
+        lobj = _reader(limit_raw, "points_limit")
+        lo = lobj.whole_number("min", lo=0, hi=MAX_POINTS_LIMIT)
+        hi = lobj.whole_number("max", lo=0, hi=MAX_POINTS_LIMIT)
         lobj.done()
         if hi < lo:
             raise FleetFormatError("points_limit.max", f"{hi} is below the minimum {lo}")
@@ -365,10 +279,10 @@ def parse_fleet(data: object) -> Fleet:
             "points_limit", f"must be null unless game_size is 'custom' (it is {game_size.value!r})"
         )
 
-    units_raw = obj.array("units", required=True, max_items=MAX_UNITS)
+    units_raw = obj.items("units", required=True, max_items=MAX_UNITS)
     units = tuple(_unit(u, f"units[{i}]") for i, u in enumerate(units_raw))
     _check_ship_count(units)
-    notes = obj.string("notes", default="", max_length=MAX_NOTES_LENGTH, multiline=True)
+    notes = _player_text(obj, "notes", max_length=MAX_NOTES_LENGTH, multiline=True)
     obj.done()
     return Fleet(
         faction=faction,
