@@ -191,6 +191,7 @@ def test_an_illegal_fleet_prints_and_its_roster_says_why(data_catalog: Catalog) 
     assert "Not legal (2 errors)" in roster
     assert "180 points is under the Battle band (1000–1500)." in roster
     assert "No ship is marked as the flagship" in roster
+    assert roster.count("• ") == 2  # a bulleted list, one problem a bullet (cards' ua.css)
 
 
 def test_the_share_link_is_printed_on_the_roster(data_catalog: Catalog, patrol: Fleet) -> None:
