@@ -567,16 +567,6 @@ class Battle:
             t.hull += 1
             self.log(ship.side, f"{ship.label()} regains a hull point ({rule}).")
 
-    def _touches_ship(self, m: BlastMarker) -> bool:
-        """Whether a ship on the table touches the marker (see :func:`_touches`)."""
-        mx, my = m.x, m.y
-        for side in self.sides:
-            for s in side:
-                if (s.on_table and mx - 4.0 <= s.x <= mx + 4.0 and my - 4.0 <= s.y <= my + 4.0
-                        and math.hypot(s.x - mx, s.y - my) <= s.radius + MARKER_RADIUS):
-                    return True
-        return False
-
     # --- the result --------------------------------------------------------------------------
 
     def fate(self, ship: Ship) -> str:

@@ -13,7 +13,6 @@ from typing import Any
 from .state import FRONT, LEFT, REAR, RIGHT
 
 TAU = 2 * math.pi
-QUARTER = math.pi / 4
 
 
 def distance(ax: float, ay: float, bx: float, by: float) -> float:

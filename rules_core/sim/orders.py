@@ -29,7 +29,6 @@ ORDER_LABELS[NEW_HEADING] = "Come to New Heading"
 ORDER_LABELS[BRACE] = "Brace for Impact"
 
 BRIDGE_DESTROYED_LD = 6
-CRIPPLED_LD = -2
 
 
 def in_command_radius(b: Battle, ship: Ship) -> bool:

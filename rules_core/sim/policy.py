@@ -397,17 +397,12 @@ class StandardPolicy(Policy):
 
     # --- movement and orders -----------------------------------------------------------------
 
-    def _score(self, b: Battle, ship: Ship, p: _Profile, target: Ship, x: float, y: float,
-               hx: float, hy: float, fire_factor: float, torpedo_ready: bool) -> float:
-        """How good it is to end a move at (x, y) facing (hx, hy), against ``target``."""
-        return self._scores(b, ship, p, target, ((x, y, hx, hy),), fire_factor,
-                            torpedo_ready)[0]
-
     def _scores(self, b: Battle, ship: Ship, p: _Profile, target: Ship,
                 points: tuple[tuple[float, float, float, float], ...] | list[Any],
                 fire_factor: float, torpedo_ready: bool, near: list[Any] | None = None
                 ) -> list[float]:
-        """:meth:`_score` of several end points at once (the hot path: constants hoisted).
+        """How good it is to end a move at each of ``points`` (x, y, hx, hy), against ``target``
+        (the hot path: constants hoisted).
 
         The weights: firepower that would bear on the target (arcs and ranges, point blank
         counted 1.25), a little for the strongest arcs facing it, distance from the ship's best

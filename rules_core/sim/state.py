@@ -33,7 +33,6 @@ FRONT, LEFT, RIGHT, REAR = 1, 2, 4, 8
 ALL_ARCS = FRONT | LEFT | RIGHT | REAR
 ARC_BITS = {Arc.FRONT: FRONT, Arc.LEFT: LEFT, Arc.RIGHT: RIGHT, Arc.REAR: REAR,
             Arc.ALL_AROUND: ALL_ARCS}
-ARC_NAMES = {FRONT: "prow", LEFT: "port", RIGHT: "starboard", REAR: "stern"}
 
 BATTERY, LANCE, SPECIAL = 0, 1, 2  # gun kinds
 GUN_KINDS = {WeaponType.BATTERY: BATTERY, WeaponType.LANCE: LANCE, WeaponType.SPECIAL: SPECIAL}
