@@ -422,7 +422,20 @@ def test_random_fleets_never_crash_and_points_add_up(catalog: Catalog, data: st.
         if p.ship is not None:
             unit = f.units[p.unit or 0]
             assert isinstance(unit, Squadron) and 0 <= p.ship < len(unit.ships)
-    assert report.legal == (not report.errors)
+    # A legal fleet passes the checks a player can make by hand; an unknown faction stops the
+    # checking, otherwise each broken count is reported by its code.
+    flagships = sum(isinstance(u, ShipUnit) and u.flagship for u in f.units)
+    sizes = [len(u.ships) for u in f.units if isinstance(u, Squadron)]
+    if report.legal:
+        assert report.points in f.band and flagships == 1 and all(2 <= n <= 4 for n in sizes)
+    if "catalog.unknown_faction" not in report.codes:
+        if report.points < f.band.min:
+            assert "points.under_band" in report.codes
+        if report.points > f.band.max:
+            assert "points.over_band" in report.codes
+        assert ("flagship.missing" in report.codes) == (flagships == 0)
+        assert report.codes.count("squadron.too_small") == sum(n < 2 for n in sizes)
+        assert report.codes.count("squadron.too_large") == sum(n > 4 for n in sizes)
     json.dumps(report.details_dict())
     assert parse_fleet(fleet_to_dict(f)) == f  # any fleet round-trips through its file
 
