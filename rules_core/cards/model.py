@@ -19,6 +19,7 @@ from rules_core.catalog import (
     Upgrade,
     Weapon,
     WeaponType,
+    base_size_mm,
     crippled_threshold,
 )
 from rules_core.fleet import Fleet, ShipUnit
@@ -79,10 +80,8 @@ class Stats:
 
     @property
     def base_mm(self) -> int:
-        """R-10 on the upgraded values: 3+ shields or more than 10 hull is a 60 mm base."""
-        if self.shields >= 3 or self.hull > 10:
-            return 60
-        return self.ship_class.class_base_mm
+        """R-10 on the upgraded values: a cruiser raised to 3 shields is on a 60 mm base (R-60)."""
+        return base_size_mm(self.ship_class, self.shields, self.hull)
 
     @property
     def crippled_at(self) -> int | None:

@@ -20,6 +20,7 @@ from ..catalog import (
     ShipClass,
     ShipProfile,
     WeaponType,
+    base_size_mm,
     turn_degrees,
 )
 from ..damage import Critical, Target
@@ -230,7 +231,8 @@ def _ship_spec(side: int, unit: int, index: int, report: ShipReport,
     rules = rules_for(faction)
     hull = max(1, p.hull + fx.get("hull", 0))
     shields = max(0, p.shields + fx.get("shields", 0))
-    radius = (60.0 if (shields >= 3 or hull > 10 or p.base_mm == 60) else 32.0) / 20.0
+    # R-10 on the upgraded values; a ship whose profile is on a large base keeps it.
+    radius = max(base_size_mm(p.ship_class, shields, hull), p.base_mm) / 20.0
     return ShipSpec(
         side=side, unit=unit, index=index, slug=p.slug, name=p.name, profile=p,
         ship_class=p.ship_class, is_escort=p.is_escort,
