@@ -77,3 +77,14 @@ def held_chunks(monkeypatch) -> list[tuple[int, int]]:
     monkeypatch.setattr(play_chunk, "apply_async",
                         lambda args, **kwargs: sent.append(tuple(args)))
     return sent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With pytest-xdist (``-n 2 --dist loadgroup``, as PYTEST_WORKERS=2 scripts/test runs), the
+    browser tests share one worker and the production tests (real Redis, gunicorn, Celery
+    workers) one, so two Chromiums or two production stacks never compete for the machine at
+    once; every other test goes to whichever worker is free."""
+    for item in items:
+        for marker in ("browser", "production"):
+            if item.get_closest_marker(marker) is not None:
+                item.add_marker(pytest.mark.xdist_group(marker))

@@ -13,6 +13,7 @@ from rules_core.catalog import Catalog
 from rules_core.fleet import Fleet, GameSize, ShipUnit, Squadron, SquadronShip
 from rules_core.sample_fleets import sample_fleet
 from rules_core.validator import validate
+from tests.environment import cases
 
 from .conftest import Pdf
 
@@ -140,7 +141,8 @@ def test_thirty_cards_fill_four_sheets_nine_at_a_time(data_catalog: Catalog) -> 
     assert sorted(units) == list(range(1, 31))
 
 
-@pytest.mark.parametrize("faction", FACTIONS)
+# Three factions by default (squadrons, mixed squadrons, the most weapons); all with --full.
+@pytest.mark.parametrize("faction", cases(FACTIONS, ["imperial-navy", "tyranids", "tau-empire"]))
 def test_every_factions_sample_fleet_prints_each_unit_on_its_own_card(
         data_catalog: Catalog, faction: str) -> None:
     fleet = sample_fleet(data_catalog, faction, "battle")
@@ -165,7 +167,10 @@ def test_every_factions_sample_fleet_prints_each_unit_on_its_own_card(
 def test_every_catalogue_ship_fits_one_card(data_catalog: Catalog) -> None:
     """The longest names, most weapons and most upgrades still fit a poker card."""
     units: list[ShipUnit | Squadron] = []
-    for faction in data_catalog.factions:
+    # Every faction with --full; by default the three with the longest names and most weapons.
+    longest = sorted(data_catalog.factions, key=lambda f: -max(
+        len(s.name) + 10 * len(s.weapons) for s in f.ships))[:3]
+    for faction in cases(data_catalog.factions, longest):
         upgrades = (*faction.upgrades, *data_catalog.refits)
         escorts = [s for s in faction.ships if s.is_escort]
         for ship in faction.ships:
