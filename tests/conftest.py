@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 
 import pytest
 
@@ -61,7 +62,31 @@ def live_catalog(transactional_db, live_server):
 
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
+def live_server(live_server):
+    """pytest-django's live server, stopped only once its request threads have ended.
+
+    On SQLite the test database lives in memory and the request threads share the test's
+    connection; stopping the server makes it the test thread's alone again. A request thread
+    still serving a browser's keep-alive connection then closed it from the wrong thread when
+    the browser went ("DatabaseWrapper objects created in a thread can only be used in that same
+    thread"). So the browsers close first (``browser_type_launch_args`` asks for the server, so
+    it outlives them), and the server waits here for their request threads to finish."""
+    yield live_server
+    for thread in threading.enumerate():
+        if thread.name.endswith("(process_request_thread)"):
+            thread.join(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def base_url(pytestconfig: pytest.Config) -> str | None:
+    """pytest-playwright's own ``base_url`` (used when pytest-base-url is not installed) is a
+    method of a plugin object, which pytest deprecates (PytestRemovedIn10Warning); this is the
+    same fixture as a function. The tests open the live server's full URLs."""
+    return pytestconfig.getoption("--base-url") or pytestconfig.getini("base_url") or None
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args, live_server):
     if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
         pytest.fail(f"Chromium not found at {CHROMIUM}: run scripts/test, which installs it")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
