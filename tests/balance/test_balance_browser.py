@@ -24,6 +24,7 @@ def test_without_javascript_on_a_phone(browser: Browser, live_catalog) -> None:
                                   viewport={"width": 375, "height": 800})
     page = context.new_page()
     page.goto(live_catalog.url + "/")
+    page.get_by_text("Menu", exact=True).click()  # a phone's navigation folds into a menu
     page.get_by_role("link", name="Balance", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Balance")
     matrix = page.get_by_role("table", name="Every pair")

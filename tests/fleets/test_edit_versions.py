@@ -205,7 +205,8 @@ def test_without_javascript_a_stale_edit_goes_back_to_the_refreshed_builder(
     assert response.headers["Location"] == fleet.get_absolute_url()
     assert stored(fleet) == before
     page = client.get(response.headers["Location"])
-    assertContains(page, f'<li class="alert">{STALE}</li>', html=True)
+    assertContains(page, f'<p class="message message--error" role="alert">{STALE}</p>',
+                   html=True)
     assert all(f["fields"]["version"] == [str(fleet.version)]
                for f in builder_edit_forms(page.content.decode()))
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules_core import fleet as rf
+from rules_core.catalog import Catalog
 from rules_core.chatlist import lineup, one_line, to_markdown
 from rules_core.textlist import from_text, to_text
-from rules_core.validator import validate
+from rules_core.validator import ValidationReport, catalog_index, validate
 
 
 def patrol() -> rf.Fleet:
@@ -27,24 +28,39 @@ def patrol() -> rf.Fleet:
         ))
 
 
+def pts(report: ValidationReport) -> list[int]:
+    """Each unit's points (the catalogue's prices may change; the layout may not)."""
+    return [u.points for u in report.units]
+
+
+def upgrade_pts(catalog: Catalog, slug: str) -> int:
+    return catalog_index(catalog).upgrades[slug].points
+
+
 def test_the_markdown_list_reads_well_in_a_chat(data_catalog) -> None:
     fleet = patrol()
-    assert to_markdown(data_catalog, fleet, validate(fleet, data_catalog)) == (
-        "**Gothic Sector Patrol** · Imperial Navy · Skirmish · 775/1000 pts · Legal\n"
-        "- **Lunar Class Cruiser** \"Emperor's Wrath\" · Flagship · Admiral: Commodore"
-        " · 225 pts\n"
-        "  - Veteran Crew +20\n"
-        "- **Gothic Class Cruiser** · 180 pts\n"
-        "- **Gothic Class Cruiser** · 180 pts\n"
-        "- **3× Sword Frigate** \"Sword Squadron\" · 105 pts\n"
-        "- **1× Sword Frigate, 1× Firestorm Frigate** · 85 pts\n"
-        "  - Sword Frigate: Improved Thrusters +10\n")
+    report = validate(fleet, data_catalog)
+    assert report.legal
+    p = pts(report)
+    crew, thrusters = (upgrade_pts(data_catalog, u) for u in ("veteran-crew",
+                                                               "improved-thrusters"))
+    assert to_markdown(data_catalog, fleet, report) == (
+        f"**Gothic Sector Patrol** · Imperial Navy · Skirmish · {report.points}/1000 pts · Legal\n"
+        f"- **Lunar Class Cruiser** \"Emperor's Wrath\" · Flagship · Admiral: Commodore"
+        f" · {p[0]} pts\n"
+        f"  - Veteran Crew +{crew}\n"
+        f"- **Gothic Class Cruiser** · {p[1]} pts\n"
+        f"- **Gothic Class Cruiser** · {p[2]} pts\n"
+        f"- **3× Sword Frigate** \"Sword Squadron\" · {p[3]} pts\n"
+        f"- **1× Sword Frigate, 1× Firestorm Frigate** · {p[4]} pts\n"
+        f"  - Sword Frigate: Improved Thrusters +{thrusters}\n")
 
 
 def test_the_one_line_summary_counts_alike_ships(data_catalog) -> None:
     fleet = patrol()
-    assert one_line(data_catalog, fleet, validate(fleet, data_catalog)) == (
-        "Gothic Sector Patrol · Imperial Navy · Skirmish · 775/1000 pts · Legal: "
+    report = validate(fleet, data_catalog)
+    assert one_line(data_catalog, fleet, report) == (
+        f"Gothic Sector Patrol · Imperial Navy · Skirmish · {report.points}/1000 pts · Legal: "
         "Lunar Class Cruiser, 2× Gothic Class Cruiser, 3× Sword Frigate, "
         "1× Sword Frigate + 1× Firestorm Frigate")
     empty = rf.Fleet(faction="orks", game_size=rf.GameSize.PATROL)
@@ -56,7 +72,8 @@ def test_an_illegal_list_quotes_its_problems(data_catalog) -> None:
     fleet = replace(patrol(), game_size=rf.GameSize.PATROL)
     report = validate(fleet, data_catalog)
     text = to_markdown(data_catalog, fleet, report)
-    assert text.splitlines()[0].endswith(" · 775/750 pts · Not legal (1 problem)")
+    assert report.points > 750  # over the Patrol band
+    assert text.splitlines()[0].endswith(f" · {report.points}/750 pts · Not legal (1 problem)")
     assert text.splitlines()[-1].startswith("> ") and "Patrol" in text.splitlines()[-1]
 
 
@@ -71,9 +88,12 @@ def test_a_players_markdown_and_mentions_stay_literal(data_catalog) -> None:
 
 def test_the_text_export_names_a_squadrons_lineup_and_reads_back(data_catalog) -> None:
     fleet = patrol()
-    text = to_text(data_catalog, fleet, validate(fleet, data_catalog))
-    assert '* Squadron "Sword Squadron" · 3× Sword Frigate · 105 pts' in text.splitlines()
-    assert "* Squadron · 1× Sword Frigate, 1× Firestorm Frigate · 85 pts" in text.splitlines()
+    report = validate(fleet, data_catalog)
+    text = to_text(data_catalog, fleet, report)
+    p = pts(report)
+    assert f'* Squadron "Sword Squadron" · 3× Sword Frigate · {p[3]} pts' in text.splitlines()
+    assert f"* Squadron · 1× Sword Frigate, 1× Firestorm Frigate · {p[4]} pts" \
+        in text.splitlines()
     assert from_text(data_catalog, text) == fleet
     # A hand-typed line-up that disagrees with the escorts below is only a remark.
     edited = text.replace("· 3× Sword Frigate ·", "· 4× Firestorm Frigate ·")
@@ -96,8 +116,9 @@ def test_the_share_page_offers_markdown_and_one_line(client, make_fleet, catalog
     assert ('<textarea id="share-markdown" class="share-text" rows="8" readonly '
             f'spellcheck="false">{to_markdown(catalog, patrol(), report)}</textarea>') in page
     assert f'value="{one_line(catalog, patrol(), report)}"' in page
-    assert "**3× Sword Frigate** \"Sword Squadron\" · 105 pts" in page
-    assert "* Squadron \"Sword Squadron\" · 3× Sword Frigate · 105 pts" in page  # plain text
+    squadron = report.units[3].points
+    assert f"**3× Sword Frigate** \"Sword Squadron\" · {squadron} pts" in page
+    assert f"* Squadron \"Sword Squadron\" · 3× Sword Frigate · {squadron} pts" in page
 
 
 def test_the_shared_view_names_a_squadrons_lineup(client, make_fleet) -> None:
