@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.utils import timezone
+from pytest_django.asserts import assertInHTML
 
 from fleetbuilder.fleets.library import PER_PAGE
 from fleetbuilder.fleets.models import Fleet
@@ -93,12 +94,12 @@ def test_search_by_name_ignores_case(client: Client, library) -> None:
 
 def test_filter_by_faction_offers_the_factions_with_fleets(client: Client, library) -> None:
     html = client.get("/fleets/").content.decode()
-    assert '<option value="imperial-navy">Imperial Navy (2)</option>' in html
-    assert '<option value="orks">Orks (1)</option>' in html
+    assertInHTML('<option value="imperial-navy">Imperial Navy (2)</option>', html)
+    assertInHTML('<option value="orks">Orks (1)</option>', html)
     assert 'value="necrons"' not in html
     html = client.get("/fleets/?faction=imperial-navy").content.decode()
     assert rows(html) == ["Bakka Reserve", "Gothic Patrol"]
-    assert '<option value="imperial-navy" selected>' in html
+    assertInHTML('<option value="imperial-navy" selected>Imperial Navy (2)</option>', html)
     assert rows(client.get("/fleets/?faction=imperial-navy&q=bakka").content.decode()) == [
         "Bakka Reserve"]
     assert rows(client.get("/fleets/?faction=necrons").content.decode()) == []
@@ -129,7 +130,7 @@ def test_the_search_form_works_without_javascript(client: Client, library) -> No
     form = re.search(r'<form class="filter library-filter" method="get" action="/fleets/"', html)
     assert form
     assert 'name="q"' in html and 'name="faction"' in html
-    assert '<label for="library-q">Search by name</label>' in html
+    assertInHTML('<label for="library-q">Search by name</label>', html)
 
 
 def test_fifty_fleets_a_page_and_the_pages_keep_the_search(client: Client, django_user_model,
@@ -391,14 +392,16 @@ def test_the_builder_page_duplicates_and_deletes_too(client: Client, library) ->
 
 def test_htmx_answers_tell_screen_readers_what_changed(client: Client, library) -> None:
     page = client.get("/fleets/").content.decode()
-    assert '<div id="library-status" class="visually-hidden" role="status"></div>' in page
+    status = '<div id="library-status" class="visually-hidden" role="status"{}>{}</div>'
+    assertInHTML(status.format("", ""), page)
     html = client.get("/fleets/?q=patrol", headers=HTMX).content.decode()
-    assert 'hx-swap-oob="innerHTML">1 fleet found.</div>' in html
+    assertInHTML(status.format(' hx-swap-oob="innerHTML"', "1 fleet found."), html)
     html = client.post(f"/fleets/{library['gothic'].pk}/trash/", {"next": "/fleets/"},
                        headers=HTMX).content.decode()
-    assert "“Gothic Patrol” is in the trash. 2 fleets.</div>" in html
-    assert '<a id="trash-link" class="button button--ghost" href="/fleets/trash/" ' \
-           'hx-swap-oob="true">Trash (1)</a>' in html
+    assertInHTML(status.format(' hx-swap-oob="innerHTML"',
+                               "“Gothic Patrol” is in the trash. 2 fleets."), html)
+    assertInHTML('<a id="trash-link" class="button button--ghost" href="/fleets/trash/" '
+                 'hx-swap-oob="true">Trash (1)</a>', html)
 
 
 # --- shared fleets, faction counts after changes, clean addresses -----------------------------

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from pytest_django.asserts import assertInHTML
 
 from fleetbuilder.fleets.models import Fleet
 
@@ -46,7 +47,7 @@ def test_a_faction_in_the_address_is_preselected(client: Client, catalog: Any) -
 def test_start_a_fleet_with_the_ship_of_the_page(client: Client, catalog: Any) -> None:
     page = client.get(f"/fleets/new/?ship={LUNAR}").content.decode()
     assert selected(page, "faction") == "imperial-navy"
-    assert f'<input type="hidden" name="ship" value="{LUNAR}">' in page
+    assertInHTML(f'<input type="hidden" name="ship" value="{LUNAR}">', page)
     assert "The fleet starts with a Lunar Class Cruiser." in page
     response = client.post(f"/fleets/new/?ship={LUNAR}", {
         "name": "", "faction": "imperial-navy", "variant": "", "game_size": "skirmish",
@@ -66,7 +67,8 @@ def test_a_ship_of_another_faction_is_not_added_and_the_player_is_told(
         response.content.decode())
 
 
-@pytest.mark.parametrize("ship", ["nope", "x" * 5000, "%00", "lunar-class-cruiser%0A", "ＬＵＮＡＲ"])
+@pytest.mark.parametrize("ship", ["nope", "x" * 5000, "%00", "lunar-class-cruiser%0A",
+                                  "ＬＵＮＡＲ"])
 def test_a_bad_ship_in_the_address_is_ignored(client: Client, catalog: Any, ship: str) -> None:
     response = client.get(f"/fleets/new/?ship={ship}")
     assert response.status_code in (200, 400)  # a control character is refused before any view
@@ -115,13 +117,14 @@ def test_catalogue_pages_offer_start_and_add_the_same_for_everyone(
         client: Client, start_fleet: Any, outsider: Client) -> None:
     start_fleet(client, name="Secret Fleet Name")
     home = client.get("/").content.decode()
-    assert '<a class="button" href="/fleets/new/">Start a fleet</a>' in home
+    assertInHTML('<a class="button" href="/fleets/new/">Start a fleet</a>', home)
     faction = client.get("/ships/imperial-navy/").content.decode()
-    assert ('<a class="button" href="/fleets/new/?faction=imperial-navy">Start a fleet</a>'
-            in faction)
+    assertInHTML('<a class="button" href="/fleets/new/?faction=imperial-navy">Start a fleet</a>',
+                 faction)
     ship_url = f"/ships/imperial-navy/{LUNAR}/"
     for visitor in (client, outsider):
         page = visitor.get(ship_url).content.decode()
-        assert f'<a class="button" href="/fleets/add/?ship={LUNAR}">Add to my fleet</a>' in page
+        assertInHTML(f'<a class="button" href="/fleets/add/?ship={LUNAR}">Add to my fleet</a>',
+                     page)
         assert f'href="/fleets/new/?ship={LUNAR}">Start a fleet with it</a>' in page
         assert "Secret Fleet Name" not in page
