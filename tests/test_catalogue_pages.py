@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
+from pytest_django.asserts import assertInHTML
 
 from rules_core import catalog as core
 
@@ -49,7 +50,7 @@ def test_shell_serves_htmx_locally_with_csrf_header_skip_link_and_nav(client, ca
     assert re.search(r'<script src="/static/django_htmx/htmx-2(\.min)?\.js"', body)
     assert not re.search(r'(src|href)="(https?:)?//', body), "nothing fetched from the network"
     assert re.search(r'<body hx-headers=\'\{"X-CSRFToken": "[^"]+"\}\'>', body)
-    assert '<a class="skip-link" href="#main">' in body
+    assertInHTML('<a class="skip-link" href="#main">Skip to content</a>', body)
     assert '<main id="main"' in body and "<footer" in body
     assert '<nav class="site-nav" aria-label="Main">' in body
     assert 'href="/ships/"' in body and 'href="/rules/"' in body
@@ -141,7 +142,8 @@ def test_faction_page_shows_rules_variants_composition_upgrades_refits_and_craft
 def test_faction_page_has_a_progressive_ship_filter(client, catalog) -> None:
     body = get_ok(client, "/ships/orks/").content.decode()
     assert re.search(r'<form class="filter" role="search" data-ship-filter hidden', body)
-    assert '<label for="ship-filter">' in body and 'id="ship-filter"' in body
+    assertInHTML('<label for="ship-filter">Filter ships</label>', body)
+    assert 'id="ship-filter"' in body
     assert '/static/js/ship-filter.js' in body
 
 

@@ -15,6 +15,7 @@ from django.conf import settings as django_settings
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.utils import timezone
+from pytest_django.asserts import assertInHTML
 
 from fleetbuilder.accounts.sessions import RENEWED_KEY
 from fleetbuilder.fleets.models import Fleet
@@ -92,7 +93,7 @@ def test_saved_fleets_tells_an_anonymous_builder_how_to_keep_them(
     html = client.get("/fleets/").content.decode()
     assert "kept for 180 days after your last visit" in html
     assert "are lost if you clear its cookies" in html
-    assert 'href="/accounts/signup/?next=/fleets/">Sign up</a>' in html
+    assertInHTML('<a href="/accounts/signup/?next=/fleets/">Sign up</a>', html)
     log_in(client)
     html = client.get("/fleets/").content.decode()
     assert "after your last visit" not in html

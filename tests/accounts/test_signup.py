@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.test import Client
+from pytest_django.asserts import assertInHTML
 
 User = get_user_model()
 GOOD = "Ironclad-Lunar-1138"
@@ -93,5 +94,5 @@ def test_every_error_is_tied_to_its_field(client, player) -> None:
     for ids in described:
         for id_ in ids.split():
             assert f'id="{id_}"' in html, id_
-    assert '<span class="field__error" id="id_email_error">Enter a valid email address.</span>' \
-        in html
+    assertInHTML('<span class="field__error" id="id_email_error">Enter a valid email address.'
+                 '</span>', html)

@@ -126,5 +126,6 @@ def test_catalogue_pages_offer_start_and_add_the_same_for_everyone(
         page = visitor.get(ship_url).content.decode()
         assertInHTML(f'<a class="button" href="/fleets/add/?ship={LUNAR}">Add to my fleet</a>',
                      page)
-        assert f'href="/fleets/new/?ship={LUNAR}">Start a fleet with it</a>' in page
+        assertInHTML(f'<a class="button button--ghost" href="/fleets/new/?ship={LUNAR}">'
+                     'Start a fleet with it</a>', page)
         assert "Secret Fleet Name" not in page

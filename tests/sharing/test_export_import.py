@@ -10,6 +10,7 @@ from html import unescape
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from pytest_django.asserts import assertInHTML
 
 from fleetbuilder.fleets.models import Fleet
 from rules_core import fleet as rf
@@ -259,7 +260,8 @@ def test_the_import_page_is_linked_and_works_without_a_fleet(client: Client) -> 
     page = client.get("/fleets/import/").content.decode()
     assert 'enctype="multipart/form-data"' in page and 'maxlength="262144"' in page
     saved_fleets = client.get("/fleets/").content.decode()
-    assert 'href="/fleets/import/">Import a fleet</a>' in saved_fleets
+    assertInHTML('<a class="button button--ghost" href="/fleets/import/">Import a fleet</a>',
+                 saved_fleets)
 
 
 def test_an_uploaded_text_file_is_read_as_a_list(client: Client, make_fleet) -> None:

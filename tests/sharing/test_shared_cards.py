@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 from django.test import Client
+from pytest_django.asserts import assertInHTML
 
 from fleetbuilder.fleets.models import Fleet
 
@@ -24,7 +25,8 @@ def pdf_text(pdf: bytes, tmp_path) -> str:
 def test_a_visitor_prints_the_shared_fleets_cards(shared: Fleet, visitor: Client,
                                                   tmp_path) -> None:
     page = visitor.get(shared.share_url_path()).content.decode()
-    assert f'href="{shared.share_url_path()}cards/">Print ship cards</a>' in page
+    assertInHTML(f'<a class="button button--ghost" href="{shared.share_url_path()}cards/">'
+                 'Print ship cards</a>', page)
     response = visitor.get(shared.share_url_path() + "cards.pdf", {"layout": "a4", "ink": "1"})
     assert response.status_code == 200
     assert response.headers["Content-Type"] == "application/pdf"
@@ -43,10 +45,10 @@ def test_a_visitor_gets_the_owners_print_options(shared: Fleet, visitor: Client)
     for value in ("poker", "a4", "letter"):
         assert f'name="layout" value="{value}"' in page
     assert "Nine cards a sheet with cut marks." in page
-    assert '<label for="ink-saver">Ink saver</label>' in page
+    assertInHTML('<label for="ink-saver">Ink saver</label>', page)
     assert f"{shared.unit_count} cards, {shared.points} points" in page
     assert "QR code of this shared fleet" in page
-    assert f'<a href="{path}">Back to the shared fleet</a>' in page
+    assertInHTML(f'<a href="{path}">Back to the shared fleet</a>', page)
     assert "Saved Fleets</a>" not in page.split("<main")[1]  # no trail into the owner's pages
 
 
@@ -90,7 +92,8 @@ def code(catalog) -> str:
 
 def test_a_share_code_prints_its_cards(code: str, visitor: Client, tmp_path) -> None:
     page = visitor.get(f"/fleets/code/{code}/").content.decode()
-    assert f'href="/fleets/code/{code}/cards/">Print ship cards</a>' in page
+    assertInHTML(f'<a class="button button--ghost" href="/fleets/code/{code}/cards/">'
+                 'Print ship cards</a>', page)
     options = visitor.get(f"/fleets/code/{code}/cards/").content.decode()
     assert f'action="/fleets/code/{code}/cards.pdf"' in options
     assert "Da Kode" in options and "too long for a QR code" in options
