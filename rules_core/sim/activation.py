@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from . import advanced_movement, factions, gunnery, movement, ordnance
 from . import orders as o
+from .state import Rank
 from .terrain import check_orbits, in_well, orbit_manoeuvre
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def activate(b: Battle, unit: Unit) -> None:
                 forced = True
                 s.hesitant_next = False
         flag = b.flagships[side]
-        vice = (flag is not None and lead is flag and flag.spec.admiral == "vice-admiral"
+        vice = (flag is not None and lead is flag and flag.spec.admiral == Rank.VICE_ADMIRAL
                 and b.vice_admiral_used[side] != rnd)
         if forced:
             if vice:
@@ -57,7 +58,7 @@ def activate(b: Battle, unit: Unit) -> None:
         else:
             # The Rear Admiral's free order goes to a unit whose player wants an order now
             # no command check for it at all.
-            rear = (flag is not None and flag.on_table and flag.spec.admiral == "rear-admiral"
+            rear = (flag is not None and flag.on_table and flag.spec.admiral == Rank.REAR_ADMIRAL
                     and b.rear_admiral_used[side] != rnd
                     and policy.wants_free_order(b, unit, lead)
                     and policy.plan(b, unit, lead, True, False)[0] is not None)
@@ -195,7 +196,7 @@ def squadron_lead(b: Battle, ships: list[Ship]) -> Ship:
             break
     if clean:
         flag = b.flagships[ships[0].side]
-        if flag is None or flag.spec.admiral != "lord-admiral":
+        if flag is None or flag.spec.admiral != Rank.LORD_ADMIRAL:
             # max() by (Ld, -index): the first of the highest Ld
             best = ships[0]
             for s in ships[1:]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..damage import Critical
+from ..damage import Critical, SpecialOrder
 from . import gunnery
 from . import orders as o
 from .geometry import segment_first_contact
@@ -260,7 +260,7 @@ def d10(b: Battle) -> int:
     return int(b.dice.roll(10))
 
 
-def costs(m: Manoeuvre, velocity: int, order: str | None) -> list[tuple[str, int]]:
+def costs(m: Manoeuvre, velocity: int, order: SpecialOrder | None) -> list[tuple[str, int]]:
     """The thrust each part of a manoeuvre costs, in the order spent (R-141, R-149): velocity
     1 a point (nothing to slow down on Burn Retros), each hexside of course at the new
     velocity's heading cost (the first free on Come to New Heading), each of facing 1."""
@@ -275,14 +275,15 @@ def costs(m: Manoeuvre, velocity: int, order: str | None) -> list[tuple[str, int
     return out
 
 
-def allowed(b: Battle, ship: Ship, order: str | None, hesitant: bool) -> int:
+def allowed(b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool) -> int:
     """The most thrust a ship may spend this activation before pushing: its thrust rating, half
     of it (rounded down) when hesitant (R-149)."""
     t = thrust_rating(b, ship)
     return t // 2 if hesitant else t
 
 
-def legal(b: Battle, ship: Ship, m: Manoeuvre, order: str | None, hesitant: bool) -> Manoeuvre:
+def legal(b: Battle, ship: Ship, m: Manoeuvre, order: SpecialOrder | None,
+          hesitant: bool) -> Manoeuvre:
     """The manoeuvre trimmed to what the rules allow (R-149): Lock On neither turns nor
     yaws; only All Ahead Full pushes, never more than the table allows; parts that cannot be
     paid for are dropped from the last."""
@@ -314,7 +315,7 @@ def legal(b: Battle, ship: Ship, m: Manoeuvre, order: str | None, hesitant: bool
 # --- the move ----------------------------------------------------------------------------------
 
 
-def move(b: Battle, ship: Ship, m: Manoeuvre, order: str | None, hesitant: bool) -> None:
+def move(b: Battle, ship: Ship, m: Manoeuvre, order: SpecialOrder | None, hesitant: bool) -> None:
     """One ship's movement under the module: recovery or random movement when out of control
     (R-143), gravity's pull on the velocity (R-148), pushing the plant (R-144), the thrust
     spent with the SOT roll where it is exceeded (R-142), then the move along the course with

@@ -25,6 +25,7 @@ from .state import (
     TABLE_SIZES,
     BlastMarker,
     FleetSpec,
+    Rank,
     Salvo,
     Ship,
     Terrain,
@@ -485,7 +486,7 @@ class Battle:
             rolls = [self.dice.d6(), self.dice.d6()]
             for si in (0, 1):
                 flag = self.flagships[si]
-                if (flag is not None and flag.on_table and flag.spec.admiral == "fleet-captain"
+                if (flag is not None and flag.on_table and flag.spec.admiral == Rank.FLEET_CAPTAIN
                         and not self.fleet_captain_used[si]
                         and rolls[si] + ld[si] < rolls[1 - si] + ld[1 - si]
                         and self.policies[si].reroll_initiative(self, si, rolls[si])):

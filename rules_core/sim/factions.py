@@ -107,8 +107,8 @@ TELEPORT_ON = 4
 DOCTRINE_LD = 10  # Torpedo Doctrine: a natural 10 or less
 SEEK_TURN = math.pi / 4  # Seeking Missiles: 45° once per Drift
 DAKKA_CM = 15.0
-LOCK_ON = SpecialOrder.LOCK_ON.value
-RELOAD = SpecialOrder.RELOAD_ORDNANCE.value
+LOCK_ON = SpecialOrder.LOCK_ON
+RELOAD = SpecialOrder.RELOAD_ORDNANCE
 
 
 def rules_for(faction: str) -> FactionRules:

@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from .state import Ship
 
 NOVA_MIN_CM = 30.0
-ORDER_ENUMS: dict[str | None, SpecialOrder] = {o_.value: o_ for o_ in SpecialOrder}
 LARGEST_RADIUS = 3.0  # a 60 mm base (R-10)
 NOVA_HOLE_R = 0.5  # the template's 1 cm centre hole
 NOVA_TEMPLATE_R = 5.0  # 10 cm across
@@ -141,7 +140,7 @@ def _orbit_sightings(b: Battle, firer: Ship) -> list[Sighting]:
     return out
 
 
-def gun_range(gun: Gun, order: str | None) -> float:
+def gun_range(gun: Gun, order: SpecialOrder | None) -> float:
     """Lock On adds 15 cm to lances (§4, R-41)."""
     if order == o.LOCK_ON and gun.kind == LANCE:
         return gun.range_cm + damage.LOCK_ON_LANCE_RANGE_CM
@@ -168,7 +167,7 @@ def fire_guns(b: Battle, ship: Ship, hesitant: bool,
         return False
     policy = b.policies[ship.side]
     # damage.to_hit_modifier without cover, worked out once for every gun of the ship
-    base_mod = damage.to_hit_modifier(ORDER_ENUMS.get(order), hesitant=hesitant)
+    base_mod = damage.to_hit_modifier(order, hesitant=hesitant)
     lock_on = order == o.LOCK_ON
     fired = False
     grudge = grudge_of(b, ship.side) if spec.rules.grudge else None

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..damage import SpecialOrder
 from . import orders as o
 from .geometry import segment_first_contact, segment_point_distance
 from .terrain import (
@@ -68,7 +69,8 @@ def _open_space(terrain: list[Any]) -> bool:
     return True
 
 
-def limits(b: Battle, ship: Ship, order: str | None, hesitant: bool, bonus: float = 0.0) -> Limits:
+def limits(b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool,
+           bonus: float = 0.0) -> Limits:
     """What the rules allow this activation (§4, §5, §3).
 
     Minimum move is half the current speed for every ship (R-76); a ship starting in a debris

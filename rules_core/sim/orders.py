@@ -11,19 +11,20 @@ from ..damage import Critical, SpecialOrder
 from ..validator import LEADERSHIP_CAP
 from .factions import NEAR_FRIEND_CM, SYNAPSE_CM, SYNAPSE_LD, pain_bonus
 from .geometry import distance
+from .state import Rank
 
 if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship
 
-AAF = SpecialOrder.ALL_AHEAD_FULL.value
-NEW_HEADING = SpecialOrder.COME_TO_NEW_HEADING.value
-BURN_RETROS = SpecialOrder.BURN_RETROS.value
-LOCK_ON = SpecialOrder.LOCK_ON.value
-RELOAD = SpecialOrder.RELOAD_ORDNANCE.value
-BRACE = SpecialOrder.BRACE_FOR_IMPACT.value
+AAF = SpecialOrder.ALL_AHEAD_FULL
+NEW_HEADING = SpecialOrder.COME_TO_NEW_HEADING
+BURN_RETROS = SpecialOrder.BURN_RETROS
+LOCK_ON = SpecialOrder.LOCK_ON
+RELOAD = SpecialOrder.RELOAD_ORDNANCE
+BRACE = SpecialOrder.BRACE_FOR_IMPACT
 ORDERS = (AAF, NEW_HEADING, BURN_RETROS, LOCK_ON, RELOAD, BRACE)
-ORDER_LABELS = {o: SpecialOrder(o).name.replace("_", " ").title() for o in ORDERS}
+ORDER_LABELS = {o: o.name.replace("_", " ").title() for o in ORDERS}
 ORDER_LABELS[AAF] = "All Ahead Full"
 ORDER_LABELS[NEW_HEADING] = "Come to New Heading"
 ORDER_LABELS[BRACE] = "Brace for Impact"
@@ -57,7 +58,7 @@ def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
         ld = spec.leadership
         if rules.synapse and not spec.synapse and not _near(b, ship, SYNAPSE_CM, synapse=True):
             ld = SYNAPSE_LD  # Tyranid instinctive behaviour
-        if (flag is not None and flag.spec.admiral == "lord-admiral"
+        if (flag is not None and flag.spec.admiral == Rank.LORD_ADMIRAL
                 and in_command_radius(b, ship)):
             ld += 1
         if rules.greater_good and _near(b, ship, NEAR_FRIEND_CM):

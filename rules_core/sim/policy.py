@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from mypy_extensions import mypyc_attr
 
 from ..catalog import CraftRole
+from ..damage import SpecialOrder
 from . import advanced_movement as adv
 from . import orders as o
 from .factions import AUSPEX_RANGE_CM, HOLOFIELD_RANGE_CM, TELEPORT_CM, has_teleport
@@ -53,13 +54,13 @@ class Policy:
         return True
 
     def plan(self, b: Battle, unit: Unit, lead: Ship, may_order: bool,
-             hesitant: bool) -> tuple[str | None, Plan]:
+             hesitant: bool) -> tuple[SpecialOrder | None, Plan]:
         return None, Plan(lead.speed())
 
     def rejoin_plan(self, b: Battle, ship: Ship, lim: Limits) -> Plan:
         return Plan(lim.max_move)
 
-    def manoeuvre(self, b: Battle, ship: Ship, order: str | None, hesitant: bool,
+    def manoeuvre(self, b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool,
                   ram: Ship | None) -> adv.Manoeuvre:
         """Advanced movement (R-141): what to spend thrust on; by default, coast."""
         return adv.Manoeuvre(ram=ram)
@@ -537,7 +538,7 @@ class StandardPolicy(Policy):
         return best, Plan(best_d, best_turn)
 
     def plan(self, b: Battle, unit: Unit, lead: Ship, may_order: bool,
-             hesitant: bool) -> tuple[str | None, Plan]:
+             hesitant: bool) -> tuple[SpecialOrder | None, Plan]:
         target = self.objective(b, lead)
         if target is None:
             return None, Plan(lead.speed() / 2.0)
@@ -618,7 +619,7 @@ class StandardPolicy(Policy):
             return None, Plan(lim.max_move, 0.0, ram=ram)
         return best[1], best[2]
 
-    def manoeuvre(self, b: Battle, ship: Ship, order: str | None, hesitant: bool,
+    def manoeuvre(self, b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool,
                   ram: Ship | None) -> adv.Manoeuvre:
         """Advanced movement (R-141 – R-149): every velocity change, course change (up to three
         hexsides either way) and facing change (up to two) the thrust pays for, the pushed

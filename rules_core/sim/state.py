@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ..catalog import (
@@ -23,7 +24,7 @@ from ..catalog import (
     base_size_mm,
     turn_degrees,
 )
-from ..damage import Critical, Target
+from ..damage import Critical, SpecialOrder, Target
 from ..fleet import Fleet, GameSize, ShipUnit
 from ..validator import LEADERSHIP_CAP, ShipReport, validate
 from .api import SimError
@@ -36,6 +37,19 @@ ARC_BITS = {Arc.FRONT: FRONT, Arc.LEFT: LEFT, Arc.RIGHT: RIGHT, Arc.REAR: REAR,
             Arc.ALL_AROUND: ALL_ARCS}
 
 BATTERY, LANCE, SPECIAL = 0, 1, 2  # gun kinds
+
+
+class Rank(StrEnum):
+    """The admiral ranks of the catalogue (``admirals.json`` slugs, §15), whose rules the
+    simulator plays: the Fleet Captain's re-roll, the Commodore's 45 cm command radius, the
+    Rear Admiral's free order (R-86), the Vice Admiral ignoring a Hesitant result, the Lord
+    Admiral's +1 Ld."""
+
+    FLEET_CAPTAIN = "fleet-captain"
+    COMMODORE = "commodore"
+    REAR_ADMIRAL = "rear-admiral"
+    VICE_ADMIRAL = "vice-admiral"
+    LORD_ADMIRAL = "lord-admiral"
 GUN_KINDS = {WeaponType.BATTERY: BATTERY, WeaponType.LANCE: LANCE, WeaponType.SPECIAL: SPECIAL}
 
 MARKER_RADIUS = 1.0  # blast markers, torpedo and attack-craft markers: 2 cm across (§2)
@@ -104,7 +118,7 @@ class ShipSpec:
     nova: Ordnance | None
     aaf_dice: int  # All Ahead Full dice (R-16)
     flagship: bool
-    admiral: str | None  # admiral rank slug
+    admiral: Rank | None  # the flagship's admiral
     command_radius: float  # cm, flagship only
     boarding_bonus: int  # Space Marines +2 (§11) and the faction rules' bonuses (R-89)
     faction: str
@@ -249,7 +263,7 @@ def _ship_spec(side: int, unit: int, index: int, report: ShipReport,
         launch_capacity=capacity, craft=craft, nova=nova,
         aaf_dice=_dice_count(p.all_ahead_full),
         flagship=report.is_flagship,
-        admiral=admiral.slug if admiral is not None else None,
+        admiral=Rank(admiral.slug) if admiral is not None else None,
         command_radius=float(admiral.command_radius_cm if admiral is not None else 30),
         boarding_bonus=rules.boarding + (1 if rules.marks and CHAOS_MARKS & set(p.tags) else 0),
         faction=faction,
@@ -304,7 +318,7 @@ class Ship:
         self.crippled_when_left = False
         self.torpedoes_ready = bool(spec.torpedoes)
         self.bays_ready = bool(spec.bays)
-        self.order: str | None = None  # the special order of this round's activation
+        self.order: SpecialOrder | None = None  # the special order of this round's activation
         self.braced_round = 0  # braced until the end of this round (§4, §10)
         self.hesitant_next = False  # next activation is hesitant (brace, flagship lost)
         self.fired_round = 0  # last round it fired its weapons

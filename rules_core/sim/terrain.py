@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import damage
 from ..catalog import ShipClass
+from ..damage import SpecialOrder
 from . import orders as o
 from .geometry import segment_first_contact, segment_point_distance
 from .state import MARKER_RADIUS, Terrain
@@ -206,7 +207,7 @@ def moving_away(x0: float, y0: float, x1: float, y1: float, t: Terrain) -> bool:
     return (x1 - x0) * (x0 - t.x) + (y1 - y0) * (y0 - t.y) >= 0.0
 
 
-def orbit_manoeuvre(b: Battle, ship: Ship, order: str | None) -> None:
+def orbit_manoeuvre(b: Battle, ship: Ship, order: SpecialOrder | None) -> None:
     """Seed 001's orbit manoeuvres (R-132): Drift, Accelerate (+1 a burn) or Flip and Burn
     (−1 a burn); one burn an activation, two on All Ahead Full, none on Lock On. Below 3 the
     ship must accelerate to at least 3 if it can; at 3 it may Drift or Accelerate; above 3 it

@@ -11,6 +11,7 @@ import pytest
 from rules_core.damage import Critical, CriticalHit
 from rules_core.sim import orders as o
 from rules_core.sim.movement import Plan
+from rules_core.sim.state import Rank
 
 from .conftest import Scripted, cap, fleet, make_battle, put, text
 
@@ -297,6 +298,12 @@ def test_fleet_captain_rerolls_a_losing_command_phase_die_once_a_game(sim_catalo
     first = b.command_phase()  # A: 1 + 9 = 10 < B: 5 + 8 = 13; re-rolled 6: 15 > 13
     assert first == 0 and b.fleet_captain_used[0]
     assert "re-rolls the command die: 1 → 6" in text(b)
+
+
+def test_every_admiral_of_the_catalogue_is_a_rank_the_simulator_plays(catalog_real):
+    # A flagship's admiral is a Rank in the simulator (Fleet Captain to Lord Admiral, §15):
+    # an admiral added to admirals.json needs its rules played before a fleet can field it.
+    assert {a.slug for a in catalog_real.admirals} == {r.value for r in Rank}
 
 
 def test_emergency_damage_control_puts_out_a_fire_in_the_command_phase(sim_catalog):
