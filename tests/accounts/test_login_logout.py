@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.test import Client
+from pytest_django.asserts import assertInHTML
 
 PASSWORD = "Ironclad-Lunar-1138"
 REFUSED = "Please enter a correct username and password."
@@ -17,7 +18,7 @@ def test_logging_in_lands_on_saved_fleets_with_the_name_in_the_header(
     assert response.headers["Location"] == "/fleets/"
     header = client.get("/").content.decode()
     assert "rhaine" in header
-    assert ">Log out</button>" in header
+    assertInHTML('<button type="submit" class="account-nav__logout">Log out</button>', header)
     assert ">Log in</a>" not in header
 
 

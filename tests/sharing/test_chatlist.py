@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pytest_django.asserts import assertInHTML
+
 from rules_core import fleet as rf
 from rules_core.catalog import Catalog
 from rules_core.chatlist import lineup, one_line, to_markdown
@@ -108,13 +110,15 @@ def test_lineup_groups_by_type_in_order() -> None:
 # --- the pages ------------------------------------------------------------------------------
 
 def test_the_share_page_offers_markdown_and_one_line(client, make_fleet, catalog) -> None:
-    from html import unescape
+    from html import escape, unescape
 
     fleet = make_fleet(patrol())
-    page = unescape(client.get(f"/fleets/{fleet.pk}/share/").content.decode())
+    raw = client.get(f"/fleets/{fleet.pk}/share/").content.decode()
+    page = unescape(raw)
     report = validate(patrol(), catalog)
-    assert ('<textarea id="share-markdown" class="share-text" rows="8" readonly '
-            f'spellcheck="false">{to_markdown(catalog, patrol(), report)}</textarea>') in page
+    assertInHTML('<textarea id="share-markdown" class="share-text" rows="8" readonly '
+                 f'spellcheck="false">{escape(to_markdown(catalog, patrol(), report))}</textarea>',
+                 raw)
     assert f'value="{one_line(catalog, patrol(), report)}"' in page
     squadron = report.units[3].points
     assert f"**3× Sword Frigate** \"Sword Squadron\" · {squadron} pts" in page
