@@ -19,8 +19,10 @@ def sign_up(client: Client, username: str = "voss", email: str = "", password: s
 
 def test_the_sign_up_page_has_labelled_fields(client: Client, db) -> None:
     html = client.get("/accounts/signup/").content.decode()
-    for label in ("Username", "Email", "Password", "Password confirmation"):
-        assert f">{label}</label>" in html
+    for field, label in (("username", "Username"), ("email", "Email"),
+                         ("password1", "Password"), ("password2", "Password confirmation")):
+        assertInHTML(f'<label for="id_{field}">{label}</label>', html)
+        assert f'id="id_{field}"' in html
     assert "Optional. Only used to send you a link if you forget your password." in html
 
 
