@@ -24,7 +24,7 @@ needs_build = pytest.mark.skipif(
 # One run of battles, printed as JSON, with rules_core's log lines on stderr.
 PLAY = r"""
 import json, logging, sys
-logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+logging.basicConfig(level=logging.DEBUG, format="%(name)s: %(message)s")
 from rules_core.catalog import load_catalog_dir
 from rules_core.sample_fleets import sample_fleet
 from rules_core.sim import simulate
@@ -45,7 +45,8 @@ def _play(build: str | Path) -> tuple[dict, str]:
     env = {**os.environ, "RULES_CORE_BUILD": str(build)}
     proc = subprocess.run([sys.executable, "-c", PLAY], cwd=ROOT, env=env,
                           capture_output=True, text=True, check=True)
-    return json.loads(proc.stdout), proc.stderr
+    ours = [line for line in proc.stderr.splitlines() if line.startswith("rules_core.")]
+    return json.loads(proc.stdout), "\n".join(ours)
 
 
 def test_no_build_artifact_inside_the_sources() -> None:
@@ -109,6 +110,8 @@ def test_a_source_edited_after_the_build_makes_the_loader_refuse_it(tmp_path: Pa
 @needs_build
 def test_the_fresh_build_is_loaded_and_a_changed_manifest_is_refused_with_one_log_line(
         tmp_path: Path) -> None:
+    if compiled.refusal(compiled.DEFAULT_BUILD) is not None:  # a source edited since collection
+        pytest.skip("the compiled build went stale during the run")
     build = tmp_path / "mypyc"
     shutil.copytree(compiled.DEFAULT_BUILD / "lib", build / "lib")
     manifest = json.loads((compiled.DEFAULT_BUILD / "manifest.json").read_text())
@@ -122,7 +125,7 @@ def test_the_fresh_build_is_loaded_and_a_changed_manifest_is_refused_with_one_lo
     stale, err = _play(build)
     assert all(f.startswith(str(ROOT / "rules_core")) and f.endswith(".py")
                for f in stale["files"])
-    assert err.splitlines() == [
+    assert err.splitlines() == [  # one line, at DEBUG
         "rules_core.compiled: compiled simulator not loaded (sources changed since the build: "
         "rules_core/sim/gunnery.py): pure Python, same results, about 3x slower; "
         "`python scripts/build_sim.py` rebuilds it"]
