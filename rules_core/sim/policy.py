@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from mypy_extensions import mypyc_attr
 
 from ..catalog import CraftRole
-from ..damage import SpecialOrder
+from ..damage import POINT_BLANK_CM, SpecialOrder
 from . import advanced_movement as adv
 from . import orders as o
 from .factions import AUSPEX_RANGE_CM, HOLOFIELD_RANGE_CM, TELEPORT_CM, has_teleport
@@ -202,6 +202,39 @@ class _Profile:
 LOCK_ON_SURE_BONUS = 0.1
 # What ending within reach of a Teleport Assault is worth, as a share of the ship's firepower.
 CLOSE_IN_BONUS = 0.1
+
+# The weights of a move's end point (StandardPolicy._scores). A score is about "the share of
+# the ship's firepower that bears on its target"; the other terms are set against that unit.
+# A battery at point blank hits on 4+ rather than 5+ (R-41): worth a quarter more.
+POINT_BLANK_FIRE = 1.25
+# Where point blank ends when no faction tactic moves it (R-41).
+POINT_BLANK_RANGE_CM = float(POINT_BLANK_CM)
+# Facing the target with the strongest arcs, whether or not in range yet: a small tie-breaker
+# that turns the ship towards it for the next round.
+ARC_FACING = 0.15
+# Each cm off the ship's best range costs aggression / this: 60 cm off costs as much as the
+# whole firepower bearing, so the ship closes without giving up a shot this round for it.
+CLOSING_CM = 60.0
+# A torpedo salvo ready with the target in the front arc within 45 cm, the range the policy
+# launches at: worth about a third of the guns' fire, enough to swing a close choice of heading.
+TORPEDO_LINE = 0.3
+TORPEDO_LINE_CM = 45.0
+# Ending nearer a table edge than this costs (12 - margin) / 6, up to 2 at the edge: a ship
+# near the edge has little room to manoeuvre next round and may be forced off the table.
+EDGE_MARGIN_CM = 12.0
+EDGE_SLOPE_CM = 6.0
+# Off the table: never chosen while any other end point is on it.
+OFF_TABLE = -100.0
+# The runway ahead of the bow must hold half the speed (the next minimum move) and this much
+# more; short of it costs up to this penalty, as the ship would be forced off the table.
+RUNWAY_SPARE_CM = 10.0
+RUNWAY_PENALTY = 1.5
+# Ending on (or against) a planet: ruled out whenever anything else is open, yet still above
+# leaving the table.
+IN_PLANET = -50.0
+# An asteroid belt risks damage on its test (§13); cover makes the ship harder to hit (R-42).
+IN_ASTEROIDS = -0.4
+IN_COVER = 0.1
 
 # Faction tactics' ranges (centre to centre): Eldar stand off beyond the 15 cm inside which
 # holofields fail; Grey Knights close inside Teleport Assault's 10 cm; Mechanicus battery ships
@@ -405,15 +438,15 @@ class StandardPolicy(Policy):
         """How good it is to end a move at each of ``points`` (x, y, hx, hy), against ``target``
         (the hot path: constants hoisted).
 
-        The weights: firepower that would bear on the target (arcs and ranges, point blank
-        counted 1.25), a little for the strongest arcs facing it, distance from the ship's best
-        range, a torpedo line, table edges and room ahead of the bow (the next minimum move),
-        planets, asteroid belts and cover."""
+        The weights (named and explained beside ``POINT_BLANK_FIRE``): firepower that would bear
+        on the target (arcs and ranges, point blank counted more), a little for the strongest
+        arcs facing it, distance from the ship's best range, a torpedo line, table edges and
+        room ahead of the bow (the next minimum move), planets, asteroid belts and cover."""
         tx, ty = target.x, target.y
         bearing = p.bearing
         inv_total = 1.0 / p.total if p.total else 0.0
         best_range = p.best_range
-        point_blank = 15.0
+        point_blank = POINT_BLANK_RANGE_CM
         close_in = 0.0
         if self.faction_tactics:
             if p.tactic_range > 0.0:
@@ -422,9 +455,9 @@ class StandardPolicy(Policy):
                     and best_range > INSIDE_HOLOFIELDS_CM):
                 # Holofields ignore hits from beyond 15 cm on 2+ (R-89): close inside them.
                 best_range = INSIDE_HOLOFIELDS_CM
-        closing = self.aggression / 60.0
+        closing = self.aggression / CLOSING_CM
         width, depth = b.width, b.depth
-        need = p.half_speed + 10.0
+        need = p.half_speed + RUNWAY_SPARE_CM
         if near is None:  # the pieces that may weigh (:func:`_scoring_terrain`)
             near = _scoring_terrain(b.terrain, ship.radius + 2.0) if b.terrain else []
         hypot = math.hypot
@@ -443,14 +476,14 @@ class StandardPolicy(Policy):
             fire = 0.0
             for g_range, w, battery in bearing_guns:
                 if g_range >= dist:
-                    fire += w * 1.25 if battery and dist <= point_blank else w
-            score = (fire * fire_factor + 0.15 * arcs) * inv_total
+                    fire += w * POINT_BLANK_FIRE if battery and dist <= point_blank else w
+            score = (fire * fire_factor + ARC_FACING * arcs) * inv_total
             diff = dist - best_range
             score -= (diff if diff >= 0.0 else -diff) * closing
             if dist <= close_in:
                 score += CLOSE_IN_BONUS
-            if torpedo_ready and bits & FRONT and dist <= 45.0:
-                score += 0.3
+            if torpedo_ready and bits & FRONT and dist <= TORPEDO_LINE_CM:
+                score += TORPEDO_LINE
             margin = width - x
             if x < margin:
                 margin = x
@@ -458,11 +491,11 @@ class StandardPolicy(Policy):
                 margin = y
             if depth - y < margin:
                 margin = depth - y
-            if margin < 12.0:
+            if margin < EDGE_MARGIN_CM:
                 if margin < 0.0:
-                    append(-100.0)
+                    append(OFF_TABLE)
                     continue
-                score -= (12.0 - margin) / 6.0
+                score -= (EDGE_MARGIN_CM - margin) / EDGE_SLOPE_CM
             if margin < need:  # else the runway ahead is at least the margin: no penalty
                 runway = ((width - x) / hx if hx > 1e-9 else -x / hx if hx < -1e-9 else 1e9)
                 if hy > 1e-9:
@@ -474,16 +507,16 @@ class StandardPolicy(Policy):
                     if r < runway:
                         runway = r
                 if runway < need:
-                    score -= 1.5 * (need - runway) / need
+                    score -= RUNWAY_PENALTY * (need - runway) / need
             for t_x, t_y, reach, kind in near:
                 ddx = x - t_x
                 if ddx > reach or ddx < -reach:
                     continue  # beyond the piece's reach along x alone
                 if hypot(ddx, y - t_y) <= reach:
                     if kind == _PLANET:
-                        score = -50.0
+                        score = IN_PLANET
                         break
-                    score += -0.4 if kind == _ASTEROIDS else 0.1
+                    score += IN_ASTEROIDS if kind == _ASTEROIDS else IN_COVER
             append(score)
         return out
 
