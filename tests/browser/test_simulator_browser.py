@@ -33,6 +33,7 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
         count = page.locator("#units article.unit").count()
         page.get_by_role("button", name=f"Add {ship}", exact=True).click()
         expect(page.locator("#units article.unit")).to_have_count(count + 1)
+    points = page.locator("#fleet-meter [data-points]").inner_text()
 
     page.get_by_role("link", name="Preview matchup").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Matchup preview")
@@ -40,9 +41,9 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
     expect(side_a.get_by_label("One of your fleets")).to_be_checked()
     expect(side_a.get_by_label("Your fleet", exact=True)).to_contain_text("Untitled Fleet")
     expect(side_b.get_by_label("A sample fleet")).to_be_checked()
-    # A rival built to the fleet's 400 points (issue 13 §8); the player picks Orks instead.
+    # A rival built to the fleet's points (issue 13 §8); the player picks Orks instead.
     expect(side_b.get_by_label("Faction")).to_have_value("archenemy")
-    expect(side_b.get_by_label("Points")).to_have_value("400")
+    expect(side_b.get_by_label("Points")).to_have_value(points)
     # only the chosen source's fields show
     expect(side_b.get_by_label("Your fleet", exact=True)).to_be_hidden()
     side_b.get_by_label("Faction").select_option("orks")
@@ -67,7 +68,8 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
     expect(page.locator("#sim-progress-bar")).to_have_count(0)
 
     expect(page.get_by_role("heading", level=1)).to_contain_text("Untitled Fleet")
-    expect(page.get_by_role("heading", level=1)).to_contain_text("Orks 400-point Fleet (sample)")
+    expect(page.get_by_role("heading", level=1)).to_contain_text(
+        f"Orks {points}-point Fleet (sample)")
     expect(page.locator("[data-seed]")).to_have_text("5")
     wins = page.locator("#stat-a-wins")
     expect(wins).to_have_text(re.compile(r"^\d{1,3}\.\d\s%$"))
