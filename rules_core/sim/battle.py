@@ -25,6 +25,7 @@ from .state import (
     TABLE_SIZES,
     BlastMarker,
     FleetSpec,
+    Memo,
     Rank,
     Salvo,
     Ship,
@@ -105,7 +106,7 @@ class Battle:
         self.vice_admiral_used = [0, 0]
         self.initiative: list[str] = []
         self.ended_by = "time"
-        self.scratch: dict[Any, Any] = {}  # the policies' per-battle memo (focus targets …)
+        self.memo = Memo()  # what the policies and the faction rules remember (state.Memo)
         # Seed 003's vector movement (R-140): each ship's velocity and course between rounds.
         self.advanced = options.movement == "advanced"
         self.helms: dict[Ship, advanced_movement.Helm] = {}

@@ -141,7 +141,7 @@ def harden(t: damage.Target, spec: ShipSpec) -> None:
 
 def pain_bonus(b: Battle, ship: Ship) -> int:
     """Power from Pain: +1 Ld until the end of the round after an enemy died within 30 cm."""
-    until = b.scratch.get(("pain", ship))
+    until = b.memo.pain_until.get(ship)
     return 1 if until is not None and b.round <= until else 0
 
 
@@ -151,10 +151,10 @@ def power_from_pain(b: Battle, dead: Ship) -> None:
     until = b.round + 1
     for s in b.sides[1 - dead.side]:
         if s.on_table and math.hypot(s.x - dead.x, s.y - dead.y) <= PAIN_CM:
-            if b.scratch.get(("pain", s)) != until and b.logging:
+            if b.memo.pain_until.get(s) != until and b.logging:
                 b.log(s.side, f"{s.label()} feeds on the death of {dead.label()}: +1 Ld "
                       f"(Power from Pain).")
-            b.scratch[("pain", s)] = until
+            b.memo.pain_until[s] = until
 
 
 _ORDERS_MODULE: ModuleType | None = None
@@ -189,7 +189,7 @@ def command_step(b: Battle, unit: Unit, lead: Ship, policy: Policy) -> bool:
     side = unit.side
     rnd = b.round
     naval = (rules.naval_discipline and not unit.spec.is_squadron
-             and b.scratch.get(("naval", side)) != rnd and o.in_command_radius(b, lead))
+             and b.memo.naval_discipline_round[side] != rnd and o.in_command_radius(b, lead))
     doctrine = (rules.torpedo_doctrine and not lead.crippled
                 and ((lead.spec.torpedoes and not lead.torpedoes_ready)
                      or (lead.spec.bays and not lead.bays_ready)))
@@ -200,8 +200,8 @@ def command_step(b: Battle, unit: Unit, lead: Ship, policy: Policy) -> bool:
     probe = policy.plan(b, unit, lead, True, False)
     order = probe[0]
     if naval and order in (LOCK_ON, RELOAD):
-        b.scratch[("naval", side)] = rnd
-        b.scratch[("plan", unit)] = (rnd, probe)
+        b.memo.naval_discipline_round[side] = rnd
+        b.memo.kept_plans[unit] = (rnd, probe)
         b.log(side, f"{lead.label()} takes {o.ORDER_LABELS[order]} without a command check "
               f"(Naval Discipline).")
         return True
@@ -210,13 +210,13 @@ def command_step(b: Battle, unit: Unit, lead: Ship, policy: Policy) -> bool:
     what = "command check (Torpedo Doctrine: 10 or less)" if ld is not None else "command check"
     passed: bool = o.command_check(b, lead, ld=ld, also=also, what=what)
     if passed:
-        b.scratch[("plan", unit)] = (rnd, probe)
+        b.memo.kept_plans[unit] = (rnd, probe)
     return passed
 
 
 def take_plan(b: Battle, unit: Unit) -> tuple[Any, ...] | None:
     """The plan :func:`command_step` already asked the policy for this activation, if any."""
-    kept = b.scratch.pop(("plan", unit), None)
+    kept = b.memo.kept_plans.pop(unit, None)
     if kept is None or kept[0] != b.round:
         return None
     plan: tuple[Any, ...] = kept[1]
@@ -321,18 +321,17 @@ def dakka_volley(target: damage.Target, strength: int, range_cm: float, dice: Di
 def name_grudge(b: Battle, ship: Ship, source: Ship) -> None:
     """Ancestral Grudge (R-118): the first enemy capital ship to damage a Votann ship becomes
     the fleet's grudge (an escort only if the enemy fleet has no capital ship)."""
-    key = ("grudge", ship.side)
-    if key in b.scratch or source.side == ship.side:
+    if b.memo.grudge[ship.side] is not None or source.side == ship.side:
         return
     if source.spec.is_escort and any(not s.spec.is_escort for s in b.sides[source.side]):
         return
-    b.scratch[key] = source
+    b.memo.grudge[ship.side] = source
     b.log(ship.side, f"{source.label()} has wronged the Kin: it is named the fleet's grudge "
           f"(+1 to hit it, Ancestral Grudge).")
 
 
 def grudge_of(b: Battle, side: int) -> Ship | None:
-    return b.scratch.get(("grudge", side))
+    return b.memo.grudge[side]
 
 
 # --- ordnance ------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from . import orders as o
 from .factions import AUSPEX_RANGE_CM, HOLOFIELD_RANGE_CM, TELEPORT_CM, has_teleport
 from .geometry import angle_diff, arc_of, segment_point_distance, sight_blocked
 from .movement import DEG45, DEG90, Limits, Plan, end_point, limits
-from .state import BATTERY, FRONT, LANCE, LEFT, MARKER_RADIUS, REAR, RIGHT, ShipSpec
+from .state import BATTERY, FRONT, LANCE, LEFT, MARKER_RADIUS, REAR, RIGHT, RankedUnits, ShipSpec
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -247,7 +247,6 @@ AUSPEX_STANDOFF_CM = AUSPEX_RANGE_CM - 6.0
 _PROFILES: dict[int, tuple[ShipSpec, _Profile]] = {}
 
 
-_FOCUS_KEYS = (("focus", 0), ("focus", 1))
 _NO_TERRAIN: list[Any] = []
 
 
@@ -310,19 +309,18 @@ class StandardPolicy(Policy):
     def focus(self, b: Battle, side: int) -> Ship | None:
         """The fleet's priority target this round: the enemy ship worth most per point of
         protection left, nearest the fleet's centre, crippled ones first."""
-        cache = b.scratch.get(_FOCUS_KEYS[side])
+        cache = b.memo.focus[side]
         if cache is not None and cache[0] == b.round and cache[1].on_table:
-            cached_focus: Ship = cache[1]
-            return cached_focus
+            return cache[1]
         friends = b.friends(side)
         enemies = b.enemies(side)
         if not friends or not enemies:
             return None
         if self.faction_tactics and friends[0].spec.rules.grudge:
             # Ancestral Grudge (R-118): every Votann gun hits the grudge ship at +1.
-            grudge: Ship | None = b.scratch.get(("grudge", side))
+            grudge = b.memo.grudge[side]
             if grudge is not None and grudge.on_table:
-                b.scratch[_FOCUS_KEYS[side]] = (b.round, grudge)
+                b.memo.focus[side] = (b.round, grudge)
                 return grudge
         cx = sum(s.x for s in friends) / len(friends)
         cy = sum(s.y for s in friends) / len(friends)
@@ -338,7 +336,7 @@ class StandardPolicy(Policy):
             if score > best_score:
                 best, best_score = e, score
         if best is not None:
-            b.scratch[_FOCUS_KEYS[side]] = (b.round, best)
+            b.memo.focus[side] = (b.round, best)
         return best
 
     def objective(self, b: Battle, ship: Ship) -> Ship | None:
@@ -376,9 +374,8 @@ class StandardPolicy(Policy):
 
     def next_unit(self, b: Battle, side: int, ready: list[Unit]) -> Unit:
         """Units nearest the enemy go first (they can shoot now; the rest can react later)."""
-        key = ("order", side)
-        cached = b.scratch.get(key)
-        if cached is None or cached[0] != b.round:
+        cached = b.memo.activation_order[side]
+        if cached is None or cached.round != b.round:
             # Ranked once a round, from where the units stand when the round's activations
             # begin: close enough, and cheap.
             enemies = [(e.x, e.y) for e in b.enemies(side)]
@@ -397,19 +394,18 @@ class StandardPolicy(Policy):
                         best = d2
                 ranked.append((best, u.spec.index, u))
             ranked.sort(key=lambda r: (r[0], r[1]))
-            cached = [b.round, [r[2] for r in ranked], 0]
-            b.scratch[key] = cached
+            cached = RankedUnits(b.round, [r[2] for r in ranked])
+            b.memo.activation_order[side] = cached
         rnd = b.round
-        order = cached[1]
+        order = cached.units
         # The first still waiting; units passed over have activated or are gone for good this
         # round, so the search picks up where the last one stopped.
-        for i in range(cached[2], len(order)):
+        for i in range(cached.next, len(order)):
             u = order[i]
             if u.activated_round < rnd and u.alive:
-                cached[2] = i
-                found: Unit = u
-                return found
-        cached[2] = len(order)
+                cached.next = i
+                return u
+        cached.next = len(order)
         return ready[0]
 
     def wants_disengage(self, b: Battle, unit: Unit) -> bool:
@@ -626,7 +622,7 @@ class StandardPolicy(Policy):
         if self.faction_tactics and (
                 (rules.hatred and b.specs[1 - lead.side].allegiance == "imperium")
                 or (rules.naval_discipline and not unit.spec.is_squadron
-                    and b.scratch.get(("naval", lead.side)) != b.round
+                    and b.memo.naval_discipline_round[lead.side] != b.round
                     and o.in_command_radius(b, lead))):
             # Hatred of the False Emperor re-rolls a failed check for Lock On (R-114); Naval
             # Discipline takes it with no check (R-117): either way the ship is rarely hesitant.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -362,6 +362,37 @@ class Ship:
             default = f"{unit.spec.ships[0].name} squadron"
             return own if unit.spec.name == default else f"{own} of the {unit.spec.name}"
         return unit.spec.name
+
+
+class RankedUnits:
+    """A side's units in the order its policy activates them this round (from ``next`` on)."""
+
+    __slots__ = ("round", "units", "next")
+
+    def __init__(self, round_: int, units: list[Unit]) -> None:
+        self.round = round_
+        self.units = units
+        self.next = 0  # the first that may still be waiting
+
+
+@dataclass(slots=True, eq=False)
+class Memo:
+    """What a battle remembers from one step to a later one for its policies and the faction
+    rules; a list holds one entry for each side."""
+
+    # StandardPolicy.focus: the round and the fleet's priority target that round.
+    focus: list[tuple[int, Ship] | None] = field(default_factory=lambda: [None, None])
+    # StandardPolicy.next_unit: the round's activation order, ranked once a round.
+    activation_order: list[RankedUnits | None] = field(default_factory=lambda: [None, None])
+    # Ancestral Grudge (R-118): the enemy ship the Kin have named, for the rest of the battle.
+    grudge: list[Ship | None] = field(default_factory=lambda: [None, None])
+    # Naval Discipline (R-117): the round its one free order was last taken.
+    naval_discipline_round: list[int | None] = field(default_factory=lambda: [None, None])
+    # Power from Pain (R-115): the last round of each ship's +1 Ld.
+    pain_until: dict[Ship, int] = field(default_factory=dict)
+    # The order and plan factions.command_step asked the policy for, with its round, kept for
+    # the activation that follows the check.
+    kept_plans: dict[Unit, tuple[int, tuple[Any, ...]]] = field(default_factory=dict)
 
 
 class Unit:

@@ -138,11 +138,11 @@ def test_votann_focus_fire_on_the_grudge(cat):
     plain = put(b.sides[1][0], 90, 70, 270)
     gun = put(b.sides[1][1], 120, 90, 270)
     assert b.policies[0].focus(b, 0) is plain  # nearer, fewer points of protection
-    b.scratch[("grudge", 0)] = gun  # the gun cruiser hurt the Kin first
-    b.scratch.pop(("focus", 0), None)
+    b.memo.grudge[0] = gun  # the gun cruiser hurt the Kin first
+    b.memo.focus[0] = None
     assert b.policies[0].focus(b, 0) is gun
     b.policies = (UnawarePolicy(), b.policies[1])
-    b.scratch.pop(("focus", 0), None)
+    b.memo.focus[0] = None
     assert b.policies[0].focus(b, 0) is plain
 
 
