@@ -32,6 +32,7 @@ SCHEME = "drawing"
 ARCS_RE = re.compile(
     r"drawing:arcs-(\d{3})-(\d{3})-([01])-((?:[0-9a-f][1-9]\.){0,59}[0-9a-f][1-9])")
 RULES_RE = re.compile(r"drawing:rules-(\d{3})-([01])-([1-9]{1,60})")
+MAX_LINES = 60  # a weapons list's lines: far more than a card holds; bounds a drawing's size
 _ARC_BITS = {Arc.FRONT: 1, Arc.RIGHT: 2, Arc.REAR: 4, Arc.LEFT: 8, Arc.ALL_AROUND: 15}
 ARC_STRIP_MARGIN_MM = 0.2  # white space either side of a diagram in its strip
 
@@ -142,10 +143,12 @@ def drawing(url: str) -> bytes:
         if not (1.5 <= pitch <= 5 and 1.5 <= size <= 5):
             raise UnknownDrawing(url)
         rows = [(int(r[0], 16), int(r[1])) for r in m[4].split(".")]
+        if sum(n for _, n in rows) > MAX_LINES:
+            raise UnknownDrawing(url)
         return _arcs_png(pitch, size, m[3] == "1", rows)
     if m := RULES_RE.fullmatch(url):
         pitch = int(m[1]) / 100
-        if not 1.5 <= pitch <= 5:
+        if not 1.5 <= pitch <= 5 or sum(int(c) for c in m[3]) > MAX_LINES:
             raise UnknownDrawing(url)
         return _rules_png(pitch, m[2] == "1", [int(c) for c in m[3]])
     for ink, name in STAT_CELLS_URLS.items():

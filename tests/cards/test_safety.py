@@ -98,10 +98,11 @@ def test_the_fetcher_refuses_the_network_and_other_files(server: str) -> None:
                 # arcs and rules only in their exact shape, sizes within a card's
                 "drawing:arcs-315-300-0-g1", "drawing:arcs-999-300-0-11",
                 "drawing:arcs-315-300-0-11/../x", "drawing:rules-315-0-0",
-                "drawing:rules-315-0-" + "1" * 61):
+                "drawing:rules-315-0-" + "1" * 61, "drawing:rules-315-0-" + "9" * 7,
+                "drawing:arcs-315-300-0-" + ".".join(["f9"] * 7)):
         with pytest.raises(RefusedURL):
             fetcher.fetch(url)
-    assert len(fetcher.refused) == 16
+    assert len(fetcher.refused) == 18
     assert _Counter.hits == []
 
 
