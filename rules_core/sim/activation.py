@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from ..damage import SpecialOrder
 from . import advanced_movement, factions, gunnery, movement, ordnance
 from . import orders as o
 from .state import Rank
@@ -17,67 +18,95 @@ if TYPE_CHECKING:
 
 
 def activate(b: Battle, unit: Unit) -> None:
+    """The unit's whole activation, step by step; each step is a function below."""
     ships = unit.alive_ships()
     if not ships:
         return
-    rnd = b.round
-    unit.activated_round = rnd
-    side = unit.side
-    policy = b.policies[side]
+    lead = _begin(b, unit, ships)
+    if unit.disengaging or b.policies[unit.side].wants_disengage(b, unit):
+        if disengage(b, unit, lead):
+            return
+        # The failed check is the activation's command check (R-87).
+        may_order, hesitant = False, True
+        for s in ships:
+            s.hesitant_next = False
+    else:
+        may_order, hesitant = _command_check(b, unit, ships, lead)
+    order, plan, bonus = _special_order(b, unit, ships, lead, may_order, hesitant)
+    ships = _move(b, unit, ships, lead, order, plan, bonus, hesitant)
+    if order == o.RELOAD:
+        _reload(b, unit, ships)
+    elif order != o.AAF:
+        _shoot(b, ships, hesitant)
+    if b.terrain:
+        check_orbits(b, ships)  # after the ship's action (R-132)
+
+
+def _begin(b: Battle, unit: Unit, ships: list[Ship]) -> Ship:
+    """Marks the unit activated, clears last round's orders; returns the ship whose Ld the
+    unit's checks use."""
+    unit.activated_round = b.round
     lead = ships[0] if len(ships) == 1 else squadron_lead(b, ships)
     for s in ships:
         s.order = None
         s.turned = False
     if b.logging:
-        b.log(side, f"{unit.spec.name} activates.")
+        b.log(unit.side, f"{unit.spec.name} activates.")
+    return lead
 
-    may_order = False
-    hesitant = False
-    if unit.disengaging or policy.wants_disengage(b, unit):
-        if disengage(b, unit, lead):
-            return
-        hesitant = True  # the failed check is the activation's command check (R-87)
-        for s in ships:
+
+def _command_check(b: Battle, unit: Unit, ships: list[Ship], lead: Ship) -> tuple[bool, bool]:
+    """Whether the unit may take a special order, and whether it is hesitant (§3): a Hesitant
+    result from last round (which the Vice Admiral may ignore), the Rear Admiral's free order
+    (R-86), the faction rules' checks (R-114, R-117) or the plain command check."""
+    side = unit.side
+    rnd = b.round
+    policy = b.policies[side]
+    forced = False
+    for s in ships:
+        if s.hesitant_next:
+            forced = True
             s.hesitant_next = False
-    else:
-        forced = False
-        for s in ships:
-            if s.hesitant_next:
-                forced = True
-                s.hesitant_next = False
-        flag = b.flagships[side]
-        vice = (flag is not None and lead is flag and flag.spec.admiral == Rank.VICE_ADMIRAL
-                and b.vice_admiral_used[side] != rnd)
-        if forced:
-            if vice:
-                b.vice_admiral_used[side] = rnd
-                b.log(side, "The Vice Admiral ignores the flagship's Hesitant result.")
-            else:
-                hesitant = True
-                b.log(side, f"{unit.spec.name} is hesitant (no command check allowed).")
-        else:
-            # The Rear Admiral's free order goes to a unit whose player wants an order now
-            # (R-86): no command check for it at all.
-            rear = (flag is not None and flag.on_table and flag.spec.admiral == Rank.REAR_ADMIRAL
-                    and b.rear_admiral_used[side] != rnd
-                    and policy.wants_free_order(b, unit, lead)
-                    and policy.plan(b, unit, lead, True, False)[0] is not None)
-            if rear:
-                b.rear_admiral_used[side] = rnd
-                may_order = True
-                b.log(side, f"The Rear Admiral issues {unit.spec.name} a special order "
-                      f"without a command check.")
-            elif (factions.command_step(b, unit, lead, policy) if lead.spec.rules.order_rules
-                  else o.command_check(b, lead)):  # R-114, R-117
-                may_order = True
-            elif vice:
-                b.vice_admiral_used[side] = rnd
-                b.log(side, "The Vice Admiral ignores the flagship's Hesitant result.")
-            else:
-                hesitant = True
+    flag = b.flagships[side]
+    vice = (flag is not None and lead is flag and flag.spec.admiral == Rank.VICE_ADMIRAL
+            and b.vice_admiral_used[side] != rnd)
+    if forced:
+        if vice:
+            b.vice_admiral_used[side] = rnd
+            b.log(side, "The Vice Admiral ignores the flagship's Hesitant result.")
+            return False, False
+        b.log(side, f"{unit.spec.name} is hesitant (no command check allowed).")
+        return False, True
+    # The Rear Admiral's free order goes to a unit whose player wants an order now (R-86): no
+    # command check for it at all.
+    rear = (flag is not None and flag.on_table and flag.spec.admiral == Rank.REAR_ADMIRAL
+            and b.rear_admiral_used[side] != rnd
+            and policy.wants_free_order(b, unit, lead)
+            and policy.plan(b, unit, lead, True, False)[0] is not None)
+    if rear:
+        b.rear_admiral_used[side] = rnd
+        b.log(side, f"The Rear Admiral issues {unit.spec.name} a special order "
+              f"without a command check.")
+        return True, False
+    if (factions.command_step(b, unit, lead, policy) if lead.spec.rules.order_rules
+            else o.command_check(b, lead)):  # R-114, R-117
+        return True, False
+    if vice:
+        b.vice_admiral_used[side] = rnd
+        b.log(side, "The Vice Admiral ignores the flagship's Hesitant result.")
+        return False, False
+    return False, True
 
+
+def _special_order(b: Battle, unit: Unit, ships: list[Ship], lead: Ship, may_order: bool,
+                   hesitant: bool) -> tuple[SpecialOrder | None, movement.Plan, float]:
+    """The policy's order and plan, the order given (§4): Brace for Impact's hesitancy next
+    round, All Ahead Full's extra distance, a ram's command check. Returns the order, the plan
+    and the extra distance."""
+    side = unit.side
     kept = factions.take_plan(b, unit) if may_order and lead.spec.rules.order_rules else None
-    order, plan = kept if kept is not None else policy.plan(b, unit, lead, may_order, hesitant)
+    order, plan = (kept if kept is not None
+                   else b.policies[side].plan(b, unit, lead, may_order, hesitant))
     if order is not None and not may_order:
         order = None
     if order is not None:
@@ -87,7 +116,7 @@ def activate(b: Battle, unit: Unit) -> None:
             b.log(side, f"{unit.spec.name}: {o.ORDER_LABELS[order]}.")
     if order == o.BRACE:
         for s in ships:
-            s.braced_round = rnd
+            s.braced_round = b.round
             s.hesitant_next = True
     bonus = 0.0
     if order == o.AAF and not b.advanced:  # advanced: it pushes the plant instead (R-144)
@@ -99,7 +128,15 @@ def activate(b: Battle, unit: Unit) -> None:
         if hesitant or not (lead.spec.rules.ram_freely  # Ere We Go (R-89): no check
                             or o.command_check(b, lead, what="command check to ram")):
             plan.ram = None
+    return order, plan, bonus
 
+
+def _move(b: Battle, unit: Unit, ships: list[Ship], lead: Ship, order: SpecialOrder | None,
+          plan: movement.Plan, bonus: float, hesitant: bool) -> list[Ship]:
+    """Every ship's move (§5; seed 003's vector movement when in play, R-141; orbits, R-132),
+    then the squadron's coherency (§6). Returns the unit's ships still on the table."""
+    side = unit.side
+    policy = b.policies[side]
     moved = []
     helm_plan: advanced_movement.Manoeuvre | None = None
     if b.advanced and lead.on_table and lead in ships and ships[0] is not lead:
@@ -142,29 +179,31 @@ def activate(b: Battle, unit: Unit) -> None:
     ships = [s for s in ships if s.on_table]
     if unit.spec.is_squadron:
         movement.check_coherency(b, ships)
+    return ships
 
-    if order == o.RELOAD:
-        for s in ships:
-            if s.spec.torpedoes:
-                s.torpedoes_ready = True
-            if s.spec.bays:
-                s.bays_ready = True
-        if b.logging:
-            b.log(side, f"{unit.spec.name} reloads its ordnance.")
-        if b.terrain:
-            check_orbits(b, ships)  # after the ship's action (R-132)
-        return
-    if order == o.AAF:
-        if b.terrain:
-            check_orbits(b, ships)
-        return
+
+def _reload(b: Battle, unit: Unit, ships: list[Ship]) -> None:
+    """Reload Ordnance (§4): the unit's torpedoes and launch bays are ready again; it fires
+    nothing this activation."""
+    for s in ships:
+        if s.spec.torpedoes:
+            s.torpedoes_ready = True
+        if s.spec.bays:
+            s.bays_ready = True
+    if b.logging:
+        b.log(unit.side, f"{unit.spec.name} reloads its ordnance.")
+
+
+def _shoot(b: Battle, ships: list[Ship], hesitant: bool) -> None:
+    """Each ship in coherency boards (§11, R-82) or fires its guns (with a Teleport Assault in
+    place of a weapon, R-116), its nova cannon, then launches ordnance (not when hesitant, §3)."""
     for s in ships:
         if not s.on_table or s.out_of_coherency:
             continue
         seen = gunnery.sightings(b, s)
         # Boarding needs base contact (§11): only worth asking when an enemy is that close.
         if seen and seen[0].dist <= s.radius + gunnery.LARGEST_RADIUS + 1e-6:
-            enemy = policy.board_target(b, s)
+            enemy = b.policies[s.side].board_target(b, s)
             if enemy is not None:
                 gunnery.board(b, s, enemy)  # a boarding ship fires nothing else (R-82)
                 continue
@@ -182,8 +221,6 @@ def activate(b: Battle, unit: Unit) -> None:
                 ordnance.launch_torpedoes(b, s)
             if spec.bays:
                 ordnance.launch_craft(b, s)
-    if b.terrain:
-        check_orbits(b, ships)  # after the ship's action (R-132)
 
 
 def squadron_lead(b: Battle, ships: list[Ship]) -> Ship:
