@@ -135,7 +135,8 @@ def fit(args: argparse.Namespace) -> int:
     originals = original_points(factions)
     factors = {slug: 1.0 for slug in factions}
     if args.start and CALIBRATION.exists():
-        factors.update(json.loads(CALIBRATION.read_text(encoding="utf-8"))["factors"])
+        # The files hold calibrated prices; start from them (ship factors stay as they are).
+        originals = {s["slug"]: int(s["points"]) for f in factions.values() for s in f["ships"]}
     sizes = args.sizes.split(",")
     policies = args.policies.split(",")
     history: list[dict[str, Any]] = []
@@ -145,12 +146,14 @@ def fit(args: argparse.Namespace) -> int:
         catalog = catalog_for(priced(factions, originals, factors), admirals, refits,
                               version=f"calibration-{it}")
         per_run: list[dict[str, float]] = []
+        labels: list[str] = []
         figures: dict[str, Any] = {}
         for size in sizes:
             for policy in policies:
                 table = round_robin(catalog, size, args.battles, args.seed + it, policy, "none",
                                     args.workers)
                 per_run.append(scores(table))
+                labels.append(f"{size[:4]}/{policy[:4]}")
                 figures[f"{size}/{policy}"] = {
                     "within_40_60": table["summary"]["factions_within_40_60"],
                     "pairs_within_35_65_share": table["summary"]["pairs_within_35_65_share"],
@@ -166,7 +169,10 @@ def fit(args: argparse.Namespace) -> int:
         print(f"== iteration {it} ({entry['seconds']} s): worst |score - 0.5| = {worst:.3f}; "
               + "; ".join(f"{k} {v}" for k, v in figures.items()), flush=True)
         for slug in sorted(factions, key=lambda s: -mean[s]):
-            print(f"   {slug:20s} factor {factors[slug]:.3f}  score {mean[slug]:.3f}", flush=True)
+            each = "  ".join(f"{lab} {r[slug]:.3f}" for lab, r in zip(labels, per_run,
+                                                                     strict=True))
+            print(f"   {slug:20s} factor {factors[slug]:.3f}  score {mean[slug]:.3f}  ({each})",
+                  flush=True)
         if best is None or worst < best["worst"]:
             best = entry
         if args.out:
@@ -324,8 +330,50 @@ def refine(args: argparse.Namespace) -> int:
                                               "history": history}, indent=1) + "\n",
                                   encoding="utf-8")
 
+    def apart_ships(faction: str) -> list[str]:
+        """Ships Battle's sample fleet fields and Skirmish's does not."""
+        cat = catalog_for(priced(factions, originals, factors, ship_factors), admirals,
+                          refits, version="refine")
+        fleets = {size: {s for u in sample_fleet(cat, faction, GameSize(size)).units
+                         for s in _ship_slugs(u)} for size in ("skirmish", "battle")}
+        return sorted(fleets["battle"] - fleets["skirmish"])
+
     for sweep in range(args.sweeps):
         for faction in args.only.split(",") if args.only else sorted(factions):
+            if args.split:
+                # A faction strong at one size and weak at the other: its factor is set on
+                # Skirmish alone, then the ships only Battle's sample fleet fields are priced
+                # together (one factor, 0.67-1.5) on Battle alone.
+                nonlocal_sizes = sizes
+                sizes = ["skirmish"]
+                tried = []
+                for g in grid:
+                    trial = {**factors, faction: round(factors[faction] * g, 4)}
+                    key, got = measure(faction, trial, ship_factors,
+                                       f"x{g:<5} factor {trial[faction]:.4f}", sweep)
+                    tried.append((key, trial[faction], got))
+                key, best, got = min(tried, key=lambda t: t[0])
+                factors[faction] = best
+                history.append({"sweep": sweep, "faction": faction, "factor": best,
+                                "scores": got, "sizes": sizes})
+                print(f"== {faction}: factor {best} on skirmish (worst {key[0]})", flush=True)
+                sizes = ["battle"]
+                apart = [x for x in apart_ships(faction) if x not in ship_factors]
+                tried = []
+                for g in args.split_grid.split(","):
+                    value = float(g)
+                    trial_ships = {**ship_factors, **{x: value for x in apart}}
+                    key, got = measure(faction, factors, trial_ships,
+                                       f"{len(apart)} battle-only ships x{value}", sweep)
+                    tried.append((key, value, got))
+                key, best, got = min(tried, key=lambda t: t[0])
+                ship_factors.update({x: best for x in apart})
+                history.append({"sweep": sweep, "faction": faction, "ships": apart,
+                                "ship_factor": best, "scores": got, "sizes": sizes})
+                print(f"== {faction}: {apart} x{best} on battle (worst {key[0]})", flush=True)
+                sizes = nonlocal_sizes
+                save()
+                continue
             if args.ships:
                 # Ships in one size's sample fleet and not the other's: their price is what
                 # can move one size without the other.
@@ -338,7 +386,7 @@ def refine(args: argparse.Namespace) -> int:
                     tried = []
                     base = ship_factors.get(ship, 1.0)
                     for g in grid:
-                        value = round(min(1.25, max(0.8, base * g)), 4)
+                        value = round(min(1.5, max(0.67, base * g)), 4)
                         trial_ships = {**ship_factors, ship: value}
                         key, got = measure(faction, factors, trial_ships,
                                            f"{ship} x{value}", sweep)
@@ -425,8 +473,11 @@ def main(argv: list[str] | None = None) -> int:
     rf.add_argument("--sweeps", type=int, default=1)
     rf.add_argument("--only", default="", help="comma-separated factions (default: all)")
     rf.add_argument("--workers", type=int, default=2)
+    rf.add_argument("--split", action="store_true",
+                    help="factor on Skirmish alone, then Battle-only ships on Battle alone")
+    rf.add_argument("--split-grid", default="0.8,1.0,1.15,1.3,1.5")
     rf.add_argument("--ships", action="store_true",
-                    help="move the prices of ships in one size's sample fleet only (0.8-1.25)")
+                    help="move the prices of ships in one size's sample fleet only (0.67-1.5)")
     args = parser.parse_args(argv)
     if args.command == "refine":
         return refine(args)
