@@ -38,7 +38,8 @@ MODULES = [
     "rules_core/sim/gunnery.py", "rules_core/sim/policy.py", "rules_core/sim/activation.py",
     "rules_core/sim/orders.py", "rules_core/sim/ordnance.py", "rules_core/sim/battle.py",
     "rules_core/sim/terrain.py", "rules_core/sim/factions.py", "rules_core/damage.py",
-    "rules_core/sim/advanced_movement.py",
+    "rules_core/sim/advanced_movement.py", "rules_core/sim/faction_rules.py",
+    "rules_core/sim/faction_actions.py",
 ]
 
 

@@ -7,7 +7,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..damage import SpecialOrder
-from . import advanced_movement, factions, gunnery, movement, ordnance
+from . import advanced_movement, faction_actions, factions, gunnery, movement, ordnance
 from . import orders as o
 from .state import Rank
 from .terrain import check_orbits, in_well, orbit_manoeuvre
@@ -88,7 +88,7 @@ def _command_check(b: Battle, unit: Unit, ships: list[Ship], lead: Ship) -> tupl
         b.log(side, f"The Rear Admiral issues {unit.spec.name} a special order "
               f"without a command check.")
         return True, False
-    if (factions.command_step(b, unit, lead, policy) if lead.spec.rules.order_rules
+    if (faction_actions.command_step(b, unit, lead, policy) if lead.spec.rules.order_rules
             else o.command_check(b, lead)):  # R-114, R-117
         return True, False
     if vice:
@@ -104,7 +104,7 @@ def _special_order(b: Battle, unit: Unit, ships: list[Ship], lead: Ship, may_ord
     round, All Ahead Full's extra distance, a ram's command check. Returns the order, the plan
     and the extra distance."""
     side = unit.side
-    kept = factions.take_plan(b, unit) if may_order and lead.spec.rules.order_rules else None
+    kept = faction_actions.take_plan(b, unit) if may_order and lead.spec.rules.order_rules else None
     order, plan = (kept if kept is not None
                    else b.policies[side].plan(b, unit, lead, may_order, hesitant))
     if order is not None and not may_order:
@@ -208,7 +208,7 @@ def _shoot(b: Battle, ships: list[Ship], hesitant: bool) -> None:
                 gunnery.board(b, s, enemy)  # a boarding ship fires nothing else (R-82)
                 continue
         if seen:
-            skip = (factions.teleport_assault(b, s, seen, hesitant)  # R-116
+            skip = (faction_actions.teleport_assault(b, s, seen, hesitant)  # R-116
                     if s.spec.rules.teleport and seen[0].dist <= factions.TELEPORT_CM else -1)
             gunnery.fire_guns(b, s, hesitant, seen, skip)
             if not s.on_table:

@@ -14,6 +14,11 @@ TERRAINS = ("none", "section13", "void", "voidscape")
 TABLES = ("patrol", "skirmish", "battle", "armada")
 MOVEMENTS = ("standard", "advanced")  # "advanced": seed 003's vector movement (R-140)
 MAX_ROUNDS_LIMIT = 50
+# The policies by name, which SimOptions checks: rules_core.sim.policy.POLICIES is this same
+# dict, typed there. The policy module registers its own on import; the package imports it, so
+# any import of rules_core.sim fills this before a SimOptions can be made. The dict lives here
+# because the options sit below the policy (docs/simulator.md, module map).
+POLICY_REGISTRY: dict[str, type[object]] = {}
 
 
 class SimError(ValueError):
@@ -30,7 +35,7 @@ class SimOptions:
     # "none" | "section13" | "void" (seed 001's void elements) | "voidscape" (both, R-136)
     terrain: str = "none"
     table: str | None = None  # "patrol" | "skirmish" | "battle" | "armada"
-    policy_a: str = "standard"  # names in rules_core.sim.policy.POLICIES
+    policy_a: str = "standard"  # names in POLICY_REGISTRY (rules_core.sim.policy.POLICIES)
     policy_b: str = "standard"
     movement: str = "standard"  # "standard" (seed 000 §5) | "advanced" (seed 003, R-140)
 
@@ -46,11 +51,10 @@ class SimOptions:
             raise ValueError(f"movement must be one of {', '.join(MOVEMENTS)}")
         if self.table is not None and self.table not in TABLES:
             raise ValueError(f"table must be one of {', '.join(TABLES)} (or null)")
-        from .policy import POLICIES  # late: policy imports the engine
-
         for name in (self.policy_a, self.policy_b):
-            if name not in POLICIES:
-                raise ValueError(f"unknown policy {name!r}; known: {', '.join(sorted(POLICIES))}")
+            if name not in POLICY_REGISTRY:
+                raise ValueError(f"unknown policy {name!r}; known: "
+                                 f"{', '.join(sorted(POLICY_REGISTRY))}")
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

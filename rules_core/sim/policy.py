@@ -10,7 +10,7 @@ ordnance. Register another with :func:`register_policy` and name it in ``SimOpti
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -18,8 +18,10 @@ from ..catalog import CraftRole
 from ..damage import POINT_BLANK_CM, SpecialOrder
 from . import advanced_movement as adv
 from . import orders as o
+from .api import POLICY_REGISTRY
 from .factions import AUSPEX_RANGE_CM, HOLOFIELD_RANGE_CM, TELEPORT_CM, has_teleport
 from .geometry import angle_diff, arc_of, segment_point_distance, sight_blocked
+from .gunnery import boarding_score_base, in_contact
 from .movement import DEG45, DEG90, Limits, Plan, end_point, limits
 from .state import BATTERY, FRONT, LANCE, LEFT, MARKER_RADIUS, REAR, RIGHT, RankedUnits, ShipSpec
 
@@ -949,8 +951,6 @@ class StandardPolicy(Policy):
 
     def board_target(self, b: Battle, ship: Ship) -> Ship | None:
         """Board an enemy in base contact when ship's hull + Ld beats it by 3 or more."""
-        from .gunnery import boarding_score_base, in_contact
-
         x, y = ship.x, ship.y
         touching = [e for e in b.sides[1 - ship.side] if e.on_table and x - 8.0 < e.x < x + 8.0
                     and y - 8.0 < e.y < y + 8.0 and in_contact(ship, e)]
@@ -987,15 +987,16 @@ class UnawarePolicy(StandardPolicy):
     faction_tactics = False
 
 
-POLICIES: dict[str, type[Policy]] = {
-    "standard": StandardPolicy,
-    "cautious": CautiousPolicy,
-}
+POLICIES = cast("dict[str, type[Policy]]", POLICY_REGISTRY)  # the one registry (api.py)
 
 
 def register_policy(name: str, cls: type[Policy]) -> None:
     """Make a policy available by name (``SimOptions(policy_a=name)``)."""
     POLICIES[name] = cls
+
+
+register_policy("standard", StandardPolicy)
+register_policy("cautious", CautiousPolicy)
 
 
 def get_policy(name: str) -> Policy:

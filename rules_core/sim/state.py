@@ -28,7 +28,7 @@ from ..damage import Critical, SpecialOrder, Target
 from ..fleet import Fleet, GameSize, ShipUnit
 from ..validator import LEADERSHIP_CAP, ShipReport, validate
 from .api import SimError
-from .factions import CHAOS_MARKS, FactionRules, harden, rules_for
+from .faction_rules import CHAOS_MARKS, FactionRules, harden, rules_for
 
 # Arcs as bits, so "is the target in one of this weapon's arcs" is one AND.
 FRONT, LEFT, RIGHT, REAR = 1, 2, 4, 8
