@@ -16,6 +16,15 @@ DATA = Path(__file__).resolve().parents[2] / "fleetbuilder" / "catalog" / "data"
 MM = 72 / 25.4  # PDF points per millimetre
 
 
+def price(catalog: Catalog, *slugs: str, faction: str = "imperial-navy") -> int:
+    """The catalogue's price of these ships, upgrades, refits and admirals, summed: prices are
+    calibrated (docs/catalogue.md, Calibration), so the tests read them rather than copy them."""
+    side = catalog.faction(faction)
+    assert side is not None
+    items = (*side.ships, *side.upgrades, *catalog.refits, *catalog.admirals)
+    return sum(next(i.points for i in items if i.slug == slug) for slug in slugs)
+
+
 @dataclass
 class Pdf:
     data: bytes

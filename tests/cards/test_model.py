@@ -7,6 +7,8 @@ from rules_core.catalog import Catalog
 from rules_core.fleet import Fleet, GameSize, ShipUnit, Squadron, SquadronShip
 from rules_core.validator import validate
 
+from .conftest import price
+
 
 def cards_for(catalog: Catalog, *units: ShipUnit | Squadron) -> list:
     fleet = Fleet("imperial-navy", GameSize.BATTLE, units, name="Test")
@@ -48,8 +50,10 @@ def test_leadership_and_points_are_the_validators(data_catalog: Catalog) -> None
     report = validate(fleet, data_catalog)
     flagship, squadron = build_cards(data_catalog, fleet, report)
     assert flagship.leadership == 10  # 8 + 1 crew + 1 flagship + 2 admiral, capped
-    assert flagship.points == report.units[0].points == 180 + 20 + 75
-    assert squadron.points == 65 and squadron.leadership == 7
+    assert flagship.points == report.units[0].points == price(
+        data_catalog, "lunar-class-cruiser", "veteran-crew", "vice-admiral")
+    assert squadron.points == price(data_catalog, "sword-class-frigate", "cobra-class-destroyer")
+    assert squadron.leadership == 7
     assert [b.count for b in squadron.blocks] == [1, 1]  # two kinds: two blocks
     assert [t.label for t in squadron.tracks] == ["1", "2"]
     roster = build_roster(data_catalog, fleet, report, [flagship, squadron])

@@ -15,7 +15,7 @@ from rules_core.sample_fleets import sample_fleet
 from rules_core.validator import validate
 from tests.environment import cases
 
-from .conftest import Pdf
+from .conftest import Pdf, price
 
 FACTIONS = [
     "adepta-sororitas", "adeptus-astartes", "adeptus-custodes", "adeptus-mechanicus",
@@ -28,11 +28,19 @@ def squashed(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
+FLAGSHIP = ("retribution-class-battleship", "shield-capacitors", "reinforced-hull",
+            "imperial-gunnery-cadre", "commodore")
+PATROL = (*FLAGSHIP, "lunar-class-cruiser", "extra-turrets", "siluria-class-light-cruiser",
+          "siluria-class-light-cruiser", *("sword-class-frigate",) * 3, "cobra-class-destroyer",
+          "sword-class-frigate")  # everything the patrol below pays for
+
+
 @pytest.fixture(scope="module")
 def patrol() -> Fleet:
-    """A legal Skirmish list with a named, upgraded flagship and two kinds of squadron."""
+    """A legal Battle list with a named, upgraded flagship and two kinds of squadron (with
+    calibrated prices it is about 1085 points: a Battle list, well inside its band)."""
     return Fleet(
-        faction="imperial-navy", game_size=GameSize.SKIRMISH, name="Gothic Sector Patrol",
+        faction="imperial-navy", game_size=GameSize.BATTLE, name="Gothic Sector Patrol",
         units=(
             ShipUnit("retribution-class-battleship", name="Emperor's Wrath", flagship=True,
                      admiral="commodore",
@@ -54,7 +62,7 @@ def patrol_pdf(data_catalog: Catalog, patrol: Fleet) -> Pdf:
 def test_the_patrol_is_legal(data_catalog: Catalog, patrol: Fleet) -> None:
     report = validate(patrol, data_catalog)
     assert report.legal, report.codes
-    assert report.points == 425 + 190 + 100 + 100 + 105 + 65
+    assert report.points == price(data_catalog, *PATROL)
 
 
 def test_poker_prints_a_roster_then_one_63_by_88_card_per_unit(patrol_pdf: Pdf) -> None:
@@ -64,17 +72,20 @@ def test_poker_prints_a_roster_then_one_63_by_88_card_per_unit(patrol_pdf: Pdf) 
     assert patrol_pdf.pages == 7
 
 
-def test_the_flagship_card_has_its_upgraded_stats_points_and_command(patrol_pdf: Pdf) -> None:
+def test_the_flagship_card_has_its_upgraded_stats_points_and_command(
+        data_catalog: Catalog, patrol_pdf: Pdf) -> None:
     card = squashed(patrol_pdf.page_texts[1])
     assert "Emperor's Wrath" in card and "Retribution Class Battleship · Battleship" in card
-    assert "425 pts" in card  # 345 + 25 + 15 + 15 + Commodore 25 (R-24)
+    # The ship, its three upgrades and the Commodore (R-24).
+    assert f"{price(data_catalog, *FLAGSHIP)} pts" in card
     assert "★ Flagship" in card and "Commodore +1 Ld" in card
     # Speed, turns, Ld (9 + 1 flagship + 1 Commodore, capped at 10: R-06), shields 4 + 1,
     # hull 12 + 1, armor, turrets, base (R-10).
     assert re.search(r"\b20 45° 10 5 13 5\+ 4 60\b", card), card
     assert "All Ahead Full +3d6 cm" in card  # R-16: battleships roll 3d6
     assert "Crippled at hull ≤ 7" in card  # R-09 on 13 hull: 6 (half, rounded down) lost
-    assert "Shield Capacitors (25 pts, in the stats)" in card  # R-63
+    capacitors = price(data_catalog, "shield-capacitors")
+    assert f"Shield Capacitors ({capacitors} pts, in the stats)" in card  # R-63
     assert "re-rolls all missed to-hit dice" in card  # an upgrade that is a rule keeps its text
     assert "command radius" in card and "Critical hits".upper() in card
 
@@ -87,30 +98,33 @@ def test_weapons_print_type_arc_range_and_strength_with_crippled_strength(
     assert re.search(r"Prow Torpedoes Torpedo F 30 9 \(4\)", card)
 
 
-def test_an_upgrade_changes_the_printed_stat(patrol_pdf: Pdf) -> None:
+def test_an_upgrade_changes_the_printed_stat(data_catalog: Catalog, patrol_pdf: Pdf) -> None:
     lunar = squashed(patrol_pdf.page_texts[2])
-    assert "Lunar Class Cruiser" in lunar and "190 pts" in lunar
+    points = price(data_catalog, "lunar-class-cruiser", "extra-turrets")
+    assert "Lunar Class Cruiser" in lunar and f"{points} pts" in lunar
     assert re.search(r"\b20 45° 8 2 8 5\+ 3 32\b", lunar), lunar  # Extra Turrets: 2 → 3
     assert "Crippled at hull ≤ 4" in lunar
 
 
-def test_squadron_cards(patrol_pdf: Pdf) -> None:
+def test_squadron_cards(data_catalog: Catalog, patrol_pdf: Pdf) -> None:
     swords = squashed(patrol_pdf.page_texts[5])
-    assert "Sword Squadron" in swords and "105 pts" in swords
+    sword = price(data_catalog, "sword-class-frigate")
+    assert "Sword Squadron" in swords and f"{3 * sword} pts" in swords
     assert "3 × Sword Frigate" in swords
     assert re.search(r"\b25 90° 7 1 1 5\+ 2 32\b", swords)
     assert all(f"#{n} Hull" in swords for n in (1, 2, 3))
     assert "1-hull escorts take no critical hits" in swords
     mixed = squashed(patrol_pdf.page_texts[6])
-    assert "65 pts" in mixed and "Cobra Destroyer" in mixed and "Sword Frigate" in mixed
+    assert f"{price(data_catalog, 'cobra-class-destroyer') + sword} pts" in mixed
+    assert "Cobra Destroyer" in mixed and "Sword Frigate" in mixed
     assert "Prow Torpedoes" in mixed  # the Cobra's weapons are on the card too
 
 
-def test_the_roster_lists_the_fleet(patrol_pdf: Pdf) -> None:
+def test_the_roster_lists_the_fleet(data_catalog: Catalog, patrol_pdf: Pdf) -> None:
     roster = squashed(patrol_pdf.page_texts[0])
     assert "Gothic Sector Patrol" in roster
-    assert "Imperial Navy · Skirmish (750–1000 points)" in roster
-    assert "985 pts Legal" in roster and "Command Ld 10" in roster
+    assert "Imperial Navy · Battle (1000–1500 points)" in roster
+    assert f"{price(data_catalog, *PATROL)} pts Legal" in roster and "Command Ld 10" in roster
     for n, name in enumerate(["Emperor's Wrath", "Lunar Class Cruiser", "Sword Squadron"]):
         assert name in roster, n
     assert "Naval Discipline." in roster  # the faction's rules
@@ -194,7 +208,8 @@ def test_an_illegal_fleet_prints_and_its_roster_says_why(data_catalog: Catalog) 
                   name="Too Small")
     roster = squashed(Pdf(render_cards(data_catalog, fleet)).page_texts[0])
     assert "Not legal (2 errors)" in roster
-    assert "180 points is under the Battle band (1000–1500)." in roster
+    lunar = price(data_catalog, "lunar-class-cruiser")
+    assert f"{lunar} points is under the Battle band (1000–1500)." in roster
     assert "No ship is marked as the flagship" in roster
     assert roster.count("• ") == 2  # a bulleted list, one problem a bullet (cards' ua.css)
 
