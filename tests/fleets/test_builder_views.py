@@ -142,12 +142,14 @@ def test_an_edit_answers_htmx_with_only_what_it_changed_and_fleet_changed(
     # The new unit is appended to the list; the two units it did not change are not sent.
     assert re.search(r'<div hx-swap-oob="afterend:#unit-1">\s*<article [^>]*id="unit-2"', html)
     assert 'id="unit-0"' not in html and 'id="unit-1"' not in html
-    assert "Added Gothic Class Cruiser · 430 of 1000 points" in html
+    total = price("lunar-class-cruiser") + 2 * price("sword-class-frigate") + price(
+        "gothic-class-cruiser")
+    assert f"Added Gothic Class Cruiser · {total} of 1000 points" in html
     # The meter and the problems panel ride along out of band, in the same state as the units.
     meter = re.search(r'<section id="fleet-meter"[^>]*hx-swap-oob="true"[^>]*>(.*?)</section>',
                       html, re.S)
     assert meter
-    assertInHTML("<strong data-points>430</strong>", meter.group(1))
+    assertInHTML(f"<strong data-points>{total}</strong>", meter.group(1))
     assert re.search(r'<section id="fleet-problems"[^>]*hx-swap-oob="true"', html)
 
 
@@ -301,7 +303,9 @@ def test_problems_panel_links_to_the_unit(client: Client, built: Fleet, edit) ->
                      r'<span class="problem__message">This squadron has 1 escort', html)
     assert "points.under_band" in html
     meter = client.get(f"/fleets/{built.pk}/meter/").content.decode()
-    assert 'role="meter"' in meter and 'aria-valuenow="280"' in meter
+    total = price("lunar-class-cruiser") + 2 * price("sword-class-frigate") + price(
+        "cobra-class-destroyer")
+    assert 'role="meter"' in meter and f'aria-valuenow="{total}"' in meter
 
 
 # --- without JavaScript -----------------------------------------------------------------------
