@@ -390,8 +390,8 @@ class Memo:
     naval_discipline_round: list[int | None] = field(default_factory=lambda: [None, None])
     # Power from Pain: the last round of each ship's +1 Ld.
     pain_until: dict[Ship, int] = field(default_factory=dict)
-    # The order and plan factions.command_step asked the policy for, with its round, kept for
-    # the activation that follows the check.
+    # The order and plan faction_actions.command_step asked the policy for, with its round,
+    # kept for the activation that follows the check.
     kept_plans: dict[Unit, tuple[int, tuple[Any, ...]]] = field(default_factory=dict)
 
 
