@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from .conftest import price
+
 pytestmark = pytest.mark.browser
 
 
@@ -41,7 +43,9 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
     for ship in ("Dictator Class Cruiser", "Lunar Class Cruiser", "Tyrant Class Cruiser",
                  "Gothic Class Cruiser"):
         add(page, ship)
-    expect(meter.locator("[data-points]")).to_have_text("765")
+    cruisers = price("dictator-class-cruiser", "lunar-class-cruiser", "tyrant-class-cruiser",
+                     "gothic-class-cruiser")
+    expect(meter.locator("[data-points]")).to_have_text(str(cruisers))
     expect(page.locator("#unit-0")).to_contain_text("Flagship")
 
     # A squadron: create it (its controls open at once), then put two escorts in it.
@@ -81,8 +85,11 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
     page.locator("#unit-0").get_by_role("button", name="Rename").click()
     expect(page.locator("#unit-0 h3")).to_contain_text("Emperor's Wrath")
 
-    # 765 + 70 escorts + 25 Commodore + 15 upgrade = 875, in the band: legal.
-    expect(meter.locator("[data-points]")).to_have_text("875")
+    # The cruisers, two escorts, the Commodore and the upgrade: in the band, legal.
+    total = cruisers + price("sword-class-frigate", "sword-class-frigate", "commodore",
+                             "reinforced-hull")
+    assert 750 <= total <= 1000  # the scenario is a legal Skirmish fleet
+    expect(meter.locator("[data-points]")).to_have_text(str(total))
     expect(meter.locator("[data-verdict]")).to_have_text("Legal fleet")
     expect(problems).to_contain_text("No problems")
     assert page.evaluate("window.__sameDocument") is True
@@ -92,7 +99,8 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
     page.locator("#unit-4-ship-1").get_by_role("button", name="Remove Sword Frigate").click()
     expect(page.locator(".undo-bar")).to_contain_text("Removed Sword Frigate")
     expect(page.locator("#builder-announce")).to_have_text(
-        "Removed Sword Frigate from Squadron 1 · 840 of 1000 points")
+        f"Removed Sword Frigate from Squadron 1 · {total - price('sword-class-frigate')} "
+        "of 1000 points")
     expect(meter.locator("[data-verdict]")).to_have_text("Not legal")
     problem = problems.locator('[data-code="squadron.too_small"]')
     expect(problem).to_contain_text("This squadron has 1 escort")
@@ -107,7 +115,7 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
     # Closing the tab loses nothing: a fresh load shows the same fleet.
     page.goto(builder_url)
     expect(page.locator("#unit-0 h3")).to_contain_text("Emperor's Wrath")
-    expect(meter.locator("[data-points]")).to_have_text("875")
+    expect(meter.locator("[data-points]")).to_have_text(str(total))
     expect(page.locator("#fleet-meter [data-verdict]")).to_have_text("Legal fleet")
 
 
@@ -154,7 +162,8 @@ def test_quick_clicks_on_add_in_one_tab_all_land(page: Page, live_catalog) -> No
     for _ in range(5):  # as fast as Chromium clicks: each waits its turn (hx-sync), none races
         add.click(delay=0, no_wait_after=True)
     expect(page.locator("#units article.unit")).to_have_count(5)
-    expect(page.locator("#fleet-meter [data-points]")).to_have_text("900")
+    expect(page.locator("#fleet-meter [data-points]")).to_have_text(
+        str(5 * price("lunar-class-cruiser")))
     expect(page.locator("#fleet-version")).to_have_value("6")
     expect(page.locator("#units .alert")).to_have_count(0)
     assert conflicts == []
@@ -177,7 +186,8 @@ def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
     open_editor(second, "Lunar Class Cruiser")
     second.get_by_role("button", name="Remove Lunar Class Cruiser").click()
     expect(second.locator("#units article.unit")).to_have_count(2)
-    expect(second.locator("#fleet-meter [data-points]")).to_have_text("290")
+    expect(second.locator("#fleet-meter [data-points]")).to_have_text(
+        str(price("gothic-class-cruiser", "dauntless-class-light-cruiser")))
 
     # The first tab still shows the Lunar at 0 and the Gothic at 1; it removes the Gothic.
     first.get_by_role("button", name="Remove Gothic Class Cruiser").click()

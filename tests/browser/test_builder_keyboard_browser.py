@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from .conftest import price
+
 pytestmark = pytest.mark.browser
 
 
@@ -34,7 +36,9 @@ def test_keyboard_only_build_with_focus_and_announcements(page: Page, live_catal
         press_add(page, ship)
         # Focus stays on Add, so the player can add again at once.
         expect(page.get_by_role("button", name=f"Add {ship}", exact=True)).to_be_focused()
-    expect(announce).to_have_text("Added Tyrant Class Cruiser · 765 of 1000 points")
+    cruisers = price("lunar-class-cruiser", "gothic-class-cruiser", "dictator-class-cruiser",
+                     "tyrant-class-cruiser")
+    expect(announce).to_have_text(f"Added Tyrant Class Cruiser · {cruisers} of 1000 points")
     expect(announce).to_have_attribute("role", "status")
 
     # An escort: a squadron of one, then "+1" makes it 2× Sword Frigate.
@@ -44,7 +48,9 @@ def test_keyboard_only_build_with_focus_and_announcements(page: Page, live_catal
     page.keyboard.press("Enter")
     expect(page.locator("#unit-4-title")).to_contain_text("2× Sword Frigate")
     expect(plus).to_be_focused()
-    expect(announce).to_have_text("Added Sword Frigate to Squadron 1 · 835 of 1000 points")
+    sword = price("sword-class-frigate")
+    expect(announce).to_have_text(
+        f"Added Sword Frigate to Squadron 1 · {cruisers + 2 * sword} of 1000 points")
 
     # Edit opens the Gothic's controls in place; an upgrade keeps focus in the unit.
     edit = page.locator("#unit-1-edit")
@@ -55,7 +61,8 @@ def test_keyboard_only_build_with_focus_and_announcements(page: Page, live_catal
     expect(edit).to_have_attribute("aria-expanded", "true")
     page.locator("#unit-1-up-reinforced-hull").focus()
     page.keyboard.press("Space")
-    expect(page.locator("#unit-1 .chips")).to_contain_text("Reinforced Hull +15")
+    expect(page.locator("#unit-1 .chips")).to_contain_text(
+        f"Reinforced Hull +{price('reinforced-hull')}")
     expect(page.locator("#unit-1-up-reinforced-hull")).to_be_checked()
     expect(page.locator("#unit-1-up-reinforced-hull")).to_be_focused()
     # Escape closes the editor and leaves focus on its Edit link.
@@ -73,7 +80,8 @@ def test_keyboard_only_build_with_focus_and_announcements(page: Page, live_catal
     expect(page.locator("#unit-list article")).to_have_count(4)
     expect(page.locator("#unit-1-edit")).to_be_focused()
     expect(page.locator("#unit-1-title")).to_have_text("Dictator Class Cruiser")
-    expect(announce).to_have_text("Removed Gothic Class Cruiser · 655 of 1000 points")
+    left = cruisers - price("gothic-class-cruiser") + 2 * sword  # its upgrade went with it
+    expect(announce).to_have_text(f"Removed Gothic Class Cruiser · {left} of 1000 points")
     ids = page.locator("#unit-list article").evaluate_all("rows => rows.map(r => r.id)")
     assert ids == ["unit-0", "unit-1", "unit-2", "unit-3"]
     # The renumbered squadron (was unit 4) adds to itself.
@@ -87,7 +95,7 @@ def test_keyboard_only_build_with_focus_and_announcements(page: Page, live_catal
     page.keyboard.press("Enter")
     expect(page.locator("#unit-2-title")).to_contain_text("Light of Terra")
     expect(page.locator("#unit-2-title")).to_contain_text("Tyrant Class Cruiser")
-    expect(page.locator("#fleet-meter [data-points]")).to_have_text("690")
+    expect(page.locator("#fleet-meter [data-points]")).to_have_text(str(left + sword))
 
     # What the page shows is what was stored.
     page.reload()

@@ -8,6 +8,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from .conftest import price
+
 pytestmark = pytest.mark.browser
 
 
@@ -91,9 +93,10 @@ def test_toggle_upgrades_by_keyboard_with_barred_ones_greyed(page: Page,
     page.keyboard.press("Space")
     expect(turrets).to_be_checked()
     expect(turrets).to_be_focused()
-    expect(meter).to_have_text(str(base + 10))
+    turrets_price = price("extra-turrets")
+    expect(meter).to_have_text(str(base + turrets_price))
     expect(page.locator("#builder-announce")).to_have_text(
-        f"Extra Turrets fitted to Gothic Class Cruiser · {base + 10} of 1000 points")
+        f"Extra Turrets fitted to Gothic Class Cruiser · {base + turrets_price} of 1000 points")
     page.keyboard.press("Space")  # and off again
     expect(turrets).not_to_be_checked()
     expect(meter).to_have_text(str(base))
