@@ -45,7 +45,10 @@ def test_r150_expanded_launch_bays_on_a_gothic_is_refused(real: Catalog) -> None
     assert report.problems[0].message == (
         "Expanded Launch Bays needs a ship with a launch bay; Gothic Class Cruiser has none.")
     assert not report.legal
-    assert report.units[1].points == 180 + 20  # an illegal upgrade still costs its points
+    # An illegal upgrade still costs its points; the prices are the catalogue's.
+    gothic = real.faction("imperial-navy").ship(GOTHIC)
+    bays = next(r for r in real.refits if r.slug == "expanded-launch-bays")
+    assert report.units[1].points == gothic.points + bays.points
 
 
 def test_r150_a_carrier_takes_expanded_launch_bays(real: Catalog) -> None:
