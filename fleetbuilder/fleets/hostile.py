@@ -36,6 +36,16 @@ def cheapest_escort(catalog: core.Catalog) -> core.ShipProfile:
     return min((s for s in _faction(catalog).ships if s.is_escort), key=lambda s: s.points)
 
 
+def bound_escort(catalog: core.Catalog) -> tuple[str, core.ShipProfile]:
+    """The dearest escort of which one past the ship bound still fits in the points bound, and
+    its faction: a fleet of them meets (or passes) the ship bound alone, as near the points
+    bound as the catalogue allows. Prices are calibrated per faction, so this is looked up,
+    not fixed (the Imperial Navy's cheapest escort costs too much for 150 of them)."""
+    most = MAX_FLEET_POINTS // (MAX_FLEET_SHIPS + 1)
+    return max(((f.slug, s) for f in catalog.factions for s in f.ships
+                if s.is_escort and s.points <= most), key=lambda fs: fs[1].points)
+
+
 def busiest_capital(catalog: core.Catalog, max_points: int) -> core.ShipProfile:
     """The capital ship with the most weapons costing at most ``max_points``."""
     ships = [s for s in _faction(catalog).ships if not s.is_escort and s.points <= max_points]
@@ -75,17 +85,18 @@ def _pack_raw(data: bytes) -> str:
 
 
 def max_ships(catalog: core.Catalog) -> rf.Fleet:
-    """The most a fleet may hold: 150 of the cheapest escort (4500 points) in 75 squadrons of
+    """The most a fleet may hold: 150 of ``bound_escort`` (4500 points) in 75 squadrons of
     two, every name and the notes at their longest, and unknown upgrades (which cost nothing)
     in every ship's 20 slots, so the validator has 3,000 problems to report."""
-    escort = cheapest_escort(catalog)
+    faction, escort = bound_escort(catalog)
     upgrades = tuple(f"no-such-upgrade-{n}" for n in range(MAX_UPGRADES_PER_SHIP))
     name = "N" * MAX_NAME_LENGTH
     pair = rf.Squadron(tuple(rf.SquadronShip(escort.slug, upgrades) for _ in range(2)),
                        name=name)
-    fleet = rf.Fleet(FACTION, rf.GameSize.ARMADA, (pair,) * (MAX_FLEET_SHIPS // 2), name=name,
+    fleet = rf.Fleet(faction, rf.GameSize.ARMADA, (pair,) * (MAX_FLEET_SHIPS // 2), name=name,
                      notes="x" * MAX_NOTES_LENGTH)
     assert fleet.ship_count == MAX_FLEET_SHIPS and len(fleet.units) <= MAX_UNITS
+    assert fleet.ship_count * escort.points <= MAX_FLEET_POINTS
     return fleet
 
 
@@ -110,11 +121,12 @@ def big_squadrons(catalog: core.Catalog) -> rf.Fleet:
 
 
 def over_ships(catalog: core.Catalog) -> rf.Fleet:
-    """151 ships: one past the bound."""
-    escort = cheapest_escort(catalog).slug
+    """151 ships: one past the bound (and under the points bound: ``bound_escort``)."""
+    faction, profile = bound_escort(catalog)
+    escort = profile.slug
     units = [rf.Squadron(tuple(rf.SquadronShip(escort) for _ in range(MAX_SQUADRON_SHIPS)))] * 7
     units.append(rf.Squadron(tuple(rf.SquadronShip(escort) for _ in range(11))))
-    return rf.Fleet(FACTION, rf.GameSize.ARMADA, tuple(units), name="One too many")
+    return rf.Fleet(faction, rf.GameSize.ARMADA, tuple(units), name="One too many")
 
 
 def over_points(catalog: core.Catalog) -> rf.Fleet:

@@ -230,11 +230,13 @@ def test_the_simulator_refuses_an_oversized_shared_fleet(catalog, client: Client
 
 def test_the_builder_refuses_the_151st_ship(catalog, client: Client,
                                             own_fleet: Callable[[rf.Fleet], Fleet]) -> None:
-    escort = hostile.cheapest_escort(catalog).slug
-    full = rf.Fleet("imperial-navy", rf.GameSize.ARMADA, (
+    faction, profile = hostile.bound_escort(catalog)  # 151 of them fit in 5000 points
+    escort = profile.slug
+    full = rf.Fleet(faction, rf.GameSize.ARMADA, (
         rf.Squadron(tuple(rf.SquadronShip(escort) for _ in range(3))),) * 50)
     fleet = own_fleet(full)
     assert fleet.ship_count == MAX_FLEET_SHIPS
+    assert (MAX_FLEET_SHIPS + 1) * profile.points <= 5000  # refused for the ship, not points
     for url, data in ((f"/fleets/{fleet.pk}/add-ship/", {"ship": escort}),
                       (f"/fleets/{fleet.pk}/units/0/add-escort/", {"ship": escort}),
                       (f"/fleets/{fleet.pk}/units/0/duplicate/", {"ship": 0})):

@@ -144,7 +144,7 @@ def test_s4_a_fleet_past_the_bounds_is_refused_by_import_and_the_builder(
         assert response.status_code == 400
     full = make_fleet(owner, hostile.max_ships(catalog))
     before = fleet_state(full)
-    escort = hostile.cheapest_escort(catalog).slug
+    escort = hostile.bound_escort(catalog)[1].slug  # the full fleet's own escort
     response = owner.send("POST", f"/fleets/{full.pk}/add-ship/",
                           {"ship": escort, "version": _version(full)},
                           headers={"HX-Request": "true"})
