@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from .conftest import price
+
 pytestmark = pytest.mark.browser
 
 PASSWORD = "Ironclad-Lunar-1138"
@@ -24,7 +26,8 @@ def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
     base = live_catalog.url
     start_fleet(page, base, "Gothic Patrol")
     page.get_by_role("button", name="Add Lunar Class Cruiser", exact=True).click()
-    expect(page.locator("#fleet-meter [data-points]")).to_have_text("180")
+    lunar = str(price("lunar-class-cruiser"))
+    expect(page.locator("#fleet-meter [data-points]")).to_have_text(lunar)
     start_fleet(page, base, "Waaagh Gitsmasha", faction="orks")
 
     # Sign up from the header; the page says the fleets will come along.
@@ -46,7 +49,7 @@ def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
     gothic = table.locator("tr", has_text="Gothic Patrol")
     expect(gothic).to_contain_text("Imperial Navy")
     expect(gothic).to_contain_text("Skirmish")
-    expect(gothic).to_contain_text("180")
+    expect(gothic).to_contain_text(lunar)
     expect(gothic).to_contain_text("Not legal")
 
     # Live search narrows the list without a page load, and the URL follows.
@@ -106,7 +109,7 @@ def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
     page.get_by_role("link", name="Saved Fleets").first.click()
     expect(page.locator(".library-table tbody tr")).to_have_count(2)
     page.get_by_role("link", name="Battlefleet Gothic", exact=True).click()
-    expect(page.locator("#fleet-meter [data-points]")).to_have_text("180")
+    expect(page.locator("#fleet-meter [data-points]")).to_have_text(lunar)
 
 
 def test_delete_forever_from_the_trash_asks_first(page: Page, live_catalog) -> None:

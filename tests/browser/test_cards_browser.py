@@ -7,6 +7,8 @@ import subprocess
 import pytest
 from playwright.sync_api import Page, expect
 
+from .conftest import price
+
 pytestmark = pytest.mark.browser
 
 
@@ -33,7 +35,7 @@ def test_print_cards_from_the_builder(page: Page, live_catalog) -> None:
     assert "(A4)" in pdfinfo
     text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
                           check=True).stdout
-    assert "Lunar Class Cruiser" in text and "180 pts" in text
+    assert "Lunar Class Cruiser" in text and f"{price('lunar-class-cruiser')} pts" in text
 
 
 def test_a_visitor_prints_a_shared_fleet_on_letter_sheets(browser, live_catalog) -> None:

@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from .conftest import price
+
 pytestmark = pytest.mark.browser
 
 
@@ -20,7 +22,7 @@ def test_home_to_ship_types_to_faction_to_ship(page: Page, live_catalog) -> None
     expect(page.get_by_role("heading", level=1)).to_have_text("Lunar Class Cruiser")
     statline = page.get_by_label("Stat line")
     expect(statline).to_contain_text("Cruiser")
-    expect(statline).to_contain_text("180")
+    expect(statline).to_contain_text(str(price("lunar-class-cruiser")))
     expect(statline).to_contain_text("20 cm")
     expect(statline).to_contain_text("5+")
     expect(statline).to_contain_text("crippled at 4 hull or fewer")

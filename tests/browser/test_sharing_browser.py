@@ -8,7 +8,20 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from .conftest import price
+
 pytestmark = pytest.mark.browser
+
+SHIPS = {"Lunar Class Cruiser": "lunar-class-cruiser",
+         "Gothic Class Cruiser": "gothic-class-cruiser",
+         "Dictator Class Cruiser": "dictator-class-cruiser"}
+
+
+def built_points() -> str:
+    """The points of the fleet ``build`` makes, from the catalogue (a legal Patrol list)."""
+    points = price(*SHIPS.values())
+    assert 500 <= points <= 750
+    return str(points)
 
 
 def build(page: Page, url: str) -> None:
@@ -17,8 +30,7 @@ def build(page: Page, url: str) -> None:
     page.get_by_label("Game size").select_option("patrol")
     page.get_by_label("Name", exact=True).fill("Gothic Sector Patrol")
     page.get_by_role("button", name="Start building").click()
-    for n, ship in enumerate(("Lunar Class Cruiser", "Gothic Class Cruiser",
-                              "Dictator Class Cruiser"), start=1):
+    for n, ship in enumerate(SHIPS, start=1):
         page.get_by_role("button", name=f"Add {ship}", exact=True).click()
         expect(page.locator("#units article.unit")).to_have_count(n)
 
@@ -27,7 +39,7 @@ def test_share_open_and_fork_in_another_browser(browser, live_catalog) -> None:
     owner_ctx = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     owner = owner_ctx.new_page()
     build(owner, live_catalog.url)
-    expect(owner.locator("#fleet-meter [data-points]")).to_have_text("580")
+    expect(owner.locator("#fleet-meter [data-points]")).to_have_text(built_points())
 
     owner.get_by_role("link", name="Share", exact=True).click()
     expect(owner.get_by_role("heading", level=1)).to_contain_text("Gothic Sector Patrol")
@@ -45,7 +57,7 @@ def test_share_open_and_fork_in_another_browser(browser, live_catalog) -> None:
     visitor = visitor_ctx.new_page()
     visitor.goto(share_url)
     expect(visitor.get_by_role("heading", level=1)).to_have_text("Gothic Sector Patrol")
-    expect(visitor.locator("[data-points]")).to_have_text("580")
+    expect(visitor.locator("[data-points]")).to_have_text(built_points())
     expect(visitor.locator("[data-verdict]")).to_have_text("Legal fleet")
     expect(visitor.locator("#unit-0")).to_contain_text("Flagship")
     expect(visitor.get_by_role("button", name="Remove")).to_have_count(0)
@@ -56,10 +68,11 @@ def test_share_open_and_fork_in_another_browser(browser, live_catalog) -> None:
     assert "/s/" not in visitor.url
     # The copy is the visitor's to change...
     visitor.get_by_role("button", name="Add Tyrant Class Cruiser", exact=True).click()
-    expect(visitor.locator("#fleet-meter [data-points]")).to_have_text("765")
+    expect(visitor.locator("#fleet-meter [data-points]")).to_have_text(
+        str(int(built_points()) + price("tyrant-class-cruiser")))
     # ...and the shared original did not move.
     visitor.goto(share_url)
-    expect(visitor.locator("[data-points]")).to_have_text("580")
+    expect(visitor.locator("[data-points]")).to_have_text(built_points())
 
     # The owner turns the link off: the visitor's link is gone.
     owner.get_by_role("button", name="Turn the link off").click()
@@ -79,19 +92,19 @@ def test_a_share_code_opens_in_a_fresh_browser(browser, live_catalog) -> None:
     code = owner.locator("#code-only").input_value()
     assert code.startswith("v1.") and code_url.endswith(f"/fleets/code/{code}/")
     text = owner.locator("#share-text").input_value()
-    assert "* Lunar Class Cruiser [Flagship] · 180 pts" in text
+    assert f"* Lunar Class Cruiser [Flagship] · {price('lunar-class-cruiser')} pts" in text
 
     visitor_ctx = browser.new_context()
     visitor = visitor_ctx.new_page()
     visitor.goto(code_url)
     expect(visitor.get_by_text("Fleet from a share code")).to_be_visible()
-    expect(visitor.locator("[data-points]")).to_have_text("580")
+    expect(visitor.locator("[data-points]")).to_have_text(built_points())
     # The code alone pasted into Import opens the same list.
     visitor.goto(live_catalog.url + "/fleets/import/")
     visitor.get_by_label("…or paste").fill(code)
     visitor.get_by_role("button", name="Check the fleet").click()
     expect(visitor.get_by_text("(from a share code)")).to_be_visible()
-    expect(visitor.locator("[data-points]")).to_have_text("580")
+    expect(visitor.locator("[data-points]")).to_have_text(built_points())
     # The plain text pasted into Import comes back as the same list.
     visitor.goto(live_catalog.url + "/fleets/import/")
     visitor.get_by_label("…or paste").fill(text)
@@ -99,7 +112,7 @@ def test_a_share_code_opens_in_a_fresh_browser(browser, live_catalog) -> None:
     expect(visitor.get_by_text("(from a plain-text list)")).to_be_visible()
     visitor.get_by_role("button", name="Save to my fleets").click()
     expect(visitor.get_by_text("Imported “Gothic Sector Patrol”.")).to_be_visible()
-    expect(visitor.locator("#fleet-meter [data-points]")).to_have_text("580")
+    expect(visitor.locator("#fleet-meter [data-points]")).to_have_text(built_points())
     owner_ctx.close()
     visitor_ctx.close()
 
