@@ -23,6 +23,7 @@ from django.test import Client
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.simulator.models import MAX_BATTLES, Matchup
 from fleetbuilder.simulator.tasks import play_chunk
+from rules_core import fleet as rf
 from rules_core.sample_fleets import sample_fleet
 from rules_core.sharecode import encode
 from rules_core.sim import SimOptions, play_battle, simulate
@@ -371,11 +372,15 @@ def test_each_ship_row_is_named_as_in_its_fleet_list(client: Client,
                                                     started: Callable[..., Matchup],
                                                     own_fleet: Callable[..., Fleet],
                                                     catalog) -> None:
-    # The Patrol sample: Siluria, Siluria, Dauntless, Endeavour, then three squadrons of three
-    # (Cobras, Falchions, Swords). An empty squadron goes first: the engine skips it.
+    # The Patrol sample (its ships follow the catalogue's prices): capital ships, then
+    # squadrons. The second ship and the last squadron get names; an empty squadron goes first:
+    # the engine skips it.
     fleet = own_fleet("imperial-navy", "patrol")
+    sample = fleet.to_core().units
+    assert isinstance(sample[1], rf.ShipUnit) and isinstance(sample[-1], rf.Squadron)
+    assert any(isinstance(u, rf.Squadron) for u in sample[:-1])  # an unnamed squadron too
     fleet.rename_unit(catalog, 1, "Emperor's Wrath")
-    fleet.rename_unit(catalog, 6, "Sword Squadron")
+    fleet.rename_unit(catalog, len(sample) - 1, "Sword Squadron")
     fleet.new_squadron(catalog, "Nobody Yet")
     units = list(fleet.to_core().units)
     fleet.apply(catalog, [units[-1], *units[:-1]])
@@ -385,15 +390,18 @@ def test_each_ship_row_is_named_as_in_its_fleet_list(client: Client,
     table = page[page.index('id="ships-a"'):page.index('id="ships-b"')]
     rows = re.findall(r'<th scope="row">([^<]+)(?:<span class="sim-ship-class">([^<]+))?',
                       table)
-    assert rows == [
-        ("Siluria Class Light Cruiser", ""),
-        ("Emperor's Wrath", "Siluria Class Light Cruiser"),
-        ("Dauntless Class Light Cruiser", ""),
-        ("Endeavour Class Light Cruiser", ""),
-        ("Cobra Destroyer ×3", "squadron, per ship"),
-        ("Falchion Frigate ×3", "squadron, per ship"),
-        ("Sword Frigate ×3", "Sword Squadron, per ship"),
-    ]
+    navy = catalog.faction("imperial-navy")
+    expected: list[tuple[str, str]] = []
+    for i, unit in enumerate(sample):
+        if isinstance(unit, rf.ShipUnit):  # a named ship shows its name, then its class
+            name = navy.ship(unit.ship).name
+            expected.append(("Emperor's Wrath", name) if i == 1 else (name, ""))
+        else:  # a squadron: its escorts (all of one kind here) and its name, if it has one
+            (kind,) = {s.ship for s in unit.ships}
+            label = "Sword Squadron" if i == len(sample) - 1 else "squadron"
+            expected.append((f"{navy.ship(kind).name} ×{len(unit.ships)}",
+                             f"{label}, per ship"))
+    assert rows == expected
 
 
 def test_a_shared_fleet_by_code_link_or_permalink(started: Callable[..., Matchup],
