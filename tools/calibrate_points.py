@@ -264,32 +264,34 @@ def _init(catalog: Catalog, fleets: dict[str, dict[str, Fleet]]) -> None:
     _WORK["catalog"], _WORK["fleets"] = catalog, fleets
 
 
-def _play(job: tuple[str, str, str, str, int, int, int]) -> tuple[str, str, int, int, int]:
-    """(size, policy, faction, opponent, seed, start, stop) -> (size, policy, wins, draws, n)."""
-    size, policy, faction, opponent, seed, start, stop = job
-    spec = BalanceSpec(size=size, battles=2, seed=seed, policy=policy, terrain="none")
+def _play(job: tuple[str, str, str, str, str, int, int, int]) -> tuple[str, int, int, int]:
+    """(size, policy, terrain, faction, opponent, seed, start, stop) -> (setting, wins, draws,
+    battles)."""
+    size, policy, terrain, faction, opponent, seed, start, stop = job
+    spec = BalanceSpec(size=size, battles=2, seed=seed, policy=policy, terrain=terrain)
     pair = Pair(0, faction, opponent, pair_seed(seed, faction, opponent))
     counts = play_chunk(_WORK["catalog"], _WORK["fleets"][size], pair, start, stop, spec.options)
-    return size, policy, counts.wins, counts.draws, counts.battles
+    setting = f"{size}/{policy}" + ("" if terrain == "none" else f"/{terrain}")
+    return setting, counts.wins, counts.draws, counts.battles
 
 
 def against_field(catalog: Catalog, faction: str, others: list[str], sizes: list[str],
                   policies: list[str], battles: int, seed: int,
-                  workers: int) -> dict[str, float]:
-    """``faction``'s mean score against every other sample fleet, per "size/policy"."""
+                  workers: int, terrains: tuple[str, ...] = ("none",)) -> dict[str, float]:
+    """``faction``'s mean score against every other sample fleet, per "size/policy[/terrain]"."""
     import multiprocessing
 
     fleets = {size: {slug: sample_fleet(catalog, slug, GameSize(size))
                      for slug in [faction, *others]} for size in sizes}
     step = 10
-    jobs = [(size, policy, faction, other, seed, k, min(battles, k + step))
-            for size in sizes for policy in policies for other in others
+    jobs = [(size, policy, terrain, faction, other, seed, k, min(battles, k + step))
+            for size in sizes for policy in policies for terrain in terrains for other in others
             for k in range(0, battles, step)]
     totals: dict[str, list[float]] = {}
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(workers, initializer=_init, initargs=(catalog, fleets)) as pool:
-        for size, policy, wins, draws, n in pool.imap_unordered(_play, jobs, chunksize=4):
-            t = totals.setdefault(f"{size}/{policy}", [0.0, 0.0])
+        for setting, wins, draws, n in pool.imap_unordered(_play, jobs, chunksize=4):
+            t = totals.setdefault(setting, [0.0, 0.0])
             t[0] += wins + draws / 2
             t[1] += n
     return {k: v[0] / v[1] for k, v in totals.items()}
@@ -317,7 +319,7 @@ def refine(args: argparse.Namespace) -> int:
                               refits, version="refine")
         t0 = time.monotonic()
         got = against_field(catalog, faction, others, sizes, policies, args.battles,
-                            args.seed + sweep, args.workers)
+                            args.seed + sweep, args.workers, tuple(args.terrains.split(",")))
         devs = [abs(v - 0.5) for v in got.values()]
         print(f"   {faction:20s} {label}: "
               + ", ".join(f"{k} {v:.3f}" for k, v in sorted(got.items()))
@@ -470,6 +472,7 @@ def main(argv: list[str] | None = None) -> int:
     rf.add_argument("--sizes", default="skirmish,battle")
     rf.add_argument("--policies", default="standard,cautious")
     rf.add_argument("--seed", type=int, default=160401)
+    rf.add_argument("--terrains", default="none", help="e.g. none,voidscape")
     rf.add_argument("--sweeps", type=int, default=1)
     rf.add_argument("--only", default="", help="comma-separated factions (default: all)")
     rf.add_argument("--workers", type=int, default=2)
