@@ -22,11 +22,15 @@ def test_every_published_file_loads_once_and_the_page_shows_it(client: Client) -
     call_command("balance_tables", "load", stdout=io.StringIO())
     call_command("balance_tables", "load", stdout=io.StringIO())  # again: nothing new
     assert BalanceTable.objects.count() == len(files)
-    doc = json.loads(files[0].read_text())
-    page = client.get("/balance/").content.decode()
-    assert doc["command"] in page
-    best = max(doc["result"]["factions"], key=lambda f: f["score"])
-    assert best["name"] in page
+    for path in files:  # every setting published has its page, showing that file's table
+        doc = json.loads(path.read_text())
+        page = client.get("/balance/", {"size": doc["size"], "policy": doc["policy"],
+                                        "terrain": doc["terrain"]}).content.decode()
+        assert doc["command"] in page, path.name
+        best = max(doc["result"]["factions"], key=lambda f: f["score"])
+        assert best["name"] in page, path.name
+    default = client.get("/balance/").content.decode()
+    assert "--size skirmish --battles" in default and "--policy standard --terrain none" in default
 
 
 def test_export_then_load_gives_the_same_table(tmp_path) -> None:
