@@ -118,3 +118,46 @@ def test_compact_rows_on_a_phone(browser, live_catalog) -> None:
     row = page.locator("#unit-0").bounding_box()
     assert row is not None and row["height"] < 160  # a summary, not a wall of forms
     context.close()
+
+
+def test_a_legal_skirmish_fleet_built_with_the_keyboard_alone(page: Page, live_catalog) -> None:
+    """No mouse from the new-fleet form to a legal list: fields are reached by Tab, choices
+    made by typing, buttons pressed with Enter (issue 13, "Done when")."""
+    page.goto(live_catalog.url + "/fleets/new/")
+    page.locator("#id_name").focus()  # the form's first field, where Tab from the nav lands
+    page.keyboard.press("Control+A")
+    page.keyboard.type("Battlegroup Solar")
+    # Tab on to the faction and game size; a closed <select> takes a typed name.
+    page.keyboard.press("Tab")
+    expect(page.get_by_label("Faction")).to_be_focused()
+    page.keyboard.type("Imperial Navy")
+    expect(page.get_by_label("Faction")).to_have_value("imperial-navy")
+    size = page.get_by_label("Game size")
+    while not size.evaluate("el => el === document.activeElement"):
+        page.keyboard.press("Tab")
+    page.keyboard.type("Skirmish")
+    expect(size).to_have_value("skirmish")
+    while page.evaluate("document.activeElement.textContent.trim()") != "Start building":
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("No ships yet.")).to_be_visible()
+
+    ships = ("Lunar Class Cruiser", "Gothic Class Cruiser", "Dictator Class Cruiser",
+             "Tyrant Class Cruiser")
+    for ship in ships:
+        press_add(page, ship)
+    press_add(page, "Sword Frigate")
+    page.locator("#unit-4-plus").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#unit-4-title")).to_contain_text("2× Sword Frigate")
+
+    total = price("lunar-class-cruiser", "gothic-class-cruiser", "dictator-class-cruiser",
+                  "tyrant-class-cruiser", "sword-class-frigate", "sword-class-frigate")
+    assert 750 <= total <= 1000  # the Skirmish band: the list is legal by its points
+    expect(page.locator("#fleet-meter [data-points]")).to_have_text(str(total))
+    expect(page.locator("#fleet-meter [data-verdict]")).to_have_text("Legal fleet")
+    # Stored as shown: after a reload the same list is legal, the Lunar carrying the flag.
+    page.reload()
+    expect(page.locator("#fleet-meter [data-verdict]")).to_have_text("Legal fleet")
+    expect(page.locator("#unit-list article")).to_have_count(5)
+    expect(page.locator("#unit-0")).to_contain_text("Flagship")
