@@ -58,9 +58,14 @@ def test_the_text_names_everything_a_reader_needs(data_catalog) -> None:
                                "[Admiral: Commodore] · ")
     assert flagship.endswith(f" · {report.units[0].points} pts")
     assert f"  + Veteran Crew · {price(data_catalog, 'veteran-crew')} pts" in lines
-    cobra = price(data_catalog, "cobra-class-destroyer")
-    assert f"* Squadron · 3× Cobra Destroyer · {3 * cobra} pts" in lines
-    assert f"  - Cobra Destroyer · {cobra} pts" in lines
+    # The sample's first squadron (its size and type follow the catalogue's prices).
+    squadron = next(u for u in fleet.units if isinstance(u, rf.Squadron))
+    escort = squadron.ships[0].ship
+    assert {s.ship for s in squadron.ships} == {escort}
+    name = data_catalog.faction("imperial-navy").ship(escort).name
+    n, each = len(squadron.ships), price(data_catalog, escort)
+    assert f"* Squadron · {n}× {name} · {n * each} pts" in lines
+    assert f"  - {name} · {each} pts" in lines
     assert lines[-2:] == ["Notes:", "A sample fleet built from the catalogue."]
 
 
