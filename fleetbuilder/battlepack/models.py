@@ -12,17 +12,16 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import secrets
 from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
-from django.utils import timezone
 
 from fleetbuilder.cards.pdfcache import cards_build
 from fleetbuilder.catalog.pagecache import catalogue_version
 from fleetbuilder.ownership import OwnedQuerySet
+from fleetbuilder.renderjobs import JobStatus, QueuedRender
 from rules_core import fleet as rf
 
 log = logging.getLogger("fleetbuilder.battlepack")
@@ -38,14 +37,10 @@ class BattlePackQuerySet(OwnedQuerySet):
     """Packs are owned as saved fleets are (``fleetbuilder.ownership``)."""
 
 
-class BattlePack(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued", "waiting for a worker"
-        RUNNING = "running", "rendering"
-        DONE = "done", "ready"
-        FAILED = "failed", "failed"
-
-    ACTIVE = (Status.QUEUED, Status.RUNNING)
+class BattlePack(QueuedRender, models.Model):
+    log = log
+    unreachable = ("The print queue could not be reached. Nothing was lost; ask for the pack "
+                   "again in a moment.")
 
     public_id = models.CharField(max_length=32, unique=True, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -63,7 +58,7 @@ class BattlePack(models.Model):
     matchup = models.ForeignKey("simulator.Matchup", null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="+")
     cache_key = models.CharField(max_length=100, db_index=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
     stage = models.PositiveSmallIntegerField(default=0, help_text="An index into STAGES.")
     error = models.TextField(blank=True, help_text="Why it failed, for the player.")
     seconds = models.FloatField(null=True, blank=True)
@@ -81,10 +76,6 @@ class BattlePack(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("battlepack:pack", args=[self.public_id])
-
-    @property
-    def is_done(self) -> bool:
-        return self.status not in self.ACTIVE
 
     @property
     def stage_words(self) -> str:
@@ -120,50 +111,25 @@ class BattlePack(models.Model):
               paper: str, owner: Any, owner_token: str, matchup: Any = None) -> BattlePack:
         """The requester's pack for these fleets and options: the same one when asked again
         (unless it failed), else a new one, queued."""
-        signed_in = owner is not None and owner.is_authenticated
         doc_a, doc_b = rf.fleet_to_dict(fleet_a), rf.fleet_to_dict(fleet_b)
         options = {"label_a": label_a[:200], "label_b": label_b[:200], "share_a": share_a or "",
                    "share_b": share_b or "", "terrain": terrain, "movement": movement,
                    "paper": paper}
-        key = cls.key_for(doc_a, doc_b, **options)
-        mine = cls.objects.owned_by(owner if signed_in else None, owner_token)
-        same = mine.filter(cache_key=key).exclude(status=cls.Status.FAILED).first()
-        if same is not None:
-            return same
-        pack = cls.objects.create(
-            public_id=secrets.token_urlsafe(16), owner=owner if signed_in else None,
-            session_key="" if signed_in else owner_token, fleet_a=doc_a, fleet_b=doc_b,
-            matchup=matchup, cache_key=key, **options)
-        pack.enqueue()
-        return pack
+        return cls.requested(owner=owner, owner_token=owner_token,
+                             cache_key=cls.key_for(doc_a, doc_b, **options), fleet_a=doc_a,
+                             fleet_b=doc_b, matchup=matchup, **options)
 
-    def enqueue(self) -> None:
+    def task(self) -> Any:
         from .tasks import render_pack  # the task module imports this one
 
-        try:
-            render_pack.apply_async((self.pk,))
-        except Exception:  # kombu's OperationalError and friends: the broker is away
-            log.exception("battle pack %s: could not queue it", self.public_id)
-            self.fail("The print queue could not be reached. Nothing was lost; ask for the "
-                      "pack again in a moment.")
+        return render_pack
 
-    def claim(self) -> bool:
-        n = BattlePack.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
-            status=self.Status.RUNNING, started=timezone.now(), stage=1)
-        self.refresh_from_db(fields=["status", "started", "stage"])
-        return bool(n)
+    def claim(self, **also: Any) -> bool:
+        return super().claim(stage=1, **also)
 
     def advance(self, stage: int) -> None:
         BattlePack.objects.filter(pk=self.pk).update(stage=stage)
         self.stage = stage
 
-    def finish(self, seconds: float) -> None:
-        BattlePack.objects.filter(pk=self.pk).update(status=self.Status.DONE, seconds=seconds,
-                                                     finished=timezone.now(),
-                                                     stage=len(STAGES) - 1)
-        self.refresh_from_db(fields=["status", "seconds", "finished", "stage"])
-
-    def fail(self, message: str) -> None:
-        BattlePack.objects.filter(pk=self.pk).update(status=self.Status.FAILED, error=message,
-                                                     finished=timezone.now())
-        self.refresh_from_db(fields=["status", "error", "finished"])
+    def finish(self, seconds: float, **also: Any) -> None:
+        super().finish(seconds, stage=len(STAGES) - 1, **also)
