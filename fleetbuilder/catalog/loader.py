@@ -41,15 +41,15 @@ def load(directory: Path = DATA_DIR, *, force: bool = False) -> LoadResult:
     signals.loading = True
     try:
         with transaction.atomic():
-            result = _load(directory, force)
+            result, catalog = _load(directory, force)
     finally:
         signals.loading = False
     if result.loaded:  # after the commit: every process now sees the new version
-        signals.catalogue_loaded.send(sender=LoadResult, catalog=read_files(directory))
+        signals.catalogue_loaded.send(sender=LoadResult, catalog=catalog)
     return result
 
 
-def _load(directory: Path, force: bool) -> LoadResult:
+def _load(directory: Path, force: bool) -> tuple[LoadResult, core.Catalog]:
     """Bring the database in line with the files. Skips the work when nothing changed.
 
     Ship profiles and upgrades keep their rows (matched by slug) so saved fleets keep pointing at
@@ -57,7 +57,8 @@ def _load(directory: Path, force: bool) -> LoadResult:
     """
     catalog = read_files(directory)
     if not force and CatalogState.current_version() == catalog.version:
-        return LoadResult(catalog.version, False, len(catalog.factions), catalog.ship_count)
+        return (LoadResult(catalog.version, False, len(catalog.factions), catalog.ship_count),
+                catalog)
 
     for order, rank in enumerate(catalog.admirals):
         AdmiralRank.objects.update_or_create(
@@ -143,7 +144,7 @@ def _load(directory: Path, force: bool) -> LoadResult:
     CatalogState.objects.all().delete()
     CatalogState.objects.create(version=catalog.version)
     pagecache.version_changed(catalog.version)
-    return LoadResult(catalog.version, True, len(catalog.factions), catalog.ship_count)
+    return LoadResult(catalog.version, True, len(catalog.factions), catalog.ship_count), catalog
 
 
 def _save_upgrade(upgrade: core.Upgrade, faction: Faction | None, order: int) -> None:
