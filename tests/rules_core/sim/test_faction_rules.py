@@ -189,3 +189,31 @@ def test_boarding_bonuses_by_faction(sim_catalog):
     # Sororitas +1, +2 against the Archenemy; a marked Archenemy ship +1.
     assert gunnery.boarding_score_base(b, sister, chaos) == 8 + 8 + 2
     assert gunnery.boarding_score_base(b, chaos, sister) == 8 + 8 + 1
+
+
+def test_solar_sails_move_before_shooting_and_never_after(sim_catalog):
+    # Solar Sails change how an Eldar ship moves, not when. It moves (10 cm, no minimum),
+    # then fires from where it stopped, and its activation ends there: no move after shooting.
+    class Volleys:
+        def __init__(self):
+            self.fired_from = []
+
+        def step(self, battle, entry):
+            pass
+
+        def attack(self, battle, ship, source, source_xy, ordnance, report):
+            if source is not None:  # where the shooter stands as its volley lands
+                self.fired_from.append((source.x, source.y))
+
+    b = make_battle(sim_catalog, fleet(cap("eldar-cruiser"), faction="craftworld-eldar"),
+                    fleet(cap("plain-cruiser")), [1, 1] + [1] * 20,
+                    policy_a=Scripted(plan=Plan(10.0)))
+    volleys = Volleys()
+    b.observer = volleys
+    eldar = put(b.sides[0][0], 60, 20, 90)
+    put(b.sides[1][0], 60, 50, 270)
+    b.activate(b.units[0][0])
+    assert (eldar.x, eldar.y) == pytest.approx((60, 30))  # moved first
+    assert volleys.fired_from, "the Eldar cruiser fired"
+    assert all(xy == pytest.approx((60, 30)) for xy in volleys.fired_from)
+    assert text(b).index("activates") < text(b).index("dice")
