@@ -19,7 +19,13 @@ from ..damage import POINT_BLANK_CM, SpecialOrder
 from . import advanced_movement as adv
 from . import orders as o
 from .api import POLICY_REGISTRY
-from .factions import AUSPEX_RANGE_CM, HOLOFIELD_RANGE_CM, TELEPORT_CM, has_teleport
+from .factions import (
+    AUSPEX_RANGE_CM,
+    HOLOFIELD_RANGE_CM,
+    NEAR_FRIEND_CM,
+    TELEPORT_CM,
+    has_teleport,
+)
 from .geometry import angle_diff, arc_of, segment_point_distance, sight_blocked
 from .gunnery import boarding_score_base, in_contact
 from .movement import DEG45, DEG90, Limits, Plan, end_point, limits
@@ -135,7 +141,7 @@ class _Profile:
 
     __slots__ = ("arc_weight", "total", "best_range", "max_range", "battery_share",
                  "carrier", "torpedoes", "guns", "half_speed", "bearing", "tactic_range",
-                 "tactic_pb", "close_in")
+                 "tactic_pb", "close_in", "keep_near")
 
     def __init__(self, spec: ShipSpec) -> None:
         arc_weight = {FRONT: 0.0, LEFT: 0.0, RIGHT: 0.0, REAR: 0.0}
@@ -189,6 +195,11 @@ class _Profile:
         self.tactic_range = 0.0
         self.tactic_pb = 15.0
         self.close_in = 0.0  # worth ending within this of the target (cm)
+        # Keep within this of a friendly ship to keep a faction rule's Ld (0: no such rule):
+        # For the Greater Good (R-89). (Synapse, tried the same way, gained nothing measurable.)
+        self.keep_near = 0.0
+        if rules.greater_good:
+            self.keep_near = NEAR_FRIEND_CM - KEEP_NEAR_SPARE_CM
         if has_teleport(spec):
             self.tactic_range = TELEPORT_CLOSE_CM  # close enough to send a strike team
             self.close_in = TELEPORT_CM
@@ -204,6 +215,12 @@ class _Profile:
 LOCK_ON_SURE_BONUS = 0.1
 # What ending within reach of a Teleport Assault is worth, as a share of the ship's firepower.
 CLOSE_IN_BONUS = 0.1
+# Ending out of reach of the friend a faction rule's Ld needs (For the Greater Good, R-89):
+# a share of the ship's firepower, in full this many cm beyond, and the margin kept inside the
+# rule's range (the friend moves too).
+KEEP_NEAR_COST = 1.0
+KEEP_NEAR_RAMP_CM = 20.0
+KEEP_NEAR_SPARE_CM = 3.0
 
 # The weights of a move's end point (StandardPolicy._scores). A score is about "the share of
 # the ship's firepower that bears on its target"; the other terms are set against that unit.
@@ -453,6 +470,8 @@ class StandardPolicy(Policy):
                     and best_range > INSIDE_HOLOFIELDS_CM):
                 # Holofields ignore hits from beyond 15 cm on 2+ (R-89): close inside them.
                 best_range = INSIDE_HOLOFIELDS_CM
+        anchors = self._anchors(b, ship, p) if self.faction_tactics and p.keep_near else []
+        keep_near = p.keep_near
         closing = self.aggression / CLOSING_CM
         width, depth = b.width, b.depth
         need = p.half_speed + RUNWAY_SPARE_CM
@@ -480,6 +499,15 @@ class StandardPolicy(Policy):
             score -= (diff if diff >= 0.0 else -diff) * closing
             if dist <= close_in:
                 score += CLOSE_IN_BONUS
+            if anchors:
+                gap = 1e9
+                for ax, ay in anchors:
+                    g = hypot(ax - x, ay - y)
+                    if g < gap:
+                        gap = g
+                if gap > keep_near:
+                    over = (gap - keep_near) / KEEP_NEAR_RAMP_CM
+                    score -= KEEP_NEAR_COST * (over if over < 1.0 else 1.0)
             if torpedo_ready and bits & FRONT and dist <= TORPEDO_LINE_CM:
                 score += TORPEDO_LINE
             margin = width - x
@@ -516,6 +544,21 @@ class StandardPolicy(Policy):
                         break
                     score += IN_ASTEROIDS if kind == _ASTEROIDS else IN_COVER
             append(score)
+        return out
+
+    def _anchors(self, b: Battle, ship: Ship, p: _Profile) -> list[tuple[float, float]]:
+        """Where the friends stand that ``ship`` keeps near for its Ld (For the Greater Good:
+        any ship not of its own squadron, whose mates keep formation with it anyway). None when
+        the rule holds whatever it does."""
+        out: list[tuple[float, float]] = []
+        unit = ship.unit
+        if unit.spec.is_squadron:
+            for s in unit.ships:
+                if s is not ship and s.on_table:
+                    return out  # a squadron mate is always near
+        for s in b.sides[ship.side]:
+            if s.on_table and s.unit is not unit:
+                out.append((s.x, s.y))
         return out
 
     def _best_move(self, b: Battle, ship: Ship, p: _Profile, target: Ship, lim: Limits,

@@ -50,6 +50,8 @@ FACTIONS = [
                                                   ["left", "front", "right"], 3, 30)])),
     faction("orks", ship("lance-kroozer", "cruiser", 150, weapons=[
         weapon("Prow Lances", "lance", ["front"], 3, 30)])),
+    faction("tau-empire", ship("tau-cruiser", "cruiser", 150, speed=20, weapons=[
+        weapon("Prow Railguns", "battery", ["left", "front", "right"], 4, 45)])),
 ]
 
 
@@ -176,3 +178,23 @@ def test_torpedo_doctrine_reloads_spent_tubes_even_in_gun_range(cat):
         != o.RELOAD
     a.target.hull = a.target.crippled_at  # crippled: the doctrine no longer applies
     assert aware.policies[0].plan(aware, aware.units[0][0], a, True, False)[0] != o.RELOAD
+
+
+def test_tau_keep_within_15_cm_of_a_friend(cat):
+    # For the Greater Good: +1 Ld within 15 cm of another friendly ship. The cruiser's
+    # target lies abeam 40 cm off, its consort 25 cm ahead on the other side: the unaware
+    # cruiser turns for the target and leaves the consort behind; the aware one keeps
+    # formation, ending within 15 cm of it.
+    def scene(policy):
+        b = make_battle(cat, fleet(cap("tau-cruiser"), cap("tau-cruiser"), faction="tau-empire"),
+                        fleet(cap("plain-cruiser"), faction="test-navy"), [], policy_a=policy,
+                        policy_b=StandardPolicy())
+        me = put(b.sides[0][0], 90, 40, 90)
+        consort = put(b.sides[0][1], 80, 64, 90)
+        put(b.sides[1][0], 130, 40, 180)
+        order, plan = b.policies[0].plan(b, b.units[0][0], me, False, False)
+        x, y, _ = end_point(me, plan, limits(b, me, order, False))
+        return math.hypot(consort.x - x, consort.y - y)
+
+    assert scene(StandardPolicy()) <= 15.0
+    assert scene(UnawarePolicy()) > 15.0
