@@ -68,6 +68,26 @@ class Policy:
     def rejoin_plan(self, b: Battle, ship: Ship, lim: Limits) -> Plan:
         return Plan(lim.max_move)
 
+    def _boarding_plan(self, b: Battle, ship: Ship, lim: Limits) -> Plan | None:
+        """A fleet with a boarding bonus (R-89: Astartes +2, Grey Knights +2, Custodes +3,
+        Sororitas +1, Orks +1) closes to base contact with an enemy it would board this
+        activation (:meth:`board_target`'s margin of 3), the most valuable first: boarding
+        damage ignores shields and the bonus counts in full (R-82)."""
+        best = None
+        best_vp = -1
+        for e in b.sides[1 - ship.side]:
+            if not e.on_table or e.spec.victory_points <= best_vp:
+                continue
+            reach = ship.radius + e.radius - CONTACT_SPARE_CM
+            if math.hypot(e.x - ship.x, e.y - ship.y) > lim.max_move + reach:
+                continue
+            if boarding_score_base(b, ship, e) - boarding_score_base(b, e, ship) < BOARD_MARGIN:
+                continue
+            plan = _contact_plan(ship, e.x, e.y, reach, lim)
+            if plan is not None:
+                best, best_vp = plan, e.spec.victory_points
+        return best
+
     def manoeuvre(self, b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool,
                   ram: Ship | None) -> adv.Manoeuvre:
         """Advanced movement (R-141): what to spend thrust on; by default, coast."""
@@ -221,6 +241,11 @@ CLOSE_IN_BONUS = 0.1
 KEEP_NEAR_COST = 1.0
 KEEP_NEAR_RAMP_CM = 20.0
 KEEP_NEAR_SPARE_CM = 3.0
+
+# Boarding (R-82): board an enemy in base contact when the ship's hull + Ld + bonuses beat its
+# own by this much; a ship closing to board ends this far inside base contact.
+BOARD_MARGIN = 3
+CONTACT_SPARE_CM = 0.5
 
 # The weights of a move's end point (StandardPolicy._scores). A score is about "the share of
 # the ship's firepower that bears on its target"; the other terms are set against that unit.
@@ -619,6 +644,10 @@ class StandardPolicy(Policy):
         p = profile_of(lead.spec)
         torp = lead.torpedoes_ready and not hesitant
         lim = limits(b, lead, None, hesitant)
+        if self.faction_tactics and lead.spec.rules.boarding and not unit.spec.is_squadron:
+            boarding = self._boarding_plan(b, lead, lim)
+            if boarding is not None:
+                return None, boarding
         dist = math.hypot(target.x - lead.x, target.y - lead.y)
         if dist - lim.max_move > p.max_range + 15.0 and not b.terrain:
             # Out of reach whatever it does: head for the target, as far as it may go.
@@ -1001,7 +1030,7 @@ class StandardPolicy(Policy):
             return None
         best = None
         for e in touching:
-            if boarding_score_base(b, ship, e) - boarding_score_base(b, e, ship) >= 3:
+            if boarding_score_base(b, ship, e) - boarding_score_base(b, e, ship) >= BOARD_MARGIN:
                 if best is None or e.spec.victory_points > best.spec.victory_points:
                     best = e
         return best
@@ -1047,6 +1076,34 @@ def get_policy(name: str) -> Policy:
         return POLICIES[name]()
     except KeyError:
         raise ValueError(f"unknown policy {name!r}") from None
+
+
+def _contact_plan(ship: Ship, tx: float, ty: float, reach: float, lim: Limits) -> Plan | None:
+    """A move the limits allow that ends with the ship's centre within ``reach`` of (tx, ty),
+    turning as little as it can (movement.end_point's path: the minimum move straight ahead,
+    then the turn, unless the order lets it turn first); None if there is none."""
+    lo, hi = lim.min_move, lim.max_move
+    first = 0.0 if lim.turn_anywhere else min(lo, hi)
+    bx, by = ship.x + first * ship.hx, ship.y + first * ship.hy
+    mt = lim.max_turn
+    steps = 8
+    turns = sorted({mt * k / steps for k in range(-steps, steps + 1)}, key=abs)
+    for turn in turns:
+        ux, uy = math.cos(ship.heading + turn), math.sin(ship.heading + turn)
+        vx, vy = tx - bx, ty - by
+        along = vx * ux + vy * uy
+        perp = abs(vx * uy - vy * ux)
+        if perp > reach:
+            continue
+        s = max(0.0, along - math.sqrt(reach * reach - perp * perp))
+        d = first + s
+        if d < lo:
+            d, s = lo, lo - first
+        if d > hi:
+            continue
+        if math.hypot(bx + s * ux - tx, by + s * uy - ty) <= reach + 1e-6:
+            return Plan(d, turn)
+    return None
 
 
 def _friend_in_lane(b: Battle, ship: Ship, ax: float, ay: float) -> bool:

@@ -50,6 +50,9 @@ FACTIONS = [
                                                   ["left", "front", "right"], 3, 30)])),
     faction("orks", ship("lance-kroozer", "cruiser", 150, weapons=[
         weapon("Prow Lances", "lance", ["front"], 3, 30)])),
+    faction("adeptus-astartes", ship("assault-cruiser", "cruiser", 150, ld=9, weapons=[
+        weapon("Battery", "battery", ["left", "front", "right"], 4, 30)]),
+            allegiance="imperium"),
     faction("tau-empire", ship("tau-cruiser", "cruiser", 150, speed=20, weapons=[
         weapon("Prow Railguns", "battery", ["left", "front", "right"], 4, 45)])),
 ]
@@ -198,3 +201,18 @@ def test_tau_keep_within_15_cm_of_a_friend(cat):
 
     assert scene(StandardPolicy()) <= 15.0
     assert scene(UnawarePolicy()) > 15.0
+
+
+def test_boarders_close_to_base_contact_when_they_would_board(cat):
+    # Boarding: 1d6 + hull + Ld, Astartes +2. The strike cruiser (hull 8, Ld 9,
+    # +2) beats a plain cruiser (hull 8, Ld 8) by 3 before the dice, so with the enemy 20 cm
+    # ahead the aware ship ends its move in base contact, to board in its shooting step; the
+    # unaware one stops at point blank and fires.
+    (aware, a, e), (unaware, a2, e2) = both(cat, "assault-cruiser", "adeptus-astartes",
+                                            "plain-cruiser", "test-navy", a_at=(90, 40, 90),
+                                            b_at=(95, 60, 270))
+    assert end_distance(aware, a, e) <= a.radius + e.radius
+    assert end_distance(unaware, a2, e2) > a2.radius + e2.radius + 5.0
+    # Crippled (−2 to board, §11) it no longer has the margin: it fights at range instead.
+    a.target.hull = a.target.crippled_at
+    assert end_distance(aware, a, e) > a.radius + e.radius + 5.0
