@@ -215,10 +215,11 @@ class _Profile:
         self.tactic_range = 0.0
         self.tactic_pb = 15.0
         self.close_in = 0.0  # worth ending within this of the target (cm)
-        # Keep within this of a friendly ship to keep a faction rule's Ld (0: no such rule):
-        # For the Greater Good (R-89). (Synapse, tried the same way, gained nothing measurable.)
+        # Keep within this of a friendly ship for a faction rule's command check (0: none): For
+        # the Greater Good's +1 Ld, Mob Rule's re-roll (R-89). (Synapse, tried the same way,
+        # gained nothing measurable.)
         self.keep_near = 0.0
-        if rules.greater_good:
+        if rules.greater_good or rules.mob_rule:
             self.keep_near = NEAR_FRIEND_CM - KEEP_NEAR_SPARE_CM
         if has_teleport(spec):
             self.tactic_range = TELEPORT_CLOSE_CM  # close enough to send a strike team
@@ -235,9 +236,9 @@ class _Profile:
 LOCK_ON_SURE_BONUS = 0.1
 # What ending within reach of a Teleport Assault is worth, as a share of the ship's firepower.
 CLOSE_IN_BONUS = 0.1
-# Ending out of reach of the friend a faction rule's Ld needs (For the Greater Good, R-89):
-# a share of the ship's firepower, in full this many cm beyond, and the margin kept inside the
-# rule's range (the friend moves too).
+# Ending out of reach of the friend a faction rule's check needs (For the Greater Good, Mob
+# Rule, R-89): a share of the ship's firepower, in full this many cm beyond, and the margin kept
+# inside the rule's range (the friend moves too).
 KEEP_NEAR_COST = 1.0
 KEEP_NEAR_RAMP_CM = 20.0
 KEEP_NEAR_SPARE_CM = 3.0
@@ -572,9 +573,9 @@ class StandardPolicy(Policy):
         return out
 
     def _anchors(self, b: Battle, ship: Ship, p: _Profile) -> list[tuple[float, float]]:
-        """Where the friends stand that ``ship`` keeps near for its Ld (For the Greater Good:
-        any ship not of its own squadron, whose mates keep formation with it anyway). None when
-        the rule holds whatever it does."""
+        """Where the friends stand that ``ship`` keeps near for its check (For the Greater Good,
+        Mob Rule: any ship not of its own squadron, whose mates keep formation with it anyway).
+        None when the rule holds whatever it does."""
         out: list[tuple[float, float]] = []
         unit = ship.unit
         if unit.spec.is_squadron:

@@ -49,7 +49,9 @@ FACTIONS = [
                                            weapon("Battery", "battery",
                                                   ["left", "front", "right"], 3, 30)])),
     faction("orks", ship("lance-kroozer", "cruiser", 150, weapons=[
-        weapon("Prow Lances", "lance", ["front"], 3, 30)])),
+        weapon("Prow Lances", "lance", ["front"], 3, 30)]),
+            ship("gun-kroozer", "cruiser", 150, speed=20, weapons=[
+                weapon("Gunz", "battery", ["left", "front", "right"], 4, 45)])),
     faction("adeptus-astartes", ship("assault-cruiser", "cruiser", 150, ld=9, weapons=[
         weapon("Battery", "battery", ["left", "front", "right"], 4, 30)]),
             allegiance="imperium"),
@@ -183,13 +185,16 @@ def test_torpedo_doctrine_reloads_spent_tubes_even_in_gun_range(cat):
     assert aware.policies[0].plan(aware, aware.units[0][0], a, True, False)[0] != o.RELOAD
 
 
-def test_tau_keep_within_15_cm_of_a_friend(cat):
-    # For the Greater Good: +1 Ld within 15 cm of another friendly ship. The cruiser's
+@pytest.mark.parametrize("slug, faction_slug", [("tau-cruiser", "tau-empire"),
+                                                ("gun-kroozer", "orks")])
+def test_keep_within_15_cm_of_a_friend(cat, slug, faction_slug):
+    # For the Greater Good: +1 Ld within 15 cm of another friendly ship; Mob Rule: a failed
+    # check re-rolled with another Ork within 15 cm. The cruiser's
     # target lies abeam 40 cm off, its consort 25 cm ahead on the other side: the unaware
     # cruiser turns for the target and leaves the consort behind; the aware one keeps
     # formation, ending within 15 cm of it.
     def scene(policy):
-        b = make_battle(cat, fleet(cap("tau-cruiser"), cap("tau-cruiser"), faction="tau-empire"),
+        b = make_battle(cat, fleet(cap(slug), cap(slug), faction=faction_slug),
                         fleet(cap("plain-cruiser"), faction="test-navy"), [], policy_a=policy,
                         policy_b=StandardPolicy())
         me = put(b.sides[0][0], 90, 40, 90)
