@@ -68,26 +68,6 @@ class Policy:
     def rejoin_plan(self, b: Battle, ship: Ship, lim: Limits) -> Plan:
         return Plan(lim.max_move)
 
-    def _boarding_plan(self, b: Battle, ship: Ship, lim: Limits) -> Plan | None:
-        """A fleet with a boarding bonus (R-89: Astartes +2, Grey Knights +2, Custodes +3,
-        Sororitas +1, Orks +1) closes to base contact with an enemy it would board this
-        activation (:meth:`board_target`'s margin of 3), the most valuable first: boarding
-        damage ignores shields and the bonus counts in full (R-82)."""
-        best = None
-        best_vp = -1
-        for e in b.sides[1 - ship.side]:
-            if not e.on_table or e.spec.victory_points <= best_vp:
-                continue
-            reach = ship.radius + e.radius - CONTACT_SPARE_CM
-            if math.hypot(e.x - ship.x, e.y - ship.y) > lim.max_move + reach:
-                continue
-            if boarding_score_base(b, ship, e) - boarding_score_base(b, e, ship) < BOARD_MARGIN:
-                continue
-            plan = _contact_plan(ship, e.x, e.y, reach, lim)
-            if plan is not None:
-                best, best_vp = plan, e.spec.victory_points
-        return best
-
     def manoeuvre(self, b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool,
                   ram: Ship | None) -> adv.Manoeuvre:
         """Advanced movement (R-141): what to spend thrust on; by default, coast."""
@@ -722,6 +702,26 @@ class StandardPolicy(Policy):
         if ram is not None and best[1] is None:
             return None, Plan(lim.max_move, 0.0, ram=ram)
         return best[1], best[2]
+
+    def _boarding_plan(self, b: Battle, ship: Ship, lim: Limits) -> Plan | None:
+        """A fleet with a boarding bonus (R-89: Astartes +2, Grey Knights +2, Custodes +3,
+        Sororitas +1, Orks +1) closes to base contact with an enemy it would board this
+        activation (:meth:`board_target`'s margin of 3), the most valuable first: boarding
+        damage ignores shields and the bonus counts in full (R-82)."""
+        best = None
+        best_vp = -1
+        for e in b.sides[1 - ship.side]:
+            if not e.on_table or e.spec.victory_points <= best_vp:
+                continue
+            reach = ship.radius + e.radius - CONTACT_SPARE_CM
+            if math.hypot(e.x - ship.x, e.y - ship.y) > lim.max_move + reach:
+                continue
+            if boarding_score_base(b, ship, e) - boarding_score_base(b, e, ship) < BOARD_MARGIN:
+                continue
+            plan = _contact_plan(ship, e.x, e.y, reach, lim)
+            if plan is not None:
+                best, best_vp = plan, e.spec.victory_points
+        return best
 
     def manoeuvre(self, b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool,
                   ram: Ship | None) -> adv.Manoeuvre:
