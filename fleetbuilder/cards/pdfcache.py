@@ -48,11 +48,11 @@ class PrintOptions:
 
 @lru_cache(maxsize=1)
 def cards_build() -> str:
-    """A hash of the cards' code, stylesheet and assets: the same in every process of a
-    deploy (computed from the files, so nothing about it is kept that another process needs)."""
+    """A hash of the cards' code, templates, stylesheet and assets: the same in every process of
+    a deploy (computed from the files, so nothing about it is kept that another process needs)."""
     digest = hashlib.sha256()
     for path in sorted(CARDS_DIR.rglob("*")):
-        if path.is_file() and path.suffix in (".py", ".css", ".svg"):
+        if path.is_file() and path.suffix in (".py", ".css", ".svg", ".html"):
             digest.update(path.relative_to(CARDS_DIR).as_posix().encode())
             digest.update(path.read_bytes())
     digest.update(ADVANCED_MOVEMENT.read_bytes())

@@ -26,7 +26,7 @@ SCHEME = "drawing"
 
 # A weapons list's arc diagrams are a strip of rasters, one under each row's arc column, and
 # its row rules a one-pixel-wide raster stretched across the card: two backgrounds of the
-# names block (markup.weapons_table), so the arcs cost WeasyPrint no box at all and a list's
+# names block (markup.weapons_view), so the arcs cost WeasyPrint no box at all and a list's
 # images are embedded once per document, however many cards repeat it. The URL says all that
 # decides the picture, and :func:`drawing` accepts only URLs of exactly that shape.
 ARCS_RE = re.compile(

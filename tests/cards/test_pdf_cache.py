@@ -132,3 +132,19 @@ def test_the_shared_link_serves_the_cache_too(client: Client, fleet: Fleet,
     assert again.status_code == 304
     assert Client().get(url).content == first.content
     assert len(renders) == 1
+
+
+def test_editing_a_card_template_changes_the_cards_build(tmp_path, monkeypatch) -> None:
+    """A cached PDF made before a template changed is never served after it."""
+    import shutil
+
+    from fleetbuilder.cards import pdfcache
+
+    copy = tmp_path / "cards"
+    shutil.copytree(pdfcache.CARDS_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(pdfcache, "CARDS_DIR", copy)
+    before = pdfcache.cards_build.__wrapped__()
+    template = copy / "templates" / "card.html"
+    template.write_text(template.read_text(encoding="utf-8").replace("Critical hits", "Crits"),
+                        encoding="utf-8")
+    assert pdfcache.cards_build.__wrapped__() != before
