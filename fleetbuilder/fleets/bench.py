@@ -1,7 +1,8 @@
-"""A big fleet for the builder's benchmark and its query-count test.
+"""A big fleet for the builder's benchmark and its tests, and every kind of edit made on it.
 
 ``armada_units(catalog, ships)`` builds a legal-looking Imperial Navy Armada list of ``ships``
-ships: a light cruiser for every three escorts, escorts in squadrons of three.
+ships: a light cruiser for every three escorts, escorts in squadrons of three (80 ships make
+40 units). ``edit_cases`` lists the builder's edits on such a fleet, as the page posts them.
 """
 
 from __future__ import annotations
@@ -9,9 +10,13 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from rules_core import catalog as core
+
+if TYPE_CHECKING:
+    from .models import Fleet
 
 FACTION = "imperial-navy"
 
@@ -71,3 +76,115 @@ def median_ms(fn: Callable[[], Any], repeat: int) -> float:
         fn()
         times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times)
+
+
+# --- every kind of roster edit, for the answer-size goal -----------------------------------
+
+ANSWER_GOAL = 12 * 1024  # bytes: an edit's htmx answer, at any fleet size (issue 13, Speed)
+
+
+@dataclass(frozen=True)
+class EditCase:
+    """One roster edit as the page posts it: ``kind`` groups the variants of one control."""
+
+    kind: str
+    where: str  # which unit, for the report
+    path: str  # after /fleets/<pk>/
+    data: dict[str, Any]
+    first: tuple[str, dict[str, Any]] | None = None  # an edit made before (undo needs a removal)
+
+
+def edit_cases(fleet: Fleet, catalog: core.Catalog) -> list[EditCase]:
+    """Every kind of edit the builder answers, each on the first, a middle and the last unit it
+    applies to, with the unit's editor open (``open=1``, as its controls post it) and, for the
+    controls on the summary row, closed. ``fleet`` is an ``armada_units`` fleet, as stored."""
+    from .sheet import build_sheet
+
+    doc = fleet.document["units"]
+    report = fleet.report(catalog)
+
+    def spread(indexes: list[int]) -> list[int]:
+        return sorted({indexes[0], indexes[len(indexes) // 2], indexes[-1]}) if indexes else []
+
+    capitals = spread([i for i, u in enumerate(doc) if u["kind"] == "ship"])
+    squadrons = spread([i for i, u in enumerate(doc) if u["kind"] == "squadron"])
+    flagship = next(i for i, u in enumerate(doc) if u["kind"] == "ship" and u["flagship"])
+    others = [i for i in capitals if i != flagship]
+    faction = catalog.faction(fleet.faction)
+    assert faction is not None
+    escort = next(s.slug for s in faction.ships if s.is_escort)
+    capital = next(s.slug for s in faction.ships if s.is_capital)
+    last = len(doc) - 1
+    opened = {"open": "1"}
+    cases = [EditCase("add ship", "capital", "add-ship/", {"ship": capital}),
+             EditCase("add ship", "escort", "add-ship/", {"ship": escort}),
+             EditCase("new squadron", "at the end", "new-squadron/", {"name": ""})]
+    for i in capitals:
+        sheet = build_sheet(fleet, catalog, report, indexes=[i], open_unit=i)
+        tick = next(t.slug for t in sheet.units[0].ship_card.toggles if not t.reason)
+        cases += [
+            EditCase("+1 of this", f"unit {i}", f"units/{i}/duplicate/", {}),
+            EditCase("+1 of this", f"unit {i}, open", f"units/{i}/duplicate/", opened),
+            EditCase("upgrade tick", f"unit {i}", f"units/{i}/upgrades/",
+                     {"ship": "", "upgrade": [tick], **opened}),
+            EditCase("rename", f"unit {i}", f"units/{i}/rename/", {"name": "Renamed", **opened}),
+            EditCase("remove", f"unit {i}", f"units/{i}/remove/", opened),
+        ]
+    for i in others:
+        cases.append(EditCase("flagship", f"unit {i}", f"units/{i}/flagship/", opened))
+    cases += [EditCase("admiral", f"unit {flagship}", f"units/{flagship}/admiral/",
+                       {"admiral": rank.slug, **opened}) for rank in catalog.admirals[-1:]]
+    for i in squadrons:
+        sheet = build_sheet(fleet, catalog, report, indexes=[i], open_unit=i)
+        unit = sheet.units[0]
+        tick = next(t.slug for t in unit.ships[0].toggles if not t.reason)
+        wide = next(t.slug for t in unit.squadron_toggles if not t.reason)
+        other = next(j for j in squadrons if j != i)
+        own = doc[i]["ships"][0]["ship"]
+        cases += [
+            EditCase("add escort", f"unit {i}", f"units/{i}/add-escort/", {"ship": own}),
+            EditCase("add escort", f"unit {i}, open", f"units/{i}/add-escort/",
+                     {"ship": escort, **opened}),
+            EditCase("+1 of this", f"unit {i}, escort 1", f"units/{i}/duplicate/",
+                     {"ship": "0", **opened}),
+            EditCase("upgrade tick", f"unit {i}, escort 1", f"units/{i}/upgrades/",
+                     {"ship": "0", "upgrade": [tick], **opened}),
+            EditCase("squadron-wide tick", f"unit {i}", f"units/{i}/upgrades/",
+                     {"ship": "all", "upgrade": [wide], **opened}),
+            EditCase("rename", f"unit {i}", f"units/{i}/rename/", {"name": "Renamed", **opened}),
+            EditCase("remove", f"unit {i}", f"units/{i}/remove/", opened),
+            EditCase("remove", f"unit {i}, escort 1", f"units/{i}/remove/",
+                     {"ship": "0", **opened}),
+            EditCase("move escort", f"unit {i} to unit {other}", f"units/{i}/move/",
+                     {"ship": "0", "to": str(other), **opened}),
+            EditCase("move escort", f"unit {i} to a new squadron", f"units/{i}/move/",
+                     {"ship": "0", "to": "new", **opened}),
+            EditCase("undo", f"unit {i}", "undo/", {}, (f"units/{i}/remove/", {})),
+        ]
+    for i in sorted({*capitals, *squadrons}):
+        for state, extra in (("", {}), (", open", opened)):
+            if i > 0:
+                cases.append(EditCase("reorder up/down", f"unit {i} up{state}",
+                                      f"units/{i}/reorder/", {"by": "-1", **extra}))
+                cases.append(EditCase("drag to top", f"unit {i}{state}",
+                                      f"units/{i}/reorder/", {"to": "0", **extra}))
+            if i < last:
+                cases.append(EditCase("reorder up/down", f"unit {i} down{state}",
+                                      f"units/{i}/reorder/", {"by": "1", **extra}))
+                cases.append(EditCase("drag to bottom", f"unit {i}{state}",
+                                      f"units/{i}/reorder/", {"to": str(last), **extra}))
+    return cases
+
+
+def armada_fleet_of(catalog: core.Catalog, units: int) -> list[dict[str, Any]]:
+    """An ``armada_units`` list of (at least) ``units`` units."""
+    ships = units
+    while len(found := armada_units(catalog, ships)) < units:
+        ships += 1
+    return found
+
+
+def answer_size(response: Any) -> int:
+    """What an htmx answer weighs: its body and its HX-* headers (the events it carries)."""
+    return len(response.content) + sum(len(k) + len(v) for k, v in response.headers.items()
+                                       if k.lower().startswith("hx-"))

@@ -11,10 +11,11 @@ those rows alone, with the meter and the problems (issue 13, Speed).
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.urls import reverse
 
@@ -204,8 +205,12 @@ class UnitCard:
 
     @property
     def refused(self) -> list[UpgradeOption]:
-        """For a squadron, the upgrades its escorts may not take (shown once per squadron)."""
-        return self.ships[0].refused if self.ships else []
+        """For a squadron, the upgrades its escorts may not take (shown once per squadron); not
+        those the first escort carries (its box is ticked, and ticking one leaves this alone)."""
+        if not self.ships:
+            return []
+        fitted = {slug for slug, _, _ in self.ships[0].upgrades}
+        return [o for o in self.ships[0].refused if o.upgrade.slug not in fitted]
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,12 +337,20 @@ def _uses(doc_units: list[dict[str, Any]]) -> dict[str, int]:
     return uses
 
 
-RowState = tuple[Any, ...]
+class RowState(NamedTuple):
+    """Everything a unit's row shows but its position (two rows with equal states look alike)."""
+
+    key: str  # the unit as stored, serialised: rows before and after an edit are paired by it
+    label: str  # "Squadron 3" moves with the squadrons before it: sent alone when only it changed
+    shown: tuple[Any, ...]  # its problems, its ships' numbers, its points
+
+    def same_row(self, other: RowState) -> bool:
+        """Draws the same row, but perhaps for its label."""
+        return self.key == other.key and self.shown == other.shown
 
 
 def row_states(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) -> list[RowState]:
-    """Per unit, everything its row shows but its position: entry, label, problems, numbers.
-    Two equal states draw the same row (at the same position)."""
+    """Per unit, everything its row shows but its position: entry, label, problems, numbers."""
     by_unit = _problems_by_unit(report)
     labels = unit_labels(fleet, catalog)
     states = []
@@ -346,7 +359,8 @@ def row_states(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) ->
         problems = tuple((p.code, p.message, p.severity, p.ship) for p in by_unit.get(i, ()))
         ships = tuple((s.points, s.leadership, s.is_flagship, s.admiral.slug if s.admiral else None,
                        tuple(sorted(s.effects.items()))) for s in unit_report.ships)
-        states.append((unit, labels[i], problems, ships, unit_report.points))
+        key = json.dumps(unit, sort_keys=True, separators=(",", ":"))
+        states.append(RowState(key, labels[i], (problems, ships, unit_report.points)))
     return states
 
 
@@ -354,12 +368,15 @@ def row_states(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) ->
 class RowChanges:
     """How the rows on the page become the fleet's rows after an edit.
 
-    An edit replaces one run of units (none, one, or a few) and leaves the units before and
-    after it alone. So the page: removes the rows ``gone`` (old ids), renumbers the rows from old
-    index ``shift_from`` on by ``shift_by`` (static/js/builder.js: ids and URLs only), inserts
-    the rows ``inserted`` after row ``insert_after`` (-1: at the top), and redraws the rows
-    ``redrawn`` (new indexes) whose content changed. A removal near the top of a long fleet thus
-    sends no row at all.
+    An edit inserts or removes one run of units at one place (or none, or moves one unit) and
+    may change units elsewhere in place (the flag passing from one ship to another, an escort
+    moving between squadrons). So the page: removes the rows ``gone`` (old ids), renumbers the
+    rows from old index ``shift_from`` on (up to ``shift_until``) by ``shift_by``
+    (static/js/builder.js: ids and URLs only), moves the row ``moved`` to its new place,
+    inserts the rows ``inserted`` after row ``insert_after`` (-1: at the top), redraws the rows
+    ``redrawn`` (new indexes) whose content changed, and gives the rows ``relabelled`` (new
+    indexes) whose label alone changed ("Squadron 4" is now "Squadron 3") their new label. A
+    removal or a move near the top of a long fleet thus sends no row at all.
     """
 
     redrawn: list[int]
@@ -369,61 +386,92 @@ class RowChanges:
     shift_from: int
     shift_by: int
     shift_until: int | None = None  # old index the shift stops before (a move); None: the end
+    relabelled: list[int] = field(default_factory=list)
+    moved: tuple[int, int] | None = None  # a reorder: the row at old index i goes to place j
+
+
+def _compare(before: list[RowState], after: list[RowState], pairs: Iterable[tuple[int, int]],
+             changes: RowChanges) -> None:
+    """Sort the rows kept (old index, new index) into redrawn, relabelled and untouched."""
+    for old, new in pairs:
+        if not before[old].same_row(after[new]):
+            changes.redrawn.append(new)
+        elif before[old].label != after[new].label:
+            changes.relabelled.append(new)
+    changes.redrawn.sort()
+    changes.relabelled.sort()
 
 
 def _moved(before: list[RowState], after: list[RowState]) -> RowChanges | None:
-    """A reorder (one unit moved from i to j, the units between shifting by one place) as a
-    removal at i and an insertion at j: the rows between are renumbered in the page, not sent
-    (a drag from the bottom to the top of 40 units sends one row, not 40)."""
+    """A reorder: one unit moved from i to j, the units between shifting by one place. The page
+    moves the rows itself (``moved``, builder.js) and renumbers them, so the answer carries no
+    row but those whose content changed, and the squadrons' new labels (a drag from the bottom
+    to the top of 40 units sends a few labels)."""
     n = len(before)
     if n != len(after) or n < 2:
         return None
-    entries_b, entries_a = [s[0] for s in before], [s[0] for s in after]
-    lo = next((k for k in range(n) if entries_b[k] != entries_a[k]), None)
+    keys_b, keys_a = [s.key for s in before], [s.key for s in after]
+    lo = next((k for k in range(n) if keys_b[k] != keys_a[k]), None)
     if lo is None:
         return None
-    hi = next(k for k in range(n - 1, -1, -1) if entries_b[k] != entries_a[k])
-    if hi - lo < 2:
-        return None  # two neighbours swapped: redrawing both in place is as small
-    if entries_a[lo] == entries_b[hi] and entries_a[lo + 1:hi + 1] == entries_b[lo:hi]:
+    hi = next(k for k in range(n - 1, -1, -1) if keys_b[k] != keys_a[k])
+    if keys_a[lo] == keys_b[hi] and keys_a[lo + 1:hi + 1] == keys_b[lo:hi]:
         i, j, by, shifted = hi, lo, 1, range(lo, hi)  # moved up from hi to lo
-    elif entries_a[hi] == entries_b[lo] and entries_a[lo:hi] == entries_b[lo + 1:hi + 1]:
+    elif keys_a[hi] == keys_b[lo] and keys_a[lo:hi] == keys_b[lo + 1:hi + 1]:
         i, j, by, shifted = lo, hi, -1, range(lo + 1, hi + 1)  # moved down from lo to hi
     else:
         return None
-    redrawn = [k + by for k in shifted if before[k] != after[k + by]]
-    redrawn += [k for k in range(n) if not lo <= k <= hi and before[k] != after[k]]
-    return RowChanges(redrawn=sorted(redrawn), inserted=[j], insert_after=j - 1,
-                      gone=[f"unit-{i}"], shift_from=shifted.start, shift_by=by,
-                      shift_until=shifted.stop)
+    changes = RowChanges(redrawn=[], inserted=[], insert_after=-1, gone=[],
+                         shift_from=shifted.start, shift_by=by, shift_until=shifted.stop,
+                         moved=(i, j))
+    _compare(before, after, [(i, j), *((k, k + by) for k in shifted),
+                             *((k, k) for k in range(n) if not lo <= k <= hi)], changes)
+    return changes
 
 
-def changed_rows(before: list[RowState], after: list[RowState]) -> RowChanges:
+def _run_at(keys_b: list[str], keys_a: list[str], near: int | None) -> int:
+    """Where (old index) the edit inserted or removed its run of units: the place that leaves
+    the fewest other rows changed; of equals (alike units side by side), for a removal the one
+    nearest ``near`` (the unit the edit was about: its row goes), then the last (the fewest
+    rows renumbered; a copy goes after its original)."""
+    n_b, d = len(keys_b), len(keys_a) - len(keys_b)
+    removed = max(-d, 0)
+    places = range(n_b - removed + 1)
+    # differ_before[p]: rows before p changed; differ_after[q]: rows from old q on changed.
+    differ_before = [0]
+    for k in range(places.stop - 1):
+        differ_before.append(differ_before[-1] + (keys_b[k] != keys_a[k]))
+    differ_after = [0] * (n_b + 1)
+    for k in range(n_b - 1, removed - 1, -1):
+        differ_after[k] = differ_after[k + 1] + (keys_b[k] != keys_a[k + d])
+    return min(places, key=lambda p: (differ_before[p] + differ_after[p + removed],
+                                      abs(p - near) if near is not None and removed else 0,
+                                      -p))
+
+
+def changed_rows(before: list[RowState], after: list[RowState],
+                 near: int | None = None) -> RowChanges:
+    """What the page must do to show ``after`` instead of ``before`` (see RowChanges)."""
     moved = _moved(before, after)
     if moved is not None:
         return moved
     n_b, n_a = len(before), len(after)
-    common = min(n_b, n_a)
-    head = 0
-    while head < common and before[head][0] == after[head][0]:
-        head += 1
-    tail = 0
-    while tail < common - head and before[n_b - 1 - tail][0] == after[n_a - 1 - tail][0]:
-        tail += 1
-    mid_b, mid_a = n_b - tail - head, n_a - tail - head  # the replaced run, before and after
-    in_place = min(mid_b, mid_a)
-    shift_by = n_a - n_b
-    redrawn = list(range(head, head + in_place))
-    redrawn += [i for i in range(head) if before[i] != after[i]]
-    redrawn += [n_a - 1 - k for k in range(tail) if before[n_b - 1 - k] != after[n_a - 1 - k]]
-    return RowChanges(
-        redrawn=sorted(redrawn),
-        inserted=list(range(head + in_place, head + mid_a)),
-        insert_after=head + in_place - 1,
-        gone=[f"unit-{i}" for i in range(head + in_place, head + mid_b)],
-        shift_from=n_b - tail,
-        shift_by=shift_by if tail else 0,
+    d = n_a - n_b
+    if d == 0:
+        changes = RowChanges(redrawn=[], inserted=[], insert_after=-1, gone=[],
+                             shift_from=n_b, shift_by=0)
+        _compare(before, after, ((k, k) for k in range(n_b)), changes)
+        return changes
+    p = _run_at([s.key for s in before], [s.key for s in after], near)
+    removed = max(-d, 0)
+    changes = RowChanges(
+        redrawn=[], inserted=list(range(p, p + max(d, 0))), insert_after=p - 1,
+        gone=[f"unit-{k}" for k in range(p, p + removed)],
+        shift_from=p + removed, shift_by=d if p + removed < n_b else 0,
     )
+    _compare(before, after, [*((k, k) for k in range(p)),
+                             *((k, k + d) for k in range(p + removed, n_b))], changes)
+    return changes
 
 
 @dataclass

@@ -18,6 +18,7 @@ is sent back to the refreshed builder with that message. Rendering happens after
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
@@ -28,6 +29,7 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
@@ -50,7 +52,9 @@ from .forms import (
     UpgradeSetForm,
 )
 from .models import EditError, Fleet, FleetChanged
+from .pieces import Pieces, changed_pieces, unit_pieces
 from .sheet import (
+    RowState,
     build_sheet,
     changed_rows,
     meter,
@@ -176,10 +180,21 @@ def fleet_unit(request: HtmxHttpRequest, pk: int, unit: int) -> HttpResponse:
         return _stale(request, pk, catalog)
     report = fleet.report(catalog)
     sheet = build_sheet(fleet, catalog, report, indexes=[unit], open_unit=unit if opened else None)
-    response = render(request, f"{PAGE}#unit", {"fleet": fleet, "sheet": sheet,
-                                                "unit": sheet.units[0]})
+    response = _compact(render(request, f"{PAGE}#unit", {"fleet": fleet, "sheet": sheet,
+                                                         "unit": sheet.units[0], "lean": True}))
     # No settle delay (as for edits): the editor's boxes answer a key press at once.
     response["HX-Reswap"] = "outerHTML settle:0ms"
+    return response
+
+
+# The templates' indentation, between two tags: one line break says the same to the browser
+# (the builder has no <pre> or <textarea>), in a third fewer bytes.
+_INDENTATION = re.compile(rb">[ \t]*\n\s*<")
+
+
+def _compact(response: HttpResponse) -> HttpResponse:
+    """A fragment for htmx without the indentation between its tags."""
+    response.content = _INDENTATION.sub(b">\n<", response.content)
     return response
 
 
@@ -295,6 +310,7 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
                 # The rows as the page shows them (its version is the fleet's): the answer
                 # carries only those the edit changes.
                 before = row_states(fleet, catalog, fleet.report(catalog)) if request.htmx else []
+                pieces = _open_pieces(request, fleet, catalog, kwargs.get("unit"), from_editor)
                 outcome = edit(request, fleet, catalog, **kwargs)
         except FleetChanged:
             return _stale(request, pk, catalog)
@@ -302,7 +318,8 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
             return _refused(request, pk, catalog, str(exc))
         keep_open = outcome.unit is not None and (outcome.opened or from_editor)
         if request.htmx:
-            return _edit_answer(request, fleet, catalog, before, outcome, keep_open)
+            return _edit_answer(request, fleet, catalog, before, outcome, keep_open,
+                                kwargs.get("unit"), pieces)
         query = (f"?edit={outcome.unit}" if keep_open else "?removed=1" if outcome.removed
                  else "")
         return HttpResponseRedirect(f"{fleet.get_absolute_url()}{query}#{outcome.anchor}")
@@ -310,36 +327,59 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
     return view
 
 
+def _open_pieces(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
+                 unit: int | None, from_editor: bool) -> Pieces | None:
+    """The open editor an htmx edit was made in, in pieces, as the page shows it now."""
+    if not (request.htmx and from_editor and unit is not None and 0 <= unit < fleet.unit_count):
+        return None
+    sheet = build_sheet(fleet, catalog, fleet.report(catalog), indexes=[unit], open_unit=unit)
+    return unit_pieces(request, fleet, sheet, sheet.units[0])
+
+
 def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
-                 before: list[Any], outcome: Outcome, keep_open: bool) -> HttpResponse:
-    """The htmx answer to an edit: the rows it changed, the meter, the problems, the version and
-    the sentence for the live region, all out of band (``HX-Reswap: none``)."""
+                 before: list[RowState], outcome: Outcome, keep_open: bool,
+                 unit: int | None, pieces: Pieces | None) -> HttpResponse:
+    """The htmx answer to an edit: the rows it changed, the new labels of rows only renumbered,
+    the meter, the problems, the version and the sentence for the live region, all out of band
+    (``HX-Reswap: none``). ``unit``: the unit the edit was posted for; ``pieces``: its editor
+    before the edit, if it was open (then only the pieces that changed are sent)."""
     report = fleet.report(catalog)
-    rows = changed_rows(before, row_states(fleet, catalog, report))
+    after = row_states(fleet, catalog, report)
+    rows = changed_rows(before, after, unit)
     open_unit = outcome.unit if keep_open else None
     redraw = set(rows.redrawn)
-    if open_unit is not None and open_unit < fleet.unit_count and open_unit not in rows.inserted:
+    if (open_unit is not None and open_unit < fleet.unit_count and open_unit not in rows.inserted
+            and rows.moved is None):
         redraw.add(open_unit)  # its editor's options may change though its row did not
     sheet = build_sheet(fleet, catalog, report, indexes=[*redraw, *rows.inserted],
                         open_unit=open_unit)
     cards = {card.index: card for card in sheet.units}
+    parts: list[SafeString] = []
+    if pieces is not None and open_unit == unit and open_unit in redraw:
+        changed = changed_pieces(pieces, unit_pieces(request, fleet, sheet, cards[open_unit]))
+        if changed is not None:
+            redraw.discard(open_unit)
+            parts = changed
     ctx = {
         **_status_ctx(fleet, catalog),
         "sheet": sheet,
         "redrawn": [cards[i] for i in sorted(redraw)],
+        "parts": parts,
         "inserted": [cards[i] for i in rows.inserted],
         "insert_after": rows.insert_after,
         "gone": rows.gone,
+        "relabelled": [(i, after[i].label) for i in rows.relabelled],
+        "lean": True,
         "undo_label": fleet.removed_label(catalog) if fleet.last_removed else "",
         "announce": f"{outcome.says} · {report.points} of {fleet.band.max} points",
     }
-    response = render(request, f"{PAGE}#edit_answer", ctx)
+    response = _compact(render(request, f"{PAGE}#edit_answer", ctx))
     # No settle delay: the rows have no CSS transitions to wait for (htmx waits 20 ms by default).
     response["HX-Reswap"] = "none settle:0ms"
     if rows.gone or rows.shift_by:  # done by builder.js when the answer arrives, before the swap
         trigger_client_event(response, "fleetRows", {
             "gone": rows.gone, "from": rows.shift_from, "by": rows.shift_by,
-            "until": rows.shift_until})
+            "until": rows.shift_until, "moved": rows.moved})
     trigger_client_event(response, FLEET_CHANGED)
     if outcome.focus:
         trigger_client_event(response, "fleetFocus",

@@ -16,6 +16,11 @@
 //   which old place on (for a reorder, up to which) the rows move by how much; they are
 //   renumbered here (a gone row is only renamed gone-unit-<i>: the answer deletes it), and its
 //   out-of-band rows land on the new numbers. The version check still guards every edit.
+// - An edit that only renumbers squadrons ("Squadron 4" is now "Squadron 3") sends their new
+//   labels alone: every place a row says its label is a .unit-label, swapped out of band.
+// - "Move to" (an escort's squadron choices) is read here from the roster on the page: rows sent
+//   to htmx carry only "A new squadron", so a squadron's answer does not grow with the fleet.
+//   The page as first served (and without JavaScript) has every choice from the server.
 // - Reordering: Move up / Move down are plain forms; dragging a row's handle (pointer) posts to
 //   the same endpoint with the place it was dropped at.
 (function () {
@@ -48,7 +53,8 @@
     if (current) detail.parameters.version = current.value;
   });
 
-  var NUMBERED = ["id", "for", "aria-labelledby", "href", "hx-get", "hx-post", "action"];
+  var NUMBERED = ["id", "for", "aria-labelledby", "href", "hx-get", "hx-post", "action",
+                  "formaction"];
 
   function renumberRows(detail) {
     // A gone row stays until the answer's swap deletes it (it may hold the form whose request
@@ -57,10 +63,11 @@
       var gone = document.getElementById(id);
       if (gone) gone.id = "gone-" + id;
     });
-    var from = detail.from, by = detail.by, until = detail.until;
+    var from = detail.from, by = detail.by, until = detail.until, moved = detail.moved;
     if (!by) return;
     function move(n) {
       n = Number(n);
+      if (moved && n === moved[0]) return String(moved[1]);
       var shifted = n >= from && (until === null || until === undefined || n < until);
       return String(shifted ? n + by : n);
     }
@@ -87,16 +94,88 @@
       });
       if (window.htmx) window.htmx.process(row);  // htmx reads hx-post and hx-get again
     });
+    if (moved) placeMoved(moved);
+  }
+
+  // A reorder: the moved row keeps its place in the document (it holds the focus, which a
+  // node taken out and put back would lose); the rows it passed move to its other side.
+  function placeMoved(moved) {
+    var row = document.getElementById("unit-" + moved[1]);
+    if (!row) return;
+    var passed = liveRows().filter(function (other) {
+      var n = Number(other.id.slice("unit-".length));
+      return other !== row && (moved[1] < moved[0] ? n > moved[1] && n <= moved[0]
+                                                   : n >= moved[0] && n < moved[1]);
+    });
+    if (moved[1] < moved[0]) {  // moved up: the rows it passed go after it, in order
+      var after = row.nextSibling;
+      passed.forEach(function (other) { row.parentNode.insertBefore(other, after); });
+    } else {  // moved down: they go before it
+      passed.forEach(function (other) { row.parentNode.insertBefore(other, row); });
+    }
   }
 
   document.body.addEventListener("fleetRows", function (event) {
     renumberRows(event.detail || {});
   });
 
+  function fillMoveTo() {
+    var squadrons = liveRows().filter(function (row) {
+      return row.classList.contains("unit--squadron");
+    }).map(function (row) {
+      var label = row.querySelector(".unit__title .unit-label");
+      return {row: row, value: row.id.slice("unit-".length),
+              label: label ? label.textContent : row.id};
+    });
+    document.querySelectorAll("#unit-list select[data-move-to]").forEach(function (select) {
+      var own = select.closest("article.unit");
+      var choices = squadrons.filter(function (s) { return s.row !== own; });
+      var options = Array.prototype.slice.call(select.options).filter(function (option) {
+        return option.value !== "new";
+      });
+      var same = options.length === choices.length && choices.every(function (s, i) {
+        return options[i].value === s.value && options[i].textContent === s.label;
+      });
+      if (same) return;
+      var chosen = select.value;
+      options.forEach(function (option) { option.remove(); });
+      var last = select.querySelector('option[value="new"]');
+      choices.forEach(function (s) {
+        var option = document.createElement("option");
+        option.value = s.value;
+        option.textContent = s.label;
+        select.insertBefore(option, last);
+      });
+      select.value = chosen;
+      if (select.selectedIndex < 0) select.selectedIndex = 0;
+    });
+  }
+
+  // An edit in an open editor sends only the pieces it changed, not the row itself: the
+  // flagship's row takes its class from the Flagship badge in its summary.
+  function markFlagship() {
+    liveRows().forEach(function (row) {
+      var flag = row.querySelector(".unit__summary .badge--flag") !== null;
+      if (row.classList.contains("unit--flagship") !== flag) {
+        row.classList.toggle("unit--flagship", flag);
+      }
+    });
+  }
+
+  function tidyRows() {
+    fillMoveTo();
+    markFlagship();
+  }
+
+  tidyRows();
+  document.body.addEventListener("htmx:afterSettle", tidyRows);
+
   function focusFirst(ids) {
     for (var i = 0; i < ids.length; i++) {
       var target = document.getElementById(ids[i]);
-      if (target && !target.disabled) {
+      // Not a hidden control (Move up on the first row), though it may hold the focus still:
+      // a reorder keeps the moved row, and its buttons, in place.
+      if (target && !target.disabled && getComputedStyle(target).visibility !== "hidden") {
         if (!target.matches("a[href], button, input, select, textarea")) {
           target.setAttribute("tabindex", "-1");
         }

@@ -198,7 +198,7 @@ def test_admiral_and_effective_leadership_on_the_card(built: Fleet, edit) -> Non
     response = edit(built, "units/0/admiral/", {"admiral": "vice-admiral", "open": "1"})
     html = response.content.decode()
     # Lunar Ld 8 + 1 flagship + 2 vice admiral = 11, capped at 10
-    card = html[html.index('id="unit-0"'):]
+    card = html[html.index('id="unit-0-summary"'):]
     assert 'id="unit-1"' not in html  # the squadron did not change
     assert re.search(r"Ld</abbr> <strong data-leadership>10</strong>", card)
     edit(built, "units/0/admiral/", {"admiral": ""})

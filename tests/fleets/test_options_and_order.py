@@ -91,7 +91,10 @@ def test_one_tick_is_one_post_answered_with_the_row_meter_and_problems(
     assert response.status_code == 200
     body = response.content.decode()
     assert doc_units(built)[0]["upgrades"] == ["veteran-crew"]
-    assert 'id="unit-0"' in body and 'id="unit-1"' not in body and 'id="unit-2"' not in body
+    # Only the pieces of unit 0 that changed: its summary and its card of boxes.
+    assert set(re.findall(r'id="(unit-\d+)', body)) == {"unit-0"}
+    assert 'id="unit-0-summary"' in body and 'id="unit-0-card"' in body
+    assert 'id="unit-0-controls"' not in body  # its name and admiral did not change
     assert 'id="fleet-meter"' in body and 'id="fleet-problems"' in body
     assert "Veteran Crew fitted to Lunar Class Cruiser" in body
     assert "checked" in box(body, "unit-0-up-veteran-crew")  # its editor stays open
@@ -215,7 +218,9 @@ def test_move_up_and_down_and_to_a_place(built: Fleet, edit: Any) -> None:
     assert order(built) == [GOTHIC, LUNAR, "squadron"]
     body = response.content.decode()
     assert "Moved Gothic Class Cruiser to place 1 of 3" in body
-    assert 'id="unit-0"' in body and 'id="unit-1"' in body and 'id="unit-2"' not in body
+    # The page moves the rows itself: the answer says which, and sends none.
+    assert "<article" not in body
+    assert '"moved": [1, 0]' in response.headers["HX-Trigger"]
     focus = response.headers["HX-Trigger-After-Settle"]
     assert '"unit-0-up"' in focus and '"move": true' in focus
     edit(built, "units/0/reorder/", {"by": "1"})
@@ -229,7 +234,8 @@ def test_move_up_and_down_and_to_a_place(built: Fleet, edit: Any) -> None:
 def test_the_order_is_kept_across_a_reload(client: Client, built: Fleet, edit: Any) -> None:
     edit(built, "units/2/reorder/", {"to": "0"}, htmx=False)
     page = client.get(built.get_absolute_url()).content.decode()
-    assert page.index('id="unit-0-title">Squadron 1') < page.index(">Lunar Class Cruiser</a>")
+    assert (page.index('id="unit-0-title"><span class="unit-label">Squadron 1</span>')
+            < page.index('>Lunar Class Cruiser</span></a>'))
     assert order(built) == ["squadron", LUNAR, GOTHIC]
 
 
@@ -301,8 +307,8 @@ def test_ship_names_in_the_roster_open_their_profile(client: Client, built: Flee
     edit(built, "units/1/rename/", {"name": "Light of Terra"})
     page = client.get(built.get_absolute_url()).content.decode()
     assert ('id="unit-0-title"><a href="/ships/imperial-navy/lunar-class-cruiser/">'
-            'Lunar Class Cruiser</a></h3>') in page
-    assert 'Light of Terra <span class="unit__kind">' in page
+            '<span class="unit-label">Lunar Class Cruiser</span></a></h3>') in page
+    assert 'Light of Terra</span> <span class="unit__kind">' in page
     assertInHTML('<span class="unit__kind"><a href="/ships/imperial-navy/gothic-class-cruiser/">'
                  'Gothic Class Cruiser</a></span>', page)
     assert ('2× <a href="/ships/imperial-navy/sword-class-frigate/">Sword Frigate</a>'
@@ -349,22 +355,30 @@ def test_a_stray_admiral_on_a_non_flagship_can_be_removed(client: Client, built:
     assert "admiral.not_on_flagship" not in response.content.decode()
 
 
-def test_a_long_move_sends_the_moved_row_only(client: Client, fleet: Fleet, edit: Any) -> None:
-    # A drag from the bottom to the top of 12 units: the rows between are renumbered in the
-    # page (fleetRows with an upper bound), not sent again.
-    for ship in [LUNAR] * 11 + [GOTHIC]:
+def test_a_long_move_sends_no_row_but_the_squadrons_new_labels(client: Client, fleet: Fleet,
+                                                              edit: Any) -> None:
+    # A drag from the bottom to the top of 12 units: the page moves the row and renumbers the
+    # rows between (fleetRows), and the answer carries no row, only the labels that changed:
+    # the moved squadron is now Squadron 1, and the five it passed count one more.
+    for ship in [LUNAR, SWORD] * 6:
         edit(fleet, "add-ship/", {"ship": ship})
     response = edit(fleet, "units/11/reorder/", {"to": "0"})
     body = response.content.decode()
-    assert re.findall(r'<article [^>]*id="(unit-\d+)"', body) == ["unit-0"]
-    assert 'hx-swap-oob="afterbegin:#unit-list"' in body
-    assertInHTML('<div id="gone-unit-11" hx-swap-oob="delete"></div>', body)
+    assert "<article" not in body
     rows = response.headers["HX-Trigger"]
-    assert '"fleetRows": {"gone": ["unit-11"], "from": 0, "by": 1, "until": 11}' in rows
-    assert order(fleet) == [GOTHIC] + [LUNAR] * 11
-    # And down again, from the top to place 6: rows 1–6 move up one place.
-    response = edit(fleet, "units/0/reorder/", {"to": "6"})
-    assert '"fleetRows": {"gone": ["unit-0"], "from": 1, "by": -1, "until": 7}' in (
-        response.headers["HX-Trigger"])
-    assert 'hx-swap-oob="afterend:#unit-5"' in response.content.decode()
-    assert order(fleet)[6] == GOTHIC
+    assert ('"fleetRows": {"gone": [], "from": 0, "by": 1, "until": 11, "moved": [11, 0]}'
+            in rows)
+    for index, n in ((0, 1), (2, 2), (4, 3), (6, 4), (8, 5), (10, 6)):
+        assertInHTML(f'<span hx-swap-oob="innerHTML:#unit-{index} .unit-label">'
+                     f'Squadron {n}</span>', body)
+    assert body.count(".unit-label") == 6  # the ships' labels did not change
+    assert order(fleet) == ["squadron"] + [LUNAR, "squadron"] * 5 + [LUNAR]
+    page = client.get(fleet.get_absolute_url()).content.decode()
+    assert re.findall(r'id="unit-\d+-title"><span class="unit-label">(Squadron \d)', page) == [
+        f"Squadron {n}" for n in range(1, 7)]
+    # And down again, from the top to place 8: rows 1–7 move up one place.
+    response = edit(fleet, "units/0/reorder/", {"to": "7"})
+    assert ('"fleetRows": {"gone": [], "from": 1, "by": -1, "until": 8, "moved": [0, 7]}'
+            in response.headers["HX-Trigger"])
+    assert "<article" not in response.content.decode()
+    assert order(fleet)[6:9] == [LUNAR, "squadron", "squadron"]

@@ -1,18 +1,22 @@
-"""``python manage.py bench_builder``: how fast the builder answers on a 40-ship Armada fleet.
+"""``python manage.py bench_builder``: how fast and how small the builder's answers are.
 
 Times the add-ship request end to end through Django (the test client, htmx request, CSRF off)
 and the validator alone, counts the add-ship request's SQL queries and measures its answer on a
-5-ship, a 40-ship and an 80-ship fleet (about the most R-95's 5000 points allow), and the
-answers to other edits on the 40-ship fleet (rename, remove and +1 on the first unit: the rows
-after it are renumbered in the page, not sent) and to an add refused at the bound.
+5-ship, a 40-ship and an 80-ship fleet (about the most R-95's 5000 points allow). Then it makes
+every kind of roster edit (``bench.edit_cases``: add ship, add escort, +1 of this, upgrade tick,
+squadron-wide tick, rename, remove, reorder up/down, drag to top or bottom, flagship, admiral,
+move escort, new squadron, undo) on the first, a middle and the last unit of a 40-unit fleet,
+its editor open and closed, and prints the largest answer of each kind (its body and its HX-*
+headers) with PASS or MISS against 12 KB; and an add refused at the bound.
 Works in a transaction it rolls back: nothing is left behind. Goals (issue 13): validator
 < 2 ms, add-ship < 10 ms at 40 ships and not growing with the fleet, every answer < 12 KB, the
-same query count whatever the fleet's size. The click-to-page time in Chromium is
-``bench_builder_browser``.
+same query count whatever the fleet's size; ``--check`` exits 1 when one is missed. The
+click-to-page time in Chromium is ``bench_builder_browser``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -24,7 +28,16 @@ from fleetbuilder.catalog import loader
 from fleetbuilder.dbready import require_database
 from rules_core.validator import validate
 
-from ...bench import FACTION, QueryCounter, armada_units, median_ms
+from ...bench import (
+    ANSWER_GOAL,
+    FACTION,
+    QueryCounter,
+    answer_size,
+    armada_fleet_of,
+    armada_units,
+    edit_cases,
+    median_ms,
+)
 from ...models import Fleet
 
 
@@ -34,6 +47,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--repeat", type=int, default=50)
         parser.add_argument("--ships", type=int, default=40)
+        parser.add_argument("--units", type=int, default=40,
+                            help="the fleet's size in units for the answer of every edit")
         parser.add_argument("--check", action="store_true",
                             help="exit 1 if a goal is missed")
 
@@ -43,12 +58,12 @@ class Command(BaseCommand):
         if catalog.faction(FACTION) is None:
             raise CommandError("the catalogue is not loaded: run manage.py load_catalog first")
         with override_settings(ALLOWED_HOSTS=["testserver"]), transaction.atomic():
-            missed = self.run(options["repeat"], options["ships"])
+            missed = self.run(options["repeat"], options["ships"], options["units"])
             transaction.set_rollback(True)
         if missed and options["check"]:
             raise SystemExit(1)
 
-    def run(self, repeat: int, ships: int) -> bool:
+    def run(self, repeat: int, ships: int, unit_count: int) -> bool:
         catalog = loader.core_catalog()
         client = Client()
         response = client.post("/fleets/new/", {"faction": FACTION, "game_size": "armada",
@@ -68,7 +83,7 @@ class Command(BaseCommand):
         def add_ship() -> None:
             response = client.post(url, data, headers=headers)
             assert response.status_code == 200
-            sizes[fleet.pk] = len(response.content)
+            sizes[fleet.pk] = answer_size(response)
 
         results = {}
         for size in (5, ships, 80):
@@ -84,20 +99,13 @@ class Command(BaseCommand):
                 times.append(median_ms(add_ship, 1))
             times.sort()
             results[size] = (times[len(times) // 2], queries.count, sizes[fleet.pk])
-        units = armada_units(catalog, ships)
+        largest = self.every_edit(client, fleet, reset, armada_fleet_of(catalog, unit_count))
         others = {}
-        for name, path, payload in (
-                (f"rename unit 1 of {ships} ships", "units/0/rename/", {"name": "X"}),
-                (f"remove unit 1 of {ships} ships", "units/0/remove/", {}),
-                (f"+1 on unit 1 of {ships} ships", "units/0/duplicate/", {})):
-            reset(units)
-            response = client.post(f"/fleets/{fleet.pk}/{path}", payload, headers=headers)
-            assert response.status_code == 200
-            others[name] = len(response.content)
         reset(armada_units(catalog, 150))
         response = client.post(url, data, headers=headers)  # refused: past the bound
         assert b"alert" in response.content
-        others["add-ship refused at the bound"] = len(response.content)
+        others["add-ship refused at the bound"] = answer_size(response)
+        units = armada_units(catalog, ships)
         reset(units)
         core_fleet = fleet.to_core()
         validator_ms = median_ms(lambda: validate(core_fleet, catalog), max(repeat, 200))
@@ -111,10 +119,15 @@ class Command(BaseCommand):
         for size, (ms, count, size_bytes) in results.items():
             out(f"add-ship, {size:3d}-ship fleet:  median {ms:7.3f} ms   {count} SQL queries   "
                 f"answer {size_bytes / 1024:5.1f} KB")
-            missed |= size_bytes >= 12 * 1024
+            missed |= size_bytes >= ANSWER_GOAL
+        out(f"largest answer of each edit on a {unit_count}-unit fleet (goal < 12 KB):")
+        for kind, (size_bytes, where) in largest.items():
+            verdict = "MISS" if size_bytes >= ANSWER_GOAL else "PASS"
+            out(f"  {kind:<20} {size_bytes / 1024:5.1f} KB  {verdict}  ({where})")
+            missed |= size_bytes >= ANSWER_GOAL
         for name, size_bytes in others.items():
             out(f"{name:<30} answer {size_bytes / 1024:5.1f} KB")
-            missed |= size_bytes >= 12 * 1024
+            missed |= size_bytes >= ANSWER_GOAL
         goal = results[ships][0]
         missed |= goal >= 10 or results[ships][1] != results[5][1]
         out(f"goals: add-ship at {ships} ships < 10 ms, answers < 12 KB, queries flat: "
@@ -122,3 +135,24 @@ class Command(BaseCommand):
         for sql in queries.statements:
             out(f"  query: {sql[:110]}")
         return missed
+
+    def every_edit(self, client: Client, fleet: Fleet,
+                   reset: Callable[[list[dict[str, Any]]], None],
+                   units: list[dict[str, Any]]) -> dict[str, tuple[int, str]]:
+        """The largest answer of each kind of edit (bench.edit_cases), and where it was made."""
+        headers = {"HX-Request": "true"}
+        reset(units)
+        largest: dict[str, tuple[int, str]] = {}
+        for case in edit_cases(fleet, loader.core_catalog()):
+            reset(units)
+            if case.first is not None:
+                path, payload = case.first
+                client.post(f"/fleets/{fleet.pk}/{path}", payload, headers=headers)
+            response = client.post(f"/fleets/{fleet.pk}/{case.path}", case.data, headers=headers)
+            if response.status_code != 200:
+                raise CommandError(f"{case.kind} ({case.where}) was answered "
+                                   f"{response.status_code}")
+            size = answer_size(response)
+            if size > largest.get(case.kind, (-1, ""))[0]:
+                largest[case.kind] = (size, case.where)
+        return largest
