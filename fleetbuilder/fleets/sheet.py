@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from django.urls import reverse
 
 from rules_core import catalog as core
+from rules_core import chatlist
 from rules_core import fleet as rf
 from rules_core.validator import Problem, ShipReport, ValidationReport, catalog_index
 
@@ -123,13 +124,11 @@ class ShipCard:
 
 @dataclass
 class Lineup:
-    """Escorts of one type in a squadron: "3× Sword Frigate"."""
+    """Escorts of one type in a squadron, for the row's title (each type links to its ship's
+    page) and stats; the text ("3× Sword Frigate") is rules_core.chatlist.lineup's."""
 
     count: int
     card: ShipCard  # the first of them, for the stats
-
-    def __str__(self) -> str:
-        return f"{self.count}× {self.card.title}"
 
 
 @dataclass
@@ -185,7 +184,8 @@ class UnitCard:
 
     @property
     def lineup_text(self) -> str:
-        return ", ".join(str(g) for g in self.lineup) or "no escorts yet"
+        """A squadron's escorts as the text list and the shared view say them."""
+        return chatlist.lineup(card.title for card in self.ships) or "no escorts yet"
 
     @property
     def chips(self) -> list[Chip]:

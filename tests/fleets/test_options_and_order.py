@@ -382,3 +382,23 @@ def test_a_long_move_sends_no_row_but_the_squadrons_new_labels(client: Client, f
             in response.headers["HX-Trigger"])
     assert "<article" not in response.content.decode()
     assert order(fleet)[6:9] == [LUNAR, "squadron", "squadron"]
+
+
+def test_a_squadrons_title_reads_as_the_text_list_says_it(client: Client, built: Fleet,
+                                                          edit: Any, catalog: Any) -> None:
+    # One line-up for every view (rules_core.chatlist.lineup): "2× Sword Frigate, 1× Cobra …"
+    # in the builder's row (each type linking to its ship) as in the text list.
+    from fleetbuilder.fleets.sheet import build_sheet
+    from rules_core.chatlist import lineup
+    from rules_core.validator import catalog_index
+
+    edit(built, "units/2/add-escort/", {"ship": COBRA})
+    built.refresh_from_db()
+    names = [catalog_index(catalog).ship_name(s["ship"]) for s in doc_units(built)[2]["ships"]]
+    assert lineup(names).startswith("2× Sword Frigate, 1× ")
+    page = client.get(built.get_absolute_url()).content.decode()
+    title = re.search(r'id="unit-2-title">(.*?)</h3>', page)
+    assert title
+    assert re.sub(r"<[^>]+>", "", title.group(1)) == f"Squadron 1 {lineup(names)}"
+    sheet = build_sheet(built, catalog, built.report(catalog), indexes=[2])
+    assert sheet.units[0].lineup_text == lineup(names)

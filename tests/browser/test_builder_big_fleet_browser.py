@@ -1,0 +1,107 @@
+"""A 40-unit fleet in Chromium (issue 13, Speed): the two edits that answered the most, a drag to
+the top (every squadron after it is numbered again) and a squadron-wide refit ticked in an open
+editor (every escort's boxes), answer in under 12 KB and leave the page as a reload draws it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Response, expect
+
+pytestmark = pytest.mark.browser
+
+
+def answer_size(response: Response) -> int:
+    """An answer's body and its HX-* headers (the events it carries), as bench_builder counts."""
+    return len(response.body()) + sum(len(k) + len(v) for k, v in response.headers.items()
+                                      if k.lower().startswith("hx-"))
+
+
+def big_fleet(page: Page, url: str) -> tuple[Any, list[dict[str, Any]]]:
+    """A 40-unit Armada fleet of the benchmark (bench.armada_fleet_of), opened in the builder."""
+    from fleetbuilder.catalog.loader import core_catalog
+    from fleetbuilder.fleets.bench import armada_fleet_of
+    from fleetbuilder.fleets.models import Fleet
+
+    page.goto(url + "/fleets/new/")
+    page.get_by_label("Faction").select_option("imperial-navy")
+    page.get_by_label("Game size").select_option("armada")
+    page.get_by_role("button", name="Start building").click()
+    page.wait_for_url("**/fleets/*/")
+    fleet = Fleet.objects.get(pk=int(page.url.rstrip("/").split("/")[-1]))
+    catalog = core_catalog()
+    units = armada_fleet_of(catalog, 40)
+    fleet.document = {**fleet.document, "units": units}
+    fleet.store(fleet.to_core(), catalog)
+    fleet.save()
+    page.reload()
+    expect(page.locator("#unit-list > article")).to_have_count(40)
+    return fleet, units
+
+
+def roster(page: Page) -> list[tuple[str, str, str]]:
+    """Each row as the page shows it: its id, its title, and where its Move up posts."""
+    return page.eval_on_selector_all("#unit-list > article", """rows => rows.map(row => [
+        row.id, row.querySelector("h3").innerText,
+        row.querySelector("form.unit__order").getAttribute("hx-post")])""")
+
+
+def test_a_drag_to_the_top_and_a_squadron_wide_refit_answer_under_12_kb(
+        page: Page, live_catalog) -> None:
+    page.set_viewport_size({"width": 1280, "height": 7000})  # all 40 rows on the screen
+    fleet, units = big_fleet(page, live_catalog.url)
+    squadrons = [i for i, u in enumerate(units) if u["kind"] == "squadron"]
+    last = squadrons[-1]
+    before = [title for _, title, _ in roster(page)]
+
+    # Drag the last squadron by its handle to the top.
+    handle = page.locator(f"#unit-{last}-handle").bounding_box()
+    top = page.locator("#unit-0").bounding_box()
+    assert handle and top
+    page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+    page.mouse.down()
+    with page.expect_response(lambda r: r.url.endswith(f"/units/{last}/reorder/")) as moved:
+        page.mouse.move(top["x"] + 40, top["y"] + top["height"] * 0.3, steps=10)
+        page.mouse.up()
+    assert answer_size(moved.value) < 12 * 1024
+    expect(page.locator("#builder-announce")).to_contain_text(
+        f"Moved Squadron 1 to place 1 of {len(units)}")
+    # Where it was dropped, with the squadrons numbered again, every row posting to its place.
+    expect(page.locator("#unit-0-title")).to_contain_text("Squadron 1 3×")
+    shown = roster(page)
+    assert [row_id for row_id, _, _ in shown] == [f"unit-{i}" for i in range(len(units))]
+    assert [post for _, _, post in shown] == [
+        f"/fleets/{fleet.pk}/units/{i}/reorder/" for i in range(len(units))]
+    titles = [title for _, title, _ in shown]
+    assert titles[1:] == [re.sub(r"Squadron (\d+)", lambda m: f"Squadron {int(m[1]) + 1}", t)
+                          for t in before[:last] + before[last + 1:]]
+    assert re.findall(r"Squadron \d+", " ".join(titles)) == [
+        f"Squadron {n}" for n in range(1, len(squadrons) + 1)]
+    page.reload()
+    assert [title for _, title, _ in roster(page)] == titles
+
+    # A squadron-wide refit, ticked in the moved squadron's open editor: on every escort.
+    page.locator("#unit-0-edit").click()
+    expect(page.locator("#unit-0")).to_have_class(re.compile(r"\bunit--open\b"))
+    wide = page.locator("#unit-0-wide input[type=checkbox]:not([disabled])").first
+    slug = wide.get_attribute("value")
+    with page.expect_response(lambda r: r.url.endswith("/units/0/upgrades/")) as ticked:
+        wide.check()
+    assert answer_size(ticked.value) < 12 * 1024
+    escorts = len(units[last]["ships"])
+    for j in range(escorts):
+        expect(page.locator(f"#unit-0-ship-{j}-up-{slug}")).to_be_checked()
+    expect(wide).to_be_checked()
+    expect(page.locator("#unit-0 .chips")).to_contain_text(f"×{escorts}")
+    expect(page.locator("#builder-announce")).to_contain_text("every escort of Squadron 1")
+    fleet.refresh_from_db()
+    assert all(slug in ship["upgrades"] for ship in fleet.document["units"][0]["ships"])
+    # The other rows were left alone, and a reload draws the same.
+    shown = [title for _, title, _ in roster(page)]
+    assert shown[1:] == titles[1:]
+    page.goto(f"{live_catalog.url}/fleets/{fleet.pk}/?edit=0")
+    for j in range(escorts):
+        expect(page.locator(f"#unit-0-ship-{j}-up-{slug}")).to_be_checked()
+    assert [title for _, title, _ in roster(page)] == shown
