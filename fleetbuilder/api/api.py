@@ -26,7 +26,9 @@ import json
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import RequestDataTooBig
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
@@ -44,6 +46,7 @@ from fleetbuilder.simulator.views import check_playable
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core import sharecode
+from rules_core import text as rt
 from rules_core.sim import SimError, SimOptions
 from rules_core.validator import ValidationReport, check_points_bound, validate
 
@@ -132,8 +135,23 @@ def _file_problem(request: HttpRequest, exc: FleetFileProblem) -> HttpResponse:
 
 @api.exception_handler(InputProblem)
 def _input_problem(request: HttpRequest, exc: InputProblem) -> HttpResponse:
-    errors = [{"path": p, "message": m} for p, m in exc.errors]
-    return _json({"detail": str(exc), "errors": errors}, exc.status)
+    """A message may quote the value at fault (a form's "Select a valid choice. … is not one
+    of the available choices"): a character R-94 forbids, such as a lone surrogate sent as
+    ``"\\ud800"``, is written as ``\\uXXXX`` (``rules_core.text.shown``), so the answer can
+    be encoded and read."""
+    errors = [{"path": rt.shown(p), "message": rt.shown(m)} for p, m in exc.errors]
+    return _json({"detail": rt.shown(str(exc)), "errors": errors}, exc.status)
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    """A body over the site's request limit (``DATA_UPLOAD_MAX_MEMORY_SIZE``, R-93), which
+    ninja reads before the endpoint runs: a 413 saying the limit, as for a fleet file."""
+    length = request.META.get("CONTENT_LENGTH") or "?"
+    size = f"{int(length):,} bytes" if str(length).isdigit() else "too big"
+    return _json({"detail": f"The body is {size}; the limit is "
+                            f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes. A run or a fleet "
+                            "file is a few KB."}, 413)
 
 
 @api.exception_handler(NinjaValidationError)
