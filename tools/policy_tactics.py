@@ -1,7 +1,8 @@
 """Measure the standard policy's faction tactics (issue 12 §5, issue 16 §2).
 
     .venv/bin/python tools/policy_tactics.py mirror [--battles 1000] [--seed 12016]
-        [--size skirmish] [--terrain none] [--faction SLUG ...] [--workers 2] [--json OUT]
+        [--size skirmish] [--terrain none] [--faction SLUG ...] [--against SLUG|field]
+        [--workers 2] [--json OUT]
     .venv/bin/python tools/policy_tactics.py roundrobin [--battles 100] [--seed 16]
         [--size skirmish] [--terrain none] [--policy standard] [--workers 2] [--json OUT]
 
@@ -9,7 +10,10 @@
 policy and the other by ``UnawarePolicy`` (the same policy with its faction tactics off), the
 aware side as A in the first half of the battles and as B in the second (same seeds), so the
 table's edge is the tactics' and not the side's. Score = wins + draws / 2 over battles, with the
-95 % Wilson interval.
+95 % Wilson interval. ``--against FACTION`` (or ``field``: every other faction, an equal share of
+the battles each) plays the faction aware, then unaware, against that opponent's standard play
+on the same seeds, for a rule that cannot matter in a mirror (both sides have it); the verdict
+is then the difference's.
 
 ``roundrobin``: every pair of the factions' sample fleets, half the battles each way round, and
 each faction's mean score against the field (until ``manage.py balance`` lands).
@@ -42,6 +46,7 @@ FACTIONS = ("adepta-sororitas", "adeptus-astartes", "adeptus-custodes", "adeptus
             "archenemy", "craftworld-eldar", "drukhari", "grey-knights", "imperial-navy",
             "leagues-of-votann", "necrons", "orks", "tau-empire", "tyranids")
 UNAWARE = "unaware"
+FIELD = "field"  # --against field: every other faction's sample fleet in turn
 
 _STATE: dict[str, Any] = {}
 
@@ -85,27 +90,35 @@ def _blocks(n: int, size: int = 50) -> list[tuple[int, int]]:
 def mirror(args: argparse.Namespace) -> dict[str, Any]:
     half = args.battles // 2
     jobs = []
+    played: dict[str, int] = {}  # battles per faction (and per policy, against an opponent)
     for f in args.faction or FACTIONS:
         if args.against:  # aware, then unaware, against the same opponent on the same seeds
-            for first, count in _blocks(2 * half):
-                for mine in ("standard", UNAWARE):
-                    jobs.append((f, args.against, mine, "standard", first, count, args.terrain))
+            # "field": every other faction in turn, an equal share of the battles each
+            opponents = ([g for g in FACTIONS if g != f] if args.against == FIELD
+                         else [args.against])
+            share = max(1, 2 * half // len(opponents))
+            played[f] = share * len(opponents)
+            for g in opponents:
+                for first, count in _blocks(share):
+                    for mine in ("standard", UNAWARE):
+                        jobs.append((f, g, mine, "standard", first, count, args.terrain))
             continue
+        played[f] = 2 * half
         for first, count in _blocks(half):  # aware as A on indices 0 … half-1
             jobs.append((f, f, "standard", UNAWARE, first, count, args.terrain))
         for first, count in _blocks(half):  # aware as B on the same indices
             jobs.append((f, f, UNAWARE, "standard", first, count, args.terrain))
     score: dict[str, float] = {}
     unaware: dict[str, float] = {}
-    for (fa, fb, pa, _pb, _first, count, _t), a_score in _run(jobs, args.workers):
-        if fa != fb:
+    for (fa, _fb, pa, _pb, _first, count, _t), a_score in _run(jobs, args.workers):
+        if args.against:
             into = score if pa == "standard" else unaware
             into[fa] = into.get(fa, 0.0) + a_score
         else:
             score[fa] = score.get(fa, 0.0) + (a_score if pa == "standard" else count - a_score)
     rows = []
     for f in args.faction or FACTIONS:
-        n = 2 * half
+        n = played[f]
         lo, hi = wilson(score[f], n)
         rows.append({"faction": f, "battles": n, "aware_score": score[f] / n,
                      "ci95": [lo, hi], "verdict": "aware better" if lo > 0.5 else
@@ -169,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
         if name == "mirror":
             p.add_argument("--faction", nargs="*")
             p.add_argument("--against", help="not a mirror: FACTION aware, then unaware, "
-                           "against this faction's standard play on the same seeds")
+                           "against this faction's standard play on the same seeds; 'field': "
+                           "against every other faction, an equal share of the battles each")
         else:
             p.add_argument("--policy", default="standard")
     args = parser.parse_args(argv)
