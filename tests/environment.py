@@ -33,6 +33,8 @@ for _scope in ("CARDS", "SIMULATOR", "IMPORT", "SHARECODE"):
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--full", action="store_true", default=False,
                      help="run every case of the slow statistical and print-everything tests")
+    parser.addoption("--database-only", action="store_true", default=False,
+                     help="run only the tests that use a database (scripts/test's second pass)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -47,3 +49,31 @@ def full_run() -> bool:
 def cases(every: Sequence[T], default: Sequence[T]) -> list[T]:
     """``every`` case with --full, else ``default`` (a few of them, chosen by the test)."""
     return list(every) if full_run() else list(default)
+
+
+# --- --database-only: scripts/test's PostgreSQL pass -------------------------------------------
+# The suite runs twice, on SQLite and on PostgreSQL. A test that touches no database (the rules
+# in tests/rules_core/, the share codes, the catalogue files…) gives the same answer on both, so
+# the second pass leaves it out. A test uses a database when it asks for one (pytest-django's
+# fixtures all depend on ``django_db_setup``, or the ``django_db`` marker), or when it starts
+# processes that read DATABASE_URL themselves (these folders).
+PROCESS_TESTS = ("tests/production/", "tests/commands/", "tests/ops/")
+
+
+def uses_database(item: pytest.Item) -> bool:
+    if item.get_closest_marker("django_db") is not None:
+        return True
+    if "django_db_setup" in getattr(item, "fixturenames", ()):
+        return True
+    return item.nodeid.startswith(PROCESS_TESTS)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--database-only", default=False):
+        return
+    keep = [item for item in items if uses_database(item)]
+    dropped = [item for item in items if not uses_database(item)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
