@@ -226,6 +226,8 @@ KEEP_NEAR_SPARE_CM = 3.0
 # Boarding (R-82): board an enemy in base contact when the ship's hull + Ld + bonuses beat its
 # own by this much; a ship closing to board ends this far inside base contact.
 BOARD_MARGIN = 3
+# Ancestral Grudge's +1 to hit (R-118): 4+ instead of 5+ is half as many hits again.
+GRUDGE_WEIGHT = 1.5
 CONTACT_SPARE_CM = 0.5
 
 # The weights of a move's end point (StandardPolicy._scores). A score is about "the share of
@@ -341,12 +343,11 @@ class StandardPolicy(Policy):
         enemies = b.enemies(side)
         if not friends or not enemies:
             return None
+        grudge = None
         if self.faction_tactics and friends[0].spec.rules.grudge:
-            # Ancestral Grudge (R-118): every Votann gun hits the grudge ship at +1.
+            # Ancestral Grudge (R-118): every Votann gun hits the grudge ship at +1, about half
+            # as many hits again as at 5+: it weighs that much more as a target.
             grudge = b.memo.grudge[side]
-            if grudge is not None and grudge.on_table:
-                b.memo.focus[side] = (b.round, grudge)
-                return grudge
         cx = sum(s.x for s in friends) / len(friends)
         cy = sum(s.y for s in friends) / len(friends)
         best = None
@@ -357,6 +358,8 @@ class StandardPolicy(Policy):
             score = e.spec.victory_points / toughness
             if t.hull <= e.cripple_at:
                 score *= 1.5
+            if e is grudge:
+                score *= GRUDGE_WEIGHT
             score /= 1.0 + math.hypot(e.x - cx, e.y - cy) / 40.0
             if score > best_score:
                 best, best_score = e, score
@@ -869,6 +872,8 @@ class StandardPolicy(Policy):
         """Focus fire: the fleet's focus target when this gun bears on it; else the target where
         the volley does most harm per point of protection left."""
         focus = self.focus(b, ship.side)
+        grudge = (b.memo.grudge[ship.side] if self.faction_tactics and ship.spec.rules.grudge
+                  else None)
         best = None
         best_score = -1.0
         for opt in options:
@@ -877,6 +882,8 @@ class StandardPolicy(Policy):
                 return opt
             t = e.target
             chance = _hit_chance(gun.kind, opt.dist, t.armor)
+            if e is grudge:
+                chance *= GRUDGE_WEIGHT
             protection = t.hull + (0 if t.blast_markers else t.shields)
             score = chance * e.spec.victory_points / (protection + 1)
             if t.hull <= e.cripple_at:

@@ -148,6 +148,12 @@ def test_votann_focus_fire_on_the_grudge(cat):
     b.memo.grudge[0] = gun  # the gun cruiser hurt the Kin first
     b.memo.focus[0] = None
     assert b.policies[0].focus(b, 0) is gun
+    # +1 to hit makes the grudge worth half as much again as a target, no more: far off
+    # across the table it gives way to the nearer cruiser.
+    put(gun, 170, 150, 270)
+    b.memo.focus[0] = None
+    assert b.policies[0].focus(b, 0) is plain
+    put(gun, 120, 90, 270)
     b.policies = (UnawarePolicy(), b.policies[1])
     b.memo.focus[0] = None
     assert b.policies[0].focus(b, 0) is plain
