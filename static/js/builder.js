@@ -120,6 +120,8 @@
   });
 
   function fillMoveTo() {
+    var selects = document.querySelectorAll("#unit-list select[data-move-to]");
+    if (!selects.length) return;  // no squadron's editor is open
     var squadrons = liveRows().filter(function (row) {
       return row.classList.contains("unit--squadron");
     }).map(function (row) {
@@ -127,7 +129,7 @@
       return {row: row, value: row.id.slice("unit-".length),
               label: label ? label.textContent : row.id};
     });
-    document.querySelectorAll("#unit-list select[data-move-to]").forEach(function (select) {
+    selects.forEach(function (select) {
       var own = select.closest("article.unit");
       var choices = squadrons.filter(function (s) { return s.row !== own; });
       var options = Array.prototype.slice.call(select.options).filter(function (option) {
@@ -154,7 +156,10 @@
   // An edit in an open editor sends only the pieces it changed, not the row itself: the
   // flagship's row takes its class from the Flagship badge in its summary.
   function markFlagship() {
-    liveRows().forEach(function (row) {
+    var flagged = document.querySelectorAll(
+      "#unit-list > article.unit--flagship, #unit-list > article .unit__summary .badge--flag");
+    Array.prototype.forEach.call(flagged, function (el) {
+      var row = el.closest("article.unit");
       var flag = row.querySelector(".unit__summary .badge--flag") !== null;
       if (row.classList.contains("unit--flagship") !== flag) {
         row.classList.toggle("unit--flagship", flag);
