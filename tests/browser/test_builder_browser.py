@@ -58,6 +58,7 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
         squadron.get_by_label("Add escort").select_option("sword-class-frigate")
         squadron.get_by_role("button", name="Add to squadron").click()
         expect(page.locator("#unit-4 li.escort")).to_have_count(n + 1)
+    expect(squadron).not_to_contain_text("No escorts yet.")
 
     # The flagship moves to the Lunar, and a Commodore takes command there.
     lunar = page.locator("#unit-1")
@@ -65,6 +66,9 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
     lunar.get_by_role("button", name="Make flagship").click()
     expect(lunar.get_by_label("Admiral")).to_be_focused()  # the button made way for the select
     expect(lunar.locator(".badge--flag")).to_be_visible()
+    # The row's mark follows the flag (only the pieces of the open editor were redrawn).
+    expect(lunar).to_have_class(re.compile(r"\bunit--flagship\b"))
+    expect(page.locator("#unit-0")).not_to_have_class(re.compile(r"\bunit--flagship\b"))
     expect(lunar.locator("[data-leadership]")).to_have_text("9")
     lunar.get_by_label("Admiral").select_option("commodore")
     lunar.get_by_role("button", name="Set admiral").click()
