@@ -29,12 +29,16 @@ from fleetbuilder.ownership import OwnedQuerySet
 from fleetbuilder.simulator.models import Matchup, RunRefused, _lock_owner
 from rules_core import fleet as rf
 from rules_core.sim import SimOptions
-from rules_core.whatif import Variant, paired_difference
+from rules_core.whatif import Skipped, Variant, paired_difference
 
 log = logging.getLogger("fleetbuilder.analysis")
 
 DEFAULT_BATTLES = 500
 MAX_BATTLES = 2_000  # per variant
+# R-153: the versions one analysis plays, the baseline included. The armada samples have at
+# most 49; a fleet of many unlike units could have hundreds (seconds to check in the request,
+# megabytes in its row, and most of the simulator's queue).
+MAX_VARIANTS = 100
 
 
 class AnalysisQuerySet(OwnedQuerySet):
@@ -107,6 +111,7 @@ class Analysis(models.Model):
             raise ValueError(f"An analysis plays 1 to {MAX_BATTLES} battles a variant.")
         if not variants or variants[0]["kind"] != "base":
             raise ValueError("The baseline comes first.")
+        cls.check_size(len(variants))
         signed_in = owner is not None and owner.is_authenticated
         analysis = cls(
             public_id=secrets.token_urlsafe(16), owner=owner if signed_in else None,
@@ -140,6 +145,13 @@ class Analysis(models.Model):
         if send:
             analysis.enqueue()
         return analysis
+
+    @staticmethod
+    def check_size(versions: int) -> None:
+        """ValueError past R-153's versions (checked before any fleet is: it costs nothing)."""
+        if versions > MAX_VARIANTS:
+            raise ValueError(f"An analysis plays at most {MAX_VARIANTS} versions of a fleet; "
+                             f"this one has {versions} (R-153).")
 
     @property
     def chunks(self) -> int:
@@ -363,6 +375,21 @@ class AnalysisChunk(models.Model):
 
     def __str__(self) -> str:
         return f"chunk {self.index} of variant {self.variant} of {self.analysis_id}"
+
+
+def bound_variants(variants: list[Variant], skipped: list[Skipped]
+                   ) -> tuple[list[Variant], list[Skipped]]:
+    """At most ``MAX_VARIANTS`` versions (R-153): the baseline, then every removal (in list
+    order), then the swaps, as many as fit; the rest are listed as not played, saying why."""
+    if len(variants) <= MAX_VARIANTS:
+        return variants, skipped
+    base, rest = variants[:1], variants[1:]
+    ranked = sorted(range(len(rest)), key=lambda i: (rest[i].kind != "remove", i))
+    kept = set(ranked[:MAX_VARIANTS - 1])
+    why = (f"not played: an analysis plays at most {MAX_VARIANTS} versions of a fleet, "
+           "removals first (R-153)")
+    return ([*base, *(v for i, v in enumerate(rest) if i in kept)],
+            [*skipped, *(Skipped(v.label, why) for i, v in enumerate(rest) if i not in kept)])
 
 
 def variant_records(variants: list[Variant]) -> list[dict[str, Any]]:

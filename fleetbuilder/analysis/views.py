@@ -37,7 +37,7 @@ from rules_core.sim import SimError, SimOptions
 from rules_core.whatif import what_if_variants
 
 from .forms import AnalysisForm
-from .models import Analysis, variant_records
+from .models import Analysis, bound_variants, variant_records
 
 NEW = "analysis/new.html"
 PAGE = "analysis/analysis.html"
@@ -55,6 +55,7 @@ def _is_owner(request: HttpRequest, analysis: Analysis) -> bool:
 
 def _start(request: HttpRequest, **inputs: Any) -> Analysis:
     """Check every fleet the analysis will play (R-95's bounds, the engine), then start it."""
+    Analysis.check_size(len(inputs["variants"]))
     catalog = loader.core_catalog()
     for record in inputs["variants"]:
         check_playable(catalog, rf.parse_fleet(record["fleet"]), inputs["opponent"])
@@ -75,7 +76,7 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             fleet = data["a"].fleet
-            variants, skipped = what_if_variants(catalog, fleet)
+            variants, skipped = bound_variants(*what_if_variants(catalog, fleet))
             analysis = _start(
                 request, fleet=fleet, opponent=data["b"].fleet,
                 variants=variant_records(variants),
