@@ -118,6 +118,7 @@ class WeaponsView:
     header: str  # the header row's column labels, or "" for no header row
     caption: str
     tails: str  # type, arc, range and strength, a line a row ("\n" between)
+    tails_style: str  # the tails block pulled up by its height, level with the names
     names: tuple[tuple[str, int | None], ...]  # (a box and the name, its lines; note number)
     backgrounds: str  # the names block's CSS backgrounds: the row rules and the arc diagrams
 
@@ -156,7 +157,8 @@ def weapons_view(block: ShipBlock, ink_saver: bool = False, *, header: bool = Tr
                    f"background-size:100% {height:.3f}mm,{strip:.2f}mm {height:.3f}mm")
     return WeaponsView(header=_tail("TYPE", "ARC", "RNG", "STR(CR)", " " * len(ARC_GAP))
                        if header else "",
-                       caption=caption, tails="\n".join(tails), names=tuple(names),
+                       caption=caption, tails="\n".join(tails),
+                       tails_style=f"margin-bottom:-{height:.3f}mm", names=tuple(names),
                        backgrounds=backgrounds)
 
 
