@@ -402,3 +402,20 @@ def test_a_squadrons_title_reads_as_the_text_list_says_it(client: Client, built:
     assert re.sub(r"<[^>]+>", "", title.group(1)) == f"Squadron 1 {lineup(names)}"
     sheet = build_sheet(built, catalog, built.report(catalog), indexes=[2])
     assert sheet.units[0].lineup_text == lineup(names)
+
+
+def test_move_to_lists_the_other_squadrons_from_the_server_but_not_in_an_htmx_row(
+        client: Client, built: Fleet, edit: Any) -> None:
+    # Without JavaScript the page (?edit=) lists every other squadron; a row sent to htmx
+    # leaves them to the page (builder.js), so its size does not grow with the fleet.
+    edit(built, "add-ship/", {"ship": COBRA})  # unit 3: Squadron 2
+    page = client.get(f"{built.get_absolute_url()}?edit=2").content.decode()
+    select = re.search(r'<select id="unit-2-ship-0-to"[^>]*>(.*?)</select>', page)
+    assert select and re.findall(r"<option[^>]*>([^<]*)</option>", select.group(1)) == [
+        "Squadron 2", "A new squadron"]
+    row = editor(client, built, 2)
+    select = re.search(r'<select id="unit-2-ship-0-to"[^>]*>(.*?)</select>', row)
+    assert select and re.findall(r"<option[^>]*>([^<]*)</option>", select.group(1)) == [
+        "A new squadron"]
+    edit(built, "units/2/move/", {"ship": "0", "to": "3"}, htmx=False)
+    assert [len(u.get("ships", ())) for u in doc_units(built)] == [0, 0, 1, 2]
