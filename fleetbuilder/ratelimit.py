@@ -35,6 +35,7 @@ WHAT = {
     "simulator": "simulator runs started",
     "import": "imports",
     "sharecode": "share-code pages",
+    "replay": "battle replays",
 }
 
 

@@ -364,6 +364,7 @@ RATE_LIMITS = {
     "simulator": envint("RATE_LIMIT_SIMULATOR", "10"),  # runs started
     "import": envint("RATE_LIMIT_IMPORT", "30"),  # import previews and saves (POST)
     "sharecode": envint("RATE_LIMIT_SHARECODE", "120"),  # /fleets/code/<code>/ and its cards
+    "replay": envint("RATE_LIMIT_REPLAY", "20"),  # battle replays played (not cached), R-154
 }
 if RATE_LIMIT_WINDOW < 1 or min(RATE_LIMITS.values()) < 0:
     raise ConfigError("RATE_LIMIT_WINDOW must be 1 or more, and RATE_LIMIT_* 0 or more")

@@ -276,7 +276,7 @@ class Matchup(models.Model):
         back and forth does not play it again."""
         if not 0 <= index < self.battles:
             raise ValueError(f"This run has battles 1 to {self.battles}.")
-        key = f"sim-replay:{sim_replay.FORMAT}:{self.public_id}:{index}:{catalog.version}"
+        key = self._replay_key(catalog, index)
         data = cache.get(key)
         if data is None:
             _, data = sim_replay.replay_battle(catalog, self.core_fleet("a"),
@@ -284,6 +284,16 @@ class Matchup(models.Model):
                                                index=index, options=self.sim_options)
             cache.set(key, data, REPLAY_CACHE_SECONDS)
         return data
+
+    def _replay_key(self, catalog: core.Catalog, index: int) -> str:
+        return f"sim-replay:{sim_replay.FORMAT}:{self.public_id}:{index}:{catalog.version}"
+
+    def has_replay(self, catalog: core.Catalog, index: int) -> bool:
+        """Whether battle ``index``'s replay is in the cache (showing it plays nothing)."""
+        try:
+            return cache.get(self._replay_key(catalog, index)) is not None
+        except Exception:  # the cache is away: the replay will be played
+            return False
 
     def resume_if_stalled(self) -> bool:
         """Send the missing chunks again if nothing moved for SIM_STALL_SECONDS.

@@ -24,6 +24,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from fleetbuilder import ratelimit
 from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.access import owner_token
 from fleetbuilder.fleets.models import Fleet
@@ -261,11 +262,22 @@ def _replay_data(run: Matchup, battle: int) -> dict[str, Any]:
     return run.replay(loader.core_catalog(), battle - 1)
 
 
+def _replay_wait(request: HttpRequest, run: Matchup, battle: int) -> int:
+    """0, or the seconds to wait: a replay not in the cache is played in this request (up to
+    seconds of CPU for the biggest fleets), so each one counts against the client's replay
+    limit (R-154); one from the cache costs nothing and is not counted."""
+    if not 1 <= battle <= run.battles or run.has_replay(loader.core_catalog(), battle - 1):
+        return 0
+    return ratelimit.hit(request, "replay")
+
+
 @require_GET
 def replay(request: HttpRequest, public_id: str, battle: int) -> HttpResponse:
     """Battle ``battle`` of a run on a map, step by step (static/js/replay.js), and round by
     round as still maps without JavaScript. Readable by anyone holding the run's link."""
     run = _get_matchup(public_id)
+    if wait := _replay_wait(request, run, battle):
+        return ratelimit.refused(request, "replay", wait)
     ctx: dict[str, Any] = {"run": run, "number": battle, "error": ""}
     try:
         data = _replay_data(run, battle)
@@ -280,6 +292,14 @@ def replay(request: HttpRequest, public_id: str, battle: int) -> HttpResponse:
 def replay_json(request: HttpRequest, public_id: str, battle: int) -> HttpResponse:
     """The replay's steps (``rules_core.sim.replay``): what the page's player draws."""
     run = _get_matchup(public_id)
+    if wait := _replay_wait(request, run, battle):
+        most, window = ratelimit._limit("replay")
+        response = JsonResponse({"error": f"Too many battle replays from you: at most {most} "
+                                          f"every {ratelimit._minutes(window)}. Please wait "
+                                          f"{ratelimit._minutes(wait)} and try again."},
+                                status=429)
+        response["Retry-After"] = str(wait)
+        return response
     try:
         data = _replay_data(run, battle)
     except SimError as exc:
