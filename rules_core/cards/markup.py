@@ -12,10 +12,12 @@ templates only place it. The environment and its compiled templates are made onc
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from jinja2.ext import Extension
@@ -23,6 +25,9 @@ from markupsafe import Markup
 
 from .drawings import CRITICALS_URL, arc_strip_width, arcs_url, rules_url
 from .model import CRITICALS, ROLE_LABELS, Card, HullTrack, Roster, ShipBlock
+
+if TYPE_CHECKING:
+    from PIL.ImageFont import FreeTypeFont as ImageFontType
 
 LAYOUTS = ("poker", "a4", "letter")
 
@@ -111,6 +116,23 @@ def _name_lines(name: str, size_pt: float, room_mm: float) -> tuple[str, ...]:
     return tuple(lines)
 
 
+@lru_cache(maxsize=8)
+def _font(bold: bool) -> ImageFontType:
+    from PIL import ImageFont  # WeasyPrint's own dependency
+
+    return ImageFont.truetype(f"DejaVuSansCondensed{'-Bold' if bold else ''}.ttf", 1000)
+
+
+@lru_cache(maxsize=256)
+def points_width(points: str, small: str = "") -> str:
+    """The width a float of points needs (``points`` in DejaVu Sans Condensed Bold, then
+    ``small`` in the regular face at half its size), as a CSS length in em of the float's font.
+    Given, it spares WeasyPrint measuring the float's shrink-to-fit width; rounded up, as
+    WeasyPrint's own measure is a ten-thousandth of an em under PIL's."""
+    em = _font(True).getlength(points) / 1000 + _font(False).getlength(small) / 2000
+    return f"width:{math.ceil(em * 1000) / 1000:.3f}em"
+
+
 @dataclass(frozen=True, slots=True)
 class WeaponsView:
     """A weapons list as card.html places it: plain text, escaped on output like any other."""
@@ -149,6 +171,10 @@ def weapons_view(block: ShipBlock, ink_saver: bool = False, *, header: bool = Tr
     arc_x = CARD_INNER_MM - tail_mm + (8 + len(ARC_GAP) / 2) * MONO_ADVANCE * tail_pt * PT
     strip = arc_strip_width(arc_mm)
     height = sum(n for _, n in rows) * pitch
+    # A newline at the end of pre text makes no line: the tails block is as tall as its lines
+    # up to the last row's, not as the names when the last name takes two.
+    tails_text = "\n".join(tails).rstrip("\n")
+    tails_height = (tails_text.count("\n") + 1) * pitch
     arcs = arcs_url(rows, pitch=pitch, size=arc_mm, ink_saver=ink_saver)
     rules = rules_url((n for _, n in rows), pitch=pitch, ink_saver=ink_saver)
     # The row rules over the arcs (drawings.arcs_url); the URLs are made of numbers only.
@@ -157,8 +183,8 @@ def weapons_view(block: ShipBlock, ink_saver: bool = False, *, header: bool = Tr
                    f"background-size:100% {height:.3f}mm,{strip:.2f}mm {height:.3f}mm")
     return WeaponsView(header=_tail("TYPE", "ARC", "RNG", "STR(CR)", " " * len(ARC_GAP))
                        if header else "",
-                       caption=caption, tails="\n".join(tails),
-                       tails_style=f"margin-bottom:-{height:.3f}mm", names=tuple(names),
+                       caption=caption, tails=tails_text,
+                       tails_style=f"margin-bottom:-{tails_height:.3f}mm", names=tuple(names),
                        backgrounds=backgrounds)
 
 
@@ -235,8 +261,8 @@ ENV.filters["pyrepr"] = repr
 ENV.globals.update(
     BOX=BOX, CRITICALS_URL=CRITICALS_URL, CRITICALS_ALT=CRITICALS_ALT,
     DENSITY_CLASSES=DENSITY_CLASSES, ROLE_LABELS=ROLE_LABELS,
-    density=density, qr_svg=qr_svg, squadron_text=squadron_text, stat_text=stat_text,
-    thrust_sot=thrust_sot, weapons_view=weapons_view,
+    density=density, points_width=points_width, qr_svg=qr_svg, squadron_text=squadron_text,
+    stat_text=stat_text, thrust_sot=thrust_sot, weapons_view=weapons_view,
 )
 
 
