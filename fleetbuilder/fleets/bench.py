@@ -3,6 +3,12 @@
 ``armada_units(catalog, ships)`` builds a legal-looking Imperial Navy Armada list of ``ships``
 ships: a light cruiser for every three escorts, escorts in squadrons of three (80 ships make
 40 units). ``edit_cases`` lists the builder's edits on such a fleet, as the page posts them.
+
+An open editor weighs what its unit may take: ``largest_units`` puts every ship of the
+catalogue in the largest unit it can fly in (a capital ship alone, an escort four to a
+squadron), ``editor_cases`` are the builder's GETs on it (Edit and Done), and
+``largest_fleet`` is a fleet of the heaviest squadron and capital ship found so, for every
+kind of edit on them.
 """
 
 from __future__ import annotations
@@ -92,6 +98,16 @@ class EditCase:
     path: str  # after /fleets/<pk>/
     data: dict[str, Any]
     first: tuple[str, dict[str, Any]] | None = None  # an edit made before (undo needs a removal)
+    method: str = "post"  # "get": Edit or Done, as htmx asks for a unit's row
+
+
+def request(client: Any, fleet: Fleet, case: EditCase) -> Any:
+    """Make ``case`` (and the edit it needs first) on ``fleet`` as htmx does; its answer."""
+    headers = {"HX-Request": "true"}
+    if case.first is not None:
+        client.post(f"/fleets/{fleet.pk}/{case.first[0]}", case.first[1], headers=headers)
+    send = client.get if case.method == "get" else client.post
+    return send(f"/fleets/{fleet.pk}/{case.path}", case.data, headers=headers)
 
 
 def edit_cases(fleet: Fleet, catalog: core.Catalog) -> list[EditCase]:
@@ -174,6 +190,51 @@ def edit_cases(fleet: Fleet, catalog: core.Catalog) -> list[EditCase]:
                 cases.append(EditCase("drag to bottom", f"unit {i}{state}",
                                       f"units/{i}/reorder/", {"to": str(last), **extra}))
     return cases
+
+
+def largest_units(catalog: core.Catalog) -> list[tuple[str, core.ShipProfile,
+                                                      list[dict[str, Any]]]]:
+    """Every ship of every faction in the largest unit it flies in, as unit 0 of a fleet of
+    that faction: (faction, ship, units). A capital ship alone (the flagship); an escort four
+    to a squadron, another squadron of two after it ("Move to" has somewhere to go)."""
+    from .models import MAX_ESCORTS_PER_SQUADRON
+
+    found = []
+    for faction in catalog.factions:
+        for ship in faction.ships:
+            if ship.is_escort:
+                units = [_squadron(ship.slug, MAX_ESCORTS_PER_SQUADRON), _squadron(ship.slug, 2)]
+            else:
+                units = [_capital(ship.slug, flagship=True)]
+            found.append((faction.slug, ship, units))
+    return found
+
+
+def _squadron(slug: str, escorts: int) -> dict[str, Any]:
+    return {"kind": "squadron", "name": None, "ships": [{"ship": slug, "upgrades": []}] * escorts}
+
+
+def _capital(slug: str, *, flagship: bool) -> dict[str, Any]:
+    return {"kind": "ship", "ship": slug, "name": None, "flagship": flagship, "admiral": None,
+            "upgrades": []}
+
+
+def editor_cases(where: str) -> list[EditCase]:
+    """Opening unit 0's editor (Edit) and closing it (Done), as htmx asks for them."""
+    return [EditCase("open editor", where, "units/0/", {"edit": "1"}, method="get"),
+            EditCase("close editor", where, "units/0/", {}, method="get")]
+
+
+def largest_fleet(escort: str, capital: str) -> list[dict[str, Any]]:
+    """A fleet of the heaviest squadron and capital ship (``largest_units``, measured) of one
+    faction, for ``edit_cases``: squadrons of four and of three (Add escort fills it), two of
+    the capital ship, the first the flagship."""
+    from .models import MAX_ESCORTS_PER_SQUADRON
+
+    full = MAX_ESCORTS_PER_SQUADRON
+    return [_capital(capital, flagship=True), _squadron(escort, full),
+            _capital(capital, flagship=False), _squadron(escort, full - 1),
+            _squadron(escort, full)]
 
 
 def armada_fleet_of(catalog: core.Catalog, units: int) -> list[dict[str, Any]]:

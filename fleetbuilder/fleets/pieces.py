@@ -11,6 +11,14 @@ end of the squadron comes as a new row of the list, one removed from the end goe
 
 The page shows the editor as it was rendered before the edit (the version check makes sure of
 it), so the pieces that read the same need no swap.
+
+Escorts alike read alike: four escorts of one type with the same boxes differ only in their
+number. An answer to htmx sends the first escort, and for each other one that reads as the first
+would with its number (``as_escort``) a mark, ``<template data-copy="unit-0-ship-0"
+data-as="unit-0-ship-2">`` (``data-part``: which piece of it), that static/js/builder.js turns
+into the copy before htmx swaps the answer. A squadron of four T'au escorts, the catalogue's
+largest, opens in 8 KB rather than 16 KB. The page as served (and without JavaScript) has every
+escort whole.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ class Pieces:
     parts: dict[str, str]  # piece id -> its HTML, in page order (escorts' pieces included)
     escorts: list[str] = field(default_factory=list)  # each escort's whole <li>, in order
     no_escorts: str = ""  # the list's row when it has none
+    ships: list[str] = field(default_factory=list)  # each escort's anchor, in order
 
 
 def unit_pieces(request: HttpRequest, fleet: Fleet, sheet: Sheet, unit: UnitCard) -> Pieces:
@@ -66,8 +75,8 @@ def unit_pieces(request: HttpRequest, fleet: Fleet, sheet: Sheet, unit: UnitCard
         parts[f"{ship.anchor}-tools"] = piece("ship_tools", ship=ship)
         parts[f"{unit.anchor}-controls"] = piece("unit_controls")
         no_escorts = ""
-    return Pieces(unit.anchor, (unit.kind, unit.open), parts, escorts,
-                  no_escorts)
+    return Pieces(unit.anchor, (unit.kind, unit.open), parts, escorts, no_escorts=no_escorts,
+                  ships=[ship.anchor for ship in unit.ships] if unit.is_squadron else [])
 
 
 def changed_pieces(before: Pieces, after: Pieces) -> list[SafeString] | None:
@@ -76,8 +85,9 @@ def changed_pieces(before: Pieces, after: Pieces) -> list[SafeString] | None:
     the badge in its summary, static/js/builder.js)."""
     if before.anchor != after.anchor or before.shell != after.shell:
         return None
-    out = [mark_safe(html) for key, html in after.parts.items()
-           if key in before.parts and before.parts[key] != html]
+    changed = {key: html for key, html in after.parts.items()
+               if key in before.parts and before.parts[key] != html}
+    out = [_copy_or(changed, key, after.ships) for key in changed]
     n_b, n_a = len(before.escorts), len(after.escorts)
     if n_a > n_b:
         if n_b == 0:
@@ -98,3 +108,47 @@ def _append(unit: Pieces, rows: str) -> SafeString:
 
 def _delete(element_id: str) -> SafeString:
     return format_html('<div id="{}" hx-swap-oob="delete"></div>', element_id)
+
+
+def as_escort(html: str, first: str, other: str) -> str:
+    """The HTML of escort ``first`` (its anchor, "unit-0-ship-0") as escort ``other``'s would
+    read if they were alike: its anchor and the ship it posts for renumbered. builder.js makes
+    the copy the same way."""
+    was, now = first.rsplit("-", 1)[1], other.rsplit("-", 1)[1]
+    return html.replace(first, other).replace(f'name="ship" value="{was}"',
+                                              f'name="ship" value="{now}"')
+
+
+def _copy_mark(first: str, other: str, part: str = "") -> SafeString:
+    return format_html('<template data-copy="{}" data-as="{}"{}></template>', first, other,
+                       format_html(' data-part="{}"', part) if part else "")
+
+
+def _copy_or(changed: dict[str, str], key: str, ships: list[str]) -> SafeString:
+    """A changed piece of an escort as a mark copying the first escort's, if it reads alike and
+    the first's goes in the same answer; else the piece itself."""
+    html = changed[key]
+    if ships:
+        first = ships[0]
+        for other in ships[1:]:
+            part = key.removeprefix(other)
+            if part != key and part in ("-card", "-tools"):
+                source = changed.get(first + part)
+                if source is not None and as_escort(source, first, other) == html:
+                    return _copy_mark(first, other, part)
+                break
+    return mark_safe(html)
+
+
+def mark_copies(request: HttpRequest, fleet: Fleet, sheet: Sheet, unit: UnitCard) -> None:
+    """Mark the escorts of an open squadron, drawn whole in an answer to htmx, that read as its
+    first escort does (``ShipCard.copy_of``): the answer sends a mark for each (copy_mark)."""
+    if not (unit.open and unit.is_squadron and len(unit.ships) > 1):
+        return
+    ctx = {"fleet": fleet, "sheet": sheet, "unit": unit, "lean": True}
+    rows = [render_to_string(f"{PAGE}#escort", {**ctx, "ship": ship}, request)
+            for ship in unit.ships]
+    first = unit.ships[0].anchor
+    for ship, row in zip(unit.ships[1:], rows[1:], strict=True):
+        if as_escort(rows[0], first, ship.anchor) == row:
+            ship.copy_of = first

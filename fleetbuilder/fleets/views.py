@@ -54,7 +54,7 @@ from .forms import (
     UpgradeSetForm,
 )
 from .models import EditError, Fleet, FleetChanged
-from .pieces import Pieces, changed_pieces, unit_pieces
+from .pieces import Pieces, changed_pieces, mark_copies, unit_pieces
 from .sheet import (
     RowState,
     build_sheet,
@@ -182,6 +182,7 @@ def fleet_unit(request: HtmxHttpRequest, pk: int, unit: int) -> HttpResponse:
         return _stale(request, pk, catalog)
     report = fleet.report(catalog)
     sheet = build_sheet(fleet, catalog, report, indexes=[unit], open_unit=unit if opened else None)
+    mark_copies(request, fleet, sheet, sheet.units[0])
     response = _compact(render(request, f"{PAGE}#unit", {"fleet": fleet, "sheet": sheet,
                                                          "unit": sheet.units[0], "lean": True}))
     # No settle delay (as for edits): the editor's boxes answer a key press at once.
@@ -362,6 +363,8 @@ def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
         if changed is not None:
             redraw.discard(open_unit)
             parts = changed
+    for card in sheet.units:
+        mark_copies(request, fleet, sheet, card)
     ctx = {
         **_status_ctx(fleet, catalog),
         "sheet": sheet,

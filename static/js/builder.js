@@ -21,6 +21,11 @@
 // - "Move to" (an escort's squadron choices) is read here from the roster on the page: rows sent
 //   to htmx carry only "A new squadron", so a squadron's answer does not grow with the fleet.
 //   The page as first served (and without JavaScript) has every choice from the server.
+// - Escorts alike: an answer draws a squadron's first escort and, for each other escort that
+//   reads the same but for its number, a mark <template data-copy="unit-0-ship-0"
+//   data-as="unit-0-ship-2" [data-part="-card"]>. Before htmx swaps the answer, each mark
+//   becomes a copy of that element of the answer (its id plus data-part), the first escort's
+//   number in it replaced by the other's, as the server checked it reads (pieces.as_escort).
 // - Reordering: Move up / Move down are plain forms; dragging a row's handle (pointer) posts to
 //   the same endpoint with the place it was dropped at.
 (function () {
@@ -272,7 +277,28 @@
   document.addEventListener("pointerup", endDrag);
   document.addEventListener("pointercancel", endDrag);
 
+  function copyEscorts(html) {
+    var box = document.createElement("template");
+    box.innerHTML = html;
+    box.content.querySelectorAll("template[data-copy]").forEach(function (mark) {
+      var first = mark.getAttribute("data-copy"), other = mark.getAttribute("data-as");
+      var source = box.content.getElementById(first + (mark.getAttribute("data-part") || ""));
+      if (!source) return;
+      var was = first.slice(first.lastIndexOf("-") + 1);
+      var now = other.slice(other.lastIndexOf("-") + 1);
+      var copy = document.createElement("template");
+      copy.innerHTML = source.outerHTML.split(first).join(other)
+        .split('name="ship" value="' + was + '"').join('name="ship" value="' + now + '"');
+      mark.replaceWith(copy.content);
+    });
+    return box.innerHTML;
+  }
+
   document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var answer = event.detail.serverResponse;
+    if (typeof answer === "string" && answer.indexOf("<template data-copy=") >= 0) {
+      event.detail.serverResponse = copyEscorts(answer);
+    }
     if (event.detail.xhr.status === 409 && inBuilder(event.detail.requestConfig.elt)) {
       conflicts += 1;
       event.detail.shouldSwap = true;

@@ -1,6 +1,8 @@
 """Every kind of roster edit on a 40-unit fleet answers in under 12 KB (issue 13, Speed): the
 edits bench_builder measures (bench.edit_cases), on the first, a middle and the last unit they
-apply to, with the unit's editor open and closed."""
+apply to, with the unit's editor open and closed. So do Edit and Done (the builder's GETs) on
+every ship of the catalogue in the largest unit it flies in, and every edit on the heaviest
+squadron and capital ship found so."""
 
 from __future__ import annotations
 
@@ -11,8 +13,18 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from fleetbuilder.fleets.bench import ANSWER_GOAL, answer_size, armada_fleet_of, edit_cases
-from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.fleets.bench import (
+    ANSWER_GOAL,
+    answer_size,
+    armada_fleet_of,
+    edit_cases,
+    editor_cases,
+    largest_fleet,
+    largest_units,
+    request,
+)
+from fleetbuilder.fleets.models import MAX_ESCORTS_PER_SQUADRON, Fleet
+from fleetbuilder.fleets.pieces import as_escort
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +70,7 @@ def test_a_squadron_wide_refit_answers_with_every_escort_ticked(
     slug = case.data["upgrade"][0]
     unit = int(case.path.split("/")[1])
     response = edit(fleet, case.path, case.data)
-    body = response.content.decode()
+    body = expand_copies(response.content.decode())
     assert answer_size(response) < ANSWER_GOAL
     fleet.refresh_from_db()
     escorts = fleet.document["units"][unit]["ships"]
@@ -68,3 +80,108 @@ def test_a_squadron_wide_refit_answers_with_every_escort_ticked(
                 f"unit-{unit}-all-{slug}"]:
         tag = re.search(rf'<input type="checkbox"[^>]* id="{box}"[^>]*>', body)
         assert tag and "checked" in tag.group(0), box
+
+
+# --- escorts alike, sent once: the page copies them (static/js/builder.js) ------------------
+
+MARK = re.compile(r'<template data-copy="([^"]+)" data-as="([^"]+)"(?: data-part="([^"]*)")?>'
+                  r'</template>')
+
+
+def element(body: str, id_: str) -> str:
+    """The element of ``body`` with that id, its whole HTML."""
+    start = body.rindex("<", 0, body.index(f' id="{id_}"'))
+    tag = re.match(r"<(\w+)", body[start:])
+    assert tag
+    depth = 0
+    for m in re.finditer(rf"<(/?){tag.group(1)}\b", body[start:]):
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            return body[start:body.index(">", start + m.start()) + 1]
+    raise AssertionError(id_)
+
+
+def expand_copies(body: str) -> str:
+    """The answer as builder.js hands it to htmx: each mark replaced by its copy."""
+    def copy(m: re.Match[str]) -> str:
+        first, other, part = m.group(1), m.group(2), m.group(3) or ""
+        return as_escort(element(body, first + part), first, other)
+
+    return MARK.sub(copy, body)
+
+
+def store(fleet: Fleet, units: list[dict[str, Any]], catalog: Any) -> Fleet:
+    fleet.refresh_from_db()
+    fleet.document = {**fleet.document, "units": units}
+    fleet.store(fleet.to_core(), catalog)
+    fleet.save()
+    return fleet
+
+
+def test_edit_and_done_on_every_ship_at_its_largest_and_every_edit_on_the_heaviest_under_12_kb(
+        client: Client, start_fleet: Callable[..., Fleet], catalog: Any) -> None:
+    fleets: dict[str, Fleet] = {}
+    opened: dict[tuple[str, bool], tuple[int, str]] = {}
+    too_big = []
+    for faction, ship, units in largest_units(catalog):
+        if faction not in fleets:
+            fleets[faction] = start_fleet(client, faction=faction, game_size="armada")
+        fleet = store(fleets[faction], units, catalog)
+        for case in editor_cases(ship.slug):
+            response = request(client, fleet, case)
+            assert response.status_code == 200, case
+            if answer_size(response) >= ANSWER_GOAL:
+                too_big.append((faction, case.kind, case.where, answer_size(response)))
+            if case.kind == "open editor":
+                assert 'aria-expanded="true"' in response.content.decode()
+                key = (faction, ship.is_escort)
+                opened[key] = max(opened.get(key, (-1, "")), (answer_size(response), ship.slug))
+    assert too_big == []
+    # Every kind of edit on the faction whose squadron weighs most, with its heaviest capital.
+    (_, escort), faction = max((v, k[0]) for k, v in opened.items() if k[1])
+    units = largest_fleet(escort, opened[(faction, False)][1])
+    fleet = store(fleets[faction], units, catalog)
+    for case in edit_cases(fleet, catalog):
+        store(fleet, units, catalog)
+        response = request(client, fleet, case)
+        assert response.status_code == 200, case
+        if answer_size(response) >= ANSWER_GOAL:
+            too_big.append((faction, case.kind, case.where, answer_size(response)))
+    assert too_big == []
+
+
+def test_an_opened_squadron_sends_alike_escorts_once_and_the_page_draws_each(
+        client: Client, start_fleet: Callable[..., Fleet], catalog: Any) -> None:
+    fleet = start_fleet(client, game_size="armada")
+    faction = catalog.faction(fleet.faction)
+    escort = next(s for s in faction.ships if s.is_escort)
+    units = largest_units(catalog)
+    squadron = next(u for f, s, u in units if s.slug == escort.slug)[0]
+    store(fleet, [squadron], catalog)
+    four = MAX_ESCORTS_PER_SQUADRON
+    response = client.get(f"/fleets/{fleet.pk}/units/0/", {"edit": "1"},
+                          headers={"HX-Request": "true"})
+    body = response.content.decode()
+    assert body.count("<template data-copy=") == four - 1
+    page = expand_copies(body)
+    sizes = [len(element(page, f"unit-0-ship-{j}")) for j in range(four)]
+    assert len(set(sizes)) == 1
+    for j in range(four):
+        row = element(page, f"unit-0-ship-{j}")
+        assert f'<input type="hidden" name="ship" value="{j}">' in row
+        assert re.search(rf'id="unit-0-ship-{j}-up-[\w-]+"', row)
+        assert f'id="unit-0-ship-{j}-dup"' in row and "unit-0-ship-0" not in row or j == 0
+    # An escort unlike the first (an upgrade of its own) comes whole.
+    tick = next(t for t in (*faction.upgrades, *catalog.refits)
+                if any(c.value == "escort" for c in t.classes))
+    ships = [dict(s) for s in squadron["ships"]]
+    ships[2] = {**ships[2], "upgrades": [tick.slug]}
+    store(fleet, [{**squadron, "ships": ships}], catalog)
+    body = client.get(f"/fleets/{fleet.pk}/units/0/", {"edit": "1"},
+                      headers={"HX-Request": "true"}).content.decode()
+    assert body.count("<template data-copy=") == four - 2
+    assert re.search(r'id="unit-0-ship-2-up-' + tick.slug + r'" checked', body)
+    # The page itself (and without JavaScript) draws every escort.
+    page = client.get(f"/fleets/{fleet.pk}/", {"edit": "0"}).content.decode()
+    assert "<template data-copy=" not in page
+    assert all(f'id="unit-0-ship-{j}-card"' in page for j in range(four))

@@ -7,7 +7,11 @@ every kind of roster edit (``bench.edit_cases``: add ship, add escort, +1 of thi
 squadron-wide tick, rename, remove, reorder up/down, drag to top or bottom, flagship, admiral,
 move escort, new squadron, undo) on the first, a middle and the last unit of a 40-unit fleet,
 its editor open and closed, and prints the largest answer of each kind (its body and its HX-*
-headers) with PASS or MISS against 12 KB; and an add refused at the bound.
+headers) with PASS or MISS against 12 KB; and an add refused at the bound. Then the units that
+weigh most: every ship of the catalogue in the largest unit it flies in (``bench.largest_units``:
+an escort four to a squadron), its editor opened and closed (``bench.editor_cases``), and every
+kind of edit on a fleet of the heaviest squadron and that faction's heaviest capital ship
+(``bench.largest_fleet``), each kind's largest answer with PASS or MISS.
 Works in a transaction it rolls back: nothing is left behind. Goals (issue 13): validator
 < 2 ms, add-ship < 10 ms at 40 ships and not growing with the fleet, every answer < 12 KB, the
 same query count whatever the fleet's size; ``--check`` exits 1 when one is missed. The
@@ -31,12 +35,17 @@ from rules_core.validator import validate
 from ...bench import (
     ANSWER_GOAL,
     FACTION,
+    EditCase,
     QueryCounter,
     answer_size,
     armada_fleet_of,
     armada_units,
     edit_cases,
+    editor_cases,
+    largest_fleet,
+    largest_units,
     median_ms,
+    request,
 )
 from ...models import Fleet
 
@@ -100,6 +109,7 @@ class Command(BaseCommand):
             times.sort()
             results[size] = (times[len(times) // 2], queries.count, sizes[fleet.pk])
         largest = self.every_edit(client, fleet, reset, armada_fleet_of(catalog, unit_count))
+        heaviest = self.largest_units(client)
         others = {}
         reset(armada_units(catalog, 150))
         response = client.post(url, data, headers=headers)  # refused: past the bound
@@ -125,6 +135,11 @@ class Command(BaseCommand):
             verdict = "MISS" if size_bytes >= ANSWER_GOAL else "PASS"
             out(f"  {kind:<20} {size_bytes / 1024:5.1f} KB  {verdict}  ({where})")
             missed |= size_bytes >= ANSWER_GOAL
+        out("largest answer of each GET and edit on the units that weigh most (goal < 12 KB):")
+        for kind, (size_bytes, where) in heaviest.items():
+            verdict = "MISS" if size_bytes >= ANSWER_GOAL else "PASS"
+            out(f"  {kind:<20} {size_bytes / 1024:5.1f} KB  {verdict}  ({where})")
+            missed |= size_bytes >= ANSWER_GOAL
         for name, size_bytes in others.items():
             out(f"{name:<30} answer {size_bytes / 1024:5.1f} KB")
             missed |= size_bytes >= ANSWER_GOAL
@@ -140,19 +155,59 @@ class Command(BaseCommand):
                    reset: Callable[[list[dict[str, Any]]], None],
                    units: list[dict[str, Any]]) -> dict[str, tuple[int, str]]:
         """The largest answer of each kind of edit (bench.edit_cases), and where it was made."""
-        headers = {"HX-Request": "true"}
         reset(units)
         largest: dict[str, tuple[int, str]] = {}
         for case in edit_cases(fleet, loader.core_catalog()):
             reset(units)
-            if case.first is not None:
-                path, payload = case.first
-                client.post(f"/fleets/{fleet.pk}/{path}", payload, headers=headers)
-            response = client.post(f"/fleets/{fleet.pk}/{case.path}", case.data, headers=headers)
-            if response.status_code != 200:
-                raise CommandError(f"{case.kind} ({case.where}) was answered "
-                                   f"{response.status_code}")
-            size = answer_size(response)
-            if size > largest.get(case.kind, (-1, ""))[0]:
-                largest[case.kind] = (size, case.where)
+            self.measure(client, fleet, case, largest)
         return largest
+
+    def measure(self, client: Client, fleet: Fleet, case: EditCase,
+                largest: dict[str, tuple[int, str]], where: str = "") -> int:
+        response = request(client, fleet, case)
+        if response.status_code != 200:
+            raise CommandError(f"{case.kind} ({case.where}) was answered {response.status_code}")
+        size = answer_size(response)
+        if size > largest.get(case.kind, (-1, ""))[0]:
+            largest[case.kind] = (size, f"{where}{case.where}")
+        return size
+
+    def largest_units(self, client: Client) -> dict[str, tuple[int, str]]:
+        """Every ship in its largest unit, Edit and Done on it; then every kind of edit on a
+        fleet of the faction whose squadron's editor weighs most."""
+        catalog = loader.core_catalog()
+        fleets: dict[str, Fleet] = {}
+        largest: dict[str, tuple[int, str]] = {}
+        opened: dict[tuple[str, bool], tuple[int, str]] = {}  # (faction, escort) -> size, ship
+        for faction, ship, units in largest_units(catalog):
+            if faction not in fleets:
+                fleets[faction] = self.new_fleet(client, faction)
+            fleet = fleets[faction]
+            store(fleet, units, catalog)
+            for case in editor_cases(f"{faction}: {ship.name}"
+                                     f"{' x4' if ship.is_escort else ''}"):
+                size = self.measure(client, fleet, case, largest)
+                if case.kind == "open editor":
+                    key = (faction, ship.is_escort)
+                    opened[key] = max(opened.get(key, (-1, "")), (size, ship.slug))
+        (_, escort), faction = max((v, k[0]) for k, v in opened.items() if k[1])
+        capital = opened[(faction, False)][1]
+        units = largest_fleet(escort, capital)
+        fleet = fleets[faction]
+        for case in edit_cases(store(fleet, units, catalog), catalog):
+            store(fleet, units, catalog)
+            self.measure(client, fleet, case, largest, f"{faction} {escort}/{capital}, ")
+        return largest
+
+    def new_fleet(self, client: Client, faction: str) -> Fleet:
+        response = client.post("/fleets/new/", {"faction": faction, "game_size": "armada",
+                                                "name": "Benchmark"})
+        return Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
+
+
+def store(fleet: Fleet, units: list[dict[str, Any]], catalog: Any) -> Fleet:
+    fleet.refresh_from_db()
+    fleet.document = {**fleet.document, "units": units}
+    fleet.store(fleet.to_core(), catalog)
+    fleet.save()
+    return fleet
