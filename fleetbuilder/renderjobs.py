@@ -13,8 +13,13 @@ import logging
 import secrets
 from typing import Any, ClassVar, Self
 
-from django.db import models
+from django.conf import settings
+from django.db import models, transaction
 from django.utils import timezone
+
+# R-155: unfinished jobs of one kind (prints, or packs) a requester may have, and in all.
+MAX_ACTIVE_PER_OWNER = 3
+MAX_QUEUED = 200
 
 
 class JobStatus(models.TextChoices):
@@ -22,6 +27,15 @@ class JobStatus(models.TextChoices):
     RUNNING = "running", "rendering"
     DONE = "done", "ready"
     FAILED = "failed", "failed"
+
+
+class RenderRefused(Exception):
+    """A job that may not be queued now (R-155), with the message for the player and a
+    status: 429 for the requester's own jobs, 503 when the queue is full."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class QueuedRender:
@@ -32,6 +46,7 @@ class QueuedRender:
     ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
     log: ClassVar[logging.Logger]
     unreachable: ClassVar[str]  # what the player reads when the broker is away
+    what_plural: ClassVar[str] = "PDFs"  # in the player's words: "big prints", "battle packs"
 
     pk: Any
     public_id: str
@@ -49,17 +64,39 @@ class QueuedRender:
     @classmethod
     def requested(cls, *, owner: Any, owner_token: str, cache_key: str, **fields: Any) -> Self:
         """The requester's unfinished or finished job for this PDF (asked twice, rendered once),
-        else a new one, queued."""
+        else a new one, queued: ``RenderRefused`` (nothing kept) when the requester already
+        has ``RENDER_MAX_ACTIVE_PER_OWNER`` unfinished jobs of this kind, or the queue holds
+        ``RENDER_MAX_QUEUED`` (R-155)."""
+        from fleetbuilder.simulator.models import _lock_owner
+
         signed_in = owner is not None and owner.is_authenticated
         mine = cls.objects.owned_by(owner if signed_in else None, owner_token)
-        same = mine.filter(cache_key=cache_key).exclude(status=JobStatus.FAILED).first()
-        if same is not None:
-            return same  # type: ignore[no-any-return]
-        job = cls.objects.create(
-            public_id=secrets.token_urlsafe(16), owner=owner if signed_in else None,
-            session_key="" if signed_in else owner_token, cache_key=cache_key, **fields)
-        job.enqueue()
+        with transaction.atomic():  # one owner's requests one at a time, so the bound holds
+            _lock_owner(f"render:{cls.__name__}:" +
+                        (f"user:{owner.pk}" if signed_in else f"session:{owner_token}"))
+            same = mine.filter(cache_key=cache_key).exclude(status=JobStatus.FAILED).first()
+            if same is not None:
+                return same  # type: ignore[no-any-return]
+            cls._check_room(mine)
+            job = cls.objects.create(
+                public_id=secrets.token_urlsafe(16), owner=owner if signed_in else None,
+                session_key="" if signed_in else owner_token, cache_key=cache_key, **fields)
+        job.enqueue()  # outside the transaction: a worker may start at once
         return job  # type: ignore[no-any-return]
+
+    @classmethod
+    def _check_room(cls, mine: Any) -> None:
+        most = int(getattr(settings, "RENDER_MAX_ACTIVE_PER_OWNER", MAX_ACTIVE_PER_OWNER))
+        what = cls.what_plural
+        if most and mine.filter(status__in=cls.ACTIVE).count() >= most:
+            raise RenderRefused(
+                f"You already have {most} {what} being made. Wait for one to finish (its page "
+                "shows how far it is), then ask again.", 429)
+        queued = int(getattr(settings, "RENDER_MAX_QUEUED", MAX_QUEUED))
+        if queued and cls.objects.filter(status__in=cls.ACTIVE).count() >= queued:
+            raise RenderRefused(
+                f"The print workers are busy: {queued} {what} are waiting. Try again in a few "
+                "minutes.", 503)
 
     def enqueue(self) -> None:
         """Send the job to the workers (outside any transaction: a worker may start at once)."""

@@ -41,6 +41,7 @@ class BattlePack(QueuedRender, models.Model):
     log = log
     unreachable = ("The print queue could not be reached. Nothing was lost; ask for the pack "
                    "again in a moment.")
+    what_plural = "battle packs"
 
     public_id = models.CharField(max_length=32, unique=True, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

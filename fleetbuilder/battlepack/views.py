@@ -19,6 +19,7 @@ from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.models import Fleet as SavedFleet
 from fleetbuilder.fleets.models import session_owner_token
 from fleetbuilder.ratelimit import rate_limit
+from fleetbuilder.renderjobs import RenderRefused
 from fleetbuilder.simulator.models import Matchup
 from rules_core import sharecode
 from rules_core.fleet import Fleet
@@ -70,13 +71,24 @@ def from_matchup(request: HttpRequest, public_id: str) -> HttpResponse:
         return HttpResponseBadRequest("Choose A4 or Letter paper.", content_type="text/plain")
     fleet_a, fleet_b = run.core_fleet("a"), run.core_fleet("b")
     options = run.options or {}
-    pack = BattlePack.start(
-        fleet_a=fleet_a, fleet_b=fleet_b, label_a=run.label("a"), label_b=run.label("b"),
-        share_a=share_link(request, fleet_a), share_b=share_link(request, fleet_b),
-        terrain=options.get("terrain", "none"), movement=options.get("movement", "standard"),
-        paper=paper, owner=request.user,
-        owner_token=_owner_token(request, create=True) or "", matchup=run)
+    try:
+        pack = BattlePack.start(
+            fleet_a=fleet_a, fleet_b=fleet_b, label_a=run.label("a"), label_b=run.label("b"),
+            share_a=share_link(request, fleet_a), share_b=share_link(request, fleet_b),
+            terrain=options.get("terrain", "none"),
+            movement=options.get("movement", "standard"), paper=paper, owner=request.user,
+            owner_token=_owner_token(request, create=True) or "", matchup=run)
+    except RenderRefused as exc:
+        return refused(request, exc, back=run.get_absolute_url())
     return redirect(pack)
+
+
+def refused(request: HttpRequest, exc: RenderRefused, *, back: str = "") -> HttpResponse:
+    """The answer to a pack or print the queue's bounds refuse (R-155): why, and a way back."""
+    response = render(request, "cards/busy.html", {"message": str(exc), "back": back},
+                      status=exc.status)
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @require_http_methods(["GET", "POST"])
@@ -91,19 +103,25 @@ def new(request: HttpRequest) -> HttpResponse:
         initial.update(a_fleet=fleets[0].pk, b_fleet=fleets[min(1, len(fleets) - 1)].pk)
     form = PackForm(request.POST or None, catalog=loader.core_catalog(), fleets=fleets,
                     initial=initial)
+    status = 400
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         a, b = data["a"], data["b"]
-        p = BattlePack.start(
-            fleet_a=a.fleet, fleet_b=b.fleet, label_a=a.source["label"],
-            label_b=b.source["label"], share_a=share_link(request, a.fleet),
-            share_b=share_link(request, b.fleet), terrain=data["terrain"],
-            movement=data.get("movement") or "standard", paper=data["paper"],
-            owner=request.user, owner_token=_owner_token(request, create=True) or "")
-        return redirect(p)
+        try:
+            p = BattlePack.start(
+                fleet_a=a.fleet, fleet_b=b.fleet, label_a=a.source["label"],
+                label_b=b.source["label"], share_a=share_link(request, a.fleet),
+                share_b=share_link(request, b.fleet), terrain=data["terrain"],
+                movement=data.get("movement") or "standard", paper=data["paper"],
+                owner=request.user, owner_token=_owner_token(request, create=True) or "")
+        except RenderRefused as exc:
+            form.add_error(None, str(exc))
+            status = exc.status
+        else:
+            return redirect(p)
     ctx = {"form": form, "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
            "has_fleets": bool(fleets)}
-    return render(request, NEW, ctx, status=400 if form.errors else 200)
+    return render(request, NEW, ctx, status=status if form.errors else 200)
 
 
 @require_GET

@@ -32,6 +32,7 @@ from fleetbuilder.fleets.access import fleet_for_request
 from fleetbuilder.fleets.models import session_owner_token
 from fleetbuilder.http import HtmxHttpRequest
 from fleetbuilder.ratelimit import rate_limit
+from fleetbuilder.renderjobs import RenderRefused
 from rules_core.cards import LAYOUTS, render_cards
 from rules_core.fleet import FleetFormatError, parse_fleet
 from rules_core.limits import MAX_CARDS_PER_PDF
@@ -132,11 +133,18 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
         if request is None:
             return HttpResponseBadRequest(big_print_note(len(fleet.units)),
                                           content_type="text/plain")
-        job = PrintJob.start(
-            document=document, name=name or fleet.name or "Fleet", filename=filename,
-            layout=layout, ink_saver=ink_saver, share_url=share_url, cards=len(fleet.units),
-            cache_key=key, owner=request.user, advanced_movement=advanced_movement,
-            owner_token=session_owner_token(request.session, create=True) or "")
+        try:
+            job = PrintJob.start(
+                document=document, name=name or fleet.name or "Fleet", filename=filename,
+                layout=layout, ink_saver=ink_saver, share_url=share_url,
+                cards=len(fleet.units), cache_key=key, owner=request.user,
+                advanced_movement=advanced_movement,
+                owner_token=session_owner_token(request.session, create=True) or "")
+        except RenderRefused as exc:
+            response = render(request, "cards/busy.html", {"message": str(exc)},
+                              status=exc.status)
+            response["Cache-Control"] = "private, no-store"
+            return response
         return redirect(job)
     if preview:
         pdf = pdfcache.get(pdf_key) or render_cards(
