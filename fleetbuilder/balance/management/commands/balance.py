@@ -25,6 +25,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from fleetbuilder.catalog import loader
 from fleetbuilder.ops.health import CheckFailed, celery_in_process, check_workers
+from fleetbuilder.simulator.models import MAX_SEED
 from rules_core.balance import (
     SIZES,
     BalanceError,
@@ -85,6 +86,8 @@ class Command(BaseCommand):
             self.fail("--workers is for playing here; with --queue the queue's workers play")
         if options["chunk"] is not None and not 1 <= options["chunk"] <= 10_000:
             self.fail("--chunk must be from 1 to 10000")
+        if not 0 <= options["seed"] <= MAX_SEED:  # a published table stores it in 64 bits
+            self.fail(f"--seed must be from 0 to {MAX_SEED} (as the simulator's)")
         factions = tuple(f.strip() for f in options["factions"].split(",") if f.strip())
         try:
             spec = BalanceSpec(size=options["size"], battles=options["battles"],
