@@ -162,7 +162,10 @@ def _validation_error(request: HttpRequest, exc: NinjaValidationError) -> HttpRe
         loc = list(e.get("loc", ()))
         if loc and loc[0] in ("body", "query", "path"):
             loc = loc[2:] if loc[0] == "body" else loc[1:]
-        errors.append((_path(loc), str(e.get("msg", "is not valid"))))
+        message = str(e.get("msg", "is not valid"))
+        if e.get("type") == "extra_forbidden":  # the fleet-file reader's words (schemas.Strict)
+            message = "is not a key of this object"
+        errors.append((_path(loc), message))
     return _input_problem(request, InputProblem(errors or [("", "Bad input.")]))
 
 

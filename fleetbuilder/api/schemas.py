@@ -193,13 +193,20 @@ class FleetDetail(FleetSummary):
 # --- simulator runs -------------------------------------------------------------------------
 
 
-class SampleSide(Schema):
+class Strict(Schema):
+    """A request body's shape: a key it does not name is an error (a 400 naming its path),
+    not silently dropped ("battels": 10000 would otherwise start a run of 500 battles)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class SampleSide(Strict):
     faction: str
     size: Literal["patrol", "skirmish", "battle", "armada"] = "skirmish"
     variant: str | None = None
 
 
-class Side(Schema):
+class Side(Strict):
     """One side of a run: exactly one of ``fleet`` (one of your fleets' ids), ``share`` (a
     share code or a shared fleet's link), ``sample`` or ``file`` (a fleet file)."""
 
@@ -210,7 +217,7 @@ class Side(Schema):
     policy: str = "standard"
 
 
-class RunIn(Schema):
+class RunIn(Strict):
     a: Side
     b: Side
     battles: int = Field(500, description="1 to 10000")
