@@ -2,7 +2,8 @@
 answered the most, a drag to the top (every squadron after it is numbered again) and a
 squadron-wide refit ticked in an open editor (every escort's boxes), answer in under 12 KB and
 leave the page as a reload draws it; "Move to", left out of rows sent to htmx, is listed from
-the roster on the page."""
+the roster on the page; a squadron of four alike escorts, sent as one and marks, opens with
+every escort drawn and posting for itself."""
 
 from __future__ import annotations
 
@@ -127,6 +128,8 @@ def test_move_to_offers_the_squadrons_on_the_page_and_moves_the_escort(
     expect(move_to.locator("option")).to_have_text(["Squadron 2", "A new squadron"])
     # Moved up, the Cobras' squadron is Squadron 1 now: the list follows.
     page.locator("#unit-2-up").click()
+    # One edit at a time: a click while the first is on its way is dropped (hx-sync).
+    expect(page.locator("#unit-1-title")).to_contain_text("Squadron 2 1× Cobra Destroyer")
     page.locator("#unit-1-up").click()
     expect(page.locator("#unit-0-title")).to_contain_text("Squadron 1 1× Cobra Destroyer")
     move_to = page.locator("#unit-1-ship-1-to")
@@ -139,3 +142,66 @@ def test_move_to_offers_the_squadrons_on_the_page_and_moves_the_escort(
     page.reload()
     expect(page.locator("#unit-0-title")).to_contain_text(
         "Squadron 1 1× Cobra Destroyer, 1× Sword Frigate")
+
+
+def test_opening_a_squadron_of_four_alike_escorts_draws_each_and_each_posts_for_itself(
+        page: Page, live_catalog) -> None:
+    # The answer sends the first escort and a mark for each alike (pieces.mark_copies); the
+    # page draws them all, each box and button posting for its own escort.
+    from fleetbuilder.catalog.loader import core_catalog
+    from fleetbuilder.fleets.models import MAX_ESCORTS_PER_SQUADRON, Fleet
+
+    catalog = core_catalog()
+
+    def escort_options(faction: Any) -> int:
+        return sum(1 for u in (*faction.upgrades, *catalog.refits)
+                   if any(c.value == "escort" for c in u.classes))
+
+    faction = max((f for f in catalog.factions if any(s.is_escort for s in f.ships)),
+                  key=escort_options)
+    escort = next(s for s in faction.ships if s.is_escort)
+    page.goto(live_catalog.url + "/fleets/new/")
+    page.get_by_label("Faction").select_option(faction.slug)
+    page.get_by_label("Game size").select_option("armada")
+    page.get_by_role("button", name="Start building").click()
+    page.wait_for_url("**/fleets/*/")
+    fleet = Fleet.objects.get(pk=int(page.url.rstrip("/").split("/")[-1]))
+    four = MAX_ESCORTS_PER_SQUADRON
+    ships = [{"ship": escort.slug, "upgrades": []}] * four
+    fleet.document = {**fleet.document,
+                      "units": [{"kind": "squadron", "name": None, "ships": ships}]}
+    fleet.store(fleet.to_core(), catalog)
+    fleet.save()
+    page.reload()
+
+    with page.expect_response(lambda r: "/units/0/?" in r.url) as opened:
+        page.locator("#unit-0-edit").click()
+    assert answer_size(opened.value) < 12 * 1024
+    assert opened.value.text().count("<template data-copy=") == four - 1
+    expect(page.locator("#unit-0-escorts > li.escort")).to_have_count(four)
+    expect(page.locator("#unit-0 template")).to_have_count(0)
+    for j in range(four):
+        card = page.locator(f"#unit-0-ship-{j}")
+        expect(card.get_by_role("group", name=f"Upgrades of {escort.name}")).to_be_visible()
+        expect(card.get_by_role("button", name=f"Duplicate {escort.name}")).to_have_id(
+            f"unit-0-ship-{j}-dup")
+        expect(card.locator('input[name="ship"]').first).to_have_value(str(j))
+    drawn = page.eval_on_selector_all("#unit-0-escorts input[type=checkbox]",
+                                      "boxes => boxes.map(b => [b.id, b.checked])")
+    # The last escort's first free box ticks that escort alone, and keeps the focus.
+    box = page.locator(f"#unit-0-ship-{four - 1} input[type=checkbox]:not([disabled])").first
+    slug = box.get_attribute("value")
+    box.focus()
+    with page.expect_response(lambda r: r.url.endswith("/units/0/upgrades/")):
+        page.keyboard.press("Space")
+    expect(box).to_be_checked()
+    expect(box).to_be_focused()
+    fleet.refresh_from_db()
+    assert [slug in s["upgrades"] for s in fleet.document["units"][0]["ships"]] == [
+        False] * (four - 1) + [True]
+    # The page as a reload draws it, the editor open: the same boxes.
+    page.goto(f"{live_catalog.url}/fleets/{fleet.pk}/?edit=0")
+    reloaded = page.eval_on_selector_all("#unit-0-escorts input[type=checkbox]",
+                                         "boxes => boxes.map(b => [b.id, b.checked])")
+    ticked = f"unit-0-ship-{four - 1}-up-{slug}"
+    assert [[i, c or i == ticked] for i, c in drawn] == reloaded
