@@ -13,12 +13,13 @@ The page shows the editor as it was rendered before the edit (the version check 
 it), so the pieces that read the same need no swap.
 
 Escorts alike read alike: four escorts of one type with the same boxes differ only in their
-number. An answer to htmx sends the first escort, and for each other one that reads as the first
-would with its number (``as_escort``) a mark, ``<template data-copy="unit-0-ship-0"
-data-as="unit-0-ship-2">`` (``data-part``: which piece of it), that static/js/builder.js turns
-into the copy before htmx swaps the answer. A squadron of four T'au escorts, the catalogue's
-largest, opens in 8 KB rather than 16 KB. The page as served (and without JavaScript) has every
-escort whole.
+number. An answer to htmx sends the first escort, and for each other one that reads as an
+earlier one sent whole would with its number (``as_escort``) a mark, ``<template
+data-copy="unit-0-ship-0" data-as="unit-0-ship-2">`` (``data-part``: which piece of it, its card
+or its tools), that static/js/builder.js turns into the copy before htmx swaps the answer; with
+``data-page`` the copy is of the page's piece (escorts moved one place by an escort added or
+removed before them). A squadron of four T'au escorts, the catalogue's largest, opens in 8.5 KB
+rather than 16.5 KB. The page as served (and without JavaScript) has every escort whole.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from .models import Fleet
-from .sheet import Sheet, UnitCard
+from .sheet import Sheet, ShipCard, UnitCard
 
 PAGE = "fleets/builder.html"
 
@@ -87,7 +88,7 @@ def changed_pieces(before: Pieces, after: Pieces) -> list[SafeString] | None:
         return None
     changed = {key: html for key, html in after.parts.items()
                if key in before.parts and before.parts[key] != html}
-    out = [_copy_or(changed, key, after.ships) for key in changed]
+    out = _copies(changed, after.ships, before)
     n_b, n_a = len(before.escorts), len(after.escorts)
     if n_a > n_b:
         if n_b == 0:
@@ -119,36 +120,66 @@ def as_escort(html: str, first: str, other: str) -> str:
                                               f'name="ship" value="{now}"')
 
 
-def _copy_mark(first: str, other: str, part: str = "") -> SafeString:
-    return format_html('<template data-copy="{}" data-as="{}"{}></template>', first, other,
-                       format_html(' data-part="{}"', part) if part else "")
+def _copy_mark(first: str, other: str, part: str = "", *, page: bool = False) -> SafeString:
+    return format_html('<template data-copy="{}" data-as="{}"{}{}></template>', first, other,
+                       format_html(' data-part="{}"', part) if part else "",
+                       mark_safe(" data-page") if page else "")
 
 
-def _copy_or(changed: dict[str, str], key: str, ships: list[str]) -> SafeString:
-    """A changed piece of an escort as a mark copying the first escort's, if it reads alike and
-    the first's goes in the same answer; else the piece itself."""
-    html = changed[key]
-    if ships:
-        first = ships[0]
-        for other in ships[1:]:
-            part = key.removeprefix(other)
-            if part != key and part in ("-card", "-tools"):
-                source = changed.get(first + part)
-                if source is not None and as_escort(source, first, other) == html:
+def _copies(changed: dict[str, str], ships: list[str], before: Pieces) -> list[SafeString]:
+    """The changed pieces, in order. An escort's card or tools that reads as an earlier
+    escort's sent whole in this answer goes as a mark copying it; one that reads as an escort's
+    the page shows now (the escorts after one added or removed in the middle move up or down
+    one) as a mark copying that (``data-page``: builder.js copies it from the page before the
+    swap, out of band)."""
+    out = []
+    whole: set[str] = set()
+    for key, html in changed.items():
+        mark = _copy_of(changed, key, ships, whole, before)
+        out.append(mark or mark_safe(html))
+        if mark is None:
+            whole.add(key)
+    return out
+
+
+def _copy_of(changed: dict[str, str], key: str, ships: list[str], whole: set[str],
+             before: Pieces) -> SafeString | None:
+    for j, other in enumerate(ships):
+        part = key.removeprefix(other)
+        if part != key and part in ("-card", "-tools"):
+            for first in ships[:j]:
+                source = first + part
+                if source in whole and as_escort(changed[source], first, other) == changed[key]:
                     return _copy_mark(first, other, part)
-                break
-    return mark_safe(html)
+            for first in before.ships:
+                shown = before.parts.get(first + part)
+                if shown is not None and as_escort(shown, first, other) == changed[key]:
+                    return _copy_mark(first, other, part, page=True)
+            return None
+    return None
 
 
 def mark_copies(request: HttpRequest, fleet: Fleet, sheet: Sheet, unit: UnitCard) -> None:
-    """Mark the escorts of an open squadron, drawn whole in an answer to htmx, that read as its
-    first escort does (``ShipCard.copy_of``): the answer sends a mark for each (copy_mark)."""
+    """Mark the escorts of an open squadron, drawn whole in an answer to htmx, that read as an
+    earlier escort drawn whole does (``ShipCard.copy_of``), and of the others those whose tools
+    read as an earlier one's (``tools_copy_of``): the answer sends a mark for each."""
     if not (unit.open and unit.is_squadron and len(unit.ships) > 1):
         return
     ctx = {"fleet": fleet, "sheet": sheet, "unit": unit, "lean": True}
-    rows = [render_to_string(f"{PAGE}#escort", {**ctx, "ship": ship}, request)
-            for ship in unit.ships]
-    first = unit.ships[0].anchor
-    for ship, row in zip(unit.ships[1:], rows[1:], strict=True):
-        if as_escort(rows[0], first, ship.anchor) == row:
-            ship.copy_of = first
+
+    def render(name: str, ship: ShipCard) -> str:
+        return render_to_string(f"{PAGE}#{name}", {**ctx, "ship": ship}, request)
+
+    rows = [render("escort", ship) for ship in unit.ships]
+    tools = [render("ship_tools", ship) for ship in unit.ships]
+    whole = [0]  # the escorts drawn whole
+    for j, ship in enumerate(unit.ships[1:], 1):
+        here = ship.anchor
+        ship.copy_of = next((unit.ships[i].anchor for i in whole
+                             if as_escort(rows[i], unit.ships[i].anchor, here) == rows[j]), "")
+        if ship.copy_of:
+            continue
+        ship.tools_copy_of = next(
+            (unit.ships[i].anchor for i in whole if not unit.ships[i].tools_copy_of
+             and as_escort(tools[i], unit.ships[i].anchor, here) == tools[j]), "")
+        whole.append(j)

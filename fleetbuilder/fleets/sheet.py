@@ -95,9 +95,10 @@ class ShipCard:
 
     allowed: list[UpgradeOption] = field(default_factory=list)
     refused: list[UpgradeOption] = field(default_factory=list)
-    # In an answer to htmx, an escort that reads as the first one does (same ship, boxes and
-    # reasons) is sent as a mark naming it; builder.js copies the first (pieces.mark_copies).
+    # In an answer to htmx, an escort that reads as an earlier one does (same ship, boxes and
+    # reasons) is sent as a mark naming it; builder.js copies that one (pieces.mark_copies).
     copy_of: str = ""
+    tools_copy_of: str = ""  # the same for its tools alone (Duplicate, Remove, Move to)
 
     def __post_init__(self) -> None:
         self.allowed = [o for o in self.options if o.allowed]

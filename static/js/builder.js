@@ -26,6 +26,8 @@
 //   data-as="unit-0-ship-2" [data-part="-card"]>. Before htmx swaps the answer, each mark
 //   becomes a copy of that element of the answer (its id plus data-part), the first escort's
 //   number in it replaced by the other's, as the server checked it reads (pieces.as_escort).
+//   With data-page the element copied is the page's, as it is before the swap (an escort added
+//   or removed in the middle of a squadron: the ones after it move one place).
 // - Reordering: Move up / Move down are plain forms; dragging a row's handle (pointer) posts to
 //   the same endpoint with the place it was dropped at.
 (function () {
@@ -282,13 +284,23 @@
     box.innerHTML = html;
     box.content.querySelectorAll("template[data-copy]").forEach(function (mark) {
       var first = mark.getAttribute("data-copy"), other = mark.getAttribute("data-as");
-      var source = box.content.getElementById(first + (mark.getAttribute("data-part") || ""));
+      var id = first + (mark.getAttribute("data-part") || "");
+      var page = mark.hasAttribute("data-page");
+      var source = page ? document.getElementById(id) : box.content.getElementById(id);
       if (!source) return;
       var was = first.slice(first.lastIndexOf("-") + 1);
       var now = other.slice(other.lastIndexOf("-") + 1);
       var copy = document.createElement("template");
       copy.innerHTML = source.outerHTML.split(first).join(other)
         .split('name="ship" value="' + was + '"').join('name="ship" value="' + now + '"');
+      if (page) {  // a piece of the page as it is: swapped out of band, no request's classes
+        var root = copy.content.firstElementChild;
+        root.setAttribute("hx-swap-oob", "true");
+        [root].concat(Array.prototype.slice.call(root.querySelectorAll("[class]")))
+          .forEach(function (el) {
+            el.classList.remove("htmx-request", "htmx-settling", "htmx-swapping", "htmx-added");
+          });
+      }
       mark.replaceWith(copy.content);
     });
     return box.innerHTML;

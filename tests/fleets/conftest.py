@@ -1,7 +1,9 @@
-"""A player's browser with one fleet started, an outsider's browser, and helpers to edit."""
+"""A player's browser with one fleet started, an outsider's browser, and helpers to edit; an
+htmx answer as builder.js hands it to htmx (``expand_copies``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -9,6 +11,7 @@ import pytest
 from django.test import Client
 
 from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.fleets.pieces import as_escort
 
 
 @pytest.fixture
@@ -45,3 +48,31 @@ def edit(client: Client) -> Callable[..., Any]:
                                           headers=headers)
 
     return post
+
+
+# --- escorts alike, sent once: the page copies them (static/js/builder.js) ------------------
+
+MARK = re.compile(r'<template data-copy="([^"]+)" data-as="([^"]+)"(?: data-part="([^"]*)")?>'
+                  r'</template>')
+
+
+def element(body: str, id_: str) -> str:
+    """The element of ``body`` with that id, its whole HTML."""
+    start = body.rindex("<", 0, body.index(f' id="{id_}"'))
+    tag = re.match(r"<(\w+)", body[start:])
+    assert tag
+    depth = 0
+    for m in re.finditer(rf"<(/?){tag.group(1)}\b", body[start:]):
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            return body[start:body.index(">", start + m.start()) + 1]
+    raise AssertionError(id_)
+
+
+def expand_copies(body: str) -> str:
+    """The answer as builder.js hands it to htmx: each mark replaced by its copy."""
+    def copy(m: re.Match[str]) -> str:
+        first, other, part = m.group(1), m.group(2), m.group(3) or ""
+        return as_escort(element(body, first + part), first, other)
+
+    return MARK.sub(copy, body)

@@ -24,7 +24,7 @@ from fleetbuilder.fleets.bench import (
     request,
 )
 from fleetbuilder.fleets.models import MAX_ESCORTS_PER_SQUADRON, Fleet
-from fleetbuilder.fleets.pieces import as_escort
+from tests.fleets.conftest import element, expand_copies
 
 pytestmark = pytest.mark.django_db
 
@@ -80,34 +80,6 @@ def test_a_squadron_wide_refit_answers_with_every_escort_ticked(
                 f"unit-{unit}-all-{slug}"]:
         tag = re.search(rf'<input type="checkbox"[^>]* id="{box}"[^>]*>', body)
         assert tag and "checked" in tag.group(0), box
-
-
-# --- escorts alike, sent once: the page copies them (static/js/builder.js) ------------------
-
-MARK = re.compile(r'<template data-copy="([^"]+)" data-as="([^"]+)"(?: data-part="([^"]*)")?>'
-                  r'</template>')
-
-
-def element(body: str, id_: str) -> str:
-    """The element of ``body`` with that id, its whole HTML."""
-    start = body.rindex("<", 0, body.index(f' id="{id_}"'))
-    tag = re.match(r"<(\w+)", body[start:])
-    assert tag
-    depth = 0
-    for m in re.finditer(rf"<(/?){tag.group(1)}\b", body[start:]):
-        depth += -1 if m.group(1) else 1
-        if depth == 0:
-            return body[start:body.index(">", start + m.start()) + 1]
-    raise AssertionError(id_)
-
-
-def expand_copies(body: str) -> str:
-    """The answer as builder.js hands it to htmx: each mark replaced by its copy."""
-    def copy(m: re.Match[str]) -> str:
-        first, other, part = m.group(1), m.group(2), m.group(3) or ""
-        return as_escort(element(body, first + part), first, other)
-
-    return MARK.sub(copy, body)
 
 
 def store(fleet: Fleet, units: list[dict[str, Any]], catalog: Any) -> Fleet:
@@ -179,8 +151,13 @@ def test_an_opened_squadron_sends_alike_escorts_once_and_the_page_draws_each(
     store(fleet, [{**squadron, "ships": ships}], catalog)
     body = client.get(f"/fleets/{fleet.pk}/units/0/", {"edit": "1"},
                       headers={"HX-Request": "true"}).content.decode()
-    assert body.count("<template data-copy=") == four - 2
+    assert len(re.findall(r'<template data-copy="[^"]+" data-as="[^"]+">', body)) == four - 2
     assert re.search(r'id="unit-0-ship-2-up-' + tick.slug + r'" checked', body)
+    # Its tools (Duplicate, Remove, Move to) read as the first escort's: a mark for them.
+    assert ('<template data-copy="unit-0-ship-0" data-as="unit-0-ship-2" data-part="-tools">'
+            in body)
+    page = expand_copies(body)
+    assert all(f'id="unit-0-ship-{j}-dup"' in page for j in range(four))
     # The page itself (and without JavaScript) draws every escort.
     page = client.get(f"/fleets/{fleet.pk}/", {"edit": "0"}).content.decode()
     assert "<template data-copy=" not in page

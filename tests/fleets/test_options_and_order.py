@@ -12,6 +12,7 @@ from django.test import Client
 from pytest_django.asserts import assertInHTML
 
 from fleetbuilder.fleets.models import Fleet
+from tests.fleets.conftest import expand_copies
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +42,7 @@ def editor(client: Client, fleet: Fleet, unit: int) -> str:
     response = client.get(f"/fleets/{fleet.pk}/units/{unit}/?edit=1",
                           headers={"HX-Request": "true"})
     assert response.status_code == 200
-    return response.content.decode()
+    return expand_copies(response.content.decode())  # escorts alike come as marks
 
 
 def box(page: str, box_id: str) -> str:
