@@ -205,3 +205,56 @@ def test_opening_a_squadron_of_four_alike_escorts_draws_each_and_each_posts_for_
                                          "boxes => boxes.map(b => [b.id, b.checked])")
     ticked = f"unit-0-ship-{four - 1}-up-{slug}"
     assert [[i, c or i == ticked] for i, c in drawn] == reloaded
+
+
+def test_an_escort_added_or_removed_mid_squadron_moves_the_others_as_a_reload_draws_them(
+        page: Page, live_catalog) -> None:
+    # The escorts after it move one place: the answer copies them from the page (data-page).
+    from fleetbuilder.catalog.loader import core_catalog
+    from fleetbuilder.fleets.models import Fleet
+
+    catalog = core_catalog()
+    page.goto(live_catalog.url + "/fleets/new/")
+    page.get_by_label("Faction").select_option("imperial-navy")
+    page.get_by_role("button", name="Start building").click()
+    page.wait_for_url("**/fleets/*/")
+    fleet = Fleet.objects.get(pk=int(page.url.rstrip("/").split("/")[-1]))
+    faction = catalog.faction("imperial-navy")
+    escort = next(s for s in faction.ships if s.is_escort)
+    refits = [u.slug for u in (*faction.upgrades, *catalog.refits)
+              if any(c.value == "escort" for c in u.classes)][:2]
+    ships = [{"ship": escort.slug, "upgrades": [refits[0]]},
+             {"ship": escort.slug, "upgrades": [refits[1]]},
+             {"ship": escort.slug, "upgrades": []}]
+    fleet.document = {**fleet.document,
+                      "units": [{"kind": "squadron", "name": None, "ships": ships}]}
+    fleet.store(fleet.to_core(), catalog)
+    fleet.save()
+    page.goto(f"{live_catalog.url}/fleets/{fleet.pk}/?edit=0")
+
+    def drawn() -> list[Any]:
+        return page.eval_on_selector_all("#unit-0-escorts li.escort", """rows => rows.map(
+            row => [row.id, row.querySelector('input[name="ship"]').value,
+                    Array.from(row.querySelectorAll("input[type=checkbox]"),
+                               b => [b.id, b.checked])])""")
+
+    def as_reloaded() -> None:
+        shown = drawn()
+        expect(page.locator("#unit-0 template")).to_have_count(0)
+        page.goto(f"{live_catalog.url}/fleets/{fleet.pk}/?edit=0")
+        assert drawn() == shown
+
+    with page.expect_response(lambda r: r.url.endswith("/units/0/duplicate/")) as added:
+        page.locator("#unit-0-ship-0-dup").click()
+    expect(page.locator("#unit-0-escorts li.escort")).to_have_count(4)
+    assert "data-page" in added.value.text()
+    assert answer_size(added.value) < 12 * 1024
+    as_reloaded()
+    with page.expect_response(lambda r: r.url.endswith("/units/0/remove/")) as removed:
+        page.locator("#unit-0-ship-0-remove").click()
+    expect(page.locator("#unit-0-escorts li.escort")).to_have_count(3)
+    assert "data-page" in removed.value.text()
+    as_reloaded()
+    fleet.refresh_from_db()
+    assert [s["upgrades"] for s in fleet.document["units"][0]["ships"]] == [
+        [refits[0]], [refits[1]], []]
