@@ -148,7 +148,8 @@ def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
     """A body over the site's request limit (``DATA_UPLOAD_MAX_MEMORY_SIZE``, R-93), which
     ninja reads before the endpoint runs: a 413 saying the limit, as for a fleet file."""
     length = request.META.get("CONTENT_LENGTH") or "?"
-    size = f"{int(length):,} bytes" if str(length).isdigit() else "too big"
+    size = f"{int(length):,} bytes" if str(length).isascii() and str(length).isdigit() \
+        else "too big"
     return _json({"detail": f"The body is {size}; the limit is "
                             f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes. A run or a fleet "
                             "file is a few KB."}, 413)

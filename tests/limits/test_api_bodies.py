@@ -35,4 +35,5 @@ def test_a_body_over_the_request_limit_is_a_json_413(api: Client, path: str) -> 
     assert response["Content-Type"].startswith("application/json")
     detail = response.json()["detail"]
     assert f"The body is {len(body):,} bytes; the limit is" in detail
-    assert not Matchup.objects.exists() and not Fleet.objects.exists()
+    assert not Matchup.objects.filter(owner__username="bulk").exists()
+    assert not Fleet.objects.filter(owner__username="bulk").exists()
