@@ -20,19 +20,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
+from typing import Final
 
 from .catalog import Arc, ShipClass, ShipProfile, Weapon, WeaponType, crippled_threshold
 from .dice import Dice
 
-POINT_BLANK_CM = 15  # up to and including 15 cm is point blank
-BATTERY_POINT_BLANK = 4
-BATTERY_LONG_RANGE = 5
-LANCE_TO_HIT = 4
-LOCK_ON_LANCE_RANGE_CM = 15
-TURRET_TO_HIT = 4
-ORDNANCE_ATTACK_ROLL = 4  # bombers' damage roll and assault boats' critical roll
-BRACE_SAVE = 4
-CRITICAL_ON = 6
+POINT_BLANK_CM: Final = 15  # up to and including 15 cm is point blank
+BATTERY_POINT_BLANK: Final = 4
+BATTERY_LONG_RANGE: Final = 5
+LANCE_TO_HIT: Final = 4
+LOCK_ON_LANCE_RANGE_CM: Final = 15
+TURRET_TO_HIT: Final = 4
+# bombers' damage roll and assault boats' critical roll
+ORDNANCE_ATTACK_ROLL: Final = 4
+BRACE_SAVE: Final = 4
+CRITICAL_ON: Final = 6
 
 
 # --- to hit --------------------------------------------------------------------------------
@@ -47,7 +49,7 @@ class SpecialOrder(StrEnum):
     BRACE_FOR_IMPACT = "brace_for_impact"
 
 
-ORDER_TO_HIT = {
+ORDER_TO_HIT: Final = {
     SpecialOrder.COME_TO_NEW_HEADING: -1,
     SpecialOrder.BURN_RETROS: -1,
     SpecialOrder.LOCK_ON: +1,
@@ -129,7 +131,7 @@ class Critical(IntEnum):
         return self not in (Critical.BULKHEAD_COLLAPSE, Critical.SHIELDS_COLLAPSE)
 
 
-ARC_CRITICALS = {
+ARC_CRITICALS: Final = {
     Critical.PROW_ARMAMENT_DAMAGED: Arc.FRONT,
     Critical.STARBOARD_ARMAMENT_DAMAGED: Arc.RIGHT,
     Critical.PORT_ARMAMENT_DAMAGED: Arc.LEFT,
@@ -159,7 +161,7 @@ class Catastrophe(StrEnum):
     WARP_RIFT = "warp_rift"
 
 
-_CATASTROPHE_BY_ROLL = {
+_CATASTROPHE_BY_ROLL: Final = {
     2: Catastrophe.DRIFTING_HULK,
     3: Catastrophe.DRIFTING_HULK,
     4: Catastrophe.BLAZING_WRECK,
@@ -172,7 +174,7 @@ _CATASTROPHE_BY_ROLL = {
     11: Catastrophe.CATASTROPHIC_EXPLOSION,
     12: Catastrophe.WARP_RIFT,
 }
-_EXPLOSION_RADIUS_D6 = {
+_EXPLOSION_RADIUS_D6: Final = {
     Catastrophe.PLASMA_DRIVE_OVERLOAD: 1,
     Catastrophe.WARP_DRIVE_IMPLOSION: 2,
     Catastrophe.CATASTROPHIC_EXPLOSION: 3,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from .. import damage
 from ..catalog import CraftRole
@@ -35,11 +35,11 @@ from .state import (
 )
 from .terrain import SEED001_TERRAINS, drift_bodies, orbit_explosion, place_terrain, well_edge
 
-SIDES = ("a", "b")
-ORDNANCE = (damage.torpedo_salvo, damage.bomber_attack, damage.assault_boat_attack)
-HULK_DEBRIS_R = 4.0  # a drifting hulk is a debris field 8 cm across
-RIFT_CLOUD_R = 5.0  # a warp rift leaves a gas cloud 10 cm across
-DEPLOY_DEPTH = 30.0
+SIDES: Final = ("a", "b")
+ORDNANCE: Final = (damage.torpedo_salvo, damage.bomber_attack, damage.assault_boat_attack)
+HULK_DEBRIS_R: Final = 4.0  # a drifting hulk is a debris field 8 cm across
+RIFT_CLOUD_R: Final = 5.0  # a warp rift leaves a gas cloud 10 cm across
+DEPLOY_DEPTH: Final = 30.0
 
 
 class BattleDice(SeededDice):

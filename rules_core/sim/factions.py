@@ -11,7 +11,7 @@ rule of the simulator: it sits below them (tests/rules_core/sim/test_import_laye
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import damage
 
@@ -21,18 +21,18 @@ if TYPE_CHECKING:
     from .state import Salvo, Ship, ShipSpec
 
 
-HOLOFIELD_RANGE_CM = 15.0
-SHADOWFIELD_RANGE_CM = 30.0
-AUSPEX_RANGE_CM = 30.0
-SYNAPSE_CM = 30.0
-SYNAPSE_LD = 6
-NEAR_FRIEND_CM = 15.0  # Mob Rule, For the Greater Good
-PAIN_CM = 30.0  # Power from Pain
-TELEPORT_CM = 10.0  # Teleport Assault: base contact or within 10 cm (centre to centre, R-71)
-TELEPORT_ON = 4
-DOCTRINE_LD = 10  # Torpedo Doctrine: a natural 10 or less
-SEEK_TURN = math.pi / 4  # Seeking Missiles: 45° once per Drift
-DAKKA_CM = 15.0
+HOLOFIELD_RANGE_CM: Final = 15.0
+SHADOWFIELD_RANGE_CM: Final = 30.0
+AUSPEX_RANGE_CM: Final = 30.0
+SYNAPSE_CM: Final = 30.0
+SYNAPSE_LD: Final = 6
+NEAR_FRIEND_CM: Final = 15.0  # Mob Rule, For the Greater Good
+PAIN_CM: Final = 30.0  # Power from Pain
+TELEPORT_CM: Final = 10.0  # Teleport Assault: base contact or within 10 cm (centre to centre, R-71)
+TELEPORT_ON: Final = 4
+DOCTRINE_LD: Final = 10  # Torpedo Doctrine: a natural 10 or less
+SEEK_TURN: Final = math.pi / 4  # Seeking Missiles: 45° once per Drift
+DAKKA_CM: Final = 15.0
 
 
 def has_teleport(spec: ShipSpec) -> bool:

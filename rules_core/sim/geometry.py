@@ -8,11 +8,11 @@ Headings are radians, counter-clockwise from +x, so "left" (port) is counter-clo
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Final
 
 from .state import FRONT, LEFT, REAR, RIGHT
 
-TAU = 2 * math.pi
+TAU: Final = 2 * math.pi
 
 
 def distance(ax: float, ay: float, bx: float, by: float) -> float:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import damage
 from ..damage import SpecialOrder
@@ -29,13 +29,13 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship
 
-NOVA_MIN_CM = 30.0
-LARGEST_RADIUS = 3.0  # a 60 mm base
-NOVA_HOLE_R = 0.5  # the template's 1 cm centre hole
-NOVA_TEMPLATE_R = 5.0  # 10 cm across
-ORDNANCE_ATTACKS = {"torpedo": "strike home", "bombers": "score (4+)",
+NOVA_MIN_CM: Final = 30.0
+LARGEST_RADIUS: Final = 3.0  # a 60 mm base
+NOVA_HOLE_R: Final = 0.5  # the template's 1 cm centre hole
+NOVA_TEMPLATE_R: Final = 5.0  # 10 cm across
+ORDNANCE_ATTACKS: Final = {"torpedo": "strike home", "bombers": "score (4+)",
                     "assault_boats": "get aboard (4+)"}
-KIND_NAMES = {BATTERY: "battery", LANCE: "lance", SPECIAL: "special"}
+KIND_NAMES: Final = {BATTERY: "battery", LANCE: "lance", SPECIAL: "special"}
 
 
 class Sighting:
@@ -50,7 +50,7 @@ class Sighting:
         self.cover = cover
 
 
-_first = itemgetter(0)
+_first: Final = itemgetter(0)
 
 
 def sightings(b: Battle, firer: Ship) -> list[Sighting]:

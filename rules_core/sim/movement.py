@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..damage import SpecialOrder
 from . import orders as o
@@ -28,10 +28,10 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship, Terrain
 
-DEG45 = math.pi / 4
-DEG90 = math.pi / 2
-SLINGSHOT_CM = 10.0  # §5: ending within 10 cm of a planet
-COHERENCY_CM = 10.0  # §6
+DEG45: Final = math.pi / 4
+DEG90: Final = math.pi / 2
+SLINGSHOT_CM: Final = 10.0  # §5: ending within 10 cm of a planet
+COHERENCY_CM: Final = 10.0  # §6
 
 
 @dataclass(slots=True)

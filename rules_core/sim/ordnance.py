@@ -5,7 +5,7 @@ the Drift, meeting fighters, Interceptor Scramble (§10), turrets and the damage
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import damage
 from ..catalog import CraftRole
@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship
 
-TORPEDO_SPEED = 30.0  # §3, §12
-FIGHTER_SCREEN_CM = 5.0  # §12: a fighter wing within 5 cm of a friendly ship intercepts
-ROLE_NAMES = {CraftRole.FIGHTER: "fighters", CraftRole.BOMBER: "bombers",
+TORPEDO_SPEED: Final = 30.0  # §3, §12
+FIGHTER_SCREEN_CM: Final = 5.0  # §12: a fighter wing within 5 cm of a friendly ship intercepts
+ROLE_NAMES: Final = {CraftRole.FIGHTER: "fighters", CraftRole.BOMBER: "bombers",
               CraftRole.ASSAULT_BOAT: "assault boats"}
 
 

@@ -10,7 +10,7 @@ ordnance. Register another with :func:`register_policy` and name it in ``SimOpti
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -201,49 +201,49 @@ class _Profile:
 # How much better Lock On must look than a free move, as a share of the ship's whole firepower:
 # a little worse as a rule (it may not turn), but worth a little when a faction rule makes its
 # command check safe (Hatred, Naval Discipline).
-LOCK_ON_SURE_BONUS = 0.1
+LOCK_ON_SURE_BONUS: Final = 0.1
 # What ending within reach of a Teleport Assault is worth, as a share of the ship's firepower.
-CLOSE_IN_BONUS = 0.1
+CLOSE_IN_BONUS: Final = 0.1
 
 # The weights of a move's end point (StandardPolicy._scores). A score is about "the share of
 # the ship's firepower that bears on its target"; the other terms are set against that unit.
 # A battery at point blank hits on 4+ rather than 5+ (R-41): worth a quarter more.
-POINT_BLANK_FIRE = 1.25
+POINT_BLANK_FIRE: Final = 1.25
 # Where point blank ends when no faction tactic moves it (R-41).
-POINT_BLANK_RANGE_CM = float(POINT_BLANK_CM)
+POINT_BLANK_RANGE_CM: Final = float(POINT_BLANK_CM)
 # Facing the target with the strongest arcs, whether or not in range yet: a small tie-breaker
 # that turns the ship towards it for the next round.
-ARC_FACING = 0.15
+ARC_FACING: Final = 0.15
 # Each cm off the ship's best range costs aggression / this: 60 cm off costs as much as the
 # whole firepower bearing, so the ship closes without giving up a shot this round for it.
-CLOSING_CM = 60.0
+CLOSING_CM: Final = 60.0
 # A torpedo salvo ready with the target in the front arc within 45 cm, the range the policy
 # launches at: worth about a third of the guns' fire, enough to swing a close choice of heading.
-TORPEDO_LINE = 0.3
-TORPEDO_LINE_CM = 45.0
+TORPEDO_LINE: Final = 0.3
+TORPEDO_LINE_CM: Final = 45.0
 # Ending nearer a table edge than this costs (12 - margin) / 6, up to 2 at the edge: a ship
 # near the edge has little room to manoeuvre next round and may be forced off the table.
-EDGE_MARGIN_CM = 12.0
-EDGE_SLOPE_CM = 6.0
+EDGE_MARGIN_CM: Final = 12.0
+EDGE_SLOPE_CM: Final = 6.0
 # Off the table: never chosen while any other end point is on it.
-OFF_TABLE = -100.0
+OFF_TABLE: Final = -100.0
 # The runway ahead of the bow must hold half the speed (the next minimum move) and this much
 # more; short of it costs up to this penalty, as the ship would be forced off the table.
-RUNWAY_SPARE_CM = 10.0
-RUNWAY_PENALTY = 1.5
+RUNWAY_SPARE_CM: Final = 10.0
+RUNWAY_PENALTY: Final = 1.5
 # Ending on (or against) a planet: ruled out whenever anything else is open, yet still above
 # leaving the table.
-IN_PLANET = -50.0
+IN_PLANET: Final = -50.0
 # An asteroid belt risks damage on its test (§13); cover makes the ship harder to hit (R-42).
-IN_ASTEROIDS = -0.4
-IN_COVER = 0.1
+IN_ASTEROIDS: Final = -0.4
+IN_COVER: Final = 0.1
 
 # Faction tactics' ranges (centre to centre): Eldar stand off beyond the 15 cm inside which
 # holofields fail; Grey Knights close inside Teleport Assault's 10 cm; Mechanicus battery ships
 # hold inside Advanced Auspex's 30 cm but beyond the enemy's point blank.
-INSIDE_HOLOFIELDS_CM = HOLOFIELD_RANGE_CM - 2.0
-TELEPORT_CLOSE_CM = TELEPORT_CM - 3.0
-AUSPEX_STANDOFF_CM = AUSPEX_RANGE_CM - 6.0
+INSIDE_HOLOFIELDS_CM: Final = HOLOFIELD_RANGE_CM - 2.0
+TELEPORT_CLOSE_CM: Final = TELEPORT_CM - 3.0
+AUSPEX_STANDOFF_CM: Final = AUSPEX_RANGE_CM - 6.0
 
 
 _PROFILES: dict[int, tuple[ShipSpec, _Profile]] = {}
@@ -263,7 +263,9 @@ def profile_of(spec: ShipSpec) -> _Profile:
     return hit[1]
 
 
-_PLANET, _ASTEROIDS, _COVER = 0, 1, 2
+_PLANET: Final = 0
+_ASTEROIDS: Final = 1
+_COVER: Final = 2
 
 
 def _scoring_terrain(terrain: list[Any], planet_margin: float, x: float = 0.0,
