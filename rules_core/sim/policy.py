@@ -10,7 +10,8 @@ ordnance. Register another with :func:`register_policy` and name it in ``SimOpti
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Final, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -28,7 +29,7 @@ from .state import BATTERY, FRONT, LANCE, LEFT, MARKER_RADIUS, REAR, RIGHT, Rank
 if TYPE_CHECKING:
     from .battle import Battle
     from .gunnery import Sighting
-    from .state import Gun, Ordnance, Salvo, Ship, Unit, Wave
+    from .state import Gun, Ordnance, Salvo, Ship, Terrain, Unit, Wave
 
 
 # Compiled with mypyc (scripts/build_sim.py): a policy written in plain Python may still subclass
@@ -130,6 +131,27 @@ class Policy:
         return None
 
 
+class _BearingGun:
+    """A gun in a :class:`_Profile`'s bearing table: its range, its weight, whether a battery."""
+
+    __slots__ = ("range_cm", "weight", "battery")
+
+    def __init__(self, range_cm: float, weight: float, battery: bool) -> None:
+        self.range_cm = range_cm
+        self.weight = weight
+        self.battery = battery
+
+
+class _Bearing:
+    """The guns bearing on one combination of arc bits, and their summed weight."""
+
+    __slots__ = ("weight", "guns")
+
+    def __init__(self, weight: float, guns: list[_BearingGun]) -> None:
+        self.weight = weight
+        self.guns = guns
+
+
 class _Profile:
     """What the standard policy needs to know about a ship, worked out once per spec."""
 
@@ -155,17 +177,17 @@ class _Profile:
             max_range = max(max_range, g.range_cm)
         self.guns = tuple(guns)
         # For each combination of arc bits: the weight of the guns bearing there (summed in
-        # profile order) and those guns as (range, weight, battery), for the move scores.
-        bearing = []
+        # profile order) and those guns (range, weight, battery), for the move scores.
+        bearing: list[_Bearing] = []
         for bits in range(16):
             weight = 0.0
-            bearing_guns = []
+            bearing_guns: list[_BearingGun] = []
             for g_arcs, g_range, w, battery_gun in guns:
                 if g_arcs & bits:
                     weight += w
-                    bearing_guns.append((g_range, w, battery_gun))
-            bearing.append((weight, tuple(bearing_guns)))
-        self.bearing = tuple(bearing)
+                    bearing_guns.append(_BearingGun(g_range, w, battery_gun))
+            bearing.append(_Bearing(weight, bearing_guns))
+        self.bearing = bearing
         self.half_speed = spec.speed / 2.0
         self.arc_weight = arc_weight
         self.total = battery + lance
@@ -249,7 +271,7 @@ AUSPEX_STANDOFF_CM: Final = AUSPEX_RANGE_CM - 6.0
 _PROFILES: dict[int, tuple[ShipSpec, _Profile]] = {}
 
 
-_NO_TERRAIN: list[Any] = []
+_NO_TERRAIN: list[_Piece] = []
 
 
 def profile_of(spec: ShipSpec) -> _Profile:
@@ -268,12 +290,24 @@ _ASTEROIDS: Final = 1
 _COVER: Final = 2
 
 
-def _scoring_terrain(terrain: list[Any], planet_margin: float, x: float = 0.0,
-                     y: float = 0.0, spread: float = -1.0) -> list[Any]:
+class _Piece:
+    """A terrain piece as a move's score weighs it: centre, reach and kind (_PLANET …)."""
+
+    __slots__ = ("x", "y", "reach", "kind")
+
+    def __init__(self, x: float, y: float, reach: float, kind: int) -> None:
+        self.x = x
+        self.y = y
+        self.reach = reach
+        self.kind = kind
+
+
+def _scoring_terrain(terrain: list[Terrain], planet_margin: float, x: float = 0.0,
+                     y: float = 0.0, spread: float = -1.0) -> list[_Piece]:
     """The pieces that weigh on a move's score, in table order, as (x, y, reach, kind): planets
     within their radius + ``planet_margin``, asteroid belts and other cover within theirs.
     With ``spread`` >= 0, only pieces that can reach a point within ``spread`` cm of (x, y)."""
-    out = []
+    out: list[_Piece] = []
     for t in terrain:
         kind = t.kind
         if kind == "planet":
@@ -288,7 +322,7 @@ def _scoring_terrain(terrain: list[Any], planet_margin: float, x: float = 0.0,
             far = reach + spread
             if not (-far <= t.x - x <= far and -far <= t.y - y <= far):
                 continue
-        out.append((t.x, t.y, reach, code))
+        out.append(_Piece(t.x, t.y, reach, code))
     return out
 
 
@@ -297,6 +331,109 @@ def _hit_chance(kind: int, dist: float, armor: int) -> float:
         return 0.5
     hit = 0.5 if dist <= 15.0 else 1.0 / 3.0
     return hit * (armor - 1) / 6.0
+
+
+class _Scorer:
+    """How good it is to end a move at a point, against one target (the hot path: every
+    constant worked out once per search, plain floats, no tuples).
+
+    The weights (named and explained beside ``POINT_BLANK_FIRE``): firepower that would bear
+    on the target (arcs and ranges, point blank counted more), a little for the strongest
+    arcs facing it, distance from the ship's best range, a torpedo line, table edges and
+    room ahead of the bow (the next minimum move), planets, asteroid belts and cover."""
+
+    __slots__ = ("tx", "ty", "bearing", "inv_total", "best_range", "point_blank", "close_in",
+                 "closing", "width", "depth", "need", "fire_factor", "torpedo_ready", "near")
+
+    def __init__(self, policy: StandardPolicy, b: Battle, p: _Profile, target: Ship,
+                 fire_factor: float, torpedo_ready: bool, near: list[_Piece]) -> None:
+        self.tx = target.x
+        self.ty = target.y
+        self.bearing = p.bearing
+        self.inv_total = 1.0 / p.total if p.total else 0.0
+        best_range = p.best_range
+        point_blank = POINT_BLANK_RANGE_CM
+        close_in = 0.0
+        if policy.faction_tactics:
+            if p.tactic_range > 0.0:
+                best_range, point_blank, close_in = p.tactic_range, p.tactic_pb, p.close_in
+            if (target.spec.rules.holofields and not target.target.crippled
+                    and best_range > INSIDE_HOLOFIELDS_CM):
+                # Holofields ignore hits from beyond 15 cm on 2+ (R-89): close inside them.
+                best_range = INSIDE_HOLOFIELDS_CM
+        self.best_range = best_range
+        self.point_blank = point_blank
+        self.close_in = close_in
+        self.closing = policy.aggression / CLOSING_CM
+        self.width = b.width
+        self.depth = b.depth
+        self.need = p.half_speed + RUNWAY_SPARE_CM
+        self.fire_factor = fire_factor
+        self.torpedo_ready = torpedo_ready
+        self.near = near
+
+    def at(self, x: float, y: float, hx: float, hy: float) -> float:
+        """The score of ending at (x, y) heading (hx, hy)."""
+        dx = self.tx - x
+        dy = self.ty - y
+        dist = math.hypot(dx, dy)
+        fwd = dx * hx + dy * hy
+        left = dy * hx - dx * hy
+        afwd = fwd if fwd >= 0.0 else -fwd
+        aleft = left if left >= 0.0 else -left
+        bits = ((FRONT if fwd >= aleft else 0) | (REAR if -fwd >= aleft else 0)
+                | (LEFT if left >= afwd else 0) | (RIGHT if -left >= afwd else 0))
+        bearing = self.bearing[bits]
+        point_blank = self.point_blank
+        fire = 0.0
+        for g in bearing.guns:
+            if g.range_cm >= dist:
+                w = g.weight
+                fire += w * POINT_BLANK_FIRE if g.battery and dist <= point_blank else w
+        score = (fire * self.fire_factor + ARC_FACING * bearing.weight) * self.inv_total
+        diff = dist - self.best_range
+        score -= (diff if diff >= 0.0 else -diff) * self.closing
+        if dist <= self.close_in:
+            score += CLOSE_IN_BONUS
+        if self.torpedo_ready and bits & FRONT and dist <= TORPEDO_LINE_CM:
+            score += TORPEDO_LINE
+        width = self.width
+        depth = self.depth
+        margin = width - x
+        if x < margin:
+            margin = x
+        if y < margin:
+            margin = y
+        if depth - y < margin:
+            margin = depth - y
+        if margin < EDGE_MARGIN_CM:
+            if margin < 0.0:
+                return OFF_TABLE
+            score -= (EDGE_MARGIN_CM - margin) / EDGE_SLOPE_CM
+        need = self.need
+        if margin < need:  # else the runway ahead is at least the margin: no penalty
+            runway = ((width - x) / hx if hx > 1e-9 else -x / hx if hx < -1e-9 else 1e9)
+            if hy > 1e-9:
+                r = (depth - y) / hy
+                if r < runway:
+                    runway = r
+            elif hy < -1e-9:
+                r = -y / hy
+                if r < runway:
+                    runway = r
+            if runway < need:
+                score -= RUNWAY_PENALTY * (need - runway) / need
+        for t in self.near:
+            ddx = x - t.x
+            reach = t.reach
+            if ddx > reach or ddx < -reach:
+                continue  # beyond the piece's reach along x alone
+            if math.hypot(ddx, y - t.y) <= reach:
+                if t.kind == _PLANET:
+                    score = IN_PLANET
+                    break
+                score += IN_ASTEROIDS if t.kind == _ASTEROIDS else IN_COVER
+        return score
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -432,93 +569,15 @@ class StandardPolicy(Policy):
     # --- movement and orders -----------------------------------------------------------------
 
     def _scores(self, b: Battle, ship: Ship, p: _Profile, target: Ship,
-                points: tuple[tuple[float, float, float, float], ...] | list[Any],
-                fire_factor: float, torpedo_ready: bool, near: list[Any] | None = None
+                points: Sequence[tuple[float, float, float, float]],
+                fire_factor: float, torpedo_ready: bool, near: list[_Piece] | None = None
                 ) -> list[float]:
         """How good it is to end a move at each of ``points`` (x, y, hx, hy), against ``target``
-        (the hot path: constants hoisted).
-
-        The weights (named and explained beside ``POINT_BLANK_FIRE``): firepower that would bear
-        on the target (arcs and ranges, point blank counted more), a little for the strongest
-        arcs facing it, distance from the ship's best range, a torpedo line, table edges and
-        room ahead of the bow (the next minimum move), planets, asteroid belts and cover."""
-        tx, ty = target.x, target.y
-        bearing = p.bearing
-        inv_total = 1.0 / p.total if p.total else 0.0
-        best_range = p.best_range
-        point_blank = POINT_BLANK_RANGE_CM
-        close_in = 0.0
-        if self.faction_tactics:
-            if p.tactic_range > 0.0:
-                best_range, point_blank, close_in = p.tactic_range, p.tactic_pb, p.close_in
-            if (target.spec.rules.holofields and not target.target.crippled
-                    and best_range > INSIDE_HOLOFIELDS_CM):
-                # Holofields ignore hits from beyond 15 cm on 2+ (R-89): close inside them.
-                best_range = INSIDE_HOLOFIELDS_CM
-        closing = self.aggression / CLOSING_CM
-        width, depth = b.width, b.depth
-        need = p.half_speed + RUNWAY_SPARE_CM
+        (:meth:`_Scorer.at`; ``near``: the terrain pieces that may weigh, all by default)."""
         if near is None:  # the pieces that may weigh (:func:`_scoring_terrain`)
             near = _scoring_terrain(b.terrain, ship.radius + 2.0) if b.terrain else []
-        hypot = math.hypot
-        out: list[float] = []
-        append = out.append
-        for x, y, hx, hy in points:
-            dx, dy = tx - x, ty - y
-            dist = hypot(dx, dy)
-            fwd = dx * hx + dy * hy
-            left = dy * hx - dx * hy
-            afwd = fwd if fwd >= 0.0 else -fwd
-            aleft = left if left >= 0.0 else -left
-            bits = ((FRONT if fwd >= aleft else 0) | (REAR if -fwd >= aleft else 0)
-                    | (LEFT if left >= afwd else 0) | (RIGHT if -left >= afwd else 0))
-            arcs, bearing_guns = bearing[bits]
-            fire = 0.0
-            for g_range, w, battery in bearing_guns:
-                if g_range >= dist:
-                    fire += w * POINT_BLANK_FIRE if battery and dist <= point_blank else w
-            score = (fire * fire_factor + ARC_FACING * arcs) * inv_total
-            diff = dist - best_range
-            score -= (diff if diff >= 0.0 else -diff) * closing
-            if dist <= close_in:
-                score += CLOSE_IN_BONUS
-            if torpedo_ready and bits & FRONT and dist <= TORPEDO_LINE_CM:
-                score += TORPEDO_LINE
-            margin = width - x
-            if x < margin:
-                margin = x
-            if y < margin:
-                margin = y
-            if depth - y < margin:
-                margin = depth - y
-            if margin < EDGE_MARGIN_CM:
-                if margin < 0.0:
-                    append(OFF_TABLE)
-                    continue
-                score -= (EDGE_MARGIN_CM - margin) / EDGE_SLOPE_CM
-            if margin < need:  # else the runway ahead is at least the margin: no penalty
-                runway = ((width - x) / hx if hx > 1e-9 else -x / hx if hx < -1e-9 else 1e9)
-                if hy > 1e-9:
-                    r = (depth - y) / hy
-                    if r < runway:
-                        runway = r
-                elif hy < -1e-9:
-                    r = -y / hy
-                    if r < runway:
-                        runway = r
-                if runway < need:
-                    score -= RUNWAY_PENALTY * (need - runway) / need
-            for t_x, t_y, reach, kind in near:
-                ddx = x - t_x
-                if ddx > reach or ddx < -reach:
-                    continue  # beyond the piece's reach along x alone
-                if hypot(ddx, y - t_y) <= reach:
-                    if kind == _PLANET:
-                        score = IN_PLANET
-                        break
-                    score += IN_ASTEROIDS if kind == _ASTEROIDS else IN_COVER
-            append(score)
-        return out
+        scorer = _Scorer(self, b, p, target, fire_factor, torpedo_ready, near)
+        return [scorer.at(x, y, hx, hy) for x, y, hx, hy in points]
 
     def _best_move(self, b: Battle, ship: Ship, p: _Profile, target: Ship, lim: Limits,
                    fire_factor: float, torpedo_ready: bool) -> tuple[float, Plan]:
@@ -526,46 +585,55 @@ class StandardPolicy(Policy):
         distance, then the best distance on that heading."""
         lo, hi = lim.min_move, lim.max_move
         mt = lim.max_turn
-        turns = ((0.0,) if mt <= 0.0 else (-mt, 0.0, mt) if mt <= DEG45 + 1e-9
-                 else (-mt, -mt / 2.0, 0.0, mt / 2.0, mt))
+        # The turns tried: none, or -mt, 0, mt, or -mt, -mt/2, 0, mt/2, mt (in that order).
+        n_turns = 1 if mt <= 0.0 else 3 if mt <= DEG45 + 1e-9 else 5
         x0, y0, h0 = ship.x, ship.y, ship.heading
-        cos, sin = math.cos, math.sin
-        # Straight on is the ship's own heading vector (cos and sin of the same angle).
-        heads = [(cos(h0 + turn), sin(h0 + turn)) if turn else (ship.hx, ship.hy)
-                 for turn in turns]
+        hx0, hy0 = ship.hx, ship.hy
+        anywhere = lim.turn_anywhere
         # End points as movement.end_point computes them: the minimum move straight ahead
         # first, then the turn (or the turn first when the order allows it anywhere).
-        if lim.turn_anywhere:
+        if anywhere:
             bx, by, first = x0, y0, 0.0
         else:
             first = lo if lo < hi else hi
-            bx, by = x0 + first * ship.hx, y0 + first * ship.hy
+            bx, by = x0 + first * hx0, y0 + first * hy0
         rest = hi - first
         # Every end point lies within ``hi`` of the ship: terrain beyond that cannot weigh.
         near = (_scoring_terrain(b.terrain, ship.radius + 2.0, x0, y0, hi + 1.0)
-                if b.terrain else [])
-        scores = self._scores(b, ship, p, target,
-                              [(bx + rest * c, by + rest * s, c, s) for c, s in heads],
-                              fire_factor, torpedo_ready, near)
-        i = 0
-        best = scores[0]
-        for j in range(1, len(scores)):
-            if scores[j] > best:
-                i, best = j, scores[j]
-        best_turn, best_d = turns[i], hi
+                if b.terrain else _NO_TERRAIN)
+        scorer = _Scorer(self, b, p, target, fire_factor, torpedo_ready, near)
+        best = 0.0
+        best_turn = 0.0
+        c = hx0
+        s = hy0
+        for j in range(n_turns):
+            if n_turns == 1:
+                turn = 0.0
+            elif n_turns == 3:
+                turn = -mt if j == 0 else 0.0 if j == 1 else mt
+            else:
+                turn = (-mt if j == 0 else -mt / 2.0 if j == 1 else 0.0 if j == 2
+                        else mt / 2.0 if j == 3 else mt)
+            # Straight on is the ship's own heading vector (cos and sin of the same angle).
+            if turn:
+                tc = math.cos(h0 + turn)
+                ts = math.sin(h0 + turn)
+            else:
+                tc = hx0
+                ts = hy0
+            v = scorer.at(bx + rest * tc, by + rest * ts, tc, ts)
+            if j == 0 or v > best:  # the first of the best
+                best, best_turn, c, s = v, turn, tc, ts
+        best_d = hi
         if hi - lo >= 0.5:
-            c, s = heads[i]
-            ds = (lo,) if hi - lo < 8.0 else (lo, (lo + hi) / 2.0)
-            pts = []
-            for d in ds:
-                if lim.turn_anywhere:
-                    pts.append((x0 + d * c, y0 + d * s, c, s))
+            n_ds = 1 if hi - lo < 8.0 else 2  # lo, then (lo + hi) / 2
+            for k in range(n_ds):
+                d = lo if k == 0 else (lo + hi) / 2.0
+                if anywhere:
+                    v = scorer.at(x0 + d * c, y0 + d * s, c, s)
                 else:
                     f = lo if lo < d else d
-                    pts.append((x0 + f * ship.hx + (d - f) * c, y0 + f * ship.hy + (d - f) * s,
-                                c, s))
-            for d, v in zip(ds, self._scores(b, ship, p, target, pts, fire_factor,
-                                              torpedo_ready, near), strict=True):
+                    v = scorer.at(x0 + f * hx0 + (d - f) * c, y0 + f * hy0 + (d - f) * s, c, s)
                 if v > best:
                     best, best_d = v, d
         return best, Plan(best_d, best_turn)
@@ -584,9 +652,9 @@ class StandardPolicy(Policy):
             turn = angle_diff(lead.heading, math.atan2(target.y - lead.y, target.x - lead.x))
             plan = Plan(lim.max_move, max(-lim.max_turn, min(lim.max_turn, turn)))
             x, y, h = end_point(lead, plan, lim)
-            # no terrain here: nothing for _scores to look up
-            score = self._scores(b, lead, p, target, ((x, y, math.cos(h), math.sin(h)),), 1.0,
-                                 torp, _NO_TERRAIN)[0]
+            # no terrain here: nothing for the scorer to look up
+            score = _Scorer(self, b, p, target, 1.0, torp, _NO_TERRAIN).at(
+                x, y, math.cos(h), math.sin(h))
         else:
             score, plan = self._best_move(b, lead, p, target, lim, 1.0, torp)
         if not may_order:
@@ -619,9 +687,9 @@ class StandardPolicy(Policy):
         lock_plan = Plan(lock.min_move, 0.0)
         # movement.end_point of that plan: the minimum move straight ahead, no turn
         d = lock.min_move
-        lock_score = self._scores(b, lead, p, target,
-                                  ((lead.x + d * lead.hx, lead.y + d * lead.hy, lead.hx, lead.hy),),
-                                  1.25, torp)[0]
+        near = _scoring_terrain(b.terrain, lead.radius + 2.0) if b.terrain else _NO_TERRAIN
+        lock_score = _Scorer(self, b, p, target, 1.25, torp, near).at(
+            lead.x + d * lead.hx, lead.y + d * lead.hy, lead.hx, lead.hy)
         lock_bonus = -0.02
         if self.faction_tactics and (
                 (rules.hatred and b.specs[1 - lead.side].allegiance == "imperium")
