@@ -373,27 +373,51 @@ class Target:
         raise ValueError(f"the ship has no {effect.label} to repair")
 
 
-@dataclass
+@dataclass(init=False)
 class AttackReport:
     """What one attack did. ``hull_damage`` counts the attack's own points that reached the hull
     (damage past the last hull point included); ``hull_lost`` what the hull actually lost,
     Bulkhead Collapse's extra damage included."""
 
     attack: str
-    dice: int = 0
-    hits: int = 0
-    intercepted: int = 0
-    armor_saves: int = 0
-    brace_saves: int = 0
-    shields_absorbed: int = 0
-    hull_damage: int = 0
-    extra_damage: int = 0
-    hull_lost: int = 0
-    criticals: list[CriticalHit] = field(default_factory=list)
-    blast_markers_placed: int = 0
-    became_crippled: bool = False
-    destroyed: bool = False
-    catastrophe: CatastrophicDamage | None = None
+    dice: int
+    hits: int
+    intercepted: int
+    armor_saves: int
+    brace_saves: int
+    shields_absorbed: int
+    hull_damage: int
+    extra_damage: int
+    hull_lost: int
+    criticals: list[CriticalHit]
+    blast_markers_placed: int
+    became_crippled: bool
+    destroyed: bool
+    catastrophe: CatastrophicDamage | None
+
+    # Written out rather than generated: the simulator makes one per attack, and mypyc compiles
+    # this __init__ (a dataclass's generated one runs as interpreted Python).
+    def __init__(self, attack: str, dice: int = 0, hits: int = 0, intercepted: int = 0,
+                 armor_saves: int = 0, brace_saves: int = 0, shields_absorbed: int = 0,
+                 hull_damage: int = 0, extra_damage: int = 0, hull_lost: int = 0,
+                 criticals: list[CriticalHit] | None = None, blast_markers_placed: int = 0,
+                 became_crippled: bool = False, destroyed: bool = False,
+                 catastrophe: CatastrophicDamage | None = None) -> None:
+        self.attack = attack
+        self.dice = dice
+        self.hits = hits
+        self.intercepted = intercepted
+        self.armor_saves = armor_saves
+        self.brace_saves = brace_saves
+        self.shields_absorbed = shields_absorbed
+        self.hull_damage = hull_damage
+        self.extra_damage = extra_damage
+        self.hull_lost = hull_lost
+        self.criticals = [] if criticals is None else criticals
+        self.blast_markers_placed = blast_markers_placed
+        self.became_crippled = became_crippled
+        self.destroyed = destroyed
+        self.catastrophe = catastrophe
 
 
 # --- resolution ----------------------------------------------------------------------------

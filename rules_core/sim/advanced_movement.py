@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship, Terrain
 
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+_atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
+
 MOVEMENTS: Final = ("standard", "advanced")
 HEX_CM: Final = VELOCITY_CM  # one hex, one point of velocity: 5 cm (R-140, as seed 001's R-130)
 STEP: Final = math.pi / 4  # one hexside of heading or facing is Void Command's 45° turn (R-140)
@@ -560,7 +563,7 @@ def accidental_collisions(b: Battle) -> None:
             t = ships[j]
             if not (s.on_table and t.on_table):
                 continue
-            if math.hypot(s.x - t.x, s.y - t.y) > s.radius + t.radius:
+            if _hypot(s.x - t.x, s.y - t.y) > s.radius + t.radius:
                 continue
             ra, rb = d10(b), d10(b)
             if ra != rb:
@@ -604,7 +607,7 @@ def asteroid_roll(b: Battle, ship: Ship, t: Terrain) -> None:
 
 
 def _gap(ship: Ship, t: Terrain, x: float, y: float) -> float:
-    return math.hypot(x - t.x, y - t.y) - t.r - ship.radius
+    return _hypot(x - t.x, y - t.y) - t.r - ship.radius
 
 
 def zone_modifier(b: Battle, ship: Ship) -> int:
@@ -671,13 +674,13 @@ def _interface_on_leg(b: Battle, ship: Ship, h: Helm, x0: float, y0: float, x1: 
         if effect != BOUNCE:
             return None
         nx, ny = bx - t.x, by - t.y
-        n = math.hypot(nx, ny) or 1.0
+        n = _hypot(nx, ny) or 1.0
         nx, ny = nx / n, ny / n
         cx, cy = math.cos(h.course), math.sin(h.course)
         dot = cx * nx + cy * ny
         rx, ry = cx - 2.0 * dot * nx, cy - 2.0 * dot * ny
-        turn = math.atan2(ry, rx) - h.course
-        h.course = math.atan2(ry, rx) % (2 * math.pi)
+        turn = _atan2(ry, rx) - h.course
+        h.course = _atan2(ry, rx) % (2 * math.pi)
         ship.face(ship.heading + turn)
         return bx, by, distance * (1.0 - hit)
     return None
@@ -692,7 +695,7 @@ def _gravity_velocity(b: Battle, ship: Ship, h: Helm) -> None:
     for t in b.terrain:
         if t.kind != "planet" or _gap(ship, t, ship.x, ship.y) > GRAVITY_CM:
             continue
-        to = math.atan2(t.y - ship.y, t.x - ship.x)
+        to = _atan2(t.y - ship.y, t.x - ship.x)
         off = abs((h.course - to + math.pi) % (2 * math.pi) - math.pi)
         if off <= DIRECT:
             h.velocity += 1
@@ -717,7 +720,7 @@ def gravity_pull(b: Battle) -> None:
                 gap = _gap(s, t, s.x, s.y)
                 if gap > GRAVITY_CM:
                     continue
-                d = math.hypot(s.x - t.x, s.y - t.y) or 1.0
+                d = _hypot(s.x - t.x, s.y - t.y) or 1.0
                 step = min(HEX_CM, max(0.0, gap))
                 s.x -= (s.x - t.x) / d * step
                 s.y -= (s.y - t.y) / d * step

@@ -35,6 +35,8 @@ from .state import (
 )
 from .terrain import SEED001_TERRAINS, drift_bodies, orbit_explosion, place_terrain, well_edge
 
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+
 SIDES: Final = ("a", "b")
 ORDNANCE: Final = (damage.torpedo_salvo, damage.bomber_attack, damage.assault_boat_attack)
 HULK_DEBRIS_R: Final = 4.0  # R-74: a drifting hulk is a debris field 8 cm across
@@ -169,7 +171,7 @@ class Battle:
         x, y = ship.x, ship.y
         for t in self.terrain:
             if (t.gives_cover and -t.r <= x - t.x <= t.r
-                    and math.hypot(x - t.x, y - t.y) <= t.r):
+                    and _hypot(x - t.x, y - t.y) <= t.r):
                 return True
         return False
 
@@ -209,7 +211,7 @@ class Battle:
     def place_marker(self, ship: Ship, sx: float, sy: float) -> None:
         """A blast marker in base contact on the side the attack came from (R-74)."""
         dx, dy = sx - ship.x, sy - ship.y
-        d = math.hypot(dx, dy)
+        d = _hypot(dx, dy)
         if d < 1e-9:
             dx, dy, d = ship.hx, ship.hy, 1.0
         r = ship.radius + MARKER_RADIUS * 0.5
@@ -309,7 +311,7 @@ class Battle:
         for side in self.sides:
             for s in side:
                 if s.on_table:
-                    d = math.hypot(s.x - ship.x, s.y - ship.y) - edge - well_edge(s)  # R-133
+                    d = _hypot(s.x - ship.x, s.y - ship.y) - edge - well_edge(s)  # R-133
                     if d - s.radius <= radius:  # R-74: the blast reaches the base
                         caught.append((d, s))
         caught.sort(key=lambda c: (c[0], c[1].side, c[1].spec.unit, c[1].spec.index))
@@ -647,7 +649,7 @@ def _touches(m: BlastMarker, ships: list[tuple[float, float, float]]) -> bool:
     mx, my = m.x, m.y
     for x, y, reach in ships:
         if (mx - 4.0 <= x <= mx + 4.0 and my - 4.0 <= y <= my + 4.0
-                and math.hypot(x - mx, y - my) <= reach):
+                and _hypot(x - mx, y - my) <= reach):
             return True
     return False
 

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Salvo, Ship, ShipSpec
 
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+_atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
+
 
 HOLOFIELD_RANGE_CM: Final = 15.0
 SHADOWFIELD_RANGE_CM: Final = 30.0
@@ -54,7 +57,7 @@ def power_from_pain(b: Battle, dead: Ship) -> None:
     the end of the next round (R-115)."""
     until = b.round + 1
     for s in b.sides[1 - dead.side]:
-        if s.on_table and math.hypot(s.x - dead.x, s.y - dead.y) <= PAIN_CM:
+        if s.on_table and _hypot(s.x - dead.x, s.y - dead.y) <= PAIN_CM:
             if b.memo.pain_until.get(s) != until and b.logging:
                 b.log(s.side, f"{s.label()} feeds on the death of {dead.label()}: +1 Ld "
                       f"(Power from Pain).")
@@ -132,13 +135,13 @@ def seek(b: Battle, salvo: Salvo) -> None:
     best_d = 0.0
     for s in b.sides[1 - salvo.side]:
         if s.on_table:
-            d = math.hypot(s.x - salvo.x, s.y - salvo.y)
+            d = _hypot(s.x - salvo.x, s.y - salvo.y)
             if best is None or d < best_d:
                 best, best_d = s, d
     if best is None or best_d < 1e-9:
         return
-    heading = math.atan2(salvo.hy, salvo.hx)
-    want = math.atan2(best.y - salvo.y, best.x - salvo.x)
+    heading = _atan2(salvo.hy, salvo.hx)
+    want = _atan2(best.y - salvo.y, best.x - salvo.x)
     turn = (want - heading + math.pi) % (2 * math.pi) - math.pi
     turn = max(-SEEK_TURN, min(SEEK_TURN, turn))
     if abs(turn) < 1e-9:

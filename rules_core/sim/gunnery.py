@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship
 
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+_atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
+
 NOVA_MIN_CM: Final = 30.0
 LARGEST_RADIUS: Final = 3.0  # a 60 mm base (R-10)
 NOVA_HOLE_R: Final = 0.5  # the template's 1 cm centre hole
@@ -67,7 +70,7 @@ def sightings(b: Battle, firer: Ship) -> list[Sighting]:
     x0, x1, y0, y1 = fx - reach, fx + reach, fy - reach, fy + reach
     for s in b.sides[1 - firer.side]:
         if s.on_table and x0 <= s.x <= x1 and y0 <= s.y <= y1:
-            d = math.hypot(s.x - fx, s.y - fy)
+            d = _hypot(s.x - fx, s.y - fy)
             if d <= reach:
                 candidates.append((d, s))
     if len(candidates) > 1:
@@ -116,7 +119,7 @@ def _orbit_sightings(b: Battle, firer: Ship) -> list[Sighting]:
         sw = in_well(s)
         if fw is not None and sw is not None:
             continue  # ships in orbit cannot fire at ships in orbit
-        d = math.hypot(s.x - fx, s.y - fy) - f_edge - (sw.r if sw is not None else 0.0)
+        d = _hypot(s.x - fx, s.y - fy) - f_edge - (sw.r if sw is not None else 0.0)
         if d < 0.0:
             d = 0.0
         if d <= reach:
@@ -260,7 +263,7 @@ def _next_escort(b: Battle, firer: Ship, gun: Gun, after: Ship, reach: float) ->
     for s in after.unit.ships:
         if not s.on_table:
             continue
-        d = math.hypot(s.x - firer.x, s.y - firer.y)
+        d = _hypot(s.x - firer.x, s.y - firer.y)
         if d > reach or not arc_of(firer.x, firer.y, firer.hx, firer.hy, s.x, s.y) & gun.arcs:
             continue
         if b.terrain and sight_blocked(b.terrain, firer.x, firer.y, s.x, s.y):
@@ -376,7 +379,7 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
     text = f"{ship.label()} fires its nova cannon"
     if clock != 12:
         dist = float(b.dice.d6() + b.dice.d6())
-        line = math.atan2(ay - ship.y, ax - ship.x)
+        line = _atan2(ay - ship.y, ax - ship.x)
         angle = line - clock * (math.pi / 6)  # clockwise from 12 o'clock
         ax += dist * math.cos(angle)
         ay += dist * math.sin(angle)
@@ -387,7 +390,7 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
         b.log(ship.side, text + ".")
     ship.fired_round = b.round
     for s in [s for side in b.sides for s in side if s.on_table]:
-        d = math.hypot(s.x - ax, s.y - ay)
+        d = _hypot(s.x - ax, s.y - ay)
         if d <= s.radius + NOVA_HOLE_R:
             points = b.dice.d6()
         elif d <= s.radius + NOVA_TEMPLATE_R:
@@ -395,7 +398,7 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
         else:
             continue
         if (s.spec.rules.holofields and s.target.hull > s.cripple_at
-                and math.hypot(s.x - ship.x, s.y - ship.y) > HOLOFIELD_RANGE_CM):
+                and _hypot(s.x - ship.x, s.y - ship.y) > HOLOFIELD_RANGE_CM):
             points -= sum(1 for _ in range(points) if b.dice.d6() >= 2)  # holofields (R-89)
             if points <= 0:
                 b.log(ship.side, f"  {s.label()}'s holofields turn the nova blast aside.")
@@ -448,4 +451,4 @@ def board(b: Battle, ship: Ship, enemy: Ship) -> None:
 def in_contact(a: Ship, c: Ship) -> bool:
     if a.orbit is not None and c.orbit is not None and in_well(a) and in_well(c):
         return False  # seed 001: ships in orbit are never in contact with each other (R-133)
-    return math.hypot(a.x - c.x, a.y - c.y) <= a.radius + c.radius + 1e-6
+    return _hypot(a.x - c.x, a.y - c.y) <= a.radius + c.radius + 1e-6

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from .gunnery import Sighting
     from .state import Gun, Ordnance, Salvo, Ship, Terrain, Unit, Wave
 
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+_atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
+
 
 # Compiled with mypyc (scripts/build_sim.py): a policy written in plain Python may still subclass
 # these classes (tests do; so may a policy registered with register_policy).
@@ -101,7 +104,7 @@ class Policy:
         reach = ship.spec.gun_reach + (well.r if well is not None else 0.0)
         for e in b.sides[1 - ship.side]:
             if (e.on_table and (e.orbit is None or e.orbit.kind != "gravity_well")
-                    and math.hypot(e.x - ship.x, e.y - ship.y) <= reach):
+                    and _hypot(e.x - ship.x, e.y - ship.y) <= reach):
                 return 3 if lo <= 3 else lo
         return hi if hi > 3 else 3
 
@@ -112,12 +115,12 @@ class Policy:
         best_d = 0.0
         for e in b.sides[1 - ship.side]:
             if e.on_table and e is not ship:
-                d = math.hypot(e.x - ship.x, e.y - ship.y)
+                d = _hypot(e.x - ship.x, e.y - ship.y)
                 if best is None or d < best_d:
                     best, best_d = e, d
         if best is None or best_d < 1e-6:
             return ship.heading
-        return math.atan2(best.y - ship.y, best.x - ship.x)
+        return _atan2(best.y - ship.y, best.x - ship.x)
 
     def wants_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
         return False
@@ -376,7 +379,7 @@ class _Scorer:
         """The score of ending at (x, y) heading (hx, hy)."""
         dx = self.tx - x
         dy = self.ty - y
-        dist = math.hypot(dx, dy)
+        dist = _hypot(dx, dy)
         fwd = dx * hx + dy * hy
         left = dy * hx - dx * hy
         afwd = fwd if fwd >= 0.0 else -fwd
@@ -428,7 +431,7 @@ class _Scorer:
             reach = t.reach
             if ddx > reach or ddx < -reach:
                 continue  # beyond the piece's reach along x alone
-            if math.hypot(ddx, y - t.y) <= reach:
+            if _hypot(ddx, y - t.y) <= reach:
                 if t.kind == _PLANET:
                     score = IN_PLANET
                     break
@@ -473,7 +476,7 @@ class StandardPolicy(Policy):
             score = e.spec.victory_points / toughness
             if t.hull <= e.cripple_at:
                 score *= 1.5
-            score /= 1.0 + math.hypot(e.x - cx, e.y - cy) / 40.0
+            score /= 1.0 + _hypot(e.x - cx, e.y - cy) / 40.0
             if score > best_score:
                 best, best_score = e, score
         if best is not None:
@@ -498,7 +501,7 @@ class StandardPolicy(Policy):
         focus = self.focus(b, ship.side)
         if focus is not None and focus is not nearest:
             p = profile_of(ship.spec)
-            if math.hypot(focus.x - ship.x, focus.y - ship.y) <= p.max_range + ship.speed() * 1.5:
+            if _hypot(focus.x - ship.x, focus.y - ship.y) <= p.max_range + ship.speed() * 1.5:
                 return focus
         return nearest
 
@@ -560,7 +563,7 @@ class StandardPolicy(Policy):
             return False
         threat = 0.0
         for e in b.enemies(ship.side):
-            d = math.hypot(e.x - ship.x, e.y - ship.y)
+            d = _hypot(e.x - ship.x, e.y - ship.y)
             p = profile_of(e.spec)
             if d <= p.max_range + 10.0:
                 threat += p.total * 0.25
@@ -646,10 +649,10 @@ class StandardPolicy(Policy):
         p = profile_of(lead.spec)
         torp = lead.torpedoes_ready and not hesitant
         lim = limits(b, lead, None, hesitant)
-        dist = math.hypot(target.x - lead.x, target.y - lead.y)
+        dist = _hypot(target.x - lead.x, target.y - lead.y)
         if dist - lim.max_move > p.max_range + 15.0 and not b.terrain:
             # Out of reach whatever it does: head for the target, as far as it may go.
-            turn = angle_diff(lead.heading, math.atan2(target.y - lead.y, target.x - lead.x))
+            turn = angle_diff(lead.heading, _atan2(target.y - lead.y, target.x - lead.x))
             plan = Plan(lim.max_move, max(-lim.max_turn, min(lim.max_turn, turn)))
             x, y, h = end_point(lead, plan, lim)
             # no terrain here: nothing for the scorer to look up
@@ -701,7 +704,7 @@ class StandardPolicy(Policy):
             lock_bonus = LOCK_ON_SURE_BONUS
         choices = [(score, None, plan), (lock_score + lock_bonus, o.LOCK_ON, lock_plan)]
         # Come to New Heading when the target is further off the bow than a normal turn.
-        off_bow = abs(angle_diff(lead.heading, math.atan2(target.y - lead.y, target.x - lead.x)))
+        off_bow = abs(angle_diff(lead.heading, _atan2(target.y - lead.y, target.x - lead.x)))
         if off_bow > lim.max_turn + DEG45:
             cth = limits(b, lead, o.NEW_HEADING, False)
             cth_score, cth_plan = self._best_move(b, lead, p, target, cth, 0.85, torp)
@@ -778,7 +781,7 @@ class StandardPolicy(Policy):
                         risk += 1.0
                 risk += 0.05 * max(0, v - 2 * max(thrust, 1))
                 for t in planets:
-                    gap = math.hypot(x - t.x, y - t.y) - t.r - ship.radius
+                    gap = _hypot(x - t.x, y - t.y) - t.r - ship.radius
                     if gap <= adv.INTERFACE_CM + adv.HEX_CM:
                         risk += 3.0
                     elif gap <= adv.GRAVITY_CM:
@@ -826,7 +829,7 @@ class StandardPolicy(Policy):
         threat = 0.0
         for e in b.enemies(ship.side):
             p = profile_of(e.spec)
-            if math.hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + e.speed() / 2:
+            if _hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + e.speed() / 2:
                 threat += p.total * 0.25
         return threat
 
@@ -834,7 +837,7 @@ class StandardPolicy(Policy):
         """Ram only a much weaker enemy dead ahead and within reach (§11)."""
         if ship.spec.is_escort:
             return None
-        d = math.hypot(target.x - ship.x, target.y - ship.y)
+        d = _hypot(target.x - ship.x, target.y - ship.y)
         if d > lim.max_move + ship.radius + target.radius:
             return None
         if not arc_of(ship.x, ship.y, ship.hx, ship.hy, target.x, target.y) & FRONT:
@@ -852,8 +855,8 @@ class StandardPolicy(Policy):
         mates = [s for s in ship.unit.ships if s is not ship and s.on_table]
         if not mates:
             return Plan(lim.max_move)
-        m = min(mates, key=lambda s: math.hypot(s.x - ship.x, s.y - ship.y))
-        want = angle_diff(ship.heading, math.atan2(m.y - ship.y, m.x - ship.x))
+        m = min(mates, key=lambda s: _hypot(s.x - ship.x, s.y - ship.y))
+        want = angle_diff(ship.heading, _atan2(m.y - ship.y, m.x - ship.x))
         return Plan(lim.max_move, want)
 
     def wants_free_order(self, b: Battle, unit: Unit, lead: Ship) -> bool:
@@ -888,7 +891,7 @@ class StandardPolicy(Policy):
         best = None
         best_key = None
         for e in b.enemies(ship.side):
-            d = math.hypot(e.x - ship.x, e.y - ship.y)
+            d = _hypot(e.x - ship.x, e.y - ship.y)
             if d > 45.0 or d < 3.0:
                 continue
             ax = e.x + e.hx * e.speed() * 0.5
@@ -904,7 +907,7 @@ class StandardPolicy(Policy):
                 best, best_key = (ax, ay), key
         if best is None:
             return None
-        return math.atan2(best[1] - ship.y, best[0] - ship.x)
+        return _atan2(best[1] - ship.y, best[0] - ship.x)
 
     def launch_plan(self, b: Battle, ship: Ship, count: int) -> list[tuple[CraftRole, int, Ship]]:
         """Fighters to screen the carrier when the enemy has ordnance and none screen it yet;
@@ -930,20 +933,20 @@ class StandardPolicy(Policy):
 
     def _craft_target(self, b: Battle, ship: Ship, reach: float) -> Ship | None:
         focus = self.focus(b, ship.side)
-        if focus is not None and math.hypot(focus.x - ship.x, focus.y - ship.y) <= reach:
+        if focus is not None and _hypot(focus.x - ship.x, focus.y - ship.y) <= reach:
             return focus
         near = [e for e in b.enemies(ship.side)
-                if math.hypot(e.x - ship.x, e.y - ship.y) <= reach]
+                if _hypot(e.x - ship.x, e.y - ship.y) <= reach]
         if not near:
             return None
         return max(near, key=lambda e: (not e.spec.is_escort, e.spec.victory_points))
 
     def craft_retarget(self, b: Battle, wave: Wave) -> Ship | None:
         near = [e for e in b.enemies(wave.side)
-                if math.hypot(e.x - wave.x, e.y - wave.y) <= 40.0]
+                if _hypot(e.x - wave.x, e.y - wave.y) <= 40.0]
         if not near:
             return None
-        return min(near, key=lambda e: math.hypot(e.x - wave.x, e.y - wave.y))
+        return min(near, key=lambda e: _hypot(e.x - wave.x, e.y - wave.y))
 
     def nova_target(self, b: Battle, ship: Ship, lo: float, hi: float
                     ) -> tuple[float, float] | None:
@@ -951,12 +954,12 @@ class StandardPolicy(Policy):
         of it (the template and its scatter hit friends too)."""
         best = None
         for e in b.enemies(ship.side):
-            d = math.hypot(e.x - ship.x, e.y - ship.y)
+            d = _hypot(e.x - ship.x, e.y - ship.y)
             if not lo <= d <= hi:
                 continue
             if not arc_of(ship.x, ship.y, ship.hx, ship.hy, e.x, e.y) & FRONT:
                 continue
-            if any(math.hypot(f.x - e.x, f.y - e.y) < 10.0 for f in b.friends(ship.side)):
+            if any(_hypot(f.x - e.x, f.y - e.y) < 10.0 for f in b.friends(ship.side)):
                 continue
             if best is None or e.spec.victory_points > best.spec.victory_points:
                 best = e
@@ -966,7 +969,7 @@ class StandardPolicy(Policy):
         target = self.objective(b, ship)
         if target is None:
             return 0.0
-        want = angle_diff(ship.heading, math.atan2(target.y - ship.y, target.x - ship.x))
+        want = angle_diff(ship.heading, _atan2(target.y - ship.y, target.x - ship.x))
         return max(-DEG90, min(DEG90, want))
 
     def wants_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
@@ -983,7 +986,7 @@ class StandardPolicy(Policy):
         if t.crippled or t.crippled_at is None or t.hull - expected > t.crippled_at:
             return False
         p = profile_of(ship.spec)
-        return not any(math.hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
+        return not any(_hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
                        for e in b.enemies(ship.side))
 
     def escorts_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
@@ -1002,7 +1005,7 @@ class StandardPolicy(Policy):
         if expected >= (hull + 1) // 2:
             return True
         p = profile_of(ship.spec)
-        return not any(math.hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
+        return not any(_hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
                        for e in b.enemies(ship.side))
 
     def detonate_salvo(self, b: Battle, salvo: Salvo, friend: Ship) -> bool:

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship
 
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+
 SECTION13: Final = {  # d6 → (kind, radius cm)
     1: ("asteroids", 8.0), 2: ("asteroids", 8.0), 3: ("gas", 7.0), 4: ("planet", 5.0),
     5: ("debris", 7.0), 6: ("debris", 7.0),
@@ -70,7 +72,7 @@ def well_edge(ship: Ship) -> float:
 
 
 def body_velocity(t: Terrain) -> int:
-    return int(round(math.hypot(t.vx, t.vy) / VELOCITY_CM))
+    return int(round(_hypot(t.vx, t.vy) / VELOCITY_CM))
 
 
 # --- placing terrain -----------------------------------------------------------------------------
@@ -299,11 +301,11 @@ def _clear_end(b: Battle, t: Terrain, x1: float, y1: float, ux: float, uy: float
         for side in b.sides:
             for s in side:
                 if (s.on_table and in_well(s) is None
-                        and math.hypot(s.x - x1, s.y - y1) < t.r + s.radius):
+                        and _hypot(s.x - x1, s.y - y1) < t.r + s.radius):
                     blocked = True
         for other in b.terrain:
             if (other is not t and other.kind == "drifting_body"
-                    and math.hypot(other.x - x1, other.y - y1) < t.r + other.r):
+                    and _hypot(other.x - x1, other.y - y1) < t.r + other.r):
                 blocked = True
         if not blocked:
             break
@@ -325,7 +327,7 @@ def drift_bodies(b: Battle) -> None:
             continue
         if t not in b.terrain:
             continue
-        speed = math.hypot(t.vx, t.vy)
+        speed = _hypot(t.vx, t.vy)
         ux, uy = t.vx / speed, t.vy / speed
         x0, y0 = t.x, t.y
         x1, y1 = _clear_end(b, t, x0 + t.vx, y0 + t.vy, ux, uy)
