@@ -9,12 +9,13 @@ side's :class:`~rules_core.sim.policy.Policy`.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable
 from typing import Any, Final
 
 from .. import damage
 from ..catalog import CraftRole
-from ..dice import SeededDice
+from ..dice import _stable_seed
 from . import advanced_movement, factions, gunnery, ordnance
 from . import orders as o
 from .activation import activate
@@ -44,19 +45,51 @@ RIFT_CLOUD_R: Final = 5.0  # R-74: a warp rift leaves a gas cloud 10 cm across
 DEPLOY_DEPTH: Final = 30.0  # R-70
 
 
-class BattleDice(SeededDice):
+class BattleDice:
     """Seeded dice with a faster roll: one float per die (the stream is still derived by
-    SHA-256 from (seed, battle index) only, see :meth:`SeededDice.for_battle`)."""
+    SHA-256 from (seed, battle index) only, see :meth:`SeededDice.for_battle`).
+
+    The generator is seeded as :class:`rules_core.dice.SeededDice` seeds it, and the named
+    rolls are those of its mixin on this ``roll``, written out here rather than inherited so
+    that mypyc compiles the class as a native one (``rules_core.dice`` stays interpreted)."""
 
     def __init__(self, seed: int | str | None = None) -> None:
-        super().__init__(seed)
-        self._float = self._random.random
+        self.seed = seed
+        self._random = random.Random(_stable_seed(seed) if seed is not None else None)
+        self._float: Callable[[], float] = self._random.random
+
+    @classmethod
+    def for_battle(cls, seed: int | str, index: int) -> BattleDice:
+        return cls(f"battle:{seed}:{index}")
+
+    def __repr__(self) -> str:
+        return f"SeededDice({self.seed!r})"
 
     def roll(self, sides: int) -> int:
         return int(self._float() * sides) + 1
 
     def d6(self) -> int:
         return int(self._float() * 6.0) + 1
+
+    def d3(self) -> int:
+        return self.roll(3)
+
+    def d12(self) -> int:
+        return self.roll(12)
+
+    def two_d6(self) -> int:
+        """The sum of two d6 (command checks, critical and catastrophic tables)."""
+        return self.d6() + self.d6()
+
+    def nd6(self, n: int) -> list[int]:
+        """``n`` separate d6, in the order rolled."""
+        if n < 0:
+            raise ValueError(f"cannot roll {n} dice")
+        return [self.d6() for _ in range(n)]
+
+    def sum_d6(self, n: int) -> int:
+        """The total of ``n`` d6 (``4d6`` cm of All Ahead Full, ``3d6`` cm explosion radius)."""
+        return sum(self.nd6(n))
 
     def count_at_least(self, n: int, score: int) -> int:
         """``n`` d6 as :meth:`d6` rolls them, counting those at ``score`` or more: a die shows
@@ -228,7 +261,20 @@ class Battle:
         resolver's 4+ save, the resolver itself, then blast markers, crippling and
         destruction (``defer``: the caller removes a destroyed ship itself, for simultaneous
         destruction). ``log_as`` (side, text) logs the text and what the attack did before
-        any catastrophe that follows, so the log reads in the order things happen."""
+        any catastrophe that follows, so the log reads in the order things happen.
+
+        The hot callers (a gun's volley) call :meth:`before_attack`, the resolver and
+        :meth:`after_attack` themselves, which is this method without its generic call."""
+        ordnance = fn in ORDNANCE
+        hidden = self.before_attack(ship, source, react, ordnance)
+        report = fn(ship.target, *args, **kwargs)
+        return self.after_attack(ship, report, hidden, source, source_xy, defer, log_as,
+                                 ordnance)
+
+    def before_attack(self, ship: Ship, source: Ship | None, react: bool,
+                      ordnance: bool) -> int:
+        """:meth:`attack`'s first half: bracing and the orbit save as the resolver's 4+ save,
+        markers hidden from it; returns the markers hidden, for :meth:`after_attack`."""
         t = ship.target
         braced = react or ship.braced_round == self.round
         if (not braced and ship.orbit is not None and ship.orbit.kind == "planet"
@@ -239,16 +285,23 @@ class Battle:
         t.braced = braced
         rules = ship.spec.rules
         hidden = 0
-        if t.blast_markers and (rules.reactive_hulls or (rules.spore_clouds and fn in ORDNANCE)):
+        if t.blast_markers and (rules.reactive_hulls or (rules.spore_clouds and ordnance)):
             # Necron reactive hulls are not suppressed by markers; Tyranid spore clouds are not
             # hampered by them (R-89): the resolver sees no markers for this attack.
             hidden, t.blast_markers = t.blast_markers, 0
-        report = fn(t, *args, **kwargs)
+        return hidden
+
+    def after_attack(self, ship: Ship, report: damage.AttackReport, hidden: int,
+                     source: Ship | None, source_xy: tuple[float, float] | None, defer: bool,
+                     log_as: tuple[int, str] | None, ordnance: bool) -> damage.AttackReport:
+        """:meth:`attack`'s second half, once the resolver has made ``report``."""
+        t = ship.target
+        rules = ship.spec.rules
         if hidden:
             t.blast_markers += hidden
         t.braced = False
         if self.observer is not None:
-            self.observer.attack(self, ship, source, source_xy, fn in ORDNANCE, report)
+            self.observer.attack(self, ship, source, source_xy, ordnance, report)
         if report.shields_absorbed or report.hull_lost:
             ship.damaged_round = self.round
         if report.blast_markers_placed:

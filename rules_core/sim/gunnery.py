@@ -27,7 +27,7 @@ from .terrain import in_well
 if TYPE_CHECKING:
     from ..dice import Dice
     from .battle import Battle
-    from .state import Ship
+    from .state import Ship, Unit
 
 _hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
 _atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
@@ -60,31 +60,45 @@ def sightings(b: Battle, firer: Ship) -> list[Sighting]:
     """Every enemy in sight within reach of the firer's guns, nearest first. Of an escort
     squadron only its closest ship in sight may be chosen (seed 002 FAQ, R-78); hulks are not
     targets (R-79)."""
-    out: list[Sighting] = []
-    seen_units: set[int] = set()
-    fx, fy, hx, hy = firer.x, firer.y, firer.hx, firer.hy
-    reach = firer.spec.gun_reach
-    candidates = []
     if b.seed001:
         return _orbit_sightings(b, firer)  # seed 001's gravity wells (R-133)
+    out: list[Sighting] = []
+    seen_units: list[Unit] = []  # squadrons that have their closest ship in sight
+    fx, fy, hx, hy = firer.x, firer.y, firer.hx, firer.hy
+    reach = firer.spec.gun_reach
+    # The candidates nearest first, ties in table order (a stable sort by distance, done as
+    # they come: few ships, and no tuples).
+    dists: list[float] = []
+    ships: list[Ship] = []
     x0, x1, y0, y1 = fx - reach, fx + reach, fy - reach, fy + reach
     for s in b.sides[1 - firer.side]:
         if s.on_table and x0 <= s.x <= x1 and y0 <= s.y <= y1:
             d = _hypot(s.x - fx, s.y - fy)
             if d <= reach:
-                candidates.append((d, s))
-    if len(candidates) > 1:
-        candidates.sort(key=_first)
+                i = len(dists)
+                while i > 0 and dists[i - 1] > d:
+                    i -= 1
+                dists.insert(i, d)
+                ships.insert(i, s)
     terrain = b.terrain
-    for dist, s in candidates:
-        squadron = s.unit.spec.is_squadron
-        if squadron and id(s.unit) in seen_units:
-            continue
+    for k in range(len(ships)):
+        s = ships[k]
+        unit = s.unit
+        squadron = unit.spec.is_squadron
+        if squadron:
+            taken = False
+            for u in seen_units:
+                if u is unit:
+                    taken = True
+                    break
+            if taken:
+                continue
         sx, sy = s.x, s.y
         if terrain and sight_blocked(terrain, fx, fy, sx, sy):
             continue
         if squadron:
-            seen_units.add(id(s.unit))
+            seen_units.append(unit)
+        dist = dists[k]
         # geometry.arc_of, inlined (hot)
         dx = sx - fx
         dy = sy - fy
@@ -235,12 +249,14 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
         report = b.attack(target, screened_volley, gun.kind, strength, hit_range, dice,
                           to_hit_mod=mod, holofields=holo, prow=prow, source=firer,
                           log_as=log_as, react=react)
-    elif gun.kind == BATTERY:
-        report = b.attack(target, damage.fire_batteries, strength, hit_range, dice,
-                          to_hit_mod=mod, source=firer, log_as=log_as, react=react)
-    elif gun.kind == LANCE:
-        report = b.attack(target, damage.fire_lances, strength, dice, to_hit_mod=mod,
-                          source=firer, log_as=log_as, react=react)
+    elif gun.kind == BATTERY:  # b.attack(target, damage.fire_batteries, …), called directly
+        hidden = b.before_attack(target, firer, react, False)
+        report = damage.fire_batteries(target.target, strength, hit_range, dice, to_hit_mod=mod)
+        report = b.after_attack(target, report, hidden, firer, None, False, log_as, False)
+    elif gun.kind == LANCE:  # b.attack(target, damage.fire_lances, …)
+        hidden = b.before_attack(target, firer, react, False)
+        report = damage.fire_lances(target.target, strength, dice, to_hit_mod=mod)
+        report = b.after_attack(target, report, hidden, firer, None, False, log_as, False)
     else:
         report = b.attack(target, special_volley, strength, pick.dist, dice, to_hit_mod=mod,
                           source=firer, log_as=log_as, react=react)
