@@ -297,14 +297,14 @@ class Target:
     @property
     def crippled_at(self) -> int | None:
         """R-09: crippled at or below floor(max hull / 2); a 1-hull ship never is."""
-        return crippled_threshold(self.max_hull)
-
-    @property
-    def crippled(self) -> bool:
         if self._cripple_for != self.max_hull:  # asked often: the threshold is remembered
             self._cripple_at = crippled_threshold(self.max_hull)
             self._cripple_for = self.max_hull
-        threshold = self._cripple_at
+        return self._cripple_at
+
+    @property
+    def crippled(self) -> bool:
+        threshold = self.crippled_at
         return threshold is not None and self.hull <= threshold
 
     @property

@@ -328,7 +328,8 @@ class Battle:
         for m in self.contact_markers(ship):
             self.markers.remove(m)
         if catastrophe is None:
-            self.log(ship.side, f"{ship.label()} is destroyed.")
+            if self.logging:
+                self.log(ship.side, f"{ship.label()} is destroyed.")
         else:
             self.catastrophe(ship, catastrophe)
         if self.sides[1 - ship.side][0].spec.rules.power_from_pain:
@@ -337,8 +338,10 @@ class Battle:
             self.flagship_lost(ship)
 
     def catastrophe(self, ship: Ship, cat: damage.CatastrophicDamage) -> None:
-        label = cat.result.value.replace("_", " ")
-        text = f"{ship.label()} is destroyed: {label} (rolled {cat.roll})"
+        text = ""  # the log's line, made only when logging
+        if self.logging:
+            label = cat.result.value.replace("_", " ")
+            text = f"{ship.label()} is destroyed: {label} (rolled {cat.roll})"
         if cat.leaves_debris_field:
             ship.hulk = True
             self.terrain.append(Terrain("debris", ship.x, ship.y, max(HULK_DEBRIS_R, ship.radius),
@@ -353,8 +356,9 @@ class Battle:
             self.terrain.append(Terrain("gas", ship.x, ship.y, RIFT_CLOUD_R, name="warp rift"))
         radius = cat.roll_radius(self.dice, ship.spec.ship_class)
         hits = cat.roll_hits(self.dice)
-        self.log(ship.side, text + f": the blast reaches {radius} cm with {hits} "
-                 f"hit{'s' if hits != 1 else ''}.")
+        if self.logging:
+            self.log(ship.side, text + f": the blast reaches {radius} cm with {hits} "
+                     f"hit{'s' if hits != 1 else ''}.")
         if ship.orbit is not None:
             orbit_explosion(self, ship)  # seed 001
         if radius <= 0 or hits <= 0:

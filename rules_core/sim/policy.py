@@ -522,23 +522,32 @@ class StandardPolicy(Policy):
         if cached is None or cached.round != b.round:
             # Ranked once a round, from where the units stand when the round's activations
             # begin: close enough, and cheap.
-            enemies = [(e.x, e.y) for e in b.enemies(side)]
-            ranked = []
+            enemies = b.enemies(side)
+            # Sorted by (distance², unit index) as they come (no tuples; the keys are unique).
+            ranked: list[Unit] = []
+            keys: list[float] = []
+            indices: list[int] = []
             for u in ready:
                 for s in u.ships:
                     if s.on_table:
                         break
                 x, y = s.x, s.y
                 best = 1e18
-                for ex, ey in enemies:
-                    dx = ex - x
-                    dy = ey - y
+                for e in enemies:
+                    dx = e.x - x
+                    dy = e.y - y
                     d2 = dx * dx + dy * dy
                     if d2 < best:
                         best = d2
-                ranked.append((best, u.spec.index, u))
-            ranked.sort(key=lambda r: (r[0], r[1]))
-            cached = RankedUnits(b.round, [r[2] for r in ranked])
+                index = u.spec.index
+                i = len(ranked)
+                while i > 0 and (keys[i - 1] > best
+                                 or (keys[i - 1] == best and indices[i - 1] > index)):
+                    i -= 1
+                ranked.insert(i, u)
+                keys.insert(i, best)
+                indices.insert(i, index)
+            cached = RankedUnits(b.round, ranked)
             b.memo.activation_order[side] = cached
         rnd = b.round
         order = cached.units
