@@ -18,7 +18,7 @@ Ruling ids (R-nn) refer to docs/rulings.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Final
 
@@ -245,7 +245,7 @@ def roll_catastrophic_damage(dice: Dice) -> CatastrophicDamage:
 # --- the target ----------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(init=False)
 class Target:
     """A ship's state as attacks see it. ``shields`` is the current value; ``criticals`` holds
     the lasting critical effects, one entry per copy (R-47)."""
@@ -253,20 +253,42 @@ class Target:
     hull: int
     max_hull: int
     armor: int
-    shields: int = 0
-    max_shields: int | None = None
-    turrets: int = 0
-    blast_markers: int = 0
-    braced: bool = False
-    weapons: tuple[Weapon, ...] = ()
-    criticals: list[CriticalHit] = field(default_factory=list)
-    name: str = ""
+    shields: int
+    max_shields: int | None
+    turrets: int
+    blast_markers: int
+    braced: bool
+    weapons: tuple[Weapon, ...]
+    criticals: list[CriticalHit]
+    name: str
     # Faction rules the simulator plays on the ship (rules_core/sim/factions.py):
-    brace_rerolls: int = 0  # failed brace saves it may still re-roll (Acts of Faith, R-110)
-    critical_ward: bool = False  # each critical ignored on a 6 (Auramite Hulls, R-112)
-    bulkhead_relief: int = 0  # Bulkhead Collapse deals d3 minus this (Void Armour, R-118)
+    brace_rerolls: int  # failed brace saves it may still re-roll (Acts of Faith, R-110)
+    critical_ward: bool  # each critical ignored on a 6 (Auramite Hulls, R-112)
+    bulkhead_relief: int  # Bulkhead Collapse deals d3 minus this (Void Armour, R-118)
 
-    def __post_init__(self) -> None:
+    # Written out rather than generated (the defaults are the fields' own): the simulator makes
+    # one per ship and battle, and mypyc compiles this __init__ (a dataclass's generated one
+    # runs as interpreted Python).
+    def __init__(self, hull: int, max_hull: int, armor: int, shields: int = 0,
+                 max_shields: int | None = None, turrets: int = 0, blast_markers: int = 0,
+                 braced: bool = False, weapons: tuple[Weapon, ...] = (),
+                 criticals: list[CriticalHit] | None = None, name: str = "",
+                 brace_rerolls: int = 0, critical_ward: bool = False,
+                 bulkhead_relief: int = 0) -> None:
+        self.hull = hull
+        self.max_hull = max_hull
+        self.armor = armor
+        self.shields = shields
+        self.max_shields = max_shields
+        self.turrets = turrets
+        self.blast_markers = blast_markers
+        self.braced = braced
+        self.weapons = weapons
+        self.criticals = [] if criticals is None else criticals
+        self.name = name
+        self.brace_rerolls = brace_rerolls
+        self.critical_ward = critical_ward
+        self.bulkhead_relief = bulkhead_relief
         self._cripple_for = -1  # the max hull _cripple_at was worked out for (see ``crippled``)
         self._cripple_at: int | None = None
         if self.max_shields is None:
