@@ -611,8 +611,7 @@ class Battle:
                     self.regrow(s, "Bio-regeneration")
         if self.markers:
             n = self.dice.d6()
-            ships = [(s.x, s.y, s.radius + MARKER_RADIUS) for side in self.sides for s in side
-                     if s.on_table]
+            ships = [s for side in self.sides for s in side if s.on_table]
             free = [m for m in self.markers if not _touches(m, ships)]
             free.sort(key=lambda m: m.born)
             for m in free[:n]:
@@ -701,12 +700,14 @@ class Battle:
                             ended_by=self.ended_by, first_player=list(self.initiative))
 
 
-def _touches(m: BlastMarker, ships: list[tuple[float, float, float]]) -> bool:
-    """Whether any of ``ships`` (x, y, radius + marker radius) touches the marker."""
+def _touches(m: BlastMarker, ships: list[Ship]) -> bool:
+    """Whether any of ``ships`` touches the marker (centres within radius + marker radius)."""
     mx, my = m.x, m.y
-    for x, y, reach in ships:
+    for s in ships:
+        x = s.x
+        y = s.y
         if (mx - 4.0 <= x <= mx + 4.0 and my - 4.0 <= y <= my + 4.0
-                and _hypot(x - mx, y - my) <= reach):
+                and _hypot(x - mx, y - my) <= s.radius + MARKER_RADIUS):
             return True
     return False
 
