@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from .. import damage
 from ..catalog import CraftRole
-from ..dice import _stable_seed
+from ..dice import Dice, _stable_seed
 from . import advanced_movement, factions, gunnery, ordnance
 from . import orders as o
 from .activation import activate
@@ -110,7 +110,9 @@ class Battle:
                  deploy: bool = True, observer: Any = None) -> None:
         options = options or SimOptions()
         self.options = options
-        self.dice = dice
+        # Typed by the protocol (erased at run time, so any dice object still fits): the rolls
+        # come back as ints, which compiled code then compares natively.
+        self.dice: Dice = dice
         self.logging = log
         # A replay's recorder (rules_core.sim.replay.Recorder): told of every log line and
         # every attack; None in every ordinary battle, which then records nothing. It only
