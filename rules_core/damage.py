@@ -18,21 +18,23 @@ Ruling ids (R-nn) refer to docs/rulings.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from typing import Final
 
 from .catalog import Arc, ShipClass, ShipProfile, Weapon, WeaponType, crippled_threshold
 from .dice import Dice
 
-POINT_BLANK_CM = 15  # up to and including 15 cm is point blank (R-41)
-BATTERY_POINT_BLANK = 4
-BATTERY_LONG_RANGE = 5
-LANCE_TO_HIT = 4
-LOCK_ON_LANCE_RANGE_CM = 15  # R-41
-TURRET_TO_HIT = 4
-ORDNANCE_ATTACK_ROLL = 4  # bombers' damage roll and assault boats' critical roll (R-52, R-53)
-BRACE_SAVE = 4
-CRITICAL_ON = 6
+POINT_BLANK_CM: Final = 15  # up to and including 15 cm is point blank (R-41)
+BATTERY_POINT_BLANK: Final = 4
+BATTERY_LONG_RANGE: Final = 5
+LANCE_TO_HIT: Final = 4
+LOCK_ON_LANCE_RANGE_CM: Final = 15  # R-41
+TURRET_TO_HIT: Final = 4
+# bombers' damage roll and assault boats' critical roll (R-52, R-53)
+ORDNANCE_ATTACK_ROLL: Final = 4
+BRACE_SAVE: Final = 4
+CRITICAL_ON: Final = 6
 
 
 # --- to hit --------------------------------------------------------------------------------
@@ -47,7 +49,7 @@ class SpecialOrder(StrEnum):
     BRACE_FOR_IMPACT = "brace_for_impact"
 
 
-ORDER_TO_HIT = {
+ORDER_TO_HIT: Final = {
     SpecialOrder.COME_TO_NEW_HEADING: -1,
     SpecialOrder.BURN_RETROS: -1,
     SpecialOrder.LOCK_ON: +1,
@@ -129,7 +131,7 @@ class Critical(IntEnum):
         return self not in (Critical.BULKHEAD_COLLAPSE, Critical.SHIELDS_COLLAPSE)
 
 
-ARC_CRITICALS = {
+ARC_CRITICALS: Final = {
     Critical.PROW_ARMAMENT_DAMAGED: Arc.FRONT,
     Critical.STARBOARD_ARMAMENT_DAMAGED: Arc.RIGHT,
     Critical.PORT_ARMAMENT_DAMAGED: Arc.LEFT,
@@ -159,7 +161,7 @@ class Catastrophe(StrEnum):
     WARP_RIFT = "warp_rift"
 
 
-_CATASTROPHE_BY_ROLL = {
+_CATASTROPHE_BY_ROLL: Final = {
     2: Catastrophe.DRIFTING_HULK,
     3: Catastrophe.DRIFTING_HULK,
     4: Catastrophe.BLAZING_WRECK,
@@ -172,7 +174,7 @@ _CATASTROPHE_BY_ROLL = {
     11: Catastrophe.CATASTROPHIC_EXPLOSION,
     12: Catastrophe.WARP_RIFT,
 }
-_EXPLOSION_RADIUS_D6 = {
+_EXPLOSION_RADIUS_D6: Final = {
     Catastrophe.PLASMA_DRIVE_OVERLOAD: 1,
     Catastrophe.WARP_DRIVE_IMPLOSION: 2,
     Catastrophe.CATASTROPHIC_EXPLOSION: 3,
@@ -243,7 +245,7 @@ def roll_catastrophic_damage(dice: Dice) -> CatastrophicDamage:
 # --- the target ----------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(init=False)
 class Target:
     """A ship's state as attacks see it. ``shields`` is the current value; ``criticals`` holds
     the lasting critical effects, one entry per copy (R-47)."""
@@ -251,20 +253,42 @@ class Target:
     hull: int
     max_hull: int
     armor: int
-    shields: int = 0
-    max_shields: int | None = None
-    turrets: int = 0
-    blast_markers: int = 0
-    braced: bool = False
-    weapons: tuple[Weapon, ...] = ()
-    criticals: list[CriticalHit] = field(default_factory=list)
-    name: str = ""
+    shields: int
+    max_shields: int | None
+    turrets: int
+    blast_markers: int
+    braced: bool
+    weapons: tuple[Weapon, ...]
+    criticals: list[CriticalHit]
+    name: str
     # Faction rules the simulator plays on the ship (rules_core/sim/factions.py):
-    brace_rerolls: int = 0  # failed brace saves it may still re-roll (Acts of Faith, R-110)
-    critical_ward: bool = False  # each critical ignored on a 6 (Auramite Hulls, R-112)
-    bulkhead_relief: int = 0  # Bulkhead Collapse deals d3 minus this (Void Armour, R-118)
+    brace_rerolls: int  # failed brace saves it may still re-roll (Acts of Faith, R-110)
+    critical_ward: bool  # each critical ignored on a 6 (Auramite Hulls, R-112)
+    bulkhead_relief: int  # Bulkhead Collapse deals d3 minus this (Void Armour, R-118)
 
-    def __post_init__(self) -> None:
+    # Written out rather than generated (the defaults are the fields' own): the simulator makes
+    # one per ship and battle, and mypyc compiles this __init__ (a dataclass's generated one
+    # runs as interpreted Python).
+    def __init__(self, hull: int, max_hull: int, armor: int, shields: int = 0,
+                 max_shields: int | None = None, turrets: int = 0, blast_markers: int = 0,
+                 braced: bool = False, weapons: tuple[Weapon, ...] = (),
+                 criticals: list[CriticalHit] | None = None, name: str = "",
+                 brace_rerolls: int = 0, critical_ward: bool = False,
+                 bulkhead_relief: int = 0) -> None:
+        self.hull = hull
+        self.max_hull = max_hull
+        self.armor = armor
+        self.shields = shields
+        self.max_shields = max_shields
+        self.turrets = turrets
+        self.blast_markers = blast_markers
+        self.braced = braced
+        self.weapons = weapons
+        self.criticals = [] if criticals is None else criticals
+        self.name = name
+        self.brace_rerolls = brace_rerolls
+        self.critical_ward = critical_ward
+        self.bulkhead_relief = bulkhead_relief
         self._cripple_for = -1  # the max hull _cripple_at was worked out for (see ``crippled``)
         self._cripple_at: int | None = None
         if self.max_shields is None:
@@ -295,14 +319,14 @@ class Target:
     @property
     def crippled_at(self) -> int | None:
         """R-09: crippled at or below floor(max hull / 2); a 1-hull ship never is."""
-        return crippled_threshold(self.max_hull)
-
-    @property
-    def crippled(self) -> bool:
         if self._cripple_for != self.max_hull:  # asked often: the threshold is remembered
             self._cripple_at = crippled_threshold(self.max_hull)
             self._cripple_for = self.max_hull
-        threshold = self._cripple_at
+        return self._cripple_at
+
+    @property
+    def crippled(self) -> bool:
+        threshold = self.crippled_at
         return threshold is not None and self.hull <= threshold
 
     @property
@@ -371,27 +395,51 @@ class Target:
         raise ValueError(f"the ship has no {effect.label} to repair")
 
 
-@dataclass
+@dataclass(init=False)
 class AttackReport:
     """What one attack did. ``hull_damage`` counts the attack's own points that reached the hull
     (damage past the last hull point included); ``hull_lost`` what the hull actually lost,
     Bulkhead Collapse's extra damage included."""
 
     attack: str
-    dice: int = 0
-    hits: int = 0
-    intercepted: int = 0
-    armor_saves: int = 0
-    brace_saves: int = 0
-    shields_absorbed: int = 0
-    hull_damage: int = 0
-    extra_damage: int = 0
-    hull_lost: int = 0
-    criticals: list[CriticalHit] = field(default_factory=list)
-    blast_markers_placed: int = 0
-    became_crippled: bool = False
-    destroyed: bool = False
-    catastrophe: CatastrophicDamage | None = None
+    dice: int
+    hits: int
+    intercepted: int
+    armor_saves: int
+    brace_saves: int
+    shields_absorbed: int
+    hull_damage: int
+    extra_damage: int
+    hull_lost: int
+    criticals: list[CriticalHit]
+    blast_markers_placed: int
+    became_crippled: bool
+    destroyed: bool
+    catastrophe: CatastrophicDamage | None
+
+    # Written out rather than generated: the simulator makes one per attack, and mypyc compiles
+    # this __init__ (a dataclass's generated one runs as interpreted Python).
+    def __init__(self, attack: str, dice: int = 0, hits: int = 0, intercepted: int = 0,
+                 armor_saves: int = 0, brace_saves: int = 0, shields_absorbed: int = 0,
+                 hull_damage: int = 0, extra_damage: int = 0, hull_lost: int = 0,
+                 criticals: list[CriticalHit] | None = None, blast_markers_placed: int = 0,
+                 became_crippled: bool = False, destroyed: bool = False,
+                 catastrophe: CatastrophicDamage | None = None) -> None:
+        self.attack = attack
+        self.dice = dice
+        self.hits = hits
+        self.intercepted = intercepted
+        self.armor_saves = armor_saves
+        self.brace_saves = brace_saves
+        self.shields_absorbed = shields_absorbed
+        self.hull_damage = hull_damage
+        self.extra_damage = extra_damage
+        self.hull_lost = hull_lost
+        self.criticals = [] if criticals is None else criticals
+        self.blast_markers_placed = blast_markers_placed
+        self.became_crippled = became_crippled
+        self.destroyed = destroyed
+        self.catastrophe = catastrophe
 
 
 # --- resolution ----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ objects to build/mypyc/c/ and build/mypyc/temp/); build/mypyc/manifest.json, wri
 records the sha256 of every source they were compiled against. rules_core.compiled loads them
 only when every hash matches the sources on disk, so a stale build is never loaded; nothing is
 written inside rules_core/. A failed build leaves pure Python and prints a warning: the results
-are the same (tests/rules_core/sim/test_compiled_build.py), only about 3x slower.
+are the same (tests/rules_core/sim/test_compiled_build.py), only about 6x slower.
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def build() -> int:
         clean()
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
         print(f"build_sim: WARNING: mypyc build failed; the simulator runs as pure Python "
-              f"(same results, about 3x slower).\n{tail}", file=sys.stderr)
+              f"(same results, about 6x slower).\n{tail}", file=sys.stderr)
         return 1
     if compiled.source_hashes(sources) != sources:
         clean()

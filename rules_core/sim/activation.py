@@ -4,7 +4,7 @@ movement, then shooting and ordnance (§3, §4, §5, §6, §11, §15)."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..damage import SpecialOrder
 from . import advanced_movement, faction_actions, factions, gunnery, movement, ordnance
@@ -15,6 +15,8 @@ from .terrain import check_orbits, in_well, orbit_manoeuvre
 if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship, Unit
+
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
 
 
 def activate(b: Battle, unit: Unit) -> None:
@@ -169,7 +171,7 @@ def _move(b: Battle, unit: Unit, ships: list[Ship], lead: Ship, order: SpecialOr
         if s.on_table and s.orbit is not None and in_well(s) is not None:
             orbit_manoeuvre(b, s, order)  # it entered orbit: it manoeuvres at once (R-132)
         elif b.logging and s.on_table:
-            moved.append((s, math.hypot(s.x - x0, s.y - y0)))
+            moved.append((s, _hypot(s.x - x0, s.y - y0)))
     if moved:
         s, d = moved[0]
         where = ", ".join(f"({m.x:.0f}, {m.y:.0f})" for m, _ in moved)

@@ -16,7 +16,7 @@ The tables are module constants named for the seed's tables, so each test can qu
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..damage import Critical, SpecialOrder
 from . import gunnery
@@ -29,20 +29,23 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship, Terrain
 
-MOVEMENTS = ("standard", "advanced")
-HEX_CM = VELOCITY_CM  # one hex, one point of velocity: 5 cm (R-140, as seed 001's R-130)
-STEP = math.pi / 4  # one hexside of heading or facing is Void Command's 45° turn (R-140)
-SKILL_FROM_LD = 3  # piloting skill level = Ld - 3 (R-140)
-INTERFACE_CM = HEX_CM  # a planet's interface zone: one hex outside its edge (R-148)
-GRAVITY_CM = 15.0  # a planet's gravity reaches 15 cm beyond its edge (R-148)
-DIRECT = math.pi / 8  # "directly" toward or away: within 22.5° (R-148)
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+_atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
+
+MOVEMENTS: Final = ("standard", "advanced")
+HEX_CM: Final = VELOCITY_CM  # one hex, one point of velocity: 5 cm (R-140, as seed 001's R-130)
+STEP: Final = math.pi / 4  # one hexside of heading or facing is Void Command's 45° turn (R-140)
+SKILL_FROM_LD: Final = 3  # piloting skill level = Ld - 3 (R-140)
+INTERFACE_CM: Final = HEX_CM  # a planet's interface zone: one hex outside its edge (R-148)
+GRAVITY_CM: Final = 15.0  # a planet's gravity reaches 15 cm beyond its edge (R-148)
+DIRECT: Final = math.pi / 8  # "directly" toward or away: within 22.5° (R-148)
 
 # Pushing the Plant Table (seed 003): row = the ship's current thrust rating (5+ is row 5),
 # column = thrust points pushed (1–5). A number: roll that or less on a d10 to keep the plant
 # whole; "A" (AUTO): the plant is damaged; "-" (NONE): that many cannot be pushed (R-144).
-AUTO = 0
-NONE = -1
-PUSH_TABLE = (
+AUTO: Final = 0
+NONE: Final = -1
+PUSH_TABLE: Final = (
     (8, NONE, NONE, NONE, NONE),
     (8, AUTO, NONE, NONE, NONE),
     (8, 6, AUTO, NONE, NONE),
@@ -53,44 +56,57 @@ PUSH_TABLE = (
 # Random Movement Maneuver Table (seed 003, a d10) with its Thrust Cost Table: the cost by
 # velocity 1–15 (row) and maneuver (column). The seed's maneuver names are lost but for 2
 # (+1 velocity) and 6 (one hexside to the right); the others are ruled in R-143.
-SLOW, FAST, FACE_R, FACE_L, TUMBLE, HEAD_R, HEAD_L, HEAD_RR, HEAD_LL, SPIN = range(1, 11)
-MANEUVER_NAMES = {
+SLOW: Final = 1
+FAST: Final = 2
+FACE_R: Final = 3
+FACE_L: Final = 4
+TUMBLE: Final = 5
+HEAD_R: Final = 6
+HEAD_L: Final = 7
+HEAD_RR: Final = 8
+HEAD_LL: Final = 9
+SPIN: Final = 10
+MANEUVER_NAMES: Final = {
     SLOW: "loses 1 velocity", FAST: "gains 1 velocity", FACE_R: "yaws 45° to starboard",
     FACE_L: "yaws 45° to port", TUMBLE: "tumbles", HEAD_R: "veers 45° to starboard",
     HEAD_L: "veers 45° to port", HEAD_RR: "veers 90° to starboard",
     HEAD_LL: "veers 90° to port", SPIN: "spins in place",
 }
-_HEAD1 = (1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6)
-_HEAD2 = (2, 2, 4, 4, 4, 6, 6, 6, 8, 8, 8, 10, 10, 10, 12)
-RANDOM_COST = tuple(
+_HEAD1: Final = (1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6)
+_HEAD2: Final = (2, 2, 4, 4, 4, 6, 6, 6, 8, 8, 8, 10, 10, 10, 12)
+RANDOM_COST: Final = tuple(
     (1, 1 if v <= 6 else 2, 1 if v == 1 else 2, 2, 3, _HEAD1[v - 1], _HEAD1[v - 1],
      _HEAD2[v - 1], _HEAD2[v - 1], 3)
     for v in range(1, 16))
 
 # Asteroids (seed 003): the piloting roll's modifier by velocity.
-ASTEROID_MODIFIER = ((2, 0), (4, 1), (6, 2), (8, 3), (10, 4), (14, 5), (20, 6))  # 20+: +7
+ASTEROID_MODIFIER: Final = ((2, 0), (4, 1), (6, 2), (8, 3), (10, 4), (14, 5), (20, 6))  # 20+: +7
 # The location of asteroid damage for a ship in random movement (d10).
-ASTEROID_LOCATION = ((4, "Forward"), (6, "Left Forward"), (8, "Right Forward"),
+ASTEROID_LOCATION: Final = ((4, "Forward"), (6, "Left Forward"), (8, "Right Forward"),
                      (9, "Left Aft"), (10, "Right Aft"))
-_LOCATION_BEARING = {"Forward": 0.0, "Left Forward": math.pi / 3,
+_LOCATION_BEARING: Final = {"Forward": 0.0, "Left Forward": math.pi / 3,
                      "Right Forward": -math.pi / 3, "Left Aft": 2 * math.pi / 3,
                      "Right Aft": -2 * math.pi / 3}
 
 # Planets (seed 003): what a roll missed by means, as (effect, damage in hits); 8 or more burns
 # up. ENTER: the ship goes on into the zone; BOUNCE: it bounces off.
-ENTER, BOUNCE, BURN = "enters", "bounces", "burns up"
-FAILED_ENTRY = ((ENTER, 5), (ENTER, 10), (ENTER, 15), (ENTER, 25),
+ENTER: Final = "enters"
+BOUNCE: Final = "bounces"
+BURN: Final = "burns up"
+FAILED_ENTRY: Final = ((ENTER, 5), (ENTER, 10), (ENTER, 15), (ENTER, 25),
                 (BOUNCE, 10), (BOUNCE, 15), (BOUNCE, 25))
-FAILED_BOUNCE = ((BOUNCE, 5), (BOUNCE, 10), (BOUNCE, 15), (BOUNCE, 25),
+FAILED_BOUNCE: Final = ((BOUNCE, 5), (BOUNCE, 10), (BOUNCE, 15), (BOUNCE, 25),
                  (ENTER, 10), (ENTER, 15), (ENTER, 25))
 
 # Collision Damage Table (seed 003): 25 % less damage per point of the ram roll's
 # differential; an unintentional collision 75 % less; at least 10 hits.
-RAM_REACH = 3  # the rammer's d10 must be within 3 of the target's
-MIN_HITS = 10
-TONS_PER_MASS = 10  # a ship's tonnage is its Mass × 10 (R-140)
-HITS_PER_HULL = 10  # 10 hits are 1 hull point, rounded up (R-140)
-FRONT_CONTACT, REAR_CONTACT, INSTALLATION = "front", "rear", "installation"
+RAM_REACH: Final = 3  # the rammer's d10 must be within 3 of the target's
+MIN_HITS: Final = 10
+TONS_PER_MASS: Final = 10  # a ship's tonnage is its Mass × 10 (R-140)
+HITS_PER_HULL: Final = 10  # 10 hits are 1 hull point, rounded up (R-140)
+FRONT_CONTACT: Final = "front"
+REAR_CONTACT: Final = "rear"
+INSTALLATION: Final = "installation"
 
 
 # --- conversions (R-140, R-141) --------------------------------------------------------------
@@ -547,7 +563,7 @@ def accidental_collisions(b: Battle) -> None:
             t = ships[j]
             if not (s.on_table and t.on_table):
                 continue
-            if math.hypot(s.x - t.x, s.y - t.y) > s.radius + t.radius:
+            if _hypot(s.x - t.x, s.y - t.y) > s.radius + t.radius:
                 continue
             ra, rb = d10(b), d10(b)
             if ra != rb:
@@ -591,7 +607,7 @@ def asteroid_roll(b: Battle, ship: Ship, t: Terrain) -> None:
 
 
 def _gap(ship: Ship, t: Terrain, x: float, y: float) -> float:
-    return math.hypot(x - t.x, y - t.y) - t.r - ship.radius
+    return _hypot(x - t.x, y - t.y) - t.r - ship.radius
 
 
 def zone_modifier(b: Battle, ship: Ship) -> int:
@@ -658,13 +674,13 @@ def _interface_on_leg(b: Battle, ship: Ship, h: Helm, x0: float, y0: float, x1: 
         if effect != BOUNCE:
             return None
         nx, ny = bx - t.x, by - t.y
-        n = math.hypot(nx, ny) or 1.0
+        n = _hypot(nx, ny) or 1.0
         nx, ny = nx / n, ny / n
         cx, cy = math.cos(h.course), math.sin(h.course)
         dot = cx * nx + cy * ny
         rx, ry = cx - 2.0 * dot * nx, cy - 2.0 * dot * ny
-        turn = math.atan2(ry, rx) - h.course
-        h.course = math.atan2(ry, rx) % (2 * math.pi)
+        turn = _atan2(ry, rx) - h.course
+        h.course = _atan2(ry, rx) % (2 * math.pi)
         ship.face(ship.heading + turn)
         return bx, by, distance * (1.0 - hit)
     return None
@@ -679,7 +695,7 @@ def _gravity_velocity(b: Battle, ship: Ship, h: Helm) -> None:
     for t in b.terrain:
         if t.kind != "planet" or _gap(ship, t, ship.x, ship.y) > GRAVITY_CM:
             continue
-        to = math.atan2(t.y - ship.y, t.x - ship.x)
+        to = _atan2(t.y - ship.y, t.x - ship.x)
         off = abs((h.course - to + math.pi) % (2 * math.pi) - math.pi)
         if off <= DIRECT:
             h.velocity += 1
@@ -704,7 +720,7 @@ def gravity_pull(b: Battle) -> None:
                 gap = _gap(s, t, s.x, s.y)
                 if gap > GRAVITY_CM:
                     continue
-                d = math.hypot(s.x - t.x, s.y - t.y) or 1.0
+                d = _hypot(s.x - t.x, s.y - t.y) or 1.0
                 step = min(HEX_CM, max(0.0, gap))
                 s.x -= (s.x - t.x) / d * step
                 s.y -= (s.y - t.y) / d * step

@@ -7,6 +7,7 @@ tally is plain counts, so a run gives the same summary whatever the number of wo
 
 from __future__ import annotations
 
+import gc
 import math
 import multiprocessing
 from collections import Counter
@@ -276,8 +277,16 @@ def simulate(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *, battles: int, 
         return tally
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ctx.Pool(min(workers, len(bounds)), initializer=_init_worker,
-                  initargs=(a, b, options, seed)) as pool:
+    # The workers are forked with every object the parent holds frozen out of the collector's
+    # reach (gc.freeze), so their collections never walk, and copy, the pages they inherit;
+    # the parent unfreezes its own at once.
+    gc.freeze()
+    try:
+        pool = ctx.Pool(min(workers, len(bounds)), initializer=_init_worker,
+                        initargs=(a, b, options, seed))
+    finally:
+        gc.unfreeze()
+    with pool:
         for state in pool.imap_unordered(_run_chunk, bounds):
             part = Tally.from_state(state)
             tally = tally.merge(part)

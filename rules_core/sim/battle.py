@@ -9,12 +9,13 @@ side's :class:`~rules_core.sim.policy.Policy`.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from .. import damage
 from ..catalog import CraftRole
-from ..dice import SeededDice
+from ..dice import Dice, _stable_seed
 from . import advanced_movement, factions, gunnery, ordnance
 from . import orders as o
 from .activation import activate
@@ -35,26 +36,60 @@ from .state import (
 )
 from .terrain import SEED001_TERRAINS, drift_bodies, orbit_explosion, place_terrain, well_edge
 
-SIDES = ("a", "b")
-ORDNANCE = (damage.torpedo_salvo, damage.bomber_attack, damage.assault_boat_attack)
-HULK_DEBRIS_R = 4.0  # R-74: a drifting hulk is a debris field 8 cm across
-RIFT_CLOUD_R = 5.0  # R-74: a warp rift leaves a gas cloud 10 cm across
-DEPLOY_DEPTH = 30.0  # R-70
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+
+SIDES: Final = ("a", "b")
+ORDNANCE: Final = (damage.torpedo_salvo, damage.bomber_attack, damage.assault_boat_attack)
+HULK_DEBRIS_R: Final = 4.0  # R-74: a drifting hulk is a debris field 8 cm across
+RIFT_CLOUD_R: Final = 5.0  # R-74: a warp rift leaves a gas cloud 10 cm across
+DEPLOY_DEPTH: Final = 30.0  # R-70
 
 
-class BattleDice(SeededDice):
+class BattleDice:
     """Seeded dice with a faster roll: one float per die (the stream is still derived by
-    SHA-256 from (seed, battle index) only, see :meth:`SeededDice.for_battle`)."""
+    SHA-256 from (seed, battle index) only, see :meth:`SeededDice.for_battle`).
+
+    The generator is seeded as :class:`rules_core.dice.SeededDice` seeds it, and the named
+    rolls are those of its mixin on this ``roll``, written out here rather than inherited so
+    that mypyc compiles the class as a native one (``rules_core.dice`` stays interpreted)."""
 
     def __init__(self, seed: int | str | None = None) -> None:
-        super().__init__(seed)
-        self._float = self._random.random
+        self.seed = seed
+        self._random = random.Random(_stable_seed(seed) if seed is not None else None)
+        self._float: Callable[[], float] = self._random.random
+
+    @classmethod
+    def for_battle(cls, seed: int | str, index: int) -> BattleDice:
+        return cls(f"battle:{seed}:{index}")
+
+    def __repr__(self) -> str:
+        return f"SeededDice({self.seed!r})"
 
     def roll(self, sides: int) -> int:
         return int(self._float() * sides) + 1
 
     def d6(self) -> int:
         return int(self._float() * 6.0) + 1
+
+    def d3(self) -> int:
+        return self.roll(3)
+
+    def d12(self) -> int:
+        return self.roll(12)
+
+    def two_d6(self) -> int:
+        """The sum of two d6 (command checks, critical and catastrophic tables)."""
+        return self.d6() + self.d6()
+
+    def nd6(self, n: int) -> list[int]:
+        """``n`` separate d6, in the order rolled."""
+        if n < 0:
+            raise ValueError(f"cannot roll {n} dice")
+        return [self.d6() for _ in range(n)]
+
+    def sum_d6(self, n: int) -> int:
+        """The total of ``n`` d6 (``4d6`` cm of All Ahead Full, ``3d6`` cm explosion radius)."""
+        return sum(self.nd6(n))
 
     def count_at_least(self, n: int, score: int) -> int:
         """``n`` d6 as :meth:`d6` rolls them, counting those at ``score`` or more: a die shows
@@ -75,7 +110,9 @@ class Battle:
                  deploy: bool = True, observer: Any = None) -> None:
         options = options or SimOptions()
         self.options = options
-        self.dice = dice
+        # Typed by the protocol (erased at run time, so any dice object still fits): the rolls
+        # come back as ints, which compiled code then compares natively.
+        self.dice: Dice = dice
         self.logging = log
         # A replay's recorder (rules_core.sim.replay.Recorder): told of every log line and
         # every attack; None in every ordinary battle, which then records nothing. It only
@@ -169,7 +206,7 @@ class Battle:
         x, y = ship.x, ship.y
         for t in self.terrain:
             if (t.gives_cover and -t.r <= x - t.x <= t.r
-                    and math.hypot(x - t.x, y - t.y) <= t.r):
+                    and _hypot(x - t.x, y - t.y) <= t.r):
                 return True
         return False
 
@@ -209,7 +246,7 @@ class Battle:
     def place_marker(self, ship: Ship, sx: float, sy: float) -> None:
         """A blast marker in base contact on the side the attack came from (R-74)."""
         dx, dy = sx - ship.x, sy - ship.y
-        d = math.hypot(dx, dy)
+        d = _hypot(dx, dy)
         if d < 1e-9:
             dx, dy, d = ship.hx, ship.hy, 1.0
         r = ship.radius + MARKER_RADIUS * 0.5
@@ -226,7 +263,20 @@ class Battle:
         resolver's 4+ save, the resolver itself, then blast markers, crippling and
         destruction (``defer``: the caller removes a destroyed ship itself, for simultaneous
         destruction). ``log_as`` (side, text) logs the text and what the attack did before
-        any catastrophe that follows, so the log reads in the order things happen."""
+        any catastrophe that follows, so the log reads in the order things happen.
+
+        The hot callers (a gun's volley) call :meth:`before_attack`, the resolver and
+        :meth:`after_attack` themselves, which is this method without its generic call."""
+        ordnance = fn in ORDNANCE
+        hidden = self.before_attack(ship, source, react, ordnance)
+        report = fn(ship.target, *args, **kwargs)
+        return self.after_attack(ship, report, hidden, source, source_xy, defer, log_as,
+                                 ordnance)
+
+    def before_attack(self, ship: Ship, source: Ship | None, react: bool,
+                      ordnance: bool) -> int:
+        """:meth:`attack`'s first half: bracing and the orbit save as the resolver's 4+ save,
+        markers hidden from it; returns the markers hidden, for :meth:`after_attack`."""
         t = ship.target
         braced = react or ship.braced_round == self.round
         if (not braced and ship.orbit is not None and ship.orbit.kind == "planet"
@@ -237,16 +287,23 @@ class Battle:
         t.braced = braced
         rules = ship.spec.rules
         hidden = 0
-        if t.blast_markers and (rules.reactive_hulls or (rules.spore_clouds and fn in ORDNANCE)):
+        if t.blast_markers and (rules.reactive_hulls or (rules.spore_clouds and ordnance)):
             # Necron reactive hulls are not suppressed by markers; Tyranid spore clouds are not
             # hampered by them (R-89): the resolver sees no markers for this attack.
             hidden, t.blast_markers = t.blast_markers, 0
-        report = fn(t, *args, **kwargs)
+        return hidden
+
+    def after_attack(self, ship: Ship, report: damage.AttackReport, hidden: int,
+                     source: Ship | None, source_xy: tuple[float, float] | None, defer: bool,
+                     log_as: tuple[int, str] | None, ordnance: bool) -> damage.AttackReport:
+        """:meth:`attack`'s second half, once the resolver has made ``report``."""
+        t = ship.target
+        rules = ship.spec.rules
         if hidden:
             t.blast_markers += hidden
         t.braced = False
         if self.observer is not None:
-            self.observer.attack(self, ship, source, source_xy, fn in ORDNANCE, report)
+            self.observer.attack(self, ship, source, source_xy, ordnance, report)
         if report.shields_absorbed or report.hull_lost:
             ship.damaged_round = self.round
         if report.blast_markers_placed:
@@ -273,7 +330,8 @@ class Battle:
         for m in self.contact_markers(ship):
             self.markers.remove(m)
         if catastrophe is None:
-            self.log(ship.side, f"{ship.label()} is destroyed.")
+            if self.logging:
+                self.log(ship.side, f"{ship.label()} is destroyed.")
         else:
             self.catastrophe(ship, catastrophe)
         if self.sides[1 - ship.side][0].spec.rules.power_from_pain:
@@ -282,8 +340,10 @@ class Battle:
             self.flagship_lost(ship)
 
     def catastrophe(self, ship: Ship, cat: damage.CatastrophicDamage) -> None:
-        label = cat.result.value.replace("_", " ")
-        text = f"{ship.label()} is destroyed: {label} (rolled {cat.roll})"
+        text = ""  # the log's line, made only when logging
+        if self.logging:
+            label = cat.result.value.replace("_", " ")
+            text = f"{ship.label()} is destroyed: {label} (rolled {cat.roll})"
         if cat.leaves_debris_field:
             ship.hulk = True
             self.terrain.append(Terrain("debris", ship.x, ship.y, max(HULK_DEBRIS_R, ship.radius),
@@ -298,8 +358,9 @@ class Battle:
             self.terrain.append(Terrain("gas", ship.x, ship.y, RIFT_CLOUD_R, name="warp rift"))
         radius = cat.roll_radius(self.dice, ship.spec.ship_class)
         hits = cat.roll_hits(self.dice)
-        self.log(ship.side, text + f": the blast reaches {radius} cm with {hits} "
-                 f"hit{'s' if hits != 1 else ''}.")
+        if self.logging:
+            self.log(ship.side, text + f": the blast reaches {radius} cm with {hits} "
+                     f"hit{'s' if hits != 1 else ''}.")
         if ship.orbit is not None:
             orbit_explosion(self, ship)  # seed 001 (R-134)
         if radius <= 0 or hits <= 0:
@@ -309,7 +370,7 @@ class Battle:
         for side in self.sides:
             for s in side:
                 if s.on_table:
-                    d = math.hypot(s.x - ship.x, s.y - ship.y) - edge - well_edge(s)  # R-133
+                    d = _hypot(s.x - ship.x, s.y - ship.y) - edge - well_edge(s)  # R-133
                     if d - s.radius <= radius:  # R-74: the blast reaches the base
                         caught.append((d, s))
         caught.sort(key=lambda c: (c[0], c[1].side, c[1].spec.unit, c[1].spec.index))
@@ -552,8 +613,7 @@ class Battle:
                     self.regrow(s, "Bio-regeneration")
         if self.markers:
             n = self.dice.d6()
-            ships = [(s.x, s.y, s.radius + MARKER_RADIUS) for side in self.sides for s in side
-                     if s.on_table]
+            ships = [s for side in self.sides for s in side if s.on_table]
             free = [m for m in self.markers if not _touches(m, ships)]
             free.sort(key=lambda m: m.born)
             for m in free[:n]:
@@ -642,12 +702,14 @@ class Battle:
                             ended_by=self.ended_by, first_player=list(self.initiative))
 
 
-def _touches(m: BlastMarker, ships: list[tuple[float, float, float]]) -> bool:
-    """Whether any of ``ships`` (x, y, radius + marker radius) touches the marker."""
+def _touches(m: BlastMarker, ships: list[Ship]) -> bool:
+    """Whether any of ``ships`` touches the marker (centres within radius + marker radius)."""
     mx, my = m.x, m.y
-    for x, y, reach in ships:
+    for s in ships:
+        x = s.x
+        y = s.y
         if (mx - 4.0 <= x <= mx + 4.0 and my - 4.0 <= y <= my + 4.0
-                and math.hypot(x - mx, y - my) <= reach):
+                and _hypot(x - mx, y - my) <= s.radius + MARKER_RADIUS):
             return True
     return False
 

@@ -10,7 +10,7 @@ plays and docs/rulings.md says how the ambiguous ones are read. What the flags d
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import damage
 
@@ -67,7 +67,7 @@ class FactionRules:
                            self.acts_of_faith or self.auramite or self.void_armour)
 
 
-NONE = FactionRules()
+NONE: Final = FactionRules()
 
 RULES: dict[str, FactionRules] = {
     "craftworld-eldar": FactionRules(holofields=True, solar_sails=True),
@@ -87,7 +87,7 @@ RULES: dict[str, FactionRules] = {
     "imperial-navy": FactionRules(prows=True, naval_discipline=True, torpedo_doctrine=True),
 }
 
-CHAOS_MARKS = frozenset({"nurgle", "slaanesh", "tzeentch"})
+CHAOS_MARKS: Final = frozenset({"nurgle", "slaanesh", "tzeentch"})
 
 
 def rules_for(faction: str) -> FactionRules:

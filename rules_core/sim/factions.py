@@ -11,7 +11,7 @@ rule of the simulator: it sits below them (tests/rules_core/sim/test_import_laye
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import damage
 
@@ -20,19 +20,22 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Salvo, Ship, ShipSpec
 
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+_atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
 
-HOLOFIELD_RANGE_CM = 15.0
-SHADOWFIELD_RANGE_CM = 30.0
-AUSPEX_RANGE_CM = 30.0
-SYNAPSE_CM = 30.0
-SYNAPSE_LD = 6
-NEAR_FRIEND_CM = 15.0  # Mob Rule, For the Greater Good
-PAIN_CM = 30.0  # Power from Pain
-TELEPORT_CM = 10.0  # Teleport Assault: base contact or within 10 cm (centre to centre, R-71)
-TELEPORT_ON = 4
-DOCTRINE_LD = 10  # Torpedo Doctrine: a natural 10 or less
-SEEK_TURN = math.pi / 4  # Seeking Missiles: 45° once per Drift
-DAKKA_CM = 15.0
+
+HOLOFIELD_RANGE_CM: Final = 15.0
+SHADOWFIELD_RANGE_CM: Final = 30.0
+AUSPEX_RANGE_CM: Final = 30.0
+SYNAPSE_CM: Final = 30.0
+SYNAPSE_LD: Final = 6
+NEAR_FRIEND_CM: Final = 15.0  # Mob Rule, For the Greater Good
+PAIN_CM: Final = 30.0  # Power from Pain
+TELEPORT_CM: Final = 10.0  # Teleport Assault: base contact or within 10 cm (centre to centre, R-71)
+TELEPORT_ON: Final = 4
+DOCTRINE_LD: Final = 10  # Torpedo Doctrine: a natural 10 or less
+SEEK_TURN: Final = math.pi / 4  # Seeking Missiles: 45° once per Drift
+DAKKA_CM: Final = 15.0
 
 
 def has_teleport(spec: ShipSpec) -> bool:
@@ -54,7 +57,7 @@ def power_from_pain(b: Battle, dead: Ship) -> None:
     the end of the next round (R-115)."""
     until = b.round + 1
     for s in b.sides[1 - dead.side]:
-        if s.on_table and math.hypot(s.x - dead.x, s.y - dead.y) <= PAIN_CM:
+        if s.on_table and _hypot(s.x - dead.x, s.y - dead.y) <= PAIN_CM:
             if b.memo.pain_until.get(s) != until and b.logging:
                 b.log(s.side, f"{s.label()} feeds on the death of {dead.label()}: +1 Ld "
                       f"(Power from Pain).")
@@ -132,13 +135,13 @@ def seek(b: Battle, salvo: Salvo) -> None:
     best_d = 0.0
     for s in b.sides[1 - salvo.side]:
         if s.on_table:
-            d = math.hypot(s.x - salvo.x, s.y - salvo.y)
+            d = _hypot(s.x - salvo.x, s.y - salvo.y)
             if best is None or d < best_d:
                 best, best_d = s, d
     if best is None or best_d < 1e-9:
         return
-    heading = math.atan2(salvo.hy, salvo.hx)
-    want = math.atan2(best.y - salvo.y, best.x - salvo.x)
+    heading = _atan2(salvo.hy, salvo.hx)
+    want = _atan2(best.y - salvo.y, best.x - salvo.x)
     turn = (want - heading + math.pi) % (2 * math.pi) - math.pi
     turn = max(-SEEK_TURN, min(SEEK_TURN, turn))
     if abs(turn) < 1e-9:

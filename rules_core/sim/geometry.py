@@ -8,15 +8,18 @@ Headings are radians, counter-clockwise from +x, so "left" (port) is counter-clo
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Final
 
 from .state import FRONT, LEFT, REAR, RIGHT
 
-TAU = 2 * math.pi
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+_atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
+
+TAU: Final = 2 * math.pi
 
 
 def distance(ax: float, ay: float, bx: float, by: float) -> float:
-    return math.hypot(bx - ax, by - ay)
+    return _hypot(bx - ax, by - ay)
 
 
 def arc_of(x: float, y: float, hx: float, hy: float, tx: float, ty: float) -> int:
@@ -47,7 +50,7 @@ def arc_of(x: float, y: float, hx: float, hy: float, tx: float, ty: float) -> in
 
 
 def bearing(x: float, y: float, tx: float, ty: float) -> float:
-    return math.atan2(ty - y, tx - x)
+    return _atan2(ty - y, tx - x)
 
 
 def angle_diff(a: float, b: float) -> float:
@@ -63,13 +66,13 @@ def segment_point_distance(ax: float, ay: float, bx: float, by: float,
     dy = by - ay
     length2 = dx * dx + dy * dy
     if length2 == 0.0:
-        return math.hypot(px - ax, py - ay)
+        return _hypot(px - ax, py - ay)
     t = ((px - ax) * dx + (py - ay) * dy) / length2
     if t < 0.0:
         t = 0.0
     elif t > 1.0:
         t = 1.0
-    return math.hypot(px - ax - t * dx, py - ay - t * dy)
+    return _hypot(px - ax - t * dx, py - ay - t * dy)
 
 
 def segment_first_contact(ax: float, ay: float, bx: float, by: float,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import damage
 from ..damage import SpecialOrder
@@ -27,15 +27,18 @@ from .terrain import in_well
 if TYPE_CHECKING:
     from ..dice import Dice
     from .battle import Battle
-    from .state import Ship
+    from .state import Ship, Unit
 
-NOVA_MIN_CM = 30.0
-LARGEST_RADIUS = 3.0  # a 60 mm base (R-10)
-NOVA_HOLE_R = 0.5  # the template's 1 cm centre hole
-NOVA_TEMPLATE_R = 5.0  # 10 cm across
-ORDNANCE_ATTACKS = {"torpedo": "strike home", "bombers": "score (4+)",
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+_atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
+
+NOVA_MIN_CM: Final = 30.0
+LARGEST_RADIUS: Final = 3.0  # a 60 mm base (R-10)
+NOVA_HOLE_R: Final = 0.5  # the template's 1 cm centre hole
+NOVA_TEMPLATE_R: Final = 5.0  # 10 cm across
+ORDNANCE_ATTACKS: Final = {"torpedo": "strike home", "bombers": "score (4+)",
                     "assault_boats": "get aboard (4+)"}
-KIND_NAMES = {BATTERY: "battery", LANCE: "lance", SPECIAL: "special"}
+KIND_NAMES: Final = {BATTERY: "battery", LANCE: "lance", SPECIAL: "special"}
 
 
 class Sighting:
@@ -50,38 +53,52 @@ class Sighting:
         self.cover = cover
 
 
-_first = itemgetter(0)
+_first: Final = itemgetter(0)
 
 
 def sightings(b: Battle, firer: Ship) -> list[Sighting]:
     """Every enemy in sight within reach of the firer's guns, nearest first. Of an escort
     squadron only its closest ship in sight may be chosen (seed 002 FAQ, R-78); hulks are not
     targets (R-79)."""
-    out: list[Sighting] = []
-    seen_units: set[int] = set()
-    fx, fy, hx, hy = firer.x, firer.y, firer.hx, firer.hy
-    reach = firer.spec.gun_reach
-    candidates = []
     if b.seed001:
         return _orbit_sightings(b, firer)  # seed 001's gravity wells (R-133)
+    out: list[Sighting] = []
+    seen_units: list[Unit] = []  # squadrons that have their closest ship in sight
+    fx, fy, hx, hy = firer.x, firer.y, firer.hx, firer.hy
+    reach = firer.spec.gun_reach
+    # The candidates nearest first, ties in table order (a stable sort by distance, done as
+    # they come: few ships, and no tuples).
+    dists: list[float] = []
+    ships: list[Ship] = []
     x0, x1, y0, y1 = fx - reach, fx + reach, fy - reach, fy + reach
     for s in b.sides[1 - firer.side]:
         if s.on_table and x0 <= s.x <= x1 and y0 <= s.y <= y1:
-            d = math.hypot(s.x - fx, s.y - fy)
+            d = _hypot(s.x - fx, s.y - fy)
             if d <= reach:
-                candidates.append((d, s))
-    if len(candidates) > 1:
-        candidates.sort(key=_first)
+                i = len(dists)
+                while i > 0 and dists[i - 1] > d:
+                    i -= 1
+                dists.insert(i, d)
+                ships.insert(i, s)
     terrain = b.terrain
-    for dist, s in candidates:
-        squadron = s.unit.spec.is_squadron
-        if squadron and id(s.unit) in seen_units:
-            continue
+    for k in range(len(ships)):
+        s = ships[k]
+        unit = s.unit
+        squadron = unit.spec.is_squadron
+        if squadron:
+            taken = False
+            for u in seen_units:
+                if u is unit:
+                    taken = True
+                    break
+            if taken:
+                continue
         sx, sy = s.x, s.y
         if terrain and sight_blocked(terrain, fx, fy, sx, sy):
             continue
         if squadron:
-            seen_units.add(id(s.unit))
+            seen_units.append(unit)
+        dist = dists[k]
         # geometry.arc_of, inlined (hot)
         dx = sx - fx
         dy = sy - fy
@@ -116,7 +133,7 @@ def _orbit_sightings(b: Battle, firer: Ship) -> list[Sighting]:
         sw = in_well(s)
         if fw is not None and sw is not None:
             continue  # ships in orbit cannot fire at ships in orbit
-        d = math.hypot(s.x - fx, s.y - fy) - f_edge - (sw.r if sw is not None else 0.0)
+        d = _hypot(s.x - fx, s.y - fy) - f_edge - (sw.r if sw is not None else 0.0)
         if d < 0.0:
             d = 0.0
         if d <= reach:
@@ -232,12 +249,14 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
         report = b.attack(target, screened_volley, gun.kind, strength, hit_range, dice,
                           to_hit_mod=mod, holofields=holo, prow=prow, source=firer,
                           log_as=log_as, react=react)
-    elif gun.kind == BATTERY:
-        report = b.attack(target, damage.fire_batteries, strength, hit_range, dice,
-                          to_hit_mod=mod, source=firer, log_as=log_as, react=react)
-    elif gun.kind == LANCE:
-        report = b.attack(target, damage.fire_lances, strength, dice, to_hit_mod=mod,
-                          source=firer, log_as=log_as, react=react)
+    elif gun.kind == BATTERY:  # b.attack(target, damage.fire_batteries, …), called directly
+        hidden = b.before_attack(target, firer, react, False)
+        report = damage.fire_batteries(target.target, strength, hit_range, dice, to_hit_mod=mod)
+        report = b.after_attack(target, report, hidden, firer, None, False, log_as, False)
+    elif gun.kind == LANCE:  # b.attack(target, damage.fire_lances, …)
+        hidden = b.before_attack(target, firer, react, False)
+        report = damage.fire_lances(target.target, strength, dice, to_hit_mod=mod)
+        report = b.after_attack(target, report, hidden, firer, None, False, log_as, False)
     else:
         report = b.attack(target, special_volley, strength, pick.dist, dice, to_hit_mod=mod,
                           source=firer, log_as=log_as, react=react)
@@ -260,7 +279,7 @@ def _next_escort(b: Battle, firer: Ship, gun: Gun, after: Ship, reach: float) ->
     for s in after.unit.ships:
         if not s.on_table:
             continue
-        d = math.hypot(s.x - firer.x, s.y - firer.y)
+        d = _hypot(s.x - firer.x, s.y - firer.y)
         if d > reach or not arc_of(firer.x, firer.y, firer.hx, firer.hy, s.x, s.y) & gun.arcs:
             continue
         if b.terrain and sight_blocked(b.terrain, firer.x, firer.y, s.x, s.y):
@@ -376,7 +395,7 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
     text = f"{ship.label()} fires its nova cannon"
     if clock != 12:
         dist = float(b.dice.d6() + b.dice.d6())
-        line = math.atan2(ay - ship.y, ax - ship.x)
+        line = _atan2(ay - ship.y, ax - ship.x)
         angle = line - clock * (math.pi / 6)  # clockwise from 12 o'clock
         ax += dist * math.cos(angle)
         ay += dist * math.sin(angle)
@@ -387,7 +406,7 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
         b.log(ship.side, text + ".")
     ship.fired_round = b.round
     for s in [s for side in b.sides for s in side if s.on_table]:
-        d = math.hypot(s.x - ax, s.y - ay)
+        d = _hypot(s.x - ax, s.y - ay)
         if d <= s.radius + NOVA_HOLE_R:
             points = b.dice.d6()
         elif d <= s.radius + NOVA_TEMPLATE_R:
@@ -395,7 +414,7 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
         else:
             continue
         if (s.spec.rules.holofields and s.target.hull > s.cripple_at
-                and math.hypot(s.x - ship.x, s.y - ship.y) > HOLOFIELD_RANGE_CM):
+                and _hypot(s.x - ship.x, s.y - ship.y) > HOLOFIELD_RANGE_CM):
             points -= sum(1 for _ in range(points) if b.dice.d6() >= 2)  # holofields (R-89)
             if points <= 0:
                 b.log(ship.side, f"  {s.label()}'s holofields turn the nova blast aside.")
@@ -448,4 +467,4 @@ def board(b: Battle, ship: Ship, enemy: Ship) -> None:
 def in_contact(a: Ship, c: Ship) -> bool:
     if a.orbit is not None and c.orbit is not None and in_well(a) and in_well(c):
         return False  # seed 001: ships in orbit are never in contact with each other (R-133)
-    return math.hypot(a.x - c.x, a.y - c.y) <= a.radius + c.radius + 1e-6
+    return _hypot(a.x - c.x, a.y - c.y) <= a.radius + c.radius + 1e-6

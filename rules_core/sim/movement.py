@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..damage import SpecialOrder
 from . import orders as o
@@ -28,34 +28,50 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship, Terrain
 
-DEG45 = math.pi / 4
-DEG90 = math.pi / 2
-SLINGSHOT_CM = 10.0  # §5: ending within 10 cm of a planet
-COHERENCY_CM = 10.0  # §6
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+
+DEG45: Final = math.pi / 4
+DEG90: Final = math.pi / 2
+SLINGSHOT_CM: Final = 10.0  # §5: ending within 10 cm of a planet
+COHERENCY_CM: Final = 10.0  # §6
 
 
-@dataclass(slots=True)
+# The hot value classes keep their dataclass (fields, eq, repr) but write their own __init__:
+# mypyc compiles that one, where the generated one would run as interpreted Python.
+@dataclass(slots=True, init=False)
 class Plan:
     """A move: ``distance`` cm in all, turning ``turn`` radians (positive = to port) once the
     minimum move is done (at the start when the order lets the ship turn at any point)."""
 
     distance: float
-    turn: float = 0.0
-    ram: Ship | None = None  # a ramming attempt's target (§11)
+    turn: float
+    ram: Ship | None  # a ramming attempt's target (§11)
+
+    def __init__(self, distance: float, turn: float = 0.0, ram: Ship | None = None) -> None:
+        self.distance = distance
+        self.turn = turn
+        self.ram = ram
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Limits:
     min_move: float
     max_move: float
     max_turn: float  # radians
     turn_anywhere: bool  # Come to New Heading / Burn Retros: turn at any point (so: first)
 
+    def __init__(self, min_move: float, max_move: float, max_turn: float,
+                 turn_anywhere: bool) -> None:
+        self.min_move = min_move
+        self.max_move = max_move
+        self.max_turn = max_turn
+        self.turn_anywhere = turn_anywhere
+
 
 def in_terrain(b: Battle, ship: Ship, kind: str) -> Terrain | None:
     x, y = ship.x, ship.y
     for t in b.terrain:
-        if t.kind == kind and -t.r <= x - t.x <= t.r and math.hypot(x - t.x, y - t.y) <= t.r:
+        if t.kind == kind and -t.r <= x - t.x <= t.r and _hypot(x - t.x, y - t.y) <= t.r:
             return t
     return None
 
@@ -263,7 +279,7 @@ def _slingshot(b: Battle, ship: Ship) -> None:
     for t in b.terrain:
         if t.kind not in ("planet", "gravity_well"):
             continue
-        if math.hypot(ship.x - t.x, ship.y - t.y) - t.r <= SLINGSHOT_CM:
+        if _hypot(ship.x - t.x, ship.y - t.y) - t.r <= SLINGSHOT_CM:
             if ship.orbit is None and t.kind != WELL:
                 ship.orbit = t  # within 10 cm of a planet's edge: in orbit (R-80); a gravity
                 # well's orbit needs contact (R-132)
@@ -286,7 +302,7 @@ def check_coherency(b: Battle, ships: list[Ship]) -> None:
     for s in ships:
         ok = False
         for other in ships:
-            if other is not s and math.hypot(other.x - s.x, other.y - s.y) <= COHERENCY_CM:
+            if other is not s and _hypot(other.x - s.x, other.y - s.y) <= COHERENCY_CM:
                 ok = True
                 break
         if s.out_of_coherency != (not ok) and b.logging:

@@ -5,7 +5,7 @@ Every function takes the battle first; dice come from ``b.dice`` only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..damage import Critical, SpecialOrder
 from ..validator import LEADERSHIP_CAP
@@ -17,19 +17,19 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship
 
-AAF = SpecialOrder.ALL_AHEAD_FULL
-NEW_HEADING = SpecialOrder.COME_TO_NEW_HEADING
-BURN_RETROS = SpecialOrder.BURN_RETROS
-LOCK_ON = SpecialOrder.LOCK_ON
-RELOAD = SpecialOrder.RELOAD_ORDNANCE
-BRACE = SpecialOrder.BRACE_FOR_IMPACT
-ORDERS = (AAF, NEW_HEADING, BURN_RETROS, LOCK_ON, RELOAD, BRACE)
-ORDER_LABELS = {o: o.name.replace("_", " ").title() for o in ORDERS}
+AAF: Final = SpecialOrder.ALL_AHEAD_FULL
+NEW_HEADING: Final = SpecialOrder.COME_TO_NEW_HEADING
+BURN_RETROS: Final = SpecialOrder.BURN_RETROS
+LOCK_ON: Final = SpecialOrder.LOCK_ON
+RELOAD: Final = SpecialOrder.RELOAD_ORDNANCE
+BRACE: Final = SpecialOrder.BRACE_FOR_IMPACT
+ORDERS: Final = (AAF, NEW_HEADING, BURN_RETROS, LOCK_ON, RELOAD, BRACE)
+ORDER_LABELS: Final = {o: o.name.replace("_", " ").title() for o in ORDERS}
 ORDER_LABELS[AAF] = "All Ahead Full"
 ORDER_LABELS[NEW_HEADING] = "Come to New Heading"
 ORDER_LABELS[BRACE] = "Brace for Impact"
 
-BRIDGE_DESTROYED_LD = 6
+BRIDGE_DESTROYED_LD: Final = 6
 
 
 def in_command_radius(b: Battle, ship: Ship) -> bool:
@@ -151,7 +151,7 @@ def emergency_damage_control(b: Battle, ship: Ship) -> None:
                   if effect is Critical.FIRE else f"{ship.label()} seals a Hull Breach.")
 
 
-REPAIR_PRIORITY = (
+REPAIR_PRIORITY: Final = (
     Critical.FIRE, Critical.THRUSTERS_DAMAGED,
     Critical.PROW_ARMAMENT_DAMAGED, Critical.PORT_ARMAMENT_DAMAGED,
     Critical.STARBOARD_ARMAMENT_DAMAGED, Critical.ARMAMENT_DAMAGED,

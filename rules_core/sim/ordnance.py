@@ -5,7 +5,7 @@ the Drift, meeting fighters, Interceptor Scramble (§10), turrets and the damage
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import damage
 from ..catalog import CraftRole
@@ -17,9 +17,11 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship
 
-TORPEDO_SPEED = 30.0  # §3, §12
-FIGHTER_SCREEN_CM = 5.0  # §12: a fighter wing within 5 cm of a friendly ship intercepts
-ROLE_NAMES = {CraftRole.FIGHTER: "fighters", CraftRole.BOMBER: "bombers",
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+
+TORPEDO_SPEED: Final = 30.0  # §3, §12
+FIGHTER_SCREEN_CM: Final = 5.0  # §12: a fighter wing within 5 cm of a friendly ship intercepts
+ROLE_NAMES: Final = {CraftRole.FIGHTER: "fighters", CraftRole.BOMBER: "bombers",
               CraftRole.ASSAULT_BOAT: "assault boats"}
 
 
@@ -110,7 +112,7 @@ def drift(b: Battle) -> None:
 def _screening_fighters(b: Battle, defender_side: int, ship: Ship) -> Wave | None:
     for w in b.waves:
         if (w.side == defender_side and w.role is CraftRole.FIGHTER and w.count > 0
-                and math.hypot(w.x - ship.x, w.y - ship.y) <= ship.radius + FIGHTER_SCREEN_CM):
+                and _hypot(w.x - ship.x, w.y - ship.y) <= ship.radius + FIGHTER_SCREEN_CM):
             return w
     return None
 
@@ -232,7 +234,7 @@ def _move_wave(b: Battle, wave: Wave) -> None:
             wave.x, wave.y = target.x, target.y  # cover: over the carrier
         else:
             dx, dy = target.x - x0, target.y - y0
-            dist = math.hypot(dx, dy)
+            dist = _hypot(dx, dy)
             step = min(wave.speed, dist)  # over the ship, where its cover flies
             if dist > 0:
                 wave.x, wave.y = x0 + dx / dist * step, y0 + dy / dist * step
@@ -249,7 +251,7 @@ def _move_wave(b: Battle, wave: Wave) -> None:
             return
         wave.target = target = new
     dx, dy = target.x - wave.x, target.y - wave.y
-    dist = math.hypot(dx, dy)
+    dist = _hypot(dx, dy)
     reach = target.radius + MARKER_RADIUS
     if dist - reach > wave.speed:
         wave.x += dx / dist * wave.speed

@@ -10,7 +10,8 @@ ordnance. Register another with :func:`register_policy` and name it in ``SimOpti
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -34,7 +35,10 @@ from .state import BATTERY, FRONT, LANCE, LEFT, MARKER_RADIUS, REAR, RIGHT, Rank
 if TYPE_CHECKING:
     from .battle import Battle
     from .gunnery import Sighting
-    from .state import Gun, Ordnance, Salvo, Ship, Unit, Wave
+    from .state import Gun, Ordnance, Salvo, Ship, Terrain, Unit, Wave
+
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+_atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
 
 
 # Compiled with mypyc (scripts/build_sim.py): a policy written in plain Python may still subclass
@@ -106,7 +110,7 @@ class Policy:
         reach = ship.spec.gun_reach + (well.r if well is not None else 0.0)
         for e in b.sides[1 - ship.side]:
             if (e.on_table and (e.orbit is None or e.orbit.kind != "gravity_well")
-                    and math.hypot(e.x - ship.x, e.y - ship.y) <= reach):
+                    and _hypot(e.x - ship.x, e.y - ship.y) <= reach):
                 return 3 if lo <= 3 else lo
         return hi if hi > 3 else 3
 
@@ -117,12 +121,12 @@ class Policy:
         best_d = 0.0
         for e in b.sides[1 - ship.side]:
             if e.on_table and e is not ship:
-                d = math.hypot(e.x - ship.x, e.y - ship.y)
+                d = _hypot(e.x - ship.x, e.y - ship.y)
                 if best is None or d < best_d:
                     best, best_d = e, d
         if best is None or best_d < 1e-6:
             return ship.heading
-        return math.atan2(best.y - ship.y, best.x - ship.x)
+        return _atan2(best.y - ship.y, best.x - ship.x)
 
     def wants_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
         return False
@@ -134,6 +138,27 @@ class Policy:
 
     def board_target(self, b: Battle, ship: Ship) -> Ship | None:
         return None
+
+
+class _BearingGun:
+    """A gun in a :class:`_Profile`'s bearing table: its range, its weight, whether a battery."""
+
+    __slots__ = ("range_cm", "weight", "battery")
+
+    def __init__(self, range_cm: float, weight: float, battery: bool) -> None:
+        self.range_cm = range_cm
+        self.weight = weight
+        self.battery = battery
+
+
+class _Bearing:
+    """The guns bearing on one combination of arc bits, and their summed weight."""
+
+    __slots__ = ("weight", "guns")
+
+    def __init__(self, weight: float, guns: list[_BearingGun]) -> None:
+        self.weight = weight
+        self.guns = guns
 
 
 class _Profile:
@@ -161,17 +186,17 @@ class _Profile:
             max_range = max(max_range, g.range_cm)
         self.guns = tuple(guns)
         # For each combination of arc bits: the weight of the guns bearing there (summed in
-        # profile order) and those guns as (range, weight, battery), for the move scores.
-        bearing = []
+        # profile order) and those guns (range, weight, battery), for the move scores.
+        bearing: list[_Bearing] = []
         for bits in range(16):
             weight = 0.0
-            bearing_guns = []
+            bearing_guns: list[_BearingGun] = []
             for g_arcs, g_range, w, battery_gun in guns:
                 if g_arcs & bits:
                     weight += w
-                    bearing_guns.append((g_range, w, battery_gun))
-            bearing.append((weight, tuple(bearing_guns)))
-        self.bearing = tuple(bearing)
+                    bearing_guns.append(_BearingGun(g_range, w, battery_gun))
+            bearing.append(_Bearing(weight, bearing_guns))
+        self.bearing = bearing
         self.half_speed = spec.speed / 2.0
         self.arc_weight = arc_weight
         self.total = battery + lance
@@ -213,68 +238,68 @@ class _Profile:
 # How much better Lock On must look than a free move, as a share of the ship's whole firepower:
 # a little worse as a rule (it may not turn), but worth a little when a faction rule makes its
 # command check safe (Hatred, Naval Discipline).
-LOCK_ON_SURE_BONUS = 0.1
+LOCK_ON_SURE_BONUS: Final = 0.1
 # What ending within reach of a Teleport Assault is worth, as a share of the ship's firepower.
-CLOSE_IN_BONUS = 0.1
+CLOSE_IN_BONUS: Final = 0.1
 # Ending out of reach of the friend a faction rule's check needs (For the Greater Good, Mob
 # Rule, R-89): a share of the ship's firepower, in full this many cm beyond, and the margin kept
 # inside the rule's range (the friend moves too).
-KEEP_NEAR_COST = 1.0
-KEEP_NEAR_RAMP_CM = 20.0
-KEEP_NEAR_SPARE_CM = 3.0
+KEEP_NEAR_COST: Final = 1.0
+KEEP_NEAR_RAMP_CM: Final = 20.0
+KEEP_NEAR_SPARE_CM: Final = 3.0
 
 # Boarding (R-82): board an enemy in base contact when the ship's hull + Ld + bonuses beat its
 # own by this much; a ship closing to board ends this far inside base contact.
-BOARD_MARGIN = 3
+BOARD_MARGIN: Final = 3
 # Ancestral Grudge's +1 to hit (R-118): 4+ instead of 5+ is half as many hits again.
-GRUDGE_WEIGHT = 1.5
-CONTACT_SPARE_CM = 0.5
+GRUDGE_WEIGHT: Final = 1.5
+CONTACT_SPARE_CM: Final = 0.5
 
 # The weights of a move's end point (StandardPolicy._scores). A score is about "the share of
 # the ship's firepower that bears on its target"; the other terms are set against that unit.
 # A battery at point blank hits on 4+ rather than 5+ (R-41): worth a quarter more.
-POINT_BLANK_FIRE = 1.25
+POINT_BLANK_FIRE: Final = 1.25
 # Where point blank ends when no faction tactic moves it (R-41).
-POINT_BLANK_RANGE_CM = float(POINT_BLANK_CM)
+POINT_BLANK_RANGE_CM: Final = float(POINT_BLANK_CM)
 # Facing the target with the strongest arcs, whether or not in range yet: a small tie-breaker
 # that turns the ship towards it for the next round.
-ARC_FACING = 0.15
+ARC_FACING: Final = 0.15
 # Each cm off the ship's best range costs aggression / this: 60 cm off costs as much as the
 # whole firepower bearing, so the ship closes without giving up a shot this round for it.
-CLOSING_CM = 60.0
+CLOSING_CM: Final = 60.0
 # A torpedo salvo ready with the target in the front arc within 45 cm, the range the policy
 # launches at: worth about a third of the guns' fire, enough to swing a close choice of heading.
-TORPEDO_LINE = 0.3
-TORPEDO_LINE_CM = 45.0
+TORPEDO_LINE: Final = 0.3
+TORPEDO_LINE_CM: Final = 45.0
 # Ending nearer a table edge than this costs (12 - margin) / 6, up to 2 at the edge: a ship
 # near the edge has little room to manoeuvre next round and may be forced off the table.
-EDGE_MARGIN_CM = 12.0
-EDGE_SLOPE_CM = 6.0
+EDGE_MARGIN_CM: Final = 12.0
+EDGE_SLOPE_CM: Final = 6.0
 # Off the table: never chosen while any other end point is on it.
-OFF_TABLE = -100.0
+OFF_TABLE: Final = -100.0
 # The runway ahead of the bow must hold half the speed (the next minimum move) and this much
 # more; short of it costs up to this penalty, as the ship would be forced off the table.
-RUNWAY_SPARE_CM = 10.0
-RUNWAY_PENALTY = 1.5
+RUNWAY_SPARE_CM: Final = 10.0
+RUNWAY_PENALTY: Final = 1.5
 # Ending on (or against) a planet: ruled out whenever anything else is open, yet still above
 # leaving the table.
-IN_PLANET = -50.0
+IN_PLANET: Final = -50.0
 # An asteroid belt risks damage on its test (§13); cover makes the ship harder to hit (R-42).
-IN_ASTEROIDS = -0.4
-IN_COVER = 0.1
+IN_ASTEROIDS: Final = -0.4
+IN_COVER: Final = 0.1
 
 # Faction tactics' ranges (centre to centre): Eldar stand off beyond the 15 cm inside which
 # holofields fail; Grey Knights close inside Teleport Assault's 10 cm; Mechanicus battery ships
 # hold inside Advanced Auspex's 30 cm but beyond the enemy's point blank.
-INSIDE_HOLOFIELDS_CM = HOLOFIELD_RANGE_CM - 2.0
-TELEPORT_CLOSE_CM = TELEPORT_CM - 3.0
-AUSPEX_STANDOFF_CM = AUSPEX_RANGE_CM - 6.0
+INSIDE_HOLOFIELDS_CM: Final = HOLOFIELD_RANGE_CM - 2.0
+TELEPORT_CLOSE_CM: Final = TELEPORT_CM - 3.0
+AUSPEX_STANDOFF_CM: Final = AUSPEX_RANGE_CM - 6.0
 
 
 _PROFILES: dict[int, tuple[ShipSpec, _Profile]] = {}
 
 
-_NO_TERRAIN: list[Any] = []
+_NO_TERRAIN: list[_Piece] = []
 
 
 def profile_of(spec: ShipSpec) -> _Profile:
@@ -288,15 +313,29 @@ def profile_of(spec: ShipSpec) -> _Profile:
     return hit[1]
 
 
-_PLANET, _ASTEROIDS, _COVER = 0, 1, 2
+_PLANET: Final = 0
+_ASTEROIDS: Final = 1
+_COVER: Final = 2
 
 
-def _scoring_terrain(terrain: list[Any], planet_margin: float, x: float = 0.0,
-                     y: float = 0.0, spread: float = -1.0) -> list[Any]:
+class _Piece:
+    """A terrain piece as a move's score weighs it: centre, reach and kind (_PLANET …)."""
+
+    __slots__ = ("x", "y", "reach", "kind")
+
+    def __init__(self, x: float, y: float, reach: float, kind: int) -> None:
+        self.x = x
+        self.y = y
+        self.reach = reach
+        self.kind = kind
+
+
+def _scoring_terrain(terrain: list[Terrain], planet_margin: float, x: float = 0.0,
+                     y: float = 0.0, spread: float = -1.0) -> list[_Piece]:
     """The pieces that weigh on a move's score, in table order, as (x, y, reach, kind): planets
     within their radius + ``planet_margin``, asteroid belts and other cover within theirs.
     With ``spread`` >= 0, only pieces that can reach a point within ``spread`` cm of (x, y)."""
-    out = []
+    out: list[_Piece] = []
     for t in terrain:
         kind = t.kind
         if kind == "planet":
@@ -311,7 +350,7 @@ def _scoring_terrain(terrain: list[Any], planet_margin: float, x: float = 0.0,
             far = reach + spread
             if not (-far <= t.x - x <= far and -far <= t.y - y <= far):
                 continue
-        out.append((t.x, t.y, reach, code))
+        out.append(_Piece(t.x, t.y, reach, code))
     return out
 
 
@@ -320,6 +359,133 @@ def _hit_chance(kind: int, dist: float, armor: int) -> float:
         return 0.5
     hit = 0.5 if dist <= 15.0 else 1.0 / 3.0
     return hit * (armor - 1) / 6.0
+
+
+class _Scorer:
+    """How good it is to end a move at a point, against one target (the hot path: every
+    constant worked out once per search, plain floats, no tuples).
+
+    The weights (named and explained beside ``POINT_BLANK_FIRE``): firepower that would bear
+    on the target (arcs and ranges, point blank counted more), a little for the strongest
+    arcs facing it, distance from the ship's best range, a torpedo line, table edges and
+    room ahead of the bow (the next minimum move), planets, asteroid belts and cover."""
+
+    __slots__ = ("tx", "ty", "bearing", "inv_total", "best_range", "point_blank", "close_in",
+                 "closing", "width", "depth", "need", "fire_factor", "torpedo_ready", "near",
+                 "keep_near", "anchor_xs", "anchor_ys")
+
+    def __init__(self, policy: StandardPolicy, b: Battle, ship: Ship, p: _Profile,
+                 target: Ship, fire_factor: float, torpedo_ready: bool,
+                 near: list[_Piece]) -> None:
+        self.tx = target.x
+        self.ty = target.y
+        self.bearing = p.bearing
+        self.inv_total = 1.0 / p.total if p.total else 0.0
+        best_range = p.best_range
+        point_blank = POINT_BLANK_RANGE_CM
+        close_in = 0.0
+        if policy.faction_tactics:
+            if p.tactic_range > 0.0:
+                best_range, point_blank, close_in = p.tactic_range, p.tactic_pb, p.close_in
+            if (target.spec.rules.holofields and not target.target.crippled
+                    and best_range > INSIDE_HOLOFIELDS_CM):
+                # Holofields ignore hits from beyond 15 cm on 2+ (R-89): close inside them.
+                best_range = INSIDE_HOLOFIELDS_CM
+        self.best_range = best_range
+        self.point_blank = point_blank
+        self.close_in = close_in
+        self.closing = policy.aggression / CLOSING_CM
+        self.width = b.width
+        self.depth = b.depth
+        self.need = p.half_speed + RUNWAY_SPARE_CM
+        self.fire_factor = fire_factor
+        self.torpedo_ready = torpedo_ready
+        self.near = near
+        # The friends a faction rule's check needs near (StandardPolicy._anchors), if any.
+        self.keep_near = p.keep_near
+        xs: list[float] = []
+        ys: list[float] = []
+        if policy.faction_tactics and p.keep_near:
+            for ax, ay in policy._anchors(b, ship, p):
+                xs.append(ax)
+                ys.append(ay)
+        self.anchor_xs = xs
+        self.anchor_ys = ys
+
+    def at(self, x: float, y: float, hx: float, hy: float) -> float:
+        """The score of ending at (x, y) heading (hx, hy)."""
+        dx = self.tx - x
+        dy = self.ty - y
+        dist = _hypot(dx, dy)
+        fwd = dx * hx + dy * hy
+        left = dy * hx - dx * hy
+        afwd = fwd if fwd >= 0.0 else -fwd
+        aleft = left if left >= 0.0 else -left
+        bits = ((FRONT if fwd >= aleft else 0) | (REAR if -fwd >= aleft else 0)
+                | (LEFT if left >= afwd else 0) | (RIGHT if -left >= afwd else 0))
+        bearing = self.bearing[bits]
+        point_blank = self.point_blank
+        fire = 0.0
+        for g in bearing.guns:
+            if g.range_cm >= dist:
+                w = g.weight
+                fire += w * POINT_BLANK_FIRE if g.battery and dist <= point_blank else w
+        score = (fire * self.fire_factor + ARC_FACING * bearing.weight) * self.inv_total
+        diff = dist - self.best_range
+        score -= (diff if diff >= 0.0 else -diff) * self.closing
+        if dist <= self.close_in:
+            score += CLOSE_IN_BONUS
+        xs = self.anchor_xs
+        if xs:
+            ys = self.anchor_ys
+            gap = 1e9
+            for i in range(len(xs)):
+                d = _hypot(xs[i] - x, ys[i] - y)
+                if d < gap:
+                    gap = d
+            keep_near = self.keep_near
+            if gap > keep_near:
+                over = (gap - keep_near) / KEEP_NEAR_RAMP_CM
+                score -= KEEP_NEAR_COST * (over if over < 1.0 else 1.0)
+        if self.torpedo_ready and bits & FRONT and dist <= TORPEDO_LINE_CM:
+            score += TORPEDO_LINE
+        width = self.width
+        depth = self.depth
+        margin = width - x
+        if x < margin:
+            margin = x
+        if y < margin:
+            margin = y
+        if depth - y < margin:
+            margin = depth - y
+        if margin < EDGE_MARGIN_CM:
+            if margin < 0.0:
+                return OFF_TABLE
+            score -= (EDGE_MARGIN_CM - margin) / EDGE_SLOPE_CM
+        need = self.need
+        if margin < need:  # else the runway ahead is at least the margin: no penalty
+            runway = ((width - x) / hx if hx > 1e-9 else -x / hx if hx < -1e-9 else 1e9)
+            if hy > 1e-9:
+                r = (depth - y) / hy
+                if r < runway:
+                    runway = r
+            elif hy < -1e-9:
+                r = -y / hy
+                if r < runway:
+                    runway = r
+            if runway < need:
+                score -= RUNWAY_PENALTY * (need - runway) / need
+        for t in self.near:
+            ddx = x - t.x
+            reach = t.reach
+            if ddx > reach or ddx < -reach:
+                continue  # beyond the piece's reach along x alone
+            if _hypot(ddx, y - t.y) <= reach:
+                if t.kind == _PLANET:
+                    score = IN_PLANET
+                    break
+                score += IN_ASTEROIDS if t.kind == _ASTEROIDS else IN_COVER
+        return score
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -360,7 +526,7 @@ class StandardPolicy(Policy):
                 score *= 1.5
             if e is grudge:
                 score *= GRUDGE_WEIGHT
-            score /= 1.0 + math.hypot(e.x - cx, e.y - cy) / 40.0
+            score /= 1.0 + _hypot(e.x - cx, e.y - cy) / 40.0
             if score > best_score:
                 best, best_score = e, score
         if best is not None:
@@ -385,7 +551,7 @@ class StandardPolicy(Policy):
         focus = self.focus(b, ship.side)
         if focus is not None and focus is not nearest:
             p = profile_of(ship.spec)
-            if math.hypot(focus.x - ship.x, focus.y - ship.y) <= p.max_range + ship.speed() * 1.5:
+            if _hypot(focus.x - ship.x, focus.y - ship.y) <= p.max_range + ship.speed() * 1.5:
                 return focus
         return nearest
 
@@ -406,23 +572,32 @@ class StandardPolicy(Policy):
         if cached is None or cached.round != b.round:
             # Ranked once a round, from where the units stand when the round's activations
             # begin: close enough, and cheap.
-            enemies = [(e.x, e.y) for e in b.enemies(side)]
-            ranked = []
+            enemies = b.enemies(side)
+            # Sorted by (distance², unit index) as they come (no tuples; the keys are unique).
+            ranked: list[Unit] = []
+            keys: list[float] = []
+            indices: list[int] = []
             for u in ready:
                 for s in u.ships:
                     if s.on_table:
                         break
                 x, y = s.x, s.y
                 best = 1e18
-                for ex, ey in enemies:
-                    dx = ex - x
-                    dy = ey - y
+                for e in enemies:
+                    dx = e.x - x
+                    dy = e.y - y
                     d2 = dx * dx + dy * dy
                     if d2 < best:
                         best = d2
-                ranked.append((best, u.spec.index, u))
-            ranked.sort(key=lambda r: (r[0], r[1]))
-            cached = RankedUnits(b.round, [r[2] for r in ranked])
+                index = u.spec.index
+                i = len(ranked)
+                while i > 0 and (keys[i - 1] > best
+                                 or (keys[i - 1] == best and indices[i - 1] > index)):
+                    i -= 1
+                ranked.insert(i, u)
+                keys.insert(i, best)
+                indices.insert(i, index)
+            cached = RankedUnits(b.round, ranked)
             b.memo.activation_order[side] = cached
         rnd = b.round
         order = cached.units
@@ -447,7 +622,7 @@ class StandardPolicy(Policy):
             return False
         threat = 0.0
         for e in b.enemies(ship.side):
-            d = math.hypot(e.x - ship.x, e.y - ship.y)
+            d = _hypot(e.x - ship.x, e.y - ship.y)
             p = profile_of(e.spec)
             if d <= p.max_range + 10.0:
                 threat += p.total * 0.25
@@ -456,104 +631,15 @@ class StandardPolicy(Policy):
     # --- movement and orders -----------------------------------------------------------------
 
     def _scores(self, b: Battle, ship: Ship, p: _Profile, target: Ship,
-                points: tuple[tuple[float, float, float, float], ...] | list[Any],
-                fire_factor: float, torpedo_ready: bool, near: list[Any] | None = None
+                points: Sequence[tuple[float, float, float, float]],
+                fire_factor: float, torpedo_ready: bool, near: list[_Piece] | None = None
                 ) -> list[float]:
         """How good it is to end a move at each of ``points`` (x, y, hx, hy), against ``target``
-        (the hot path: constants hoisted).
-
-        The weights (named and explained beside ``POINT_BLANK_FIRE``): firepower that would bear
-        on the target (arcs and ranges, point blank counted more), a little for the strongest
-        arcs facing it, distance from the ship's best range, a torpedo line, table edges and
-        room ahead of the bow (the next minimum move), planets, asteroid belts and cover."""
-        tx, ty = target.x, target.y
-        bearing = p.bearing
-        inv_total = 1.0 / p.total if p.total else 0.0
-        best_range = p.best_range
-        point_blank = POINT_BLANK_RANGE_CM
-        close_in = 0.0
-        if self.faction_tactics:
-            if p.tactic_range > 0.0:
-                best_range, point_blank, close_in = p.tactic_range, p.tactic_pb, p.close_in
-            if (target.spec.rules.holofields and not target.target.crippled
-                    and best_range > INSIDE_HOLOFIELDS_CM):
-                # Holofields ignore hits from beyond 15 cm on 2+ (R-89): close inside them.
-                best_range = INSIDE_HOLOFIELDS_CM
-        anchors = self._anchors(b, ship, p) if self.faction_tactics and p.keep_near else []
-        keep_near = p.keep_near
-        closing = self.aggression / CLOSING_CM
-        width, depth = b.width, b.depth
-        need = p.half_speed + RUNWAY_SPARE_CM
+        (:meth:`_Scorer.at`; ``near``: the terrain pieces that may weigh, all by default)."""
         if near is None:  # the pieces that may weigh (:func:`_scoring_terrain`)
             near = _scoring_terrain(b.terrain, ship.radius + 2.0) if b.terrain else []
-        hypot = math.hypot
-        out: list[float] = []
-        append = out.append
-        for x, y, hx, hy in points:
-            dx, dy = tx - x, ty - y
-            dist = hypot(dx, dy)
-            fwd = dx * hx + dy * hy
-            left = dy * hx - dx * hy
-            afwd = fwd if fwd >= 0.0 else -fwd
-            aleft = left if left >= 0.0 else -left
-            bits = ((FRONT if fwd >= aleft else 0) | (REAR if -fwd >= aleft else 0)
-                    | (LEFT if left >= afwd else 0) | (RIGHT if -left >= afwd else 0))
-            arcs, bearing_guns = bearing[bits]
-            fire = 0.0
-            for g_range, w, battery in bearing_guns:
-                if g_range >= dist:
-                    fire += w * POINT_BLANK_FIRE if battery and dist <= point_blank else w
-            score = (fire * fire_factor + ARC_FACING * arcs) * inv_total
-            diff = dist - best_range
-            score -= (diff if diff >= 0.0 else -diff) * closing
-            if dist <= close_in:
-                score += CLOSE_IN_BONUS
-            if anchors:
-                gap = 1e9
-                for ax, ay in anchors:
-                    g = hypot(ax - x, ay - y)
-                    if g < gap:
-                        gap = g
-                if gap > keep_near:
-                    over = (gap - keep_near) / KEEP_NEAR_RAMP_CM
-                    score -= KEEP_NEAR_COST * (over if over < 1.0 else 1.0)
-            if torpedo_ready and bits & FRONT and dist <= TORPEDO_LINE_CM:
-                score += TORPEDO_LINE
-            margin = width - x
-            if x < margin:
-                margin = x
-            if y < margin:
-                margin = y
-            if depth - y < margin:
-                margin = depth - y
-            if margin < EDGE_MARGIN_CM:
-                if margin < 0.0:
-                    append(OFF_TABLE)
-                    continue
-                score -= (EDGE_MARGIN_CM - margin) / EDGE_SLOPE_CM
-            if margin < need:  # else the runway ahead is at least the margin: no penalty
-                runway = ((width - x) / hx if hx > 1e-9 else -x / hx if hx < -1e-9 else 1e9)
-                if hy > 1e-9:
-                    r = (depth - y) / hy
-                    if r < runway:
-                        runway = r
-                elif hy < -1e-9:
-                    r = -y / hy
-                    if r < runway:
-                        runway = r
-                if runway < need:
-                    score -= RUNWAY_PENALTY * (need - runway) / need
-            for t_x, t_y, reach, kind in near:
-                ddx = x - t_x
-                if ddx > reach or ddx < -reach:
-                    continue  # beyond the piece's reach along x alone
-                if hypot(ddx, y - t_y) <= reach:
-                    if kind == _PLANET:
-                        score = IN_PLANET
-                        break
-                    score += IN_ASTEROIDS if kind == _ASTEROIDS else IN_COVER
-            append(score)
-        return out
+        scorer = _Scorer(self, b, ship, p, target, fire_factor, torpedo_ready, near)
+        return [scorer.at(x, y, hx, hy) for x, y, hx, hy in points]
 
     def _anchors(self, b: Battle, ship: Ship, p: _Profile) -> list[tuple[float, float]]:
         """Where the friends stand that ``ship`` keeps near for its check (For the Greater Good,
@@ -576,46 +662,55 @@ class StandardPolicy(Policy):
         distance, then the best distance on that heading."""
         lo, hi = lim.min_move, lim.max_move
         mt = lim.max_turn
-        turns = ((0.0,) if mt <= 0.0 else (-mt, 0.0, mt) if mt <= DEG45 + 1e-9
-                 else (-mt, -mt / 2.0, 0.0, mt / 2.0, mt))
+        # The turns tried: none, or -mt, 0, mt, or -mt, -mt/2, 0, mt/2, mt (in that order).
+        n_turns = 1 if mt <= 0.0 else 3 if mt <= DEG45 + 1e-9 else 5
         x0, y0, h0 = ship.x, ship.y, ship.heading
-        cos, sin = math.cos, math.sin
-        # Straight on is the ship's own heading vector (cos and sin of the same angle).
-        heads = [(cos(h0 + turn), sin(h0 + turn)) if turn else (ship.hx, ship.hy)
-                 for turn in turns]
+        hx0, hy0 = ship.hx, ship.hy
+        anywhere = lim.turn_anywhere
         # End points as movement.end_point computes them: the minimum move straight ahead
         # first, then the turn (or the turn first when the order allows it anywhere).
-        if lim.turn_anywhere:
+        if anywhere:
             bx, by, first = x0, y0, 0.0
         else:
             first = lo if lo < hi else hi
-            bx, by = x0 + first * ship.hx, y0 + first * ship.hy
+            bx, by = x0 + first * hx0, y0 + first * hy0
         rest = hi - first
         # Every end point lies within ``hi`` of the ship: terrain beyond that cannot weigh.
         near = (_scoring_terrain(b.terrain, ship.radius + 2.0, x0, y0, hi + 1.0)
-                if b.terrain else [])
-        scores = self._scores(b, ship, p, target,
-                              [(bx + rest * c, by + rest * s, c, s) for c, s in heads],
-                              fire_factor, torpedo_ready, near)
-        i = 0
-        best = scores[0]
-        for j in range(1, len(scores)):
-            if scores[j] > best:
-                i, best = j, scores[j]
-        best_turn, best_d = turns[i], hi
+                if b.terrain else _NO_TERRAIN)
+        scorer = _Scorer(self, b, ship, p, target, fire_factor, torpedo_ready, near)
+        best = 0.0
+        best_turn = 0.0
+        c = hx0
+        s = hy0
+        for j in range(n_turns):
+            if n_turns == 1:
+                turn = 0.0
+            elif n_turns == 3:
+                turn = -mt if j == 0 else 0.0 if j == 1 else mt
+            else:
+                turn = (-mt if j == 0 else -mt / 2.0 if j == 1 else 0.0 if j == 2
+                        else mt / 2.0 if j == 3 else mt)
+            # Straight on is the ship's own heading vector (cos and sin of the same angle).
+            if turn:
+                tc = math.cos(h0 + turn)
+                ts = math.sin(h0 + turn)
+            else:
+                tc = hx0
+                ts = hy0
+            v = scorer.at(bx + rest * tc, by + rest * ts, tc, ts)
+            if j == 0 or v > best:  # the first of the best
+                best, best_turn, c, s = v, turn, tc, ts
+        best_d = hi
         if hi - lo >= 0.5:
-            c, s = heads[i]
-            ds = (lo,) if hi - lo < 8.0 else (lo, (lo + hi) / 2.0)
-            pts = []
-            for d in ds:
-                if lim.turn_anywhere:
-                    pts.append((x0 + d * c, y0 + d * s, c, s))
+            n_ds = 1 if hi - lo < 8.0 else 2  # lo, then (lo + hi) / 2
+            for k in range(n_ds):
+                d = lo if k == 0 else (lo + hi) / 2.0
+                if anywhere:
+                    v = scorer.at(x0 + d * c, y0 + d * s, c, s)
                 else:
                     f = lo if lo < d else d
-                    pts.append((x0 + f * ship.hx + (d - f) * c, y0 + f * ship.hy + (d - f) * s,
-                                c, s))
-            for d, v in zip(ds, self._scores(b, ship, p, target, pts, fire_factor,
-                                              torpedo_ready, near), strict=True):
+                    v = scorer.at(x0 + f * hx0 + (d - f) * c, y0 + f * hy0 + (d - f) * s, c, s)
                 if v > best:
                     best, best_d = v, d
         return best, Plan(best_d, best_turn)
@@ -632,15 +727,15 @@ class StandardPolicy(Policy):
             boarding = self._boarding_plan(b, lead, lim)
             if boarding is not None:
                 return None, boarding
-        dist = math.hypot(target.x - lead.x, target.y - lead.y)
+        dist = _hypot(target.x - lead.x, target.y - lead.y)
         if dist - lim.max_move > p.max_range + 15.0 and not b.terrain:
             # Out of reach whatever it does: head for the target, as far as it may go.
-            turn = angle_diff(lead.heading, math.atan2(target.y - lead.y, target.x - lead.x))
+            turn = angle_diff(lead.heading, _atan2(target.y - lead.y, target.x - lead.x))
             plan = Plan(lim.max_move, max(-lim.max_turn, min(lim.max_turn, turn)))
             x, y, h = end_point(lead, plan, lim)
-            # no terrain here: nothing for _scores to look up
-            score = self._scores(b, lead, p, target, ((x, y, math.cos(h), math.sin(h)),), 1.0,
-                                 torp, _NO_TERRAIN)[0]
+            # no terrain here: nothing for the scorer to look up
+            score = _Scorer(self, b, lead, p, target, 1.0, torp, _NO_TERRAIN).at(
+                x, y, math.cos(h), math.sin(h))
         else:
             score, plan = self._best_move(b, lead, p, target, lim, 1.0, torp)
         if not may_order:
@@ -673,9 +768,9 @@ class StandardPolicy(Policy):
         lock_plan = Plan(lock.min_move, 0.0)
         # movement.end_point of that plan: the minimum move straight ahead, no turn
         d = lock.min_move
-        lock_score = self._scores(b, lead, p, target,
-                                  ((lead.x + d * lead.hx, lead.y + d * lead.hy, lead.hx, lead.hy),),
-                                  1.25, torp)[0]
+        near = _scoring_terrain(b.terrain, lead.radius + 2.0) if b.terrain else _NO_TERRAIN
+        lock_score = _Scorer(self, b, lead, p, target, 1.25, torp, near).at(
+            lead.x + d * lead.hx, lead.y + d * lead.hy, lead.hx, lead.hy)
         lock_bonus = -0.02
         if self.faction_tactics and (
                 (rules.hatred and b.specs[1 - lead.side].allegiance == "imperium")
@@ -687,7 +782,7 @@ class StandardPolicy(Policy):
             lock_bonus = LOCK_ON_SURE_BONUS
         choices = [(score, None, plan), (lock_score + lock_bonus, o.LOCK_ON, lock_plan)]
         # Come to New Heading when the target is further off the bow than a normal turn.
-        off_bow = abs(angle_diff(lead.heading, math.atan2(target.y - lead.y, target.x - lead.x)))
+        off_bow = abs(angle_diff(lead.heading, _atan2(target.y - lead.y, target.x - lead.x)))
         if off_bow > lim.max_turn + DEG45:
             cth = limits(b, lead, o.NEW_HEADING, False)
             cth_score, cth_plan = self._best_move(b, lead, p, target, cth, 0.85, torp)
@@ -784,7 +879,7 @@ class StandardPolicy(Policy):
                         risk += 1.0
                 risk += 0.05 * max(0, v - 2 * max(thrust, 1))
                 for t in planets:
-                    gap = math.hypot(x - t.x, y - t.y) - t.r - ship.radius
+                    gap = _hypot(x - t.x, y - t.y) - t.r - ship.radius
                     if gap <= adv.INTERFACE_CM + adv.HEX_CM:
                         risk += 3.0
                     elif gap <= adv.GRAVITY_CM:
@@ -832,7 +927,7 @@ class StandardPolicy(Policy):
         threat = 0.0
         for e in b.enemies(ship.side):
             p = profile_of(e.spec)
-            if math.hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + e.speed() / 2:
+            if _hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + e.speed() / 2:
                 threat += p.total * 0.25
         return threat
 
@@ -840,7 +935,7 @@ class StandardPolicy(Policy):
         """Ram only a much weaker enemy dead ahead and within reach (§11)."""
         if ship.spec.is_escort:
             return None
-        d = math.hypot(target.x - ship.x, target.y - ship.y)
+        d = _hypot(target.x - ship.x, target.y - ship.y)
         if d > lim.max_move + ship.radius + target.radius:
             return None
         if not arc_of(ship.x, ship.y, ship.hx, ship.hy, target.x, target.y) & FRONT:
@@ -858,8 +953,8 @@ class StandardPolicy(Policy):
         mates = [s for s in ship.unit.ships if s is not ship and s.on_table]
         if not mates:
             return Plan(lim.max_move)
-        m = min(mates, key=lambda s: math.hypot(s.x - ship.x, s.y - ship.y))
-        want = angle_diff(ship.heading, math.atan2(m.y - ship.y, m.x - ship.x))
+        m = min(mates, key=lambda s: _hypot(s.x - ship.x, s.y - ship.y))
+        want = angle_diff(ship.heading, _atan2(m.y - ship.y, m.x - ship.x))
         return Plan(lim.max_move, want)
 
     def wants_free_order(self, b: Battle, unit: Unit, lead: Ship) -> bool:
@@ -898,7 +993,7 @@ class StandardPolicy(Policy):
         best = None
         best_key = None
         for e in b.enemies(ship.side):
-            d = math.hypot(e.x - ship.x, e.y - ship.y)
+            d = _hypot(e.x - ship.x, e.y - ship.y)
             if d > 45.0 or d < 3.0:
                 continue
             ax = e.x + e.hx * e.speed() * 0.5
@@ -914,7 +1009,7 @@ class StandardPolicy(Policy):
                 best, best_key = (ax, ay), key
         if best is None:
             return None
-        return math.atan2(best[1] - ship.y, best[0] - ship.x)
+        return _atan2(best[1] - ship.y, best[0] - ship.x)
 
     def launch_plan(self, b: Battle, ship: Ship, count: int) -> list[tuple[CraftRole, int, Ship]]:
         """Fighters to screen the carrier when the enemy has ordnance and none screen it yet;
@@ -940,20 +1035,20 @@ class StandardPolicy(Policy):
 
     def _craft_target(self, b: Battle, ship: Ship, reach: float) -> Ship | None:
         focus = self.focus(b, ship.side)
-        if focus is not None and math.hypot(focus.x - ship.x, focus.y - ship.y) <= reach:
+        if focus is not None and _hypot(focus.x - ship.x, focus.y - ship.y) <= reach:
             return focus
         near = [e for e in b.enemies(ship.side)
-                if math.hypot(e.x - ship.x, e.y - ship.y) <= reach]
+                if _hypot(e.x - ship.x, e.y - ship.y) <= reach]
         if not near:
             return None
         return max(near, key=lambda e: (not e.spec.is_escort, e.spec.victory_points))
 
     def craft_retarget(self, b: Battle, wave: Wave) -> Ship | None:
         near = [e for e in b.enemies(wave.side)
-                if math.hypot(e.x - wave.x, e.y - wave.y) <= 40.0]
+                if _hypot(e.x - wave.x, e.y - wave.y) <= 40.0]
         if not near:
             return None
-        return min(near, key=lambda e: math.hypot(e.x - wave.x, e.y - wave.y))
+        return min(near, key=lambda e: _hypot(e.x - wave.x, e.y - wave.y))
 
     def nova_target(self, b: Battle, ship: Ship, lo: float, hi: float
                     ) -> tuple[float, float] | None:
@@ -961,12 +1056,12 @@ class StandardPolicy(Policy):
         of it (the template and its scatter hit friends too)."""
         best = None
         for e in b.enemies(ship.side):
-            d = math.hypot(e.x - ship.x, e.y - ship.y)
+            d = _hypot(e.x - ship.x, e.y - ship.y)
             if not lo <= d <= hi:
                 continue
             if not arc_of(ship.x, ship.y, ship.hx, ship.hy, e.x, e.y) & FRONT:
                 continue
-            if any(math.hypot(f.x - e.x, f.y - e.y) < 10.0 for f in b.friends(ship.side)):
+            if any(_hypot(f.x - e.x, f.y - e.y) < 10.0 for f in b.friends(ship.side)):
                 continue
             if best is None or e.spec.victory_points > best.spec.victory_points:
                 best = e
@@ -976,7 +1071,7 @@ class StandardPolicy(Policy):
         target = self.objective(b, ship)
         if target is None:
             return 0.0
-        want = angle_diff(ship.heading, math.atan2(target.y - ship.y, target.x - ship.x))
+        want = angle_diff(ship.heading, _atan2(target.y - ship.y, target.x - ship.x))
         return max(-DEG90, min(DEG90, want))
 
     def wants_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
@@ -993,7 +1088,7 @@ class StandardPolicy(Policy):
         if t.crippled or t.crippled_at is None or t.hull - expected > t.crippled_at:
             return False
         p = profile_of(ship.spec)
-        return not any(math.hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
+        return not any(_hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
                        for e in b.enemies(ship.side))
 
     def escorts_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
@@ -1012,7 +1107,7 @@ class StandardPolicy(Policy):
         if expected >= (hull + 1) // 2:
             return True
         p = profile_of(ship.spec)
-        return not any(math.hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
+        return not any(_hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
                        for e in b.enemies(ship.side))
 
     def detonate_salvo(self, b: Battle, salvo: Salvo, friend: Ship) -> bool:

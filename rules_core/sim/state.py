@@ -12,7 +12,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from ..catalog import (
     Arc,
@@ -31,12 +31,17 @@ from .api import SimError
 from .faction_rules import CHAOS_MARKS, FactionRules, harden, rules_for
 
 # Arcs as bits, so "is the target in one of this weapon's arcs" is one AND.
-FRONT, LEFT, RIGHT, REAR = 1, 2, 4, 8
-ALL_ARCS = FRONT | LEFT | RIGHT | REAR
-ARC_BITS = {Arc.FRONT: FRONT, Arc.LEFT: LEFT, Arc.RIGHT: RIGHT, Arc.REAR: REAR,
+FRONT: Final = 1
+LEFT: Final = 2
+RIGHT: Final = 4
+REAR: Final = 8
+ALL_ARCS: Final = FRONT | LEFT | RIGHT | REAR
+ARC_BITS: Final = {Arc.FRONT: FRONT, Arc.LEFT: LEFT, Arc.RIGHT: RIGHT, Arc.REAR: REAR,
             Arc.ALL_AROUND: ALL_ARCS}
 
-BATTERY, LANCE, SPECIAL = 0, 1, 2  # gun kinds
+BATTERY: Final = 0  # gun kinds
+LANCE: Final = 1
+SPECIAL: Final = 2
 
 
 class Rank(StrEnum):
@@ -50,12 +55,13 @@ class Rank(StrEnum):
     REAR_ADMIRAL = "rear-admiral"
     VICE_ADMIRAL = "vice-admiral"
     LORD_ADMIRAL = "lord-admiral"
-GUN_KINDS = {WeaponType.BATTERY: BATTERY, WeaponType.LANCE: LANCE, WeaponType.SPECIAL: SPECIAL}
+GUN_KINDS: Final = {WeaponType.BATTERY: BATTERY, WeaponType.LANCE: LANCE,
+                    WeaponType.SPECIAL: SPECIAL}
 
-MARKER_RADIUS = 1.0  # blast markers, torpedo and attack-craft markers: 2 cm across (§2)
+MARKER_RADIUS: Final = 1.0  # blast markers, torpedo and attack-craft markers: 2 cm across (§2)
 
 # Tables by game size (§2), width x depth in cm; fleets deploy along the long edges.
-TABLE_SIZES = {
+TABLE_SIZES: Final = {
     "patrol": (120.0, 120.0),
     "skirmish": (180.0, 120.0),
     "battle": (180.0, 120.0),
@@ -151,7 +157,7 @@ class FleetSpec:
         return [s for u in self.units for s in u.ships]
 
 
-_SAILS = ("Solar Sails",)  # the faction rule whose text sets the turn
+_SAILS: Final = ("Solar Sails",)  # the faction rule whose text sets the turn
 
 
 def _dice_count(text: str) -> int:
@@ -276,9 +282,7 @@ def _ship_spec(side: int, unit: int, index: int, report: ShipReport,
 # --- one battle's state --------------------------------------------------------------------------
 
 
-_TAU = 2 * math.pi
-_cos = math.cos
-_sin = math.sin
+_TAU: Final = 2 * math.pi
 
 
 class Ship:
@@ -331,8 +335,8 @@ class Ship:
 
     def face(self, heading: float) -> None:
         self.heading = h = heading % _TAU
-        self.hx = _cos(h)
-        self.hy = _sin(h)
+        self.hx = math.cos(h)  # mypyc: a C call on the unboxed float
+        self.hy = math.sin(h)
 
     @property
     def crippled(self) -> bool:
@@ -471,7 +475,7 @@ class Wave:
         self.speed = speed
 
 
-MOVE_TERRAIN = frozenset({"planet", "gravity_well", "asteroids", "drifting_body"})
+MOVE_TERRAIN: Final = frozenset({"planet", "gravity_well", "asteroids", "drifting_body"})
 
 
 class Terrain:

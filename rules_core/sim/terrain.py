@@ -10,7 +10,7 @@ round a gravity well — manoeuvres, crashing, slingshotting out (R-132) and fir
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import damage
 from ..catalog import ShipClass
@@ -23,20 +23,22 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship
 
-SECTION13 = {  # d6 → (kind, radius cm)
+_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+
+SECTION13: Final = {  # d6 → (kind, radius cm)
     1: ("asteroids", 8.0), 2: ("asteroids", 8.0), 3: ("gas", 7.0), 4: ("planet", 5.0),
     5: ("debris", 7.0), 6: ("debris", 7.0),
 }
-VOID_AREA_R = 5.5  # seed 001: areas 4–6" by 2–4" → a circle of the same area (R-80)
-GRAVITY_WELL_R = 5.5  # 4–5" across
-DRIFTING_BODY_R = 2.5
-VELOCITY_CM = 5.0  # one point of seed 001 velocity is 5 cm a round (R-80, R-130)
-ORBIT_VELOCITY = 3  # seed 001: below 3 a ship in orbit crashes, above 3 it slingshots out
-WELL = "gravity_well"
+VOID_AREA_R: Final = 5.5  # seed 001: areas 4–6" by 2–4" → a circle of the same area (R-80)
+GRAVITY_WELL_R: Final = 5.5  # 4–5" across
+DRIFTING_BODY_R: Final = 2.5
+VELOCITY_CM: Final = 5.0  # one point of seed 001 velocity is 5 cm a round (R-80, R-130)
+ORBIT_VELOCITY: Final = 3  # seed 001: below 3 a ship in orbit crashes, above 3 it slingshots out
+WELL: Final = "gravity_well"
 # Terrain options that play seed 001's void elements (and its rules: fractures, orbit …).
-SEED001_TERRAINS = ("void", "voidscape")
+SEED001_TERRAINS: Final = ("void", "voidscape")
 # Seed 001's Mass, from Void Command's class (R-130): small ships slip through debris easily.
-MASS = {
+MASS: Final = {
     ShipClass.ESCORT: 1, ShipClass.LIGHT_CRUISER: 2, ShipClass.CRUISER: 2,
     ShipClass.HEAVY_CRUISER: 3, ShipClass.BATTLECRUISER: 3, ShipClass.GRAND_CRUISER: 4,
     ShipClass.BATTLESHIP: 4,
@@ -70,7 +72,7 @@ def well_edge(ship: Ship) -> float:
 
 
 def body_velocity(t: Terrain) -> int:
-    return int(round(math.hypot(t.vx, t.vy) / VELOCITY_CM))
+    return int(round(_hypot(t.vx, t.vy) / VELOCITY_CM))
 
 
 # --- placing terrain -----------------------------------------------------------------------------
@@ -299,11 +301,11 @@ def _clear_end(b: Battle, t: Terrain, x1: float, y1: float, ux: float, uy: float
         for side in b.sides:
             for s in side:
                 if (s.on_table and in_well(s) is None
-                        and math.hypot(s.x - x1, s.y - y1) < t.r + s.radius):
+                        and _hypot(s.x - x1, s.y - y1) < t.r + s.radius):
                     blocked = True
         for other in b.terrain:
             if (other is not t and other.kind == "drifting_body"
-                    and math.hypot(other.x - x1, other.y - y1) < t.r + other.r):
+                    and _hypot(other.x - x1, other.y - y1) < t.r + other.r):
                 blocked = True
         if not blocked:
             break
@@ -325,7 +327,7 @@ def drift_bodies(b: Battle) -> None:
             continue
         if t not in b.terrain:
             continue
-        speed = math.hypot(t.vx, t.vy)
+        speed = _hypot(t.vx, t.vy)
         ux, uy = t.vx / speed, t.vy / speed
         x0, y0 = t.x, t.y
         x1, y1 = _clear_end(b, t, x0 + t.vx, y0 + t.vy, ux, uy)
