@@ -9,7 +9,7 @@ Python it was built for, and the extension module of each compiled module. :func
 (run by ``rules_core/__init__``) hashes those sources on disk and loads the compiled modules
 only when every hash matches; otherwise pure Python runs, with one DEBUG line saying why. A stale
 build can never be loaded. The results are the same either way
-(tests/rules_core/sim/test_compiled_build.py), only about 3x slower in pure Python.
+(tests/rules_core/sim/test_compiled_build.py), only about 6x slower in pure Python.
 
 No Django here, and nothing but the standard library: this runs at ``import rules_core``.
 """
@@ -133,7 +133,7 @@ def install() -> bool:
         # DEBUG, not INFO: a work tree whose sources were edited since the build is the normal
         # state of development, and a line on stderr in every process would change the exact
         # output the commands' tests check (LOG_LEVEL=DEBUG shows it; build_sim.py status too).
-        log.debug("compiled simulator not loaded (%s): pure Python, same results, about 3x "
+        log.debug("compiled simulator not loaded (%s): pure Python, same results, about 6x "
                   "slower; `python scripts/build_sim.py` rebuilds it", reason)
         return False
     sys.meta_path.insert(0, CompiledFinder(build, modules))

@@ -127,7 +127,7 @@ def test_the_fresh_build_is_loaded_and_a_changed_manifest_is_refused_with_one_lo
                for f in stale["files"])
     assert err.splitlines() == [  # one line, at DEBUG
         "rules_core.compiled: compiled simulator not loaded (sources changed since the build: "
-        "rules_core/sim/gunnery.py): pure Python, same results, about 3x slower; "
+        "rules_core/sim/gunnery.py): pure Python, same results, about 6x slower; "
         "`python scripts/build_sim.py` rebuilds it"]
     assert stale["summary"] == fresh["summary"]
 
