@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def api(settings) -> Client:
+def api(catalog, settings) -> Client:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     user = get_user_model().objects.create_user("bulk", password="a long password 9")
     _, raw = ApiToken.issue(user, "script")

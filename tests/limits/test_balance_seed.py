@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("seed", [MAX_SEED + 1, 2**64, -1])
-def test_a_seed_out_of_range_is_refused_before_any_battle(seed: int) -> None:
+def test_a_seed_out_of_range_is_refused_before_any_battle(catalog, seed: int) -> None:
     err = io.StringIO()
     started = time.monotonic()
     with pytest.raises(SystemExit) as exc:
@@ -31,7 +31,7 @@ def test_a_seed_out_of_range_is_refused_before_any_battle(seed: int) -> None:
     assert not BalanceTable.objects.exists() and not BalanceRun.objects.exists()
 
 
-def test_the_largest_seed_is_played_and_published() -> None:
+def test_the_largest_seed_is_played_and_published(catalog) -> None:
     call_command("balance", "--size", "patrol", "--battles", "2", "--seed", str(MAX_SEED),
                  "--factions", "orks,necrons", "--publish", stdout=io.StringIO(),
                  stderr=io.StringIO())

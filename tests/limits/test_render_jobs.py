@@ -30,8 +30,9 @@ OPTIONS = [{"paper": paper, "terrain": terrain} for terrain in ("none", "section
 
 
 @pytest.fixture(autouse=True)
-def _held(settings, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No rate limits; jobs are queued and never rendered here (they stay unfinished)."""
+def _held(catalog, settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalogue loaded (a transactional test may have flushed it), no rate limits; jobs
+    are queued and never rendered here (they stay unfinished)."""
     from fleetbuilder.battlepack.tasks import render_pack
     from fleetbuilder.cards.tasks import render_print
 

@@ -20,7 +20,7 @@ ORKS = '{"sample": {"faction": "orks", "size": "patrol"}}'
 
 
 @pytest.fixture
-def api(settings) -> Client:
+def api(catalog, settings) -> Client:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     user = get_user_model().objects.create_user("scripter", password="a long password 9")
     _, raw = ApiToken.issue(user, "script")

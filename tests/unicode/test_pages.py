@@ -69,7 +69,7 @@ def test_a_nul_anywhere_is_refused_before_the_database(visitor: Client, doc: dic
 
 
 def test_a_text_list_and_a_share_code_are_refused_naming_the_line_and_the_path(
-        visitor: Client) -> None:
+        catalog, visitor: Client) -> None:  # the catalogue: a transactional test may flush it
     text = "Faction: Imperial Navy\nGame size: Patrol\n* Lunar Class Cruiser \"\\u0000\"\n"
     response = visitor.post("/fleets/import/", {"text": text})
     assert response.status_code == 400
