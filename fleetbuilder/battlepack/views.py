@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.cards import pdfcache
+from fleetbuilder.cards.views import busy
 from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.models import Fleet as SavedFleet
 from fleetbuilder.fleets.models import session_owner_token
@@ -79,16 +80,8 @@ def from_matchup(request: HttpRequest, public_id: str) -> HttpResponse:
             movement=options.get("movement", "standard"), paper=paper, owner=request.user,
             owner_token=_owner_token(request, create=True) or "", matchup=run)
     except RenderRefused as exc:
-        return refused(request, exc, back=run.get_absolute_url())
+        return busy(request, exc, back=run.get_absolute_url())
     return redirect(pack)
-
-
-def refused(request: HttpRequest, exc: RenderRefused, *, back: str = "") -> HttpResponse:
-    """The answer to a pack or print the queue's bounds refuse (R-155): why, and a way back."""
-    response = render(request, "cards/busy.html", {"message": str(exc), "back": back},
-                      status=exc.status)
-    response["Cache-Control"] = "private, no-store"
-    return response
 
 
 @require_http_methods(["GET", "POST"])
@@ -149,6 +142,11 @@ def pdf(request: HttpRequest, public_id: str) -> HttpResponse:
         raise Http404("This battle pack is not ready.")
     data = pdfcache.get(p.cache_key)
     if data is None:
+        try:  # made again: within R-155's bounds, as a new pack would be
+            BattlePack._check_room(BattlePack.objects.owned_by(request.user,
+                                                               _owner_token(request)))
+        except RenderRefused as exc:
+            return busy(request, exc, back=p.get_absolute_url())
         BattlePack.objects.filter(pk=p.pk).update(status=BattlePack.Status.QUEUED, stage=0,
                                                   finished=None)
         p.refresh_from_db()

@@ -141,10 +141,7 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
                 advanced_movement=advanced_movement,
                 owner_token=session_owner_token(request.session, create=True) or "")
         except RenderRefused as exc:  # R-155
-            response = render(request, "cards/busy.html", {"message": str(exc)},
-                              status=exc.status)
-            response["Cache-Control"] = "private, no-store"
-            return response
+            return busy(request, exc)
         return redirect(job)
     if preview:
         pdf = pdfcache.get(pdf_key) or render_cards(
@@ -161,6 +158,15 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
                        share_url=share_url, report=report, advanced_movement=advanced_movement)
     pdfcache.put(key, pdf)
     return _pdf(pdf, filename=filename, key=key)
+
+
+def busy(request: HttpRequest, exc: RenderRefused, *, back: str = "") -> HttpResponse:
+    """The answer to a big print or a battle pack the print queue's bounds refuse (R-155):
+    why, and a way back."""
+    response = render(request, "cards/busy.html", {"message": str(exc), "back": back},
+                      status=exc.status)
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 def _preview(png: bytes, key: str) -> HttpResponse:
@@ -244,6 +250,11 @@ def print_job_pdf(request: HttpRequest, public_id: str) -> HttpResponse:
         return not_modified
     pdf = pdfcache.get(job.cache_key)
     if pdf is None:
+        try:  # made again: within R-155's bounds, as a new print would be
+            PrintJob._check_room(PrintJob.objects.owned_by(
+                request.user, session_owner_token(request.session)))
+        except RenderRefused as exc:
+            return busy(request, exc, back=job.get_absolute_url())
         PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.QUEUED, finished=None)
         job.refresh_from_db()
         job.enqueue()

@@ -118,3 +118,21 @@ def test_big_prints_are_bounded_per_browser(catalog) -> None:
         [302] * MAX_ACTIVE_PER_OWNER + [429] * (len(queries) - MAX_ACTIVE_PER_OWNER)
     assert "being made" in answers[-1].content.decode()
     assert PrintJob.objects.filter(session_key=token).count() == MAX_ACTIVE_PER_OWNER
+
+
+def test_a_finished_pack_made_again_is_within_the_bound_too() -> None:
+    """A finished pack whose PDF the cache let go is made again when downloaded: that counts as
+    a new job, so a requester cannot pile finished packs up and queue them all at once."""
+    player = Client()
+    _pack(player, OPTIONS[0])
+    token = player.session["fleet_owner_token"]
+    first = BattlePack.objects.get(session_key=token)
+    BattlePack.objects.filter(pk=first.pk).update(status="done")  # its PDF is not cached
+    for options in OPTIONS[1:MAX_ACTIVE_PER_OWNER + 1]:
+        assert _pack(player, options).status_code == 302
+    refused = player.get(f"/pack/{first.public_id}/battle-pack.pdf")
+    assert refused.status_code == 429 and "being made" in refused.content.decode()
+    assert BattlePack.objects.get(pk=first.pk).status == "done"  # not queued again
+    BattlePack.objects.filter(session_key=token).exclude(pk=first.pk).update(status="done")
+    again = player.get(f"/pack/{first.public_id}/battle-pack.pdf")
+    assert again.status_code == 302 and BattlePack.objects.get(pk=first.pk).status == "queued"
