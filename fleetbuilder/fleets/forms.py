@@ -96,7 +96,7 @@ class MoveForm(PlayerTextForm):
         value = self.cleaned_data["to"]
         if value == "new":
             return None
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):  # "²".isdigit() is true
             raise forms.ValidationError("Choose a squadron.")
         return int(value)
 

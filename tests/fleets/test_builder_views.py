@@ -181,6 +181,18 @@ def test_move_an_escort_between_squadrons(built: Fleet, edit) -> None:
     assert [len(u["ships"]) for u in units(built)[1:]] == [1, 1]
 
 
+@pytest.mark.parametrize("to", ["²", "٣", "-1", "1.0", ""])
+def test_moving_an_escort_to_a_squadron_that_is_not_a_number_is_refused(built: Fleet, edit,
+                                                                          to: str) -> None:
+    # "²".isdigit() and "٣".isdigit() are true, but no squadron is numbered so
+    before = units(built)
+    for htmx in (True, False):
+        response = edit(built, "units/1/move/", {"ship": 0, "to": to}, htmx=htmx)
+        assert response.status_code < 500
+        built.refresh_from_db()
+        assert units(built) == before
+
+
 def test_flagship_moves_and_takes_the_admiral_with_it(built: Fleet, edit) -> None:
     edit(built, "add-ship/", {"ship": "gothic-class-cruiser"})
     edit(built, "units/0/admiral/", {"admiral": "commodore"})
