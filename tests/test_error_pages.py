@@ -33,3 +33,17 @@ def test_the_500_page_needs_no_context(client: Client) -> None:
 
     html = get_template("500.html").render({})
     assert "Something went wrong" in html and "saved fleets are safe" in html
+
+
+@override_settings(DEBUG=False)
+@pytest.mark.parametrize("path", ["/simulator/", "/pack/", "/fleets/new/"])
+def test_a_form_too_large_to_read_gets_the_site_400_saying_why(client: Client,
+                                                                path: str) -> None:
+    response = client.post(path, {"notes": "x" * (600 * 1024)})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "<h1>That request could not be read</h1>" in html
+    assert "too many fields" in html and "Nothing was changed" in html
+    response = client.post(path, {f"f{n}": "1" for n in range(1500)})  # too many fields
+    assert response.status_code == 400
+    assert "That request could not be read" in response.content.decode()
