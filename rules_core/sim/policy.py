@@ -372,7 +372,7 @@ class _Scorer:
 
     __slots__ = ("tx", "ty", "bearing", "inv_total", "best_range", "point_blank", "close_in",
                  "closing", "width", "depth", "need", "fire_factor", "torpedo_ready", "near",
-                 "keep_near", "anchor_xs", "anchor_ys")
+                 "keep_near", "surely_near", "anchor_xs", "anchor_ys")
 
     def __init__(self, policy: StandardPolicy, b: Battle, ship: Ship, p: _Profile,
                  target: Ship, fire_factor: float, torpedo_ready: bool,
@@ -403,6 +403,8 @@ class _Scorer:
         self.near = near
         # The friends a faction rule's check needs near (StandardPolicy._anchors), if any.
         self.keep_near = p.keep_near
+        # Squared, a hair inside: a friend nearer than this is within keep_near by any rounding.
+        self.surely_near = p.keep_near * p.keep_near * (1.0 - 1e-9)
         xs: list[float] = []
         ys: list[float] = []
         if policy.faction_tactics and p.keep_near:
@@ -438,12 +440,18 @@ class _Scorer:
         xs = self.anchor_xs
         if xs:
             ys = self.anchor_ys
+            keep_near = self.keep_near
+            surely_near = self.surely_near
             gap = 1e9
             for i in range(len(xs)):
-                d = _hypot(xs[i] - x, ys[i] - y)
+                ax = xs[i] - x
+                ay = ys[i] - y
+                if ax * ax + ay * ay < surely_near:
+                    gap = 0.0  # a friend within reach: no cost, whatever the others
+                    break
+                d = _hypot(ax, ay)
                 if d < gap:
                     gap = d
-            keep_near = self.keep_near
             if gap > keep_near:
                 over = (gap - keep_near) / KEEP_NEAR_RAMP_CM
                 score -= KEEP_NEAR_COST * (over if over < 1.0 else 1.0)
