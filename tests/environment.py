@@ -70,6 +70,15 @@ def uses_database(item: pytest.Item) -> bool:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # pytest-django puts the tests that roll back first, then the transactional ones (which
+    # flush the database, the catalogue with it, when they end), then the rest. pytest's own
+    # fixture reordering runs after it and moves the browser tests (a session-scoped,
+    # parametrized browser) to where the first of them was collected, so tests that expect the
+    # catalogue loaded once per session ran after a flush. Sort again, as pytest-django does
+    # (a stable sort: each group keeps pytest's order).
+    from pytest_django import plugin as django_plugin
+
+    django_plugin.pytest_collection_modifyitems(items)
     if not config.getoption("--database-only", default=False):
         return
     keep = [item for item in items if uses_database(item)]
