@@ -8,6 +8,8 @@ import threading
 
 import pytest
 
+from tests import catalogue_rows
+
 # Playwright's sync API runs an event loop in the test thread; Django's ORM must still be allowed.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -21,6 +23,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # A player who asked for less motion: no smooth scrolling (app.css keeps it for the others),
+    # so Playwright's scroll into view before each click is instant instead of waiting for the
+    # scroll to settle (1-2 s a click on a long builder page).
+    "--force-prefers-reduced-motion",
 ]
 
 
@@ -39,6 +45,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock():
         loader.load(force=True)
+        catalogue_rows.remember()
 
 
 @pytest.fixture
@@ -48,16 +55,14 @@ def catalog(db):
     from fleetbuilder.catalog.models import CatalogState
 
     if not CatalogState.objects.exists():
-        loader.load(force=True)
+        catalogue_rows.load()
     return loader.core_catalog()
 
 
 @pytest.fixture
 def live_catalog(transactional_db, live_server):
     """The live server with the catalogue loaded (transactional tests start from an empty DB)."""
-    from fleetbuilder.catalog import loader
-
-    loader.load(force=True)
+    catalogue_rows.load()
     return live_server
 
 
@@ -105,11 +110,11 @@ def held_chunks(monkeypatch) -> list[tuple[int, int]]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With pytest-xdist (``-n 2 --dist loadgroup``, as PYTEST_WORKERS=2 scripts/test runs), the
-    browser tests share one worker and the production tests (real Redis, gunicorn, Celery
-    workers) one, so two Chromiums or two production stacks never compete for the machine at
-    once; every other test goes to whichever worker is free."""
+    """With pytest-xdist (``-n 2 --dist loadgroup``, as scripts/test runs), the production tests
+    (real Redis, gunicorn, Celery workers, some of them timing a stack's answers) share one
+    worker, so two production stacks never compete for the machine at once; every other test,
+    the browser tests too (each worker has its own live server and Chromium), goes to whichever
+    worker is free."""
     for item in items:
-        for marker in ("browser", "production"):
-            if item.get_closest_marker(marker) is not None:
-                item.add_marker(pytest.mark.xdist_group(marker))
+        if item.get_closest_marker("production") is not None:
+            item.add_marker(pytest.mark.xdist_group("production"))

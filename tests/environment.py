@@ -56,11 +56,15 @@ def cases(every: Sequence[T], default: Sequence[T]) -> list[T]:
 # in tests/rules_core/, the share codes, the catalogue files…) gives the same answer on both, so
 # the second pass leaves it out. A test uses a database when it asks for one (pytest-django's
 # fixtures all depend on ``django_db_setup``, or the ``django_db`` marker), or when it starts
-# processes that read DATABASE_URL themselves (these folders).
+# processes that read DATABASE_URL themselves (these folders), unless it is marked
+# ``own_database``: then its processes open a database it made for them (``scripts/serve`` on a
+# fresh SQLite file, commands on a missing one) or none, the same on both passes.
 PROCESS_TESTS = ("tests/production/", "tests/commands/", "tests/ops/")
 
 
 def uses_database(item: pytest.Item) -> bool:
+    if item.get_closest_marker("own_database") is not None:
+        return False
     if item.get_closest_marker("django_db") is not None:
         return True
     if "django_db_setup" in getattr(item, "fixturenames", ()):

@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+# Each command opens a database path the test names (or an unreachable server), never the suite's.
+pytestmark = pytest.mark.own_database
+
 ROOT = Path(__file__).resolve().parents[2]
 NEEDS_DATABASE = ["load_catalog", "bench_builder", "purge_anonymous_fleets"]
 

@@ -31,6 +31,8 @@ from django.db import connections
 from django.db.utils import load_backend
 from django.test.testcases import LiveServerThread
 
+from tests import catalogue_rows
+
 VERSION = re.compile(r'<input type="hidden" id="fleet-version" value="(\d+)"')
 PASSWORD = "a long password 123"
 
@@ -107,9 +109,7 @@ class BusyServerThread(LiveServerThread):
 def real_server(transactional_db: None, tmp_path: Path,
                 monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], str]]:
     """``start()`` serves the database as it is then (set it up first) and returns the URL."""
-    from fleetbuilder.catalog import loader
-
-    loader.load(force=True)
+    catalogue_rows.load()
     default = connections["default"]
     threads: list[LiveServerThread] = []
 

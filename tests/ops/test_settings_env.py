@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+# ``manage.py check`` and gunicorn run without the suite's DATABASE_URL: they stop at settings.
+pytestmark = pytest.mark.own_database
+
 ROOT = Path(__file__).resolve().parents[2]
 STRONG_KEY = secrets.token_urlsafe(50)
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
+
+pytestmark = pytest.mark.own_database  # reads files; starts nothing
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,7 +16,8 @@ import pytest
 
 from .conftest import ROOT, Browser, base_env, command_line_results, free_port, wait_for
 
-pytestmark = pytest.mark.production
+# It serves a fresh SQLite file of its own (the newcomer's default), whatever the suite runs on.
+pytestmark = [pytest.mark.production, pytest.mark.own_database]
 
 
 def health(base: str) -> tuple[int, Any]:
