@@ -63,7 +63,8 @@ PROCESS_TESTS = ("tests/production/", "tests/commands/", "tests/ops/")
 
 
 def uses_database(item: pytest.Item) -> bool:
-    if item.get_closest_marker("own_database") is not None:
+    if (item.get_closest_marker("own_database") is not None
+            or item.get_closest_marker("markup_only") is not None):
         return False
     if item.get_closest_marker("django_db") is not None:
         return True

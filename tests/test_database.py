@@ -48,7 +48,8 @@ def test_the_postgresql_pass_keeps_every_test_that_uses_a_database() -> None:
 
     root = Path(__file__).resolve().parents[1]
     paths = ["tests/test_database.py", "tests/test_points_model.py",
-             "tests/commands/test_startup_imports.py", "tests/commands/test_unmigrated.py"]
+             "tests/commands/test_startup_imports.py", "tests/commands/test_unmigrated.py",
+             "tests/fleets/test_answer_sizes.py"]
     out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
                           "--database-only", *paths],
                          cwd=root, capture_output=True, text=True, timeout=300)
@@ -61,3 +62,5 @@ def test_the_postgresql_pass_keeps_every_test_that_uses_a_database() -> None:
     assert "test_every_feature_has_a_coefficient" not in kept  # the points model's arithmetic
     # processes, but on databases the test makes itself (own_database)
     assert "test_after_migrate_load_catalog_works" not in kept
+    # a database, but only the answers' markup is checked (markup_only)
+    assert not any("under_12_kb" in name for name in kept)

@@ -29,6 +29,7 @@ def test_home_to_ship_types_to_faction_to_ship(page: Page, live_catalog) -> None
     expect(page.get_by_role("img", name="Fires left").first).to_be_visible()
 
 
+@pytest.mark.markup_only
 def test_ship_filter_narrows_the_list(page: Page, live_catalog) -> None:
     page.goto(live_catalog.url + "/ships/imperial-navy/")
     box = page.get_by_label("Filter ships")
@@ -41,6 +42,7 @@ def test_ship_filter_narrows_the_list(page: Page, live_catalog) -> None:
     expect(page.get_by_text("No ships match that filter.")).to_be_visible()
 
 
+@pytest.mark.markup_only
 def test_rules_search_filters_sections_and_announces_matches(page: Page, live_catalog) -> None:
     page.goto(live_catalog.url + "/rules/")
     sections = page.locator(".rules-section")
@@ -62,6 +64,7 @@ def test_rules_search_filters_sections_and_announces_matches(page: Page, live_ca
     expect(page.locator(".rules-section:visible")).to_have_count(total)
 
 
+@pytest.mark.markup_only
 @pytest.mark.parametrize(
     "path",
     ["/", "/ships/", "/ships/imperial-navy/", "/ships/imperial-navy/emperor-class-battleship/",
@@ -74,6 +77,7 @@ def test_phone_width_has_no_horizontal_overflow(page: Page, live_catalog, path: 
     assert overflow <= 0, f"{path} is {overflow}px wider than the phone"
 
 
+@pytest.mark.markup_only
 def test_dark_mode_changes_the_background(page: Page, live_catalog) -> None:
     background = "getComputedStyle(document.body).backgroundColor"
     page.emulate_media(color_scheme="light")

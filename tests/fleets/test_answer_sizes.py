@@ -26,7 +26,7 @@ from fleetbuilder.fleets.bench import (
 from fleetbuilder.fleets.models import MAX_ESCORTS_PER_SQUADRON, Fleet
 from tests.fleets.conftest import element, expand_copies
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.markup_only]  # bytes, not rows
 
 
 def test_every_edit_on_a_40_unit_fleet_answers_under_12_kb(
