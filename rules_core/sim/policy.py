@@ -372,7 +372,7 @@ class _Scorer:
 
     __slots__ = ("tx", "ty", "bearing", "inv_total", "best_range", "point_blank", "close_in",
                  "closing", "width", "depth", "need", "fire_factor", "torpedo_ready", "near",
-                 "keep_near", "surely_near", "anchor_xs", "anchor_ys")
+                 "keep_near", "surely_near", "surely_far", "anchor_xs", "anchor_ys")
 
     def __init__(self, policy: StandardPolicy, b: Battle, ship: Ship, p: _Profile,
                  target: Ship, fire_factor: float, torpedo_ready: bool,
@@ -405,12 +405,14 @@ class _Scorer:
         self.keep_near = p.keep_near
         # Squared, a hair inside: a friend nearer than this is within keep_near by any rounding.
         self.surely_near = p.keep_near * p.keep_near * (1.0 - 1e-9)
+        # Squared, a hair outside the ramp's end: a friend farther than this costs the whole
+        # KEEP_NEAR_COST by any rounding, so its distance need not be taken.
+        far = p.keep_near + KEEP_NEAR_RAMP_CM
+        self.surely_far = far * far * (1.0 + 1e-9)
         xs: list[float] = []
         ys: list[float] = []
         if policy.faction_tactics and p.keep_near:
-            for ax, ay in policy._anchors(b, ship, p):
-                xs.append(ax)
-                ys.append(ay)
+            policy._anchors(b, ship, xs, ys)
         self.anchor_xs = xs
         self.anchor_ys = ys
 
@@ -442,19 +444,26 @@ class _Scorer:
             ys = self.anchor_ys
             keep_near = self.keep_near
             surely_near = self.surely_near
-            gap = 1e9
+            nearest = 1e18  # the least squared distance
             for i in range(len(xs)):
                 ax = xs[i] - x
                 ay = ys[i] - y
-                if ax * ax + ay * ay < surely_near:
-                    gap = 0.0  # a friend within reach: no cost, whatever the others
-                    break
-                d = _hypot(ax, ay)
-                if d < gap:
-                    gap = d
-            if gap > keep_near:
-                over = (gap - keep_near) / KEEP_NEAR_RAMP_CM
-                score -= KEEP_NEAR_COST * (over if over < 1.0 else 1.0)
+                d2 = ax * ax + ay * ay
+                if d2 < nearest:
+                    nearest = d2
+                    if d2 < surely_near:
+                        break  # a friend within reach: no cost, whatever the others
+            if nearest >= self.surely_far:
+                score -= KEEP_NEAR_COST  # every friend beyond the ramp
+            elif nearest >= surely_near:
+                gap = 1e9
+                for i in range(len(xs)):
+                    d = _hypot(xs[i] - x, ys[i] - y)
+                    if d < gap:
+                        gap = d
+                if gap > keep_near:
+                    over = (gap - keep_near) / KEEP_NEAR_RAMP_CM
+                    score -= KEEP_NEAR_COST * (over if over < 1.0 else 1.0)
         if self.torpedo_ready and bits & FRONT and dist <= TORPEDO_LINE_CM:
             score += TORPEDO_LINE
         width = self.width
@@ -649,20 +658,19 @@ class StandardPolicy(Policy):
         scorer = _Scorer(self, b, ship, p, target, fire_factor, torpedo_ready, near)
         return [scorer.at(x, y, hx, hy) for x, y, hx, hy in points]
 
-    def _anchors(self, b: Battle, ship: Ship, p: _Profile) -> list[tuple[float, float]]:
+    def _anchors(self, b: Battle, ship: Ship, xs: list[float], ys: list[float]) -> None:
         """Where the friends stand that ``ship`` keeps near for its check (For the Greater Good,
-        Mob Rule: any ship not of its own squadron, whose mates keep formation with it anyway).
-        None when the rule holds whatever it does."""
-        out: list[tuple[float, float]] = []
+        Mob Rule: any ship not of its own squadron, whose mates keep formation with it anyway),
+        appended to ``xs`` and ``ys``; none when the rule holds whatever it does."""
         unit = ship.unit
         if unit.spec.is_squadron:
             for s in unit.ships:
                 if s is not ship and s.on_table:
-                    return out  # a squadron mate is always near
+                    return  # a squadron mate is always near
         for s in b.sides[ship.side]:
             if s.on_table and s.unit is not unit:
-                out.append((s.x, s.y))
-        return out
+                xs.append(s.x)
+                ys.append(s.y)
 
     def _best_move(self, b: Battle, ship: Ship, p: _Profile, target: Ship, lim: Limits,
                    fire_factor: float, torpedo_ready: bool) -> tuple[float, Plan]:
@@ -820,7 +828,7 @@ class StandardPolicy(Policy):
             if not e.on_table or e.spec.victory_points <= best_vp:
                 continue
             reach = ship.radius + e.radius - CONTACT_SPARE_CM
-            if math.hypot(e.x - ship.x, e.y - ship.y) > lim.max_move + reach:
+            if _hypot(e.x - ship.x, e.y - ship.y) > lim.max_move + reach:
                 continue
             if boarding_score_base(b, ship, e) - boarding_score_base(b, e, ship) < BOARD_MARGIN:
                 continue
@@ -1189,6 +1197,21 @@ def get_policy(name: str) -> Policy:
         raise ValueError(f"unknown policy {name!r}") from None
 
 
+_CONTACT_TURNS: dict[float, list[float]] = {}
+
+
+def _contact_turns(mt: float) -> list[float]:
+    """The turns :func:`_contact_plan` tries, least first: eighths of ``mt`` either way (kept
+    per ``mt``: a ship's limit is one of a few angles)."""
+    turns = _CONTACT_TURNS.get(mt) if mt else None  # 0.0 and -0.0 are one key: not kept
+    if turns is None:
+        steps = 8
+        turns = sorted({mt * k / steps for k in range(-steps, steps + 1)}, key=abs)
+        if mt:
+            _CONTACT_TURNS[mt] = turns
+    return turns
+
+
 def _contact_plan(ship: Ship, tx: float, ty: float, reach: float, lim: Limits) -> Plan | None:
     """A move the limits allow that ends with the ship's centre within ``reach`` of (tx, ty),
     turning as little as it can (movement.end_point's path: the minimum move straight ahead,
@@ -1196,10 +1219,7 @@ def _contact_plan(ship: Ship, tx: float, ty: float, reach: float, lim: Limits) -
     lo, hi = lim.min_move, lim.max_move
     first = 0.0 if lim.turn_anywhere else min(lo, hi)
     bx, by = ship.x + first * ship.hx, ship.y + first * ship.hy
-    mt = lim.max_turn
-    steps = 8
-    turns = sorted({mt * k / steps for k in range(-steps, steps + 1)}, key=abs)
-    for turn in turns:
+    for turn in _contact_turns(lim.max_turn):
         ux, uy = math.cos(ship.heading + turn), math.sin(ship.heading + turn)
         vx, vy = tx - bx, ty - by
         along = vx * ux + vy * uy
@@ -1212,7 +1232,7 @@ def _contact_plan(ship: Ship, tx: float, ty: float, reach: float, lim: Limits) -
             d, s = lo, lo - first
         if d > hi:
             continue
-        if math.hypot(bx + s * ux - tx, by + s * uy - ty) <= reach + 1e-6:
+        if _hypot(bx + s * ux - tx, by + s * uy - ty) <= reach + 1e-6:
             return Plan(d, turn)
     return None
 
