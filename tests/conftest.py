@@ -118,3 +118,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("production") is not None:
             item.add_marker(pytest.mark.xdist_group("production"))
+
+
+@pytest.fixture
+def bearer_api(catalog, settings):
+    """A program's client for the API: a fresh account's personal token on every request, no
+    cookie, and a 500 answered (not raised) as a player's script would see it."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from fleetbuilder.api.models import ApiToken
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    user = get_user_model().objects.create_user("scripter", password="a long password 9")
+    _, raw = ApiToken.issue(user, "script")
+    return Client(HTTP_AUTHORIZATION=f"Bearer {raw}", raise_request_exception=False)

@@ -22,6 +22,7 @@ from fleetbuilder.fleets.bench import (
     largest_fleet,
     largest_units,
     request,
+    store_units,
 )
 from fleetbuilder.fleets.models import MAX_ESCORTS_PER_SQUADRON, Fleet
 from tests.fleets.conftest import element, expand_copies
@@ -36,10 +37,7 @@ def test_every_edit_on_a_40_unit_fleet_answers_under_12_kb(
     assert len(units) == 40
 
     def reset() -> None:
-        fleet.refresh_from_db()
-        fleet.document = {**fleet.document, "units": units}
-        fleet.store(fleet.to_core(), catalog)
-        fleet.save()
+        store_units(fleet, units, catalog)
 
     reset()
     cases = edit_cases(fleet, catalog)
@@ -63,9 +61,7 @@ def test_every_edit_on_a_40_unit_fleet_answers_under_12_kb(
 def test_a_squadron_wide_refit_answers_with_every_escort_ticked(
         client: Client, start_fleet: Callable[..., Fleet], catalog: Any, edit: Any) -> None:
     fleet = start_fleet(client, game_size="armada")
-    fleet.document = {**fleet.document, "units": armada_fleet_of(catalog, 40)}
-    fleet.store(fleet.to_core(), catalog)
-    fleet.save()
+    store_units(fleet, armada_fleet_of(catalog, 40), catalog)
     case = next(c for c in edit_cases(fleet, catalog) if c.kind == "squadron-wide tick")
     slug = case.data["upgrade"][0]
     unit = int(case.path.split("/")[1])
@@ -82,14 +78,6 @@ def test_a_squadron_wide_refit_answers_with_every_escort_ticked(
         assert tag and "checked" in tag.group(0), box
 
 
-def store(fleet: Fleet, units: list[dict[str, Any]], catalog: Any) -> Fleet:
-    fleet.refresh_from_db()
-    fleet.document = {**fleet.document, "units": units}
-    fleet.store(fleet.to_core(), catalog)
-    fleet.save()
-    return fleet
-
-
 def test_edit_and_done_on_every_ship_at_its_largest_and_every_edit_on_the_heaviest_under_12_kb(
         client: Client, start_fleet: Callable[..., Fleet], catalog: Any) -> None:
     fleets: dict[str, Fleet] = {}
@@ -98,7 +86,7 @@ def test_edit_and_done_on_every_ship_at_its_largest_and_every_edit_on_the_heavie
     for faction, ship, units in largest_units(catalog):
         if faction not in fleets:
             fleets[faction] = start_fleet(client, faction=faction, game_size="armada")
-        fleet = store(fleets[faction], units, catalog)
+        fleet = store_units(fleets[faction], units, catalog)
         for case in editor_cases(ship.slug):
             response = request(client, fleet, case)
             assert response.status_code == 200, case
@@ -112,9 +100,9 @@ def test_edit_and_done_on_every_ship_at_its_largest_and_every_edit_on_the_heavie
     # Every kind of edit on the faction whose squadron weighs most, with its heaviest capital.
     (_, escort), faction = max((v, k[0]) for k, v in opened.items() if k[1])
     units = largest_fleet(escort, opened[(faction, False)][1])
-    fleet = store(fleets[faction], units, catalog)
+    fleet = store_units(fleets[faction], units, catalog)
     for case in edit_cases(fleet, catalog):
-        store(fleet, units, catalog)
+        store_units(fleet, units, catalog)
         response = request(client, fleet, case)
         assert response.status_code == 200, case
         if answer_size(response) >= ANSWER_GOAL:
@@ -129,7 +117,7 @@ def test_an_opened_squadron_sends_alike_escorts_once_and_the_page_draws_each(
     escort = next(s for s in faction.ships if s.is_escort)
     units = largest_units(catalog)
     squadron = next(u for f, s, u in units if s.slug == escort.slug)[0]
-    store(fleet, [squadron], catalog)
+    store_units(fleet, [squadron], catalog)
     four = MAX_ESCORTS_PER_SQUADRON
     response = client.get(f"/fleets/{fleet.pk}/units/0/", {"edit": "1"},
                           headers={"HX-Request": "true"})
@@ -148,7 +136,7 @@ def test_an_opened_squadron_sends_alike_escorts_once_and_the_page_draws_each(
                 if any(c.value == "escort" for c in t.classes))
     ships = [dict(s) for s in squadron["ships"]]
     ships[2] = {**ships[2], "upgrades": [tick.slug]}
-    store(fleet, [{**squadron, "ships": ships}], catalog)
+    store_units(fleet, [{**squadron, "ships": ships}], catalog)
     body = client.get(f"/fleets/{fleet.pk}/units/0/", {"edit": "1"},
                       headers={"HX-Request": "true"}).content.decode()
     assert len(re.findall(r'<template data-copy="[^"]+" data-as="[^"]+">', body)) == four - 2

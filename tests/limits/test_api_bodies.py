@@ -7,30 +7,20 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.test import Client
 
-from fleetbuilder.api.models import ApiToken
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.simulator.models import Matchup
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def api(catalog, settings) -> Client:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    user = get_user_model().objects.create_user("bulk", password="a long password 9")
-    _, raw = ApiToken.issue(user, "script")
-    return Client(HTTP_AUTHORIZATION=f"Bearer {raw}", raise_request_exception=False)
-
-
 @pytest.mark.parametrize("path", ["/api/v1/runs", "/api/v1/fleets",
                                   "/api/v1/fleet-files/validate"])
-def test_a_body_over_the_request_limit_is_a_json_413(api: Client, path: str) -> None:
+def test_a_body_over_the_request_limit_is_a_json_413(bearer_api: Client, path: str) -> None:
     padding = "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1024)
     body = '{"a": {"file": {"name": "' + padding + '"}}}'
-    response = api.post(path, body, content_type="application/json")
+    response = bearer_api.post(path, body, content_type="application/json")
     assert response.status_code == 413, response.content[:200]
     assert response["Content-Type"].startswith("application/json")
     detail = response.json()["detail"]

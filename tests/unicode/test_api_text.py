@@ -8,10 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
-from fleetbuilder.api.models import ApiToken
 from fleetbuilder.simulator.models import Matchup
 
 pytestmark = pytest.mark.django_db
@@ -19,16 +17,8 @@ pytestmark = pytest.mark.django_db
 ORKS = '{"sample": {"faction": "orks", "size": "patrol"}}'
 
 
-@pytest.fixture
-def api(catalog, settings) -> Client:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    user = get_user_model().objects.create_user("scripter", password="a long password 9")
-    _, raw = ApiToken.issue(user, "script")
-    return Client(HTTP_AUTHORIZATION=f"Bearer {raw}", raise_request_exception=False)
-
-
-def _post(api: Client, body: str) -> Any:
-    return api.post("/api/v1/runs", body, content_type="application/json")
+def _post(bearer_api: Client, body: str) -> Any:
+    return bearer_api.post("/api/v1/runs", body, content_type="application/json")
 
 
 @pytest.mark.parametrize(("where", "side_a"), [
@@ -37,9 +27,9 @@ def _post(api: Client, body: str) -> Any:
                          '"variant": "\\udfff"}}'),
     ("a.policy", '{"sample": {"faction": "orks", "size": "patrol"}, "policy": "x\\ud800"}'),
 ])
-def test_a_lone_surrogate_in_a_run_choice_is_a_clear_400(api: Client, where: str,
+def test_a_lone_surrogate_in_a_run_choice_is_a_clear_400(bearer_api: Client, where: str,
                                                         side_a: str) -> None:
-    response = _post(api, f'{{"a": {side_a}, "b": {ORKS}, "battles": 2}}')
+    response = _post(bearer_api, f'{{"a": {side_a}, "b": {ORKS}, "battles": 2}}')
     assert response.status_code == 400, response.content[:300]
     body = response.json()
     assert where in [e["path"] for e in body["errors"]]
@@ -48,7 +38,7 @@ def test_a_lone_surrogate_in_a_run_choice_is_a_clear_400(api: Client, where: str
     assert not Matchup.objects.filter(owner__username="scripter").exists()
 
 
-def test_a_clean_run_still_starts(api: Client, held_chunks: list[tuple[int, int]]) -> None:
-    response = _post(api, f'{{"a": {ORKS}, "b": {ORKS}, "battles": 2, "terrain": "none"}}')
+def test_a_clean_run_still_starts(bearer_api: Client, held_chunks: list[tuple[int, int]]) -> None:
+    response = _post(bearer_api, f'{{"a": {ORKS}, "b": {ORKS}, "battles": 2, "terrain": "none"}}')
     assert response.status_code == 201, response.content[:300]
     assert Matchup.objects.filter(public_id=response.json()["run"]["id"]).exists()

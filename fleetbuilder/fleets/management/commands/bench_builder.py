@@ -46,6 +46,7 @@ from ...bench import (
     largest_units,
     median_ms,
     request,
+    store_units,
 )
 from ...models import Fleet
 
@@ -183,7 +184,7 @@ class Command(BaseCommand):
             if faction not in fleets:
                 fleets[faction] = self.new_fleet(client, faction)
             fleet = fleets[faction]
-            store(fleet, units, catalog)
+            store_units(fleet, units, catalog)
             for case in editor_cases(f"{faction}: {ship.name}"
                                      f"{' x4' if ship.is_escort else ''}"):
                 size = self.measure(client, fleet, case, largest)
@@ -194,8 +195,8 @@ class Command(BaseCommand):
         capital = opened[(faction, False)][1]
         units = largest_fleet(escort, capital)
         fleet = fleets[faction]
-        for case in edit_cases(store(fleet, units, catalog), catalog):
-            store(fleet, units, catalog)
+        for case in edit_cases(store_units(fleet, units, catalog), catalog):
+            store_units(fleet, units, catalog)
             self.measure(client, fleet, case, largest, f"{faction} {escort}/{capital}, ")
         return largest
 
@@ -204,10 +205,3 @@ class Command(BaseCommand):
                                                 "name": "Benchmark"})
         return Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
 
-
-def store(fleet: Fleet, units: list[dict[str, Any]], catalog: Any) -> Fleet:
-    fleet.refresh_from_db()
-    fleet.document = {**fleet.document, "units": units}
-    fleet.store(fleet.to_core(), catalog)
-    fleet.save()
-    return fleet
