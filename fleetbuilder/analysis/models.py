@@ -123,6 +123,12 @@ class Analysis(models.Model):
                                              settings.SIM_CHUNK_BATTLES))),
         )
         total = battles * len(variants)
+        cap = int(settings.SIM_MAX_QUEUED_BATTLES)
+        if total > cap:  # more than the queue ever holds: no wait would let it in
+            raise ValueError(
+                f"This analysis asks for {total:,} battles ({len(variants)} versions × "
+                f"{battles:,}); the simulator takes at most {cap:,} at a time. Ask for at most "
+                f"{max(1, cap // len(variants)):,} battles a version.")
         with transaction.atomic():
             _lock_owner(f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
             active = (Matchup.objects.owned_by(owner, owner_token)

@@ -4,6 +4,7 @@ repeating an analysis, opening a version in the builder, the limits, and who may
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Callable
 from typing import Any
@@ -166,9 +167,28 @@ def test_the_queue_bound_counts_every_version(client: Client, saved_fleet: Fleet
                                               settings: Any) -> None:
     from .conftest import FORM
 
-    settings.SIM_MAX_QUEUED_BATTLES = 50  # 11 versions x 6 battles = 66
+    settings.SIM_MAX_QUEUED_BATTLES = 70  # 11 versions x 6 battles = 66 fit an empty queue
+    Matchup.objects.create(public_id="waiting", fleet_a={}, fleet_b={}, battles=10, seed=1,
+                           status=Matchup.Status.QUEUED)  # 10 waiting: 76 would not
     response = client.post("/analysis/", {**FORM, "a_fleet": str(saved_fleet.pk)})
     assert response.status_code == 503 and not Analysis.objects.exists()
+    assert "The simulator is busy: 10 battles are waiting" in html.unescape(
+        response.content.decode())
+    assert not held_analysis_chunks
+
+
+def test_more_battles_than_the_queue_holds_is_refused_at_once_with_what_fits(
+        client: Client, saved_fleet: Fleet, held_analysis_chunks: list[Any],
+        settings: Any) -> None:
+    """R-153: waiting would never help, so the answer is no "busy" but how many would fit."""
+    from .conftest import FORM
+
+    settings.SIM_MAX_QUEUED_BATTLES = 50  # 11 versions x 6 battles = 66, on an empty queue
+    response = client.post("/analysis/", {**FORM, "a_fleet": str(saved_fleet.pk)})
+    assert response.status_code == 400 and not Analysis.objects.exists()
+    text = html.unescape(response.content.decode())
+    assert "asks for 66 battles (11 versions × 6)" in text
+    assert "Ask for at most 4 battles a version." in text
     assert not held_analysis_chunks
 
 
