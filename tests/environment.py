@@ -20,7 +20,7 @@ os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
 
 # Rate limits count per client, and every test client is the same address: the suite runs
 # with limits no test reaches, and tests/limits/ sets small ones to see them bite.
-for _scope in ("CARDS", "SIMULATOR", "IMPORT", "SHARECODE"):
+for _scope in ("CARDS", "SIMULATOR", "IMPORT", "SHARECODE", "REPLAY"):
     os.environ.setdefault(f"RATE_LIMIT_{_scope}", "1000000")
 
 

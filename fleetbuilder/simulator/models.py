@@ -263,11 +263,36 @@ class Matchup(models.Model):
         return tally.summary(seed=self.seed) if tally is not None and self.done else None
 
     def battle(self, catalog: core.Catalog, index: int, *, log: bool = True) -> BattleResult:
-        """One battle of this run, replayed (the same dice as in the tally) with its log."""
+        """One battle of this run, replayed (the same dice as in the tally) with its log; kept
+        in the cache as a replay is (R-154), so the results page, shown again or refreshing
+        itself while the run plays, does not play it again."""
         if not 0 <= index < self.battles:
             raise ValueError(f"This run has battles 1 to {self.battles}.")
-        return play_battle(catalog, self.core_fleet("a"), self.core_fleet("b"), seed=self.seed,
-                           index=index, options=self.sim_options, log=log)
+        key = self._battle_key(catalog, index, log)
+        try:
+            result = cache.get(key)
+        except Exception:  # the cache is away: play it
+            result = None
+        if result is None:
+            result = play_battle(catalog, self.core_fleet("a"), self.core_fleet("b"),
+                                 seed=self.seed, index=index, options=self.sim_options, log=log)
+            try:
+                cache.set(key, result, REPLAY_CACHE_SECONDS)
+            except Exception:
+                logging.getLogger("fleetbuilder.simulator").warning(
+                    "run %s: battle %s not kept in the cache", self.public_id, index + 1)
+        return result
+
+    def _battle_key(self, catalog: core.Catalog, index: int, log: bool) -> str:
+        return (f"sim-battle:{sim_replay.FORMAT}:{self.public_id}:{index}:{int(log)}:"
+                f"{catalog.version}")
+
+    def has_battle(self, catalog: core.Catalog, index: int) -> bool:
+        """Whether battle ``index`` with its log is in the cache (showing it plays nothing)."""
+        try:
+            return cache.get(self._battle_key(catalog, index, True)) is not None
+        except Exception:
+            return False
 
     def replay(self, catalog: core.Catalog, index: int) -> dict[str, Any]:
         """Battle ``index`` of this run as a replay's steps (``rules_core.sim.replay``),

@@ -174,6 +174,8 @@ def matchup(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         response = render(request, f"{PAGE}#run",
                           _run_ctx(request, run, catalog, _is_owner(request, run)))
     else:
+        if wait := _battle_log_wait(request, run, catalog):
+            return ratelimit.refused(request, "replay", wait)
         log = {"run": run, **battle_context(run, catalog, request.GET.get("battle"))}
         if target == "battle-log":
             response = render(request, f"{PAGE}#log", log)
@@ -182,6 +184,17 @@ def matchup(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
             response = render(request, PAGE, ctx, status=400 if log["log_error"] else 200)
     patch_vary_headers(response, ("HX-Request", "HX-Target"))
     return response
+
+
+def _battle_log_wait(request: HttpRequest, run: Matchup, catalog: Any) -> int:
+    """0, or the seconds to wait: a battle's log not in the cache is played in this request,
+    so, as a replay, it counts against the client's replay limit (R-154). The first battle,
+    which every view of the page shows, counts once; then the cache answers."""
+    wanted = request.GET.get("battle") or "1"
+    number = int(wanted) if wanted.isascii() and wanted.isdigit() and len(wanted) < 10 else 0
+    if not 1 <= number <= run.battles or run.has_battle(catalog, number - 1):
+        return 0
+    return ratelimit.hit(request, "replay")
 
 
 def _run_ctx(request: HttpRequest, run: Matchup, catalog: Any, is_owner: bool

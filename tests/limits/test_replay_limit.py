@@ -69,3 +69,33 @@ def test_the_limit_can_be_turned_off(run: Matchup, settings, small_limit: None) 
     player = Client()
     assert [player.get(_page(run, n)).status_code for n in range(1, LIMIT + 3)] == \
         [200] * (LIMIT + 2)
+
+
+def _results(run: Matchup, n: int | None = None) -> str:
+    return f"/simulator/m/{run.public_id}/" + (f"?battle={n}" if n is not None else "")
+
+
+def test_a_battle_log_on_the_results_page_counts_once_then_comes_from_the_cache(
+        run: Matchup, small_limit: None) -> None:
+    """The results page shows battle 1's log (or ``?battle=n``'s), played in the request: it
+    counts as a replay the first time, and the page shown again, or refreshing itself while
+    the run plays, is answered from the cache."""
+    player = Client(REMOTE_ADDR="203.0.113.9")
+    first = player.get(_results(run))
+    assert first.status_code == 200 and "Battle 1" in first.content.decode()
+    for _ in range(LIMIT + 2):  # the same page again: free
+        assert player.get(_results(run)).status_code == 200
+    assert player.get(_results(run, 2)).status_code == 200  # the limit's second
+    refused = player.get(_results(run, 3))
+    assert refused.status_code == 429 and "Too many battle replays" in refused.content.decode()
+    assert player.get(_results(run, 2)).status_code == 200  # cached: still served
+    outside = player.get(_results(run, "9" * 5000))
+    assert outside.status_code == 400 and "There is no battle" in outside.content.decode()
+
+
+def test_a_battle_from_the_cache_is_the_battle_played_again(run: Matchup, catalog) -> None:
+    played = run.battle(catalog, 4)
+    cached = run.battle(catalog, 4)
+    assert cached.to_dict() == played.to_dict()
+    assert [e.text for e in cached.log or []] == [e.text for e in played.log or []]
+    assert run.has_battle(catalog, 4) and not run.has_battle(catalog, 5)
