@@ -12,13 +12,13 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.middleware import HtmxDetails
 
 from fleetbuilder.cards import pdfcache
 from fleetbuilder.cards.views import busy
 from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.models import Fleet as SavedFleet
 from fleetbuilder.fleets.models import session_owner_token
+from fleetbuilder.http import HtmxHttpRequest
 from fleetbuilder.ratelimit import rate_limit
 from fleetbuilder.renderjobs import RenderRefused
 from fleetbuilder.simulator.models import Matchup
@@ -30,10 +30,6 @@ from .models import PAPERS, BattlePack
 
 PAGE = "battlepack/pack.html"
 NEW = "battlepack/new.html"
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 def _owner_token(request: HttpRequest, *, create: bool = False) -> str | None:
