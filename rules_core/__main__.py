@@ -3,7 +3,7 @@
     python -m rules_core odds --weapon battery --strength 6 --range 20 --armor 5 --shields 1 \
         --hull 8 --json
     python -m rules_core bench-odds
-    python -m rules_core bench-sim [--battles 1000] [--workers 2]
+    python -m rules_core bench-sim [--battles 1000] [--workers 2] [--repeat 5]
 
 Exit 0 on success, 2 on unusable input with a one-line reason on stderr.
 """
@@ -50,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     bench_sim = sub.add_parser("bench-sim", help="simulator battles per second per core")
     bench_sim.add_argument("--battles", type=int, default=1000)
     bench_sim.add_argument("--workers", type=int, default=2)
+    bench_sim.add_argument("--repeat", type=int, default=5,
+                           help="one-core runs of 200 battles (the best and the median shown)")
     return parser
 
 
@@ -87,7 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.battles < 1 or args.workers < 1:
             print("error: --battles and --workers must be at least 1", file=sys.stderr)
             return 2
-        return bench_sim_main(battles=args.battles, workers=args.workers)
+        return bench_sim_main(battles=args.battles, workers=args.workers,
+                              repeat=max(1, args.repeat))
     if args.command == "bench-odds":
         from .bench import main as bench_main
 
