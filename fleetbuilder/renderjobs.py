@@ -67,13 +67,9 @@ class QueuedRender:
         else a new one, queued: ``RenderRefused`` (nothing kept) when the requester already
         has ``RENDER_MAX_ACTIVE_PER_OWNER`` unfinished jobs of this kind, or the queue holds
         ``RENDER_MAX_QUEUED`` (R-155)."""
-        from fleetbuilder.simulator.models import _lock_owner
-
         signed_in = owner is not None and owner.is_authenticated
-        mine = cls.objects.owned_by(owner if signed_in else None, owner_token)
         with transaction.atomic():  # one owner's requests one at a time, so the bound holds
-            _lock_owner(f"render:{cls.__name__}:" +
-                        (f"user:{owner.pk}" if signed_in else f"session:{owner_token}"))
+            mine = cls._mine_locked(owner, owner_token)
             same = mine.filter(cache_key=cache_key).exclude(status=JobStatus.FAILED).first()
             if same is not None:
                 return same  # type: ignore[no-any-return]
@@ -83,6 +79,25 @@ class QueuedRender:
                 session_key="" if signed_in else owner_token, cache_key=cache_key, **fields)
         job.enqueue()  # outside the transaction: a worker may start at once
         return job  # type: ignore[no-any-return]
+
+    def make_again(self, *, owner: Any, owner_token: str, **also: Any) -> None:
+        """Queue a finished job again (the cache let its PDF go), within R-155's bounds as a
+        new job would be: ``RenderRefused`` leaves it finished. ``also``: fields to reset."""
+        with transaction.atomic():
+            type(self)._check_room(type(self)._mine_locked(owner, owner_token))
+            self._update(status=JobStatus.QUEUED, finished=None, **also)
+        self.enqueue()
+
+    @classmethod
+    def _mine_locked(cls, owner: Any, owner_token: str) -> Any:
+        """The requester's jobs of this kind, with the requester's lock held (in a
+        transaction) until it ends."""
+        from fleetbuilder.simulator.models import _lock_owner
+
+        signed_in = owner is not None and owner.is_authenticated
+        _lock_owner(f"render:{cls.__name__}:" +
+                    (f"user:{owner.pk}" if signed_in else f"session:{owner_token}"))
+        return cls.objects.owned_by(owner if signed_in else None, owner_token)
 
     @classmethod
     def _check_room(cls, mine: Any) -> None:

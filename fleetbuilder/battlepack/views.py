@@ -138,15 +138,10 @@ def pdf(request: HttpRequest, public_id: str) -> HttpResponse:
         raise Http404("This battle pack is not ready.")
     data = pdfcache.get(p.cache_key)
     if data is None:
-        try:  # made again: within R-155's bounds, as a new pack would be
-            BattlePack._check_room(BattlePack.objects.owned_by(request.user,
-                                                               _owner_token(request)))
+        try:
+            p.make_again(owner=request.user, owner_token=_owner_token(request) or "", stage=0)
         except RenderRefused as exc:
             return busy(request, exc, back=p.get_absolute_url())
-        BattlePack.objects.filter(pk=p.pk).update(status=BattlePack.Status.QUEUED, stage=0,
-                                                  finished=None)
-        p.refresh_from_db()
-        p.enqueue()
         return redirect(p)
     response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = content_disposition_header(True, p.filename)

@@ -250,14 +250,11 @@ def print_job_pdf(request: HttpRequest, public_id: str) -> HttpResponse:
         return not_modified
     pdf = pdfcache.get(job.cache_key)
     if pdf is None:
-        try:  # made again: within R-155's bounds, as a new print would be
-            PrintJob._check_room(PrintJob.objects.owned_by(
-                request.user, session_owner_token(request.session)))
+        try:
+            job.make_again(owner=request.user,
+                           owner_token=session_owner_token(request.session) or "")
         except RenderRefused as exc:
             return busy(request, exc, back=job.get_absolute_url())
-        PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.QUEUED, finished=None)
-        job.refresh_from_db()
-        job.enqueue()
         return redirect(job)
     return _pdf(pdf, filename=job.filename, key=job.cache_key)
 
