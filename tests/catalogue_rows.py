@@ -21,14 +21,17 @@ def remember() -> None:
 
 
 def load() -> None:
-    """The catalogue into the test database, as ``loader.load(force=True)`` leaves it."""
+    """The catalogue into the test database, as ``loader.load(force=True)`` leaves it; nothing
+    to do when it is there (a transactional test after the rolled-back ones)."""
     from django.core.management.color import no_style
     from django.db import connection, transaction
 
     from fleetbuilder.catalog import loader, pagecache
     from fleetbuilder.catalog.models import CatalogState
 
-    if not _rows or CatalogState.objects.exists():
+    if CatalogState.objects.exists():
+        return
+    if not _rows:
         loader.load(force=True)
         return
     with transaction.atomic():
