@@ -191,20 +191,23 @@ class LogRound:
     entries: list[Any]
 
 
+def battle_number(wanted: str | None) -> int:
+    """The battle a results page asks for (``?battle=``, 1-based): the first when not given,
+    0 when it is not a plain number (ASCII digits only: int() would read "٣" as 3)."""
+    if not wanted:
+        return 1
+    return int(wanted) if wanted.isascii() and wanted.isdigit() and len(wanted) < 10 else 0
+
+
 def battle_context(run: Matchup, catalog: core.Catalog, wanted: str | None) -> dict[str, Any]:
     """One battle of the run with its log: battle ``wanted`` (1-based; the first by default)."""
     ctx: dict[str, Any] = {"log_error": "", "log_battle": None, "log_result": None,
                            "log_rounds": []}
-    number = 1
-    if wanted not in (None, ""):
-        try:
-            number = int(wanted)
-        except ValueError:
-            number = 0
-        if not 1 <= number <= run.battles:
-            ctx["log_error"] = f"There is no battle {wanted}: this run has battles 1 to " \
-                               f"{run.battles}."
-            return ctx
+    number = battle_number(wanted)
+    if not 1 <= number <= run.battles:
+        ctx["log_error"] = f"There is no battle {wanted}: this run has battles 1 to " \
+                           f"{run.battles}."
+        return ctx
     try:
         result = run.battle(catalog, number - 1, log=True)
     except SimError as exc:

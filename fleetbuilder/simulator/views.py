@@ -40,7 +40,7 @@ from rules_core.validator import check_points_bound, validate
 from .forms import MatchupForm
 from .models import Matchup, RunRefused, random_seed
 from .replay import replay_context
-from .results import battle_context, results_context
+from .results import battle_context, battle_number, results_context
 
 
 def check_playable(catalog: Any, fleet_a: Any, fleet_b: Any) -> None:
@@ -190,8 +190,7 @@ def _battle_log_wait(request: HttpRequest, run: Matchup, catalog: Any) -> int:
     """0, or the seconds to wait: a battle's log not in the cache is played in this request,
     so, as a replay, it counts against the client's replay limit (R-154). The first battle,
     which every view of the page shows, counts once; then the cache answers."""
-    wanted = request.GET.get("battle") or "1"
-    number = int(wanted) if wanted.isascii() and wanted.isdigit() and len(wanted) < 10 else 0
+    number = battle_number(request.GET.get("battle"))
     if not 1 <= number <= run.battles or run.has_battle(catalog, number - 1):
         return 0
     return ratelimit.hit(request, "replay")

@@ -71,7 +71,7 @@ def test_the_limit_can_be_turned_off(run: Matchup, settings, small_limit: None) 
         [200] * (LIMIT + 2)
 
 
-def _results(run: Matchup, n: int | None = None) -> str:
+def _results(run: Matchup, n: int | str | None = None) -> str:
     return f"/simulator/m/{run.public_id}/" + (f"?battle={n}" if n is not None else "")
 
 
@@ -89,8 +89,9 @@ def test_a_battle_log_on_the_results_page_counts_once_then_comes_from_the_cache(
     refused = player.get(_results(run, 3))
     assert refused.status_code == 429 and "Too many battle replays" in refused.content.decode()
     assert player.get(_results(run, 2)).status_code == 200  # cached: still served
-    outside = player.get(_results(run, "9" * 5000))
-    assert outside.status_code == 400 and "There is no battle" in outside.content.decode()
+    for odd in ("9" * 5000, "٣", "３", "²", "-1", "1.0"):  # never a battle, never counted
+        outside = player.get(_results(run, odd))
+        assert outside.status_code == 400 and "There is no battle" in outside.content.decode()
 
 
 def test_a_battle_from_the_cache_is_the_battle_played_again(run: Matchup, catalog) -> None:
