@@ -292,6 +292,8 @@ IN_COVER: Final = 0.1
 # holofields fail; Grey Knights close inside Teleport Assault's 10 cm; Mechanicus battery ships
 # hold inside Advanced Auspex's 30 cm but beyond the enemy's point blank.
 INSIDE_HOLOFIELDS_CM: Final = HOLOFIELD_RANGE_CM - 2.0
+# The average of an All Ahead Full die (a d6), as the policy weighs the order's move.
+AAF_DIE_AVERAGE: Final = 3.5
 TELEPORT_CLOSE_CM: Final = TELEPORT_CM - 3.0
 AUSPEX_STANDOFF_CM: Final = AUSPEX_RANGE_CM - 6.0
 
@@ -575,12 +577,15 @@ class StandardPolicy(Policy):
     # --- activation order and disengaging ----------------------------------------------------
 
     def first_player(self, b: Battle, side: int) -> int:
-        """The enemy activates first when this fleet has Solar Sails (no minimum move, 90° at
-        any point): it sees where the enemy goes before it commits."""
+        """A fleet with Solar Sails (no minimum move, 90° at any point) lets the enemy activate
+        first while the fleets are still closing: it sees where the enemy goes before it
+        commits. Once an enemy ship could end its move within 15 cm of one of its ships this
+        round (its Speed, All Ahead Full's average and 15 cm: inside the holofields), it
+        activates first, to strike before it is struck."""
         if self.faction_tactics:
             mine = b.friends(side)
             if mine and mine[0].spec.rules.solar_sails:
-                return 1 - side
+                return side if _in_striking_reach(mine, b.enemies(side)) else 1 - side
         return side
 
     def next_unit(self, b: Battle, side: int, ready: list[Unit]) -> Unit:
@@ -772,7 +777,7 @@ class StandardPolicy(Policy):
         # The plan is weighed at the dice's average; a better roll is not used beyond it, a
         # worse one stops short. Only if that ends somewhere better than a normal move.
         if dist > reach + 10.0 and not p.carrier:
-            aaf = limits(b, lead, o.AAF, False, 3.5 * lead.spec.aaf_dice)
+            aaf = limits(b, lead, o.AAF, False, AAF_DIE_AVERAGE * lead.spec.aaf_dice)
             aaf_score, aplan = self._best_move(b, lead, p, target, aaf, 0.0, False)
             if aaf_score > score:
                 return o.AAF, aplan
@@ -1235,6 +1240,20 @@ def _contact_plan(ship: Ship, tx: float, ty: float, reach: float, lim: Limits) -
         if _hypot(bx + s * ux - tx, by + s * uy - ty) <= reach + 1e-6:
             return Plan(d, turn)
     return None
+
+
+def _in_striking_reach(mine: list[Ship], enemies: list[Ship]) -> bool:
+    """Whether an enemy ship could end its move this round within the holofields' 15 cm of
+    one of ``mine``: its Speed and the average of its All Ahead Full dice."""
+    for e in enemies:
+        reach = e.speed() + AAF_DIE_AVERAGE * e.spec.aaf_dice + HOLOFIELD_RANGE_CM
+        reach2 = reach * reach
+        for s in mine:
+            dx = e.x - s.x
+            dy = e.y - s.y
+            if dx * dx + dy * dy <= reach2:
+                return True
+    return False
 
 
 def _friend_in_lane(b: Battle, ship: Ship, ax: float, ay: float) -> bool:

@@ -101,13 +101,20 @@ def test_grey_knights_close_to_teleport_range(cat):
     assert end_distance(unaware, gk2, enemy2) > 10.0
 
 
-def test_eldar_let_the_enemy_activate_first(cat):
-    # Solar Sails: no minimum move and 90° at any point, so the Eldar commit after the enemy.
+def test_eldar_let_the_enemy_activate_first_while_closing_then_strike_first(cat):
+    # Solar Sails: no minimum move and 90° at any point, so while the fleets close the Eldar
+    # commit after the enemy. 80 cm apart, the enemy cruiser (Speed 20, All Ahead Full 4d6:
+    # 14 on average) cannot end within 15 cm of the Eldar this round.
     (aware, _, _), (unaware, _, _) = both(cat, "eldar-cruiser", "craftworld-eldar",
                                           "plain-cruiser", "test-navy",
                                           a_at=(90, 20, 90), b_at=(90, 100, 270))
     assert aware.policies[0].first_player(aware, 0) == 1
     assert unaware.policies[0].first_player(unaware, 0) == 0
+    # 45 cm apart it could (20 + 14 + 15 = 49): the Eldar activate first, to strike first.
+    (near, _, enemy), _ = both(cat, "eldar-cruiser", "craftworld-eldar", "plain-cruiser",
+                               "test-navy", a_at=(90, 20, 90), b_at=(90, 65, 270))
+    assert enemy.speed() + 3.5 * enemy.spec.aaf_dice + 15.0 >= 45.0
+    assert near.policies[0].first_player(near, 0) == 0
     # A fleet without Solar Sails keeps the first activation.
     b, _, _ = duel(cat, "plain-cruiser", "test-navy", "eldar-cruiser", "craftworld-eldar",
                    StandardPolicy(), a_at=(90, 20, 90), b_at=(90, 100, 270))
