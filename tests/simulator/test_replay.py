@@ -3,10 +3,8 @@ JavaScript, and that a replay is the run's own battle, every time."""
 
 from __future__ import annotations
 
-import gc
 import json
 import re
-import time
 from collections import Counter
 from collections.abc import Callable
 
@@ -15,6 +13,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from fleetbuilder.simulator.models import Matchup
+from rules_core.sim import replay as sim_replay
 from rules_core.sim.replay import replay_battle
 
 pytestmark = pytest.mark.django_db
@@ -124,8 +123,10 @@ def test_an_unknown_run_or_a_bad_number_is_404(client: Client) -> None:
     assert client.get("/simulator/m/nope/battles/x/").status_code == 404
 
 
-def test_a_ten_round_replay_is_quick_and_then_cached(
-        client: Client, started: Callable[..., Matchup], catalog) -> None:
+def test_a_ten_round_replay_is_played_once_then_cached(
+        client: Client, started: Callable[..., Matchup], catalog, monkeypatch) -> None:
+    # How fast the page is belongs in a benchmark; here: the first view plays the battle,
+    # the next one reads it from the cache (keyed on run, battle and catalogue version).
     run = started(battles="10", seed="77", a_size="skirmish", b_size="skirmish")
     long_one = None
     for i in range(run.battles):
@@ -135,19 +136,22 @@ def test_a_ten_round_replay_is_quick_and_then_cached(
             long_one = i + 1
             break
     assert long_one is not None, "no battle went the distance"
+    played: list[int] = []
+
+    def counted(*args, **kwargs):
+        played.append(kwargs["index"])
+        return replay_battle(*args, **kwargs)
+
+    monkeypatch.setattr(sim_replay, "replay_battle", counted)
     cache.clear()
-    gc.collect()  # a full collection of what earlier tests left falls in neither timing
-    began = time.perf_counter()
-    assert client.get(replay_url(run, long_one)).status_code == 200
-    first = time.perf_counter() - began
-    gc.collect()
-    began = time.perf_counter()
-    assert client.get(replay_url(run, long_one)).status_code == 200
-    again = time.perf_counter() - began
-    assert first < 2.0, f"a 10-round replay page took {first:.2f} s"
+    first = client.get(replay_url(run, long_one))
+    assert first.status_code == 200
+    assert played == [long_one - 1]
     key = f"sim-replay:1:{run.public_id}:{long_one - 1}:{catalog.version}"
     assert cache.get(key) is not None
-    assert again < first
+    again = client.get(replay_url(run, long_one))
+    assert again.status_code == 200
+    assert played == [long_one - 1], "the second view played the battle again"
 
 
 def test_a_replay_stores_nothing_on_the_run(client: Client, started: Callable[..., Matchup]
