@@ -19,6 +19,7 @@ def start_fleet(page: Page, base: str, name: str, faction: str = "imperial-navy"
     page.get_by_label("Game size").select_option("skirmish")
     page.get_by_role("button", name="Start building").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(name)
+    page.wait_for_load_state("load")  # htmx set up: a click before it would post the no-JS form
 
 
 def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(

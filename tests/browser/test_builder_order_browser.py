@@ -17,6 +17,7 @@ def start_with(page: Page, url: str, ships: list[str]) -> None:
     page.goto(url + "/fleets/new/")
     page.get_by_label("Faction").select_option("imperial-navy")
     page.get_by_role("button", name="Start building").click()
+    page.wait_for_load_state("load")  # htmx set up: a click before it would post the no-JS form
     rows = page.locator("#unit-list article")
     for n, ship in enumerate(ships, start=1):
         page.get_by_role("button", name=f"Add {ship}", exact=True).click()

@@ -35,6 +35,7 @@ def start(page: Page, url: str) -> None:
     page.get_by_label("Game size").select_option("skirmish")
     page.get_by_role("button", name="Start building").click()
     expect(page.get_by_text("No ships yet.")).to_be_visible()
+    page.wait_for_load_state("load")  # htmx set up: a click before it would post the no-JS form
 
 
 def add(page: Page, ship: str) -> None:
