@@ -4,11 +4,12 @@ movement, then shooting and ordnance (§3, §4, §5, §6, §11, §15)."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from ..damage import SpecialOrder
 from . import advanced_movement, faction_actions, factions, gunnery, movement, ordnance
 from . import orders as o
+from .geometry import hypot as _hypot
 from .state import Rank
 from .terrain import check_orbits, in_well, orbit_manoeuvre
 
@@ -16,7 +17,6 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship, Unit
 
-_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
 
 
 def activate(b: Battle, unit: Unit) -> None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Final
 from ..damage import Critical, SpecialOrder
 from . import gunnery
 from . import orders as o
+from .geometry import hypot as _hypot
 from .geometry import segment_first_contact
 from .movement import _slingshot, _terrain_on_leg
 from .terrain import VELOCITY_CM, debris_after_move, in_well, mass_of
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship, Terrain
 
-_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
 _atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
 
 MOVEMENTS: Final = ("standard", "advanced")

@@ -20,6 +20,7 @@ from . import advanced_movement, factions, gunnery, ordnance
 from . import orders as o
 from .activation import activate
 from .api import BattleResult, LogEntry, SimOptions
+from .geometry import hypot as _hypot
 from .policy import Policy, get_policy
 from .state import (
     MARKER_RADIUS,
@@ -35,8 +36,6 @@ from .state import (
     Wave,
 )
 from .terrain import SEED001_TERRAINS, drift_bodies, orbit_explosion, place_terrain, well_edge
-
-_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
 
 SIDES: Final = ("a", "b")
 ORDNANCE: Final = (damage.torpedo_salvo, damage.bomber_attack, damage.assault_boat_attack)

@@ -49,7 +49,8 @@ def main(catalog: Catalog | None = None, *, battles: int = 1000, workers: int = 
     elapsed = time.perf_counter() - start
     cores = os.cpu_count() or 1
     print(f"{battles} battles with {workers} workers ({cores} cores here): {elapsed:.2f} s wall"
-          f" ({battles / elapsed:.0f} battles per second)")
+          f" ({battles / elapsed:.0f} battles per second: {battles / elapsed * median / single:.2f}"
+          f"x the one-core median)")
     if children is not None and workers > 1:
         used = (_children_cpu() or 0.0) - children
         # Other jobs on the machine stretch the wall time; the workers' own CPU time says what

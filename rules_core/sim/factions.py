@@ -14,13 +14,13 @@ import math
 from typing import TYPE_CHECKING, Final
 
 from .. import damage
+from .geometry import hypot as _hypot
 
 if TYPE_CHECKING:
     from ..dice import Dice
     from .battle import Battle
     from .state import Salvo, Ship, ShipSpec
 
-_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
 _atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
 
 

@@ -8,18 +8,89 @@ Headings are radians, counter-clockwise from +x, so "left" (port) is counter-clo
 from __future__ import annotations
 
 import math
+from types import FunctionType
 from typing import Any, Final
 
 from .state import FRONT, LEFT, REAR, RIGHT
 
-_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
+_math_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
 _atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
 
 TAU: Final = 2 * math.pi
+# Veltkamp's constant, 2**27 + 1: splits a double into two halves whose products are exact.
+_SPLIT: Final = 134217729.0
+_HYPOT_MIN: Final = 1e-300  # outside these, hypot() leaves the work to math.hypot
+_HYPOT_MAX: Final = 1e300
+
+
+def hypot(x: float, y: float) -> float:
+    """``math.hypot(x, y)``, bit for bit, as CPython 3.11 computes it (``vector_norm`` in
+    Modules/mathmodule.c: scale by a power of two, square and sum without loss, a square root,
+    one differential correction) in plain float arithmetic.
+
+    Compiled by mypyc this is native code with no boxing, about four times cheaper than the
+    call into the math module, which was a tenth of a battle's time. Interpreted, the module's
+    end rebinds the name to ``math.hypot`` itself, so pure Python pays nothing. That the two
+    agree exactly is tested (tests/rules_core/sim/test_geometry.py): the simulator's results
+    must not depend on the build."""
+    ax = x if x >= 0.0 else -x
+    ay = y if y >= 0.0 else -y
+    m = ax if ax >= ay else ay
+    if m == 0.0:
+        return 0.0
+    if not _HYPOT_MIN < m < _HYPOT_MAX:  # subnormal, huge, infinite or NaN
+        return _math_hypot(x, y)
+    # scale = 2**-e where m = f * 2**e with 0.5 <= f < 1 (frexp): exact scaling.
+    scale = 1.0
+    while m * scale >= 1.0:
+        scale *= 0.5
+    while m * scale < 0.5:
+        scale *= 2.0
+    # x² and y² as exact double-length products (Dekker), summed onto 1.0 exactly.
+    v = ax * scale
+    t = v * _SPLIT
+    hi = t - (t - v)
+    lo = v - hi
+    p = hi * hi
+    q = hi * lo + lo * hi
+    z = p + q
+    frac1 = p - z + q + lo * lo
+    csum = 1.0 + z
+    frac2 = (1.0 - csum) + z
+    v = ay * scale
+    t = v * _SPLIT
+    hi = t - (t - v)
+    lo = v - hi
+    p = hi * hi
+    q = hi * lo + lo * hi
+    z = p + q
+    frac1 += p - z + q + lo * lo
+    s = csum + z
+    frac2 += (csum - s) + z
+    csum = s
+    h = math.sqrt(csum - 1.0 + (frac1 + frac2))
+    # The correction: the residual of -h * h, exactly, then one Newton step.
+    t = -h * _SPLIT
+    hi = t - (t - -h)
+    lo = -h - hi
+    t = h * _SPLIT
+    hi2 = t - (t - h)
+    lo2 = h - hi2
+    p = hi * hi2
+    q = hi * lo2 + lo * hi2
+    z = p + q
+    frac1 += p - z + q + lo * lo2
+    s = csum + z
+    frac2 += (csum - s) + z
+    csum = s
+    h += (csum - 1.0 + (frac1 + frac2)) / (2.0 * h)
+    return h / scale
+
+
 
 
 def distance(ax: float, ay: float, bx: float, by: float) -> float:
-    return _hypot(bx - ax, by - ay)
+    return hypot(bx - ax, by - ay)
 
 
 def arc_of(x: float, y: float, hx: float, hy: float, tx: float, ty: float) -> int:
@@ -66,13 +137,13 @@ def segment_point_distance(ax: float, ay: float, bx: float, by: float,
     dy = by - ay
     length2 = dx * dx + dy * dy
     if length2 == 0.0:
-        return _hypot(px - ax, py - ay)
+        return hypot(px - ax, py - ay)
     t = ((px - ax) * dx + (py - ay) * dy) / length2
     if t < 0.0:
         t = 0.0
     elif t > 1.0:
         t = 1.0
-    return _hypot(px - ax - t * dx, py - ay - t * dy)
+    return hypot(px - ax - t * dx, py - ay - t * dy)
 
 
 def segment_first_contact(ax: float, ay: float, bx: float, by: float,
@@ -114,3 +185,13 @@ def sight_blocked(terrain: list[Any], ax: float, ay: float, bx: float, by: float
         if segment_point_distance(ax, ay, bx, by, t.x, t.y) <= r:
             return True
     return False
+
+
+# The algorithm itself, whichever build runs (tests/rules_core/sim/test_geometry.py holds it to
+# math.hypot, bit for bit).
+hypot_in_floats: Final = hypot
+# Interpreted, math.hypot itself is faster than hypot() above, and the same: modules that
+# ``from .geometry import hypot`` get it. (Compiled, their calls are bound to the native function
+# at build time, so this rebinding changes nothing for them.)
+if type(hypot) is FunctionType:
+    globals()["hypot"] = math.hypot

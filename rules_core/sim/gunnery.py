@@ -21,6 +21,7 @@ from .factions import (
     grudge_of,
 )
 from .geometry import arc_of, sight_blocked
+from .geometry import hypot as _hypot
 from .state import BATTERY, FRONT, LANCE, LEFT, REAR, RIGHT, SPECIAL, Gun
 from .terrain import in_well
 
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship, Unit
 
-_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
 _atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
 
 NOVA_MIN_CM: Final = 30.0

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..damage import SpecialOrder
 from . import orders as o
+from .geometry import hypot as _hypot
 from .geometry import segment_first_contact, segment_point_distance
 from .terrain import (
     WELL,
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship, Terrain
 
-_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
 
 DEG45: Final = math.pi / 4
 DEG90: Final = math.pi / 2

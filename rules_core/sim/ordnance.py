@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Final
 from .. import damage
 from ..catalog import CraftRole
 from .factions import seek
+from .geometry import hypot as _hypot
 from .geometry import segment_first_contact, segment_point_distance
 from .state import MARKER_RADIUS, Salvo, Wave
 
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship
 
-_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
 
 TORPEDO_SPEED: Final = 30.0  # §3, §12
 FIGHTER_SCREEN_CM: Final = 5.0  # §12: a fighter wing within 5 cm of a friendly ship intercepts

@@ -28,6 +28,7 @@ from .factions import (
     has_teleport,
 )
 from .geometry import angle_diff, arc_of, segment_point_distance, sight_blocked
+from .geometry import hypot as _hypot
 from .gunnery import boarding_score_base, in_contact
 from .movement import DEG45, DEG90, Limits, Plan, end_point, limits
 from .state import BATTERY, FRONT, LANCE, LEFT, MARKER_RADIUS, REAR, RIGHT, RankedUnits, ShipSpec
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     from .gunnery import Sighting
     from .state import Gun, Ordnance, Salvo, Ship, Terrain, Unit, Wave
 
-_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
 _atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
 
 

@@ -16,6 +16,7 @@ from .. import damage
 from ..catalog import ShipClass
 from ..damage import SpecialOrder
 from . import orders as o
+from .geometry import hypot as _hypot
 from .geometry import segment_first_contact, segment_point_distance
 from .state import MARKER_RADIUS, Terrain
 
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from .battle import Battle
     from .state import Ship
 
-_hypot: Final = math.hypot  # a C static for mypyc, not a look-up in math
 
 SECTION13: Final = {  # d6 → (kind, radius cm)
     1: ("asteroids", 8.0), 2: ("asteroids", 8.0), 3: ("gas", 7.0), 4: ("planet", 5.0),
