@@ -124,6 +124,8 @@ def test_delete_forever_from_the_trash_asks_first(page: Page, live_catalog) -> N
     page.get_by_role("link", name="Keep it").click()
     expect(page.locator(".library-table")).to_contain_text("Doomed Draft")
     page.get_by_role("link", name="Delete Doomed Draft forever").click()
+    # The question's page again, loaded (a loaded run once looked for its form too early).
+    expect(page.get_by_role("heading", name="Delete “Doomed Draft” forever?")).to_be_visible()
     # Sent twice (an impatient second click): the page sends it once, so no "not found".
     sent = page.evaluate("""() => {
         const form = document.querySelector("form[data-submit-once]");

@@ -42,6 +42,12 @@ def test_the_print_page_is_busy_until_the_pdf_downloads(browser: Browser, live_c
     expect(button).to_be_disabled()
     expect(page.locator("form[data-print-form]")).to_have_attribute("aria-busy", "true")
     expect(page.get_by_role("status").filter(has_text="Making the PDF")).to_be_visible()
+    # The page shows itself busy as it sends the request; the route sees it a moment later
+    # (route handlers run while Playwright waits, so wait here, a loaded run needed it).
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
     assert len(held) == 1 and "layout=letter" in held[0].request.url
 
     with page.expect_download() as info:
