@@ -195,6 +195,9 @@ def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
         str(price("gothic-class-cruiser", "dauntless-class-light-cruiser")))
 
     # The first tab still shows the Lunar at 0 and the Gothic at 1; it removes the Gothic.
+    # (A player switches to it; a tab behind another gets no animation frames, and Playwright
+    # waits for those before it clicks: seconds a click.)
+    first.bring_to_front()
     first.get_by_role("button", name="Remove Gothic Class Cruiser").click()
     alert = first.locator("#units").get_by_role("alert")
     expect(alert).to_have_text("This fleet changed in another tab. It has been refreshed; "
@@ -224,13 +227,18 @@ def test_without_javascript_a_stale_edit_returns_to_the_refreshed_builder(
         browser, live_catalog) -> None:
     context = browser.new_context(java_script_enabled=False)
     first, second = context.new_page(), context.new_page()
+    # Each tab is brought to the front as a player switches to it (a tab behind another gets
+    # no animation frames, and Playwright waits for those before it clicks: seconds a click).
+    first.bring_to_front()
     url = start_imperial_skirmish(first, live_catalog.url)
     for ship in ("Lunar Class Cruiser", "Gothic Class Cruiser"):
         first.get_by_role("button", name=f"Add {ship}", exact=True).click()
     first.get_by_role("link", name="Edit Gothic Class Cruiser").click()
+    second.bring_to_front()
     second.goto(url)
     second.get_by_role("link", name="Edit Lunar Class Cruiser").click()
     second.get_by_role("button", name="Remove Lunar Class Cruiser").click()
+    first.bring_to_front()
     first.get_by_role("button", name="Remove Gothic Class Cruiser").click()
     expect(first.get_by_role("alert")).to_contain_text("This fleet changed in another tab.")
     expect(first.locator("#units article.unit")).to_have_count(1)
