@@ -66,6 +66,12 @@ def uses_database(item: pytest.Item) -> bool:
     if (item.get_closest_marker("own_database") is not None
             or item.get_closest_marker("markup_only") is not None):
         return False
+    # A browser journey reaches the database through the same views as the client tests, which
+    # the PostgreSQL pass runs; it keeps the journeys where the database itself decides what the
+    # player sees (marked postgresql_too). The rest cost a third of that pass for no new query.
+    if (item.get_closest_marker("browser") is not None
+            and item.get_closest_marker("postgresql_too") is None):
+        return False
     if item.get_closest_marker("django_db") is not None:
         return True
     if "django_db_setup" in getattr(item, "fixturenames", ()):

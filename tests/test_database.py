@@ -49,7 +49,7 @@ def test_the_postgresql_pass_keeps_every_test_that_uses_a_database() -> None:
     root = Path(__file__).resolve().parents[1]
     paths = ["tests/test_database.py", "tests/test_points_model.py",
              "tests/commands/test_startup_imports.py", "tests/commands/test_unmigrated.py",
-             "tests/fleets/test_answer_sizes.py"]
+             "tests/fleets/test_answer_sizes.py", "tests/browser/test_builder_browser.py"]
     out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
                           "--database-only", *paths],
                          cwd=root, capture_output=True, text=True, timeout=300)
@@ -64,3 +64,7 @@ def test_the_postgresql_pass_keeps_every_test_that_uses_a_database() -> None:
     assert "test_after_migrate_load_catalog_works" not in kept
     # a database, but only the answers' markup is checked (markup_only)
     assert not any("under_12_kb" in name for name in kept)
+    # browser journeys: where the database decides what the player sees (postgresql_too)...
+    assert "test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed" in kept
+    # ...but not one that only walks the views the client tests run on PostgreSQL already
+    assert "test_build_a_legal_skirmish_fleet_then_break_it" not in kept

@@ -22,6 +22,7 @@ def start_fleet(page: Page, base: str, name: str, faction: str = "imperial-navy"
     page.wait_for_load_state("load")  # htmx set up: a click before it would post the no-JS form
 
 
+@pytest.mark.postgresql_too
 def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
         page: Page, live_catalog) -> None:
     base = live_catalog.url
@@ -113,6 +114,7 @@ def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
     expect(page.locator("#fleet-meter [data-points]")).to_have_text(lunar)
 
 
+@pytest.mark.postgresql_too
 def test_delete_forever_from_the_trash_asks_first(page: Page, live_catalog) -> None:
     base = live_catalog.url
     start_fleet(page, base, "Doomed Draft")

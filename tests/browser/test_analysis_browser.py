@@ -21,6 +21,7 @@ IMG = (Path(__file__).resolve().parents[2] / "docs" / "img" / "analysis-table.pn
        else Path(tempfile.gettempdir()) / "fleetbuilder-analysis-table.png")
 
 
+@pytest.mark.postgresql_too
 def test_an_analysis_from_the_builder_to_its_table(page: Page, live_catalog,
                                                    monkeypatch, settings) -> None:
     from fleetbuilder.analysis.tasks import play_analysis_chunk

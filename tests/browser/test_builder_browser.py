@@ -159,6 +159,7 @@ def start_imperial_skirmish(page: Page, url: str) -> str:
     return page.url
 
 
+@pytest.mark.postgresql_too
 def test_quick_clicks_on_add_in_one_tab_all_land(page: Page, live_catalog) -> None:
     start_imperial_skirmish(page, live_catalog.url)
     conflicts: list[int] = []
@@ -177,6 +178,7 @@ def test_quick_clicks_on_add_in_one_tab_all_land(page: Page, live_catalog) -> No
     expect(page.locator("#units article.unit")).to_have_count(5)
 
 
+@pytest.mark.postgresql_too
 def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
         page: Page, live_catalog) -> None:
     url = start_imperial_skirmish(page, live_catalog.url)
@@ -223,6 +225,7 @@ def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
     second.close()
 
 
+@pytest.mark.postgresql_too
 def test_without_javascript_a_stale_edit_returns_to_the_refreshed_builder(
         browser, live_catalog) -> None:
     context = browser.new_context(java_script_enabled=False)

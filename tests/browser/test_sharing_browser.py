@@ -35,6 +35,7 @@ def build(page: Page, url: str) -> None:
         expect(page.locator("#units article.unit")).to_have_count(n)
 
 
+@pytest.mark.postgresql_too
 def test_share_open_and_fork_in_another_browser(browser, live_catalog) -> None:
     owner_ctx = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     owner = owner_ctx.new_page()
@@ -117,6 +118,7 @@ def test_a_share_code_opens_in_a_fresh_browser(browser, live_catalog) -> None:
     visitor_ctx.close()
 
 
+@pytest.mark.postgresql_too
 def test_a_double_click_on_copy_makes_one_copy(browser, live_catalog) -> None:
     owner_ctx = browser.new_context()
     owner = owner_ctx.new_page()

@@ -22,6 +22,7 @@ def play_all_queued(held: list[tuple[int, int]]) -> None:
         play_chunk(*held.pop(0))
 
 
+@pytest.mark.postgresql_too
 def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
         page: Page, live_catalog, held_chunks, settings) -> None:
     settings.SIM_CHUNK_BATTLES = 10
