@@ -32,6 +32,7 @@ from .geometry import hypot as _hypot
 from .gunnery import boarding_score_base, in_contact
 from .movement import DEG45, DEG90, Limits, Plan, end_point, limits
 from .state import BATTERY, FRONT, LANCE, LEFT, MARKER_RADIUS, REAR, RIGHT, RankedUnits, ShipSpec
+from .terrain import VELOCITY_CM, mass_of
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -287,6 +288,12 @@ IN_PLANET: Final = -50.0
 # An asteroid belt risks damage on its test (§13); cover makes the ship harder to hit (R-42).
 IN_ASTEROIDS: Final = -0.4
 IN_COVER: Final = 0.1
+# Seed 001's debris (R-131): a move through a field rolls a d6 a point of velocity (5 cm of the
+# move), each at or under the ship's Mass a hull point lost with no save. Its expected cost, as
+# the share of the ship's remaining hull it would lose, weighs this much: an escort (Mass 1, 1
+# hull) crossing a field at 30 cm expects to lose all of it. (§13's cover still counts at the
+# end point; the fractures come on the way.)
+DEBRIS_FRACTURE_COST: Final = 1.0
 
 # Faction tactics' ranges (centre to centre): Eldar stand off beyond the 15 cm inside which
 # holofields fail; Grey Knights close inside Teleport Assault's 10 cm; Mechanicus battery ships
@@ -374,7 +381,8 @@ class _Scorer:
 
     __slots__ = ("tx", "ty", "bearing", "inv_total", "best_range", "point_blank", "close_in",
                  "closing", "width", "depth", "need", "fire_factor", "torpedo_ready", "near",
-                 "keep_near", "surely_near", "surely_far", "anchor_xs", "anchor_ys")
+                 "keep_near", "surely_near", "surely_far", "anchor_xs", "anchor_ys", "sx", "sy",
+                 "debris_xs", "debris_ys", "debris_reach", "fracture_cost")
 
     def __init__(self, policy: StandardPolicy, b: Battle, ship: Ship, p: _Profile,
                  target: Ship, fire_factor: float, torpedo_ready: bool,
@@ -417,6 +425,24 @@ class _Scorer:
             policy._anchors(b, ship, xs, ys)
         self.anchor_xs = xs
         self.anchor_ys = ys
+        # Seed 001's debris fields (R-131), where its rules are played: what crossing one costs.
+        self.sx = ship.x
+        self.sy = ship.y
+        dxs: list[float] = []
+        dys: list[float] = []
+        reach: list[float] = []
+        if b.seed001:
+            for t in b.terrain:
+                if t.kind == "debris":
+                    dxs.append(t.x)
+                    dys.append(t.y)
+                    reach.append(t.r + ship.radius)
+        self.debris_xs = dxs
+        self.debris_ys = dys
+        self.debris_reach = reach
+        hull = ship.target.hull
+        self.fracture_cost = (DEBRIS_FRACTURE_COST * mass_of(ship) / 6.0 / hull
+                              if hull > 0 else 0.0)
 
     def at(self, x: float, y: float, hx: float, hy: float) -> float:
         """The score of ending at (x, y) heading (hx, hy)."""
@@ -466,6 +492,19 @@ class _Scorer:
                 if gap > keep_near:
                     over = (gap - keep_near) / KEEP_NEAR_RAMP_CM
                     score -= KEEP_NEAR_COST * (over if over < 1.0 else 1.0)
+        dxs = self.debris_xs
+        if dxs:
+            sx = self.sx
+            sy = self.sy
+            velocity = int(_hypot(x - sx, y - sy) / VELOCITY_CM)
+            if velocity > 0:
+                dys = self.debris_ys
+                dreach = self.debris_reach
+                crossed = 0
+                for i in range(len(dxs)):
+                    if segment_point_distance(sx, sy, x, y, dxs[i], dys[i]) <= dreach[i]:
+                        crossed += 1
+                score -= crossed * velocity * self.fracture_cost
         if self.torpedo_ready and bits & FRONT and dist <= TORPEDO_LINE_CM:
             score += TORPEDO_LINE
         width = self.width

@@ -234,3 +234,32 @@ def test_boarders_close_to_base_contact_when_they_would_board(cat):
     # Crippled (−2 to board, §11) it no longer has the margin: it fights at range instead.
     a.target.hull = a.target.crippled_at
     assert end_distance(aware, a, e) > a.radius + e.radius + 5.0
+
+
+# --- seed 001's debris: not crossed at speed where its fractures are played (R-131) -----------
+
+
+@pytest.mark.parametrize("terrain, crosses", [("void", False), ("section13", True)])
+def test_a_frigate_goes_round_debris_only_where_crossing_it_fractures_the_hull(
+        cat, terrain, crosses) -> None:
+    """A frigate (Mass 1, 1 hull) closing on a cruiser has a debris field straight ahead. With
+    seed 001's rules its 25 cm move through it would roll five dice, each 1 a lost hull point,
+    so it goes round or stops short; with §13's terrain alone debris is only cover and half
+    speed, and it goes straight on."""
+    from rules_core.sim.api import SimOptions
+    from rules_core.sim.geometry import segment_point_distance
+    from rules_core.sim.state import Terrain
+
+    b = make_battle(cat, fleet(cap("mech-frigate"), faction="adeptus-mechanicus"),
+                    fleet(cap("chaos-cruiser"), faction="archenemy"), [],
+                    policy_a=StandardPolicy(), policy_b=StandardPolicy(),
+                    options=SimOptions(terrain=terrain))
+    frigate = put(b.sides[0][0], 60.0, 30.0, 90.0)
+    put(b.sides[1][0], 60.0, 100.0, 270.0)
+    debris = Terrain("debris", 60.0, 45.0, 6.0, name="debris field")
+    b.terrain.append(debris)
+    order, plan = b.policies[0].plan(b, b.units[0][0], frigate, False, False)
+    x, y, _ = end_point(frigate, plan, limits(b, frigate, order, False))
+    gap = segment_point_distance(60.0, 30.0, x, y, debris.x, debris.y)
+    moved = math.hypot(x - 60.0, y - 30.0)
+    assert (gap <= debris.r + frigate.radius and moved >= 5.0) is crosses
