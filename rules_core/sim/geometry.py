@@ -46,7 +46,9 @@ def hypot(x: float, y: float) -> float:
         scale *= 0.5
     while m * scale < 0.5:
         scale *= 2.0
-    # x² and y² as exact double-length products (Dekker), summed onto 1.0 exactly.
+    # x² and y² as exact double-length products (Dekker), summed onto 1.0 exactly. Written
+    # out three times (x², y², then h²) rather than called: a helper returning the two halves
+    # cost 4 % more instructions a battle, compiled.
     v = ax * scale
     t = v * _SPLIT
     hi = t - (t - v)

@@ -309,6 +309,8 @@ _PROFILES: dict[int, tuple[ShipSpec, _Profile]] = {}
 
 
 _NO_TERRAIN: list[_Piece] = []
+# Shared by every search with no debris fields to weigh; never changed.
+_NO_FLOATS: list[float] = []
 
 
 def profile_of(spec: ShipSpec) -> _Profile:
@@ -428,21 +430,26 @@ class _Scorer:
         # Seed 001's debris fields (R-131), where its rules are played: what crossing one costs.
         self.sx = ship.x
         self.sy = ship.y
-        dxs: list[float] = []
-        dys: list[float] = []
-        reach: list[float] = []
-        if b.seed001:
+        self.debris_xs = _NO_FLOATS
+        self.debris_ys = _NO_FLOATS
+        self.debris_reach = _NO_FLOATS
+        self.fracture_cost = 0.0
+        if b.seed001 and b.terrain:
+            dxs: list[float] = []
+            dys: list[float] = []
+            reach: list[float] = []
             for t in b.terrain:
                 if t.kind == "debris":
                     dxs.append(t.x)
                     dys.append(t.y)
                     reach.append(t.r + ship.radius)
-        self.debris_xs = dxs
-        self.debris_ys = dys
-        self.debris_reach = reach
-        hull = ship.target.hull
-        self.fracture_cost = (DEBRIS_FRACTURE_COST * mass_of(ship) / 6.0 / hull
-                              if hull > 0 else 0.0)
+            if dxs:
+                self.debris_xs = dxs
+                self.debris_ys = dys
+                self.debris_reach = reach
+                hull = ship.target.hull
+                if hull > 0:
+                    self.fracture_cost = DEBRIS_FRACTURE_COST * mass_of(ship) / 6.0 / hull
 
     def at(self, x: float, y: float, hx: float, hy: float) -> float:
         """The score of ending at (x, y) heading (hx, hy)."""
