@@ -32,7 +32,7 @@ from .geometry import hypot as _hypot
 from .gunnery import boarding_score_base, in_contact
 from .movement import DEG45, DEG90, Limits, Plan, end_point, limits
 from .state import BATTERY, FRONT, LANCE, LEFT, MARKER_RADIUS, REAR, RIGHT, RankedUnits, ShipSpec
-from .terrain import VELOCITY_CM, mass_of
+from .terrain import mass_of, velocity_of
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -503,7 +503,7 @@ class _Scorer:
         if dxs:
             sx = self.sx
             sy = self.sy
-            velocity = int(_hypot(x - sx, y - sy) / VELOCITY_CM)
+            velocity = velocity_of(_hypot(x - sx, y - sy))  # R-130, as the move sets it
             if velocity > 0:
                 dys = self.debris_ys
                 dreach = self.debris_reach

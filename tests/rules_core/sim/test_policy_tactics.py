@@ -13,8 +13,11 @@ import pytest
 from rules_core.catalog import Catalog, catalog_from_dicts
 from rules_core.sim import POLICIES
 from rules_core.sim import orders as o
+from rules_core.sim.api import SimOptions
+from rules_core.sim.geometry import segment_point_distance
 from rules_core.sim.movement import end_point, limits
 from rules_core.sim.policy import StandardPolicy, UnawarePolicy
+from rules_core.sim.state import Terrain
 
 from .conftest import ADMIRALS, LIGHT, NAVY, cap, fleet, make_battle, put, ship, weapon
 
@@ -246,10 +249,6 @@ def test_a_frigate_goes_round_debris_only_where_crossing_it_fractures_the_hull(
     seed 001's rules its 25 cm move through it would roll five dice, each 1 a lost hull point,
     so it goes round or stops short; with §13's terrain alone debris is only cover and half
     speed, and it goes straight on."""
-    from rules_core.sim.api import SimOptions
-    from rules_core.sim.geometry import segment_point_distance
-    from rules_core.sim.state import Terrain
-
     b = make_battle(cat, fleet(cap("mech-frigate"), faction="adeptus-mechanicus"),
                     fleet(cap("chaos-cruiser"), faction="archenemy"), [],
                     policy_a=StandardPolicy(), policy_b=StandardPolicy(),
