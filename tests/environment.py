@@ -58,7 +58,8 @@ def cases(every: Sequence[T], default: Sequence[T]) -> list[T]:
 # fixtures all depend on ``django_db_setup``, or the ``django_db`` marker), or when it starts
 # processes that read DATABASE_URL themselves (these folders), unless it is marked
 # ``own_database``: then its processes open a database it made for them (``scripts/serve`` on a
-# fresh SQLite file, commands on a missing one) or none, the same on both passes.
+# fresh SQLite file, commands on a missing one) or none, the same on both passes. Browser
+# journeys stay only when marked ``postgresql_too`` (see uses_database).
 PROCESS_TESTS = ("tests/production/", "tests/commands/", "tests/ops/")
 
 

@@ -39,9 +39,10 @@ def test_sqlite_shares_its_file_between_processes_without_locking_players_out(
     assert mode == "IMMEDIATE"
 
 
-def test_the_postgresql_pass_keeps_every_test_that_uses_a_database() -> None:
-    """scripts/test's second pass (``--database-only``) leaves out only tests that touch no
-    database: a test asking for one, or starting processes that open the suite's, stays in."""
+def test_the_postgresql_pass_keeps_the_tests_where_the_database_can_differ() -> None:
+    """scripts/test's second pass (``--database-only``) leaves out tests that touch no
+    database, and browser journeys not marked ``postgresql_too``: a test asking for one, or
+    starting processes that open the suite's, stays in."""
     import subprocess
     import sys
     from pathlib import Path
