@@ -211,7 +211,8 @@ def _shoot(b: Battle, ships: list[Ship], hesitant: bool) -> None:
                 continue
         if seen:
             skip = (faction_actions.teleport_assault(b, s, seen, hesitant)
-                    if s.spec.rules.teleport and seen[0].dist <= factions.TELEPORT_CM else -1)
+                    if s.spec.rules.teleport and seen[0].dist <= factions.TELEPORT_CM
+                    and b.policies[s.side].takes_faction_options() else -1)
             gunnery.fire_guns(b, s, hesitant, seen, skip)
             if not s.on_table:
                 continue

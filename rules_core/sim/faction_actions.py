@@ -29,7 +29,8 @@ def command_step(b: Battle, unit: Unit, lead: Ship, policy: Policy) -> bool:
     (:func:`take_plan`) for the activation when the check passes, so asking costs nothing then.
 
     - Naval Discipline: once a round, a single Imperial Navy capital ship in the flagship's
-      command radius that wants Lock On or Reload Ordnance takes it with no check.
+      command radius that wants Lock On or Reload Ordnance takes it with no check, when its
+      player takes the rule's option (``Policy.takes_faction_options``).
     - Torpedo Doctrine: a ship that is not crippled and wants Reload Ordnance checks at Ld 10.
     - Hatred of the False Emperor: a ship that wants Lock On against an Imperium fleet re-rolls
       a failed check (when no other re-roll applies: a check is re-rolled once).
@@ -37,7 +38,8 @@ def command_step(b: Battle, unit: Unit, lead: Ship, policy: Policy) -> bool:
     rules = lead.spec.rules
     side = unit.side
     rnd = b.round
-    naval = (rules.naval_discipline and not unit.spec.is_squadron
+    naval = (rules.naval_discipline and policy.takes_faction_options()
+             and not unit.spec.is_squadron
              and b.memo.naval_discipline_round[side] != rnd and o.in_command_radius(b, lead))
     doctrine = (rules.torpedo_doctrine and not lead.crippled
                 and ((lead.spec.torpedoes and not lead.torpedoes_ready)

@@ -66,6 +66,12 @@ class Policy:
     def wants_free_order(self, b: Battle, unit: Unit, lead: Ship) -> bool:
         return True
 
+    def takes_faction_options(self) -> bool:
+        """Whether the side takes what its faction rules offer at the player's word ("may"):
+        the Teleport Assault (R-116) and Naval Discipline's free order (R-117). A method, not
+        a class attribute, so that a policy written in plain Python can override it."""
+        return True
+
     def plan(self, b: Battle, unit: Unit, lead: Ship, may_order: bool,
              hesitant: bool) -> tuple[SpecialOrder | None, Plan]:
         return None, Plan(lead.speed())
@@ -790,7 +796,8 @@ class StandardPolicy(Policy):
         p = profile_of(lead.spec)
         torp = lead.torpedoes_ready and not hesitant
         lim = limits(b, lead, None, hesitant)
-        if self.faction_tactics and lead.spec.rules.boarding and not unit.spec.is_squadron:
+        if (self.faction_tactics and lead.spec.rules.boarding and not lead.spec.rules.dakka
+                and not unit.spec.is_squadron):
             boarding = self._boarding_plan(b, lead, lim)
             if boarding is not None:
                 return None, boarding
@@ -814,11 +821,6 @@ class StandardPolicy(Policy):
         if spent and (p.carrier or p.torpedoes > p.total or dist > p.max_range + 5.0):
             return o.RELOAD, plan
         rules = lead.spec.rules
-        if (spent and self.faction_tactics and rules.torpedo_doctrine and not lead.crippled
-                and 2 * p.torpedoes >= p.total):
-            # Torpedo Doctrine (R-117): Reload passes on 10 or less whatever the Ld, so a
-            # torpedo ship reloads rather than risk a hesitant activation for its guns.
-            return o.RELOAD, plan
         # Far away: All Ahead Full closes the gap (no shooting lost, nothing in range).
         # The plan is weighed at the dice's average; a better roll is not used beyond it, a
         # worse one stops short. Only if that ends somewhere better than a normal move.
@@ -870,9 +872,10 @@ class StandardPolicy(Policy):
 
     def _boarding_plan(self, b: Battle, ship: Ship, lim: Limits) -> Plan | None:
         """A fleet with a boarding bonus (R-89: Astartes +2, Grey Knights +2, Custodes +3,
-        Sororitas +1, Orks +1) closes to base contact with an enemy it would board this
-        activation (:meth:`board_target`'s margin of 3), the most valuable first: boarding
-        damage ignores shields and the bonus counts in full (R-82)."""
+        Sororitas +1) closes to base contact with an enemy it would board this activation
+        (:meth:`board_target`'s margin of 3), the most valuable first: boarding damage ignores
+        shields and the bonus counts in full (R-82). Not the Orks (+1): at point blank their
+        gunz re-roll 1s to hit (Dakka, R-120), so they fire them (docs/simulator.md)."""
         best = None
         best_vp = -1
         for e in b.sides[1 - ship.side]:
@@ -1222,11 +1225,17 @@ class CautiousPolicy(StandardPolicy):
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class UnawarePolicy(StandardPolicy):
-    """The standard policy without its faction tactics: the yardstick they are measured
-    against (tools/policy_tactics.py mirror). The faction rules themselves still apply."""
+    """A player who ignores the fleet's faction rules (issue 12 §5): the standard policy
+    without its faction tactics, who never takes the options those rules offer at the player's
+    word (a Teleport Assault, Naval Discipline's free order). The yardstick the tactics are
+    measured against (tools/policy_tactics.py mirror). Rules that apply by themselves
+    (holofields, Torpedo Doctrine's 10, a boarding bonus …) still apply."""
 
     name = "unaware"
     faction_tactics = False
+
+    def takes_faction_options(self) -> bool:
+        return False
 
 
 POLICIES = cast("dict[str, type[Policy]]", POLICY_REGISTRY)  # the one registry (api.py)

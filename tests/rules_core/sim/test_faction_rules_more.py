@@ -12,6 +12,7 @@ from rules_core.catalog import Catalog, CraftRole, catalog_from_dicts
 from rules_core.damage import Critical
 from rules_core.sim import gunnery, ordnance
 from rules_core.sim import orders as o
+from rules_core.sim.policy import UnawarePolicy
 from rules_core.sim.state import Salvo, Wave
 
 from .conftest import (
@@ -287,6 +288,18 @@ def test_teleport_assault_fails_on_3_and_needs_an_enemy_within_10_cm(cat):
     b2.dice.assert_used_up()
 
 
+def test_a_side_that_ignores_its_faction_rules_sends_no_strike_team(cat):
+    # The scene above, played by UnawarePolicy (issue 12 §5's yardstick): the rule says "may",
+    # and a player who ignores the rule does not take it. Passed check (6), then the port
+    # battery fires alone (all miss); the starboard battery has nothing to shoot.
+    b, gk, enemy = duel(cat, "gk-strike-cruiser", "grey-knights", "plain-cruiser", "test-navy",
+                        [3, 3, 1, 1, 1, 1], a_at=(90, 50, 90), b_at=(82, 60, 90),
+                        policy_a=UnawarePolicy())
+    b.activate(b.units[0][0])
+    assert "teleport" not in text(b) and not enemy.target.criticals
+    b.dice.assert_used_up()
+
+
 # --- Imperial Navy: Naval Discipline, Torpedo Doctrine (R-117) ------------------------------------
 
 
@@ -304,6 +317,28 @@ def test_naval_discipline_one_free_lock_on_a_round_in_command_radius(cat):
     log = text(b)
     assert log.count("without a command check (Naval Discipline)") == 1
     assert "command check: rolled 6 against Ld" in log
+    assert log.count(": Lock On.") == 2
+    b.dice.assert_used_up()
+
+
+class IgnoresFactionRules(Scripted):
+    def takes_faction_options(self) -> bool:
+        return False
+
+
+def test_a_side_that_ignores_its_faction_rules_takes_no_free_order(cat):
+    # The first scene, with a player who ignores Naval Discipline (issue 12 §5's yardstick):
+    # both cruisers take their command checks (6 and 6: passed).
+    b = make_battle(cat, fleet(cap("navy-cruiser", flagship=True), cap("navy-cruiser"),
+                               faction="imperial-navy"), fleet(cap("plain-cruiser")),
+                    [3, 3, 3, 3], policy_a=IgnoresFactionRules(order=o.LOCK_ON))
+    put(b.sides[0][0], 50, 20, 90)
+    put(b.sides[0][1], 60, 20, 90)
+    b.activate(b.units[0][0])
+    b.activate(b.units[0][1])
+    log = text(b)
+    assert "Naval Discipline" not in log
+    assert log.count("command check: rolled 6 against Ld") == 2
     assert log.count(": Lock On.") == 2
     b.dice.assert_used_up()
 

@@ -54,7 +54,9 @@ FACTIONS = [
     faction("orks", ship("lance-kroozer", "cruiser", 150, weapons=[
         weapon("Prow Lances", "lance", ["front"], 3, 30)]),
             ship("gun-kroozer", "cruiser", 150, speed=20, weapons=[
-                weapon("Gunz", "battery", ["left", "front", "right"], 4, 45)])),
+                weapon("Gunz", "battery", ["left", "front", "right"], 4, 45)]),
+            ship("boarding-kroozer", "cruiser", 150, ld=10, weapons=[
+                weapon("Gunz", "battery", ["left", "front", "right"], 4, 30)])),
     faction("adeptus-astartes", ship("assault-cruiser", "cruiser", 150, ld=9, weapons=[
         weapon("Battery", "battery", ["left", "front", "right"], 4, 30)]),
             allegiance="imperium"),
@@ -91,6 +93,9 @@ def test_the_unaware_copy_is_no_choice_on_the_preview_page():
     assert "unaware" not in POLICIES
     assert UnawarePolicy().faction_tactics is False
     assert StandardPolicy().faction_tactics is True
+    # It ignores the fleet's faction rules: it takes none of the options they offer.
+    assert UnawarePolicy().takes_faction_options() is False
+    assert StandardPolicy().takes_faction_options() is True
 
 
 def test_grey_knights_close_to_teleport_range(cat):
@@ -187,18 +192,19 @@ def test_hatred_makes_lock_on_worth_naming_against_the_imperium(cat, enemy_facti
     assert unaware_order != o.LOCK_ON
 
 
-def test_torpedo_doctrine_reloads_spent_tubes_even_in_gun_range(cat):
-    # Spent tubes with the enemy 25 cm away: a Ld 7 ship would risk a hesitant activation for
-    # its battery; under Torpedo Doctrine Reload passes on 10 or less (R-117), so it reloads.
-    (aware, a, _), (unaware, a2, _) = both(cat, "navy-torp-cruiser", "imperial-navy",
-                                           "plain-cruiser", "test-navy", a_at=(90, 40, 90),
-                                           b_at=(90, 65, 270))
-    a.torpedoes_ready = a2.torpedoes_ready = False
-    assert aware.policies[0].plan(aware, aware.units[0][0], a, True, False)[0] == o.RELOAD
-    assert unaware.policies[0].plan(unaware, unaware.units[0][0], a2, True, False)[0] \
-        != o.RELOAD
-    a.target.hull = a.target.crippled_at  # crippled: the doctrine no longer applies
-    assert aware.policies[0].plan(aware, aware.units[0][0], a, True, False)[0] != o.RELOAD
+def test_torpedo_doctrine_does_not_make_a_ship_give_up_its_guns_to_reload(cat):
+    # Spent tubes with the enemy 25 cm away, in the battery's reach: Reload Ordnance would
+    # pass on 10 or less (R-117) but the ship could not fire (§4). Reloading there cost the
+    # Imperial Navy at Battle size (docs/simulator.md), so neither policy does it.
+    for b, a, _ in both(cat, "navy-torp-cruiser", "imperial-navy", "plain-cruiser",
+                        "test-navy", a_at=(90, 40, 90), b_at=(90, 65, 270)):
+        a.torpedoes_ready = False
+        assert b.policies[0].plan(b, b.units[0][0], a, True, False)[0] != o.RELOAD
+    # Beyond its guns' reach it reloads, as every fleet does.
+    for b, a, _ in both(cat, "navy-torp-cruiser", "imperial-navy", "plain-cruiser",
+                        "test-navy", a_at=(90, 40, 90), b_at=(90, 120, 270)):
+        a.torpedoes_ready = False
+        assert b.policies[0].plan(b, b.units[0][0], a, True, False)[0] == o.RELOAD
 
 
 @pytest.mark.parametrize("slug, faction_slug", [("tau-cruiser", "tau-empire"),
@@ -237,6 +243,16 @@ def test_boarders_close_to_base_contact_when_they_would_board(cat):
     # Crippled (−2 to board, §11) it no longer has the margin: it fights at range instead.
     a.target.hull = a.target.crippled_at
     assert end_distance(aware, a, e) > a.radius + e.radius + 5.0
+
+
+def test_orks_fire_their_gunz_at_point_blank_rather_than_close_to_board(cat):
+    # The same scene with an Ork kroozer (hull 8, Ld 10, Ere We Go +1: the margin of 3 too).
+    # At 15 cm or less its gunz re-roll 1s to hit (Dakka, R-120), and closing to board cost
+    # the Orks in the Battle mirror and against the field (docs/simulator.md), so the aware
+    # policy plays it as the unaware one does: point blank, not base contact.
+    for b, a, e in both(cat, "boarding-kroozer", "orks", "plain-cruiser", "test-navy",
+                        a_at=(90, 40, 90), b_at=(95, 60, 270)):
+        assert end_distance(b, a, e) > a.radius + e.radius + 5.0
 
 
 # --- seed 001's debris: not crossed at speed where its fractures are played (R-131) -----------
