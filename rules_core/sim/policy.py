@@ -254,6 +254,9 @@ CLOSE_IN_BONUS: Final = 0.1
 KEEP_NEAR_COST: Final = 1.0
 KEEP_NEAR_RAMP_CM: Final = 20.0
 KEEP_NEAR_SPARE_CM: Final = 3.0
+# Against holofields the fleet arrives inside 15 cm together, not one ship at a time to be
+# shot by every Eldar gun in reach: each ship keeps within this of a friend, at the same cost.
+HOLOFIELD_KEEP_NEAR_CM: Final = 20.0
 
 # Boarding: board an enemy in base contact when the ship's hull + Ld + bonuses beat its
 # own by this much; a ship closing to board ends this far inside base contact.
@@ -420,16 +423,20 @@ class _Scorer:
         self.torpedo_ready = torpedo_ready
         self.near = near
         # The friends a faction rule's check needs near (StandardPolicy._anchors), if any.
-        self.keep_near = p.keep_near
+        # Or, against holofields, the friends the fleet arrives with.
+        keep_near = p.keep_near
+        if not keep_near and policy.faction_tactics and target.spec.rules.holofields:
+            keep_near = HOLOFIELD_KEEP_NEAR_CM
+        self.keep_near = keep_near
         # Squared, a hair inside: a friend nearer than this is within keep_near by any rounding.
-        self.surely_near = p.keep_near * p.keep_near * (1.0 - 1e-9)
+        self.surely_near = keep_near * keep_near * (1.0 - 1e-9)
         # Squared, a hair outside the ramp's end: a friend farther than this costs the whole
         # KEEP_NEAR_COST by any rounding, so its distance need not be taken.
-        far = p.keep_near + KEEP_NEAR_RAMP_CM
+        far = keep_near + KEEP_NEAR_RAMP_CM
         self.surely_far = far * far * (1.0 + 1e-9)
         xs: list[float] = []
         ys: list[float] = []
-        if policy.faction_tactics and p.keep_near:
+        if policy.faction_tactics and keep_near:
             policy._anchors(b, ship, xs, ys)
         self.anchor_xs = xs
         self.anchor_ys = ys

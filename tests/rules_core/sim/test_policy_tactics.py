@@ -230,6 +230,27 @@ def test_keep_within_15_cm_of_a_friend(cat, slug, faction_slug):
     assert scene(UnawarePolicy()) > 15.0
 
 
+def test_against_holofields_the_fleet_arrives_together(cat):
+    # A cruiser with its consort 15 cm abeam, the enemy 40 cm abeam on the other side and 20 cm
+    # ahead: against a plain cruiser it turns for it and leaves the consort 28 cm off; against an
+    # Eldar cruiser (holofields, R-89) it ends within 20 cm of the consort, so the two enter
+    # the Eldar's 15 cm together. The unaware policy runs ahead either way.
+    def scene(policy, enemy, enemy_faction):
+        b = make_battle(cat, fleet(cap("plain-cruiser"), cap("plain-cruiser"), faction="test-navy"),
+                        fleet(cap(enemy), faction=enemy_faction), [], policy_a=policy,
+                        policy_b=StandardPolicy())
+        me = put(b.sides[0][0], 90, 40, 90)
+        consort = put(b.sides[0][1], 75, 40, 90)
+        put(b.sides[1][0], 130, 60, 180)
+        order, plan = b.policies[0].plan(b, b.units[0][0], me, False, False)
+        x, y, _ = end_point(me, plan, limits(b, me, order, False))
+        return math.hypot(consort.x - x, consort.y - y)
+
+    assert scene(StandardPolicy(), "eldar-cruiser", "craftworld-eldar") <= 20.0
+    assert scene(UnawarePolicy(), "eldar-cruiser", "craftworld-eldar") > 25.0
+    assert scene(StandardPolicy(), "plain-cruiser", "test-navy") > 25.0
+
+
 def test_boarders_close_to_base_contact_when_they_would_board(cat):
     # Boarding: 1d6 + hull + Ld, Astartes +2. The strike cruiser (hull 8, Ld 9,
     # +2) beats a plain cruiser (hull 8, Ld 8) by 3 before the dice, so with the enemy 20 cm
