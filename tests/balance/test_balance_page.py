@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 from html.parser import HTMLParser
 from typing import Any
 
@@ -111,6 +112,20 @@ def test_the_published_table_as_a_heat_map(client: Client, catalog) -> None:
     assert "Content-Security-Policy" in response.headers
     for row in table.result["factions"]:
         assert row["name"] in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("beyond, words", [(0, "0 pairs are beyond 85/15"),
+                                           (1, "1 pair is beyond 85/15"),
+                                           (2, "2 pairs are beyond 85/15")])
+def test_the_figures_count_the_lopsided_pairs_in_plain_english(client: Client, catalog,
+                                                               beyond: int, words: str) -> None:
+    table = publish()
+    table.result["summary"]["pairs_beyond_85_15"] = beyond
+    table.save()
+    cache.clear()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", client.get(URL).content.decode()))
+    assert words in text
 
 
 @pytest.mark.django_db
