@@ -65,8 +65,8 @@ def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
             ld += 1  # For the Greater Good
         if rules.power_from_pain:
             ld += pain_bonus(b, ship)  # Power from Pain
-            if disengaging and rules.webway:
-                ld += 1  # Webway Raiders: +1 to disengage
+        if disengaging and rules.webway:
+            ld += 1  # Webway Raiders: +1 to disengage
         ld = min(LEADERSHIP_CAP, ld)  # §15: never above 10, whatever the bonuses
     markers = t.blast_markers
     if markers and rules.aegis:
