@@ -83,6 +83,21 @@ def end_distance(b, ship, enemy, *, may_order: bool = False) -> float:
     return math.hypot(enemy.x - x, enemy.y - y)
 
 
+def consort_gap(cat, policy, mine: tuple[str, str], enemy: tuple[str, str], *,
+                consort_at: tuple[float, float], enemy_at: tuple[float, float]) -> float:
+    """A cruiser at (90, 40) heading 90° with a consort of its class at ``consort_at`` and one
+    enemy at ``enemy_at``: how far from the consort its move (no order) ends."""
+    b = make_battle(cat, fleet(cap(mine[0]), cap(mine[0]), faction=mine[1]),
+                    fleet(cap(enemy[0]), faction=enemy[1]), [], policy_a=policy,
+                    policy_b=StandardPolicy())
+    me = put(b.sides[0][0], 90, 40, 90)
+    consort = put(b.sides[0][1], *consort_at, 90)
+    put(b.sides[1][0], *enemy_at, 180)
+    order, plan = b.policies[0].plan(b, b.units[0][0], me, False, False)
+    x, y, _ = end_point(me, plan, limits(b, me, order, False))
+    return math.hypot(consort.x - x, consort.y - y)
+
+
 def both(cat, *args, **kw):
     """The same scene played by the aware policy and by the unaware one."""
     return (duel(cat, *args, StandardPolicy(), **kw), duel(cat, *args, UnawarePolicy(), **kw))
@@ -216,15 +231,8 @@ def test_keep_within_15_cm_of_a_friend(cat, slug, faction_slug):
     # cruiser turns for the target and leaves the consort behind; the aware one keeps
     # formation, ending within 15 cm of it.
     def scene(policy):
-        b = make_battle(cat, fleet(cap(slug), cap(slug), faction=faction_slug),
-                        fleet(cap("plain-cruiser"), faction="test-navy"), [], policy_a=policy,
-                        policy_b=StandardPolicy())
-        me = put(b.sides[0][0], 90, 40, 90)
-        consort = put(b.sides[0][1], 80, 64, 90)
-        put(b.sides[1][0], 130, 40, 180)
-        order, plan = b.policies[0].plan(b, b.units[0][0], me, False, False)
-        x, y, _ = end_point(me, plan, limits(b, me, order, False))
-        return math.hypot(consort.x - x, consort.y - y)
+        return consort_gap(cat, policy, (slug, faction_slug), ("plain-cruiser", "test-navy"),
+                           consort_at=(80, 64), enemy_at=(130, 40))
 
     assert scene(StandardPolicy()) <= 15.0
     assert scene(UnawarePolicy()) > 15.0
@@ -236,15 +244,8 @@ def test_against_holofields_the_fleet_arrives_together(cat):
     # Eldar cruiser (holofields, R-89) it ends within 20 cm of the consort, so the two enter
     # the Eldar's 15 cm together. The unaware policy runs ahead either way.
     def scene(policy, enemy, enemy_faction):
-        b = make_battle(cat, fleet(cap("plain-cruiser"), cap("plain-cruiser"), faction="test-navy"),
-                        fleet(cap(enemy), faction=enemy_faction), [], policy_a=policy,
-                        policy_b=StandardPolicy())
-        me = put(b.sides[0][0], 90, 40, 90)
-        consort = put(b.sides[0][1], 75, 40, 90)
-        put(b.sides[1][0], 130, 60, 180)
-        order, plan = b.policies[0].plan(b, b.units[0][0], me, False, False)
-        x, y, _ = end_point(me, plan, limits(b, me, order, False))
-        return math.hypot(consort.x - x, consort.y - y)
+        return consort_gap(cat, policy, ("plain-cruiser", "test-navy"), (enemy, enemy_faction),
+                           consort_at=(75, 40), enemy_at=(130, 60))
 
     assert scene(StandardPolicy(), "eldar-cruiser", "craftworld-eldar") <= 20.0
     assert scene(UnawarePolicy(), "eldar-cruiser", "craftworld-eldar") > 25.0
