@@ -127,7 +127,8 @@ def _special_order(b: Battle, unit: Unit, ships: list[Ship], lead: Ship, may_ord
         if b.logging:
             b.log(side, f"All Ahead Full: +{bonus:.0f} cm.")
     if plan.ram is not None:
-        if hesitant or not (lead.spec.rules.ram_freely  # Ere We Go: no check
+        free = lead.spec.rules.ram_freely and b.policies[side].takes_faction_options()
+        if hesitant or not (free  # Ere We Go: no check
                             or o.command_check(b, lead, what="command check to ram")):
             plan.ram = None
     return order, plan, bonus

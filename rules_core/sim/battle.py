@@ -137,6 +137,10 @@ class Battle:
         self.terrain: list[Terrain] = []
         self.seed001 = options.terrain in SEED001_TERRAINS  # seed 001's rules in play (R-130)
         self.policies = policies or (get_policy(options.policy_a), get_policy(options.policy_b))
+        for i in (0, 1):
+            if not self.policies[i].takes_faction_options():
+                for ship in self.sides[i]:
+                    ship.target.brace_rerolls = 0  # no Acts of Faith re-roll either (R-110)
         self.fleet_captain_used = [False, False]
         self.rear_admiral_used = [0, 0]
         self.vice_admiral_used = [0, 0]
@@ -311,7 +315,8 @@ class Battle:
             self.place_marker(ship, sx, sy)
         if log_as is not None and self.logging:
             self.log(log_as[0], log_as[1] + gunnery.describe(report))
-        if rules.grudge and report.hull_lost and source is not None:
+        if (rules.grudge and report.hull_lost and source is not None
+                and self.policies[ship.side].takes_faction_options()):
             factions.name_grudge(self, ship, source)  # Ancestral Grudge (R-118)
         if report.destroyed and not defer:
             self.remove_destroyed(ship, report.catastrophe)

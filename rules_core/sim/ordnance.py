@@ -124,7 +124,8 @@ def _spend_fighter(b: Battle, wave: Wave) -> None:
 
 
 def _move_salvo(b: Battle, salvo: Salvo) -> None:
-    if salvo.launcher.spec.rules.seeking:
+    launcher = salvo.launcher
+    if launcher.spec.rules.seeking and b.policies[launcher.side].takes_faction_options():
         seek(b, salvo)  # T'au Seeking Missiles
     x0, y0 = salvo.x, salvo.y
     x1, y1 = x0 + salvo.hx * TORPEDO_SPEED, y0 + salvo.hy * TORPEDO_SPEED

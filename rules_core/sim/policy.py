@@ -68,8 +68,10 @@ class Policy:
 
     def takes_faction_options(self) -> bool:
         """Whether the side takes what its faction rules offer at the player's word ("may"):
-        the Teleport Assault (R-116) and Naval Discipline's free order (R-117). A method, not
-        a class attribute, so that a policy written in plain Python can override it."""
+        the Teleport Assault (R-116), Naval Discipline's free order (R-117), Acts of Faith's
+        re-roll (R-110), naming the grudge (R-118), Ere We Go's ram with no check (R-89) and
+        Seeking Missiles' turn (R-119). A method, not a class attribute, so that a policy
+        written in plain Python can override it."""
         return True
 
     def plan(self, b: Battle, unit: Unit, lead: Ship, may_order: bool,
@@ -1234,9 +1236,9 @@ class CautiousPolicy(StandardPolicy):
 class UnawarePolicy(StandardPolicy):
     """A player who ignores the fleet's faction rules (issue 12 §5): the standard policy
     without its faction tactics, who never takes the options those rules offer at the player's
-    word (a Teleport Assault, Naval Discipline's free order). The yardstick the tactics are
-    measured against (tools/policy_tactics.py mirror). Rules that apply by themselves
-    (holofields, Torpedo Doctrine's 10, a boarding bonus …) still apply."""
+    word (:meth:`Policy.takes_faction_options`). The yardstick the tactics are measured
+    against (tools/policy_tactics.py mirror). Rules that apply by themselves (holofields,
+    Torpedo Doctrine's 10, a boarding bonus …) still apply."""
 
     name = "unaware"
     faction_tactics = False

@@ -12,6 +12,7 @@ from rules_core.catalog import Catalog, CraftRole, catalog_from_dicts
 from rules_core.damage import Critical
 from rules_core.sim import gunnery, ordnance
 from rules_core.sim import orders as o
+from rules_core.sim.movement import Plan
 from rules_core.sim.policy import UnawarePolicy
 from rules_core.sim.state import Salvo, Wave
 
@@ -85,6 +86,14 @@ def duel(cat, a_slug, a_faction, b_slug, b_faction, rolls, *, a_at=(90, 50, 90),
     b = make_battle(cat, fleet(cap(a_slug), faction=a_faction),
                     fleet(cap(b_slug), faction=b_faction), rolls, **kw)
     return b, put(b.sides[0][0], *a_at), put(b.sides[1][0], *b_at)
+
+
+class IgnoresFactionRules(Scripted):
+    """A side that ignores its faction rules (issue 12 §5's yardstick, as UnawarePolicy): it
+    takes none of the options they offer."""
+
+    def takes_faction_options(self) -> bool:
+        return False
 
 
 # --- Adepta Sororitas: Acts of Faith (R-110) ------------------------------------------------------
@@ -321,11 +330,6 @@ def test_naval_discipline_one_free_lock_on_a_round_in_command_radius(cat):
     b.dice.assert_used_up()
 
 
-class IgnoresFactionRules(Scripted):
-    def takes_faction_options(self) -> bool:
-        return False
-
-
 def test_a_side_that_ignores_its_faction_rules_takes_no_free_order(cat):
     # The first scene, with a player who ignores Naval Discipline (issue 12 §5's yardstick):
     # both cruisers take their command checks (6 and 6: passed).
@@ -489,3 +493,48 @@ def test_battles_with_the_new_rules_repeat_exactly_whatever_the_workers(catalog_
     one = simulate(catalog_real, fa, fb, battles=12, seed=5, workers=1).summary(seed=5)
     two = simulate(catalog_real, fa, fb, battles=12, seed=5, workers=2).summary(seed=5)
     assert one == two
+
+
+# --- A side that ignores its faction rules takes none of their options (issue 12 §5) ------------
+
+
+def test_a_side_that_ignores_its_faction_rules_has_no_act_of_faith(cat):
+    # Acts of Faith "may re-roll": the 12 stands.
+    b, sisters, _ = duel(cat, "sisters-cruiser", "adepta-sororitas", "plain-cruiser",
+                         "test-navy", [6, 6], policy_a=UnawarePolicy())
+    assert sisters.target.brace_rerolls == 0
+    assert not o.command_check(b, sisters)
+    assert "Acts of Faith" not in text(b)
+    b.dice.assert_used_up()
+
+
+def test_a_side_that_ignores_its_faction_rules_names_no_grudge(cat):
+    # Ancestral Grudge: "the player may name it".
+    b, kin, navy = duel(cat, "hekaton", "leagues-of-votann", "plain-cruiser", "test-navy", [1],
+                        b_at=(90, 70, 270), policy_a=IgnoresFactionRules())
+    kin.target.shields = 0
+    b.attack(kin, gunnery.damage_points, 1, b.dice, shields=False, source=navy)
+    assert b.memo.grudge[0] is None and "grudge" not in text(b)
+    b.dice.assert_used_up()
+
+
+def test_a_side_that_ignores_its_faction_rules_fires_its_torpedoes_straight(cat):
+    # Seeking Missiles "may turn": the scene of the test above, T'au torpedoes flying on east.
+    b, ship_, _ = duel(cat, "tau-torpedo-ship", "tau-empire", "plain-cruiser", "test-navy", [],
+                       a_at=(20, 20, 90), b_at=(50, 100, 270), policy_a=UnawarePolicy())
+    salvo = Salvo(0, 50.0, 50.0, 1.0, 0.0, 4, ship_)
+    b.salvos.append(salvo)
+    ordnance.drift(b)
+    assert (salvo.x, salvo.y) == (pytest.approx(80.0), pytest.approx(50.0))
+
+
+@pytest.mark.parametrize("policy, checked", [(Scripted, False), (IgnoresFactionRules, True)])
+def test_an_ork_side_that_ignores_ere_we_go_checks_before_it_rams(cat, policy, checked):
+    # Ere We Go: Orks "may attempt to ram without a Command Check"; ignoring the rule, they
+    # take the check as every other fleet does.
+    b, ork, enemy = duel(cat, "ork-kroozer", "orks", "plain-cruiser", "test-navy", [1] * 60,
+                         a_at=(90, 30, 90), b_at=(90, 45, 270))
+    b.policies = (policy(plan=Plan(20.0, 0.0, ram=enemy)), b.policies[1])
+    b.activate(b.units[0][0])
+    assert ("command check to ram" in text(b)) is checked
+
