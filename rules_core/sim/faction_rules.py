@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class FactionRules:
-    holofields: bool = False  # Eldar: hits from beyond 15 cm ignored on 2+, lost when crippled
+    holofields: bool = False  # Eldar: hits ignored on 2+ (5+ within 15 cm); lost when crippled
     solar_sails: bool = False  # Eldar: no minimum move, 90° at any point
     reactive_hulls: bool = False  # Necrons: blast markers do not suppress shields
     living_metal: bool = False  # Necrons: 6 in the Command Phase restores a hull point

@@ -25,6 +25,10 @@ _atan2: Final = math.atan2  # a C static for mypyc, not a look-up in math
 
 
 HOLOFIELD_RANGE_CM: Final = 15.0
+# The d6 at or above which holofields ignore a hit (R-89): from beyond HOLOFIELD_RANGE_CM, and
+# from within it.
+HOLOFIELD_SAVE: Final = 2
+HOLOFIELD_NEAR_SAVE: Final = 5
 SHADOWFIELD_RANGE_CM: Final = 30.0
 AUSPEX_RANGE_CM: Final = 30.0
 SYNAPSE_CM: Final = 30.0
@@ -78,11 +82,21 @@ def strike_team(target: damage.Target, dice: Dice) -> damage.AttackReport:
     return report
 
 
+def holofield_save(ship: Ship, dist: float) -> int:
+    """The d6 at or above which ``ship``'s holofields ignore a hit fired from ``dist`` cm
+    (R-89): 2+ from beyond 15 cm, 5+ from within; 0 for a ship without them or crippled
+    (Fragile Hulls)."""
+    if not ship.spec.rules.holofields or ship.target.hull <= ship.cripple_at:
+        return 0
+    return HOLOFIELD_SAVE if dist > HOLOFIELD_RANGE_CM else HOLOFIELD_NEAR_SAVE
+
+
 def dakka_volley(target: damage.Target, strength: int, range_cm: float, dice: Dice, *,
-                 to_hit_mod: int = 0, holofields: bool = False,
+                 to_hit_mod: int = 0, holofields: int = 0,
                  prow: bool = False) -> damage.AttackReport:
     """Ork gunz at 15 cm or less (R-120): to-hit dice of 1 are re-rolled once; then the
-    armoured prow and holofields (as :func:`gunnery.screened_volley`), armor, shields, hull."""
+    armoured prow and holofields (as :func:`gunnery.screened_volley`; ``holofields`` is the
+    save, 0 for none), armor, shields, hull."""
     need = damage.needed_to_hit(damage.battery_base_to_hit(range_cm), to_hit_mod)
     hits = 0
     ones = 0
@@ -98,7 +112,8 @@ def dakka_volley(target: damage.Target, strength: int, range_cm: float, dice: Di
     through = hits
     prow_saved = 1 if prow and through else 0
     through -= prow_saved
-    holo_saved = sum(1 for _ in range(through) if dice.d6() >= 2) if holofields else 0
+    holo_saved = (sum(1 for _ in range(through) if dice.d6() >= holofields)
+                  if holofields else 0)
     through -= holo_saved
     report = damage.AttackReport("battery", dice=strength)
     damage.resolve_damage(target, through, dice, report, armor_save=True, shields=True,

@@ -15,10 +15,10 @@ from . import orders as o
 from .factions import (
     AUSPEX_RANGE_CM,
     DAKKA_CM,
-    HOLOFIELD_RANGE_CM,
     SHADOWFIELD_RANGE_CM,
     dakka_volley,
     grudge_of,
+    holofield_save,
 )
 from .geometry import arc_of, sight_blocked
 from .geometry import hypot as _hypot
@@ -234,8 +234,7 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
                           f"{', cover' if pick.cover else ''}, to-hit modifier {mod:+d}): "
               ) if b.logging else None
     rules = target.spec.rules
-    holo = (rules.holofields and pick.dist > HOLOFIELD_RANGE_CM
-            and target.target.hull > target.cripple_at)  # Fragile Hulls: lost when crippled
+    holo = holofield_save(target, pick.dist)
     prow = (rules.prows and target.spec.armoured_prow
             and arc_of(target.x, target.y, target.hx, target.hy, firer.x, firer.y) == FRONT)
     hit_range = pick.dist
@@ -301,19 +300,21 @@ def special_volley(target: damage.Target, strength: int, range_cm: float, dice: 
 
 
 def screened_volley(target: damage.Target, kind: int, strength: int, range_cm: float, dice: Dice,
-                    *, to_hit_mod: int = 0, holofields: bool = False,
+                    *, to_hit_mod: int = 0, holofields: int = 0,
                     prow: bool = False) -> damage.AttackReport:
     """A volley at a ship with a screen between the to-hit roll and the resolver (R-89):
     an armoured prow facing the firer ignores the volley's first hit; Eldar holofields ignore
-    each hit on 2+. What gets through goes on as the weapon's hits would: batteries with armor
-    saves and shields, special weapons with armor saves and no shields, lances as damage."""
+    each hit on ``holofields`` or more (:func:`factions.holofield_save`; 0: none). What gets
+    through goes on as the weapon's hits would: batteries with armor saves and shields, special
+    weapons with armor saves and no shields, lances as damage."""
     base = damage.LANCE_TO_HIT if kind == LANCE else damage.battery_base_to_hit(range_cm)
     need = damage.needed_to_hit(base, to_hit_mod)
     hits = sum(1 for _ in range(strength) if dice.d6() >= need)
     through = hits
     prow_saved = 1 if prow and through else 0
     through -= prow_saved
-    holo_saved = sum(1 for _ in range(through) if dice.d6() >= 2) if holofields else 0
+    holo_saved = (sum(1 for _ in range(through) if dice.d6() >= holofields)
+                  if holofields else 0)
     through -= holo_saved
     report = damage.AttackReport(KIND_NAMES[kind], dice=strength)
     damage.resolve_damage(target, through, dice, report, armor_save=kind != LANCE,
@@ -413,9 +414,9 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
             points = 1
         else:
             continue
-        if (s.spec.rules.holofields and s.target.hull > s.cripple_at
-                and _hypot(s.x - ship.x, s.y - ship.y) > HOLOFIELD_RANGE_CM):
-            points -= sum(1 for _ in range(points) if b.dice.d6() >= 2)  # holofields (R-89)
+        save = holofield_save(s, _hypot(s.x - ship.x, s.y - ship.y))
+        if save:
+            points -= sum(1 for _ in range(points) if b.dice.d6() >= save)
             if points <= 0:
                 b.log(ship.side, f"  {s.label()}'s holofields turn the nova blast aside.")
                 continue

@@ -412,7 +412,7 @@ class _Scorer:
                 best_range, point_blank, close_in = p.tactic_range, p.tactic_pb, p.close_in
             if (target.spec.rules.holofields and not target.target.crippled
                     and best_range > INSIDE_HOLOFIELDS_CM):
-                # Holofields ignore hits from beyond 15 cm on 2+ (R-89): close inside them.
+                # Holofields ignore hits on 2+ beyond 15 cm, 5+ within: close inside.
                 best_range = INSIDE_HOLOFIELDS_CM
         self.best_range = best_range
         self.point_blank = point_blank

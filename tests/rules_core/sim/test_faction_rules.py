@@ -31,18 +31,26 @@ def test_holofields_ignore_hits_on_2_beyond_15_cm(sim_catalog):
     b.dice.assert_used_up()
 
 
-def test_holofields_do_not_work_within_15_cm_or_once_crippled(sim_catalog):
+def test_holofields_ignore_hits_only_on_5_within_15_cm(sim_catalog):
+    # 10 cm: 4+ to hit, two hits; within 15 cm the holofields need a 5+ (R-89): the 5 ignores
+    # one, the 4 does not; armor 6+ fails.
     b, a, t = duel(sim_catalog, "gun-cruiser", "test-navy", "eldar-cruiser", "craftworld-eldar",
-                   [4, 1, 1, 1, 1, 1, 1, 1], t_at=(80, 50, 90))
-    gunnery.fire_guns(b, a, hesitant=False)  # 10 cm: one hit, no holofield roll
+                   [4, 4, 1, 1, 1, 1, 5, 4, 1, 1], t_at=(80, 50, 90))
+    gunnery.fire_guns(b, a, hesitant=False)
     assert t.target.hull == 3
+    assert "2 hits from 6 dice, 1 ignored by holofields" in text(b)
     b.dice.assert_used_up()
-    b2, a2, t2 = duel(sim_catalog, "gun-cruiser", "test-navy", "eldar-cruiser",
-                      "craftworld-eldar", [5, 1, 1, 1, 1, 1, 1, 1])
-    t2.target.hull = 2  # crippled: Fragile Hulls
-    gunnery.fire_guns(b2, a2, hesitant=False)
-    assert t2.target.hull == 1
-    b2.dice.assert_used_up()
+
+
+def test_holofields_are_lost_once_crippled(sim_catalog):
+    # Fragile Hulls: a crippled Eldar ship rolls no holofield save, at any range.
+    b, a, t = duel(sim_catalog, "gun-cruiser", "test-navy", "eldar-cruiser", "craftworld-eldar",
+                   [5, 1, 1, 1, 1, 1, 1, 1])
+    t.target.hull = 2
+    gunnery.fire_guns(b, a, hesitant=False)  # 20 cm: one hit, no holofield roll
+    assert t.target.hull == 1
+    assert "holofields" not in text(b)
+    b.dice.assert_used_up()
 
 
 def test_solar_sails_need_no_minimum_move_and_turn_90_anywhere(sim_catalog):

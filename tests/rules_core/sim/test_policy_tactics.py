@@ -146,7 +146,8 @@ def test_eldar_let_the_enemy_activate_first_while_closing_then_strike_first(cat)
 
 def test_a_lance_ship_closes_inside_holofields(cat):
     # A lance ship stands off just inside lance range (25 cm) as a rule; against an Eldar ship
-    # whose holofields ignore hits from beyond 15 cm on 2+ (R-89) it closes inside 15 cm.
+    # whose holofields ignore hits on 2+ beyond 15 cm and only on 5+ within it closes
+    # inside 15 cm.
     (aware, a, e), (unaware, a2, e2) = both(cat, "lance-kroozer", "orks", "eldar-cruiser",
                                             "craftworld-eldar", a_at=(90, 40, 90),
                                             b_at=(90, 75, 270))
