@@ -23,9 +23,11 @@ from .api import POLICY_REGISTRY
 from .factions import (
     AUSPEX_RANGE_CM,
     HOLOFIELD_RANGE_CM,
+    HOLOFIELD_SAVE,
     NEAR_FRIEND_CM,
     TELEPORT_CM,
     has_teleport,
+    holofield_save,
 )
 from .geometry import angle_diff, arc_of, segment_point_distance, sight_blocked
 from .geometry import hypot as _hypot
@@ -1043,19 +1045,27 @@ class StandardPolicy(Policy):
 
     def gun_target(self, b: Battle, ship: Ship, gun: Gun, options: list[Sighting]
                    ) -> Sighting | None:
-        """Focus fire: the fleet's focus target when this gun bears on it; else the target where
-        the volley does most harm per point of protection left."""
+        """Focus fire: the fleet's focus target when this gun bears on it (unless its holofields
+        stand, beyond 15 cm); else the target where the volley does most harm per point of
+        protection left."""
         focus = self.focus(b, ship.side)
         grudge = (b.memo.grudge[ship.side] if self.faction_tactics and ship.spec.rules.grudge
                   else None)
         best = None
         best_score = -1.0
+        aware = self.faction_tactics
         for opt in options:
             e = opt.ship
-            if e is focus:
+            # Holofields (R-89) ignore five hits in six beyond 15 cm: there the focus target
+            # gives way to whichever target the volley hurts most, the share the holofields
+            # let through counted (a tactic for every fleet, docs/simulator.md).
+            save = holofield_save(e, opt.dist) if aware else 0
+            if e is focus and save != HOLOFIELD_SAVE:
                 return opt
             t = e.target
             chance = _hit_chance(gun.kind, opt.dist, t.armor)
+            if save:
+                chance *= (save - 1) / 6.0
             if e is grudge:
                 chance *= GRUDGE_WEIGHT
             protection = t.hull + (0 if t.blast_markers else t.shields)

@@ -15,6 +15,7 @@ from rules_core.sim import POLICIES
 from rules_core.sim import orders as o
 from rules_core.sim.api import SimOptions
 from rules_core.sim.geometry import segment_point_distance
+from rules_core.sim.gunnery import sightings
 from rules_core.sim.movement import end_point, limits
 from rules_core.sim.policy import StandardPolicy, UnawarePolicy
 from rules_core.sim.state import Terrain
@@ -251,6 +252,32 @@ def test_against_holofields_the_fleet_arrives_together(cat):
     assert scene(StandardPolicy(), "eldar-cruiser", "craftworld-eldar") <= 20.0
     assert scene(UnawarePolicy(), "eldar-cruiser", "craftworld-eldar") > 25.0
     assert scene(StandardPolicy(), "plain-cruiser", "test-navy") > 25.0
+
+
+def test_against_holofields_the_guns_pick_the_target_the_dice_can_hurt(cat):
+    # Two Eldar cruisers to port: the fleet's focus (damaged, 20 cm off) and a fresh one 12 cm
+    # off. Beyond 15 cm holofields ignore a hit on 2+, within it on 5+ (R-89): a volley at the
+    # nearer one does about six times the harm, so the aware broadside fires there; the unaware
+    # one keeps to the focus target.
+    def scene(policy):
+        b = make_battle(cat, fleet(cap("chaos-cruiser"), faction="archenemy"),
+                        fleet(cap("eldar-cruiser"), cap("eldar-cruiser"),
+                              faction="craftworld-eldar"), [], policy_a=policy,
+                        policy_b=StandardPolicy())
+        me = put(b.sides[0][0], 90, 50, 90)
+        far = put(b.sides[1][0], 70, 50, 90)
+        near = put(b.sides[1][1], 78, 50, 90)
+        far.target.hull = 3  # damaged, not crippled: its holofields stand
+        port = next(g for g in me.spec.guns if g.name == "Port Battery")
+        options = [s for s in sightings(b, me) if s.arcs & port.arcs]
+        assert {s.ship for s in options} == {far, near}
+        assert b.policies[0].focus(b, 0) is far
+        return b.policies[0].gun_target(b, me, port, options).ship, far, near
+
+    picked, _, near = scene(StandardPolicy())
+    assert picked is near
+    picked, far, _ = scene(UnawarePolicy())
+    assert picked is far
 
 
 def test_boarders_close_to_base_contact_when_they_would_board(cat):
