@@ -644,11 +644,17 @@ class StandardPolicy(Policy):
         first while the fleets are still closing: it sees where the enemy goes before it
         commits. Once an enemy ship could end its move within 15 cm of one of its ships this
         round (its Speed, All Ahead Full's average and 15 cm: inside the holofields), it
-        activates first, to strike before it is struck."""
+        activates first, to strike before it is struck. A fleet facing Solar Sails plays the
+        same order: the Eldar first until one of its ships could end within 15 cm of theirs."""
         if self.faction_tactics:
             mine = b.friends(side)
+            theirs = b.enemies(side)
             if mine and mine[0].spec.rules.solar_sails:
-                return side if _in_striking_reach(mine, b.enemies(side)) else 1 - side
+                return side if _in_striking_reach(mine, theirs) else 1 - side
+            if theirs and theirs[0].spec.rules.solar_sails:
+                # Against Solar Sails the same order of play: while none of its ships could
+                # end within 15 cm of an Eldar ship this round, let the Eldar commit first.
+                return side if _in_striking_reach(theirs, mine) else 1 - side
         return side
 
     def next_unit(self, b: Battle, side: int, ready: list[Unit]) -> Unit:

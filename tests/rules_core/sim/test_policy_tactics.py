@@ -139,10 +139,24 @@ def test_eldar_let_the_enemy_activate_first_while_closing_then_strike_first(cat)
                                "test-navy", a_at=(90, 20, 90), b_at=(90, 65, 270))
     assert enemy.speed() + 3.5 * enemy.spec.aaf_dice + 15.0 >= 45.0
     assert near.policies[0].first_player(near, 0) == 0
-    # A fleet without Solar Sails keeps the first activation.
-    b, _, _ = duel(cat, "plain-cruiser", "test-navy", "eldar-cruiser", "craftworld-eldar",
+    # A fleet without Solar Sails against one without keeps the first activation.
+    b, _, _ = duel(cat, "plain-cruiser", "test-navy", "plain-cruiser", "test-navy",
                    StandardPolicy(), a_at=(90, 20, 90), b_at=(90, 100, 270))
     assert b.policies[0].first_player(b, 0) == 0
+
+
+def test_against_solar_sails_a_fleet_lets_the_eldar_commit_first_then_strikes_first(cat):
+    # The same order of play from the other side: 80 cm apart the cruiser (Speed 20, All
+    # Ahead Full 14 on average) cannot end within 15 cm of the Eldar ship this round, so the
+    # aware winner lets the Eldar move first; 45 cm apart it could, and it activates first.
+    # The unaware copy always keeps the first activation.
+    far, far_unaware = both(cat, "plain-cruiser", "test-navy", "eldar-cruiser",
+                            "craftworld-eldar", a_at=(90, 20, 90), b_at=(90, 100, 270))
+    assert far[0].policies[0].first_player(far[0], 0) == 1
+    assert far_unaware[0].policies[0].first_player(far_unaware[0], 0) == 0
+    (near, _, _), _ = both(cat, "plain-cruiser", "test-navy", "eldar-cruiser",
+                           "craftworld-eldar", a_at=(90, 20, 90), b_at=(90, 65, 270))
+    assert near.policies[0].first_player(near, 0) == 0
 
 
 def test_a_lance_ship_closes_inside_holofields(cat):
