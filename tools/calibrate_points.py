@@ -11,6 +11,8 @@
     .venv/bin/python tools/calibrate_points.py report [--battles 200] [--seed 1]
         [--sizes skirmish,battle] [--policies standard,cautious] [--terrains none,voidscape]
         [--original] [--json OUT]
+    .venv/bin/python tools/calibrate_points.py opponents craftworld-eldar [--factor 0.7]
+        [--ship void-stalker-class-battleship=1.15 ...] [--battles 100] [--seed 777]
 
 The method (written out in ``docs/catalogue.md``, "Calibration"):
 
@@ -33,6 +35,10 @@ The method (written out in ``docs/catalogue.md``, "Calibration"):
 - ``write`` writes the prices into the faction files and ``calibration.json`` (the factors, every
   ship's profile price, every changed ship's old and new points, and the fit's and refinement's
   outputs, with their seeds and scores, as the evidence).
+- ``opponents`` plays one faction against every other sample fleet, setting by setting, and
+  prints its score against each (the pairs beyond 80/20 named), at the shipped prices or with
+  its factor or some ships' factors overridden: the per-pair view of a search such as the
+  Eldar's of Dec 2 (``docs/catalogue.md``, "Fifth calibration"), on fit seeds.
 - ``report`` plays the round robins that are published, on **report seeds** kept apart from the
   fit seeds, at every size, policy and terrain asked for.
 
@@ -438,6 +444,58 @@ def report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play_against(job: tuple[str, str, str, str, str, int, int, int]
+                  ) -> tuple[str, str, int, int, int]:
+    """As :func:`_play`, naming the opponent: (setting, opponent, wins, draws, battles)."""
+    setting, wins, draws, n = _play(job)
+    return setting, job[4], wins, draws, n
+
+
+def opponents(args: argparse.Namespace) -> int:
+    import multiprocessing
+
+    factions, admirals, refits = read_data()
+    originals = original_points(factions)
+    factors, ship_factors = read_factors(CALIBRATION)
+    faction = args.faction
+    if faction not in factions:
+        raise SystemExit(f"unknown faction {faction!r}")
+    if args.factor is not None:
+        factors[faction] = args.factor
+    for item in args.ship:
+        slug, _, value = item.partition("=")
+        ship_factors[slug] = float(value)
+    catalog = catalog_for(priced(factions, originals, factors, ship_factors), admirals, refits,
+                          version="opponents")
+    others = [f for f in sorted(factions) if f != faction]
+    sizes = args.sizes.split(",")
+    fleets = {size: {slug: sample_fleet(catalog, slug, GameSize(size))
+                     for slug in [faction, *others]} for size in sizes}
+    step = 10
+    jobs = [(size, policy, terrain, faction, other, args.seed, k, min(args.battles, k + step))
+            for size in sizes for policy in args.policies.split(",")
+            for terrain in args.terrains.split(",") for other in others
+            for k in range(0, args.battles, step)]
+    totals: dict[str, dict[str, list[float]]] = {}
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(args.workers, initializer=_init, initargs=(catalog, fleets)) as pool:
+        for setting, other, wins, draws, n in pool.imap_unordered(_play_against, jobs,
+                                                                   chunksize=4):
+            t = totals.setdefault(setting, {}).setdefault(other, [0.0, 0.0])
+            t[0] += wins + draws / 2
+            t[1] += n
+    beyond = 0
+    for setting in sorted(totals):
+        scores = {o: v[0] / v[1] for o, v in totals[setting].items()}
+        far = {o: round(v, 3) for o, v in sorted(scores.items()) if not 0.2 <= v <= 0.8}
+        beyond += len(far)
+        print(f"{setting:28s} mean {sum(scores.values()) / len(scores):.3f}  "
+              f"min {min(scores.values()):.3f}  max {max(scores.values()):.3f}  "
+              f"beyond 80/20: {far or 'none'}")
+    print(f"{faction}: {beyond} pairs beyond 80/20 (seed {args.seed}, {args.battles} a pair)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -464,6 +522,17 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--original", action="store_true", help="the prices before calibration")
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--json")
+    op = sub.add_parser("opponents")
+    op.add_argument("faction")
+    op.add_argument("--factor", type=float, help="the faction's factor instead of the shipped")
+    op.add_argument("--ship", action="append", default=[], metavar="SLUG=FACTOR",
+                    help="a ship's own factor instead of the shipped (repeatable)")
+    op.add_argument("--battles", type=int, default=100)
+    op.add_argument("--seed", type=int, default=777)
+    op.add_argument("--sizes", default="skirmish,battle")
+    op.add_argument("--policies", default="standard,cautious")
+    op.add_argument("--terrains", default="none,voidscape")
+    op.add_argument("--workers", type=int, default=2)
     rf = sub.add_parser("refine")
     rf.add_argument("--factors", required=True, help="a JSON file of starting factors")
     rf.add_argument("--out", required=True, help="where the factors are written as they move")
@@ -484,6 +553,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "refine":
         return refine(args)
+    if args.command == "opponents":
+        return opponents(args)
     if args.command == "write":
         return write_cmd(args)
     return fit(args) if args.command == "fit" else report(args)
