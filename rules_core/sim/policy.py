@@ -1322,13 +1322,13 @@ def _contact_plan(ship: Ship, tx: float, ty: float, reach: float, lim: Limits) -
     return None
 
 
-def _in_striking_reach(mine: list[Ship], enemies: list[Ship]) -> bool:
-    """Whether an enemy ship could end its move this round within the holofields' 15 cm of
-    one of ``mine``: its Speed and the average of its All Ahead Full dice."""
-    for e in enemies:
+def _in_striking_reach(eldar: list[Ship], others: list[Ship]) -> bool:
+    """Whether one of ``others`` could end its move this round within the holofields' 15 cm
+    of one of the ``eldar`` ships: its Speed and the average of its All Ahead Full dice."""
+    for e in others:
         reach = e.speed() + AAF_DIE_AVERAGE * e.spec.aaf_dice + HOLOFIELD_RANGE_CM
         reach2 = reach * reach
-        for s in mine:
+        for s in eldar:
             dx = e.x - s.x
             dy = e.y - s.y
             if dx * dx + dy * dy <= reach2:
