@@ -270,21 +270,23 @@ def _init(catalog: Catalog, fleets: dict[str, dict[str, Fleet]]) -> None:
     _WORK["catalog"], _WORK["fleets"] = catalog, fleets
 
 
-def _play(job: tuple[str, str, str, str, str, int, int, int]) -> tuple[str, int, int, int]:
-    """(size, policy, terrain, faction, opponent, seed, start, stop) -> (setting, wins, draws,
-    battles)."""
+def _play(job: tuple[str, str, str, str, str, int, int, int]
+          ) -> tuple[str, str, int, int, int]:
+    """(size, policy, terrain, faction, opponent, seed, start, stop) -> (setting, opponent,
+    wins, draws, battles)."""
     size, policy, terrain, faction, opponent, seed, start, stop = job
     spec = BalanceSpec(size=size, battles=2, seed=seed, policy=policy, terrain=terrain)
     pair = Pair(0, faction, opponent, pair_seed(seed, faction, opponent))
     counts = play_chunk(_WORK["catalog"], _WORK["fleets"][size], pair, start, stop, spec.options)
     setting = f"{size}/{policy}" + ("" if terrain == "none" else f"/{terrain}")
-    return setting, counts.wins, counts.draws, counts.battles
+    return setting, opponent, counts.wins, counts.draws, counts.battles
 
 
-def against_field(catalog: Catalog, faction: str, others: list[str], sizes: list[str],
-                  policies: list[str], battles: int, seed: int,
-                  workers: int, terrains: tuple[str, ...] = ("none",)) -> dict[str, float]:
-    """``faction``'s mean score against every other sample fleet, per "size/policy[/terrain]"."""
+def against_each(catalog: Catalog, faction: str, others: list[str], sizes: list[str],
+                 policies: list[str], battles: int, seed: int, workers: int,
+                 terrains: tuple[str, ...] = ("none",)) -> dict[str, dict[str, list[float]]]:
+    """``faction`` against every other sample fleet: per "size/policy[/terrain]" and per
+    opponent, [points scored (a win 1, a draw 1/2), battles]."""
     import multiprocessing
 
     fleets = {size: {slug: sample_fleet(catalog, slug, GameSize(size))
@@ -293,14 +295,24 @@ def against_field(catalog: Catalog, faction: str, others: list[str], sizes: list
     jobs = [(size, policy, terrain, faction, other, seed, k, min(battles, k + step))
             for size in sizes for policy in policies for terrain in terrains for other in others
             for k in range(0, battles, step)]
-    totals: dict[str, list[float]] = {}
+    totals: dict[str, dict[str, list[float]]] = {}
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(workers, initializer=_init, initargs=(catalog, fleets)) as pool:
-        for setting, wins, draws, n in pool.imap_unordered(_play, jobs, chunksize=4):
-            t = totals.setdefault(setting, [0.0, 0.0])
+        for setting, other, wins, draws, n in pool.imap_unordered(_play, jobs, chunksize=4):
+            t = totals.setdefault(setting, {}).setdefault(other, [0.0, 0.0])
             t[0] += wins + draws / 2
             t[1] += n
-    return {k: v[0] / v[1] for k, v in totals.items()}
+    return totals
+
+
+def against_field(catalog: Catalog, faction: str, others: list[str], sizes: list[str],
+                  policies: list[str], battles: int, seed: int,
+                  workers: int, terrains: tuple[str, ...] = ("none",)) -> dict[str, float]:
+    """``faction``'s mean score against every other sample fleet, per "size/policy[/terrain]"."""
+    totals = against_each(catalog, faction, others, sizes, policies, battles, seed, workers,
+                          terrains)
+    return {k: sum(v[0] for v in per.values()) / sum(v[1] for v in per.values())
+            for k, per in totals.items()}
 
 
 def _ship_slugs(unit: Any) -> list[str]:
@@ -444,16 +456,7 @@ def report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play_against(job: tuple[str, str, str, str, str, int, int, int]
-                  ) -> tuple[str, str, int, int, int]:
-    """As :func:`_play`, naming the opponent: (setting, opponent, wins, draws, battles)."""
-    setting, wins, draws, n = _play(job)
-    return setting, job[4], wins, draws, n
-
-
 def opponents(args: argparse.Namespace) -> int:
-    import multiprocessing
-
     factions, admirals, refits = read_data()
     originals = original_points(factions)
     factors, ship_factors = read_factors(CALIBRATION)
@@ -462,28 +465,23 @@ def opponents(args: argparse.Namespace) -> int:
         raise SystemExit(f"unknown faction {faction!r}")
     if args.factor is not None:
         factors[faction] = args.factor
+    ships = {ship["slug"] for data in factions.values() for ship in data["ships"]}
     for item in args.ship:
         slug, _, value = item.partition("=")
-        ship_factors[slug] = float(value)
+        try:
+            factor = float(value)
+        except ValueError:
+            raise SystemExit(f"--ship {item!r}: expected SLUG=FACTOR, e.g. "
+                             "void-stalker-class-battleship=1.15") from None
+        if slug not in ships:
+            raise SystemExit(f"--ship {item!r}: no ship {slug!r} in the catalogue")
+        ship_factors[slug] = factor
     catalog = catalog_for(priced(factions, originals, factors, ship_factors), admirals, refits,
                           version="opponents")
     others = [f for f in sorted(factions) if f != faction]
-    sizes = args.sizes.split(",")
-    fleets = {size: {slug: sample_fleet(catalog, slug, GameSize(size))
-                     for slug in [faction, *others]} for size in sizes}
-    step = 10
-    jobs = [(size, policy, terrain, faction, other, args.seed, k, min(args.battles, k + step))
-            for size in sizes for policy in args.policies.split(",")
-            for terrain in args.terrains.split(",") for other in others
-            for k in range(0, args.battles, step)]
-    totals: dict[str, dict[str, list[float]]] = {}
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(args.workers, initializer=_init, initargs=(catalog, fleets)) as pool:
-        for setting, other, wins, draws, n in pool.imap_unordered(_play_against, jobs,
-                                                                   chunksize=4):
-            t = totals.setdefault(setting, {}).setdefault(other, [0.0, 0.0])
-            t[0] += wins + draws / 2
-            t[1] += n
+    totals = against_each(catalog, faction, others, args.sizes.split(","),
+                          args.policies.split(","), args.battles, args.seed, args.workers,
+                          tuple(args.terrains.split(",")))
     beyond = 0
     for setting in sorted(totals):
         scores = {o: v[0] / v[1] for o, v in totals[setting].items()}
