@@ -14,6 +14,8 @@ upgrade, an admiral), each time the one that lands closest to the target, never 
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from rules_core.catalog import AdmiralRank, Catalog, CompositionRule, RuleKind, ShipProfile, Upgrade
@@ -313,13 +315,52 @@ def _to_fleet(draft: _Draft, faction: str, game_size: GameSize, band: PointsBand
     )
 
 
+# Samples already built, by catalogue object (catalogues are immutable values and the app keeps
+# one per version; a tool that reprices ships makes a new object) and by what was asked. Building
+# one takes 10-40 ms and the simulator's form, the balance round robin and the battle packs ask
+# for the same few again and again. Bounded: the last few catalogues, the last requests of each
+# (``points_limit`` comes from a player's form, so the keys are not a closed set).
+_CACHED_CATALOGS = 4
+_CACHED_PER_CATALOG = 256
+_SampleKey = tuple[str, GameSize, "str | None", "PointsBand | None"]
+_samples: OrderedDict[int, tuple[Catalog, OrderedDict[_SampleKey, Fleet]]] = OrderedDict()
+_samples_lock = threading.Lock()
+
+
 def sample_fleet(catalog: Catalog, faction_slug: str, game_size: GameSize | str, *,
                  variant: str | None = None, points_limit: PointsBand | None = None) -> Fleet:
     """A legal fleet of ``faction_slug`` for ``game_size`` (``points_limit`` for custom).
 
-    Raises :class:`SampleFleetError` if the catalogue cannot field one.
+    Raises :class:`SampleFleetError` if the catalogue cannot field one. The same catalogue
+    object and arguments give the same fleet (built once, then kept: Fleet is immutable).
     """
     size = GameSize(game_size)
+    key: _SampleKey = (faction_slug, size, variant,
+                       points_limit if size is GameSize.CUSTOM else None)
+    with _samples_lock:
+        entry = _samples.get(id(catalog))
+        if entry is not None and entry[0] is catalog:
+            _samples.move_to_end(id(catalog))
+            kept = entry[1].get(key)
+            if kept is not None:
+                entry[1].move_to_end(key)
+                return kept
+    fleet = _build_sample(catalog, faction_slug, size, variant, points_limit)
+    with _samples_lock:
+        entry = _samples.get(id(catalog))
+        if entry is None or entry[0] is not catalog:
+            entry = (catalog, OrderedDict())
+            _samples[id(catalog)] = entry
+            while len(_samples) > _CACHED_CATALOGS:
+                _samples.popitem(last=False)
+        entry[1][key] = fleet
+        while len(entry[1]) > _CACHED_PER_CATALOG:
+            entry[1].popitem(last=False)
+    return fleet
+
+
+def _build_sample(catalog: Catalog, faction_slug: str, size: GameSize, variant: str | None,
+                  points_limit: PointsBand | None) -> Fleet:
     if size is GameSize.CUSTOM:
         if points_limit is None:
             raise SampleFleetError("a custom game size needs a points_limit")

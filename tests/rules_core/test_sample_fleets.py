@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -45,10 +47,25 @@ def test_a_needed_ship_that_needs_others_first_gets_them(catalog: Catalog) -> No
     assert validate(fleet, catalog).legal
 
 
-def test_sample_fleets_are_deterministic(catalog: Catalog) -> None:
-    # Pins R-35: deterministic.
-    first = fleet_to_dict(sample_fleet(catalog, "imperial-navy", "battle"))
-    assert fleet_to_dict(sample_fleet(catalog, "imperial-navy", "battle")) == first
+def test_sample_fleets_are_deterministic() -> None:
+    # Pins R-35: deterministic. Two catalogues read apart (samples are kept per catalogue
+    # object, so the same object would only show the kept one).
+    first = fleet_to_dict(sample_fleet(load_catalog_dir(DATA), "imperial-navy", "battle"))
+    assert fleet_to_dict(sample_fleet(load_catalog_dir(DATA), "imperial-navy", "battle")) == first
+
+
+def test_a_kept_sample_is_never_one_of_another_catalogue(catalog: Catalog) -> None:
+    kept = sample_fleet(catalog, "orks", "skirmish")
+    assert sample_fleet(catalog, "orks", "skirmish") is kept  # built once
+    assert sample_fleet(catalog, "orks", "patrol") is not kept
+    # The same catalogue with every Ork ship at twice its price: a new object, a new sample.
+    orks = next(f for f in catalog.factions if f.slug == "orks")
+    dearer = replace(orks, ships=tuple(replace(s, points=s.points * 2) for s in orks.ships))
+    repriced = replace(catalog, factions=tuple(dearer if f is orks else f
+                                               for f in catalog.factions))
+    other = sample_fleet(repriced, "orks", "skirmish")
+    assert validate(other, repriced).legal
+    assert len(fleet_to_dict(other)["units"]) < len(fleet_to_dict(kept)["units"])
 
 
 def test_a_custom_sample_fleet(catalog: Catalog) -> None:
@@ -66,8 +83,10 @@ def test_sample_fleet_refuses_what_it_cannot_build(catalog: Catalog) -> None:
         sample_fleet(catalog, "orks", "custom", points_limit=PointsBand("custom", 10, 20))
 
 
+@cache
 def _real_catalog() -> Catalog:
-    """The real catalogue, straight from its data files (all fourteen factions)."""
+    """The real catalogue, straight from its data files (all fourteen factions), read once: the
+    legality and the points-matching tests then check the same kept samples."""
     return load_catalog_dir(DATA)
 
 
