@@ -15,12 +15,6 @@ PASSWORD = "Ironclad-Lunar-1138"
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings) -> None:
-    """Hash with MD5 here: these tests log in dozens of times; the real hasher is not the point."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _fresh_login_throttle() -> Iterator[None]:
     cache.clear()
     yield

@@ -21,8 +21,7 @@ PASSWORD = "a long password for tests 9"
 
 
 @pytest.fixture(autouse=True)
-def _quick_hashing_and_fresh_cache(settings) -> Iterator[None]:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def _fresh_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()

@@ -24,10 +24,8 @@ SHIP = "sword-class-frigate"
 
 
 @pytest.fixture
-def fleet_of_one_account(real_server: Callable[[], str],
-                         settings) -> tuple[list[Player], int]:
+def fleet_of_one_account(real_server: Callable[[], str]) -> tuple[list[Player], int]:
     """SESSIONS players logged in to one account, each with its own session, and its fleet."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # quick logins
     user = get_user_model().objects.create_user("admiral", password=PASSWORD)
     from fleetbuilder.catalog import loader
 

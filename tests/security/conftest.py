@@ -51,12 +51,6 @@ class Browser(Client):
         return self.post(url, payload, **kwargs)
 
 
-@pytest.fixture(autouse=True)
-def _quick_password_hashing(settings) -> None:
-    """Accounts are made by the dozen here; the real hasher's cost is not what is tested."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def make_account(db) -> Callable[[str], Browser]:
     """A signed-in browser of a new account named ``username``."""

@@ -20,8 +20,7 @@ ORKS: dict[str, Any] = {"sample": {"faction": "orks", "size": "patrol"}}
 
 
 @pytest.fixture
-def api(catalog, settings) -> Client:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def api(catalog) -> Client:
     user = get_user_model().objects.create_user("typist", password="a long password 9")
     _, raw = ApiToken.issue(user, "script")
     return Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
