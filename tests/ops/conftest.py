@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -69,20 +70,23 @@ def worker(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     """One simulator worker (solo pool) listening on the private Redis."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("DJANGO_", "PYTEST_", "CELERY_")) and k != "REDIS_URL"}
-    env.update(REDIS_URL=redis_url, LOG_LEVEL="WARNING")
+    env.update(REDIS_URL=redis_url, LOG_LEVEL="INFO")
     log = tmp_path_factory.mktemp("worker") / "worker.log"
+    name = f"healthz-{os.getpid()}"
     with open(log, "w") as out:
         process = subprocess.Popen(
             [str(Path(sys.executable).with_name("celery")), "-A", "fleetbuilder", "worker",
-             "--pool", "solo", "--hostname", f"healthz-{os.getpid()}@%h",
-             "--without-gossip", "--without-mingle", "--loglevel", "WARNING"],
+             "--pool", "solo", "--hostname", f"{name}@%h",
+             "--without-gossip", "--without-mingle", "--loglevel", "INFO"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
-        from celery import Celery
-
-        probe = Celery(broker=redis_url, set_as_current=False)
-        wait_for(lambda: bool(probe.control.ping(timeout=0.5)), 60, "a Celery worker")
-        probe.close()
+        # Ready when its log says so: a Celery app pinging from this process would leave
+        # broker connections that a process forked here later (the simulator's pool) tries to
+        # close after the fork, and hangs on (see tests/production/conftest.py).
+        ready = re.compile(rf"\b{re.escape(name)}@\S+ ready\.")
+        wait_for(lambda: ready.search(log.read_text(errors="replace")) or process.poll(), 60,
+                 "a Celery worker to be ready")
+        assert process.poll() is None, log.read_text()[-3000:]
         yield redis_url
     finally:
         stop(process)

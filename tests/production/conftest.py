@@ -239,18 +239,24 @@ def workers(redis_url: str, stack_database: str, tmp_path: Path
     env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url)
 
     def start(processes: int) -> subprocess.Popen[Any]:
-        log = open(tmp_path / f"worker-{len(started)}.log", "w")
-        worker = subprocess.Popen(
-            [str(VENV_BIN / "celery"), "-A", "fleetbuilder", "worker", "--concurrency",
-             str(processes), "--pool", "prefork", "--hostname",
-             f"test-{len(started)}-{os.getpid()}@%h", "--loglevel", "INFO",
-             "--without-gossip", "--without-mingle"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        path = tmp_path / f"worker-{len(started)}.log"
+        name = f"test-{len(started)}-{os.getpid()}"
+        with open(path, "w") as log:
+            worker = subprocess.Popen(
+                [str(VENV_BIN / "celery"), "-A", "fleetbuilder", "worker", "--concurrency",
+                 str(processes), "--pool", "prefork", "--hostname", f"{name}@%h",
+                 "--loglevel", "INFO", "--without-gossip", "--without-mingle"],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         started.append(worker)
-        ping = [PYTHON, "-c", "from fleetbuilder.celery import app; import sys; "
-                "sys.exit(0 if app.control.ping(timeout=1.0) else 1)"]
-        wait_for(lambda: subprocess.run(ping, cwd=ROOT, env=env, capture_output=True)
-                 .returncode == 0, 60, "a Celery worker to answer")
+        # Ready when it says so ("celery@<name> ready.", once it consumes the queue). Not by a
+        # ping: a Python process started for each ask loads Django and Celery (about a second
+        # of CPU, every 0.2 s until it answers), and a Celery app here would leave broker
+        # connections that a process this test process forks later (the simulator's pool)
+        # tries to close after the fork, and hangs on.
+        ready = re.compile(rf"\b{re.escape(name)}@\S+ ready\.")
+        wait_for(lambda: ready.search(path.read_text(errors="replace")) or worker.poll(), 60,
+                 "a Celery worker to be ready")
+        assert worker.poll() is None, path.read_text()[-3000:]
         return worker
 
     yield start
