@@ -450,7 +450,7 @@ def _check_target(target: Target) -> None:
         raise ValueError("the target is already destroyed")
 
 
-def _count_at_least(dice: Dice, n: int, score: int) -> int:
+def count_at_least(dice: Dice, n: int, score: int) -> int:
     """How many of ``n`` d6 score ``score`` or more, rolled one after another (a dice object's
     own ``count_at_least`` when it has one: the same rolls, faster)."""
     if n <= 0:
@@ -535,11 +535,11 @@ def resolve_damage(
     screens) resolve the rest exactly as the named attacks do; fills in and returns ``report``.
     """
     if armor_save and points > 0:
-        saved = _count_at_least(dice, points, target.armor)
+        saved = count_at_least(dice, points, target.armor)
         report.armor_saves = saved
         points -= saved
     if target.braced and points > 0:
-        saved = _count_at_least(dice, points, BRACE_SAVE)
+        saved = count_at_least(dice, points, BRACE_SAVE)
         if target.brace_rerolls and saved < points:
             saved += _brace_reroll(target, points - saved, dice, shields)
         report.brace_saves = saved
@@ -578,7 +578,7 @@ def fire_batteries(
     need = base - to_hit_mod
     need = 6 if need > 6 else 2 if need < 2 else need  # needed_to_hit, inlined (hot)
     report = AttackReport("battery", dice=strength)
-    report.hits = _count_at_least(dice, strength, need)
+    report.hits = count_at_least(dice, strength, need)
     return resolve_damage(
         target, report.hits, dice, report, armor_save=True, shields=True, blast_marker=True
     )
@@ -589,7 +589,7 @@ def fire_lances(target: Target, strength: int, dice: Dice, *, to_hit_mod: int = 
     _check_target(target)
     need = needed_to_hit(LANCE_TO_HIT, to_hit_mod)
     report = AttackReport("lance", dice=strength)
-    report.hits = _count_at_least(dice, strength, need)
+    report.hits = count_at_least(dice, strength, need)
     return resolve_damage(
         target, report.hits, dice, report, armor_save=False, shields=True, blast_marker=True
     )
@@ -607,7 +607,7 @@ def resolve_hits(target: Target, hits: int, dice: Dice, *, attack: str = "hits")
 def _turrets_fire(target: Target, incoming: int, dice: Dice, report: AttackReport) -> int:
     """Turret dice against incoming ordnance: each hit removes one (R-51). Returns survivors."""
     need = turret_needed(target.blast_markers)
-    removed = min(incoming, _count_at_least(dice, target.effective_turrets, need))
+    removed = min(incoming, count_at_least(dice, target.effective_turrets, need))
     report.intercepted = removed
     return incoming - removed
 
@@ -628,7 +628,7 @@ def bomber_attack(target: Target, bombers: int, dice: Dice) -> AttackReport:
     _check_target(target)
     report = AttackReport("bombers", dice=bombers)
     survivors = _turrets_fire(target, bombers, dice, report)
-    report.hits = _count_at_least(dice, survivors, ORDNANCE_ATTACK_ROLL)
+    report.hits = count_at_least(dice, survivors, ORDNANCE_ATTACK_ROLL)
     return resolve_damage(
         target, report.hits, dice, report, armor_save=False, shields=False, blast_marker=False
     )
@@ -642,7 +642,7 @@ def assault_boat_attack(target: Target, boats: int, dice: Dice, *,
     _check_target(target)
     report = AttackReport("assault_boats", dice=boats)
     survivors = _turrets_fire(target, boats, dice, report)
-    report.hits = _count_at_least(dice, survivors, need)
+    report.hits = count_at_least(dice, survivors, need)
     for _ in range(report.hits):
         if target.destroyed:
             break

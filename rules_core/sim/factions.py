@@ -112,8 +112,7 @@ def dakka_volley(target: damage.Target, strength: int, range_cm: float, dice: Di
     through = hits
     prow_saved = 1 if prow and through else 0
     through -= prow_saved
-    holo_saved = (sum(1 for _ in range(through) if dice.d6() >= holofields)
-                  if holofields else 0)
+    holo_saved = damage.count_at_least(dice, through, holofields) if holofields else 0
     through -= holo_saved
     report = damage.AttackReport("battery", dice=strength)
     damage.resolve_damage(target, through, dice, report, armor_save=True, shields=True,

@@ -294,7 +294,7 @@ def special_volley(target: damage.Target, strength: int, range_cm: float, dice: 
     (docs/catalogue.md); armor saves apply."""
     need = damage.needed_to_hit(damage.battery_base_to_hit(range_cm), to_hit_mod)
     report = damage.AttackReport("special", dice=strength)
-    report.hits = sum(1 for _ in range(strength) if dice.d6() >= need)
+    report.hits = damage.count_at_least(dice, strength, need)
     return damage.resolve_damage(target, report.hits, dice, report, armor_save=True,
                                   shields=False, blast_marker=True)
 
@@ -309,12 +309,11 @@ def screened_volley(target: damage.Target, kind: int, strength: int, range_cm: f
     weapons with armor saves and no shields, lances as damage."""
     base = damage.LANCE_TO_HIT if kind == LANCE else damage.battery_base_to_hit(range_cm)
     need = damage.needed_to_hit(base, to_hit_mod)
-    hits = sum(1 for _ in range(strength) if dice.d6() >= need)
+    hits = damage.count_at_least(dice, strength, need)
     through = hits
     prow_saved = 1 if prow and through else 0
     through -= prow_saved
-    holo_saved = (sum(1 for _ in range(through) if dice.d6() >= holofields)
-                  if holofields else 0)
+    holo_saved = damage.count_at_least(dice, through, holofields) if holofields else 0
     through -= holo_saved
     report = damage.AttackReport(KIND_NAMES[kind], dice=strength)
     damage.resolve_damage(target, through, dice, report, armor_save=kind != LANCE,
@@ -416,7 +415,7 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
             continue
         save = holofield_save(s, _hypot(s.x - ship.x, s.y - ship.y))
         if save:
-            points -= sum(1 for _ in range(points) if b.dice.d6() >= save)
+            points -= damage.count_at_least(b.dice, points, save)
             if points <= 0:
                 b.log(ship.side, f"  {s.label()}'s holofields turn the nova blast aside.")
                 continue
