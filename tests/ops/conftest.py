@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -13,6 +12,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.production.conftest import wait_until_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,13 +81,7 @@ def worker(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
              "--without-gossip", "--without-mingle", "--loglevel", "INFO"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
-        # Ready when its log says so: a Celery app pinging from this process would leave
-        # broker connections that a process forked here later (the simulator's pool) tries to
-        # close after the fork, and hangs on (see tests/production/conftest.py).
-        ready = re.compile(rf"\b{re.escape(name)}@\S+ ready\.")
-        wait_for(lambda: ready.search(log.read_text(errors="replace")) or process.poll(), 60,
-                 "a Celery worker to be ready")
-        assert process.poll() is None, log.read_text()[-3000:]
+        wait_until_ready(process, name, log)
         yield redis_url
     finally:
         stop(process)

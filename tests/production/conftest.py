@@ -248,15 +248,7 @@ def workers(redis_url: str, stack_database: str, tmp_path: Path
                  "--loglevel", "INFO", "--without-gossip", "--without-mingle"],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         started.append(worker)
-        # Ready when it says so ("celery@<name> ready.", once it consumes the queue). Not by a
-        # ping: a Python process started for each ask loads Django and Celery (about a second
-        # of CPU, every 0.2 s until it answers), and a Celery app here would leave broker
-        # connections that a process this test process forks later (the simulator's pool)
-        # tries to close after the fork, and hangs on.
-        ready = re.compile(rf"\b{re.escape(name)}@\S+ ready\.")
-        wait_for(lambda: ready.search(path.read_text(errors="replace")) or worker.poll(), 60,
-                 "a Celery worker to be ready")
-        assert worker.poll() is None, path.read_text()[-3000:]
+        wait_until_ready(worker, name, path)
         return worker
 
     yield start
@@ -265,6 +257,18 @@ def workers(redis_url: str, stack_database: str, tmp_path: Path
     port = urllib.parse.urlsplit(redis_url).port
     subprocess.run(["redis-cli", "-p", str(port), "del", "celery", "unacked",
                     "unacked_index"], capture_output=True)
+
+
+def wait_until_ready(worker: subprocess.Popen[Any], name: str, log: Path) -> None:
+    """Until the Celery worker started as ``name@%h`` logs (at INFO) that it is ready, once it
+    consumes the queue; fails with its log if it exits first. Not by a ping: a Python process
+    started for each ask loads Django and Celery (about a second of CPU, every 0.2 s until it
+    answers), and a Celery app in the test process would leave broker connections that a
+    process it forks later (the simulator's pool) tries to close after the fork, and hangs on."""
+    ready = re.compile(rf"\b{re.escape(name)}@\S+ ready\.")
+    wait_for(lambda: ready.search(log.read_text(errors="replace")) or worker.poll() is not None,
+             60, "a Celery worker to be ready")
+    assert worker.poll() is None, log.read_text()[-3000:]
 
 
 def children(pid: int) -> list[int]:
