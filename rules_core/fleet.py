@@ -15,7 +15,7 @@ from typing import Any, TypeAlias
 
 from rules_core import text as player_text
 from rules_core.jsonread import ObjectReader, ShapeError, kind, shown
-from rules_core.limits import MAX_FLEET_SHIPS, ships_message
+from rules_core.limits import MAX_EDITION, MAX_FLEET_SHIPS, ships_message
 from rules_core.limits import MAX_NAME_LENGTH as MAX_NAME_LENGTH
 from rules_core.limits import MAX_NOTES_LENGTH as MAX_NOTES_LENGTH
 from rules_core.limits import MAX_POINTS_LIMIT as MAX_POINTS_LIMIT
@@ -125,6 +125,8 @@ class Fleet:
     variant: str | None = None
     points_limit: PointsBand | None = None  # only, and always, for GameSize.CUSTOM
     notes: str = ""
+    # The catalogue edition the list was built under (R-160); None: the file names none.
+    edition: int | None = None
 
     def __post_init__(self) -> None:
         if (self.game_size is GameSize.CUSTOM) != (self.points_limit is not None):
@@ -283,6 +285,7 @@ def parse_fleet(data: object) -> Fleet:
     units = tuple(_unit(u, f"units[{i}]") for i, u in enumerate(units_raw))
     _check_ship_count(units)
     notes = _player_text(obj, "notes", max_length=MAX_NOTES_LENGTH, multiline=True)
+    edition = obj.optional_whole_number("edition", lo=1, hi=MAX_EDITION)
     obj.done()
     return Fleet(
         faction=faction,
@@ -292,6 +295,7 @@ def parse_fleet(data: object) -> Fleet:
         variant=variant,
         points_limit=points_limit,
         notes=notes or "",
+        edition=edition,
     )
 
 
@@ -353,9 +357,10 @@ def _unit_to_dict(unit: Unit) -> dict[str, Any]:
 def fleet_to_dict(fleet: Fleet) -> dict[str, Any]:
     """The normalised fleet file: every key present, in contract 1's order."""
     limit = fleet.points_limit
-    return {
-        "format": FORMAT,
-        "version": VERSION,
+    out: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    if fleet.edition is not None:  # written only when known, so older files round-trip
+        out["edition"] = fleet.edition
+    return out | {
         "name": fleet.name,
         "faction": fleet.faction,
         "variant": fleet.variant,

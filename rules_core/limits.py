@@ -29,6 +29,9 @@ MAX_UPGRADES_PER_SHIP = 20
 # Points: a custom band names at most MAX_POINTS_LIMIT (files written before R-95
 # keep loading); the fleet itself may total at most twice the Armada band's maximum.
 MAX_POINTS_LIMIT = 100_000
+
+# Editions: the numbers a fleet file, a share code or a request may name.
+MAX_EDITION = 9999
 ARMADA_MAX_POINTS = 2500
 MAX_FLEET_POINTS = 2 * ARMADA_MAX_POINTS
 

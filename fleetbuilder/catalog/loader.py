@@ -9,7 +9,7 @@ from django.db import DatabaseError, transaction
 
 from rules_core import catalog as core
 
-from . import pagecache, signals
+from . import editions, pagecache, signals
 from .models import (
     AdmiralRank,
     AttackCraft,
@@ -31,17 +31,21 @@ class LoadResult:
     loaded: bool
     factions: int
     ships: int
+    editions_added: tuple[int, ...] = ()
 
 
 def read_files(directory: Path = DATA_DIR) -> core.Catalog:
     return core.load_catalog_dir(directory)
 
 
-def load(directory: Path = DATA_DIR, *, force: bool = False) -> LoadResult:
+def load(directory: Path = DATA_DIR, *, force: bool = False,
+         editions_dir: Path | None = None) -> LoadResult:
     signals.loading = True
     try:
         with transaction.atomic():
+            added = tuple(editions.sync(editions_dir or directory / "editions"))
             result, catalog = _load(directory, force)
+            result.editions_added = added
     finally:
         signals.loading = False
     if result.loaded:  # after the commit: every process now sees the new version
@@ -52,8 +56,9 @@ def load(directory: Path = DATA_DIR, *, force: bool = False) -> LoadResult:
 def _load(directory: Path, force: bool) -> tuple[LoadResult, core.Catalog]:
     """Bring the database in line with the files. Skips the work when nothing changed.
 
-    Ship profiles and upgrades keep their rows (matched by slug) so saved fleets keep pointing at
-    them; everything that hangs off a faction is rebuilt from the files.
+    Ship profiles and upgrades keep their rows (matched by slug); everything that hangs off a
+    faction is rebuilt from the files. Saved fleets are not touched: each keeps the edition it
+    was built under (R-160).
     """
     catalog = read_files(directory)
     if not force and CatalogState.current_version() == catalog.version:

@@ -50,6 +50,29 @@ class CatalogState(models.Model):
         return row.version if row else ""
 
 
+class Edition(models.Model):
+    """A published catalogue (R-160): the exact bytes of its shipped file, never changed.
+
+    ``load_catalog`` adds the editions the files hold and refuses a file whose bytes differ
+    from an edition already published here. Read through ``fleetbuilder.catalog.editions``.
+    """
+
+    number = models.PositiveIntegerField(primary_key=True)
+    label = models.CharField(max_length=100)
+    published = models.DateTimeField()
+    notes = models.TextField(blank=True)
+    data_version = models.CharField(max_length=40)
+    sha256 = models.CharField(max_length=64)
+    data = models.TextField(help_text="The edition file, as shipped.")
+    loaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"Edition {self.number} ({self.label})"
+
+
 class FactionQuerySet(models.QuerySet["Faction"]):
     def with_catalogue(self) -> FactionQuerySet:
         """Everything ``to_core`` reads, in a fixed number of queries."""

@@ -21,6 +21,7 @@ from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from fleetbuilder.catalog import editions
 from fleetbuilder.ownership import OwnedQuerySet
 from rules_core import catalog as core
 from rules_core import fleet as rf
@@ -42,7 +43,7 @@ MAX_ESCORTS_PER_SQUADRON = 4
 OWNER_TOKEN_SESSION_KEY = "fleet_owner_token"
 # What an edit writes (Fleet._save_edit): the document, the fields mirroring it, Undo's memory.
 EDITED_FIELDS = ("document", "name", "faction", "variant", "game_size", "points", "legal",
-                 "last_removed")
+                 "last_removed", "edition", "previous_edition")
 
 
 def session_owner_token(session: Any, *, create: bool = False) -> str | None:
@@ -135,6 +136,14 @@ class Fleet(models.Model):
     legal = models.BooleanField(default=False)
     # The unit (or escort) removed last, so it can be put back: {"unit", "ship", "entry"}.
     last_removed = models.JSONField(null=True, blank=True)
+    # The catalogue edition the list is priced and judged under (R-160), mirroring the
+    # document's; null: built while the data files were a development state (it follows them).
+    edition = models.PositiveIntegerField(null=True, blank=True)
+    # The edition before the last update, so Undo can put it back; any other edit forgets it.
+    previous_edition = models.PositiveIntegerField(null=True, blank=True)
+    # The newest edition the owner chose to stay away from ("Keep"): its banner stays folded
+    # until a newer edition is published.
+    kept_edition = models.PositiveIntegerField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
@@ -160,14 +169,14 @@ class Fleet(models.Model):
     @classmethod
     def start(cls, *, name: str, faction: str, variant: str | None, game_size: str,
               points_limit: tuple[int, int] | None, catalog: core.Catalog,
-              owner: Any = None, owner_token: str = "") -> Fleet:
+              edition: int | None = None, owner: Any = None, owner_token: str = "") -> Fleet:
         size = rf.GameSize(game_size)
         band = None
         if size is rf.GameSize.CUSTOM:
             assert points_limit is not None
             band = rf.PointsBand("custom", *points_limit)
         doc = rf.Fleet(faction=faction, game_size=size, name=name or DEFAULT_NAME,
-                       variant=variant or None, points_limit=band)
+                       variant=variant or None, points_limit=band, edition=edition)
         fleet = cls(owner=owner if owner is not None and owner.is_authenticated else None,
                     session_key=owner_token)
         fleet.store(doc, catalog)
@@ -179,6 +188,10 @@ class Fleet(models.Model):
         return secrets.token_urlsafe(24)
 
     # --- reading --------------------------------------------------------------------------
+
+    def catalog(self) -> core.Catalog:
+        """The catalogue this list is priced and judged under: its edition's (R-160)."""
+        return editions.catalog_for(self.edition)
 
     def to_core(self) -> rf.Fleet:
         """The document as rules_core values (it was written by ``store``, so it parses)."""
@@ -213,6 +226,7 @@ class Fleet(models.Model):
         self.faction = fleet.faction
         self.variant = fleet.variant or ""
         self.game_size = fleet.game_size.value
+        self.edition = fleet.edition
         report = validate(fleet, catalog)
         self.points = report.points
         self.legal = report.legal
@@ -229,11 +243,12 @@ class Fleet(models.Model):
         return report
 
     def apply(self, catalog: core.Catalog, units: list[rf.Unit], *,
-              removed: dict[str, Any] | None = None, **changes: Any) -> ValidationReport:
+              removed: dict[str, Any] | None = None, previous_edition: int | None = None,
+              **changes: Any) -> ValidationReport:
         """Store the fleet with new ``units`` (and other field changes), then save.
 
-        Any edit but a removal forgets the last removal: Undo puts back only what was just
-        removed, at the place it was.
+        Any edit but a removal forgets the last removal, and any edit but an edition update
+        forgets the edition before it: Undo puts back only what was just done.
         """
         fleet = replace(self.to_core(), units=tuple(units), **changes)
         if len(fleet.units) > rf.MAX_UNITS:
@@ -243,8 +258,31 @@ class Fleet(models.Model):
             raise EditError(refusal)
         report = self.store(fleet, catalog)
         self.last_removed = removed
+        self.previous_edition = previous_edition
         self._save_edit()
         return report
+
+    # --- editions (R-160) -------------------------------------------------------------------
+
+    def change_edition(self, number: int) -> ValidationReport:
+        """Move the list to edition ``number`` (its units unchanged); Undo moves it back."""
+        if number == self.edition:
+            raise EditError(f"This list is already on edition {number}.")
+        catalog = editions.catalog_for(number)  # UnknownEdition for one this server lacks
+        return self.apply(catalog, self._units(), edition=number,
+                          previous_edition=self.edition)
+
+    def undo_edition(self) -> ValidationReport:
+        """Put the list back on the edition it had before its last update."""
+        previous = self.previous_edition
+        if previous is None:
+            raise EditError("There is no edition update to undo.")
+        return self.apply(editions.catalog_for(previous), self._units(), edition=previous)
+
+    def keep_edition(self, newest: int) -> None:
+        """Stay on this edition: fold the banner of every edition up to ``newest``."""
+        self.kept_edition = newest
+        self.save(update_fields=["kept_edition"])
 
     def check_version(self, version: int | None) -> None:
         """Refuse an edit made against another version (None: the sender did not say)."""
@@ -715,5 +753,6 @@ def upgrade_reason(upgrade: core.Upgrade, profile: core.ShipProfile, taken: tupl
 
 
 def revalidate_saved_fleets(sender: object, catalog: core.Catalog, **kwargs: Any) -> None:
-    """``catalogue_loaded``: saved fleets' cached totals and verdicts follow the new prices."""
-    Fleet.objects.revalidate(catalog)
+    """``catalogue_loaded``: only lists built in a development state (no edition) follow the
+    data files; every other list keeps its edition's totals and verdict (R-160)."""
+    Fleet.objects.filter(edition=None).revalidate(catalog)

@@ -35,7 +35,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
-from fleetbuilder.catalog import loader
+from fleetbuilder.catalog import editions, loader
 from fleetbuilder.http import HtmxHttpRequest
 from rules_core import catalog as core
 from rules_core.validator import catalog_index
@@ -88,7 +88,8 @@ def fleet_new(request: HtmxHttpRequest) -> HttpResponse:
         fleet = Fleet.start(
             name=data["name"], faction=data["faction"], variant=data["variant"],
             game_size=data["game_size"], points_limit=data["points_limit"], catalog=catalog,
-            owner=request.user, owner_token=owner_token(request, create=True) or "",
+            edition=editions.current_number(), owner=request.user,
+            owner_token=owner_token(request, create=True) or "",
         )
         start.remember_choices(request, data)
         if first is not None:  # the ship page's "Start a fleet": it is the first ship
@@ -153,7 +154,7 @@ def fleet_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The builder page. ``?edit=i`` opens unit i's editor (the Edit link without JavaScript);
     the Undo bar shows only right after a removal (``?removed=1``), not on a later visit."""
     fleet = fleet_for_request(request, pk)
-    catalog = loader.core_catalog()
+    catalog = fleet.catalog()
     ctx = {
         **_head_ctx(fleet, catalog),
         **_status_ctx(fleet, catalog),
@@ -172,14 +173,14 @@ def fleet_unit(request: HtmxHttpRequest, pk: int, unit: int) -> HttpResponse:
     edit does: the whole page refreshed, with the reason, so no editor opens on another unit.
     """
     fleet = fleet_for_request(request, pk)
-    catalog = loader.core_catalog()
+    catalog = fleet.catalog()
     opened = request.GET.get("edit") == "1"
     if not request.htmx:
         query = f"?edit={unit}" if opened else ""
         return HttpResponseRedirect(f"{fleet.get_absolute_url()}{query}#unit-{unit}")
     version = request.GET.get("version")
     if (version is not None and version != str(fleet.version)) or unit >= fleet.unit_count:
-        return _stale(request, pk, catalog)
+        return _stale(request, pk)
     report = fleet.report(catalog)
     sheet = build_sheet(fleet, catalog, report, indexes=[unit], open_unit=unit if opened else None)
     mark_copies(request, fleet, sheet, sheet.units[0])
@@ -219,7 +220,7 @@ def _region(partial: str) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
     @require_GET
     def view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         fleet = fleet_for_request(request, pk)
-        ctx = _REGIONS[partial](fleet, loader.core_catalog())
+        ctx = _REGIONS[partial](fleet, fleet.catalog())
         return render(request, f"{PAGE}#{partial}", ctx)
 
     view.__name__ = f"fleet_{partial}"
@@ -276,8 +277,7 @@ def _with_status(request: HttpRequest, response: HttpResponse, fleet: Fleet,
     return trigger_client_event(response, FLEET_CHANGED)
 
 
-def _stale(request: HtmxHttpRequest, pk: int, catalog: core.Catalog, *,
-           region: str = "units") -> HttpResponse:
+def _stale(request: HtmxHttpRequest, pk: int, *, region: str = "units") -> HttpResponse:
     """The answer to an edit made against an old version: nothing was applied.
 
     htmx gets 409 with ``region`` (the one it targets) saying why, and every other region out
@@ -288,6 +288,7 @@ def _stale(request: HtmxHttpRequest, pk: int, catalog: core.Catalog, *,
     if not request.htmx:
         messages.error(request, FleetChanged.message)
         return HttpResponseRedirect(fleet.get_absolute_url())
+    catalog = fleet.catalog()
     ctx = {**_REGIONS[region](fleet, catalog), "edit_error": FleetChanged.message}
     response = render(request, f"{PAGE}#{region}", ctx, status=409)
     others = tuple(r for r in ("head", "units", "meter", "problems", "version") if r != region)
@@ -304,21 +305,22 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
     @require_POST
     @wraps(edit)
     def view(request: HtmxHttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
-        catalog = loader.core_catalog()
         from_editor = request.POST.get("open") == "1"
         try:
             with transaction.atomic():
                 fleet = fleet_for_request(request, pk, lock=True)
                 fleet.check_version(_posted_version(request))
+                catalog = fleet.catalog()
                 # The rows as the page shows them (its version is the fleet's): the answer
                 # carries only those the edit changes.
                 before = row_states(fleet, catalog, fleet.report(catalog)) if request.htmx else []
                 pieces = _open_pieces(request, fleet, catalog, kwargs.get("unit"), from_editor)
                 outcome = edit(request, fleet, catalog, **kwargs)
         except FleetChanged:
-            return _stale(request, pk, catalog)
+            return _stale(request, pk)
         except EditError as exc:
-            return _refused(request, pk, catalog, str(exc))
+            return _refused(request, pk, str(exc))
+        catalog = fleet.catalog()  # an edition update changes it
         keep_open = outcome.unit is not None and (outcome.opened or from_editor)
         if request.htmx:
             return _edit_answer(request, fleet, catalog, before, outcome, keep_open,
@@ -392,8 +394,7 @@ def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
     return response
 
 
-def _refused(request: HtmxHttpRequest, pk: int, catalog: core.Catalog,
-             reason: str) -> HttpResponse:
+def _refused(request: HtmxHttpRequest, pk: int, reason: str) -> HttpResponse:
     """A refused edit changed nothing: htmx gets the reason in the roster's alert (out of band,
     the rows stay as they are); the page without JavaScript, the builder with the message."""
     fleet = fleet_for_request(request, pk)  # as stored: the refused edit was rolled back
@@ -416,7 +417,7 @@ def _clean(form: forms.Form) -> dict[str, Any]:
 @require_POST
 def fleet_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     fleet = fleet_for_request(request, pk)
-    catalog = loader.core_catalog()
+    catalog = fleet.catalog()
     form = FleetSettingsForm(request.POST, catalog=catalog, faction=fleet.faction)
     if form.is_valid():
         data = form.cleaned_data
@@ -428,7 +429,7 @@ def fleet_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                                        game_size=data["game_size"],
                                        points_limit=data["points_limit"])
         except FleetChanged:
-            return _stale(request, pk, catalog, region="head")
+            return _stale(request, pk, region="head")
         if not request.htmx:
             return redirect(fleet)
         # The roster comes along: the band and the variant change what its cards say.

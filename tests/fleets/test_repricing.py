@@ -1,5 +1,5 @@
-"""New prices in the catalogue: a saved fleet keeps its list, its total is what the validator
-says (issue 16 §3), and "My fleets" shows that total, not the one cached before the change."""
+"""New prices in the data files: a saved list keeps its edition's total and verdict (R-160);
+only a list built in a development state (no edition) follows the files."""
 
 from __future__ import annotations
 
@@ -31,30 +31,45 @@ def _reprice(tmp_path: Path, slug: str, points: int) -> Path:
     return data
 
 
-def test_a_reload_with_new_prices_reprices_saved_fleets_and_keeps_their_lists(
+def test_a_reload_with_new_prices_leaves_saved_lists_on_their_edition(
         client: Client, start_fleet, edit, catalog, tmp_path: Path) -> None:
     fleet = start_fleet(client, name="Gothic Sector")
     for _ in range(2):
         assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
     fleet.refresh_from_db()
     lunar = catalog.faction("imperial-navy").ship(LUNAR).points
-    before = (fleet.points, fleet.version, fleet.updated, json.dumps(fleet.document))
+    before = (fleet.points, fleet.legal, fleet.version, fleet.updated, json.dumps(fleet.document))
     assert fleet.points == 2 * lunar
+    assert fleet.edition == fleet.document["edition"] == 7
 
     try:
         loader.load(_reprice(tmp_path, LUNAR, lunar + 25))
         fleet.refresh_from_db()
-        assert fleet.points == 2 * (lunar + 25)
-        # The list, its version (an open builder tab's next edit still lands) and its place in
-        # the library (ordered by last edit) are untouched.
-        assert (fleet.version, fleet.updated, json.dumps(fleet.document)) == before[1:]
+        # Nothing about the list moved: not its total, verdict, version, place or document.
+        assert (fleet.points, fleet.legal, fleet.version, fleet.updated,
+                json.dumps(fleet.document)) == before
         page = client.get("/fleets/").content.decode()
-        assert re.search(r'data-label="Points" class="num">\s*' + str(2 * (lunar + 25)), page)
+        assert re.search(r'data-label="Points" class="num">\s*' + str(2 * lunar), page)
+        # Its edits go on under its own edition's prices.
         assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
+        fleet.refresh_from_db()
+        assert fleet.points == 3 * lunar
     finally:
         loader.load()  # the real files again, so later tests see the real catalogue
-    fleet.refresh_from_db()
-    assert fleet.points == 3 * lunar
+
+
+def test_a_list_of_the_development_state_follows_the_data_files(
+        client: Client, start_fleet, edit, catalog, tmp_path: Path) -> None:
+    fleet = start_fleet(client)
+    assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
+    Fleet.objects.filter(pk=fleet.pk).update(edition=None)
+    lunar = catalog.faction("imperial-navy").ship(LUNAR).points
+    try:
+        loader.load(_reprice(tmp_path, LUNAR, lunar + 25))
+        fleet.refresh_from_db()
+        assert fleet.points == lunar + 25
+    finally:
+        loader.load()
 
 
 def test_repricing_never_overwrites_an_edit_made_meanwhile(
