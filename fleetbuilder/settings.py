@@ -111,6 +111,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "fleetbuilder.nav.nav",  # the navigation's current page
+                # a catalogue that is no published edition is shown as such
+                "fleetbuilder.catalog.editions.development_state",
             ],
         },
     },

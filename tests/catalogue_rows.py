@@ -26,7 +26,7 @@ def load() -> None:
     from django.core.management.color import no_style
     from django.db import connection, transaction
 
-    from fleetbuilder.catalog import loader, pagecache
+    from fleetbuilder.catalog import editions, loader, pagecache
     from fleetbuilder.catalog.models import CatalogState
 
     if CatalogState.objects.exists():
@@ -41,3 +41,4 @@ def load() -> None:
             for sql in connection.ops.sequence_reset_sql(no_style(), [m for m, _ in _rows]):
                 cursor.execute(sql)
     pagecache.version_changed(CatalogState.current_version())
+    editions.forget_list()  # a test that published an edition flushed it with the rest

@@ -19,7 +19,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import DatabaseError, transaction
+from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
 
 from rules_core import catalog as core
 from rules_core import editions as ed
@@ -65,6 +67,11 @@ def sync(directory: Path = EDITIONS_DIR) -> list[int]:
     _cache_call("delete", LIST_KEY)
     transaction.on_commit(lambda: _cache_call("set", LIST_KEY, _read_list(), LIST_TTL))
     return added
+
+
+def forget_list() -> None:
+    """Drop the shared list (it is read again from the database on next use)."""
+    _cache_call("delete", LIST_KEY)
 
 
 def _cache_call(method: str, *args: object) -> object:
@@ -197,3 +204,18 @@ def publish(label: str, *, notes: str = "", data_dir: Path | None = None,
     with (directory / "SHA256SUMS").open("a", encoding="ascii") as sums:
         sums.write(f"{info.sha256}  {path.name}\n")
     return info
+
+
+def development_state(request: HttpRequest) -> dict[str, object]:
+    """Context processor: on every page, whether the catalogue served is no edition (R-160),
+    and the newest edition it departs from. Evaluated only when a page asks."""
+
+    def state() -> dict[str, object]:
+        try:
+            if current() is not None:
+                return {}
+            return {"active": True, "since": latest()}
+        except DatabaseError:  # an error page while the database is away: say nothing
+            return {}
+
+    return {"development_catalogue": SimpleLazyObject(state)}

@@ -9,6 +9,7 @@ from django import forms
 from fleetbuilder.text import PlayerTextForm  # every text field follows R-94
 from rules_core import catalog as core
 from rules_core import fleet as rf
+from rules_core.limits import MAX_EDITION
 
 from .models import DEFAULT_NAME, GAME_SIZE_CHOICES
 
@@ -140,3 +141,9 @@ class ReorderForm(forms.Form):
         if not self.errors and (data.get("by") is None) == (data.get("to") is None):
             raise forms.ValidationError("Say where the unit goes: up, down, or a place.")
         return data
+
+
+class EditionForm(forms.Form):
+    """The edition a list moves to (R-162)."""
+
+    edition = forms.IntegerField(min_value=1, max_value=MAX_EDITION)

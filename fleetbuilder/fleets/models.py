@@ -13,7 +13,7 @@ an edit made outside the lock can never overwrite a newer document (it raises Fl
 from __future__ import annotations
 
 import secrets
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.conf import settings
@@ -25,6 +25,7 @@ from fleetbuilder.catalog import editions
 from fleetbuilder.ownership import OwnedQuerySet
 from rules_core import catalog as core
 from rules_core import fleet as rf
+from rules_core.editions import EditionInfo, FleetComparison, UnknownEdition, compare_fleet
 from rules_core.validator import (
     CatalogIndex,
     ValidationReport,
@@ -278,6 +279,28 @@ class Fleet(models.Model):
         if previous is None:
             raise EditError("There is no edition update to undo.")
         return self.apply(editions.catalog_for(previous), self._units(), edition=previous)
+
+    def edition_news(self) -> EditionNews:
+        """Its edition, the newest one and, if that is newer, the list under it."""
+        own = self._edition_info(self.edition)
+        newest = editions.latest()
+        comparison = None
+        if own is not None and newest is not None and newest.number > own.number:
+            comparison = compare_fleet(self.to_core(), self.catalog(),
+                                       editions.catalog_for(newest.number))
+        kept = (comparison is not None and newest is not None
+                and (self.kept_edition or 0) >= newest.number)
+        return EditionNews(own, newest, comparison, kept,
+                           self._edition_info(self.previous_edition))
+
+    @staticmethod
+    def _edition_info(number: int | None) -> EditionInfo | None:
+        if number is None:
+            return None
+        try:
+            return editions.get(number)
+        except UnknownEdition:
+            return None
 
     def keep_edition(self, newest: int) -> None:
         """Stay on this edition: fold the banner of every edition up to ``newest``."""
@@ -713,6 +736,25 @@ class Fleet(models.Model):
         self.share_id = self._fresh_share_id()
         self.share_enabled = True
         self.save(update_fields=["share_id", "share_enabled"])
+
+
+@dataclass(frozen=True)
+class EditionNews:
+    """What the builder's edition banner says about a list (R-160, R-162)."""
+
+    own: EditionInfo | None  # None: built in a development state
+    newest: EditionInfo | None
+    comparison: FleetComparison | None  # the list under ``newest``, when that is newer
+    kept: bool  # the owner chose to stay on ``own`` with ``newest`` out
+    undo_to: EditionInfo | None  # the edition before the last update, while Undo can return
+
+    @property
+    def newer(self) -> bool:
+        return self.comparison is not None
+
+    @property
+    def total_delta(self) -> int:
+        return self.comparison.new.points - self.comparison.old.points if self.comparison else 0
 
 
 class UpgradeOption:

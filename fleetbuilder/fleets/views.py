@@ -38,12 +38,14 @@ from django_htmx.http import trigger_client_event
 from fleetbuilder.catalog import editions, loader
 from fleetbuilder.http import HtmxHttpRequest
 from rules_core import catalog as core
+from rules_core.editions import UnknownEdition
 from rules_core.validator import catalog_index
 
 from . import start
 from .access import fleet_for_request, owner_token
 from .forms import (
     AdmiralForm,
+    EditionForm,
     FleetSettingsForm,
     MoveForm,
     NameForm,
@@ -103,7 +105,7 @@ def fleet_new(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _status_ctx(fleet: Fleet, catalog: core.Catalog) -> dict[str, Any]:
-    """What the points meter and the problems panel show."""
+    """What the points meter, the problems panel and the edition banner show."""
     report = fleet.report(catalog)
     return {
         "fleet": fleet,
@@ -111,6 +113,7 @@ def _status_ctx(fleet: Fleet, catalog: core.Catalog) -> dict[str, Any]:
         "band": fleet.band,
         "meter": meter(report.points, fleet.band),
         "problems": problem_rows(fleet, catalog, report),
+        "news": fleet.edition_news(),
     }
 
 
@@ -210,7 +213,7 @@ def _settings_initial(fleet: Fleet) -> dict[str, Any]:
 
 _REGIONS: dict[str, Callable[[Fleet, core.Catalog], dict[str, Any]]] = {
     "head": _head_ctx, "meter": _status_ctx, "problems": _status_ctx, "units": _units_ctx,
-    "version": _status_ctx,
+    "version": _status_ctx, "edition": _status_ctx,
 }
 
 
@@ -273,7 +276,8 @@ def _with_status(request: HttpRequest, response: HttpResponse, fleet: Fleet,
                  catalog: core.Catalog) -> HttpResponse:
     """Append the meter, the problems panel and the page's version (out of band) to an htmx
     edit response: every region an edit changes arrives in one answer, at one version."""
-    _append_regions(request, response, fleet, catalog, ("meter", "problems", "version"))
+    _append_regions(request, response, fleet, catalog,
+                    ("meter", "problems", "version", "edition"))
     return trigger_client_event(response, FLEET_CHANGED)
 
 
@@ -291,7 +295,8 @@ def _stale(request: HtmxHttpRequest, pk: int, *, region: str = "units") -> HttpR
     catalog = fleet.catalog()
     ctx = {**_REGIONS[region](fleet, catalog), "edit_error": FleetChanged.message}
     response = render(request, f"{PAGE}#{region}", ctx, status=409)
-    others = tuple(r for r in ("head", "units", "meter", "problems", "version") if r != region)
+    others = tuple(r for r in ("head", "units", "meter", "problems", "version", "edition")
+                   if r != region)
     return _append_regions(request, response, fleet, catalog, others)
 
 
@@ -652,3 +657,38 @@ def undo_remove(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Ou
     fleet.undo_remove(catalog)
     at = min(at, fleet.unit_count - 1)
     return Outcome(f"unit-{at}", f"Put back {restored}", focus=[f"unit-{at}-edit"])
+
+
+# --- editions (R-160, R-162) -------------------------------------------------------------------
+
+
+@fleet_edit
+def update_edition(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Outcome:
+    """Move the list to the edition posted (the newest, from the banner); Undo comes back."""
+    data = _clean(EditionForm(request.POST))
+    was = fleet.points
+    try:
+        report = fleet.change_edition(data["edition"])
+    except UnknownEdition as exc:
+        raise EditError(exc.message) from None
+    return Outcome("fleet-edition", f"Updated to edition {fleet.edition}: {report.points} "
+                   f"points (was {was})", focus=["edition-undo"], move_focus=True)
+
+
+@fleet_edit
+def undo_edition(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Outcome:
+    was = fleet.points
+    report = fleet.undo_edition()
+    return Outcome("fleet-edition", f"Back on edition {fleet.edition}: {report.points} points "
+                   f"(was {was})", focus=["edition-update", "edition-heading"], move_focus=True)
+
+
+@fleet_edit
+def keep_edition(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Outcome:
+    newest = editions.latest()
+    if newest is None or fleet.edition is None or newest.number <= fleet.edition:
+        raise EditError("There is no newer edition to keep this list away from.")
+    fleet.keep_edition(newest.number)
+    return Outcome("fleet-edition", f"Kept on edition {fleet.edition}; edition "
+                   f"{newest.number} stays one click away", focus=["edition-update"],
+                   move_focus=True)
