@@ -31,10 +31,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url, replace_url
 
-from fleetbuilder.catalog import loader
+from fleetbuilder.catalog import editions, loader
 from fleetbuilder.text import PlayerTextForm
 from rules_core import fleet as rf
 from rules_core import text as player_text
+from rules_core.validator import validate
 
 from .forms import NameForm
 from .models import Fleet, FleetQuerySet, session_owner_token
@@ -105,6 +106,23 @@ def _label_factions(fleets: list[Fleet]) -> list[Fleet]:
     return fleets
 
 
+def _mark_editions(fleets: list[Fleet]) -> list[Fleet]:
+    """Flag each listed fleet that the newest edition would change (R-162): its total or
+    verdict under it (``newer_report``), read only for fleets on an older edition."""
+    newest = editions.latest()
+    older = [f.pk for f in fleets if newest and f.edition is not None
+             and f.edition < newest.number]
+    documents = dict(Fleet.objects.filter(pk__in=older).values_list("pk", "document"))
+    catalog = editions.catalog_for(newest.number) if newest and older else None
+    for fleet in fleets:
+        fleet.newer_report = None
+        if catalog is not None and fleet.pk in documents:
+            report = validate(rf.parse_fleet(documents[fleet.pk]), catalog)
+            if (report.points, report.legal) != (fleet.points, fleet.legal):
+                fleet.newer_report = report
+    return fleets
+
+
 # --- pages ----------------------------------------------------------------------------------
 
 
@@ -153,7 +171,8 @@ def _list_ctx(request: HttpRequest, params: QueryDict) -> dict[str, Any]:
         "faction_options": faction_options,
         "total": sum(counts.values()),
         "page_obj": page,
-        "fleets": _label_factions(list(page.object_list)),
+        "fleets": _mark_editions(_label_factions(list(page.object_list))),
+        "newest_edition": editions.latest(),
         "filtered": bool(query or faction),
         "trash_count": _owned(request).trashed().count(),
         "undo": undo,
@@ -247,7 +266,7 @@ def rename_fleet(request: HttpRequest, pk: int) -> HttpResponse:
     fleet = _get_owned(request, pk)
     form = NameForm(request.POST)
     if form.is_valid():
-        fleet.rename(loader.core_catalog(), form.cleaned_data["name"])
+        fleet.rename(form.cleaned_data["name"])
         messages.success(request, f"Renamed to “{fleet.name}”.")
     else:
         for error in form.errors.get("name", []):
@@ -258,7 +277,7 @@ def rename_fleet(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def copy_fleet(request: HttpRequest, pk: int) -> HttpResponse:
     fleet = _get_owned(request, pk)
-    copy = fleet.copy(loader.core_catalog(), owner=request.user,
+    copy = fleet.copy(owner=request.user,
                       owner_token=session_owner_token(request.session) or "")
     messages.success(request, f"Saved a copy: “{copy.name}”.")
     if request.POST.get("open") == "copy":  # from the builder: carry on with the copy

@@ -118,6 +118,7 @@ class Fleet(models.Model):
     deleted_ago: str
     faction_name: str
     variant_name: str
+    newer_report: ValidationReport | None  # under the newest edition, where it differs
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
@@ -286,12 +287,16 @@ class Fleet(models.Model):
         newest = editions.latest()
         comparison = None
         if own is not None and newest is not None and newest.number > own.number:
-            comparison = compare_fleet(self.to_core(), self.catalog(),
-                                       editions.catalog_for(newest.number))
+            comparison = self.compare_with(newest.number)
         kept = (comparison is not None and newest is not None
                 and (self.kept_edition or 0) >= newest.number)
         return EditionNews(own, newest, comparison, kept,
                            self._edition_info(self.previous_edition))
+
+    def compare_with(self, number: int) -> FleetComparison:
+        """The list under its own edition and under edition ``number`` (UnknownEdition if
+        there is none such)."""
+        return compare_fleet(self.to_core(), self.catalog(), editions.catalog_for(number))
 
     @staticmethod
     def _edition_info(number: int | None) -> EditionInfo | None:
@@ -648,7 +653,7 @@ class Fleet(models.Model):
 
     # --- the Saved Fleets library: rename, copy, trash ---------------------------------------
 
-    def rename(self, catalog: core.Catalog, name: str) -> None:
+    def rename(self, name: str) -> None:
         """Give the fleet a new name (empty: the default); Undo of a removal is kept.
 
         Saved Fleets renames without a builder page's version: the row is locked and read again,
@@ -656,23 +661,23 @@ class Fleet(models.Model):
         """
         with transaction.atomic():
             locked = Fleet.objects.select_for_update().get(pk=self.pk)
-            locked.store(replace(locked.to_core(), name=name.strip() or DEFAULT_NAME), catalog)
+            locked.store(replace(locked.to_core(), name=name.strip() or DEFAULT_NAME),
+                         locked.catalog())
             locked._save_edit()
         for field in (*EDITED_FIELDS, "version", "updated"):
             setattr(self, field, getattr(locked, field))
         self._report = locked._report
 
-    def copy(self, catalog: core.Catalog, *, owner: Any = None, owner_token: str = "",
+    def copy(self, *, owner: Any = None, owner_token: str = "",
              name: str | None = None) -> Fleet:
-        """A new fleet with this one's list, owned by ``owner`` or the browser of the token.
-
-        Named "<name> (copy)" unless ``name`` is given; nothing else (Undo, trash) is copied.
-        """
+        """A new fleet with this one's list, on its edition, owned by ``owner`` or the browser
+        of the token. Named "<name> (copy)" unless ``name`` is given; nothing else (Undo, trash,
+        a kept edition) is copied."""
         suffix = " (copy)"
         name = name or self.name[: rf.MAX_NAME_LENGTH - len(suffix)] + suffix
         fleet = Fleet(owner=owner if owner is not None and owner.is_authenticated else None,
                       session_key=owner_token)
-        fleet.store(replace(self.to_core(), name=name), catalog)
+        fleet.store(replace(self.to_core(), name=name), self.catalog())
         fleet.save()
         return fleet
 

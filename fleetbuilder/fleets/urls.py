@@ -37,6 +37,7 @@ urlpatterns = [
     path("<int:pk>/edition/update/", views.update_edition, name="update_edition"),
     path("<int:pk>/edition/undo/", views.undo_edition, name="undo_edition"),
     path("<int:pk>/edition/keep/", views.keep_edition, name="keep_edition"),
+    path("<int:pk>/editions/", views.fleet_compare, name="compare"),
     path(unit, views.fleet_unit, name="unit"),
     path(unit + "add-escort/", views.add_escort, name="add_escort"),
     path(unit + "move/", views.move_escort, name="move"),

@@ -662,6 +662,36 @@ def undo_remove(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Ou
 # --- editions (R-160, R-162) -------------------------------------------------------------------
 
 
+@require_GET
+def fleet_compare(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The list under its edition and another (``?against=n``, default the newest), unit by
+    unit, side by side; nothing is changed."""
+    fleet = fleet_for_request(request, pk)
+    if fleet.edition is None:
+        messages.info(request, "This list was built on the development catalogue; it has no "
+                      "edition to compare.")
+        return redirect(fleet)
+    own = editions.get(fleet.edition)
+    form = EditionForm({"edition": request.GET.get("against", "")})
+    newest = editions.latest()
+    try:
+        other = editions.get(form.cleaned_data["edition"]) if form.is_valid() else newest
+    except UnknownEdition as exc:
+        return render(request, "fleets/compare_unknown.html", {"fleet": fleet,
+                      "message": exc.message}, status=404)
+    assert other is not None  # the list has an edition, so there is one
+    comparison = fleet.compare_with(other.number)
+    labels = unit_labels(fleet, fleet.catalog())
+    rows = [{"label": labels[i], "old": a.points, "new": b.points, "delta": b.points - a.points}
+            for i, (a, b) in enumerate(zip(comparison.old.units, comparison.new.units,
+                                           strict=False))]
+    ctx = {"fleet": fleet, "own": own, "other": other, "known": editions.known(),
+           "comparison": comparison, "rows": rows,
+           "delta": comparison.new.points - comparison.old.points,
+           "problem_sets": [(own.title, comparison.old), (other.title, comparison.new)]}
+    return render(request, "fleets/compare.html", ctx)
+
+
 @fleet_edit
 def update_edition(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Outcome:
     """Move the list to the edition posted (the newest, from the banner); Undo comes back."""

@@ -297,3 +297,46 @@ def test_r160_every_shipped_edition_reads_and_its_files_match_their_sums() -> No
                 report = validate(sample_fleet(catalog, faction.slug, size), catalog)
                 assert report.legal, (info.number, faction.slug, size,
                                       [p.message for p in report.errors])
+
+
+@pytest.mark.django_db
+def test_side_by_side_shows_each_unit_under_both_editions_and_changes_nothing(
+        client: Client, start_fleet, edit) -> None:
+    fleet = start_fleet(client)
+    for ship in (LUNAR, SWORD, SWORD):
+        assert edit(fleet, "add-ship/", {"ship": ship}).status_code == 200
+    _on_edition(fleet, 1)
+    before = (fleet.version, fleet.points)
+    page = client.get(f"/fleets/{fleet.pk}/editions/?against=7").content.decode()
+    total_1 = _price(1, LUNAR) + 2 * _price(1, SWORD)
+    total_7 = _price(7, LUNAR) + 2 * _price(7, SWORD)
+    assert re.search(rf"Total</th><td class=\"num\">{total_1}</td><td class=\"num\">{total_7}",
+                     page)
+    assert re.search(rf"Lunar Class Cruiser</th><td class=\"num\">{_price(1, LUNAR)}</td>"
+                     rf"<td class=\"num\">{_price(7, LUNAR)}", page)
+    assert "Problems under Edition 1" in page and "Problems under Edition 7" in page
+    unknown = client.get(f"/fleets/{fleet.pk}/editions/?against=12")
+    assert unknown.status_code == 404
+    assert "the known editions are 1, 2, 3, 4, 5, 6, 7" in unknown.content.decode()
+    fleet.refresh_from_db()
+    assert (fleet.version, fleet.points) == before
+    # Another player's list is not theirs to compare.
+    assert Client().get(f"/fleets/{fleet.pk}/editions/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_saved_fleets_shows_each_lists_edition_and_flags_what_the_newest_changes(
+        client: Client, start_fleet, edit) -> None:
+    changed = start_fleet(client, name="Changed by edition 7")
+    assert edit(changed, "add-ship/", {"ship": LUNAR}).status_code == 200
+    _on_edition(changed, 1)
+    current = start_fleet(client, name="Already on edition 7")
+    assert edit(current, "add-ship/", {"ship": LUNAR}).status_code == 200
+    page = client.get("/fleets/").content.decode()
+    rows = {name: row for row in re.findall(r"<tr\b.*?</tr>", page, re.S)
+            for name in ("Changed by edition 7", "Already on edition 7") if name in row}
+    cell = re.search(r'data-label="Edition">(.*?)</td>', rows["Changed by edition 7"], re.S)
+    assert cell and cell.group(1).lstrip().startswith("1")
+    assert f"Edition 7: {_price(7, LUNAR)}" in cell.group(1)
+    cell = re.search(r'data-label="Edition">(.*?)</td>', rows["Already on edition 7"], re.S)
+    assert cell and cell.group(1).strip() == "7"
