@@ -4,16 +4,18 @@ a one-line summary, plus the squadron line-up every view shares ("3× Sword Frig
 Both are written for readers only; the plain-text list (:mod:`rules_core.textlist`) is the one
 that reads back. A Markdown list::
 
-    **Gothic Sector Patrol** · Imperial Navy · Skirmish · 985/1000 pts · Legal
+    **Gothic Sector Patrol** · Imperial Navy · Skirmish · Edition 7 · 985/1000 pts · Legal
     - **Lunar Class Cruiser** "Emperor's Wrath" · Flagship · Admiral: Commodore · 225 pts
       - Veteran Crew +15
     - **3× Sword Frigate** "Sword Squadron" · 105 pts
 
 and its summary::
 
-    Patrol · Imperial Navy · Skirmish · 985/1000 pts · Legal: Lunar Class Cruiser, 3× Sword Frigate
+    Patrol · Imperial Navy · Skirmish · Edition 7 · 985/1000 pts · Legal: Lunar Class Cruiser, …
 
-Names a player typed are escaped, so ``*Waaagh*`` stays literal and ``@everyone`` pings nobody.
+"Edition 7" is the catalogue edition the list is priced under (R-160); a list naming none has
+no such part. Names a player typed are escaped, so ``*Waaagh*`` stays literal and ``@everyone``
+pings nobody.
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ def _head(catalog: Catalog, fleet: Fleet, report: ValidationReport,
         variant = faction.variant(fleet.variant)
         parts.append(variant.name if variant else fleet.variant)
     parts.append(fleet.game_size.label)
+    if fleet.edition is not None:  # the prices are that edition's (R-160)
+        parts.append(f"Edition {fleet.edition}")
     parts.append(f"{report.points}/{fleet.band.max} pts")
     parts.append(_verdict(report))
     return parts

@@ -1,12 +1,18 @@
 """Share codes: a whole fleet list in a short URL-safe string that any instance can open (R-90).
 
-A code is ``v1.`` followed by the base64url (no padding) of the raw-deflated compact JSON of the
+A code is ``v2.`` followed by the base64url (no padding) of the raw-deflated compact JSON of the
 fleet. The compact form is the contract-1 document as positional arrays with trailing defaults
 left out::
 
-    [faction, game_size, name, variant, [min, max] | null, notes, [unit, ...]]
+    [faction, game_size, name, variant, [min, max] | null, notes, [unit, ...], edition]
     ship unit:  ["s", ship, name, flagship (0/1), admiral, [upgrade, ...]]
     squadron:   ["q", name, [[ship, [upgrade, ...]], ...]]
+
+``edition`` (R-160) is the catalogue edition the list names: a whole number, or null for a
+list that names none. A ``v2.`` code always has it, so its top array has exactly eight items
+and none of the seven before it is left out. A ``v1.`` code (made before editions) is the
+same form without it: at most seven items, read as a list naming no edition (``edition`` None;
+R-161 says which edition the app reads it under).
 
 Decoding rebuilds the contract-1 document and reads it with ``rules_core.fleet.parse_fleet``, so
 a code is checked exactly as strictly as a fleet file (R-20). Decoding is bounded: codes longer
@@ -32,7 +38,8 @@ from rules_core.fleet import (
     parse_fleet,
 )
 
-PREFIX = "v1."
+VERSION_CODE = 2  # the version new codes are written in; 1 is still read (R-161)
+PREFIX = f"v{VERSION_CODE}."
 # A code travels in a URL path: stay well inside the 4 KB request line many servers allow.
 MAX_CODE_LENGTH = 3000
 MAX_PAYLOAD_BYTES = 64 * 1024  # the inflated compact JSON; a 100-unit fleet is far below it
@@ -65,7 +72,7 @@ def _trim(items: list[Any], defaults: tuple[Any, ...]) -> list[Any]:
 
 
 def to_compact(fleet: Fleet) -> list[Any]:
-    """The compact positional form of ``fleet`` (see the module docstring)."""
+    """The compact positional form of ``fleet``, as a ``v2.`` code holds it (module docstring)."""
     units: list[Any] = []
     for unit in fleet.units:
         if isinstance(unit, ShipUnit):
@@ -78,11 +85,9 @@ def to_compact(fleet: Fleet) -> list[Any]:
             ships = [_trim([s.ship, list(s.upgrades)], ([],)) for s in unit.ships]
             units.append([_SQUADRON, unit.name, ships])
     limit = fleet.points_limit
-    return _trim(
-        [fleet.faction, fleet.game_size.value, fleet.name, fleet.variant,
-         None if limit is None else [limit.min, limit.max], fleet.notes, units],
-        (None, None, None, "", []),
-    )
+    return [fleet.faction, fleet.game_size.value, fleet.name, fleet.variant,
+            None if limit is None else [limit.min, limit.max], fleet.notes, units,
+            fleet.edition]
 
 
 def encode(fleet: Fleet) -> str:
@@ -102,7 +107,8 @@ def encode(fleet: Fleet) -> str:
 # --- reading ------------------------------------------------------------------------------
 
 
-def _inflate(code: str) -> bytes:
+def _inflate(code: str) -> tuple[int, bytes]:
+    """The code's version (1 or 2) and its inflated payload."""
     if len(code) > MAX_CODE_LENGTH:
         raise ShareCodeError(
             f"The share code is {len(code)} characters long; the limit is {MAX_CODE_LENGTH}."
@@ -110,12 +116,12 @@ def _inflate(code: str) -> bytes:
     match = _CODE_RE.match(code)
     if match is None:
         raise ShareCodeError(
-            "That is not a share code: a code starts with 'v1.' followed by letters, digits, "
-            "'-' and '_'."
+            f"That is not a share code: a code starts with '{PREFIX}' (or 'v1.') followed by "
+            "letters, digits, '-' and '_'."
         )
     version = int(match.group(1))
-    if version != 1:
-        newer = " (made by a newer version of the app)" if version > 1 else ""
+    if version not in (1, VERSION_CODE):
+        newer = " (made by a newer version of the app)" if version > VERSION_CODE else ""
         raise ShareCodeError(f"Share codes of version {version} cannot be read{newer}.")
     body = match.group(2)
     if len(body) % 4 == 1:
@@ -139,7 +145,7 @@ def _inflate(code: str) -> bytes:
         raise ShareCodeError("The share code is cut short; copy the whole code.")
     if inflater.unused_data:
         raise ShareCodeError("The share code has extra characters after its end.")
-    return payload
+    return version, payload
 
 
 def _at(items: list[Any], i: int, default: Any = None) -> Any:
@@ -153,9 +159,15 @@ def _array(value: object, where: str, max_len: int) -> list[Any]:
     return value
 
 
-def from_compact(data: object) -> dict[str, Any]:
-    """The contract-1 document of a compact form (shape errors are left to ``parse_fleet``)."""
-    top = _array(data, "the fleet", 7)
+def from_compact(data: object, version: int = VERSION_CODE) -> dict[str, Any]:
+    """The contract-1 document of a compact form of code ``version`` (shape errors are left to
+    ``parse_fleet``): a ``v2.`` form has exactly eight items, the last its edition; a ``v1.``
+    form at most seven, and no edition."""
+    top = _array(data, "the fleet", 8 if version >= 2 else 7)
+    if version >= 2 and len(top) != 8:
+        raise ShareCodeError("The share code is damaged (a version 2 code names its edition "
+                             f"as the 8th item of the fleet; it has {len(top)} items).",
+                             path="edition")
     limit = _at(top, 4)
     if isinstance(limit, list) and len(limit) == 2:
         limit = {"min": limit[0], "max": limit[1]}
@@ -180,24 +192,29 @@ def from_compact(data: object) -> dict[str, Any]:
         else:
             raise ShareCodeError(f"The share code is damaged ({where} is neither a ship nor a "
                                  "squadron).", path=where)
-    return {
+    doc = {
         "format": FORMAT, "version": VERSION, "name": _at(top, 2), "faction": _at(top, 0),
         "variant": _at(top, 3), "game_size": _at(top, 1), "points_limit": limit,
         "units": units, "notes": _at(top, 5, ""),
     }
+    if version >= 2:
+        doc["edition"] = top[7]  # parse_fleet checks it: a whole number 1–9999, or null
+    return doc
 
 
 def decode(code: str) -> Fleet:
-    """The fleet a share code holds; ShareCodeError (with a message for players) if unusable."""
+    """The fleet a share code holds; ShareCodeError (with a message for players) if unusable.
+
+    A ``v1.`` code names no edition: its fleet's ``edition`` is None (R-161)."""
     code = code.strip()
-    payload = _inflate(code)
+    version, payload = _inflate(code)
     try:
         data = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ShareCodeError("The share code is damaged (its contents are not readable).") \
             from None
     try:
-        return parse_fleet(from_compact(data))
+        return parse_fleet(from_compact(data, version))
     except FleetFormatError as exc:
         raise ShareCodeError(
             f"The share code holds an unusable fleet ({exc.path or 'the fleet'}: {exc.message}).",

@@ -6,6 +6,7 @@
     Faction: Imperial Navy
     Variant: Gothic Sector Fleet
     Game size: Skirmish (750–1000 points)
+    Edition: 7 (2026-12-02, Necrons' Battle ships)
     Points: 985 · Legal
 
     * Lunar Class Cruiser "Emperor's Wrath" [Flagship] [Admiral: Commodore] · 225 pts
@@ -22,7 +23,10 @@
 Structure comes from each line's first character, never from indentation (forums strip it):
 ``*`` (or ``•``) a unit, ``-`` (or ``–``, ``◦``) an escort of the squadron above, ``+`` an
 upgrade of the ship above, ``!`` a problem; code-fence lines are skipped. Points, the verdict and
-problems are written for readers and ignored when read back: the reader recomputes them. Ships,
+problems are written for readers and ignored when read back: the reader recomputes them.
+The ``Edition:`` line names the catalogue edition the list is priced under (R-160): its number,
+then its label in brackets, for readers (ignored when read back); a list that names no edition
+has no such line, and its reader leaves ``edition`` None (R-161 says which edition that is). Ships,
 upgrades, admirals, factions and variants are written by their catalogue names (read back in any
 case), or by slug where a name would not lead back to the same slug (an unknown slug, or another
 faction's ship sharing a name). Unit names are always in double quotes as JSON strings; a fleet
@@ -51,6 +55,7 @@ from rules_core.fleet import (
     ShipUnit,
     parse_fleet,
 )
+from rules_core.limits import MAX_EDITION
 from rules_core.validator import (
     ValidationReport,
     catalog_index,
@@ -62,6 +67,9 @@ MAX_TEXT_LENGTH = 64 * 1024  # characters; a 100-unit list is well under it
 SEP = " · "
 _PATH_RE = re.compile(r"^units\[(\d+)\](?:\.ships\[(\d+)\])?")
 _BAND_RE = re.compile(r"\(\s*(\d{1,6})\s*[–-]\s*(\d{1,6})")
+# "Edition: 7", "Edition: 7 (its label)"; "Edition 7 (its label)", as the pages title it, too.
+_EDITION_RE = re.compile(r"(?i)^edition\s*:?\s*(\d{1,6})\s*(?:\(.*\))?$")
+_EDITION_START = re.compile(r"(?i)^edition(?:\s*:|\s+\d)")
 _LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
@@ -147,8 +155,10 @@ def _pts(points: int) -> str:
     return f"{SEP}{points} pts"
 
 
-def to_text(catalog: Catalog, fleet: Fleet, report: ValidationReport) -> str:
-    """The list as plain text (see the module docstring); ``report`` is ``validate(fleet)``."""
+def to_text(catalog: Catalog, fleet: Fleet, report: ValidationReport, *,
+            edition_label: str = "") -> str:
+    """The list as plain text (see the module docstring); ``report`` is ``validate(fleet)``
+    under the catalogue of ``fleet.edition``, whose label ``edition_label`` is."""
     names = _Names.build(catalog, fleet.faction)
     idx = catalog_index(catalog)
     lines: list[str] = []
@@ -159,6 +169,9 @@ def to_text(catalog: Catalog, fleet: Fleet, report: ValidationReport) -> str:
         lines.append("Variant: " + names.token(fleet.variant, names.variants))
     band = fleet.band
     lines.append(f"Game size: {fleet.game_size.label} ({band.min}–{band.max} points)")
+    if fleet.edition is not None:
+        label = " ".join(edition_label.split())
+        lines.append(f"Edition: {fleet.edition}" + (f" ({label})" if label else ""))
     errors = len(report.errors)
     verdict = "Legal" if report.legal else f"Not legal, {errors} problem{'s' * (errors != 1)}"
     lines.append(f"Points: {report.points}{SEP}{verdict}")
@@ -208,7 +221,7 @@ def to_text(catalog: Catalog, fleet: Fleet, report: ValidationReport) -> str:
 # A list copied back from a rendered forum post has bullets where the markers were.
 _MARKERS = {"*": "*", "•": "*", "-": "-", "–": "-", "◦": "-", "+": "+"}
 _HEADERS = {"fleet": "name", "faction": "faction", "variant": "variant", "game size": "game_size",
-            "points": None}
+            "edition": "edition", "points": None}
 
 
 class _Reader:
@@ -275,6 +288,8 @@ class _Reader:
                 continue
             key, colon, rest = line.partition(":")
             key = key.strip().lower()
+            if _EDITION_START.match(line):  # "Edition 7 (label)" has no colon
+                key, colon, rest = "edition", ":", line[len("edition"):].lstrip(" :")
             if key == "notes" and colon:
                 self.notes_line = number
                 if rest.strip():
@@ -429,6 +444,10 @@ class _Reader:
                 raise TextListError(line, "a custom game size needs its band, e.g. "
                                           "'Custom (400–900 points)'")
             doc["points_limit"] = {"min": int(band.group(1)), "max": int(band.group(2))}
+        if "edition" in self.header:
+            line, raw = self.header["edition"]
+            doc["edition"] = _edition_number(raw, line)
+            where["edition"] = line
         doc["units"] = self.units
         doc["notes"] = self.notes
         if self.notes_line:
@@ -446,8 +465,37 @@ class _Reader:
         return where.get(head)
 
 
+def _edition_number(raw: str, line: int) -> int:
+    match = _EDITION_RE.match("edition: " + raw.strip())
+    if match is None:
+        raise TextListError(line, "the edition line is 'Edition: N', N its number (e.g. "
+                                  "'Edition: 7')")
+    number = int(match.group(1))
+    if not 1 <= number <= MAX_EDITION:
+        raise TextListError(line, f"there is no edition {number} (editions are numbered from 1 "
+                                  f"to {MAX_EDITION})")
+    return number
+
+
+def edition_of(text: str) -> int | None:
+    """The edition a text list names (its ``Edition:`` line before the first unit), or None;
+    TextListError for an edition line that is not one. Read before :func:`from_text`, so the
+    list's names are looked up in its own edition's catalogue (R-160)."""
+    for number, row in enumerate(text[:MAX_TEXT_LENGTH + 1].splitlines(), 1):
+        line = row.strip()
+        if line[:1] in _MARKERS and (len(line) == 1 or line[1] == " "):
+            return None  # the units start: the header is over
+        if line.lower().startswith("notes") and line[5:].lstrip().startswith(":"):
+            return None
+        if _EDITION_START.match(line):
+            return _edition_number(line[len("edition"):].lstrip(" :"), number)
+    return None
+
+
 def from_text(catalog: Catalog, text: str) -> Fleet:
-    """Read a plain-text list back into a fleet; TextListError names the line at fault."""
+    """Read a plain-text list back into a fleet; TextListError names the line at fault.
+
+    ``catalog`` is the one of the edition the text names (:func:`edition_of`), for its names."""
     if len(text) > MAX_TEXT_LENGTH:
         raise TextListError(None, f"the text is {len(text)} characters long; the limit is "
                                   f"{MAX_TEXT_LENGTH}")

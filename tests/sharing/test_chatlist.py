@@ -134,3 +134,13 @@ def test_the_shared_view_names_a_squadrons_lineup(client, make_fleet) -> None:
     assertContains(page, '<span class="unit__kind">3× Sword Frigate</span>', html=True)
     assertContains(page, '<span class="unit__kind">1× Sword Frigate, 1× Firestorm Frigate'
                          '</span>', html=True)
+
+
+def test_the_chat_list_names_the_lists_edition(data_catalog) -> None:
+    """R-160: whoever reads the list in a chat sees whose prices it carries."""
+    fleet = replace(patrol(), edition=7)
+    report = validate(fleet, data_catalog)
+    assert to_markdown(data_catalog, fleet, report).splitlines()[0].split(" · ")[3] == \
+        "Edition 7"
+    assert " · Skirmish · Edition 7 · " in one_line(data_catalog, fleet, report)
+    assert "Edition" not in one_line(data_catalog, patrol(), validate(patrol(), data_catalog))

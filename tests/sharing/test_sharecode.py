@@ -1,4 +1,7 @@
-"""Share codes (R-90): every sample fleet survives the trip, and bad codes are refused clearly."""
+"""Share codes (R-90): every sample fleet survives the trip, and bad codes are refused clearly.
+
+New codes are ``v2.`` and carry the list's edition (R-160); ``v1.`` codes from before editions
+still open, naming none (R-161)."""
 
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ def test_every_sample_fleet_round_trips_and_stays_short(data_catalog) -> None:
     assert len(fleets) == 14 * 4
     for fleet in fleets:
         code = encode(fleet)
-        assert code.startswith("v1.") and set(code) <= URL_SAFE
+        assert code.startswith("v2.") and set(code) <= URL_SAFE
         assert decode(code) == fleet
         assert encode(decode(code)) == code  # export -> import -> export is identical
         # Far shorter than the file, and short enough for a chat message or a QR code.
@@ -64,6 +67,7 @@ fleets = st.builds(
     game_size=st.sampled_from([g for g in rf.GameSize if g is not rf.GameSize.CUSTOM]),
     units=st.lists(ship_units | squadrons, max_size=8).map(tuple),
     name=st.none() | names, variant=st.none() | slugs, notes=notes,
+    edition=st.none() | st.integers(1, 9999),
 )
 
 
@@ -98,7 +102,7 @@ def test_a_fleet_too_big_for_a_code_is_refused_when_encoding() -> None:
     ("", "not a share code"),
     ("hello", "not a share code"),
     ("v1.abc$def", "not a share code"),
-    ("v2.q1YqSs1OLVKyUlAqzs9NVdJRSs7PS8nPBqFSUwFV", "version 2 cannot be read (made by a newer"),
+    ("v3.i1bKL8ouVtJRKkgsKcrPUYoFAA", "version 3 cannot be read (made by a newer"),
     ("v1.A", "cut short"),  # a lone character holds no whole byte
     ("v1.____", "damaged (it does not decompress)"),
 ])
@@ -144,3 +148,55 @@ def test_a_code_with_a_bad_game_size_names_it() -> None:
 def test_garbage_inside_a_valid_wrapper_is_refused(payload: bytes) -> None:
     with pytest.raises(ShareCodeError):
         decode(raw_code(payload))
+
+
+# --- editions (R-160, R-161) ---------------------------------------------------------------
+
+
+def test_a_new_code_carries_the_lists_edition(data_catalog) -> None:
+    """R-160: every list names its edition, and its share code carries it."""
+    fleet = replace(every_sample(data_catalog)[0], edition=5)
+    code = encode(fleet)
+    assert code.startswith("v2.")
+    assert decode(code).edition == 5
+    assert decode(code) == fleet
+    unnamed = replace(fleet, edition=None)  # a development state's list names none
+    assert decode(encode(unnamed)).edition is None
+
+
+def test_a_v1_code_still_opens_and_names_no_edition() -> None:
+    """R-161: a v1. code (made before editions) reads as a list naming none."""
+    payload = json.dumps(["orks", "patrol", "Old Waaagh", None, None, "",
+                          [["s", "kill-kroozer", None, 1]]]).encode()
+    fleet = decode(raw_code(payload, "v1."))
+    assert fleet.edition is None
+    assert fleet.name == "Old Waaagh" and fleet.units[0].flagship
+
+
+def test_a_v1_code_cannot_smuggle_an_edition() -> None:
+    payload = json.dumps(["orks", "patrol", None, None, None, "", [], 7]).encode()
+    with pytest.raises(ShareCodeError, match="damaged"):
+        decode(raw_code(payload, "v1."))
+
+
+@pytest.mark.parametrize("top", [
+    ["orks", "patrol"],  # trailing items left out: a v2 code names its edition
+    ["orks", "patrol", None, None, None, "", []],
+    ["orks", "patrol", None, None, None, "", [], 7, "more"],
+])
+def test_a_v2_code_needs_exactly_eight_items(top: list[object]) -> None:
+    with pytest.raises(ShareCodeError, match="damaged"):
+        decode(raw_code(json.dumps(top).encode(), "v2."))
+
+
+@pytest.mark.parametrize("edition", [0, 10_000, -1, "7", 7.5, True, [7]])
+def test_a_v2_code_with_a_bad_edition_names_it(edition: object) -> None:
+    payload = json.dumps(["orks", "patrol", None, None, None, "", [], edition]).encode()
+    with pytest.raises(ShareCodeError, match="edition") as caught:
+        decode(raw_code(payload, "v2."))
+    assert caught.value.path == "edition"
+
+
+def test_a_v2_code_may_name_no_edition() -> None:
+    payload = json.dumps(["orks", "patrol", None, None, None, "", [], None]).encode()
+    assert decode(raw_code(payload, "v2.")).edition is None

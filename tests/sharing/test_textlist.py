@@ -8,7 +8,7 @@ import pytest
 
 from rules_core import fleet as rf
 from rules_core.limits import points_over
-from rules_core.textlist import MAX_TEXT_LENGTH, TextListError, from_text, to_text
+from rules_core.textlist import MAX_TEXT_LENGTH, TextListError, edition_of, from_text, to_text
 from rules_core.validator import validate
 
 from .conftest import every_sample
@@ -248,3 +248,61 @@ def test_a_list_copied_back_from_a_forum_post_reads(data_catalog) -> None:
                          ("◦ " + x.strip()[2:]) if x.strip().startswith("- ") else x.strip()
                          for x in text.splitlines())
     assert from_text(data_catalog, f"```\n{rendered}\n```\n") == fleet
+
+
+# --- editions (R-160, R-161) ---------------------------------------------------------------
+
+
+def test_the_text_names_the_lists_edition_and_reads_it_back(data_catalog) -> None:
+    """R-160: the text list names its edition (number and label) and reads it back."""
+    fleet = replace(commanded(data_catalog), edition=7)
+    text = to_text(data_catalog, fleet, validate(fleet, data_catalog),
+                   edition_label="2026-12-02, Necrons' Battle ships")
+    lines = text.splitlines()
+    assert "Edition: 7 (2026-12-02, Necrons' Battle ships)" in lines
+    assert lines.index("Edition: 7 (2026-12-02, Necrons' Battle ships)") < \
+        next(i for i, x in enumerate(lines) if x.startswith("Points:"))
+    assert edition_of(text) == 7
+    assert from_text(data_catalog, text) == fleet
+
+
+def test_a_list_naming_no_edition_has_no_edition_line(data_catalog) -> None:
+    """R-161: a text without an edition line names none (the app reads it under the first)."""
+    fleet = commanded(data_catalog)
+    text = text_of(data_catalog, fleet)
+    assert not any(x.startswith("Edition") for x in text.splitlines())
+    assert edition_of(text) is None
+    assert from_text(data_catalog, text).edition is None
+
+
+@pytest.mark.parametrize("line", ["Edition: 5", "edition: 5 (an old one)", "Edition 5",
+                                  "Edition 5 (2025-01, the second reprice)", "EDITION:5"])
+def test_an_edition_line_reads_as_written_or_as_the_pages_title_it(data_catalog,
+                                                                  line: str) -> None:
+    text = f"Faction: Orks\nGame size: Patrol\n{line}\n* Ork Kill Kroozer"
+    assert edition_of(text) == 5
+    assert from_text(data_catalog, text).edition == 5
+
+
+def test_an_edition_line_after_the_ships_is_not_the_lists() -> None:
+    text = "Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer\nEdition: 5"
+    assert edition_of(text) is None
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("Edition: seven", "the edition line is 'Edition: N'"),
+    ("Edition: 0", "there is no edition 0"),
+    ("Edition: 10000", "there is no edition 10000"),
+    ("Edition: 7 and a half", "the edition line is 'Edition: N'"),
+])
+def test_a_broken_edition_line_names_its_line(data_catalog, line: str, message: str) -> None:
+    text = f"Faction: Orks\nGame size: Patrol\n{line}\n* Ork Kill Kroozer"
+    for read in (lambda: edition_of(text), lambda: from_text(data_catalog, text)):
+        with pytest.raises(TextListError) as caught:
+            read()
+        assert caught.value.line == 3 and message in caught.value.message
+
+
+def test_a_second_edition_line_is_refused(data_catalog) -> None:
+    with pytest.raises(TextListError, match="a second 'edition' line"):
+        from_text(data_catalog, "Faction: Orks\nEdition: 7\nGame size: Patrol\nEdition: 6")
