@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -62,6 +63,8 @@ def sync(directory: Path = EDITIONS_DIR) -> list[int]:
             published=info.published.replace(tzinfo=UTC), notes=info.notes,
             data_version=info.data_version, sha256=info.sha256, data=raw.decode("utf-8"))
         added.append(info.number)
+    global _memo
+    _memo = None
     # Every process reads the list from the shared cache: dropped now, and written again from
     # the database once this load commits (a rolled-back load leaves no edition behind).
     _cache_call("delete", LIST_KEY)
@@ -70,7 +73,10 @@ def sync(directory: Path = EDITIONS_DIR) -> list[int]:
 
 
 def forget_list() -> None:
-    """Drop the shared list (it is read again from the database on next use)."""
+    """Drop the shared list and this process's copy (read again from the database on next
+    use)."""
+    global _memo
+    _memo = None
     _cache_call("delete", LIST_KEY)
 
 
@@ -91,14 +97,29 @@ def _read_list() -> tuple[EditionInfo, ...]:
 
 
 def known() -> tuple[EditionInfo, ...]:
-    """Every edition published here, oldest first (headers only)."""
+    """Every edition published here, oldest first (headers only).
+
+    A process keeps the list it read for a few seconds (a request asks several times); the
+    shared cache, refreshed by every load that adds an edition, and the database behind it are
+    the source. Editions are only ever added, so a list at most MEMO_SECONDS old lacks at most
+    one just published."""
+    global _memo
+    now = time.monotonic()
+    if _memo is not None and now - _memo[0] < MEMO_SECONDS:
+        return _memo[1]
     cached = _cache_call("get", LIST_KEY)
     if isinstance(cached, tuple) and all(isinstance(i, EditionInfo) for i in cached):
-        return cached
-    infos = _read_list()
-    if infos:  # after commit, and only if absent: never over what a load wrote
-        transaction.on_commit(lambda: _cache_call("add", LIST_KEY, infos, LIST_TTL))
+        infos = cached
+    else:
+        infos = _read_list()
+        if infos:  # after commit, and only if absent: never over what a load wrote
+            transaction.on_commit(lambda: _cache_call("add", LIST_KEY, infos, LIST_TTL))
+    _memo = (now, infos)
     return infos
+
+
+MEMO_SECONDS = 5.0
+_memo: tuple[float, tuple[EditionInfo, ...]] | None = None
 
 
 def numbers() -> tuple[int, ...]:

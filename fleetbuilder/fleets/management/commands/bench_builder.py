@@ -28,8 +28,9 @@ from django.db import transaction
 from django.test import Client
 from django.test.utils import override_settings
 
-from fleetbuilder.catalog import loader
+from fleetbuilder.catalog import editions, loader
 from fleetbuilder.dbready import require_database
+from rules_core.editions import UnknownEdition
 from rules_core.validator import validate
 
 from ...bench import (
@@ -61,6 +62,9 @@ class Command(BaseCommand):
                             help="the fleet's size in units for the answer of every edit")
         parser.add_argument("--check", action="store_true",
                             help="exit 1 if a goal is missed")
+        parser.add_argument("--edition", type=int, default=None,
+                            help="put the benchmark's fleet on this published edition (R-160): "
+                            "an older one prices it apart and shows the newest's banner")
 
     def handle(self, *args: Any, **options: Any) -> None:
         require_database()
@@ -68,17 +72,23 @@ class Command(BaseCommand):
         if catalog.faction(FACTION) is None:
             raise CommandError("the catalogue is not loaded: run manage.py load_catalog first")
         with override_settings(ALLOWED_HOSTS=["testserver"]), transaction.atomic():
-            missed = self.run(options["repeat"], options["ships"], options["units"])
+            missed = self.run(options["repeat"], options["ships"], options["units"],
+                              options["edition"])
             transaction.set_rollback(True)
         if missed and options["check"]:
             raise SystemExit(1)
 
-    def run(self, repeat: int, ships: int, unit_count: int) -> bool:
-        catalog = loader.core_catalog()
+    def run(self, repeat: int, ships: int, unit_count: int, edition: int | None) -> bool:
         client = Client()
         response = client.post("/fleets/new/", {"faction": FACTION, "game_size": "armada",
                                                 "name": "Benchmark"})
         fleet = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
+        if edition is not None and edition != fleet.edition:
+            try:
+                fleet.change_edition(edition)
+            except UnknownEdition as exc:
+                raise CommandError(exc.message) from None
+        catalog = fleet.catalog()
         url = f"/fleets/{fleet.pk}/add-ship/"
         headers = {"HX-Request": "true"}
         data = {"ship": "lunar-class-cruiser"}
@@ -123,8 +133,10 @@ class Command(BaseCommand):
         report = validate(core_fleet, catalog)
 
         out = self.stdout.write
+        newest = editions.latest()
         out(f"fleet: {core_fleet.ship_count} ships in {len(core_fleet.units)} units, "
-            f"{report.points} points, {'legal' if report.legal else 'not legal'}")
+            f"{report.points} points, {'legal' if report.legal else 'not legal'}, edition "
+            f"{fleet.edition} (newest: {newest.number if newest else 'none'})")
         out(f"validator alone:            median {validator_ms:7.3f} ms   (goal < 2 ms)")
         missed = validator_ms >= 2
         for size, (ms, count, size_bytes) in results.items():
@@ -158,7 +170,7 @@ class Command(BaseCommand):
         """The largest answer of each kind of edit (bench.edit_cases), and where it was made."""
         reset(units)
         largest: dict[str, tuple[int, str]] = {}
-        for case in edit_cases(fleet, loader.core_catalog()):
+        for case in edit_cases(fleet, fleet.catalog()):
             reset(units)
             self.measure(client, fleet, case, largest)
         return largest
