@@ -19,6 +19,8 @@ BY_VIEW = {
     "fleets:list": "fleets",
     "gunnery:calculator": "gunnery",
     "balance:page": "balance",
+    "editions:list": "editions",
+    "editions:edition": "editions",
     "accounts:account": "account",
     "accounts:login": "login",
     "accounts:signup": "signup",

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "fleetbuilder.cards",
     "fleetbuilder.simulator",
     "fleetbuilder.balance",
+    "fleetbuilder.editions",  # published catalogues: changelog, feed
     "fleetbuilder.analysis",
     "fleetbuilder.battlepack",
     "fleetbuilder.api",

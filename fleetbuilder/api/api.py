@@ -538,3 +538,8 @@ def cancel_run(request: HttpRequest, public_id: str) -> dict[str, Any]:
         raise HttpError(403, "Only the player who started this run can cancel it.")
     run.cancel()
     return _run_body(request, run)
+
+
+# --- editions: fleetbuilder/api/editions.py ----------------------------------------
+
+api.add_router("/editions", "fleetbuilder.api.editions.router")

@@ -10,21 +10,49 @@ once, and the table made from the chunks equals the one the command plays in-pro
 
 A ``BalanceTable`` is a finished round robin that someone chose to publish
 (``manage.py balance … --publish``); the Balance page shows the newest of each setting.
+
+Runs and tables record the edition (R-160) whose catalogue they were played under: the
+published edition whose data files had the run's catalogue version, or none when the data files
+were a development state. An edition's changelog compares two editions' tables
+(:meth:`BalanceTable.movement`).
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import models, transaction
 from django.utils import timezone
 
+from fleetbuilder.catalog import editions
 from rules_core import fleet as rf
-from rules_core.balance import BalanceSpec, Pair, PairCounts, RoundRobin, chunks, plan
+from rules_core.balance import (
+    TERRAIN_LABELS,
+    BalanceSpec,
+    Pair,
+    PairCounts,
+    RoundRobin,
+    chunks,
+    plan,
+)
 from rules_core.catalog import Catalog
 
 log = logging.getLogger("fleetbuilder.balance")
+
+
+def edition_of(catalog_version: str) -> int | None:
+    """The published edition whose data files had ``catalog_version`` (R-160); None for a
+    development state (files that are no edition)."""
+    for info in reversed(editions.known()):
+        if info.data_version == catalog_version:
+            return info.number
+    return None
+
+
+def setting_label(size: str, policy: str, terrain: str) -> str:
+    return f"{size.capitalize()} · {policy} policy · {TERRAIN_LABELS.get(terrain, terrain)}"
 
 
 class BalanceRun(models.Model):
@@ -39,6 +67,9 @@ class BalanceRun(models.Model):
     spec = models.JSONField(help_text="BalanceSpec.to_dict(), with the factions that play.")
     fleets = models.JSONField(help_text="[{slug, fleet}]: each faction's sample fleet file.")
     catalog_version = models.CharField(max_length=64)
+    edition = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The edition it was played under (R-160); empty for "
+        "a development state.")
     chunk_battles = models.PositiveIntegerField(default=10)
     total = models.PositiveIntegerField(help_text="Battles in the whole round robin.")
     done = models.PositiveIntegerField(default=0)
@@ -60,8 +91,8 @@ class BalanceRun(models.Model):
         return cls.objects.create(
             spec=spec.to_dict(),
             fleets=[{"slug": slug, "fleet": rf.fleet_to_dict(f)} for slug, f in rr.fleets.items()],
-            catalog_version=rr.catalog.version, chunk_battles=max(1, chunk_battles),
-            total=rr.total_battles)
+            catalog_version=rr.catalog.version, edition=edition_of(rr.catalog.version),
+            chunk_battles=max(1, chunk_battles), total=rr.total_battles)
 
     def round_robin(self, catalog: Catalog) -> RoundRobin:
         """The run's round robin, with the fleets stored at its start."""
@@ -165,6 +196,10 @@ class BalanceTableQuerySet(models.QuerySet["BalanceTable"]):
                 out.append(table)
         return out
 
+    def of_edition(self, number: int) -> list[BalanceTable]:
+        """The newest table of each setting played under edition ``number``."""
+        return self.filter(edition=number).newest_per_setting()
+
 
 class BalanceTable(models.Model):
     """A published round robin: what the Balance page shows."""
@@ -175,6 +210,9 @@ class BalanceTable(models.Model):
     battles = models.PositiveIntegerField(help_text="Battles a pair.")
     seed = models.BigIntegerField()
     catalog_version = models.CharField(max_length=64)
+    edition = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The edition it was played under (R-160); empty for "
+        "a development state.")
     command = models.TextField(help_text="The command that plays it again.")
     result = models.JSONField(help_text="rules_core.balance.balance_table()")
     seconds = models.FloatField(null=True, blank=True, help_text="How long it took to play.")
@@ -200,9 +238,79 @@ class BalanceTable(models.Model):
         return cls.objects.create(
             size=result["size"], policy=result["policy"], terrain=result["terrain"],
             battles=result["battles_per_pair"], seed=result["seed"],
-            catalog_version=result["catalog_version"], command=command, result=result,
+            catalog_version=result["catalog_version"],
+            edition=edition_of(result["catalog_version"]), command=command, result=result,
             seconds=seconds, note=note)
 
     @property
     def setting(self) -> tuple[str, str, str]:
         return (self.size, self.policy, self.terrain)
+
+    @property
+    def setting_label(self) -> str:
+        return setting_label(*self.setting)
+
+    def scores(self) -> dict[str, tuple[str, float]]:
+        """Each faction's score against the field: slug -> (name, score)."""
+        return {row["slug"]: (row["name"], float(row["score"]))
+                for row in self.result["factions"]}
+
+    @classmethod
+    def movement(cls, old_edition: int, new_edition: int) -> BalanceMovement:
+        """How each faction's score moved from one edition's tables to another's, for every
+        setting both have a table of (the newest of each)."""
+        old = {t.setting: t for t in cls.objects.of_edition(old_edition)}
+        new = {t.setting: t for t in cls.objects.of_edition(new_edition)}
+        shared = sorted(set(old) & set(new), key=lambda s: (
+            cls.SIZE_ORDER.index(s[0]) if s[0] in cls.SIZE_ORDER else 9, s))
+        wanted = [t.pk for s in shared for t in (old[s], new[s])]
+        tables = cls.objects.in_bulk(wanted)  # the results, in one query
+        settings = []
+        for setting in shared:
+            before = tables[old[setting].pk].scores()
+            after = tables[new[setting].pk].scores()
+            factions = [FactionMove(slug, after[slug][0], before[slug][1], after[slug][1])
+                        for slug in sorted(set(before) & set(after),
+                                           key=lambda slug: after[slug][0])]
+            settings.append(SettingMove(setting_label(*setting), tuple(factions)))
+        return BalanceMovement(old_edition, new_edition, bool(old), bool(new), tuple(settings))
+
+
+@dataclass(frozen=True, slots=True)
+class FactionMove:
+    """One faction's score against the field under two editions, on one setting."""
+
+    slug: str
+    name: str
+    old: float
+    new: float
+
+    @property
+    def old_pct(self) -> int:
+        return round(100 * self.old)
+
+    @property
+    def new_pct(self) -> int:
+        return round(100 * self.new)
+
+    @property
+    def points(self) -> int:
+        """The change in percentage points, as the page shows it (from the rounded scores)."""
+        return self.new_pct - self.old_pct
+
+
+@dataclass(frozen=True, slots=True)
+class SettingMove:
+    label: str
+    factions: tuple[FactionMove, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceMovement:
+    """The balance tables' movement between two editions: the settings both have a table of."""
+
+    old_edition: int
+    new_edition: int
+    old_has_tables: bool
+    new_has_tables: bool
+    settings: tuple[SettingMove, ...]

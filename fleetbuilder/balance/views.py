@@ -23,10 +23,10 @@ from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from fleetbuilder.catalog import pagecache
+from fleetbuilder.catalog import editions, pagecache
 from rules_core.balance import TERRAIN_LABELS
 
-from .models import BalanceTable
+from .models import BalanceTable, setting_label
 
 log = logging.getLogger("fleetbuilder.balance")
 
@@ -74,10 +74,6 @@ def build_id() -> str:
     return digest.hexdigest()[:16]
 
 
-def _setting_label(size: str, policy: str, terrain: str) -> str:
-    return f"{size.capitalize()} · {policy} policy · {TERRAIN_LABELS.get(terrain, terrain)}"
-
-
 def _link(size: str, policy: str, terrain: str) -> str:
     return reverse("balance:page") + "?" + urlencode(
         {"size": size, "policy": policy, "terrain": terrain})
@@ -108,8 +104,16 @@ def table_context(table: BalanceTable, choices: list[BalanceTable]) -> dict[str,
     lopsided = None if not lop else {
         "faction": names.get(lop["faction"], lop["faction"]),
         "against": names.get(lop["against"], lop["against"]), "pct": _pct(lop["score"])}
+    edition = None
+    if table.edition is not None:
+        try:
+            edition = editions.get(table.edition)
+        except editions.UnknownEdition:  # a table loaded before its edition: its number only
+            log.warning("balance table %s names edition %s, not published here", table.pk,
+                        table.edition)
     return {
         "table": table,
+        "edition": edition,
         "result": result,
         "rows": rows,
         "heat_rows": heat_rows,
@@ -117,10 +121,10 @@ def table_context(table: BalanceTable, choices: list[BalanceTable]) -> dict[str,
         "pairs_share_pct": _pct(summary["pairs_within_35_65_share"]),
         "side_a_pct": _pct(summary["side_a_score"]),
         "lopsided": lopsided,
-        "setting_label": _setting_label(table.size, table.policy, table.terrain),
+        "setting_label": setting_label(table.size, table.policy, table.terrain),
         "terrain_label": TERRAIN_LABELS.get(table.terrain, table.terrain),
         "legend": [{"band": i, "label": label} for i, (_, _, label) in enumerate(BANDS)],
-        "choices": [{"label": _setting_label(*t.setting), "url": _link(*t.setting),
+        "choices": [{"label": setting_label(*t.setting), "url": _link(*t.setting),
                      "current": t.pk == table.pk, "created": t.created} for t in choices],
     }
 
@@ -128,7 +132,7 @@ def table_context(table: BalanceTable, choices: list[BalanceTable]) -> dict[str,
 def _cache_key(table: BalanceTable, choices: list[BalanceTable]) -> str:
     # Ids with their times: an id a rolled-back publish left free is never a stale hit.
     def mark(t: BalanceTable) -> str:
-        return f"{t.pk}@{t.created.isoformat()}"
+        return f"{t.pk}@{t.created.isoformat()}@{t.edition}"
 
     raw = f"{build_id()}\n{mark(table)}\n" + ",".join(mark(t) for t in choices)
     return "balance:page:" + hashlib.sha256(raw.encode()).hexdigest()[:40]

@@ -54,6 +54,8 @@ MATRIX: dict[str, Spec] = {
     "api/v1/runs/<public_id>/cancel": Spec("run", {"POST": OWNER_ELSE_403}),
 }
 ELSEWHERE: dict[str, str] = {
+    "api/v1/editions/<int:number>/diff": "public, as the catalogue: a published edition, named "
+                                         "by its number (tests/editions/test_api.py)",
     "api/tokens/<int:pk>/revoke/": "the account page's revoke form (a signed-in browser with "
                                    "CSRF): tests/api/test_tokens.py, another's token is 404",
 }

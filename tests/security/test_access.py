@@ -130,6 +130,7 @@ EXCLUDED: dict[str, str] = {
         "PasswordResetConfirmView (test_a_forged_reset_token_sets_no_password below)",
     "catalog:faction": "a public catalogue page named by a published slug; nobody owns it",
     "catalog:ship": "a public catalogue page named by a published slug; nobody owns it",
+    "editions:edition": "a published edition's public changelog, named by its number (R-160)",
 }
 # Django's admin: staff only, every URL (test_the_admin_refuses_players_and_visitors).
 EXCLUDED_PREFIXES = {"admin/": "Django admin, staff only",

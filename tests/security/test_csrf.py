@@ -26,7 +26,7 @@ DUMMY = {"pk": "1", "unit": "0", "share_id": "AAAAAAAAAAAAAAAAAAAAAA", "code": "
          "ship": "lunar-class-cruiser", "uidb64": "MQ", "token": "set-password",
          "object_id": "1", "url": "nowhere/", "content_type_id": "1",
          "id": "1", "app_label": "fleets", "variant": "0", "fleet_id": "1",
-         "battle": "1"}
+         "battle": "1", "number": "1"}
 # The API (/api/v1/) never reads the session cookie, so a cross-site POST acts as nobody and
 # needs no CSRF token: without a personal API token it is 401, or for a public endpoint 400
 # (the form is not a fleet file) or 405 (README, The HTTP API; tests/api/test_fleets.py).

@@ -4,7 +4,9 @@
     manage.py balance_tables load       # published/*.json -> the database (scripts/run, serve)
 
 A table is loaded once: a file whose table (setting, seed, battles, catalogue version and date)
-is already in the database changes nothing.
+is already in the database changes nothing, except to give a table stored before editions the
+file's edition. A file names the edition it was played under (R-160); one from before editions
+takes the edition whose data files had its catalogue version.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.dateparse import parse_datetime
 
-from fleetbuilder.balance.models import BalanceTable
+from fleetbuilder.balance.models import BalanceTable, edition_of
 
 PUBLISHED = Path(__file__).resolve().parents[2] / "published"
 FIELDS = ("size", "policy", "terrain", "battles", "seed", "catalog_version", "command",
           "result", "seconds", "note")
+OPTIONAL = ("edition",)  # files from before editions lack it
 
 
 def table_file(table: BalanceTable) -> Path:
@@ -39,7 +42,7 @@ class Command(BaseCommand):
             folder.mkdir(parents=True, exist_ok=True)
             for table in BalanceTable.objects.newest_per_setting():
                 table = BalanceTable.objects.get(pk=table.pk)
-                doc = {f: getattr(table, f) for f in FIELDS}
+                doc = {f: getattr(table, f) for f in (*FIELDS, *OPTIONAL)}
                 doc["created"] = table.created.isoformat()
                 path = folder / table_file(table).name
                 path.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
@@ -51,13 +54,22 @@ class Command(BaseCommand):
                 doc = json.loads(path.read_text())
                 created = parse_datetime(doc["created"])
                 values = {f: doc[f] for f in FIELDS}
+                values["edition"] = doc["edition"] if "edition" in doc else \
+                    edition_of(values["catalog_version"])
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 raise CommandError(f"{path.name}: not a published balance table ({exc})") from None
             if created is None:
                 raise CommandError(f"{path.name}: 'created' is not a date and time")
+            edition = values["edition"]
+            if edition is not None and (not isinstance(edition, int) or isinstance(edition, bool)
+                                        or edition < 1):
+                raise CommandError(f"{path.name}: 'edition' is an edition's number or null")
             key = {f: values[f] for f in ("size", "policy", "terrain", "battles", "seed",
                                            "catalog_version")}
-            if BalanceTable.objects.filter(**key, created=created).exists():
+            stored = BalanceTable.objects.filter(**key, created=created)
+            if stored.exists():
+                if edition is not None:
+                    stored.filter(edition=None).update(edition=edition)
                 continue
             table = BalanceTable.objects.create(**values)
             BalanceTable.objects.filter(pk=table.pk).update(created=created)  # auto_now_add
