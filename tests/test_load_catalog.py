@@ -74,6 +74,24 @@ def test_broken_data_is_refused_with_its_path_and_changes_nothing(
     assert counts() == before
 
 
+def test_r160_export_catalog_prints_any_published_edition(catalog) -> None:
+    out = StringIO()
+    call_command("export_catalog", "--edition", "1", stdout=out)
+    first = json.loads(out.getvalue())
+    call_command("export_catalog", stdout=(out := StringIO()))
+    today = json.loads(out.getvalue())
+    assert (first["edition"], today["edition"]) == (1, 7)
+
+    def lunar(doc: dict) -> int:
+        navy = next(f for f in doc["factions"] if f["slug"] == "imperial-navy")
+        return next(s["points"] for s in navy["ships"] if s["slug"] == "lunar-class-cruiser")
+
+    # The original conversion priced the Lunar at 180; today's calibrated price differs.
+    assert lunar(first) == 180 != lunar(today)
+    with pytest.raises(CommandError, match="known editions are 1, 2, 3, 4, 5, 6, 7"):
+        call_command("export_catalog", "--edition", "8", stdout=StringIO())
+
+
 def test_export_catalog_has_the_contract_shape(catalog) -> None:
     out = StringIO()
     call_command("export_catalog", stdout=out)
