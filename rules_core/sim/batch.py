@@ -28,18 +28,23 @@ DEFAULT_OPTIONS = SimOptions()
 _SPEC_CACHE: dict[tuple[str, int, Fleet], FleetSpec] = {}
 
 
-def fleet_specs(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet) -> tuple[FleetSpec, FleetSpec]:
-    """Both fleets as the battle loop reads them, computed once per catalogue version."""
+def fleet_specs(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *,
+                catalog_b: Catalog | None = None) -> tuple[FleetSpec, FleetSpec]:
+    """Both fleets as the battle loop reads them, computed once per catalogue version.
+
+    Each side's ships come from its own catalogue (R-163: a list is played with its edition's
+    profiles): fleet A's from ``catalog``, fleet B's from ``catalog_b`` (``catalog`` when
+    None). The battle itself reads only these specs, so the sides' catalogues never meet."""
     out = []
-    for side, fleet in ((0, fleet_a), (1, fleet_b)):
-        key = (catalog.version, side, fleet)
+    for side, fleet, side_catalog in ((0, fleet_a, catalog), (1, fleet_b, catalog_b or catalog)):
+        key = (side_catalog.version, side, fleet)
         try:
             spec = _SPEC_CACHE.get(key)
         except TypeError:  # an unhashable fleet (never from the reader): no caching
             spec = None
             key = None  # type: ignore[assignment]
         if spec is None:
-            spec = fleet_spec(catalog, fleet, side)
+            spec = fleet_spec(side_catalog, fleet, side)
             if key is not None:
                 if len(_SPEC_CACHE) > 64:
                     _SPEC_CACHE.clear()
@@ -49,9 +54,11 @@ def fleet_specs(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet) -> tuple[Fleet
 
 
 def play_battle(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *, seed: int, index: int = 0,
-                options: SimOptions = DEFAULT_OPTIONS, log: bool = False) -> BattleResult:
-    """One battle; its random stream is derived from (seed, index) only."""
-    a, b = fleet_specs(catalog, fleet_a, fleet_b)
+                options: SimOptions = DEFAULT_OPTIONS, log: bool = False,
+                catalog_b: Catalog | None = None) -> BattleResult:
+    """One battle; its random stream is derived from (seed, index) only. ``catalog_b``: fleet
+    B's catalogue when its edition is not fleet A's (R-163; see :func:`fleet_specs`)."""
+    a, b = fleet_specs(catalog, fleet_a, fleet_b, catalog_b=catalog_b)
     return Battle(a, b, battle_dice(seed, index), options, log=log).play()
 
 
@@ -253,14 +260,16 @@ def _play_range(a: FleetSpec, b: FleetSpec, options: SimOptions, seed: int, star
 
 def simulate(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *, battles: int, seed: int,
              options: SimOptions = DEFAULT_OPTIONS, first_index: int = 0, workers: int = 1,
-             progress: Callable[[int, int], None] | None = None) -> Tally:
+             progress: Callable[[int, int], None] | None = None,
+             catalog_b: Catalog | None = None) -> Tally:
     """Battles ``first_index`` … ``first_index + battles - 1``; the same tally whatever
-    ``workers`` is. ``progress(done, total)`` is called as chunks finish."""
+    ``workers`` is. ``progress(done, total)`` is called as chunks finish. ``catalog_b``: fleet
+    B's catalogue when its edition is not fleet A's (R-163; see :func:`fleet_specs`)."""
     if not isinstance(battles, int) or not 0 <= battles <= MAX_BATTLES:
         raise SimError(f"the number of battles must be 0 to {MAX_BATTLES}")
     if not isinstance(workers, int) or workers < 1:
         raise SimError("workers must be at least 1")
-    a, b = fleet_specs(catalog, fleet_a, fleet_b)
+    a, b = fleet_specs(catalog, fleet_a, fleet_b, catalog_b=catalog_b)
     stop = first_index + battles
     # Workers take chunks as they finish the last: small ones (about 0.15 s each) keep both
     # busy to the end instead of one waiting on the other's last long chunk.

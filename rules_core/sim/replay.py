@@ -145,10 +145,12 @@ def _arcs(s: Ship) -> str:
 
 
 def replay_battle(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *, seed: int, index: int,
-                  options: SimOptions = DEFAULT_OPTIONS) -> tuple[BattleResult, dict[str, Any]]:
+                  options: SimOptions = DEFAULT_OPTIONS, catalog_b: Catalog | None = None
+                  ) -> tuple[BattleResult, dict[str, Any]]:
     """Battle ``index`` of a run seeded ``seed`` played again with a recorder: its result (the
-    run's own, the dice being the same) and the replay's data (JSON-ready)."""
-    a, b = fleet_specs(catalog, fleet_a, fleet_b)
+    run's own, the dice being the same) and the replay's data (JSON-ready). ``catalog_b``:
+    fleet B's catalogue when its edition is not fleet A's (R-163)."""
+    a, b = fleet_specs(catalog, fleet_a, fleet_b, catalog_b=catalog_b)
     recorder = Recorder()
     battle = Battle(a, b, battle_dice(seed, index), options, log=True, observer=recorder)
     recorder.setup_done(battle)
