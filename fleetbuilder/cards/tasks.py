@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import time
 
-from fleetbuilder.catalog import loader
+from fleetbuilder.catalog import editions
 from fleetbuilder.celery import app
 from rules_core.cards import render_cards
 from rules_core.fleet import parse_fleet
@@ -31,8 +31,10 @@ def render_print(job_id: int) -> bool:
     log.info("print %s: %d cards (%s) started", job.public_id, job.cards, job.layout)
     began = time.perf_counter()
     try:
-        pdf = render_cards(loader.core_catalog(), parse_fleet(job.document), layout=job.layout,
-                           ink_saver=job.ink_saver, share_url=job.share_url or None,
+        fleet = parse_fleet(job.document)
+        pdf = render_cards(editions.catalog_for(fleet.edition), fleet,  # its edition's
+                           layout=job.layout, ink_saver=job.ink_saver,
+                           share_url=job.share_url or None,
                            advanced_movement=job.advanced_movement)
     except Exception:
         log.exception("print %s: failed", job.public_id)

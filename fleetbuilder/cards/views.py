@@ -27,13 +27,14 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
-from fleetbuilder.catalog import loader
+from fleetbuilder.catalog import editions
 from fleetbuilder.fleets.access import fleet_for_request
 from fleetbuilder.fleets.models import session_owner_token
 from fleetbuilder.http import HtmxHttpRequest
 from fleetbuilder.ratelimit import rate_limit
 from fleetbuilder.renderjobs import RenderRefused
 from rules_core.cards import LAYOUTS, render_cards
+from rules_core.editions import UnknownEdition
 from rules_core.fleet import FleetFormatError, parse_fleet
 from rules_core.limits import MAX_CARDS_PER_PDF
 from rules_core.validator import check_points_bound, validate
@@ -98,7 +99,9 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
                  share_url: str | None, request: HttpRequest | None = None,
                  name: str = "", advanced_movement: bool = False,
                  preview: bool = False) -> HttpResponse:
-    """The ship cards of a contract-1 fleet document as a PDF download.
+    """The ship cards of a contract-1 fleet document as a PDF download, computed with the
+    catalogue of the edition the document names (the loaded one if it names none: a saved
+    list of a development state; callers resolve R-161 for lists from outside).
 
     From the shared cache when it was made before (304 to a matching If-None-Match, before
     anything is read or rendered); else rendered here, or, past ``SYNC_MAX_CARDS`` cards and
@@ -120,13 +123,15 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
         return not_modified
     if (cached := pdfcache.get(key)) is not None:
         return _preview(cached, key) if preview else _pdf(cached, filename=filename, key=key)
-    catalog = loader.core_catalog()
     try:
         fleet = parse_fleet(document)
+        catalog = editions.catalog_for(fleet.edition)  # the cards are its edition's (R-160)
         report = validate(fleet, catalog)
         check_points_bound(report)  # R-95
     except FleetFormatError as exc:
         return HttpResponseBadRequest(f"Not a usable fleet: {exc}", content_type="text/plain")
+    except UnknownEdition as exc:  # R-161: only a document from outside can name one
+        return HttpResponseBadRequest(exc.message, content_type="text/plain")
     if len(fleet.units) > SYNC_MAX_CARDS:  # issue 17, R-95: too many for one request
         if preview:
             raise Http404("A print this big has no preview.")

@@ -1,11 +1,24 @@
-"""Reading a fleet file named on the command line (contract 3): one message per failure."""
+"""Reading a fleet file named on the command line (contract 3): one message per failure, and
+the edition it is read under (R-160, R-161).
+
+A command may run on a clone whose database is not set up: then the editions are read from the
+shipped files (``fleetbuilder/catalog/data/editions/``), which are byte for byte the ones a
+loaded database holds.
+"""
 
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from django.db import DatabaseError
+
+from fleetbuilder.catalog import editions
+from rules_core import catalog as core
+from rules_core import editions as ed
 from rules_core import fleet as rf
+from rules_core.editions import UnknownEdition
 
 
 class FleetFileError(ValueError):
@@ -28,3 +41,35 @@ def read_fleet(path: str) -> rf.Fleet:
     except rf.FleetFormatError as exc:
         where = f" at {exc.path}" if exc.path else ""
         raise FleetFileError(f"{path} is not a usable fleet file{where}: {exc.message}") from exc
+
+
+def under_edition(fleet: rf.Fleet) -> tuple[rf.Fleet, core.Catalog, str]:
+    """``fleet`` under the edition it names (the first if none, with R-161's note), and that
+    edition's catalogue; FleetFileError naming the known editions for one this server lacks."""
+    try:
+        try:
+            number, note = editions.resolve(fleet.edition)
+            catalog = editions.catalog_for(number)
+        except (DatabaseError, UnknownEdition) as exc:
+            if isinstance(exc, UnknownEdition) and exc.known:
+                raise
+            number, catalog, note = _from_shipped_files(fleet.edition)
+    except UnknownEdition as exc:
+        raise FleetFileError(exc.message) from exc
+    return replace(fleet, edition=number), catalog, note
+
+
+def _from_shipped_files(number: int | None) -> tuple[int, core.Catalog, str]:
+    """R-161 on the shipped edition files, for a database that holds none (or no tables)."""
+    shipped = ed.read_edition_dir(editions.EDITIONS_DIR) if editions.EDITIONS_DIR.is_dir() else []
+    infos = [ed.read_header(raw) for raw in shipped]
+    known = [info.number for info in infos]
+    if not infos or (number is not None and number not in known):
+        raise UnknownEdition(number, known)
+    wanted = number if number is not None else infos[0].number
+    _, catalog = ed.read_edition(shipped[known.index(wanted)])
+    note = "" if number is not None else (
+        f"This list names no edition, so it is read under the first, {infos[0].title} (R-160). "
+        f"Lists made before editions carried none; update it to edition {infos[-1].number} "
+        "for today's points.")
+    return wanted, catalog, note

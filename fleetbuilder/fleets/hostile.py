@@ -9,6 +9,9 @@ import json
 import zlib
 from typing import Any
 
+from django.db import DatabaseError
+
+from fleetbuilder.catalog import editions
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core import sharecode
@@ -30,6 +33,17 @@ def _faction(catalog: core.Catalog) -> core.Faction:
     faction = catalog.faction(FACTION)
     assert faction is not None
     return faction
+
+
+def edition_of(catalog: core.Catalog) -> int | None:
+    """The edition ``catalog`` is, which a fleet built from it names (R-160): read under
+    another edition's prices, it would no longer be the bound it was built to test. None for a
+    development state (or no database)."""
+    try:
+        known = editions.known()
+    except DatabaseError:
+        return None
+    return next((i.number for i in reversed(known) if i.data_version == catalog.version), None)
 
 
 def cheapest_escort(catalog: core.Catalog) -> core.ShipProfile:
@@ -94,7 +108,7 @@ def max_ships(catalog: core.Catalog) -> rf.Fleet:
     pair = rf.Squadron(tuple(rf.SquadronShip(escort.slug, upgrades) for _ in range(2)),
                        name=name)
     fleet = rf.Fleet(faction, rf.GameSize.ARMADA, (pair,) * (MAX_FLEET_SHIPS // 2), name=name,
-                     notes="x" * MAX_NOTES_LENGTH)
+                     notes="x" * MAX_NOTES_LENGTH, edition=edition_of(catalog))
     assert fleet.ship_count == MAX_FLEET_SHIPS and len(fleet.units) <= MAX_UNITS
     assert fleet.ship_count * escort.points <= MAX_FLEET_POINTS
     return fleet
@@ -105,7 +119,8 @@ def max_cards(catalog: core.Catalog) -> rf.Fleet:
     weapons that 40 of fit in 5000 points."""
     ship = busiest_capital(catalog, MAX_FLEET_POINTS // MAX_CARDS_PER_PDF)
     units = tuple(rf.ShipUnit(ship.slug, flagship=n == 0) for n in range(MAX_CARDS_PER_PDF))
-    return rf.Fleet(FACTION, rf.GameSize.ARMADA, units, name="Forty cards")
+    return rf.Fleet(FACTION, rf.GameSize.ARMADA, units, name="Forty cards",
+                    edition=edition_of(catalog))
 
 
 def big_squadrons(catalog: core.Catalog) -> rf.Fleet:
@@ -117,7 +132,8 @@ def big_squadrons(catalog: core.Catalog) -> rf.Fleet:
     units: list[rf.Unit] = [rf.ShipUnit(capital.slug, flagship=n == 0) for n in range(10)]
     units += [rf.Squadron(tuple(rf.SquadronShip(escort.slug)
                                 for _ in range(MAX_SQUADRON_SHIPS)))] * 5
-    return rf.Fleet(FACTION, rf.GameSize.ARMADA, tuple(units), name="Big squadrons")
+    return rf.Fleet(FACTION, rf.GameSize.ARMADA, tuple(units), name="Big squadrons",
+                    edition=edition_of(catalog))
 
 
 def over_ships(catalog: core.Catalog) -> rf.Fleet:
@@ -126,7 +142,8 @@ def over_ships(catalog: core.Catalog) -> rf.Fleet:
     escort = profile.slug
     units = [rf.Squadron(tuple(rf.SquadronShip(escort) for _ in range(MAX_SQUADRON_SHIPS)))] * 7
     units.append(rf.Squadron(tuple(rf.SquadronShip(escort) for _ in range(11))))
-    return rf.Fleet(faction, rf.GameSize.ARMADA, tuple(units), name="One too many")
+    return rf.Fleet(faction, rf.GameSize.ARMADA, tuple(units), name="One too many",
+                    edition=edition_of(catalog))
 
 
 def over_points(catalog: core.Catalog) -> rf.Fleet:
@@ -134,7 +151,8 @@ def over_points(catalog: core.Catalog) -> rf.Fleet:
     ship = max((s for s in _faction(catalog).ships if not s.is_escort), key=lambda s: s.points)
     count = MAX_FLEET_POINTS // ship.points + 1
     units = tuple(rf.ShipUnit(ship.slug, flagship=n == 0) for n in range(count))
-    return rf.Fleet(FACTION, rf.GameSize.ARMADA, units, name="Too dear")
+    return rf.Fleet(FACTION, rf.GameSize.ARMADA, units, name="Too dear",
+                    edition=edition_of(catalog))
 
 
 def deep_json(depth: int = 100_000) -> str:

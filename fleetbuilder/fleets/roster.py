@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from fleetbuilder.catalog import editions
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core.chatlist import lineup
@@ -95,8 +96,10 @@ def build_roster(fleet: rf.Fleet, catalog: core.Catalog,
     return units
 
 
-def roster_context(fleet: rf.Fleet, catalog: core.Catalog) -> dict[str, Any]:
-    """Everything the read-only roster template shows of ``fleet``."""
+def roster_context(fleet: rf.Fleet, catalog: core.Catalog, *,
+                   edition_note: str = "") -> dict[str, Any]:
+    """Everything the read-only roster template shows of ``fleet``, priced under ``catalog``
+    (its edition's, R-160); ``edition_note`` is R-161's note for a list that named none."""
     report = validate(fleet, catalog)
     faction = catalog.faction(fleet.faction)
     variant = faction.variant(fleet.variant) if faction and fleet.variant else None
@@ -112,4 +115,15 @@ def roster_context(fleet: rf.Fleet, catalog: core.Catalog) -> dict[str, Any]:
         "roster": build_roster(fleet, catalog, report),
         "ship_count": fleet.ship_count,
         "known_faction": faction is not None,
+        "edition": _edition(fleet.edition),
+        "edition_note": edition_note,
     }
+
+
+def _edition(number: int | None) -> editions.EditionInfo | None:
+    if number is None:
+        return None
+    try:
+        return editions.get(number)
+    except editions.UnknownEdition:
+        return None

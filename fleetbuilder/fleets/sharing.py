@@ -7,6 +7,12 @@
 - ``/fleets/code/<code>/`` (anyone): a share code's fleet, read-only, from no database (R-90).
 - ``/fleets/import/``: a fleet file, a share code (or its URL), a permalink or the plain text;
   checked and shown first, saved in one transaction only when asked (R-93).
+
+Every list is shown, priced, printed and saved under its edition (R-160): a saved one under its
+own (``Fleet.catalog()``); one arriving as a file, a zip, a text or a code under the edition it
+names, the first if it names none, with R-161's note shown (``incoming.arrive``). One naming an
+edition this server does not know is refused, naming the known ones, and nothing is saved: a
+400 on the import page, a 404 on a code's pages (as any code that cannot be opened).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import hashlib
 import json
 import re
 import secrets
+from dataclasses import replace
 from typing import Any
 
 import segno
@@ -34,7 +41,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from fleetbuilder.cards import views as cards
-from fleetbuilder.catalog import loader
+from fleetbuilder.catalog import editions
 from fleetbuilder.ratelimit import rate_limit
 from rules_core import catalog as core
 from rules_core import chatlist, sharecode, textlist
@@ -43,6 +50,7 @@ from rules_core.validator import check_points_bound, validate
 
 from . import library
 from .access import fleet_for_request, owner_token
+from .incoming import Arrival, UnknownEdition, arrive, edition_catalog
 from .models import DEFAULT_NAME, Fleet
 from .roster import roster_context
 
@@ -99,8 +107,20 @@ def _file_response(fleet: rf.Fleet) -> HttpResponse:
     return response
 
 
+def edition_label(number: int | None) -> str:
+    """The label of edition ``number``, for the text list's ``Edition:`` line ("" if none)."""
+    if number is None:
+        return ""
+    try:
+        return editions.get(number).label
+    except UnknownEdition:
+        return ""
+
+
 def _text_response(fleet: rf.Fleet, catalog: core.Catalog) -> HttpResponse:
-    text = textlist.to_text(catalog, fleet, validate(fleet, catalog))
+    """The list as plain text, with its edition (R-160); ``catalog`` is that edition's."""
+    text = textlist.to_text(catalog, fleet, validate(fleet, catalog),
+                            edition_label=edition_label(fleet.edition))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
         True, _filename(fleet.name or "fleet", "txt"))
@@ -128,8 +148,11 @@ def _once_key(request: HttpRequest) -> str:
 
 
 def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, done: str,
-               back: str) -> HttpResponse:
+               back: str, note: str = "") -> HttpResponse:
     """Save ``fleet`` as a new fleet of this player, or go ``back`` saying why it cannot be.
+
+    ``catalog`` is the one of ``fleet.edition``, which the saved fleet keeps (R-160); ``note``
+    (R-161's, for a list that named no edition) is shown again with the news that it is saved.
 
     A form sent twice (a double click, a reload) with the same ``once`` token saves one fleet:
     the second answer leads to the fleet the first one saved. The tokens live in Django's cache
@@ -161,6 +184,8 @@ def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, 
     if key:
         cache.set(key, new.pk, ONCE_SECONDS)
     messages.success(request, done)
+    if note:
+        messages.info(request, note)
     return redirect(new)
 
 
@@ -170,7 +195,7 @@ def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, 
 @require_GET
 def share_page(request: HttpRequest, pk: int) -> HttpResponse:
     fleet = fleet_for_request(request, pk)
-    catalog = loader.core_catalog()
+    catalog = fleet.catalog()  # its edition's (R-160)
     core_fleet = fleet.to_core()
     code, no_code = _share_code(core_fleet)
     report = fleet.report(catalog)
@@ -180,7 +205,8 @@ def share_page(request: HttpRequest, pk: int) -> HttpResponse:
         "no_code": no_code,
         "code_url": request.build_absolute_uri(reverse("fleets:code", args=[code]))
         if code else "",
-        "text": textlist.to_text(catalog, core_fleet, report),
+        "text": textlist.to_text(catalog, core_fleet, report,
+                                 edition_label=edition_label(core_fleet.edition)),
         "markdown": chatlist.to_markdown(catalog, core_fleet, report),  # issue 13 §7
         "summary": chatlist.one_line(catalog, core_fleet, report),
     }
@@ -226,7 +252,7 @@ def export_file(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def export_text(request: HttpRequest, pk: int) -> HttpResponse:
     fleet = fleet_for_request(request, pk)
-    return _text_response(fleet.to_core(), loader.core_catalog())
+    return _text_response(fleet.to_core(), fleet.catalog())
 
 
 # --- the public permalink --------------------------------------------------------------------
@@ -255,7 +281,7 @@ def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
     fleet = _shared_page(request, share_id)
     if isinstance(fleet, HttpResponse):
         return fleet
-    catalog = loader.core_catalog()
+    catalog = fleet.catalog()
     mine = Fleet.objects.alive().owned_by(request.user, owner_token(request)) \
         .filter(pk=fleet.pk).exists()
     ctx = {
@@ -275,8 +301,8 @@ def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
 @require_POST
 def copy_shared(request: HttpRequest, share_id: str) -> HttpResponse:
     """Fork the shared fleet into a new fleet the visitor owns."""
-    fleet = _shared(share_id)
-    return _save_copy(request, fleet.to_core(), loader.core_catalog(),
+    fleet = _shared(share_id)  # the copy keeps its edition (R-160)
+    return _save_copy(request, fleet.to_core(), fleet.catalog(),
                       done="A copy of the shared fleet is now in your fleets.",
                       back=reverse("shared:fleet", args=[share_id]))
 
@@ -290,7 +316,8 @@ def shared_file(request: HttpRequest, share_id: str) -> HttpResponse:
 @never_cache
 @require_GET
 def shared_text(request: HttpRequest, share_id: str) -> HttpResponse:
-    return _text_response(_shared(share_id).to_core(), loader.core_catalog())
+    fleet = _shared(share_id)
+    return _text_response(fleet.to_core(), fleet.catalog())
 
 
 @never_cache
@@ -326,16 +353,18 @@ def shared_cards(request: HttpRequest, share_id: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @rate_limit("sharecode")
 def code_view(request: HttpRequest, code: str) -> HttpResponse:
-    """A share code's fleet, read-only; POST saves a copy to the visitor's fleets."""
-    catalog = loader.core_catalog()
-    fleet = _decoded(request, code)
-    if isinstance(fleet, HttpResponse):
-        return fleet
+    """A share code's fleet, read-only, under its edition (R-161: a ``v1.`` code's is the
+    first, with a note); POST saves a copy to the visitor's fleets, on that edition."""
+    arrival = _decoded(request, code)
+    if isinstance(arrival, HttpResponse):
+        return arrival
+    fleet = arrival.fleet
     if request.method == "POST":
-        return _save_copy(request, fleet, catalog, back=request.path,
-                          done="The fleet from the share code is now in your fleets.")
+        return _save_copy(request, fleet, arrival.catalog, back=request.path,
+                          done="The fleet from the share code is now in your fleets.",
+                          note=arrival.note)
     ctx = {
-        **roster_context(fleet, catalog),
+        **roster_context(fleet, arrival.catalog, edition_note=arrival.note),
         "title": fleet.name or "Shared fleet",
         "copy_url": request.path,
         "print_url": reverse("fleets:code_print", args=[code]),
@@ -346,27 +375,32 @@ def code_view(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "fleets/shared.html", ctx)
 
 
-def _decoded(request: HttpRequest, code: str) -> rf.Fleet | HttpResponse:
-    """The share code's fleet, or the page saying why it cannot be opened (404)."""
+def _decoded(request: HttpRequest, code: str) -> Arrival | HttpResponse:
+    """The share code's fleet under its edition, or the page saying why it cannot be opened
+    (404; an edition this server does not know too, naming the known ones: R-161)."""
     try:
-        fleet = sharecode.decode(code)
-        check_points_bound(validate(fleet, loader.core_catalog()))  # R-95
+        arrival = arrive(sharecode.decode(code))
+        check_points_bound(validate(arrival.fleet, arrival.catalog))  # R-95
+    except UnknownEdition as exc:
+        return render(request, "fleets/shared_bad_code.html", {"error": exc.message},
+                      status=404)
     except sharecode.ShareCodeError as exc:
         return render(request, "fleets/shared_bad_code.html", {"error": exc.message},
                       status=404)
     except rf.FleetFormatError as exc:
         error = f"The share code holds an unusable fleet ({exc.path}: {exc.message})."
         return render(request, "fleets/shared_bad_code.html", {"error": error}, status=404)
-    return fleet
+    return arrival
 
 
 @require_GET
 @rate_limit("sharecode")
 def code_print_options(request: HttpRequest, code: str) -> HttpResponse:
-    fleet = _decoded(request, code)
-    if isinstance(fleet, HttpResponse):
-        return fleet
-    report = validate(fleet, loader.core_catalog())
+    arrival = _decoded(request, code)
+    if isinstance(arrival, HttpResponse):
+        return arrival
+    fleet = arrival.fleet
+    report = validate(fleet, arrival.catalog)
     name = fleet.name or "Shared fleet"
     page = reverse("fleets:code", args=[code])
     return cards.options_page(
@@ -384,9 +418,10 @@ def code_print_options(request: HttpRequest, code: str) -> HttpResponse:
 @rate_limit("cards")
 def code_cards(request: HttpRequest, code: str) -> HttpResponse:
     """``/fleets/code/<code>/cards.pdf?layout=…&ink=1``: a share code's ship cards."""
-    fleet = _decoded(request, code)
-    if isinstance(fleet, HttpResponse):
-        return fleet
+    arrival = _decoded(request, code)
+    if isinstance(arrival, HttpResponse):
+        return arrival
+    fleet = arrival.fleet  # its document names the edition the cards are printed under
     return cards.pdf_for_query(request, rf.fleet_to_dict(fleet), name=fleet.name or "fleet",
                                share_url=None)
 
@@ -447,27 +482,32 @@ class ImportForm(forms.Form):
         return self.cleaned_data["text"]
 
 
-def read_fleet(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
-    """The fleet ``text`` holds and what it was: a file, a share code, a link or a list.
+def read_fleet(text: str) -> tuple[Arrival, str]:
+    """The fleet ``text`` holds, under its edition, and what it was: a file, a share code, a
+    link or a list.
 
-    Whatever it was, the fleet is held to R-95's points bound (the readers check its size).
+    Whatever it was, the fleet is held to R-95's points bound (the readers check its size). An
+    edition this server does not know is an ImportProblem naming the known ones (R-161).
     """
-    fleet, kind = _read_any(text, catalog)
     try:
-        check_points_bound(validate(fleet, catalog))
+        arrival, kind = _read_any(text)
+    except UnknownEdition as exc:
+        raise ImportProblem(f"This list cannot be imported here: {exc.message}") from None
+    try:
+        check_points_bound(validate(arrival.fleet, arrival.catalog))
     except rf.FleetFormatError as exc:
         raise ImportProblem(f"This {kind} cannot be imported: {exc.path} {exc.message}.") \
             from None
-    return fleet, kind
+    return arrival, kind
 
 
-def _read_any(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
+def _read_any(text: str) -> tuple[Arrival, str]:
     stripped = text.strip().lstrip("\ufeff")
     if stripped.startswith("{"):
         try:
             # The text as given (JSON allows the blank lines around it): error lines are the
             # lines the player sees.
-            return rf.load_fleet_json(text.lstrip("\ufeff")), "fleet file"
+            return arrive(rf.load_fleet_json(text.lstrip("\ufeff"))), "fleet file"
         except rf.FleetFormatError as exc:
             if exc.path and exc.message.startswith("is "):  # "is required", "is not a key…"
                 why = f": “{exc.path}” {exc.message}"
@@ -478,7 +518,7 @@ def _read_any(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
     code = _CODE_IN_TEXT.search(stripped) if one_line else None
     if code:
         try:
-            return sharecode.decode(code.group(1)), "share code"
+            return arrive(sharecode.decode(code.group(1))), "share code"
         except sharecode.ShareCodeError as exc:
             raise ImportProblem(exc.message) from None
     link = _LINK_IN_TEXT.match(stripped) if one_line else None
@@ -486,13 +526,24 @@ def _read_any(text: str, catalog: core.Catalog) -> tuple[rf.Fleet, str]:
         fleet = Fleet.objects.shared(link.group(1)).first()
         if fleet is None:
             raise ImportProblem("No fleet is shared at that link (it may have been turned off).")
-        return fleet.to_core(), "shared link"
+        return _saved(fleet), "shared link"
     try:
-        return textlist.from_text(catalog, text), "plain-text list"
+        # The names are looked up in the edition the text names (R-160), else the first's.
+        number, catalog, note = edition_catalog(textlist.edition_of(text))
+        fleet = replace(textlist.from_text(catalog, text), edition=number)
+        return Arrival(fleet, catalog, editions.get(number), note), "plain-text list"
     except textlist.TextListError as exc:
         where = f"Line {exc.line}: " if exc.line else ""
         raise ImportProblem(f"{where}{exc.message[0].upper()}{exc.message[1:]}",
                             exc.line) from None
+
+
+def _saved(fleet: Fleet) -> Arrival:
+    """A saved (shared) fleet as it is: on its own edition, no note. One saved in a development
+    state follows the data files (R-160), as on its shared page."""
+    if fleet.edition is None:
+        return Arrival(fleet.to_core(), fleet.catalog(), None, "")
+    return arrive(fleet.to_core())
 
 
 def _size(n: int) -> str:
@@ -526,20 +577,26 @@ def import_fleet(request: HttpRequest) -> HttpResponse:
 
 @csrf_protect
 def _import(request: HttpRequest) -> HttpResponse:
-    """Check what was given and show it; ``save`` (the normalised file) stores it, atomically."""
-    catalog = loader.core_catalog()
+    """Check what was given and show it; ``save`` (the normalised file) stores it, atomically.
+
+    The preview names the edition the list is read under (R-160), and R-161's note when it
+    named none; the normalised file it sends back names that edition, so it is saved on it."""
     post = request.POST if request.method == "POST" else None
     files = request.FILES if request.method == "POST" else None
     if post is not None and "save_all" in post:
-        return _save_bundle(request, catalog)
+        return _save_bundle(request)
     if post is not None and "save" in post:
         try:
-            fleet = rf.load_fleet_json(post.get("save", ""))
+            arrival = arrive(rf.load_fleet_json(post.get("save", "")))
         except rf.FleetFormatError as exc:
             messages.error(request, f"Nothing was saved: {exc}")
             return redirect("fleets:import")
-        return _save_copy(request, fleet, catalog, back=reverse("fleets:import"),
-                          done=f"Imported “{fleet.name or 'the fleet'}”.")
+        except UnknownEdition as exc:
+            messages.error(request, f"Nothing was saved: {exc.message}")
+            return redirect("fleets:import")
+        note = editions.resolve(None)[1] if post.get("unnamed_edition") == "1" else ""
+        return _save_copy(request, arrival.fleet, arrival.catalog, back=reverse("fleets:import"),
+                          done=f"Imported “{arrival.fleet.name or 'the fleet'}”.", note=note)
     form = ImportForm(post, files)
     ctx: dict[str, Any] = {"form": form}
     status = 200
@@ -548,12 +605,13 @@ def _import(request: HttpRequest) -> HttpResponse:
             upload = form.upload()
             try:
                 if upload is not None and upload.startswith(library.ZIP_MAGIC):
-                    ctx.update(_bundle_ctx(upload, catalog))
+                    ctx.update(_bundle_ctx(upload))
                 else:
-                    fleet, kind = read_fleet(form.source(), catalog)
-                    ctx.update(roster_context(fleet, catalog))
+                    arrival, kind = read_fleet(form.source())
+                    fleet = arrival.fleet
+                    ctx.update(roster_context(fleet, arrival.catalog, edition_note=arrival.note))
                     ctx.update({"kind": kind, "preview": True, "title": fleet.name or "",
-                                "once": once_token(),
+                                "once": once_token(), "unnamed_edition": arrival.named_none,
                                 "normalised": rf.dump_fleet_json(fleet, indent=None)})
             except (ImportProblem, library.BundleProblem) as exc:
                 ctx["error"] = str(exc)
@@ -569,15 +627,18 @@ def _import(request: HttpRequest) -> HttpResponse:
 MAX_BUNDLE_SAVE_BYTES = 400 * 1024  # the checked fleets travel back in the form to be saved
 
 
-def _bundle_ctx(data: bytes, catalog: core.Catalog) -> dict[str, Any]:
-    """Every fleet of a zip, read and checked; ImportProblem names the first file at fault."""
+def _bundle_ctx(data: bytes) -> dict[str, Any]:
+    """Every fleet of a zip, read and checked, each under its edition (R-161 for one naming
+    none); ImportProblem names the first file at fault (an unknown edition too)."""
+    arrivals: list[Arrival] = []
     fleets = []
     size = 0
     for filename, text in library.bundle_members(data):
         try:
-            fleets.append(read_fleet(text, catalog)[0])
+            arrivals.append(read_fleet(text)[0])
         except ImportProblem as exc:
             raise ImportProblem(f"{filename}: {exc}") from None
+        fleets.append(arrivals[-1].fleet)
         # Stop at the first fleet past what can be saved at once, not after reading them all.
         size += len(json.dumps(rf.fleet_to_dict(fleets[-1]), ensure_ascii=False,
                                separators=(",", ":")).encode()) + 1
@@ -586,36 +647,49 @@ def _bundle_ctx(data: bytes, catalog: core.Catalog) -> dict[str, Any]:
                                 f"{len(fleets)} already are); import them in smaller .zip "
                                 "files.")
     rows = []
-    for fleet in fleets:
+    for arrival in arrivals:
+        fleet, catalog = arrival.fleet, arrival.catalog
         report = validate(fleet, catalog)
         faction = catalog.faction(fleet.faction)
         rows.append({"name": fleet.name or DEFAULT_NAME, "known": faction is not None,
                      "faction": faction.name if faction else fleet.faction,
                      "size": fleet.game_size.label, "points": report.points,
-                     "legal": report.legal})
+                     "legal": report.legal, "edition": fleet.edition,
+                     "unnamed_edition": arrival.named_none})
     everything = json.dumps([rf.fleet_to_dict(f) for f in fleets], ensure_ascii=False,
                             separators=(",", ":"))
     if len(everything.encode()) > MAX_BUNDLE_SAVE_BYTES:
         raise ImportProblem(f"These {len(fleets)} fleets are too much to save at once; import "
                             "them in smaller .zip files.")
+    unnamed = [a for a in arrivals if a.named_none]
+    note = unnamed[0].note if len(arrivals) == 1 and unnamed else ""
+    if len(arrivals) > 1 and unnamed and unnamed[0].edition is not None:  # R-161
+        note = (f"{len(unnamed)} of these {len(arrivals)} fleets name no edition, so they are "
+                f"read under the first, {unnamed[0].edition.title} (R-160); each can be "
+                "updated to a newer edition in the builder.")
     return {"bundle": rows, "bundle_all": everything, "once": once_token(),
-            "all_known": all(row["known"] for row in rows)}
+            "all_known": all(row["known"] for row in rows), "edition_note": note}
 
 
-def _save_bundle(request: HttpRequest, catalog: core.Catalog) -> HttpResponse:
-    """Save every fleet of a checked zip in one transaction: all of them, or none."""
+def _save_bundle(request: HttpRequest) -> HttpResponse:
+    """Save every fleet of a checked zip in one transaction: all of them, or none. Each names
+    the edition it was read under (the checked files name it), and is saved on it."""
     try:
         docs = json.loads(request.POST.get("save_all", ""))
         if not isinstance(docs, list) or not 0 < len(docs) <= library.MAX_BUNDLE_FLEETS:
             raise ValueError("not a list of fleets")
-        fleets = [rf.parse_fleet(doc) for doc in docs]
-        for fleet in fleets:
-            check_points_bound(validate(fleet, catalog))  # R-95
+        arrivals = [arrive(rf.parse_fleet(doc)) for doc in docs]
+        for arrival in arrivals:
+            check_points_bound(validate(arrival.fleet, arrival.catalog))  # R-95
+    except UnknownEdition as exc:
+        messages.error(request, f"Nothing was saved: {exc.message}")
+        return redirect("fleets:import")
     except (ValueError, TypeError, RecursionError):  # FleetFormatError is a ValueError
         messages.error(request, "Nothing was saved: what came back is not a list of fleet "
                                 "files. Import the .zip again.")
         return redirect("fleets:import")
-    unknown = sorted({f.faction for f in fleets if catalog.faction(f.faction) is None})
+    unknown = sorted({a.fleet.faction for a in arrivals
+                      if a.catalog.faction(a.fleet.faction) is None})
     if unknown:
         messages.error(request, "Nothing was saved: this catalogue has no faction "
                                 f"{', '.join(map(repr, unknown))}.")
@@ -627,12 +701,12 @@ def _save_bundle(request: HttpRequest, catalog: core.Catalog) -> HttpResponse:
     owner = _owner_kwargs(request)
     try:
         with transaction.atomic():
-            for fleet in fleets:
-                Fleet.from_core(fleet, catalog, **owner)
+            for arrival in arrivals:
+                Fleet.from_core(arrival.fleet, arrival.catalog, **owner)
     except BaseException:
         if key:
             cache.delete(key)
         raise
-    count = len(fleets)
+    count = len(arrivals)
     messages.success(request, f"Imported {count} fleet{'s' if count != 1 else ''}.")
     return redirect("fleets:list")

@@ -7,7 +7,7 @@ R-09, the base of R-10 and the All Ahead Full dice of R-16.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rules_core.catalog import (
     AdmiralRank,
@@ -183,6 +183,7 @@ class Card:
     criticals: bool = True  # false when no ship on the card can take one
     unknown: tuple[str, ...] = ()  # slugs the catalogue lacks
     problems: tuple[Problem, ...] = ()
+    edition: int | None = None  # the catalogue edition its values are from, footed
 
     @property
     def weapon_rows(self) -> int:
@@ -228,6 +229,7 @@ class Roster:
     lines: list[RosterLine] = field(default_factory=list)
     faction_rules: tuple[tuple[str, str], ...] = ()
     share_url: str | None = None
+    edition: int | None = None  # the catalogue edition of its prices
 
 
 # --- building ------------------------------------------------------------------------------
@@ -293,6 +295,8 @@ def build_cards(catalog: Catalog, fleet: Fleet, report: ValidationReport) -> lis
         else:
             cards.append(_squadron_card(i, unit.name, unit_report.ships, unit_report.points,
                                         faction, faction_name, problems))
+    if fleet.edition is not None:  # every card says whose numbers it prints
+        cards = [replace(card, edition=fleet.edition) for card in cards]
     return cards
 
 
@@ -384,4 +388,5 @@ def build_roster(catalog: Catalog, fleet: Fleet, report: ValidationReport,
         lines=lines,
         faction_rules=tuple((r.name, r.text) for r in faction.special_rules) if faction else (),
         share_url=share_url,
+        edition=fleet.edition,
     )

@@ -17,6 +17,7 @@ from django.test import Client
 from fleetbuilder.cards import pdfcache
 from fleetbuilder.cards.models import PrintJob
 from fleetbuilder.cards.tasks import render_print
+from fleetbuilder.catalog import editions
 from fleetbuilder.fleets.models import Fleet
 from rules_core.fleet import Fleet as FleetList
 from rules_core.fleet import GameSize, ShipUnit, Squadron, SquadronShip, dump_fleet_json
@@ -82,7 +83,7 @@ def assert_cards_say_what_the_module_computes(pdf: Pdf) -> None:
 def test_ship_cards_with_advanced_movement_prints_thrust_and_sot(
         tmp_path: Path, catalog) -> None:
     source = tmp_path / "patrol.json"
-    source.write_text(dump_fleet_json(patrol()))
+    source.write_text(dump_fleet_json(replace(patrol(), edition=editions.current_number())))
     out, err = io.StringIO(), io.StringIO()
     call_command("ship_cards", str(source), "-o", str(tmp_path / "am.pdf"), "--movement",
                  "advanced", stdout=out, stderr=err)

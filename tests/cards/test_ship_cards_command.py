@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
+from fleetbuilder.catalog import editions
 from rules_core.fleet import dump_fleet_json
 from rules_core.sample_fleets import sample_fleet
 
@@ -31,7 +33,10 @@ def run(*args: str) -> tuple[int, str, str]:
 @pytest.fixture
 def fleet_file(tmp_path: Path, catalog) -> Path:
     path = tmp_path / "necrons.json"
-    path.write_text(dump_fleet_json(sample_fleet(catalog, "necrons", "skirmish")))
+    # Naming the edition its prices are: a file naming none prints under the first.
+    fleet = replace(sample_fleet(catalog, "necrons", "skirmish"),
+                    edition=editions.current_number())
+    path.write_text(dump_fleet_json(fleet))
     return path
 
 

@@ -287,7 +287,7 @@ def test_a_zip_too_big_to_save_stops_at_the_first_fleet_past_it(catalog, client:
 
     read: list[str] = []
     real = sharing.read_fleet
-    monkeypatch.setattr(sharing, "read_fleet", lambda text, cat: read.append("") or real(text, cat))
+    monkeypatch.setattr(sharing, "read_fleet", lambda text: read.append("") or real(text))
     data = io.BytesIO()
     with zipfile.ZipFile(data, "w", zipfile.ZIP_DEFLATED) as bundle:
         for n in range(100):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from fleetbuilder.catalog import editions
 from fleetbuilder.fleets.models import Fleet
 from rules_core import fleet as rf
 from rules_core.sample_fleets import sample_fleet
@@ -15,7 +17,8 @@ from rules_core.sample_fleets import sample_fleet
 
 @pytest.fixture
 def make_fleet(catalog, client: Client) -> Callable[..., Fleet]:
-    """Save ``doc`` (default: the Imperial Navy Skirmish sample) as the ``client``'s fleet."""
+    """Save ``doc`` (default: the Imperial Navy Skirmish sample) as the ``client``'s fleet, on
+    the edition ``doc`` names, else the one a new fleet starts on (the current one)."""
 
     def make(doc: rf.Fleet | None = None, *, as_client: Client | None = None) -> Fleet:
         doc = doc or sample_fleet(catalog, "imperial-navy", "skirmish")
@@ -26,7 +29,9 @@ def make_fleet(catalog, client: Client) -> Callable[..., Fleet]:
         assert response.status_code == 302
         pk = int(response.headers["Location"].strip("/").split("/")[-1])
         fleet = Fleet.objects.get(pk=pk)
-        fleet.store(doc, catalog)
+        # On the edition the builder started it on (R-160), unless ``doc`` names one.
+        doc = doc if doc.edition is not None else replace(doc, edition=fleet.edition)
+        fleet.store(doc, editions.catalog_for(doc.edition))
         fleet.save()
         return fleet
 

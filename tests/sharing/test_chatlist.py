@@ -115,11 +115,12 @@ def test_the_share_page_offers_markdown_and_one_line(client, make_fleet, catalog
     fleet = make_fleet(patrol())
     raw = client.get(f"/fleets/{fleet.pk}/share/").content.decode()
     page = unescape(raw)
-    report = validate(patrol(), catalog)
+    listed = fleet.to_core()  # patrol(), on the edition the fleet was started on (R-160)
+    report = validate(listed, catalog)
     assertInHTML('<textarea id="share-markdown" class="share-text" rows="8" readonly '
-                 f'spellcheck="false">{escape(to_markdown(catalog, patrol(), report))}</textarea>',
+                 f'spellcheck="false">{escape(to_markdown(catalog, listed, report))}</textarea>',
                  raw)
-    assert f'value="{one_line(catalog, patrol(), report)}"' in page
+    assert f'value="{one_line(catalog, listed, report)}"' in page
     squadron = report.units[3].points
     assert f"**3× Sword Frigate** \"Sword Squadron\" · {squadron} pts" in page
     assert f"* Squadron \"Sword Squadron\" · 3× Sword Frigate · {squadron} pts" in page

@@ -93,7 +93,8 @@ def test_the_file_download_is_contract_1_with_a_safe_filename(client: Client, ma
     assert response.headers["Content-Type"] == "application/json; charset=utf-8"
     data = json.loads(response.content)
     assert data["format"] == "void-command-fleet" and data["version"] == 1
-    assert rf.parse_fleet(data) == doc
+    assert data["edition"] == fleet.edition  # the file names the list's edition
+    assert rf.parse_fleet(data) == replace(doc, edition=fleet.edition)
 
 
 def test_a_saved_import_is_owned_by_the_importer(client: Client, make_fleet, visitor: Client,

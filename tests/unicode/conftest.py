@@ -8,14 +8,17 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from fleetbuilder.catalog import editions
 from rules_core import fleet as rf
 from rules_core.sample_fleets import sample_fleet
 
 
 @pytest.fixture
 def doc(catalog) -> dict[str, Any]:
-    """The Imperial Navy Patrol sample as a contract-1 document (a dict to change)."""
-    return rf.fleet_to_dict(sample_fleet(catalog, "imperial-navy", "patrol"))
+    """The Imperial Navy Patrol sample as a contract-1 document (a dict to change), naming the
+    edition its prices are (R-160), so it is read under them."""
+    return {**rf.fleet_to_dict(sample_fleet(catalog, "imperial-navy", "patrol")),
+            "edition": editions.current_number()}
 
 
 @pytest.fixture

@@ -8,6 +8,10 @@ Exit 0 when the PDF is written — an illegal fleet prints too (its roster says 
 one-line warning on stderr; exit 2 for input that cannot be used (a file that is not a fleet
 file, an unknown layout, an output that cannot be written), with a one-line reason on stderr.
 There is no exit 1: the cards answer "here they are", not "is this legal" (validate_fleet does).
+
+The cards are the edition's the file names (R-160): a file naming none prints under the first
+edition, with R-161's note on stderr; one naming an edition this server does not know exits 2,
+naming the known editions.
 """
 
 from __future__ import annotations
@@ -18,8 +22,7 @@ from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from fleetbuilder.catalog import loader
-from fleetbuilder.fleets.fleetfile import FleetFileError, read_fleet
+from fleetbuilder.fleets.fleetfile import FleetFileError, read_fleet, under_edition
 from rules_core.cards import LAYOUTS, render_cards
 from rules_core.validator import validate
 
@@ -49,7 +52,12 @@ class Command(BaseCommand):
             fleet = read_fleet(path)
         except FleetFileError as exc:
             self.fail(str(exc))
-        catalog = loader.command_catalog()
+        try:
+            fleet, catalog, note = under_edition(fleet)
+        except FleetFileError as exc:
+            self.fail(f"{path}: {exc}")
+        if note:
+            self.stderr.write(f"note: {note}")
         report = validate(fleet, catalog)
         pdf = render_cards(catalog, fleet, layout=options["layout"],
                            ink_saver=options["ink_saver"], share_url=options["share_url"],

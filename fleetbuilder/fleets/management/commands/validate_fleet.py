@@ -2,6 +2,10 @@
 
 Exit 0 for a legal fleet, 1 for an illegal one, 2 for a file that cannot be read as a fleet file;
 a one-line reason goes to stderr whenever the answer is not 0. ``--json`` prints contract 2.
+
+The fleet is judged under the edition it names (R-160); a file naming none is judged under the
+first edition, with R-161's note on stderr; one naming an edition this server does not know
+exits 2, naming the known editions.
 """
 
 from __future__ import annotations
@@ -12,8 +16,7 @@ from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from fleetbuilder.catalog import loader
-from fleetbuilder.fleets.fleetfile import FleetFileError, read_text
+from fleetbuilder.fleets.fleetfile import FleetFileError, read_text, under_edition
 from rules_core.fleet import FleetFormatError, load_fleet_json
 from rules_core.validator import ValidationReport, validate
 
@@ -38,7 +41,13 @@ class Command(BaseCommand):
                 self.emit_json(ValidationReport.for_format_error(exc))
             where = f" at {exc.path}" if exc.path else ""
             self.fail(2, f"{path} is not a usable fleet file{where}: {exc.message}")
-        report = validate(fleet, loader.command_catalog())
+        try:
+            fleet, catalog, note = under_edition(fleet)
+        except FleetFileError as exc:
+            self.fail(2, f"{path}: {exc}")
+        if note:
+            self.stderr.write(f"note: {note}")
+        report = validate(fleet, catalog)
         if options["json"]:
             self.emit_json(report)
         else:
