@@ -59,14 +59,17 @@ def edition(request: HtmxHttpRequest, number: int) -> HttpResponse:
     ctx: dict[str, Any] = {"edition": info, "form": form, "previous": default,
                            "log": None, "balance": None, **_serving()}
     status = 200
+    against = default
     if form.is_bound and not form.is_valid():
-        status = 400
+        status = 400  # the select shows the default; the message says what to choose
     else:
         chosen = form.cleaned_data["against"] if form.is_bound else None
-        against = editions.get(chosen) if chosen is not None else default
+        if chosen is not None:
+            against = editions.get(chosen)
         if against is not None:
             ctx["log"] = changelog.between(against, info)
             ctx["balance"] = BalanceTable.movement(against.number, info.number)
+    ctx["selected"] = str(against.number) if against is not None else ""
     partial = request.htmx and not request.htmx.history_restore_request
     template = f"{TEMPLATE}#comparison" if partial else TEMPLATE
     response = render(request, template, ctx, status=status)

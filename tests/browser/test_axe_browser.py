@@ -122,7 +122,8 @@ def test_catalogue_gunnery_balance_and_account_pages_have_no_axe_violations(
     page = context.new_page()
     for path in ("/", "/ships/", "/ships/imperial-navy/",
                  "/ships/imperial-navy/lunar-class-cruiser/", "/rules/", "/gunnery/",
-                 "/balance/", "/accounts/login/", "/accounts/signup/",
+                 "/balance/", "/editions/", "/editions/6/", "/editions/1/",
+                 "/editions/5/?against=nothing", "/accounts/login/", "/accounts/signup/",
                  "/accounts/password/reset/", "/this-page-is-not-here/"):
         page.goto(base + path)
         walk.check(page)
@@ -193,7 +194,8 @@ def test_the_dark_scheme_on_a_phone_has_no_axe_violations(
     page.get_by_text("Menu", exact=True).click()  # the navigation's menu, open
     expect(page.get_by_role("navigation", name="Main")).to_be_visible()
     walk.check(page)
-    for path in ("/", "/ships/imperial-navy/lunar-class-cruiser/", "/gunnery/", "/rules/"):
+    for path in ("/", "/ships/imperial-navy/lunar-class-cruiser/", "/gunnery/", "/rules/",
+                 "/editions/", "/editions/6/"):
         page.goto(base + path)
         walk.check(page)
     context.close()

@@ -63,10 +63,10 @@ def test_an_edition_shows_its_price_changes_against_the_previous_by_faction(
     assert "10 prices changed (10 ships)" in page
     assertContains(response, "<caption>Adeptus Astartes: 10 of 22 ships repriced (45&nbsp;%)"
                              "</caption>", html=True)
-    assertContains(response, '<tr><th scope="row">Cobra Rapid Strike Vessel</th><td>Ship</td>'
+    assertContains(response, '<tr><th scope="row">Cobra Rapid Strike Vessel</th>'
                              '<td class="num">30</td><td class="num">40</td>'
                              '<td class="num">+10</td></tr>', html=True)
-    assertContains(response, '<tr><th scope="row">Strike Cruiser</th><td>Ship</td>'
+    assertContains(response, '<tr><th scope="row">Strike Cruiser</th>'
                              '<td class="num">130</td><td class="num">110</td>'
                              '<td class="num">\u221220</td></tr>', html=True)
     assert "Craftworld Eldar" not in page  # untouched factions are not listed
@@ -84,7 +84,7 @@ def test_an_edition_against_any_other_chosen_on_the_page(client: Client) -> None
     assert "Compared with edition 5" in page
     # Edition 6's Eldar and edition 7's Necrons prices, each old -> new under its column.
     assertContains(response, '<tr><th scope="row">Harbinger-class Heavy Cruiser</th>'
-                             '<td>Ship</td><td class="num">300</td><td class="num">315</td>'
+                             '<td class="num">300</td><td class="num">315</td>'
                              '<td class="num">+15</td></tr>', html=True)
     assert "Necrons: 2 of 8 ships repriced" in page
     assert "Craftworld Eldar: 4 of 10 ships repriced" in page
@@ -92,7 +92,7 @@ def test_an_edition_against_any_other_chosen_on_the_page(client: Client) -> None
                              'ship)</option>', html=True)
     # Older against newer works too: the columns say which edition is which.
     back = client.get("/editions/5/", {"against": "7"})
-    assertContains(back, '<tr><th scope="row">Harbinger-class Heavy Cruiser</th><td>Ship</td>'
+    assertContains(back, '<tr><th scope="row">Harbinger-class Heavy Cruiser</th>'
                          '<td class="num">315</td><td class="num">300</td>'
                          '<td class="num">\u221215</td></tr>', html=True)
 
@@ -130,6 +130,9 @@ def test_a_bad_comparison_is_refused_with_the_editions_to_choose_from(client: Cl
                              "not an edition to compare edition 5 with: choose one of editions "
                              "1, 2, 3, 4, 6 and 7.</p>", status_code=400, html=True)
     assert 'aria-invalid="true"' in response.content.decode()
+    # The select still shows the edition compared by default, the previous one.
+    assertContains(response, '<option value="4" selected>Edition 4 (2026-12-01, third '
+                             'calibration)</option>', status_code=400, html=True)
 
 
 def test_htmx_swaps_only_the_comparison(client: Client) -> None:
@@ -144,3 +147,49 @@ def test_htmx_swaps_only_the_comparison(client: Client) -> None:
 def test_only_get_is_answered(client: Client) -> None:
     assert client.post("/editions/").status_code == 405
     assert client.post("/editions/5/").status_code == 405
+
+
+def test_refits_admiral_ranks_and_ships_added_or_removed_have_their_own_sections(
+        client: Client, monkeypatch) -> None:
+    """The shipped editions only repriced ships; an edition that changes a refit's and an
+    admiral rank's price and adds and removes a ship shows each where a player looks for it."""
+    from dataclasses import replace
+
+    from django.core.cache import cache
+
+    from fleetbuilder.catalog import editions
+    from fleetbuilder.editions import changelog
+
+    real = editions.catalog_for
+    six = real(6)
+    refit, admiral = six.refits[0], six.admirals[0]
+    orks = six.faction("orks")
+    assert orks is not None
+    gone, kept = orks.ships[0], orks.ships[1:]
+    newcomer = replace(kept[0], slug="rok-of-tests", name="Rok of Tests", points=155)
+    changed = replace(six, refits=(replace(refit, points=refit.points + 5), *six.refits[1:]),
+                      admirals=(replace(admiral, points=admiral.points - 10), *six.admirals[1:]),
+                      factions=tuple(replace(f, ships=(*kept, newcomer)) if f is orks else f
+                                     for f in six.factions))
+    monkeypatch.setattr(changelog.editions, "catalog_for",
+                        lambda n: changed if n == 7 else real(n))
+    cache.clear()  # the real changelog of 6 -> 7 may be kept: this one is made up
+    try:
+        response = client.get("/editions/7/")
+        page = text(response)
+    finally:
+        cache.clear()
+    assert "Refits and admiral ranks" in page
+    assertContains(response, f'<tr><th scope="row">{refit.name} <span class="muted small">'
+                             f'(refit)</span></th><td class="num">{refit.points}</td>'
+                             f'<td class="num">{refit.points + 5}</td><td class="num">+5</td>'
+                             '</tr>', html=True)
+    assertContains(response, f'<tr><th scope="row">{admiral.name} <span class="muted small">'
+                             f'(admiral rank)</span></th><td class="num">{admiral.points}</td>'
+                             f'<td class="num">{admiral.points - 10}</td>'
+                             '<td class="num">\u221210</td></tr>', html=True)
+    assertContains(response, '<tr><th scope="row">Rok of Tests</th><td>Ship</td><td>Orks</td>'
+                             '<td class="num">155</td></tr>', html=True)
+    assert "Added in edition 7" in page and "Removed since edition 6" in page
+    assertContains(response, f'<tr><th scope="row">{gone.name}</th><td>Ship</td><td>Orks</td>'
+                             f'<td class="num">{gone.points}</td></tr>', html=True)
