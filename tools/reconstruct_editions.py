@@ -51,7 +51,8 @@ HISTORY = [
      "Eldar holofields redesigned (a hit from within 15 cm is ignored on a 5+; R-89) and the "
      "Eldar repriced: Void Stalker 305, Aurora 100, Eclipse 175, Flame of Asuryan 225."),
     ("c2b7331", "2026-12-02T03:35:22Z", "2026-12, Necrons' Battle ships",
-     "The Necrons' two Battle-only ships x1.05: Harbinger 280, Scythe 315."),
+     "The Necrons' two Battle-only ships x1.05: the Scythe Class Harvest Ship 265 to 280, "
+     "the Harbinger-class Heavy Cruiser 300 to 315."),
 ]
 
 
