@@ -11,6 +11,9 @@ written once (``AnalysisChunk``, unique on analysis, variant and chunk) under th
 lock, holding each battle's result compactly: the fleet's half-points (``"2"`` a win, ``"1"``
 a draw, ``"0"`` a loss) as a string and both sides' victory points as lists. The results are
 computed from those, exactly, when the page is read.
+
+The fleet's variants are priced and played under the fleet's edition, the opponent under its
+own (R-163); both are recorded (``edition_a``, ``edition_b``, and in the stored files).
 """
 
 from __future__ import annotations
@@ -26,9 +29,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from fleetbuilder.ownership import OwnedQuerySet
+from fleetbuilder.simulator import editions as side_editions
 from fleetbuilder.simulator.models import Matchup, RunRefused, _lock_owner
+from rules_core import catalog as core
 from rules_core import fleet as rf
-from rules_core.sim import SimOptions
+from rules_core.sim import SimError, SimOptions
 from rules_core.whatif import Skipped, Variant, paired_difference
 
 log = logging.getLogger("fleetbuilder.analysis")
@@ -63,6 +68,10 @@ class Analysis(models.Model):
     session_key = models.CharField(max_length=64, blank=True, db_index=True)
     fleet = models.JSONField(help_text="The fleet's file (contract 1) when the analysis started.")
     opponent = models.JSONField(help_text="The opponent's file (contract 1).")
+    # The editions the fleet (and its variants) and the opponent are priced, judged and played
+    # under (R-163); null: the loaded catalogue, as for a matchup's sides.
+    edition_a = models.PositiveIntegerField(null=True, blank=True)
+    edition_b = models.PositiveIntegerField(null=True, blank=True)
     sources = models.JSONField(default=dict)  # {"a": {...}, "b": {...}} as for a matchup
     # [{"key", "kind", "label", "unit", "note", "fleet": contract 1}], the baseline first
     variants = models.JSONField()
@@ -117,6 +126,7 @@ class Analysis(models.Model):
             public_id=secrets.token_urlsafe(16), owner=owner if signed_in else None,
             session_key="" if signed_in else owner_token,
             fleet=rf.fleet_to_dict(fleet), opponent=rf.fleet_to_dict(opponent),
+            edition_a=fleet.edition, edition_b=opponent.edition,
             sources=sources, variants=variants, variant_count=len(variants), skipped=skipped,
             options=options.to_dict(), seed=seed, battles=battles,
             chunk_battles=max(1, int(getattr(settings, "ANALYSIS_CHUNK_BATTLES",
@@ -210,6 +220,19 @@ class Analysis(models.Model):
 
     def variant_fleet(self, variant: int) -> rf.Fleet:
         return rf.parse_fleet(self.variants[variant]["fleet"])
+
+    def edition(self, side: str) -> int | None:
+        """The edition of the fleet and its variants ("a") or of the opponent ("b"), R-163."""
+        if side == "a":
+            return side_editions.recorded_edition(self.edition_a, self.fleet)
+        return side_editions.recorded_edition(self.edition_b, self.opponent)
+
+    def catalog(self, side: str) -> core.Catalog:
+        """That side's edition's catalogue; SimError if this server does not know it."""
+        try:
+            return side_editions.catalog_of(self.edition(side))
+        except side_editions.UnknownEdition as exc:
+            raise SimError(f"{self.label(side)} cannot be played: {exc}") from None
 
     @property
     def sim_options(self) -> SimOptions:

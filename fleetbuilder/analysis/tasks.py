@@ -10,7 +10,6 @@ import logging
 import socket
 import time
 
-from fleetbuilder.catalog import loader
 from fleetbuilder.celery import app
 from rules_core.sim import SimError
 from rules_core.sim.batch import fleet_specs
@@ -28,9 +27,10 @@ def play_range(analysis: Analysis, variant: int, first: int, stop: int
     """Battles ``first … stop-1`` of one variant: half-points, and each side's VP.
 
     Battle ``i`` takes the dice of (seed, i) whatever the variant: common random numbers.
+    The variant plays the fleet's edition, the opponent its own (R-163).
     """
-    a, b = fleet_specs(loader.core_catalog(), analysis.variant_fleet(variant),
-                       analysis.core_opponent())
+    a, b = fleet_specs(analysis.catalog("a"), analysis.variant_fleet(variant),
+                       analysis.core_opponent(), catalog_b=analysis.catalog("b"))
     options = analysis.sim_options
     scores, vp_a, vp_b = [], [], []
     for i in range(first, stop):

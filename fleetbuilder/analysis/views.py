@@ -29,6 +29,7 @@ from fleetbuilder.fleets.access import owner_token
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.http import HtmxHttpRequest
 from fleetbuilder.ratelimit import rate_limit
+from fleetbuilder.simulator import editions as side_editions
 from fleetbuilder.simulator.models import Matchup, RunRefused, random_seed
 from fleetbuilder.simulator.views import check_playable
 from rules_core import fleet as rf
@@ -56,9 +57,8 @@ def _is_owner(request: HttpRequest, analysis: Analysis) -> bool:
 def _start(request: HttpRequest, **inputs: Any) -> Analysis:
     """Check every fleet the analysis will play (R-95's bounds, the engine), then start it."""
     Analysis.check_size(len(inputs["variants"]))
-    catalog = loader.core_catalog()
     for record in inputs["variants"]:
-        check_playable(catalog, rf.parse_fleet(record["fleet"]), inputs["opponent"])
+        check_playable(rf.parse_fleet(record["fleet"]), inputs["opponent"])
     return Analysis.start(owner=request.user,
                           owner_token=owner_token(request, create=True) or "", **inputs)
 
@@ -76,7 +76,10 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             fleet = data["a"].fleet
-            variants, skipped = bound_variants(*what_if_variants(catalog, fleet))
+            # The variants (their swaps' alternatives, their prices) are the fleet's
+            # edition's (R-163); the opponent keeps its own.
+            variants, skipped = bound_variants(*what_if_variants(
+                side_editions.catalog_of(fleet.edition), fleet))
             analysis = _start(
                 request, fleet=fleet, opponent=data["b"].fleet,
                 variants=variant_records(variants),
@@ -147,9 +150,13 @@ def _ctx(request: HttpRequest, run: Analysis) -> dict[str, Any]:
         row["score_pct"] = f"{row['score'] * 100:.1f} %"
         vhw = row["vp_half_width"]
         row["vp_text"] = f"{row['vp_delta']:+.0f}" + (f" ±{vhw:.0f}" if vhw is not None else "")
+    editions = {side: side_editions.side_edition(run.edition(side)) for side in ("a", "b")}
     return {"run": run, "is_owner": _is_owner(request, run), "results": results,
             "link": request.build_absolute_uri(run.get_absolute_url()),
-            "label_a": run.label("a"), "label_b": run.label("b")}
+            "label_a": run.label("a"), "label_b": run.label("b"),
+            "edition_a": editions["a"], "edition_b": editions["b"],
+            "editions_note": side_editions.differ_sentence(
+                (run.label("a"), editions["a"]), (run.label("b"), editions["b"]))}
 
 
 @require_POST
@@ -190,7 +197,11 @@ def open_variant(request: HtmxHttpRequest, public_id: str, variant: int) -> Http
     base = fleet.name or run.label("a")
     name = base if meta["kind"] == "base" else f"{base} ({meta['label']})"
     fleet = replace(fleet, name=name[:rf.MAX_NAME_LENGTH])
-    saved = Fleet.from_core(fleet, loader.core_catalog(), owner=request.user,
+    try:
+        catalog = run.catalog("a")  # the variant keeps the fleet's edition (R-163)
+    except SimError as exc:
+        return HttpResponseBadRequest(str(exc))
+    saved = Fleet.from_core(fleet, catalog, owner=request.user,
                             owner_token=owner_token(request, create=True) or "")
     return redirect(saved)
 
@@ -204,6 +215,7 @@ def results_json(request: HttpRequest, public_id: str) -> HttpResponse:
         "battles_done": run.done, "battles_total": run.total_battles, "status": run.status,
         "finished": run.status == Analysis.Status.DONE, "error": run.error or None,
         "options": run.options, "skipped": run.skipped,
+        "editions": {"a": run.edition("a"), "b": run.edition("b")},  # R-163; null: loaded
         "baseline": {"battles": results["base_battles"], "score": results["base_score"],
                      "vp_margin": results["base_vp_margin"]},
         "rows": [{k: r[k] for k in ("key", "label", "note", "battles", "score", "delta",

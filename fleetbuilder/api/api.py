@@ -52,7 +52,7 @@ from rules_core.validator import ValidationReport, check_points_bound, validate
 
 from . import schemas as s
 from .auth import optional_token, token_auth
-from .runs import ApiMatchupForm, form_data, form_paths
+from .runs import ApiMatchupForm, form_data, form_paths, side_file
 
 log = logging.getLogger("fleetbuilder.api")
 
@@ -479,8 +479,7 @@ def start_run(request: HttpRequest, payload: s.RunIn) -> Status:
         raw = getattr(payload, side).file
         if raw is not None:
             try:
-                files[side] = rf.parse_fleet(raw)
-                check_points_bound(validate(files[side], catalog))
+                files[side] = side_file(raw)  # its own edition and R-95
             except rf.FleetFormatError as exc:
                 raise FleetFileProblem(exc, prefix=f"{side}.file") from None
     fleets = list(Fleet.objects.alive().owned_by(request.user, None).defer("last_removed"))
@@ -489,7 +488,7 @@ def start_run(request: HttpRequest, payload: s.RunIn) -> Status:
         raise InputProblem(form_paths(form))
     data = form.cleaned_data
     try:
-        check_playable(catalog, data["a"].fleet, data["b"].fleet)
+        check_playable(data["a"].fleet, data["b"].fleet)
         run = Matchup.start(
             fleet_a=data["a"].fleet, fleet_b=data["b"].fleet,
             sources={"a": data["a"].source, "b": data["b"].source},

@@ -1,13 +1,17 @@
 """Starting a run from JSON with the matchup page's own form (``simulator.forms.MatchupForm``):
 the same sides (one of your fleets, a shared fleet, a sample), the same checks and messages,
-plus one side the page has no field for: a fleet file in the body."""
+plus one side the page has no field for: a fleet file in the body, read under its own edition
+(R-163; none: the first, with a note, R-161)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from fleetbuilder.fleets.incoming import UnknownEdition, arrive
 from fleetbuilder.simulator.forms import MatchupForm, Side
 from rules_core import fleet as rf
+from rules_core.validator import check_points_bound, validate
 
 from . import schemas as s
 
@@ -15,6 +19,26 @@ SIDES = ("a", "b")
 # The form's field (after "a_") → where it is in the JSON body (after "a.").
 _PATHS = {"source": "", "fleet": "fleet", "share": "share", "faction": "sample.faction",
           "variant": "sample.variant", "size": "sample.size", "policy": "policy"}
+
+
+@dataclass(frozen=True)
+class FileSide:
+    """A side given as a fleet file: the list with its edition settled, and why (R-161)."""
+
+    fleet: rf.Fleet
+    note: str = ""
+
+
+def side_file(raw: object) -> FileSide:
+    """A side's fleet file read (FleetFormatError at the path at fault), its edition settled
+    (none: the first, with a note, R-161; one this server does not know: a FleetFormatError at
+    ``edition`` listing the known ones) and held to R-95's bound under that edition."""
+    try:
+        arrival = arrive(rf.parse_fleet(raw))
+    except UnknownEdition as exc:
+        raise rf.FleetFormatError("edition", str(exc)) from None
+    check_points_bound(validate(arrival.fleet, arrival.catalog))
+    return FileSide(arrival.fleet, arrival.note)
 
 
 def form_data(payload: s.RunIn) -> dict[str, Any]:
@@ -60,7 +84,7 @@ def form_paths(form: MatchupForm) -> list[tuple[str, str]]:
 class ApiMatchupForm(MatchupForm):
     """The matchup form, with a side that is a fleet file (read and bounded by the caller)."""
 
-    def __init__(self, *args: Any, fleet_files: dict[str, rf.Fleet], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, fleet_files: dict[str, FileSide], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fleet_files = fleet_files  # not Form.files, the uploads Django reads
         for name in SIDES:
@@ -72,8 +96,10 @@ class ApiMatchupForm(MatchupForm):
 
     def _side(self, side: str, data: dict[str, Any]) -> Side | None:
         if data.get(f"{side}_source") == "file":
-            fleet = self.fleet_files[side]
-            return Side(fleet, {"kind": "file", "label": fleet.name or f"Fleet {side.upper()}"})
+            given = self.fleet_files[side]
+            fleet = given.fleet
+            return Side(fleet, {"kind": "file", "label": fleet.name or f"Fleet {side.upper()}",
+                                **({"note": given.note} if given.note else {})})
         if data.get(f"{side}_source") == "fleet" and f"{side}_fleet" not in self.fields:
             self.add_error(f"{side}_source", "You have no saved fleets.")
             return None

@@ -4,7 +4,7 @@ is turned into a rules_core fleet, before a run starts."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django import forms
@@ -23,6 +23,7 @@ from rules_core.sample_fleets import (
 from rules_core.sim import POLICIES
 
 from . import sharing
+from .editions import current_edition
 from .models import DEFAULT_BATTLES, MAX_BATTLES, MAX_SEED
 
 SIDES = ("a", "b")
@@ -189,7 +190,8 @@ class MatchupForm(forms.Form):
                 self.add_error(f"{side}_share", str(exc))
                 return None
             return Side(shared.fleet, {"kind": "shared", "code": shared.code,
-                                       "label": f"{shared.name} (shared)"})
+                                       "label": f"{shared.name} (shared)",
+                                       **({"note": shared.note} if shared.note else {})})
         if source == "sample":
             return self._sample(side, data, name)
         return None  # the source field itself carries the error
@@ -217,6 +219,7 @@ class MatchupForm(forms.Form):
         except SampleFleetError as exc:
             self.add_error(f"{side}_faction", f"No sample fleet for that choice: {exc}.")
             return None
+        fleet = replace(fleet, edition=current_edition())  # built from the loaded catalogue
         label = f"{fleet.name} (sample)"
         chosen = faction.variant(variant) if variant else None
         if chosen is not None:

@@ -10,6 +10,10 @@ merges its counts into the run's ``tally``, under the run's row lock: a chunk pl
 worker killed after playing, a message delivered again) counts once, and the merged tally is
 the command line's whatever order the chunks finish in.
 
+Each side is played with its own list's edition (R-163): the run records both (``edition_a``,
+``edition_b``, also in the stored fleet files), and every worker builds a side's ships from
+that edition's catalogue (``editions.catalog_for``).
+
 No web request plays battles: a request creates the run, and the results page reads the
 progress from the database.
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -32,8 +37,10 @@ from fleetbuilder.ownership import OwnedQuerySet
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core import sharecode
-from rules_core.sim import BattleResult, SimOptions, Tally, play_battle
+from rules_core.sim import BattleResult, SimError, SimOptions, Tally, play_battle
 from rules_core.sim import replay as sim_replay
+
+from . import editions as side_editions
 
 log = logging.getLogger("fleetbuilder.simulator")
 
@@ -78,6 +85,11 @@ class Matchup(models.Model):
     session_key = models.CharField(max_length=64, blank=True, db_index=True)
     fleet_a = models.JSONField(help_text="Fleet A's file (contract 1) when the run started.")
     fleet_b = models.JSONField(help_text="Fleet B's file (contract 1) when the run started.")
+    # The edition each side is priced, judged and played under (R-163). Null: the loaded
+    # catalogue (a list built in a development state, or a run from before editions, whose
+    # stored file may still name one: see ``edition``).
+    edition_a = models.PositiveIntegerField(null=True, blank=True)
+    edition_b = models.PositiveIntegerField(null=True, blank=True)
     # Where each side came from, for the page: {"a": {"kind", "label", ...}, "b": {...}}.
     sources = models.JSONField(default=dict)
     options = models.JSONField(default=dict, help_text="SimOptions.to_dict()")
@@ -127,7 +139,8 @@ class Matchup(models.Model):
             owner=owner if signed_in else None,
             session_key="" if signed_in else owner_token,
             fleet_a=rf.fleet_to_dict(fleet_a), fleet_b=rf.fleet_to_dict(fleet_b),
-            sources=sources, options=options.to_dict(), seed=seed, battles=battles,
+            edition_a=fleet_a.edition, edition_b=fleet_b.edition, sources=sources,
+            options=options.to_dict(), seed=seed, battles=battles,
             chunk_battles=max(1, int(settings.SIM_CHUNK_BATTLES)),
         )
         with transaction.atomic():
@@ -189,7 +202,8 @@ class Matchup(models.Model):
 
         A side that was one of the visitor's own saved fleets stays that fleet (as it is now,
         edits included); any other side travels as a share code of the run's own copy, so
-        anyone holding the link gets exactly the fleet that fought.
+        anyone holding the link gets exactly the fleet that fought, naming the edition it
+        played (a side recorded with none played the loaded catalogue: the current edition).
         """
         options = self.options or {}
         initial: dict[str, Any] = {
@@ -209,8 +223,11 @@ class Matchup(models.Model):
                                 f"{side}_variant": source.get("variant") or "",
                                 f"{side}_points": source.get("points") or ""})
             else:
+                fleet = self.core_fleet(side)
+                if fleet.edition is None:
+                    fleet = replace(fleet, edition=side_editions.current_edition())
                 try:
-                    code = sharecode.encode(self.core_fleet(side))
+                    code = sharecode.encode(fleet)
                 except sharecode.ShareCodeError:  # too big for a code: that side starts empty
                     continue
                 initial.update({f"{side}_source": "shared", f"{side}_share": code})
@@ -220,6 +237,24 @@ class Matchup(models.Model):
 
     def core_fleet(self, side: str) -> rf.Fleet:
         return rf.parse_fleet(self.fleet_a if side == "a" else self.fleet_b)
+
+    def edition(self, side: str) -> int | None:
+        """The edition side ``side`` plays (R-163): as recorded, else as its stored file names
+        it (a run from before the field); None: the loaded catalogue."""
+        if side == "a":
+            return side_editions.recorded_edition(self.edition_a, self.fleet_a)
+        return side_editions.recorded_edition(self.edition_b, self.fleet_b)
+
+    def catalog(self, side: str) -> core.Catalog:
+        """Side ``side``'s catalogue: its edition's. SimError, as for any fleet the engine
+        cannot play, if this server does not know the edition (editions are never removed)."""
+        try:
+            return side_editions.catalog_of(self.edition(side))
+        except side_editions.UnknownEdition as exc:
+            raise SimError(f"Fleet {side.upper()} cannot be played: {exc}") from None
+
+    def catalogs(self) -> tuple[core.Catalog, core.Catalog]:
+        return self.catalog("a"), self.catalog("b")
 
     @property
     def sim_options(self) -> SimOptions:
@@ -262,20 +297,22 @@ class Matchup(models.Model):
         tally = self.current_tally()
         return tally.summary(seed=self.seed) if tally is not None and self.done else None
 
-    def battle(self, catalog: core.Catalog, index: int, *, log: bool = True) -> BattleResult:
+    def battle(self, index: int, *, log: bool = True) -> BattleResult:
         """One battle of this run, replayed (the same dice as in the tally) with its log; kept
         in the cache as a replay is (R-154), so the results page, shown again or refreshing
         itself while the run plays, does not play it again."""
         if not 0 <= index < self.battles:
             raise ValueError(f"This run has battles 1 to {self.battles}.")
-        key = self._battle_key(catalog, index, log)
+        catalog_a, catalog_b = self.catalogs()
+        key = self._battle_key(index, log)
         try:
             result = cache.get(key)
         except Exception:  # the cache is away: play it
             result = None
         if result is None:
-            result = play_battle(catalog, self.core_fleet("a"), self.core_fleet("b"),
-                                 seed=self.seed, index=index, options=self.sim_options, log=log)
+            result = play_battle(catalog_a, self.core_fleet("a"), self.core_fleet("b"),
+                                 seed=self.seed, index=index, options=self.sim_options, log=log,
+                                 catalog_b=catalog_b)
             try:
                 cache.set(key, result, REPLAY_CACHE_SECONDS)
             except Exception:
@@ -283,40 +320,46 @@ class Matchup(models.Model):
                     "run %s: battle %s not kept in the cache", self.public_id, index + 1)
         return result
 
-    def _battle_key(self, catalog: core.Catalog, index: int, log: bool) -> str:
-        return (f"sim-battle:{sim_replay.FORMAT}:{self.public_id}:{index}:{int(log)}:"
-                f"{catalog.version}")
+    def _versions(self) -> str:
+        """Both sides' catalogue versions: what a cached battle of this run was played with."""
+        return ":".join(c.version for c in self.catalogs())
 
-    def has_battle(self, catalog: core.Catalog, index: int) -> bool:
+    def _battle_key(self, index: int, log: bool) -> str:
+        return (f"sim-battle:{sim_replay.FORMAT}:{self.public_id}:{index}:{int(log)}:"
+                f"{self._versions()}")
+
+    def has_battle(self, index: int) -> bool:
         """Whether battle ``index`` with its log is in the cache (showing it plays nothing)."""
         try:
-            return cache.get(self._battle_key(catalog, index, True)) is not None
+            return cache.get(self._battle_key(index, True)) is not None
         except Exception:
             return False
 
-    def replay(self, catalog: core.Catalog, index: int) -> dict[str, Any]:
+    def replay(self, index: int) -> dict[str, Any]:
         """Battle ``index`` of this run as a replay's steps (``rules_core.sim.replay``),
         played again from the run's seed; the run itself stores nothing more. Kept in the
-        cache, keyed on the run, the battle and the catalogue's version, so a player stepping
-        back and forth does not play it again."""
+        cache, keyed on the run, the battle and both sides' catalogue versions, so a player
+        stepping back and forth does not play it again."""
         if not 0 <= index < self.battles:
             raise ValueError(f"This run has battles 1 to {self.battles}.")
-        key = self._replay_key(catalog, index)
+        key = self._replay_key(index)
         data = cache.get(key)
         if data is None:
-            _, data = sim_replay.replay_battle(catalog, self.core_fleet("a"),
+            catalog_a, catalog_b = self.catalogs()
+            _, data = sim_replay.replay_battle(catalog_a, self.core_fleet("a"),
                                                self.core_fleet("b"), seed=self.seed,
-                                               index=index, options=self.sim_options)
+                                               index=index, options=self.sim_options,
+                                               catalog_b=catalog_b)
             cache.set(key, data, REPLAY_CACHE_SECONDS)
         return data
 
-    def _replay_key(self, catalog: core.Catalog, index: int) -> str:
-        return f"sim-replay:{sim_replay.FORMAT}:{self.public_id}:{index}:{catalog.version}"
+    def _replay_key(self, index: int) -> str:
+        return f"sim-replay:{sim_replay.FORMAT}:{self.public_id}:{index}:{self._versions()}"
 
-    def has_replay(self, catalog: core.Catalog, index: int) -> bool:
+    def has_replay(self, index: int) -> bool:
         """Whether battle ``index``'s replay is in the cache (showing it plays nothing)."""
         try:
-            return cache.get(self._replay_key(catalog, index)) is not None
+            return cache.get(self._replay_key(index)) is not None
         except Exception:  # the cache is away: the replay will be played
             return False
 

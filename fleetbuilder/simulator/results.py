@@ -1,7 +1,7 @@
 """What the results page shows of a run: the verdict, the numbers, the charts and one battle.
 
-Pure functions of a ``Matchup`` and the catalogue, so views stay thin and tests can read the
-same values the page prints.
+Pure functions of a ``Matchup``, each side read under its own edition's catalogue (R-163), so
+views stay thin and tests can read the same values the page prints.
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core.sim import SimError
 from rules_core.validator import catalog_index, validate
 
 from . import charts
+from .editions import SideEdition, differ_sentence, side_edition
 from .forms import SCORING_CHOICES, TERRAIN_CHOICES
 from .models import Matchup
 
@@ -34,6 +34,8 @@ class SideInfo:
     problems: int
     source: str  # "fleet" | "sample" | "shared"
     policy: str  # how the side is played, when not the standard way ("" if standard)
+    edition: SideEdition  # the edition it is priced, judged and played under (R-163)
+    note: str = ""  # why it is read under that edition, when its list named none (R-161)
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,9 @@ class ShipRow:
     title: str
 
 
-def side_info(run: Matchup, side: str, catalog: core.Catalog) -> SideInfo:
+def side_info(run: Matchup, side: str) -> SideInfo:
     fleet = run.core_fleet(side)
+    catalog = run.catalog(side)
     report = validate(fleet, catalog)
     faction = catalog.faction(fleet.faction)
     source = (run.sources or {}).get(side) or {}
@@ -56,7 +59,13 @@ def side_info(run: Matchup, side: str, catalog: core.Catalog) -> SideInfo:
         size=fleet.game_size.label, points=report.points, legal=report.legal,
         problems=len(report.errors), source=source.get("kind", ""),
         policy=_policy_word(run.options.get(f"policy_{side}", "standard")),
+        edition=side_edition(run.edition(side)), note=source.get("note", ""),
     )
+
+
+def editions_note(a: SideInfo, b: SideInfo) -> str:
+    """What the page says when the sides play different editions (R-163); "" otherwise."""
+    return differ_sentence((a.faction, a.edition), (b.faction, b.edition))
 
 
 def points_note(a: SideInfo, b: SideInfo) -> str:
@@ -94,11 +103,10 @@ def verdict(summary: dict[str, Any], a: str, b: str) -> tuple[str, str]:
                     f"overlap.")
 
 
-def ship_rows(summary: dict[str, Any], run: Matchup, catalog: core.Catalog
-              ) -> dict[str, list[ShipRow]]:
-    """Each ship's fates, by side, named as in its fleet list. The escorts of one class in one
-    squadron share a row (their rates averaged: the chance for any one of them)."""
-    idx = catalog_index(catalog)
+def ship_rows(summary: dict[str, Any], run: Matchup) -> dict[str, list[ShipRow]]:
+    """Each ship's fates, by side, named as in its fleet list (and its edition). The escorts of
+    one class in one squadron share a row (their rates averaged: the chance for any one)."""
+    indexes = {side: catalog_index(run.catalog(side)) for side in ("a", "b")}
     fleets = {"a": _played_units(run.core_fleet("a")), "b": _played_units(run.core_fleet("b"))}
     groups: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
     for entry in summary.get("ships", []):
@@ -111,7 +119,7 @@ def ship_rows(summary: dict[str, Any], run: Matchup, catalog: core.Catalog
     rows: dict[str, list[ShipRow]] = {"a": [], "b": []}
     for (side, unit_i, _), entries in groups.items():
         slug = entries[0]["ship"]
-        ship_name = idx.ship_name(slug)
+        ship_name = indexes[side].ship_name(slug)
         units = fleets[side]
         unit = units[unit_i] if 0 <= unit_i < len(units) else None
         count = len(entries)
@@ -150,13 +158,14 @@ def _played_units(fleet: rf.Fleet) -> list[rf.Unit]:
     return [u for u in fleet.units if not (isinstance(u, rf.Squadron) and not u.ships)]
 
 
-def results_context(run: Matchup, catalog: core.Catalog) -> dict[str, Any]:
-    sides = {s: side_info(run, s, catalog) for s in ("a", "b")}
+def results_context(run: Matchup) -> dict[str, Any]:
+    sides = {s: side_info(run, s) for s in ("a", "b")}
     options = run.options or {}
     table = options.get("table") or run.core_fleet("a").game_size.value
     ctx: dict[str, Any] = {
         "side_a": sides["a"], "side_b": sides["b"], "sides": [sides["a"], sides["b"]],
         "points_note": points_note(sides["a"], sides["b"]),
+        "editions_note": editions_note(sides["a"], sides["b"]),
         "scoring_label": SCORING_LABELS.get(options.get("scoring", "core"), ""),
         "terrain_label": TERRAIN_LABELS.get(options.get("terrain", "none"), ""),
         "table_label": table.capitalize() if table != "custom" else "Skirmish",
@@ -179,7 +188,7 @@ def results_context(run: Matchup, catalog: core.Catalog) -> dict[str, Any]:
                    ("b", sides["b"], summary["vp"]["b"], vp_b)),
         rounds_chart=charts.rounds_histogram(summary.get("rounds_histogram", {}),
                                              summary["battles"], ctx["max_rounds"]),
-        ships=ship_rows(summary, run, catalog),
+        ships=ship_rows(summary, run),
         ended=_ended(summary),
     )
     return ctx
@@ -199,7 +208,7 @@ def battle_number(wanted: str | None) -> int:
     return int(wanted) if wanted.isascii() and wanted.isdigit() and len(wanted) < 10 else 0
 
 
-def battle_context(run: Matchup, catalog: core.Catalog, wanted: str | None) -> dict[str, Any]:
+def battle_context(run: Matchup, wanted: str | None) -> dict[str, Any]:
     """One battle of the run with its log: battle ``wanted`` (1-based; the first by default)."""
     ctx: dict[str, Any] = {"log_error": "", "log_battle": None, "log_result": None,
                            "log_rounds": []}
@@ -209,7 +218,7 @@ def battle_context(run: Matchup, catalog: core.Catalog, wanted: str | None) -> d
                            f"{run.battles}."
         return ctx
     try:
-        result = run.battle(catalog, number - 1, log=True)
+        result = run.battle(number - 1, log=True)
     except SimError as exc:
         ctx["log_error"] = str(exc)
         return ctx

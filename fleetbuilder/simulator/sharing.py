@@ -3,7 +3,10 @@
 Two kinds of sharing exist (fleetbuilder/fleets, R-90, R-92): a permalink naming a saved fleet
 by its random ``share_id`` (live only while its owner shares it), and a share code
 (``v1.…``) that holds the whole list. Either may be pasted bare or inside a URL; the fleet is
-read as it is now and the run keeps its own copy.
+read as it is now and the run keeps its own copy, with its edition (R-163): a saved fleet's
+own, a code's own, and for a code naming none (made before editions) the first, with a note
+saying so (R-161). A code naming an edition this server does not know is refused, listing the
+known ones.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from fleetbuilder.fleets.incoming import UnknownEdition, arrive
 from fleetbuilder.fleets.models import Fleet
 from rules_core import fleet as rf
 from rules_core.sharecode import MAX_CODE_LENGTH, ShareCodeError, decode
@@ -30,6 +34,7 @@ class SharedFleet:
     code: str  # the share id or the share code, as found
     name: str
     fleet: rf.Fleet
+    note: str = ""  # why the list is read under the edition it is (R-161), if it named none
 
 
 def _candidates(text: str) -> list[str]:
@@ -54,7 +59,12 @@ def resolve(text: str) -> SharedFleet:
                 fleet = decode(candidate)
             except ShareCodeError as exc:
                 raise ShareError(f"That share code cannot be read: {exc.message}") from exc
-            return SharedFleet(code=candidate, name=fleet.name or "Shared fleet", fleet=fleet)
+            try:
+                arrival = arrive(fleet)  # a code naming no edition: the first (R-161)
+            except UnknownEdition as exc:
+                raise ShareError(f"That share code cannot be played here: {exc}") from exc
+            return SharedFleet(code=candidate, name=fleet.name or "Shared fleet",
+                               fleet=arrival.fleet, note=arrival.note)
         if _SHARE_ID_RE.match(candidate):
             shared = Fleet.objects.shared(candidate).first()
             if shared is not None:

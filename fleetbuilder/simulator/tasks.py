@@ -10,7 +10,6 @@ import logging
 import socket
 import time
 
-from fleetbuilder.catalog import loader
 from fleetbuilder.celery import app
 from rules_core.sim import SimError, simulate
 
@@ -33,9 +32,11 @@ def play_chunk(matchup_id: int, index: int) -> int:
              first + 1, stop)
     began = time.perf_counter()
     try:
-        tally = simulate(loader.core_catalog(), run.core_fleet("a"), run.core_fleet("b"),
+        # Each side's ships from its own edition's catalogue.
+        catalog_a, catalog_b = run.catalogs()  # SimError for an edition this server lacks
+        tally = simulate(catalog_a, run.core_fleet("a"), run.core_fleet("b"),
                          battles=stop - first, seed=run.seed, options=run.sim_options,
-                         first_index=first)
+                         first_index=first, catalog_b=catalog_b)
     except SimError as exc:  # a fleet the engine cannot play (e.g. the catalogue changed)
         log.warning("simulator run %s: chunk %d refused by the engine: %s", run.public_id,
                     index, exc)

@@ -31,31 +31,41 @@ from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.http import HtmxHttpRequest
 from fleetbuilder.ratelimit import rate_limit
 from rules_core import catalog as core
+from rules_core import fleet as rf
+from rules_core.editions import UnknownEdition
 from rules_core.fleet import FleetFormatError
 from rules_core.sample_fleets import MIN_NEAR_POINTS
 from rules_core.sim import SimError, SimOptions
 from rules_core.sim.batch import fleet_specs
 from rules_core.validator import check_points_bound, validate
 
+from . import editions as side_editions
 from .forms import MatchupForm
 from .models import Matchup, RunRefused, random_seed
 from .replay import replay_context
 from .results import battle_context, battle_number, results_context
 
 
-def check_playable(catalog: Any, fleet_a: Any, fleet_b: Any) -> None:
+def check_playable(fleet_a: rf.Fleet, fleet_b: rf.Fleet) -> None:
     """Raise SimError now if the engine cannot play these fleets, rather than on a worker.
 
-    Each fleet is held to R-95's points bound here (their size was bounded when they were read),
-    so no run, not even one repeated from a run stored before R-95, is bigger than that.
+    Each fleet is judged under its own edition's catalogue (R-163) and held to R-95's points
+    bound here (their size was bounded when they were read), so no run, not even one repeated
+    from a run stored before R-95, is bigger than that. An edition this server does not know
+    is a SimError too, naming the known ones (R-161).
     """
+    catalogs = []
     for side, fleet in (("A", fleet_a), ("B", fleet_b)):
         try:
+            catalog = side_editions.catalog_of(fleet.edition)
             check_points_bound(validate(fleet, catalog))
+        except UnknownEdition as exc:
+            raise SimError(f"Fleet {side} cannot be played: {exc}") from None
         except FleetFormatError as exc:
             raise SimError(f"Fleet {side} is too big to play: {exc.path} {exc.message}.") \
                 from None
-    fleet_specs(catalog, fleet_a, fleet_b)
+        catalogs.append(catalog)
+    fleet_specs(catalogs[0], fleet_a, fleet_b, catalog_b=catalogs[1])
 
 NEW = "simulator/new.html"
 PAGE = "simulator/matchup.html"
@@ -83,7 +93,7 @@ def _start(request: HttpRequest, **inputs: Any) -> Matchup:
     The fleets are checked first: a SimError (a fleet the engine cannot play) propagates and
     nothing is kept; so does RunRefused (over a limit, or the queue away).
     """
-    check_playable(loader.core_catalog(), inputs["fleet_a"], inputs["fleet_b"])
+    check_playable(inputs["fleet_a"], inputs["fleet_b"])
     return Matchup.start(owner=request.user,
                          owner_token=owner_token(request, create=True) or "", **inputs)
 
@@ -167,41 +177,39 @@ def matchup(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """
     run = _get_matchup(public_id)
     run.resume_if_stalled()
-    catalog = loader.core_catalog()
     target = request.htmx.target if request.htmx and \
         not request.htmx.history_restore_request else None
     if target == "sim-run":
         response = render(request, f"{PAGE}#run",
-                          _run_ctx(request, run, catalog, _is_owner(request, run)))
+                          _run_ctx(request, run, _is_owner(request, run)))
     else:
-        if wait := _battle_log_wait(request, run, catalog):
+        if wait := _battle_log_wait(request, run):
             return ratelimit.refused(request, "replay", wait)
-        log = {"run": run, **battle_context(run, catalog, request.GET.get("battle"))}
+        log = {"run": run, **battle_context(run, request.GET.get("battle"))}
         if target == "battle-log":
             response = render(request, f"{PAGE}#log", log)
         else:
-            ctx = {**_run_ctx(request, run, catalog, _is_owner(request, run)), **log}
+            ctx = {**_run_ctx(request, run, _is_owner(request, run)), **log}
             response = render(request, PAGE, ctx, status=400 if log["log_error"] else 200)
     patch_vary_headers(response, ("HX-Request", "HX-Target"))
     return response
 
 
-def _battle_log_wait(request: HttpRequest, run: Matchup, catalog: Any) -> int:
+def _battle_log_wait(request: HttpRequest, run: Matchup) -> int:
     """0, or the seconds to wait: a battle's log not in the cache is played in this request,
     so, as a replay, it counts against the client's replay limit (R-154). The first battle,
     which every view of the page shows, counts once; then the cache answers."""
     number = battle_number(request.GET.get("battle"))
-    if not 1 <= number <= run.battles or run.has_battle(catalog, number - 1):
+    if not 1 <= number <= run.battles or run.has_battle(number - 1):
         return 0
     return ratelimit.hit(request, "replay")
 
 
-def _run_ctx(request: HttpRequest, run: Matchup, catalog: Any, is_owner: bool
-             ) -> dict[str, Any]:
+def _run_ctx(request: HttpRequest, run: Matchup, is_owner: bool) -> dict[str, Any]:
     link = request.build_absolute_uri(run.get_absolute_url())
     return {"run": run, "is_owner": is_owner, "link": link,
             "queue_ahead": run.queue_ahead() if run.status == Matchup.Status.QUEUED else 0,
-            **results_context(run, catalog)}
+            **results_context(run)}
 
 
 @require_POST
@@ -212,8 +220,7 @@ def cancel(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         return HttpResponseForbidden("Only the player who started this run can cancel it.")
     run.cancel()
     if request.htmx:
-        catalog = loader.core_catalog()
-        return render(request, f"{PAGE}#run", _run_ctx(request, run, catalog, True))
+        return render(request, f"{PAGE}#run", _run_ctx(request, run, True))
     return redirect(run)
 
 
@@ -271,14 +278,14 @@ def _replay_data(run: Matchup, battle: int) -> dict[str, Any]:
     run. Raises SimError when the engine can no longer play the fleets."""
     if not 1 <= battle <= run.battles:
         raise Http404(f"This run has battles 1 to {run.battles}.")
-    return run.replay(loader.core_catalog(), battle - 1)
+    return run.replay(battle - 1)
 
 
 def _replay_wait(request: HttpRequest, run: Matchup, battle: int) -> int:
     """0, or the seconds to wait: a replay not in the cache is played in this request (up to
     seconds of CPU for the biggest fleets), so each one counts against the client's replay
     limit (R-154); one from the cache costs nothing and is not counted."""
-    if not 1 <= battle <= run.battles or run.has_replay(loader.core_catalog(), battle - 1):
+    if not 1 <= battle <= run.battles or run.has_replay(battle - 1):
         return 0
     return ratelimit.hit(request, "replay")
 

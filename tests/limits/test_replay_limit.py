@@ -94,9 +94,9 @@ def test_a_battle_log_on_the_results_page_counts_once_then_comes_from_the_cache(
         assert outside.status_code == 400 and "There is no battle" in outside.content.decode()
 
 
-def test_a_battle_from_the_cache_is_the_battle_played_again(run: Matchup, catalog) -> None:
-    played = run.battle(catalog, 4)
-    cached = run.battle(catalog, 4)
+def test_a_battle_from_the_cache_is_the_battle_played_again(run: Matchup) -> None:
+    played = run.battle(4)  # each side with its own edition's catalogue
+    cached = run.battle(4)
     assert cached.to_dict() == played.to_dict()
     assert [e.text for e in cached.log or []] == [e.text for e in played.log or []]
-    assert run.has_battle(catalog, 4) and not run.has_battle(catalog, 5)
+    assert run.has_battle(4) and not run.has_battle(5)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -53,10 +54,9 @@ def own_fleet(client: Client, catalog) -> Callable[..., Fleet]:
         assert response.status_code == 302
         pk = int(response.headers["Location"].strip("/").split("/")[-1])
         fleet = Fleet.objects.get(pk=pk)
-        doc = sample_fleet(catalog, faction, size)
+        # the list keeps the edition it was started on, as an edit would
+        doc = replace(sample_fleet(catalog, faction, size), edition=fleet.edition)
         if name:
-            from dataclasses import replace
-
             doc = replace(doc, name=name)
         fleet.store(doc, catalog)
         fleet.save()

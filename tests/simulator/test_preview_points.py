@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 
 from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.simulator.editions import SideEdition
 from fleetbuilder.simulator.results import SideInfo, points_note
 from rules_core import fleet as rf
 from rules_core.sample_fleets import SampleFleetError, sample_fleet_near
@@ -52,7 +53,7 @@ def start_fleet_with(client: Client, catalog) -> Callable[..., Fleet]:
 
 def side(key: str, points: int) -> SideInfo:
     return SideInfo(key=key, label=key, faction="", size="", points=points, legal=True,
-                    problems=0, source="", policy="")
+                    problems=0, source="", policy="", edition=SideEdition(7, None))
 
 
 def test_the_headline_note_names_the_difference() -> None:

@@ -147,7 +147,8 @@ def test_a_ten_round_replay_is_played_once_then_cached(
     first = client.get(replay_url(run, long_one))
     assert first.status_code == 200
     assert played == [long_one - 1]
-    key = f"sim-replay:1:{run.public_id}:{long_one - 1}:{catalog.version}"
+    # keyed on both sides' catalogues: here both are the loaded one (R-163)
+    key = f"sim-replay:1:{run.public_id}:{long_one - 1}:{catalog.version}:{catalog.version}"
     assert cache.get(key) is not None
     again = client.get(replay_url(run, long_one))
     assert again.status_code == 200

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
+from fleetbuilder.catalog import editions
 from rules_core.fleet import dump_fleet_json
 
 pytestmark = pytest.mark.django_db
@@ -27,9 +29,13 @@ def run(*args: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def files(tmp_path: Path, fleets_real) -> tuple[str, str]:
+    """The two sample fleets, naming the edition they were built under (the data files are the
+    newest): a file naming none is read under the first, with a note (R-161)."""
+    newest = editions.latest()
+    assert newest is not None
     a, b = tmp_path / "a.json", tmp_path / "b.json"
-    a.write_text(dump_fleet_json(fleets_real[0]))
-    b.write_text(dump_fleet_json(fleets_real[1]))
+    a.write_text(dump_fleet_json(replace(fleets_real[0], edition=newest.number)))
+    b.write_text(dump_fleet_json(replace(fleets_real[1], edition=newest.number)))
     return str(a), str(b)
 
 

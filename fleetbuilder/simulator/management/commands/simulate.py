@@ -5,6 +5,10 @@
 Plays fleet A against fleet B; exit 0 with the summary (``--json``: contract 3's shape), 2 on
 unusable input with a one-line reason on stderr. ``--log`` prints the log of the first battle
 (index ``--seed``'s battle 0 … or ``--log-battle I``).
+
+Each fleet is priced, judged and played under the edition its file names (R-163); a file
+naming none is read under the first edition, with R-161's note on stderr; one naming an edition
+this server does not know exits 2, naming the known editions.
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from fleetbuilder.catalog import loader
-from fleetbuilder.fleets.fleetfile import FleetFileError, read_fleet
+from fleetbuilder.fleets.fleetfile import FleetFileError, read_fleet, under_edition
+from rules_core.catalog import Catalog
 from rules_core.fleet import Fleet
 from rules_core.sim import POLICIES, SimError, SimOptions, play_battle, simulate
 from rules_core.sim.api import MOVEMENTS, SCORINGS, TABLES, TERRAINS
@@ -65,18 +69,22 @@ class Command(BaseCommand):
                                      movement=options["movement"])
         except ValueError as exc:
             self.fail(str(exc))
-        fleet_a = self.read(options["fleet_a"])
-        fleet_b = self.read(options["fleet_b"])
-        catalog = loader.command_catalog()
+        fleet_a, catalog, note_a = self.read(options["fleet_a"])
+        fleet_b, catalog_b, note_b = self.read(options["fleet_b"])
         seed = options["seed"]
         try:
             tally = simulate(catalog, fleet_a, fleet_b, battles=options["battles"], seed=seed,
-                             options=sim_options, workers=options["workers"])
+                             options=sim_options, workers=options["workers"],
+                             catalog_b=catalog_b)
             battle = (play_battle(catalog, fleet_a, fleet_b, seed=seed,
-                                  index=options["log_battle"], options=sim_options, log=True)
+                                  index=options["log_battle"], options=sim_options, log=True,
+                                  catalog_b=catalog_b)
                       if options["log"] else None)
         except SimError as exc:
             self.fail(str(exc))
+        for path, note in ((options["fleet_a"], note_a), (options["fleet_b"], note_b)):
+            if note:  # after the run: a refusal stays one line
+                self.stderr.write(f"note: {path}: {note}")
         summary = tally.summary(seed=seed)
         if options["json"]:
             if battle is not None:
@@ -92,11 +100,17 @@ class Command(BaseCommand):
                 side = f"[{e.side.upper()}] " if e.side else ""
                 self.stdout.write(f"  round {e.round:>2} {e.phase:<10} {side}{e.text}")
 
-    def read(self, path: str) -> Fleet:
+    def read(self, path: str) -> tuple[Fleet, Catalog, str]:
+        """The file's fleet under its edition (R-161, R-163), that edition's catalogue, and
+        R-161's note if the file names none."""
         try:
-            return read_fleet(path)
+            fleet = read_fleet(path)
         except FleetFileError as exc:
             self.fail(str(exc))
+        try:
+            return under_edition(fleet)
+        except FleetFileError as exc:
+            self.fail(f"{path}: {exc}")
 
     @staticmethod
     def text(s: dict[str, Any], a: Fleet, b: Fleet, opts: SimOptions) -> str:
@@ -111,6 +125,9 @@ class Command(BaseCommand):
             f"seed {s['seed']}, {opts.max_rounds} rounds, {opts.scoring} scoring, "
             f"terrain {opts.terrain}, policies {opts.policy_a}/{opts.policy_b}"
             + (f", {opts.movement} movement" if opts.movement != "standard" else ""),
+            f"  editions: A {a.edition}, B {b.edition}"
+            + (" (each side plays its own edition's points and profiles, R-163)"
+               if a.edition != b.edition else ""),
             f"  A wins {s['a_wins']:>6}  {pct(s['a_win_rate']):>6}  95% CI {ci(s['a_win_ci95'])}",
             f"  B wins {s['b_wins']:>6}  {pct(s['b_win_rate']):>6}  95% CI {ci(s['b_win_ci95'])}",
             f"  draws  {s['draws']:>6}  {pct(s['draw_rate']):>6}  95% CI {ci(s['draw_ci95'])}",
