@@ -5,6 +5,9 @@ Like a big print of cards (``cards.PrintJob``), a pack is its requester's (accou
 browser): the request stores both fleet files and the options and queues the pack; a worker
 renders it into the shared PDF cache under the pack's key, writing its progress as it goes;
 the pack's page follows it and then gives the download.
+
+Each fleet's roster and cards are made with its own list's edition and say which (R-163):
+both are recorded (``edition_a``, ``edition_b``, and in the stored files).
 """
 
 from __future__ import annotations
@@ -22,12 +25,14 @@ from fleetbuilder.cards.pdfcache import cards_build
 from fleetbuilder.catalog.pagecache import catalogue_version
 from fleetbuilder.ownership import OwnedQuerySet
 from fleetbuilder.renderjobs import JobStatus, QueuedRender
+from fleetbuilder.simulator import editions as side_editions
+from rules_core import catalog as core
 from rules_core import fleet as rf
 
 log = logging.getLogger("fleetbuilder.battlepack")
 
 PAPERS = (("a4", "A4"), ("letter", "US Letter"))
-PACK_FORMAT = "1"
+PACK_FORMAT = "2"  # 2: each fleet's edition printed (R-163)
 # What the worker does, in order: the pack page shows where it is.
 STAGES = ("waiting", "quick reference", "fleet A's roster and cards",
           "fleet B's roster and cards", "binding the pack")
@@ -49,6 +54,9 @@ class BattlePack(QueuedRender, models.Model):
     session_key = models.CharField(max_length=64, blank=True, db_index=True)
     fleet_a = models.JSONField(help_text="Fleet A's file (contract 1).")
     fleet_b = models.JSONField(help_text="Fleet B's file (contract 1).")
+    # The edition each fleet is printed under (R-163); null: the loaded catalogue.
+    edition_a = models.PositiveIntegerField(null=True, blank=True)
+    edition_b = models.PositiveIntegerField(null=True, blank=True)
     label_a = models.CharField(max_length=200)
     label_b = models.CharField(max_length=200)
     share_a = models.TextField(blank=True, help_text="The link fleet A's roster QR code holds.")
@@ -97,6 +105,27 @@ class BattlePack(QueuedRender, models.Model):
     def core_fleet(self, side: str) -> rf.Fleet:
         return rf.parse_fleet(self.fleet_a if side == "a" else self.fleet_b)
 
+    def edition(self, side: str) -> int | None:
+        if side == "a":
+            return side_editions.recorded_edition(self.edition_a, self.fleet_a)
+        return side_editions.recorded_edition(self.edition_b, self.fleet_b)
+
+    def catalog(self, side: str) -> core.Catalog:
+        """The catalogue fleet ``side`` is printed with: its edition's (R-163)."""
+        return side_editions.catalog_of(self.edition(side))
+
+    def edition_words(self, side: str) -> side_editions.SideEdition:
+        """What the pack prints of fleet ``side``'s edition."""
+        return side_editions.side_edition(self.edition(side))
+
+    @property
+    def edition_a_words(self) -> side_editions.SideEdition:
+        return self.edition_words("a")
+
+    @property
+    def edition_b_words(self) -> side_editions.SideEdition:
+        return self.edition_words("b")
+
     @staticmethod
     def key_for(fleet_a: dict[str, Any], fleet_b: dict[str, Any], **options: str) -> str:
         """Everything that decides the PDF's bytes: both fleets, the options, the catalogue,
@@ -118,7 +147,8 @@ class BattlePack(QueuedRender, models.Model):
                    "paper": paper}
         return cls.requested(owner=owner, owner_token=owner_token,
                              cache_key=cls.key_for(doc_a, doc_b, **options), fleet_a=doc_a,
-                             fleet_b=doc_b, matchup=matchup, **options)
+                             fleet_b=doc_b, edition_a=fleet_a.edition,
+                             edition_b=fleet_b.edition, matchup=matchup, **options)
 
     def task(self) -> Any:
         from .tasks import render_pack  # the task module imports this one

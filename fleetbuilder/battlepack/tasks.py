@@ -10,7 +10,6 @@ import logging
 import time
 
 from fleetbuilder.cards import pdfcache
-from fleetbuilder.catalog import loader
 from fleetbuilder.celery import app
 
 from . import pdf as pack_pdf
@@ -31,7 +30,7 @@ def render_pack(pack_id: int) -> bool:
              pack.label_b, pack.paper)
     began = time.perf_counter()
     try:
-        pdf = pack_pdf.render_pack(loader.core_catalog(), pack, progress=pack.advance)
+        pdf = pack_pdf.render_pack(pack, progress=pack.advance)
     except Exception:
         log.exception("battle pack %s: failed", pack.public_id)
         pack.fail("The battle pack could not be made. The error was logged; ask again, and if "
