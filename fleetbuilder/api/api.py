@@ -17,6 +17,12 @@ Who may do what:
 Errors are JSON: ``{"detail": "…"}``; a body that is not a usable fleet file is a 400 whose body
 is contract 2's report with one ``format.invalid`` problem and the JSON path at fault; other
 bad input is a 400 with ``errors: [{"path", "message"}]``.
+
+Editions (R-160, R-161): a fleet file or share code is computed under the edition it names, and
+the report says which (``"edition": n``); one naming none is computed under the first edition,
+and the report carries R-161's note as ``"edition_note"`` (null otherwise); a saved fleet is
+stored on that edition. One naming an edition this server does not know is a 422,
+``{"detail", "edition", "known_editions": [1, 2, …]}``, and nothing is stored.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from ninja.errors import ValidationError as NinjaValidationError
 from fleetbuilder import ratelimit
 from fleetbuilder.catalog import loader, pagecache
 from fleetbuilder.catalog.export import export_catalog
+from fleetbuilder.fleets.incoming import Arrival, arrive
 from fleetbuilder.fleets.models import Fleet, FleetChanged
 from fleetbuilder.simulator.models import Matchup, RunRefused, random_seed
 from fleetbuilder.simulator.views import check_playable
@@ -47,6 +54,7 @@ from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core import sharecode
 from rules_core import text as rt
+from rules_core.editions import UnknownEdition
 from rules_core.sim import SimError, SimOptions
 from rules_core.validator import ValidationReport, check_points_bound, validate
 
@@ -128,7 +136,7 @@ def _file_problem(request: HttpRequest, exc: FleetFileProblem) -> HttpResponse:
     report = ValidationReport.for_format_error(rf.FleetFormatError(
         path, error.message, line=error.line, column=error.column))
     where = f" at {path}" if path else ""
-    return _json({**report.to_dict(), "detail": f"Not a usable fleet file{where}: "
+    return _json({**report_dict(report, None), "detail": f"Not a usable fleet file{where}: "
                                                 f"{error.message}",
                   "error": {"path": path, "line": error.line, "column": error.column}}, 400)
 
@@ -173,6 +181,15 @@ def _validation_error(request: HttpRequest, exc: NinjaValidationError) -> HttpRe
 @api.exception_handler(UnknownFaction)
 def _unknown_faction(request: HttpRequest, exc: UnknownFaction) -> HttpResponse:
     return _json({**exc.report.to_dict(), "detail": str(exc)}, 422)
+
+
+@api.exception_handler(UnknownEdition)
+def _unknown_edition(request: HttpRequest, exc: UnknownEdition) -> HttpResponse:
+    """A file or code naming an edition this server does not know (R-161): nothing computed,
+    nothing stored."""
+    number = exc.number if isinstance(exc.number, int) else None
+    return _json({"detail": exc.message, "edition": number, "known_editions": list(exc.known)},
+                 422)
 
 
 @api.exception_handler(RateLimited)
@@ -238,16 +255,23 @@ def _body_text(request: HttpRequest) -> str:
         raise FleetFileProblem(rf.FleetFormatError("", "not UTF-8 text")) from None
 
 
-def read_file(request: HttpRequest, catalog: core.Catalog) -> tuple[rf.Fleet, ValidationReport]:
-    """The posted fleet file, read as an imported file is (R-20, R-94), and its report, held
-    to R-95's points bound; FleetFileProblem (400) names the JSON path at fault."""
+def read_file(request: HttpRequest) -> tuple[Arrival, ValidationReport]:
+    """The posted fleet file, read as an imported file is (R-20, R-94), under its edition
+    (R-161: the first if it names none; UnknownEdition, a 422, for one this server lacks),
+    and its report, held to R-95's points bound; FleetFileProblem (400) names the JSON path at
+    fault."""
     try:
-        fleet = rf.load_fleet_json(_body_text(request))
-        report = validate(fleet, catalog)
+        arrival = arrive(rf.load_fleet_json(_body_text(request)))
+        report = validate(arrival.fleet, arrival.catalog)
         check_points_bound(report)
     except rf.FleetFormatError as exc:
         raise FleetFileProblem(exc) from None
-    return fleet, report
+    return arrival, report
+
+
+def report_dict(report: ValidationReport, edition: int | None, note: str = "") -> dict[str, Any]:
+    """Contract 2's report, with the edition it was computed under and R-161's note."""
+    return {**report.to_dict(), "edition": edition, "edition_note": note or None}
 
 
 def _known_faction(fleet: rf.Fleet, report: ValidationReport, catalog: core.Catalog) -> None:
@@ -304,7 +328,8 @@ def validate_file(request: HttpRequest) -> dict[str, Any]:
     that is not a fleet file is a 400 with one ``format.invalid`` problem naming the JSON path.
     Counts against the import limit (R-96)."""
     limit(request, "import")
-    return read_file(request, loader.core_catalog())[1].to_dict()
+    arrival, report = read_file(request)
+    return report_dict(report, arrival.fleet.edition, arrival.note)
 
 
 # --- share codes -----------------------------------------------------------------------------
@@ -318,9 +343,9 @@ def encode_code(request: HttpRequest) -> dict[str, Any]:
     """The share code (R-90) of the posted fleet file, and its page's address. A fleet too big
     for a code (3000 characters) is a 422 saying so."""
     limit(request, "sharecode")
-    fleet, _ = read_file(request, loader.core_catalog())
+    arrival, _ = read_file(request)
     try:
-        code = sharecode.encode(fleet)
+        code = sharecode.encode(arrival.fleet)  # naming its edition (R-160)
     except sharecode.ShareCodeError as exc:
         raise HttpError(422, exc.message) from None
     return {"code": code, "url": request.build_absolute_uri(reverse("fleets:code", args=[code]))}
@@ -333,16 +358,17 @@ def decode_code(request: HttpRequest, code: str) -> dict[str, Any]:
     """The fleet file a share code holds, and its report. A damaged code, or one holding an
     unusable fleet, is a 400 (``format.invalid``, with the JSON path when there is one)."""
     limit(request, "sharecode")
-    catalog = loader.core_catalog()
     try:
-        fleet = sharecode.decode(code)
-        report = validate(fleet, catalog)
+        arrival = arrive(sharecode.decode(code))  # a v1. code: the first edition (R-161)
+        fleet = arrival.fleet
+        report = validate(fleet, arrival.catalog)
         check_points_bound(report)  # R-95
     except sharecode.ShareCodeError as exc:
         raise FleetFileProblem(rf.FleetFormatError(exc.path, exc.message)) from None
     except rf.FleetFormatError as exc:
         raise FleetFileProblem(exc) from None
-    return {"code": code.strip(), "fleet": rf.fleet_to_dict(fleet), "report": report.to_dict()}
+    return {"code": code.strip(), "fleet": rf.fleet_to_dict(fleet),
+            "report": report_dict(report, fleet.edition, arrival.note)}
 
 
 # --- your fleets -----------------------------------------------------------------------------
@@ -369,13 +395,17 @@ def _summary(request: HttpRequest, fleet: Fleet) -> dict[str, Any]:
             "url": request.build_absolute_uri(fleet.get_absolute_url())}
 
 
-def _detail(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> dict[str, Any]:
+def _detail(request: HttpRequest, fleet: Fleet, catalog: core.Catalog,
+            note: str = "") -> dict[str, Any]:
+    """``catalog`` is the fleet's edition's (R-160); ``note`` R-161's, when the body named
+    none."""
     try:
         report = fleet.report(catalog)
     except rf.FleetFormatError as exc:  # stored before R-95's bounds (fleets/limits.py)
         raise HttpError(422, f"This fleet cannot be opened: it breaks a rule made since it was "
                              f"saved ({exc.path}: {exc.message}).") from None
-    return {**_summary(request, fleet), "document": fleet.document, "report": report.to_dict()}
+    return {**_summary(request, fleet), "document": fleet.document,
+            "report": report_dict(report, fleet.edition, note)}
 
 
 @api.get("/fleets", response=list[s.FleetSummary], summary="Your saved fleets",
@@ -395,19 +425,19 @@ def create_fleet(request: HttpRequest) -> Status:
     saved, as in the builder). A faction the catalogue lacks is a 422 whose detail is the
     report. Counts against the import limit (R-96)."""
     limit(request, "import")
-    catalog = loader.core_catalog()
-    fleet, report = read_file(request, catalog)
-    _known_faction(fleet, report, catalog)
+    arrival, report = read_file(request)
+    _known_faction(arrival.fleet, report, arrival.catalog)
     with transaction.atomic():
-        new = Fleet.from_core(fleet, catalog, owner=request.user)
-    return Status(201, _detail(request, new, catalog))
+        new = Fleet.from_core(arrival.fleet, arrival.catalog, owner=request.user)
+    return Status(201, _detail(request, new, arrival.catalog, arrival.note))
 
 
 @api.get("/fleets/{int:fleet_id}", response={200: s.FleetDetail, 404: s.Error},
          summary="One of your fleets", tags=["your fleets"])
 def read_fleet(request: HttpRequest, fleet_id: int) -> dict[str, Any]:
     """The fleet file, its report and its ``version`` (send it back with an update)."""
-    return _detail(request, _get_fleet(request, fleet_id), loader.core_catalog())
+    fleet = _get_fleet(request, fleet_id)
+    return _detail(request, fleet, fleet.catalog())
 
 
 @api.put("/fleets/{int:fleet_id}",
@@ -420,9 +450,9 @@ def update_fleet(request: HttpRequest, fleet_id: int, version: int) -> dict[str,
     and the answer is 409: read it again and redo the change. The edit runs as the builder's
     do, under the fleet's row lock. Counts against the import limit (R-96)."""
     limit(request, "import")
-    catalog = loader.core_catalog()
     _get_fleet(request, fleet_id)  # 404 before reading the body
-    fleet, report = read_file(request, catalog)
+    arrival, report = read_file(request)
+    fleet, catalog = arrival.fleet, arrival.catalog
     _known_faction(fleet, report, catalog)
     try:
         with transaction.atomic():
@@ -430,13 +460,14 @@ def update_fleet(request: HttpRequest, fleet_id: int, version: int) -> dict[str,
             stored.check_version(version)
             stored.apply(catalog, list(fleet.units), name=fleet.name, faction=fleet.faction,
                          variant=fleet.variant, game_size=fleet.game_size,
-                         points_limit=fleet.points_limit, notes=fleet.notes)
+                         points_limit=fleet.points_limit, notes=fleet.notes,
+                         edition=fleet.edition)
     except FleetChanged:
         current = _get_fleet(request, fleet_id)
         raise HttpError(409, f"This fleet changed since version {version}: it is at version "
                              f"{current.version} now. Nothing was applied; read it again and "
                              "make your change again.") from None
-    return _detail(request, stored, catalog)
+    return _detail(request, stored, catalog, arrival.note)
 
 
 @api.delete("/fleets/{int:fleet_id}", response={204: None, 404: s.Error},

@@ -55,12 +55,17 @@ class Problem(Schema):
 
 
 class Report(Schema):
-    """Contract 2, exactly."""
+    """Contract 2, with the edition it was computed under (R-160, R-161)."""
 
     legal: bool
     points: int
     band: Band | None
     problems: list[Problem]
+    edition: int | None = Field(None, description=(
+        "The catalogue edition the report was computed under (R-160): the one the file names, "
+        "or the first if it names none (R-161); null for a list of a development state"))
+    edition_note: str | None = Field(None, description=(
+        "R-161's note when the file or code named no edition and was read under the first"))
 
 
 class FileErrorWhere(Schema):

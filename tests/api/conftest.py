@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from fleetbuilder.api.models import ApiToken
+from fleetbuilder.catalog import editions
 from fleetbuilder.fleets.models import Fleet
 from rules_core import fleet as rf
 from rules_core.sample_fleets import sample_fleet
@@ -85,6 +86,13 @@ def anonymous(db) -> Api:
 def patrol(catalog) -> dict[str, Any]:
     """The Imperial Navy Patrol sample as a fleet file (contract 1): legal."""
     return rf.fleet_to_dict(sample_fleet(catalog, "imperial-navy", "patrol"))
+
+
+@pytest.fixture
+def named_patrol(patrol: dict[str, Any]) -> dict[str, Any]:
+    """``patrol`` naming the edition its prices are (R-160); ``patrol`` names none, so the API
+    reads it under the first edition (R-161)."""
+    return {**patrol, "edition": editions.current_number()}
 
 
 @pytest.fixture

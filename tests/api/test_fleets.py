@@ -108,17 +108,20 @@ def test_read_gives_the_file_the_report_and_the_version(player: Player, saved,
     body = player.api.get(f"/api/v1/fleets/{fleet.pk}").json()
     assert set(body) == SUMMARY_KEYS | {"document", "report"}
     assert body["document"] == patrol
-    assert body["report"] == fleet.report(loader.core_catalog()).to_dict()
+    assert body["report"] == {**fleet.report(loader.core_catalog()).to_dict(),
+                              "edition": fleet.edition, "edition_note": None}
     assert body["version"] == fleet.version == 1
     assert body["points"] == body["report"]["points"] == priced(patrol)
 
 
-def test_create_stores_the_file_as_your_fleet(player: Player, patrol: dict[str, Any]) -> None:
-    response = player.api.call("POST", "/api/v1/fleets", patrol)
+def test_create_stores_the_file_as_your_fleet(player: Player,
+                                              named_patrol: dict[str, Any]) -> None:
+    response = player.api.call("POST", "/api/v1/fleets", named_patrol)
     assert response.status_code == 201
     fleet = Fleet.objects.get(pk=response.json()["id"])
-    assert fleet.owner == player.user and fleet.document == patrol
-    assert response.json()["document"] == patrol
+    assert fleet.owner == player.user and fleet.document == named_patrol
+    assert response.json()["document"] == named_patrol
+    assert fleet.edition == named_patrol["edition"]
 
 
 def test_an_illegal_list_may_be_saved_as_in_the_builder(player: Player,
@@ -171,7 +174,8 @@ def _renamed(doc: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def test_update_replaces_the_list_and_bumps_the_version(player: Player, saved,
-                                                        patrol: dict[str, Any]) -> None:
+                                                        named_patrol: dict[str, Any]) -> None:
+    patrol = named_patrol
     fleet = saved(player)
     doc = _renamed(patrol, "Renamed by a script")
     doc["units"] = doc["units"][:1]

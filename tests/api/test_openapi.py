@@ -45,7 +45,7 @@ def test_the_document_is_openapi_json_listing_every_path() -> None:
     body = doc["paths"]["/api/v1/fleet-files/validate"]["post"]["requestBody"]
     assert body["content"]["application/json"]["schema"]["$ref"].endswith("/FleetFile")
     assert set(doc["components"]["schemas"]["Report"]["properties"]) == {
-        "legal", "points", "band", "problems"}
+        "legal", "points", "band", "problems", "edition", "edition_note"}
 
 
 def test_the_docs_page_loads_its_assets_from_static_under_the_csp() -> None:

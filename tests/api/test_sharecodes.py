@@ -14,7 +14,8 @@ from .conftest import Api
 pytestmark = pytest.mark.django_db
 
 
-def test_encode_then_decode_round_trips(anonymous: Api, patrol: dict[str, Any]) -> None:
+def test_encode_then_decode_round_trips(anonymous: Api, named_patrol: dict[str, Any]) -> None:
+    patrol = named_patrol
     response = anonymous.call("POST", "/api/v1/share-codes", patrol)
     assert response.status_code == 200
     code = response.json()["code"]
@@ -26,7 +27,8 @@ def test_encode_then_decode_round_trips(anonymous: Api, patrol: dict[str, Any]) 
     assert body["code"] == code
     assert body["fleet"] == patrol
     assert body["report"]["legal"] is True and set(body["report"]) == {
-        "legal", "points", "band", "problems"}
+        "legal", "points", "band", "problems", "edition", "edition_note"}
+    assert body["report"]["edition"] == patrol["edition"]  # the code carries it
 
 
 def test_a_damaged_code_is_a_400_saying_why(anonymous: Api) -> None:

@@ -13,7 +13,7 @@ from .conftest import Api
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/fleet-files/validate"
-REPORT_KEYS = {"legal", "points", "band", "problems"}
+REPORT_KEYS = {"legal", "points", "band", "problems", "edition", "edition_note"}
 PROBLEM_KEYS = {"code", "severity", "message", "unit", "ship"}
 
 

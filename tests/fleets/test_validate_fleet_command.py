@@ -63,7 +63,8 @@ def test_json_prints_contract_2(illegal_file: Path) -> None:
     code, out, _ = run(str(illegal_file), "--json")
     assert code == 1
     report = json.loads(out)
-    assert set(report) == {"legal", "points", "band", "problems"}
+    assert set(report) == {"legal", "points", "band", "problems", "edition", "edition_note"}
+    assert (report["edition"], report["edition_note"]) == (editions.current_number(), None)
     assert report["legal"] is False
     assert report["band"] == {"name": "skirmish", "min": 750, "max": 1000}
     problem = report["problems"][0]

@@ -1,7 +1,9 @@
 """``python manage.py validate_fleet FILE [--json]`` (contract 3).
 
 Exit 0 for a legal fleet, 1 for an illegal one, 2 for a file that cannot be read as a fleet file;
-a one-line reason goes to stderr whenever the answer is not 0. ``--json`` prints contract 2.
+a one-line reason goes to stderr whenever the answer is not 0. ``--json`` prints contract 2, with
+the API's ``edition`` (the edition it was judged under) and ``edition_note`` (R-161's note, or
+null).
 
 The fleet is judged under the edition it names (R-160); a file naming none is judged under the
 first edition, with R-161's note on stderr; one naming an edition this server does not know
@@ -38,7 +40,7 @@ class Command(BaseCommand):
             fleet = load_fleet_json(text)
         except FleetFormatError as exc:
             if options["json"]:
-                self.emit_json(ValidationReport.for_format_error(exc))
+                self.emit_json(ValidationReport.for_format_error(exc), None)
             where = f" at {exc.path}" if exc.path else ""
             self.fail(2, f"{path} is not a usable fleet file{where}: {exc.message}")
         try:
@@ -49,7 +51,7 @@ class Command(BaseCommand):
             self.stderr.write(f"note: {note}")
         report = validate(fleet, catalog)
         if options["json"]:
-            self.emit_json(report)
+            self.emit_json(report, fleet.edition, note)
         else:
             self.stdout.write(f"{fleet.name or path}: {report.points} points, "
                               f"{fleet.band.label} band {fleet.band.min}–{fleet.band.max}: "
@@ -63,8 +65,9 @@ class Command(BaseCommand):
             self.fail(1, f"{path} is not legal: {n} error{'s' if n != 1 else ''} "
                          f"(first: {report.errors[0].code})")
 
-    def emit_json(self, report: ValidationReport) -> None:
-        self.stdout.write(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+    def emit_json(self, report: ValidationReport, edition: int | None, note: str = "") -> None:
+        body = {**report.to_dict(), "edition": edition, "edition_note": note or None}
+        self.stdout.write(json.dumps(body, ensure_ascii=False, indent=2))
 
     def fail(self, code: int, reason: str) -> NoReturn:
         self.stderr.write(reason.replace("\n", " "))
