@@ -5,6 +5,7 @@ are refused by it too, so an outside tool checking files against it sees what th
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +111,36 @@ def test_what_the_schema_cannot_say_is_left_to_the_reader() -> None:
     with pytest.raises(FleetFormatError, match="at most 150 ships"):
         parse_fleet(data)
     assert errors(data) == []
+
+
+# --- the edition (R-160, R-161) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", [1, 7, 9999, None])
+def test_a_file_naming_its_edition_or_none_is_valid_for_both(edition: int | None) -> None:
+    """R-160: a file may name its edition; null (or no key) names none (R-161)."""
+    data = {**example(), "edition": edition}
+    assert parse_fleet(data).edition == edition
+    assert errors(data) == []
+    assert "edition" not in example() and errors(example()) == []
+
+
+@pytest.mark.parametrize("edition", [0, 10_000, -1, "7", True, 7.5, [7], {"number": 7}])
+def test_a_broken_edition_is_refused_by_both(edition: object) -> None:
+    data = {**example(), "edition": edition}
+    with pytest.raises(FleetFormatError, match="edition"):
+        parse_fleet(data)
+    assert errors(data) != []
+
+
+def test_an_edition_written_as_7_0_is_left_to_the_reader() -> None:
+    data = {**example(), "edition": 7.0}  # JSON Schema's "integer" takes 7.0
+    with pytest.raises(FleetFormatError, match="edition: expected a whole number"):
+        parse_fleet(data)
+    assert errors(data) == []
+
+
+def test_a_sample_fleet_naming_an_edition_is_valid(real_catalog: Catalog) -> None:
+    fleet = replace(sample_fleet(real_catalog, "orks", GameSize.PATROL), edition=7)
+    data = fleet_to_dict(fleet)
+    assert list(data)[:3] == ["format", "version", "edition"] and errors(data) == []
