@@ -95,3 +95,25 @@ def test_an_unknown_layout_exits_2(fleet_file: Path, tmp_path: Path) -> None:
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert "invalid choice: 'tarot'" in done.stderr
+
+
+def test_the_cards_are_the_edition_the_file_names(fleet_file: Path, tmp_path: Path) -> None:
+    """R-160: the file's edition prints on every card; R-161: one naming none prints under
+    the first, with the note on stderr; an unknown one exits 2 naming the known editions."""
+    data = json.loads(fleet_file.read_text())
+    out = tmp_path / "cards.pdf"
+    data["edition"] = 6
+    fleet_file.write_text(json.dumps(data))
+    assert run(str(fleet_file), "-o", str(out))[0] == 0
+    assert Pdf(out.read_bytes()).text.count("Edition 6") == len(data["units"]) + 1
+    del data["edition"]
+    fleet_file.write_text(json.dumps(data))
+    code, _, stderr = run(str(fleet_file), "-o", str(out))
+    assert code == 0 and stderr.startswith("note: This list names no edition")
+    assert "Edition 1" in Pdf(out.read_bytes()).text
+    data["edition"] = 99
+    fleet_file.write_text(json.dumps(data))
+    out.unlink()
+    code, stdout, stderr = run(str(fleet_file), "-o", str(out))
+    assert (code, stdout) == (2, "") and not out.exists()
+    assert stderr.strip().endswith("the known editions are 1, 2, 3, 4, 5, 6, 7.")

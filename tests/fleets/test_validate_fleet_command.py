@@ -12,10 +12,13 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.db import DatabaseError
 
 from fleetbuilder.catalog import editions
-from rules_core.fleet import dump_fleet_json
+from fleetbuilder.fleets.fleetfile import FleetFileError, under_edition
+from rules_core.fleet import dump_fleet_json, load_fleet_json
 from rules_core.sample_fleets import sample_fleet
+from rules_core.validator import validate
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -104,3 +107,61 @@ def test_a_missing_file_exits_2(tmp_path: Path, catalog) -> None:
     code, out, err = run(str(tmp_path / "nope.json"))
     assert code == 2 and out == ""
     assert "cannot read" in err
+
+
+# --- editions (R-160, R-161) ---------------------------------------------------------------
+
+
+def test_a_file_is_judged_under_the_edition_it_names(legal_file: Path) -> None:
+    data = json.loads(legal_file.read_text())
+    data["edition"] = 1
+    legal_file.write_text(json.dumps(data))
+    code, out, err = run(str(legal_file), "--json")
+    report = json.loads(out)
+    expected = validate(load_fleet_json(legal_file.read_text()), editions.catalog_for(1))
+    assert (report["edition"], report["points"]) == (1, expected.points)
+    assert report["edition_note"] is None and "note:" not in err
+
+
+def test_a_file_naming_no_edition_is_judged_under_the_first_with_a_note(
+        legal_file: Path) -> None:
+    """R-161: the first edition, and the note on stderr (one line)."""
+    data = json.loads(legal_file.read_text())
+    del data["edition"]
+    legal_file.write_text(json.dumps(data))
+    code, out, err = run(str(legal_file), "--json")
+    first = editions.known()[0]
+    report = json.loads(out)
+    assert report["edition"] == first.number
+    assert report["edition_note"] == editions.resolve(None)[1]
+    assert err.startswith(f"note: This list names no edition, so it is read under the first, "
+                          f"{first.title}")
+
+
+def test_an_unknown_edition_exits_2_naming_the_known_ones(legal_file: Path) -> None:
+    """R-161: refused, with the known editions, in one line."""
+    data = json.loads(legal_file.read_text())
+    data["edition"] = 99
+    legal_file.write_text(json.dumps(data))
+    code, out, err = run(str(legal_file))
+    known = ", ".join(str(i.number) for i in editions.known())
+    assert code == 2 and out == ""
+    assert err.strip() == (f"{legal_file}: Edition 99 is not one this server knows; the known "
+                           f"editions are {known}.")
+
+
+def test_without_a_database_the_shipped_edition_files_answer(legal_file: Path,
+                                                             monkeypatch) -> None:
+    """A clone with no database set up reads the editions from the shipped files."""
+    def no_database(number: object) -> object:
+        raise DatabaseError("no such table: catalog_edition")
+
+    monkeypatch.setattr(editions, "resolve", no_database)
+    fleet = load_fleet_json(legal_file.read_text())
+    named, _, note = under_edition(replace(fleet, edition=3))
+    assert (named.edition, note) == (3, "")
+    unnamed, catalog, note = under_edition(replace(fleet, edition=None))
+    assert unnamed.edition == 1 and note.startswith("This list names no edition")
+    assert catalog.version == editions.get(1).data_version
+    with pytest.raises(FleetFileError, match="the known editions are 1, 2, 3, 4, 5, 6, 7"):
+        under_edition(replace(fleet, edition=99))
