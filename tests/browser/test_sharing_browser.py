@@ -91,7 +91,7 @@ def test_a_share_code_opens_in_a_fresh_browser(browser, live_catalog) -> None:
     owner.get_by_role("link", name="Share", exact=True).click()
     code_url = owner.locator("#code-url").input_value()
     code = owner.locator("#code-only").input_value()
-    assert code.startswith("v1.") and code_url.endswith(f"/fleets/code/{code}/")
+    assert code.startswith("v2.") and code_url.endswith(f"/fleets/code/{code}/")
     text = owner.locator("#share-text").input_value()
     assert f"* Lunar Class Cruiser [Flagship] · {price('lunar-class-cruiser')} pts" in text
 
