@@ -79,6 +79,13 @@ class EditionInfo:
         return f"Edition {self.number} ({self.label})"
 
 
+def no_edition_note(first: EditionInfo, newest: EditionInfo) -> str:
+    """What a player is told about a list that names no edition (R-161)."""
+    return (f"This list names no edition, so it is read under the first, {first.title} "
+            f"(R-161). Lists made before editions carried none; update it to edition "
+            f"{newest.number} for today's points.")
+
+
 def file_name(number: int) -> str:
     return f"edition-{number:03d}.json"
 

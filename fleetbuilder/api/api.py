@@ -44,7 +44,7 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
 from fleetbuilder import ratelimit
-from fleetbuilder.catalog import loader, pagecache
+from fleetbuilder.catalog import editions, loader, pagecache
 from fleetbuilder.catalog.export import export_catalog
 from fleetbuilder.fleets.incoming import Arrival, arrive
 from fleetbuilder.fleets.models import Fleet, FleetChanged
@@ -307,7 +307,9 @@ def catalog(request: HttpRequest) -> HttpResponse:
     except Exception:
         body = None
     if not isinstance(body, bytes):
-        body = json.dumps(export_catalog(loader.core_catalog()), ensure_ascii=False).encode()
+        body = json.dumps(export_catalog(loader.core_catalog(),
+                                         edition=editions.current_number()),
+                          ensure_ascii=False).encode()
         try:
             cache.set(key, body, CATALOG_TTL)
         except Exception:

@@ -154,6 +154,8 @@ class Admiral(Open):
 class Catalog(Open):
     """``manage.py export_catalog`` (contract 3), byte for byte the same document."""
 
+    edition: int | None = Field(None, description="the published edition it is (R-160); "
+                                "null for a development state")
     catalog_version: str
     admirals: list[Admiral]
     factions: list[Faction]

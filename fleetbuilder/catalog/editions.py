@@ -191,12 +191,7 @@ def resolve(number: int | None) -> tuple[int, str]:
     editions = known()
     if not editions:
         raise UnknownEdition(None, ())
-    first = editions[0]
-    newest = editions[-1]
-    note = (f"This list names no edition, so it is read under the first, {first.title} "
-            f"(R-160). Lists made before editions carried none; update it to edition "
-            f"{newest.number} for today's points.")
-    return first.number, note
+    return editions[0].number, ed.no_edition_note(editions[0], editions[-1])
 
 
 def publish(label: str, *, notes: str = "", data_dir: Path | None = None,

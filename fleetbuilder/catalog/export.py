@@ -9,9 +9,13 @@ from rules_core import catalog as core
 from .loader import core_catalog
 
 
-def export_catalog(catalog: core.Catalog | None = None) -> dict[str, Any]:
+def export_catalog(catalog: core.Catalog | None = None, *,
+                   edition: int | None = None) -> dict[str, Any]:
+    """The document; ``edition`` is the published edition it is (R-160), None for a development
+    state or when unknown (no database)."""
     catalog = catalog or core_catalog()
     return {
+        "edition": edition,
         "catalog_version": catalog.version,
         "admirals": [
             {"slug": a.slug, "name": a.name, "points": a.points,

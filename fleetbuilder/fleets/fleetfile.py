@@ -68,8 +68,5 @@ def _from_shipped_files(number: int | None) -> tuple[int, core.Catalog, str]:
         raise UnknownEdition(number, known)
     wanted = number if number is not None else infos[0].number
     _, catalog = ed.read_edition(shipped[known.index(wanted)])
-    note = "" if number is not None else (
-        f"This list names no edition, so it is read under the first, {infos[0].title} (R-160). "
-        f"Lists made before editions carried none; update it to edition {infos[-1].number} "
-        "for today's points.")
+    note = "" if number is not None else ed.no_edition_note(infos[0], infos[-1])
     return wanted, catalog, note

@@ -192,7 +192,7 @@ def test_a_stale_version_is_409_and_nothing_is_applied(player: Player, saved,
                                                        patrol: dict[str, Any]) -> None:
     fleet = saved(player)
     # The builder changes it meanwhile (version 1 → 2).
-    fleet.rename(loader.core_catalog(), "Changed in the builder")
+    fleet.rename("Changed in the builder")
     response = player.api.call("PUT", f"/api/v1/fleets/{fleet.pk}?version=1",
                                _renamed(patrol, "Stale edit"))
     assert response.status_code == 409

@@ -278,7 +278,7 @@ def test_saved_fleets_rename_keeps_a_change_made_meanwhile(built: Fleet, catalog
     start = built.version
     listed = Fleet.objects.get(pk=built.pk)  # the Saved Fleets page read it…
     Fleet.objects.get(pk=built.pk).remove(catalog, 2)  # …then a builder tab removed a unit
-    listed.rename(catalog, "Renamed")
+    listed.rename("Renamed")
     document, version = stored(built)
     assert document["name"] == "Renamed" and len(document["units"]) == 2
     assert version == start + 2

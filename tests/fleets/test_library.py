@@ -49,7 +49,7 @@ def library(client: Client, start_fleet: Callable[..., Fleet], catalog) -> dict[
     orks = start_fleet(client, name="Waaagh Gitsmasha", faction="orks", game_size="battle")
     orks.store(sample_fleet(catalog, "orks", "battle"), catalog)
     orks.save()
-    orks.rename(catalog, "Waaagh Gitsmasha")
+    orks.rename("Waaagh Gitsmasha")
     gothic = start_fleet(client, name="Gothic Patrol", faction="imperial-navy")
     gothic.add_ship(catalog, "lunar-class-cruiser")
     bakka = start_fleet(client, name="Bakka Reserve", faction="imperial-navy",

@@ -78,7 +78,7 @@ def test_downloads_are_named_after_the_fleet_in_its_own_script(shared, visitor, 
                                                               name: str, stem: str) -> None:
     from urllib.parse import quote
 
-    shared.rename(catalog, name)
+    shared.rename(name)
     path = shared.share_url_path()
     for tail, filename in (("fleet.json", f"{stem}.json"), ("fleet.txt", f"{stem}.txt"),
                            ("cards.pdf", f"{stem}-cards.pdf")):

@@ -27,7 +27,7 @@ class Command(BaseCommand):
         else:
             catalog = self.edition_catalog(edition)
             number = edition
-        out = {"edition": number, **export_catalog(catalog)}
+        out = export_catalog(catalog, edition=number)
         self.stdout.write(json.dumps(out, indent=2, ensure_ascii=False))
 
     @staticmethod
