@@ -23,6 +23,7 @@ def remember() -> None:
 def load() -> None:
     """The catalogue into the test database, as ``loader.load(force=True)`` leaves it; nothing
     to do when it is there (a transactional test after the rolled-back ones)."""
+    from django.core.cache import cache
     from django.core.management.color import no_style
     from django.db import connection, transaction
 
@@ -41,4 +42,9 @@ def load() -> None:
             for sql in connection.ops.sequence_reset_sql(no_style(), [m for m, _ in _rows]):
                 cursor.execute(sql)
     pagecache.version_changed(CatalogState.current_version())
-    editions.forget_list()  # a test that published an edition flushed it with the rest
+    editions.refresh_list()  # a test that published an edition flushed it with the rest
+    # Called inside a test's transaction (the ``catalog`` fixture), the two writes above wait
+    # for a commit that never comes: these rows are the session's own, so the shared cache
+    # takes them now, as it does after a real load.
+    cache.set(pagecache.VERSION_KEY, CatalogState.current_version(), pagecache.VERSION_TTL)
+    cache.set(editions.LIST_KEY, editions.read_list(), editions.LIST_TTL)

@@ -63,13 +63,16 @@ def sync(directory: Path = EDITIONS_DIR) -> list[int]:
             published=info.published.replace(tzinfo=UTC), notes=info.notes,
             data_version=info.data_version, sha256=info.sha256, data=raw.decode("utf-8"))
         added.append(info.number)
-    global _memo
-    _memo = None
-    # Every process reads the list from the shared cache: dropped now, and written again from
-    # the database once this load commits (a rolled-back load leaves no edition behind).
-    _cache_call("delete", LIST_KEY)
-    transaction.on_commit(lambda: _cache_call("set", LIST_KEY, _read_list(), LIST_TTL))
+    refresh_list()
     return added
+
+
+def refresh_list() -> None:
+    """Every process reads the list from the shared cache: dropped now (this process's copy
+    too), and written again from the database once the current transaction commits (a
+    rolled-back load leaves no edition behind)."""
+    forget_list()
+    transaction.on_commit(lambda: _cache_call("set", LIST_KEY, read_list(), LIST_TTL))
 
 
 def forget_list() -> None:
@@ -88,7 +91,7 @@ def _cache_call(method: str, *args: object) -> object:
         return None
 
 
-def _read_list() -> tuple[EditionInfo, ...]:
+def read_list() -> tuple[EditionInfo, ...]:
     rows = Edition.objects.values_list("number", "label", "published", "notes",
                                        "data_version", "sha256")
     return tuple(EditionInfo(number=n, label=label, published=published.astimezone(UTC),
@@ -111,7 +114,7 @@ def known() -> tuple[EditionInfo, ...]:
     if isinstance(cached, tuple) and all(isinstance(i, EditionInfo) for i in cached):
         infos = cached
     else:
-        infos = _read_list()
+        infos = read_list()
         if infos:  # after commit, and only if absent: never over what a load wrote
             transaction.on_commit(lambda: _cache_call("add", LIST_KEY, infos, LIST_TTL))
     _memo = (now, infos)
@@ -161,9 +164,8 @@ def catalog_for(number: int | None) -> core.Catalog:
     if number is None:
         return core_catalog()
     info = get(number)
-    if info.data_version == pagecache.catalogue_version():
-        return core_catalog()
-    return _edition_catalog(info)
+    loaded = core_catalog()
+    return loaded if loaded.version == info.data_version else _edition_catalog(info)
 
 
 _catalogs: dict[str, core.Catalog] = {}

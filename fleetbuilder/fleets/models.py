@@ -222,7 +222,11 @@ class Fleet(models.Model):
     # --- writing --------------------------------------------------------------------------
 
     def store(self, fleet: rf.Fleet, catalog: core.Catalog) -> ValidationReport:
-        """Write ``fleet`` as the document, mirror its fields and cache the verdict."""
+        """Write ``fleet`` as the document, mirror its fields and cache the verdict. A list
+        that names no edition stays on the fleet's own (an edition changes only by
+        ``change_edition``, R-162)."""
+        if fleet.edition is None and self.edition is not None:
+            fleet = replace(fleet, edition=self.edition)
         self.document = rf.fleet_to_dict(fleet)
         self.name = fleet.name or DEFAULT_NAME
         self.faction = fleet.faction

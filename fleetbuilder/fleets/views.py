@@ -315,7 +315,7 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
             with transaction.atomic():
                 fleet = fleet_for_request(request, pk, lock=True)
                 fleet.check_version(_posted_version(request))
-                catalog = fleet.catalog()
+                edition, catalog = fleet.edition, fleet.catalog()
                 # The rows as the page shows them (its version is the fleet's): the answer
                 # carries only those the edit changes.
                 before = row_states(fleet, catalog, fleet.report(catalog)) if request.htmx else []
@@ -325,7 +325,8 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
             return _stale(request, pk)
         except EditError as exc:
             return _refused(request, pk, str(exc))
-        catalog = fleet.catalog()  # an edition update changes it
+        if fleet.edition != edition:  # an edition update (or its undo) changed it
+            catalog = fleet.catalog()
         keep_open = outcome.unit is not None and (outcome.opened or from_editor)
         if request.htmx:
             return _edit_answer(request, fleet, catalog, before, outcome, keep_open,

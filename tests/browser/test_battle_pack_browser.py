@@ -50,4 +50,4 @@ def test_a_battle_pack_from_the_results_page(page: Page, live_catalog, monkeypat
     assert "Void elements" in text and "Terrain effects" not in text  # only seed 001's
     assert text.index(a.name) < text.index(b.name)
     # Each roster prints the link its QR code holds (wrapped over lines).
-    assert re.sub(r"\s+", "", text).count("/fleets/code/v1.") == 2
+    assert re.sub(r"\s+", "", text).count("/fleets/code/v2.") == 2

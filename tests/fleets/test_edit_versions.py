@@ -189,8 +189,9 @@ def test_a_stale_edit_is_refused_with_409_and_touches_nothing(
     answer = Forms(html)
     assert answer.version() == fleet.version
     assert all(f["fields"]["version"] == [str(fleet.version)] for f in builder_edit_forms(html))
-    for region in ("fleet-head", "fleet-meter", "fleet-problems", "fleet-version"):
-        assert f'id="{region}"' in html and html.count('hx-swap-oob="true"') == 4
+    regions = ("fleet-head", "fleet-meter", "fleet-problems", "fleet-version", "fleet-edition")
+    for region in regions:
+        assert f'id="{region}"' in html and html.count('hx-swap-oob="true"') == len(regions)
     assert "HX-Trigger" not in response.headers
     assertInHTML('<h2 id="units-heading">Ships and squadrons '
                  '<span class="count">3 ships in 2 units</span></h2>', html)

@@ -68,7 +68,8 @@ def test_every_fleet_is_listed_with_its_columns_newest_change_first(client: Clie
     html = client.get("/fleets/").content.decode()
     assert rows(html) == ["Bakka Reserve", "Gothic Patrol", "Waaagh Gitsmasha"]
     headings = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', html)
-    assert headings == ["Name", "Faction", "Game size", "Points", "Legal", "Last change"]
+    assert headings == ["Name", "Faction", "Game size", "Points", "Legal", "Edition",
+                        "Last change"]
     orks = row(html, library["orks"])
     assert "Orks" in orks and ">Battle<" in orks
     assert f'>{library["orks"].points}<' in orks and library["orks"].points > 1000
