@@ -142,9 +142,10 @@ def latest() -> EditionInfo | None:
     return editions[-1] if editions else None
 
 
-def current() -> EditionInfo | None:
-    """The edition the loaded catalogue is; None while it is a development state."""
-    version = pagecache.catalogue_version()
+def current(request: HttpRequest | None = None) -> EditionInfo | None:
+    """The edition the loaded catalogue is; None while it is a development state. With a
+    request, the version it already read is used (no second read)."""
+    version = pagecache.catalogue_version(request)
     for info in reversed(known()):
         if info.data_version == version:
             return info
@@ -230,7 +231,7 @@ def development_state(request: HttpRequest) -> dict[str, object]:
 
     def state() -> dict[str, object]:
         try:
-            if current() is not None:
+            if current(request) is not None:
                 return {}
             return {"active": True, "since": latest()}
         except DatabaseError:  # an error page while the database is away: say nothing

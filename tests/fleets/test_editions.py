@@ -5,7 +5,6 @@ behind its owner's back."""
 from __future__ import annotations
 
 import importlib
-import json
 import re
 import shutil
 from datetime import UTC, datetime
@@ -76,14 +75,14 @@ def test_r162_update_moves_the_list_and_undo_brings_it_back(client: Client, star
     fleet = start_fleet(client)
     assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
     _on_edition(fleet, 4)
-    units = json.dumps(fleet.document["units"])
+    units = fleet.document["units"]
     response = edit(fleet, "edition/update/", {"edition": 7, "version": fleet.version})
     assert response.status_code == 200
     body = response.content.decode()
     assert f"Updated to edition 7: {_price(7, LUNAR)} points (was {_price(4, LUNAR)})" in body
     fleet.refresh_from_db()
     assert (fleet.edition, fleet.document["edition"], fleet.points) == (7, 7, _price(7, LUNAR))
-    assert json.dumps(fleet.document["units"]) == units  # the list itself is unchanged
+    assert fleet.document["units"] == units  # the list itself is unchanged
     assert "Undo: back to edition 4" in _edition_section(body)
 
     response = edit(fleet, "edition/undo/", {"version": fleet.version})
@@ -122,11 +121,11 @@ def test_r162_keep_folds_the_banner_until_a_newer_edition(client: Client, start_
 def test_an_unknown_edition_is_refused_and_nothing_changes(client: Client, start_fleet,
                                                             edit) -> None:
     fleet = _on_edition(start_fleet(client), 5)
-    before = (fleet.version, fleet.edition, json.dumps(fleet.document))
+    before = (fleet.version, fleet.edition, fleet.document)
     response = edit(fleet, "edition/update/", {"edition": 99})
     assert "known editions are 1, 2, 3, 4, 5, 6, 7" in response.content.decode()
     fleet.refresh_from_db()
-    assert (fleet.version, fleet.edition, json.dumps(fleet.document)) == before
+    assert (fleet.version, fleet.edition, fleet.document) == before
 
 
 @pytest.mark.django_db
@@ -183,7 +182,7 @@ def test_r160_publishing_a_new_edition_changes_no_saved_list_and_the_round_trip_
         assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
     fleet.refresh_from_db()
     lunar = _price(7, LUNAR)
-    a = (fleet.points, fleet.legal, fleet.version, json.dumps(fleet.document))
+    a = (fleet.points, fleet.legal, fleet.version, fleet.document)
     assert fleet.legal and fleet.points == 3 * lunar
     stored = dict(Edition.objects.values_list("number", "data"))
 
@@ -201,7 +200,7 @@ def test_r160_publishing_a_new_edition_changes_no_saved_list_and_the_round_trip_
             assert Edition.objects.get(number=number).data == text
         # The list still reads A's total and verdict, at the same version.
         fleet.refresh_from_db()
-        assert (fleet.points, fleet.legal, fleet.version, json.dumps(fleet.document)) == a
+        assert (fleet.points, fleet.legal, fleet.version, fleet.document) == a
         text = _edition_section(client.get(f"/fleets/{fleet.pk}/").content.decode())
         assert (f"Under edition 8 (2027-01, test prices) this list costs {3 * (lunar + 70)} "
                 f"(was {3 * lunar}, +210) and has 1 problem") in text
