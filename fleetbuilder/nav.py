@@ -26,7 +26,7 @@ BY_VIEW = {
     "accounts:signup": "signup",
 }
 # every page of these namespaces belongs to one entry
-BY_NAMESPACE = {"simulator": "simulator"}
+BY_NAMESPACE = {"simulator": "simulator", "events": "events"}
 
 
 def active_entry(request: HttpRequest) -> str:

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "fleetbuilder.simulator",
     "fleetbuilder.balance",
     "fleetbuilder.editions",  # published catalogues: changelog, feed
+    "fleetbuilder.events",  # club nights and tournaments: lists collected, hidden, revealed
     "fleetbuilder.analysis",
     "fleetbuilder.battlepack",
     "fleetbuilder.api",

@@ -11,6 +11,7 @@ urlpatterns = [
     path("simulator/", include("fleetbuilder.simulator.urls")),
     path("balance/", include("fleetbuilder.balance.urls")),
     path("editions/", include("fleetbuilder.editions.urls")),  # changelog and feed
+    path("events/", include("fleetbuilder.events.urls")),  # club nights and tournaments
     path("analysis/", include("fleetbuilder.analysis.urls")),  # which ship matters?
     path("pack/", include("fleetbuilder.battlepack.urls")),  # game-night battle packs
     path("api/", include("fleetbuilder.api.urls")),  # /api/v1/, /api/docs (contract 4)

@@ -135,6 +135,10 @@ EXCLUDED: dict[str, str] = {
     "catalog:faction": "a public catalogue page named by a published slug; nobody owns it",
     "catalog:ship": "a public catalogue page named by a published slug; nobody owns it",
     "editions:edition": "a published edition's public changelog, named by its number (R-160)",
+    **{f"events:{name}": "an event's page, named by its unguessable token: its own matrix of "
+       "roles and phases, tests/security/test_events_access.py (R-173)"
+       for name in ("event", "edit", "join", "submit", "entry", "ics", "dashboard", "review",
+                    "extend", "export_csv", "export_json")},
 }
 # Django's admin: staff only, every URL (test_the_admin_refuses_players_and_visitors).
 EXCLUDED_PREFIXES = {"admin/": "Django admin, staff only",

@@ -1,0 +1,366 @@
+"""Events: a club night or a tournament that collects, checks and reveals its lists (R-171–R-174).
+
+- An :class:`Event` belongs to its organiser and plays one edition, fixed when it is made. Its
+  phase comes from the clock: *open* until the list deadline, *locked* until the reveal, then
+  *revealed* (R-171). Every change of its settings is written to its log (:class:`EventChange`).
+- A player joins (an :class:`Entry`) and submits one of their own fleets: the entry keeps a
+  snapshot of it (the list, its edition, points, verdict, problem codes and the time), which
+  later edits to the fleet never change (R-172). Whether a submission is in time is decided by
+  the database's clock inside the transaction that stores it, so every web host agrees.
+- What a viewer may learn of an entry is decided in one place, :meth:`Event.viewer` and
+  :class:`Viewer` (R-173): every page, partial, export and API answer asks it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, replace
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models.functions import Now
+from django.urls import reverse
+from django.utils import timezone
+
+from fleetbuilder.catalog import editions
+from fleetbuilder.fleets.models import Fleet
+from rules_core import fleet as rf
+from rules_core.validator import ValidationReport, validate
+
+GAME_SIZE_CHOICES = [(g.value, g.label) for g in rf.GameSize]
+MAX_PLAYER_CAP = 512
+
+
+class Phase(StrEnum):
+    OPEN = "open"  # lists may be submitted
+    LOCKED = "locked"  # the deadline has passed; lists are hidden until the reveal
+    REVEALED = "revealed"  # participants see every list
+
+    @property
+    def label(self) -> str:
+        return {"open": "Open for lists", "locked": "Lists locked",
+                "revealed": "Lists revealed"}[self.value]
+
+
+class Role(StrEnum):
+    ORGANISER = "organiser"
+    PARTICIPANT = "participant"
+    VISITOR = "visitor"  # signed in or not, not in the event
+
+
+class SubmissionRefused(ValueError):
+    """A submission the event refuses; the message is for the player. Nothing was stored."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)  # 128 random bits: an invite link nobody can guess
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def listed(self) -> EventQuerySet:
+        """Events anyone may find: public ones, soonest first."""
+        return self.filter(public=True).order_by("starts_at", "pk")
+
+    def of_player(self, user: Any) -> EventQuerySet:
+        """Events a signed-in player organises or takes part in."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(models.Q(organiser=user) | models.Q(
+            entries__player=user, entries__removed_at=None)).distinct()
+
+
+class Event(models.Model):
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                  related_name="organised_events")
+    name = models.CharField(max_length=rf.MAX_NAME_LENGTH)
+    starts_at = models.DateTimeField(help_text="When play starts (stored in UTC).")
+    time_zone = models.CharField(max_length=64, default="UTC")
+    place = models.CharField(max_length=200, blank=True)
+    description = models.TextField(blank=True, max_length=4000)
+    edition = models.PositiveIntegerField(help_text="The edition it plays; never changes.")
+    game_size = models.CharField(max_length=10, choices=GAME_SIZE_CHOICES)
+    points_min = models.PositiveIntegerField(null=True, blank=True)  # a custom band only
+    points_max = models.PositiveIntegerField(null=True, blank=True)
+    factions = models.JSONField(default=list, blank=True,
+                                help_text="Allowed faction slugs; empty: every faction.")
+    player_cap = models.PositiveIntegerField(default=16)
+    deadline = models.DateTimeField(help_text="Lists are refused from this moment.")
+    reveal_at = models.DateTimeField(help_text="Participants see every list from then.")
+    allow_illegal = models.BooleanField(default=False)
+    show_factions = models.BooleanField(default=False,
+                                        help_text="Show each player's faction before the reveal.")
+    public = models.BooleanField(default=True, help_text="Listed; otherwise invite link only.")
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["starts_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("events:event", args=[self.token])
+
+    # --- settings -----------------------------------------------------------------------------
+
+    @property
+    def band(self) -> rf.PointsBand:
+        size = rf.GameSize(self.game_size)
+        if size is rf.GameSize.CUSTOM:
+            return rf.PointsBand("custom", self.points_min or 0, self.points_max or 0)
+        return rf.POINTS_BANDS[size]
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.time_zone)
+
+    def local(self, moment: datetime) -> datetime:
+        return moment.astimezone(self.zone)
+
+    @property
+    def edition_info(self) -> editions.EditionInfo | None:
+        try:
+            return editions.get(self.edition)
+        except editions.UnknownEdition:
+            return None
+
+    # --- the clock (R-171) ----------------------------------------------------------------------
+
+    def phase(self, now: datetime | None = None) -> Phase:
+        now = now or timezone.now()
+        if now < self.deadline:
+            return Phase.OPEN
+        if now < self.reveal_at:
+            return Phase.LOCKED
+        return Phase.REVEALED
+
+    def editable_fields(self, now: datetime | None = None) -> set[str]:
+        """Before the deadline every setting but the edition; after it, only the reveal time
+        and the description (R-171)."""
+        if self.phase(now) is Phase.OPEN:
+            return set(EDITABLE)
+        return {"reveal_at", "description"}
+
+    def change(self, by: Any, values: dict[str, Any]) -> list[EventChange]:
+        """Apply ``values`` (already validated) and log each changed field; the caller holds
+        the row (``select_for_update``) inside a transaction."""
+        allowed = self.editable_fields()
+        logged = []
+        for name, value in values.items():
+            if name not in allowed:
+                raise ValueError(f"{name} cannot change after the deadline")
+            old = getattr(self, name)
+            if old != value:
+                setattr(self, name, value)
+                logged.append(EventChange(event=self, by=by, field=name, old=_shown(old),
+                                          new=_shown(value)))
+        if logged:
+            self.save()
+            EventChange.objects.bulk_create(logged)
+        return logged
+
+    def extend_deadline(self, by: Any, deadline: datetime) -> None:
+        """A later deadline (the organiser's, any time before the reveal); a reveal that was
+        at or before it moves with it (R-171)."""
+        if deadline <= self.deadline:
+            raise ValueError("An extended deadline is later than the current one.")
+        if self.phase() is Phase.REVEALED:
+            raise ValueError("The lists are revealed; the deadline can no longer move.")
+        values: dict[str, Any] = {"deadline": deadline}
+        if self.reveal_at <= deadline:
+            values["reveal_at"] = deadline
+        logged = []
+        for name, value in values.items():
+            logged.append(EventChange(event=self, by=by, field=name,
+                                      old=_shown(getattr(self, name)), new=_shown(value)))
+            setattr(self, name, value)
+        self.save(update_fields=list(values))
+        EventChange.objects.bulk_create(logged)
+
+    # --- who sees what (R-173) ----------------------------------------------------------------
+
+    def viewer(self, user: Any) -> Viewer:
+        if user.is_authenticated and user.pk == self.organiser_id:
+            return Viewer(self, Role.ORGANISER, None)
+        entry = None
+        if user.is_authenticated:
+            entry = self.entries.filter(player=user, removed_at=None).first()
+        return Viewer(self, Role.PARTICIPANT if entry else Role.VISITOR, entry)
+
+    def active_entries(self) -> models.QuerySet[Entry]:
+        return self.entries.filter(removed_at=None).select_related("player").order_by(
+            "joined_at", "pk")
+
+    @property
+    def full(self) -> bool:
+        return self.active_entries().count() >= self.player_cap
+
+    # --- joining and submitting (R-172) -------------------------------------------------------
+
+    def join(self, player: Any) -> Entry:
+        """``player`` joins (again, if removed: no); refused when full or after the deadline."""
+        with transaction.atomic():
+            event = Event.objects.select_for_update().get(pk=self.pk)
+            entry = event.entries.filter(player=player).first()
+            if entry is not None:
+                if entry.removed_at is not None:
+                    raise SubmissionRefused("The organiser removed you from this event.")
+                return entry
+            if not Event.objects.filter(pk=self.pk, deadline__gt=Now()).exists():
+                raise SubmissionRefused("The list deadline has passed; the event is closed.")
+            if event.full:
+                raise SubmissionRefused(f"The event is full ({event.player_cap} players).")
+            return Entry.objects.create(event=event, player=player)
+
+    def judge(self, fleet: Fleet) -> tuple[rf.Fleet, ValidationReport]:
+        """The fleet as this event would take it, and its report under the event's edition
+        and band; SubmissionRefused with the reason when the event cannot take it."""
+        if fleet.in_trash:
+            raise SubmissionRefused("That fleet is in the trash; restore it first.")
+        if fleet.edition != self.edition:
+            built = f"edition {fleet.edition}" if fleet.edition else "the development catalogue"
+            raise SubmissionRefused(
+                f"That list is built under {built}; this event plays edition {self.edition}. "
+                "Update the list to it in the builder first.")
+        if self.factions and fleet.faction not in self.factions:
+            raise SubmissionRefused("This event does not allow that fleet's faction.")
+        band = self.band
+        size = rf.GameSize(self.game_size)
+        # The list is judged at the event's size, whatever size its builder was set to.
+        core = replace(fleet.to_core(), game_size=size, edition=self.edition,
+                       points_limit=band if size is rf.GameSize.CUSTOM else None)
+        report = validate(core, editions.catalog_for(self.edition))
+        if not report.legal and not self.allow_illegal:
+            codes = ", ".join(sorted({p.code for p in report.errors}))
+            raise SubmissionRefused(
+                f"This event takes only legal lists, and this one has {len(report.errors)} "
+                f"problem{'s' if len(report.errors) != 1 else ''} ({codes}) under the event's "
+                f"band ({band.min}–{band.max}).")
+        return core, report
+
+    def submit(self, player: Any, fleet: Fleet) -> Entry:
+        """Store a snapshot of ``fleet`` as ``player``'s list (replacing the last), if the
+        database's clock says the deadline has not passed, in the transaction that stores it."""
+        if fleet.owner_id != player.pk:
+            raise SubmissionRefused("You can submit only a fleet of your own.")
+        snapshot, report = self.judge(fleet)
+        with transaction.atomic():
+            entry = (Entry.objects.select_for_update()
+                     .filter(event=self, player=player, removed_at=None).first())
+            if entry is None:
+                raise SubmissionRefused("Join the event before you submit a list.")
+            stored = Entry.objects.filter(pk=entry.pk, event__deadline__gt=Now()).update(
+                document=rf.fleet_to_dict(snapshot), fleet_id=fleet.pk, faction=fleet.faction,
+                points=report.points, legal=report.legal,
+                problems=[p.code for p in report.errors], submitted_at=Now(),
+                review=Entry.Review.PENDING, comment="")
+            if stored != 1:
+                raise SubmissionRefused("The list deadline has passed: this list was not "
+                                        "taken (the server's clock decides).")
+        entry.refresh_from_db()
+        return entry
+
+
+EDITABLE = ("name", "starts_at", "time_zone", "place", "description", "game_size", "points_min",
+            "points_max", "factions", "player_cap", "deadline", "reveal_at", "allow_illegal",
+            "show_factions", "public")
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, datetime):
+        return value.astimezone(ZoneInfo("UTC")).strftime("%Y-%m-%d %H:%M UTC")
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "(none)"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """A viewer of an event: what they may see of each entry (R-173)."""
+
+    event: Event
+    role: Role
+    entry: Entry | None  # theirs, for a participant
+
+    @property
+    def is_organiser(self) -> bool:
+        return self.role is Role.ORGANISER
+
+    def sees_list(self, entry: Entry) -> bool:
+        """The list, its points, verdict and size: the organiser always; the player their own;
+        other participants once revealed; visitors never."""
+        if self.is_organiser or (self.entry is not None and entry.pk == self.entry.pk):
+            return True
+        return self.role is Role.PARTICIPANT and self.event.phase() is Phase.REVEALED
+
+    def sees_faction(self, entry: Entry) -> bool:
+        return self.sees_list(entry) or (self.event.show_factions
+                                         and self.role is not Role.VISITOR)
+
+
+class Entry(models.Model):
+    """A player in an event, with the snapshot of the list they submitted (R-172)."""
+
+    class Review(models.TextChoices):
+        PENDING = "pending", "Waiting for the organiser"
+        APPROVED = "approved", "Approved"
+        RETURNED = "returned", "Sent back"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="event_entries")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    removed_at = models.DateTimeField(null=True, blank=True)
+    # The snapshot: never changed by later edits of the fleet it was taken from.
+    fleet = models.ForeignKey(Fleet, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+")
+    document = models.JSONField(null=True, blank=True, help_text="The list (contract 1).")
+    faction = models.SlugField(max_length=100, blank=True)
+    points = models.IntegerField(null=True, blank=True)
+    legal = models.BooleanField(default=False)
+    problems = models.JSONField(default=list, blank=True, help_text="Problem codes.")
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    review = models.CharField(max_length=10, choices=Review.choices, default=Review.PENDING)
+    comment = models.TextField(blank=True, max_length=2000,
+                               help_text="The organiser's word when sending a list back.")
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["event", "player"],
+                                               name="one_entry_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.event}"
+
+    @property
+    def submitted(self) -> bool:
+        return self.document is not None
+
+    def to_core(self) -> rf.Fleet:
+        assert self.document is not None
+        return rf.parse_fleet(self.document)
+
+
+class EventChange(models.Model):
+    """One change of an event's settings: who, when, what was and what is (R-171)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="changes")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                           related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    field = models.CharField(max_length=40)
+    old = models.TextField(blank=True)
+    new = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.old} → {self.new}"

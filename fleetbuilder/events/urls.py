@@ -1,0 +1,22 @@
+from django.urls import path
+
+from . import views
+
+app_name = "events"
+
+event = "<str:token>/"
+urlpatterns = [
+    path("", views.event_list, name="list"),
+    path("new/", views.event_new, name="new"),
+    path(event, views.event_page, name="event"),
+    path(event + "edit/", views.event_edit, name="edit"),
+    path(event + "join/", views.join, name="join"),
+    path(event + "submit/", views.submit, name="submit"),
+    path(event + "lists/<int:pk>/", views.entry_page, name="entry"),
+    path(event + "event.ics", views.calendar, name="ics"),
+    path(event + "dashboard/", views.dashboard, name="dashboard"),
+    path(event + "players/<int:pk>/review/", views.review, name="review"),
+    path(event + "extend/", views.extend, name="extend"),
+    path(event + "export.csv", views.export_csv, name="export_csv"),
+    path(event + "export.json", views.export_json, name="export_json"),
+]
