@@ -14,6 +14,7 @@ urlpatterns = [
     path(event + "submit/", views.submit, name="submit"),
     path(event + "lists/<int:pk>/", views.entry_page, name="entry"),
     path(event + "event.ics", views.calendar, name="ics"),
+    path(event + "preview/", views.preview, name="preview"),
     path(event + "dashboard/", views.dashboard, name="dashboard"),
     path(event + "players/<int:pk>/review/", views.review, name="review"),
     path(event + "extend/", views.extend, name="extend"),

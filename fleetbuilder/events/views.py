@@ -8,21 +8,24 @@ import csv
 import io
 from datetime import UTC, timedelta
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from fleetbuilder.catalog import editions, loader
 from fleetbuilder.fleets.models import Fleet
+from rules_core import sharecode
 from rules_core.validator import catalog_index, validate
 
 from .forms import EventForm, ExtendForm, ReviewForm, SubmitForm
-from .models import Entry, Event, Phase, SubmissionRefused, Viewer
+from .models import Entry, Event, Phase, Role, SubmissionRefused, Viewer
 
 
 def _event(token: str, *, lock: bool = False) -> Event:
@@ -100,8 +103,11 @@ def event_page(request: HttpRequest, token: str) -> HttpResponse:
     if viewer.entry is not None and event.phase() is Phase.OPEN:
         fleets = list(Fleet.objects.alive().filter(owner=request.user).order_by("-updated")
                       .defer("document", "last_removed")[:200])
-    ctx = {"event": event, "viewer": viewer, "phase": event.phase(), "rows": _entry_rows(viewer),
-           "fleets": fleets, "edition": event.edition_info,
+    rows = _entry_rows(viewer)
+    revealed = [r for r in rows if r["sees"] and r["entry"].submitted] \
+        if viewer.role is not Role.VISITOR and event.phase() is Phase.REVEALED else []
+    ctx = {"event": event, "viewer": viewer, "phase": event.phase(), "rows": rows,
+           "fleets": fleets, "edition": event.edition_info, "revealed_lists": revealed,
            "count": event.active_entries().count()}
     return render(request, "events/event.html", ctx)
 
@@ -161,6 +167,29 @@ def entry_page(request: HttpRequest, token: str, pk: int) -> HttpResponse:
            "names": idx, "units": _units(fleet, idx),
            "faction": idx.factions.get(fleet.faction)}
     return render(request, "events/entry.html", ctx)
+
+
+@require_GET
+def preview(request: HttpRequest, token: str) -> HttpResponse:
+    """Two lists this viewer may see (``?a=&b=``, entry ids), opened in the matchup preview
+    as share codes of their snapshots (R-173: after the reveal, for participants)."""
+    event = _event(token)
+    viewer = event.viewer(request.user)
+    chosen = []
+    for side in ("a", "b"):
+        raw = request.GET.get(side, "")
+        entry = event.active_entries().filter(pk=int(raw)).first() \
+            if raw.isascii() and raw.isdigit() and len(raw) <= 12 else None
+        if entry is None or not entry.submitted or not viewer.sees_list(entry):
+            raise Http404("No such list.")
+        chosen.append(entry)
+    try:
+        codes = [sharecode.encode(entry.to_core()) for entry in chosen]
+    except sharecode.ShareCodeError as exc:
+        messages.error(request, str(exc))
+        return redirect(event)
+    query = urlencode({"a_code": codes[0], "b_code": codes[1]})
+    return HttpResponseRedirect(f"{reverse('simulator:new')}?{query}")
 
 
 def _units(fleet: Any, idx: Any) -> list[dict[str, Any]]:

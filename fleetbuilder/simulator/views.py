@@ -162,6 +162,10 @@ def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
                        a_faction=chosen.faction, a_size=size)
         if chosen.points >= MIN_NEAR_POINTS:
             initial["b_points"] = chosen.points
+    for side in ("a", "b"):  # a shared list's code (an event's two revealed lists)
+        code = request.GET.get(f"{side}_code", "")
+        if code:
+            initial.update({f"{side}_source": "shared", f"{side}_share": code[:4000]})
     earlier = Matchup.objects.filter(public_id=request.GET.get("from", "")).first()
     if earlier is not None:  # "Edit and run again": anyone holding the run's link may
         initial.update(earlier.form_initial({f.pk for f in fleets}))

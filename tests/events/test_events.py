@@ -334,3 +334,26 @@ def test_an_invite_only_event_is_not_listed_but_opens_by_its_link(event: Event) 
     assert event.name not in Client().get("/events/").content.decode()
     assert Client().get(event.get_absolute_url()).status_code == 200
     assert Client().get("/events/not-a-real-token/").status_code == 404
+
+
+def test_r173_after_the_reveal_a_participant_opens_two_lists_in_the_matchup_preview(
+        event: Event) -> None:
+    alice, alice_user = player("alice")
+    _, bob_user = player("bob")
+    for user, faction in ((alice_user, "imperial-navy"), (bob_user, "orks")):
+        event.join(user)
+        event.submit(user, legal_fleet(user, faction=faction))
+    a, b = (Entry.objects.get(player=u).pk for u in (alice_user, bob_user))
+    url = f"/events/{event.token}/preview/?a={a}&b={b}"
+    assert alice.get(url).status_code == 404  # before the reveal: nothing
+    Event.objects.filter(pk=event.pk).update(deadline=timezone.now() - timedelta(minutes=2),
+                                             reveal_at=timezone.now() - timedelta(minutes=1))
+    assert "Preview a matchup" in alice.get(event.get_absolute_url()).content.decode()
+    response = alice.get(url)
+    assert response.status_code == 302 and "/simulator/" in response["Location"]
+    form = alice.get(response["Location"]).content.decode()
+    for side in ("a", "b"):  # both sides filled in as shared lists, by their codes
+        assert re.search(rf'name="{side}_share"[^>]*value="v2\.', form) or \
+            re.search(rf'value="v2\.[^"]*"[^>]*name="{side}_share"', form)
+        assert re.search(rf'name="{side}_source" value="shared"[^>]*checked', form)
+    assert Client().get(url).status_code == 404  # a visitor sees no list, even revealed

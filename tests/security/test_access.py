@@ -137,7 +137,8 @@ EXCLUDED: dict[str, str] = {
     "editions:edition": "a published edition's public changelog, named by its number (R-160)",
     **{f"events:{name}": "an event's page, named by its unguessable token: its own matrix of "
        "roles and phases, tests/security/test_events_access.py (R-173)"
-       for name in ("event", "edit", "join", "submit", "entry", "ics", "dashboard", "review",
+       for name in ("event", "edit", "join", "submit", "entry", "ics", "preview", "dashboard",
+                    "review",
                     "extend", "export_csv", "export_json")},
 }
 # Django's admin: staff only, every URL (test_the_admin_refuses_players_and_visitors).
