@@ -21,8 +21,8 @@ LOCAL = "%Y-%m-%dT%H:%M"
 
 
 def zone_choices() -> list[tuple[str, str]]:
-    return [(z, z.replace("_", " ")) for z in sorted(available_timezones())
-            if "/" in z and not z.startswith(("Etc/", "SystemV/", "US/"))] + [("UTC", "UTC")]
+    return [("UTC", "UTC")] + [(z, z.replace("_", " ")) for z in sorted(available_timezones())
+                               if "/" in z and not z.startswith(("Etc/", "SystemV/", "US/"))]
 
 
 class LocalDateTimeField(forms.DateTimeField):
@@ -91,6 +91,8 @@ class EventForm(FollowsR94, forms.ModelForm):
             current = editions.current()
             if current is not None:
                 self.initial.setdefault("edition", current.number)
+            self.initial.setdefault("time_zone", "UTC")
+            self.initial.setdefault("game_size", "skirmish")
 
     def clean_time_zone(self) -> str:
         name = self.cleaned_data["time_zone"]
