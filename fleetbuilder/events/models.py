@@ -13,6 +13,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -26,8 +29,11 @@ from django.db.models.functions import Now
 from django.urls import reverse
 from django.utils import timezone
 
+from fleetbuilder.cards.pdfcache import cards_build
 from fleetbuilder.catalog import editions
 from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.ownership import OwnedQuerySet
+from fleetbuilder.renderjobs import JobStatus, QueuedRender
 from rules_core import fleet as rf
 from rules_core.validator import ValidationReport, validate
 
@@ -364,3 +370,124 @@ class EventChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.field}: {self.old} → {self.new}"
+
+
+# --- the organiser's print of every list ---------------------------------------------------
+
+PACK_FORMAT = "1"  # what the pack's PDF looks like; a change makes every pack new
+
+
+class EventPackQuerySet(OwnedQuerySet):
+    """A pack is its organiser's (``fleetbuilder.ownership``)."""
+
+
+class EventPack(QueuedRender, models.Model):
+    """Every list of an event as one PDF for the organiser: a cover page (the event, its
+    edition, band and players, each list's verdict and problem codes), then each submitted
+    list's roster as the cards print it, under the event's edition, in the dashboard's order.
+
+    Rendered on the task queue (``tasks.render_event_pack``) with the battle packs' life
+    (``fleetbuilder.renderjobs``, R-155). The lists are copied into the pack when it is asked
+    for, so a later submission never changes it: asking again after one is a new pack (the
+    key holds each entry's submission time and the event's edition)."""
+
+    log = logging.getLogger("fleetbuilder.events")
+    unreachable = ("The print queue could not be reached. Nothing was lost; ask for the lists "
+                   "again in a moment.")
+    what_plural = "prints of an event's lists"
+
+    public_id = models.CharField(max_length=32, unique=True, editable=False)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="packs")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.CASCADE, related_name="event_packs")
+    session_key = models.CharField(max_length=64, blank=True)  # unused: organisers sign in
+    lists = models.JSONField(help_text="Each player, in the dashboard's order, with the "
+                                       "snapshot of their list (or none).")
+    cache_key = models.CharField(max_length=100, db_index=True)
+    status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    stage = models.PositiveIntegerField(default=0, help_text="0: waiting; 1: the cover; then "
+                                        "one per roster; last: binding.")
+    error = models.TextField(blank=True, help_text="Why it failed, for the organiser.")
+    seconds = models.FloatField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    objects = EventPackQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Every list of {self.event} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("events:pack", args=[self.event.token, self.public_id])
+
+    @property
+    def submitted(self) -> list[dict[str, Any]]:
+        """The players' lists the pack prints a roster of."""
+        return [row for row in self.lists if row["document"] is not None]
+
+    @property
+    def steps(self) -> int:
+        return len(self.submitted) + 3
+
+    @property
+    def stage_words(self) -> str:
+        rosters = len(self.submitted)
+        if self.stage <= 1:
+            return "cover page"
+        if self.stage - 1 <= rosters:
+            return f"roster {self.stage - 1} of {rosters}"
+        return "binding the pack"
+
+    @property
+    def filename(self) -> str:
+        from django.utils.text import slugify
+
+        return f"{slugify(self.event.name)[:60] or 'event'}-every-list.pdf"
+
+    @staticmethod
+    def snapshot(event: Event) -> list[dict[str, Any]]:
+        """Every player of ``event`` in the dashboard's order, with their list as submitted."""
+        return [{"entry": e.pk, "player": e.player.get_username(), "document": e.document,
+                 "faction": e.faction, "points": e.points, "legal": e.legal,
+                 "problems": e.problems,
+                 "submitted_at": e.submitted_at.isoformat() if e.submitted_at else None}
+                for e in event.active_entries()]
+
+    @staticmethod
+    def key_for(event: Event, lists: list[dict[str, Any]]) -> str:
+        """What decides the PDF's bytes: the event's edition and cover, each player and the
+        time their list was submitted (a snapshot changes only with a new submission), the
+        cards' build and this pack's format."""
+        cover = [event.name, event.starts_at.isoformat(), event.time_zone, event.edition,
+                 event.game_size, event.points_min, event.points_max]
+        players = [[row["entry"], row["player"], row["submitted_at"]] for row in lists]
+        doc = json.dumps([cover, players, cards_build(), PACK_FORMAT], separators=(",", ":"),
+                         ensure_ascii=False)
+        return "events:pack:" + hashlib.sha256(doc.encode("utf-8")).hexdigest()
+
+    @classmethod
+    def start(cls, event: Event, *, owner: Any) -> EventPack:
+        """The organiser's pack of the event's lists as they are now: the same one when asked
+        again for the same lists (unless it failed), else a new one, queued (R-155's bounds)."""
+        lists = cls.snapshot(event)
+        return cls.requested(owner=owner, owner_token="", cache_key=cls.key_for(event, lists),
+                             event=event, lists=lists)
+
+    def task(self) -> Any:
+        from .tasks import render_event_pack  # the task module imports this one
+
+        return render_event_pack
+
+    def claim(self, **also: Any) -> bool:
+        return super().claim(stage=1, **also)
+
+    def advance(self, stage: int) -> None:
+        EventPack.objects.filter(pk=self.pk).update(stage=stage)
+        self.stage = stage
+
+    def finish(self, seconds: float, **also: Any) -> None:
+        super().finish(seconds, stage=self.steps - 1, **also)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import pack_views, views
 
 app_name = "events"
 
@@ -20,4 +20,7 @@ urlpatterns = [
     path(event + "extend/", views.extend, name="extend"),
     path(event + "export.csv", views.export_csv, name="export_csv"),
     path(event + "export.json", views.export_json, name="export_json"),
+    path(event + "pack/", pack_views.pack_new, name="pack_new"),
+    path(event + "pack/<str:public_id>/", pack_views.pack_page, name="pack"),
+    path(event + "pack/<str:public_id>/pdf", pack_views.pack_pdf, name="pack_pdf"),
 ]

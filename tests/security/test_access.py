@@ -139,7 +139,7 @@ EXCLUDED: dict[str, str] = {
        "roles and phases, tests/security/test_events_access.py (R-173)"
        for name in ("event", "edit", "join", "submit", "entry", "ics", "preview", "dashboard",
                     "review",
-                    "extend", "export_csv", "export_json")},
+                    "extend", "export_csv", "export_json", "pack_new", "pack", "pack_pdf")},
 }
 # Django's admin: staff only, every URL (test_the_admin_refuses_players_and_visitors).
 EXCLUDED_PREFIXES = {"admin/": "Django admin, staff only",
