@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from fleetbuilder.catalog import editions, loader
@@ -217,7 +218,9 @@ def dashboard(request: HttpRequest, token: str) -> HttpResponse:
            "extend_form": ExtendForm()}
     template = "events/dashboard.html#rows" if request.headers.get("HX-Request") else \
         "events/dashboard.html"
-    return render(request, template, ctx)
+    response = render(request, template, ctx)
+    patch_vary_headers(response, ("HX-Request",))  # the rows alone, or the whole page
+    return response
 
 
 def _dashboard_rows(event: Event) -> list[dict[str, Any]]:
