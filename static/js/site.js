@@ -70,6 +70,25 @@
     wire(event.target);
     scrollables(event.target);
   });
+  // A region that refreshes itself on a timer (hx-trigger="every …") and is marked
+  // data-hold-refresh skips a refresh while focus is in it or one of its fields has unsent
+  // input: the swap would wipe what the player is choosing or typing (the event dashboard).
+  function unsent(field) {
+    if (field.tagName === "SELECT") {  // its default: the option marked selected, else the first
+      var marked = Array.prototype.findIndex.call(field.options, function (o) { return o.defaultSelected; });
+      return field.selectedIndex !== Math.max(marked, 0);
+    }
+    return field.type === "checkbox" || field.type === "radio"
+      ? field.checked !== field.defaultChecked : field.value !== field.defaultValue;
+  }
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    var region = event.detail.elt;
+    if (!region.matches("[data-hold-refresh]")) return;
+    if (region.contains(document.activeElement) ||
+        Array.prototype.some.call(region.querySelectorAll("input, select, textarea"), unsent)) {
+      event.preventDefault();
+    }
+  });
   var resizing;
   window.addEventListener("resize", function () {
     clearTimeout(resizing);
