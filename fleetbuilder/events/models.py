@@ -347,7 +347,9 @@ class Entry(models.Model):
 
     @property
     def submitted(self) -> bool:
-        return self.document is not None
+        """A list is in (its snapshot and time are written together): asks nothing of the
+        snapshot, so pages listing many entries may leave it unread."""
+        return self.submitted_at is not None
 
     def to_core(self) -> rf.Fleet:
         assert self.document is not None

@@ -87,7 +87,7 @@ def _entry_rows(viewer: Viewer) -> list[dict[str, Any]]:
     """Each player of the event, with what this viewer may see of their list (R-173)."""
     rows = []
     names = catalog_index(editions.catalog_for(viewer.event.edition))
-    for entry in viewer.event.active_entries():
+    for entry in viewer.event.active_entries().defer("document"):
         sees = viewer.sees_list(entry)
         faction = names.factions.get(entry.faction) if viewer.sees_faction(entry) else None
         rows.append({"entry": entry, "name": entry.player.get_username(), "sees": sees,
@@ -223,10 +223,12 @@ def dashboard(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
-def _dashboard_rows(event: Event) -> list[dict[str, Any]]:
+def _dashboard_rows(event: Event, *, with_lists: bool = False) -> list[dict[str, Any]]:
+    """Every player's row; the snapshots themselves only ``with_lists`` (the exports)."""
     names = catalog_index(editions.catalog_for(event.edition))
     rows = []
-    for entry in event.active_entries():
+    entries = event.active_entries()
+    for entry in entries if with_lists else entries.defer("document"):
         faction = names.factions.get(entry.faction)
         rows.append({"entry": entry, "name": entry.player.get_username(),
                      "faction": faction.name if faction else entry.faction})
@@ -292,7 +294,7 @@ def _export_rows(event: Event) -> list[dict[str, Any]]:
              "submitted_at": r["entry"].submitted_at.isoformat() if r["entry"].submitted_at
              else None,
              "review": r["entry"].review, "comment": r["entry"].comment,
-             "list": r["entry"].document} for r in _dashboard_rows(event)]
+             "list": r["entry"].document} for r in _dashboard_rows(event, with_lists=True)]
 
 
 @login_required

@@ -40,13 +40,13 @@ def test_the_list_shows_every_edition_newest_first_and_the_one_served(client: Cl
     assert "the first edition" in row1
     assertContains(response, FEED_LINK, html=True)
     # The site's navigation has the entry, marked as the current page.
-    assertContains(response, '<a href="/editions/" aria-current="page">Editions</a>', html=True)
+    assertContains(response, '<a href="/editions/" aria-current="page">editions</a>', html=True)
 
 
 def test_a_development_state_is_said_as_such(client: Client, monkeypatch) -> None:
     from fleetbuilder.editions import views
 
-    monkeypatch.setattr(views.editions, "current", lambda: None)
+    monkeypatch.setattr(views.editions, "current", lambda request=None: None)
     page = text(client.get("/editions/"))
     assert "This server serves a development state : unpublished changes since edition 7" \
         in page
