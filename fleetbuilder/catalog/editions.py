@@ -63,7 +63,8 @@ def sync(directory: Path = EDITIONS_DIR) -> list[int]:
             published=info.published.replace(tzinfo=UTC), notes=info.notes,
             data_version=info.data_version, sha256=info.sha256, data=raw.decode("utf-8"))
         added.append(info.number)
-    refresh_list()
+    if added:  # a load that adds none leaves every process's list as it is
+        refresh_list()
     return added
 
 

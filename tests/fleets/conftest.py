@@ -4,12 +4,15 @@ htmx answer as builder.js hands it to htmx (``expand_copies``)."""
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 
+from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.fleets.pieces import as_escort
 
@@ -25,6 +28,25 @@ def start_fleet(catalog) -> Callable[..., Fleet]:
         return Fleet.objects.get(pk=pk)
 
     return start
+
+
+@pytest.fixture
+def reprice(tmp_path: Path) -> Callable[[str, int], Path]:
+    """A copy of the data files with one Imperial Navy ship at another price: a new catalogue
+    for ``loader.load`` (the real files are loaded again by the test when it ends)."""
+
+    def copy(slug: str, points: int) -> Path:
+        data = tmp_path / "data"
+        shutil.copytree(loader.DATA_DIR, data)
+        path = data / "factions" / "imperial-navy.json"
+        text, n = re.subn(r'("slug": "' + slug + r'",.*?"points": )\d+',
+                          lambda m: m.group(1) + str(points), path.read_text(encoding="utf-8"),
+                          count=1, flags=re.DOTALL)
+        assert n == 1
+        path.write_text(text, encoding="utf-8")
+        return data
+
+    return copy
 
 
 @pytest.fixture

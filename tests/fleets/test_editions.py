@@ -162,21 +162,10 @@ def test_every_page_of_an_old_list_uses_its_edition(client: Client, start_fleet,
 # --- publishing a new edition: the round trip ---------------------------------------------------
 
 
-def _reprice(tmp_path: Path, slug: str, points: int) -> Path:
-    data = tmp_path / "data"
-    shutil.copytree(loader.DATA_DIR, data)
-    path = data / "factions" / "imperial-navy.json"
-    text, n = re.subn(r'("slug": "' + slug + r'",.*?"points": )\d+',
-                      lambda m: m.group(1) + str(points), path.read_text(encoding="utf-8"),
-                      count=1, flags=re.DOTALL)
-    assert n == 1
-    path.write_text(text, encoding="utf-8")
-    return data
-
 
 @pytest.mark.django_db(transaction=True)
 def test_r160_publishing_a_new_edition_changes_no_saved_list_and_the_round_trip_holds(
-        client: Client, start_fleet, edit, catalog, tmp_path: Path) -> None:
+        client: Client, start_fleet, edit, catalog, tmp_path: Path, reprice) -> None:
     fleet = start_fleet(client, game_size="patrol")
     for _ in range(3):
         assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
@@ -186,7 +175,7 @@ def test_r160_publishing_a_new_edition_changes_no_saved_list_and_the_round_trip_
     assert fleet.legal and fleet.points == 3 * lunar
     stored = dict(Edition.objects.values_list("number", "data"))
 
-    data = _reprice(tmp_path, LUNAR, lunar + 70)  # three Lunars go over the Patrol band
+    data = reprice(LUNAR, lunar + 70)  # three Lunars go over the Patrol band
     shipped = tmp_path / "editions"
     shutil.copytree(editions.EDITIONS_DIR, shipped)
     try:
@@ -221,9 +210,9 @@ def test_r160_publishing_a_new_edition_changes_no_saved_list_and_the_round_trip_
 
 @pytest.mark.django_db(transaction=True)
 def test_r160_unpublished_data_files_are_a_development_state_shown_on_every_page(
-        client: Client, start_fleet, catalog, tmp_path: Path) -> None:
+        client: Client, start_fleet, catalog, reprice) -> None:
     try:
-        loader.load(_reprice(tmp_path, LUNAR, 999))
+        loader.load(reprice(LUNAR, 999))
         assert editions.current() is None
         fleet = start_fleet(client)
         assert fleet.edition is None and "edition" not in fleet.document

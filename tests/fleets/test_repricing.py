@@ -4,8 +4,6 @@ only a list built in a development state (no edition) follows the files."""
 from __future__ import annotations
 
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -18,20 +16,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 LUNAR = "lunar-class-cruiser"
 
 
-def _reprice(tmp_path: Path, slug: str, points: int) -> Path:
-    data = tmp_path / "data"
-    shutil.copytree(loader.DATA_DIR, data)
-    path = data / "factions" / "imperial-navy.json"
-    text = path.read_text(encoding="utf-8")
-    text, n = re.subn(r'("slug": "' + slug + r'",.*?"points": )\d+',
-                      lambda m: m.group(1) + str(points), text, count=1, flags=re.DOTALL)
-    assert n == 1
-    path.write_text(text, encoding="utf-8")
-    return data
-
 
 def test_a_reload_with_new_prices_leaves_saved_lists_on_their_edition(
-        client: Client, start_fleet, edit, catalog, tmp_path: Path) -> None:
+        client: Client, start_fleet, edit, catalog, reprice) -> None:
     fleet = start_fleet(client, name="Gothic Sector")
     for _ in range(2):
         assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
@@ -42,7 +29,7 @@ def test_a_reload_with_new_prices_leaves_saved_lists_on_their_edition(
     assert fleet.edition == fleet.document["edition"] == 7
 
     try:
-        loader.load(_reprice(tmp_path, LUNAR, lunar + 25))
+        loader.load(reprice(LUNAR, lunar + 25))
         fleet.refresh_from_db()
         # Nothing about the list moved: not its total, verdict, version, place or document.
         assert (fleet.points, fleet.legal, fleet.version, fleet.updated,
@@ -58,13 +45,13 @@ def test_a_reload_with_new_prices_leaves_saved_lists_on_their_edition(
 
 
 def test_a_list_of_the_development_state_follows_the_data_files(
-        client: Client, start_fleet, edit, catalog, tmp_path: Path) -> None:
+        client: Client, start_fleet, edit, catalog, reprice) -> None:
     fleet = start_fleet(client)
     assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
     Fleet.objects.filter(pk=fleet.pk).update(edition=None)
     lunar = catalog.faction("imperial-navy").ship(LUNAR).points
     try:
-        loader.load(_reprice(tmp_path, LUNAR, lunar + 25))
+        loader.load(reprice(LUNAR, lunar + 25))
         fleet.refresh_from_db()
         assert fleet.points == lunar + 25
     finally:
