@@ -424,9 +424,11 @@ class FleetComparison:
             (self.new.points, self.new.legal, len(self.new.errors)) or bool(self.units)
 
 
-def compare_fleet(fleet: Fleet, old: Catalog, new: Catalog) -> FleetComparison:
-    """``fleet`` under ``old`` and under ``new``, with every unit whose cost differs."""
-    before = validate(fleet, old)
+def compare_fleet(fleet: Fleet, old: Catalog, new: Catalog, *,
+                  old_report: ValidationReport | None = None) -> FleetComparison:
+    """``fleet`` under ``old`` and under ``new``, with every unit whose cost differs
+    (``old_report``: its report under ``old``, when the caller has it already)."""
+    before = old_report if old_report is not None else validate(fleet, old)
     after = validate(fleet, new)
     names = catalog_index(new)
     units = []

@@ -300,7 +300,9 @@ class Fleet(models.Model):
     def compare_with(self, number: int) -> FleetComparison:
         """The list under its own edition and under edition ``number`` (UnknownEdition if
         there is none such)."""
-        return compare_fleet(self.to_core(), self.catalog(), editions.catalog_for(number))
+        own = self.catalog()
+        return compare_fleet(self.to_core(), own, editions.catalog_for(number),
+                             old_report=self.report(own))
 
     @staticmethod
     def _edition_info(number: int | None) -> EditionInfo | None:
