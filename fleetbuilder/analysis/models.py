@@ -28,6 +28,7 @@ from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from fleetbuilder.catalog import editions
 from fleetbuilder.ownership import OwnedQuerySet
 from fleetbuilder.simulator import editions as side_editions
 from fleetbuilder.simulator.models import Matchup, RunRefused, _lock_owner
@@ -230,7 +231,7 @@ class Analysis(models.Model):
     def catalog(self, side: str) -> core.Catalog:
         """That side's edition's catalogue; SimError if this server does not know it."""
         try:
-            return side_editions.catalog_of(self.edition(side))
+            return editions.catalog_for(self.edition(side))
         except side_editions.UnknownEdition as exc:
             raise SimError(f"{self.label(side)} cannot be played: {exc}") from None
 

@@ -24,7 +24,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from fleetbuilder.catalog import loader
+from fleetbuilder.catalog import editions, loader
 from fleetbuilder.fleets.access import owner_token
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.http import HtmxHttpRequest
@@ -79,7 +79,7 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
             # The variants (their swaps' alternatives, their prices) are the fleet's
             # edition's (R-163); the opponent keeps its own.
             variants, skipped = bound_variants(*what_if_variants(
-                side_editions.catalog_of(fleet.edition), fleet))
+                editions.catalog_for(fleet.edition), fleet))
             analysis = _start(
                 request, fleet=fleet, opponent=data["b"].fleet,
                 variants=variant_records(variants),

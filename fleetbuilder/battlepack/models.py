@@ -22,6 +22,7 @@ from django.db import models
 from django.urls import reverse
 
 from fleetbuilder.cards.pdfcache import cards_build
+from fleetbuilder.catalog import editions
 from fleetbuilder.catalog.pagecache import catalogue_version
 from fleetbuilder.ownership import OwnedQuerySet
 from fleetbuilder.renderjobs import JobStatus, QueuedRender
@@ -112,7 +113,7 @@ class BattlePack(QueuedRender, models.Model):
 
     def catalog(self, side: str) -> core.Catalog:
         """The catalogue fleet ``side`` is printed with: its edition's (R-163)."""
-        return side_editions.catalog_of(self.edition(side))
+        return editions.catalog_for(self.edition(side))
 
     def edition_words(self, side: str) -> side_editions.SideEdition:
         """What the pack prints of fleet ``side``'s edition."""

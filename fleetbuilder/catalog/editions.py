@@ -185,6 +185,21 @@ def _edition_catalog(info: EditionInfo) -> core.Catalog:
     return catalog
 
 
+def from_shipped_files(number: int | None) -> tuple[int, core.Catalog, str]:
+    """R-161 on the shipped edition files, for a command whose database holds none (or has no
+    tables): the edition ``number`` names (the first if None, with the note), its catalogue
+    and the note; UnknownEdition naming the shipped ones otherwise."""
+    shipped = ed.read_edition_dir(EDITIONS_DIR) if EDITIONS_DIR.is_dir() else []
+    infos = [ed.read_header(raw) for raw in shipped]
+    known = [info.number for info in infos]
+    if not infos or (number is not None and number not in known):
+        raise UnknownEdition(number, known)
+    wanted = number if number is not None else infos[0].number
+    _, catalog = ed.read_edition(shipped[known.index(wanted)])
+    note = "" if number is not None else ed.no_edition_note(infos[0], infos[-1])
+    return wanted, catalog, note
+
+
 def resolve(number: int | None) -> tuple[int, str]:
     """The edition a fleet file, code or request is read under (R-160), with the note to show:
     its own edition if it names one this server knows (else UnknownEdition); without one, the

@@ -16,7 +16,6 @@ from django.db import DatabaseError
 
 from fleetbuilder.catalog import editions
 from rules_core import catalog as core
-from rules_core import editions as ed
 from rules_core import fleet as rf
 from rules_core.editions import UnknownEdition
 
@@ -53,20 +52,7 @@ def under_edition(fleet: rf.Fleet) -> tuple[rf.Fleet, core.Catalog, str]:
         except (DatabaseError, UnknownEdition) as exc:
             if isinstance(exc, UnknownEdition) and exc.known:
                 raise
-            number, catalog, note = _from_shipped_files(fleet.edition)
+            number, catalog, note = editions.from_shipped_files(fleet.edition)
     except UnknownEdition as exc:
         raise FleetFileError(exc.message) from exc
     return replace(fleet, edition=number), catalog, note
-
-
-def _from_shipped_files(number: int | None) -> tuple[int, core.Catalog, str]:
-    """R-161 on the shipped edition files, for a database that holds none (or no tables)."""
-    shipped = ed.read_edition_dir(editions.EDITIONS_DIR) if editions.EDITIONS_DIR.is_dir() else []
-    infos = [ed.read_header(raw) for raw in shipped]
-    known = [info.number for info in infos]
-    if not infos or (number is not None and number not in known):
-        raise UnknownEdition(number, known)
-    wanted = number if number is not None else infos[0].number
-    _, catalog = ed.read_edition(shipped[known.index(wanted)])
-    note = "" if number is not None else ed.no_edition_note(infos[0], infos[-1])
-    return wanted, catalog, note

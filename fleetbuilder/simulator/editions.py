@@ -21,17 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from fleetbuilder.catalog import editions
-from rules_core import catalog as core
 from rules_core.editions import EditionInfo, UnknownEdition
 
-__all__ = ["SideEdition", "UnknownEdition", "catalog_of", "current_edition", "differ_sentence",
+__all__ = ["SideEdition", "UnknownEdition", "differ_sentence",
            "recorded_edition", "side_edition"]
-
-
-def catalog_of(edition: int | None) -> core.Catalog:
-    """The catalogue a side of edition ``edition`` is priced, judged and played with (None:
-    the loaded one). UnknownEdition for an edition this server does not know."""
-    return editions.catalog_for(edition)
 
 
 def recorded_edition(recorded: int | None, document: Any) -> int | None:
@@ -41,12 +34,6 @@ def recorded_edition(recorded: int | None, document: Any) -> int | None:
         return recorded
     named = document.get("edition") if isinstance(document, dict) else None
     return named if isinstance(named, int) and not isinstance(named, bool) else None
-
-
-def current_edition() -> int | None:
-    """The current edition: what a sample fleet is built under, and what a side recorded with
-    none played (None in a development state: the loaded catalogue, which is no edition)."""
-    return editions.current_number()
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 
+from fleetbuilder.catalog import editions
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.text import follow_r94
 from rules_core import catalog as core
@@ -23,7 +24,6 @@ from rules_core.sample_fleets import (
 from rules_core.sim import POLICIES
 
 from . import sharing
-from .editions import current_edition
 from .models import DEFAULT_BATTLES, MAX_BATTLES, MAX_SEED
 
 SIDES = ("a", "b")
@@ -219,7 +219,7 @@ class MatchupForm(forms.Form):
         except SampleFleetError as exc:
             self.add_error(f"{side}_faction", f"No sample fleet for that choice: {exc}.")
             return None
-        fleet = replace(fleet, edition=current_edition())  # built from the loaded catalogue
+        fleet = replace(fleet, edition=editions.current_number())  # built from the loaded catalogue
         label = f"{fleet.name} (sample)"
         chosen = faction.variant(variant) if variant else None
         if chosen is not None:

@@ -33,6 +33,7 @@ from django.db import connection, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from fleetbuilder.catalog import editions
 from fleetbuilder.ownership import OwnedQuerySet
 from rules_core import catalog as core
 from rules_core import fleet as rf
@@ -225,7 +226,7 @@ class Matchup(models.Model):
             else:
                 fleet = self.core_fleet(side)
                 if fleet.edition is None:
-                    fleet = replace(fleet, edition=side_editions.current_edition())
+                    fleet = replace(fleet, edition=editions.current_number())
                 try:
                     code = sharecode.encode(fleet)
                 except sharecode.ShareCodeError:  # too big for a code: that side starts empty
@@ -249,7 +250,7 @@ class Matchup(models.Model):
         """Side ``side``'s catalogue: its edition's. SimError, as for any fleet the engine
         cannot play, if this server does not know the edition (editions are never removed)."""
         try:
-            return side_editions.catalog_of(self.edition(side))
+            return editions.catalog_for(self.edition(side))
         except side_editions.UnknownEdition as exc:
             raise SimError(f"Fleet {side.upper()} cannot be played: {exc}") from None
 

@@ -25,7 +25,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from fleetbuilder import ratelimit
-from fleetbuilder.catalog import loader
+from fleetbuilder.catalog import editions, loader
 from fleetbuilder.fleets.access import owner_token
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.http import HtmxHttpRequest
@@ -39,7 +39,6 @@ from rules_core.sim import SimError, SimOptions
 from rules_core.sim.batch import fleet_specs
 from rules_core.validator import check_points_bound, validate
 
-from . import editions as side_editions
 from .forms import MatchupForm
 from .models import Matchup, RunRefused, random_seed
 from .replay import replay_context
@@ -57,7 +56,7 @@ def check_playable(fleet_a: rf.Fleet, fleet_b: rf.Fleet) -> None:
     catalogs = []
     for side, fleet in (("A", fleet_a), ("B", fleet_b)):
         try:
-            catalog = side_editions.catalog_of(fleet.edition)
+            catalog = editions.catalog_for(fleet.edition)
             check_points_bound(validate(fleet, catalog))
         except UnknownEdition as exc:
             raise SimError(f"Fleet {side} cannot be played: {exc}") from None

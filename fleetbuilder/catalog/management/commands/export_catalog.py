@@ -33,13 +33,8 @@ class Command(BaseCommand):
     @staticmethod
     def edition_catalog(number: int):
         try:
-            if not database_problem():
-                return editions.catalog_for(number)
-            path = editions.EDITIONS_DIR / ed.file_name(number)
-            if not path.is_file():
-                known = [ed.read_header(raw).number
-                         for raw in ed.read_edition_dir(editions.EDITIONS_DIR)]
-                raise ed.UnknownEdition(number, known)
-            return ed.read_edition(path.read_bytes())[1]
+            if database_problem():
+                return editions.from_shipped_files(number)[1]
+            return editions.catalog_for(number)
         except ed.EditionError as exc:
             raise CommandError(str(exc), returncode=2) from None
