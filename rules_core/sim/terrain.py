@@ -229,6 +229,17 @@ def orbit_manoeuvre(b: Battle, ship: Ship, order: SpecialOrder | None) -> None:
         b.log(ship.side, f"{ship.label()} {'accelerates' if new > v else 'flips and burns'} "
               f"in orbit: velocity {v} → {new}.")
     ship.velocity = new
+    _steer(b, ship, None)
+
+
+def _steer(b: Battle, ship: Ship, course: float | None) -> None:
+    """Under advanced movement a ship's vector is its helm (R-141): an orbit manoeuvre sets
+    its velocity, and a slingshot its course too (R-132), so its next move goes on from there."""
+    h = b.helms.get(ship)
+    if h is not None:
+        h.velocity = ship.velocity
+        if course is not None:
+            h.course = course % (2 * math.pi)
 
 
 def check_orbits(b: Battle, ships: list[Ship]) -> None:
@@ -251,6 +262,7 @@ def check_orbits(b: Battle, ships: list[Ship]) -> None:
             s.x, s.y = well.x + out * math.cos(bearing), well.y + out * math.sin(bearing)
             s.face(bearing)
             s.velocity += 1
+            _steer(b, s, bearing)  # "its vector facing directly away" (R-132)
             b.log(s.side, f"{s.label()} slingshots out of the {well.name} at velocity "
                   f"{s.velocity}, heading {math.degrees(s.heading) % 360:.0f}°.")
             if not b.on_table(s.x, s.y):

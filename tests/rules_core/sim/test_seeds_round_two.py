@@ -1,0 +1,85 @@
+"""The seeds win, round two (issue #31): where seed 001's void terrain meets seed 003's advanced
+movement, the pieces of seed 003 still missing, and the rulings that overrode a seed's words.
+Each test rigs the dice and quotes the seed line it pins; the precedence of the seeds is R-125."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from rules_core.sim import SimOptions
+from rules_core.sim import advanced_movement as adv
+from rules_core.sim.battle import Battle
+from rules_core.sim.state import Terrain
+
+from .conftest import Scripted, cap, fleet, make_battle, put, text
+
+VOID_ADV = SimOptions(terrain="void", movement="advanced")
+
+
+class Orbiter(Scripted):
+    """Scripted; in orbit it ends its manoeuvre at ``velocity`` and slingshots out along
+    ``exit`` radians."""
+
+    def __init__(self, *args, velocity: int = 3, exit: float = 0.0, **kw):  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kw)
+        self.velocity = velocity
+        self.exit = exit
+
+    def orbit_velocity(self, b, ship, lo, hi):  # type: ignore[no-untyped-def]
+        return self.velocity
+
+    def orbit_exit(self, b, ship):  # type: ignore[no-untyped-def]
+        return self.exit
+
+
+def well_at(b: Battle, x: float, y: float) -> Terrain:
+    w = Terrain("gravity_well", x, y, 5.5, name="gravity well")
+    b.terrain.append(w)
+    return w
+
+
+def ready(b: Battle, ship, x: float, y: float, deg: float, velocity: int):  # type: ignore[no-untyped-def]
+    put(ship, x, y, deg)
+    h = adv.helm(b, ship)
+    h.velocity, h.course = velocity, math.radians(deg)
+    ship.velocity = velocity
+    return h
+
+
+# --- item 1: slingshot under advanced movement (R-132) ----------------------------------------
+
+
+def test_r132_a_slingshot_sets_the_vector_under_advanced_movement(sim_catalog):
+    # Seed 001: "it slingshots out. Place it anywhere in base contact with the gravity well,
+    # with the ship's front line and its vector facing directly away from the centre of the
+    # well. Increase its velocity by 1 without adding a burn token." A cruiser orbiting at
+    # velocity 3, course north, accelerates to 4 in orbit (its burn) and slingshots out east:
+    # its vector is then east at velocity 5, and its next move coasts 25 cm east.
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
+                    [3, 3], policy_a=Orbiter(velocity=4, exit=0.0), options=VOID_ADV)
+    s = b.sides[0][0]
+    h = ready(b, s, 90, 63, 90, 3)
+    s.orbit = well_at(b, 90, 63)
+    b.activate(b.units[0][0])
+    assert s.orbit is None and s.velocity == 5
+    assert h.velocity == 5 and math.degrees(h.course) % 360 == pytest.approx(0)
+    x0 = s.x
+    adv.move(b, s, adv.Manoeuvre(), None, False)
+    assert s.x == pytest.approx(x0 + 25.0) and s.y == pytest.approx(63)
+    b.dice.assert_used_up()
+
+
+def test_r132_the_velocity_gained_in_orbit_stays_with_the_vector(sim_catalog):
+    # Seed 001: "Accelerate: +1 velocity per burn token." / "The ship keeps its velocity". A
+    # ship that accelerates from 3 to 4 in orbit and is then slingshotted carries 4 + 1, not
+    # the velocity it entered orbit with + 1; one that stays at 3 keeps 3 on its helm.
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
+                    [3, 3], policy_a=Orbiter(velocity=3), options=VOID_ADV)
+    s = b.sides[0][0]
+    h = ready(b, s, 90, 63, 90, 2)
+    s.orbit = well_at(b, 90, 63)
+    b.activate(b.units[0][0])  # must accelerate to 3 (R-132), stays in orbit
+    assert s.orbit is not None and s.velocity == 3 and h.velocity == 3
+    b.dice.assert_used_up()
