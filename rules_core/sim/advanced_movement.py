@@ -222,6 +222,18 @@ class Helm:
         self.plant_lost = 0
 
 
+class Trace:
+    """Where one move has taken a ship so far and what it has met: seed 001's debris is rolled
+    once for each field over the whole move (R-131), drifting bodies and asteroid belts once
+    each (R-135, R-147), however many hexes of random movement the move is made of."""
+
+    __slots__ = ("path", "crossed")
+
+    def __init__(self, ship: Ship) -> None:
+        self.path = [(ship.x, ship.y)]
+        self.crossed: set[int] = set()
+
+
 class Manoeuvre:
     """What a ship spends its thrust on this activation, in the order it spends it: the
     velocity change, then ``turns`` hexsides of course (45° each, positive = to port), then
@@ -341,6 +353,7 @@ def move(b: Battle, ship: Ship, m: Manoeuvre, order: SpecialOrder | None, hesita
     ship.turned = False
     _gravity_velocity(b, ship, h)
     start_heading = ship.heading
+    trace = Trace(ship)
     if h.out_of_control:
         if d10(b) <= skill_of(b, ship):
             h.out_of_control = False
@@ -348,9 +361,9 @@ def move(b: Battle, ship: Ship, m: Manoeuvre, order: SpecialOrder | None, hesita
         else:
             b.log(ship.side, f"{ship.label()} is still out of control.")
             begin = h.velocity
-            drifted = random_movement(b, ship, h, thrust_rating(b, ship), begin)
-            if ship.on_table:
-                _travel(b, ship, h, max(0, begin - drifted) * HEX_CM, None)
+            drifted = random_movement(b, ship, h, thrust_rating(b, ship), begin, trace)
+            if ship.on_table and in_well(ship) is None:
+                _travel(b, ship, h, max(0, begin - drifted) * HEX_CM, None, trace)
             ship.turned = abs(ship.heading - start_heading) > 1e-9
             return
     m = legal(b, ship, m, order, hesitant)
@@ -392,9 +405,9 @@ def move(b: Battle, ship: Ship, m: Manoeuvre, order: SpecialOrder | None, hesita
     drifted = 0
     if lost_at >= 0:
         h.out_of_control = True
-        drifted = random_movement(b, ship, h, lost_cost, begin)
-    if ship.on_table:
-        _travel(b, ship, h, max(0, begin - drifted) * HEX_CM, m.ram)
+        drifted = random_movement(b, ship, h, lost_cost, begin, trace)
+    if ship.on_table and in_well(ship) is None:
+        _travel(b, ship, h, max(0, begin - drifted) * HEX_CM, m.ram, trace)
     ship.turned = abs(ship.heading - start_heading) > 1e-9
 
 
@@ -421,25 +434,32 @@ def push_plant(b: Battle, ship: Ship, h: Helm, thrust: int, extra: int) -> bool:
     return False
 
 
-def random_movement(b: Battle, ship: Ship, h: Helm, points: int, begin: int) -> int:
+def random_movement(b: Battle, ship: Ship, h: Helm, points: int, begin: int,
+                    trace: Trace | None = None) -> int:
     """Seriously out of control (R-143): maneuvers rolled on the d10 table and paid from
     ``points`` at the current velocity; one the points left cannot pay for makes the ship drift
     one hex while a new one is rolled, never more hexes than its beginning velocity. Returns
-    the hexes drifted."""
+    the hexes drifted. The drift is part of the move ``trace`` follows: its debris is rolled
+    when the move ends (R-131), or here when the drift is the whole move (no ``trace``)."""
+    whole = trace is None
+    if trace is None:
+        trace = Trace(ship)
     left = points
     drifted = 0
-    while left > 0 and ship.on_table:
+    while left > 0 and ship.on_table and in_well(ship) is None:
         maneuver = d10(b)
         cost = random_cost(h.velocity, maneuver)
         if cost > left:
             if drifted >= begin:
                 break
             drifted += 1
-            _travel(b, ship, h, HEX_CM, None)
+            _travel(b, ship, h, HEX_CM, None, trace, last=False)
             continue
         left -= cost
         _random_maneuver(ship, h, maneuver)
         b.log(ship.side, f"{ship.label()} {MANEUVER_NAMES[maneuver]} out of control.")
+    if whole and ship.on_table and in_well(ship) is None:
+        _debris(b, ship, trace)
     return drifted
 
 
@@ -458,23 +478,39 @@ def _random_maneuver(ship: Ship, h: Helm, maneuver: int) -> None:
         ship.face(ship.heading + turn)
 
 
-def _travel(b: Battle, ship: Ship, h: Helm, distance: float, ram: Ship | None) -> None:
+def _debris(b: Battle, ship: Ship, trace: Trace) -> None:
+    """Seed 001 after a ship moves: one roll for each debris field the whole move passed
+    through or into (R-131)."""
+    if b.seed001 and b.terrain and ship.on_table:
+        debris_after_move(b, ship, trace.path, ship.velocity)
+
+
+def _travel(b: Battle, ship: Ship, h: Helm, distance: float, ram: Ship | None, trace: Trace,
+            last: bool = True) -> None:
     """Move ``distance`` cm along the course: a ram target met stops the ship in contact
     (R-146), a planet's interface zone is rolled for on the way (R-148), then the rest of the
     terrain as the standard move meets it (planets, wells, bodies; asteroids by R-147), and the
-    table edge (R-76)."""
+    table edge (R-76). ``trace`` follows the whole move; the ``last`` leg ends it, and seed
+    001's debris is rolled then, once for the move (R-131), as it is when the ship stops in
+    orbit."""
     ship.velocity = h.velocity  # seed 001 velocity follows the helm (R-130)
     if distance <= 0.0:
-        b.settle(ship)
+        if last:
+            _end_move(b, ship, h, trace)
+        elif ship.on_table:
+            b.settle(ship)
         return
     x0, y0 = ship.x, ship.y
     cx, cy = math.cos(h.course), math.sin(h.course)
     x1, y1 = x0 + distance * cx, y0 + distance * cy
+    path = trace.path
     if ram is not None and ram.on_table:
         hit = segment_first_contact(x0, y0, x1, y1, ram.x, ram.y, ship.radius + ram.radius)
         if hit is not None:
             ship.x, ship.y = x0 + (x1 - x0) * hit, y0 + (y1 - y0) * hit
+            path.append((ship.x, ship.y))
             ram_attempt(b, ship, ram)
+            _debris(b, ship, trace)
             if ship.on_table:
                 b.settle(ship)
             return
@@ -486,28 +522,34 @@ def _travel(b: Battle, ship: Ship, h: Helm, distance: float, ram: Ship | None) -
             # the ship bounced at (bx, by) and goes on along its new course
             bx, by, rest = bounce
             ship.x, ship.y = bx, by
+            path.append((bx, by))
             cx, cy = math.cos(h.course), math.sin(h.course)
             x0, y0, x1, y1 = bx, by, bx + rest * cx, by + rest * cy
-        crossed: set[int] = set()
-        path = [(x0, y0)]
-        if not _terrain_on_leg(b, ship, x0, y0, x1, y1, crossed, path):
-            if ship.on_table and b.seed001:
-                debris_after_move(b, ship, path, ship.velocity)
+        if not _terrain_on_leg(b, ship, x0, y0, x1, y1, trace.crossed, path):
+            _debris(b, ship, trace)  # stopped in orbit: the move ends here
             if ship.on_table and in_well(ship) is not None:
                 h.velocity = ship.velocity
             return
-        path.append((x1, y1))
+    path.append((x1, y1))
     ship.x, ship.y = x1, y1
     if not b.on_table(x1, y1):
         b.leave_table(ship)
         return
+    if last:
+        _end_move(b, ship, h, trace)
+    else:
+        b.settle(ship)
+
+
+def _end_move(b: Battle, ship: Ship, h: Helm, trace: Trace) -> None:
+    """Where the move ends: seed 001's debris for the whole move (R-131), §13's slingshot near a
+    planet (its free turn turns the course too), then blast markers and shields."""
     if b.terrain:
-        if b.seed001:
-            debris_after_move(b, ship, [(x0, y0), (x1, y1)], ship.velocity)
-            if not ship.on_table:
-                return
+        _debris(b, ship, trace)
+        if not ship.on_table:
+            return
         before = ship.heading
-        _slingshot(b, ship)  # §13's free 90° turn near a planet turns the course too
+        _slingshot(b, ship)
         if ship.heading != before:
             h.course = (h.course + ship.heading - before) % (2 * math.pi)
     b.settle(ship)

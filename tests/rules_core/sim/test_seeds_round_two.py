@@ -83,3 +83,38 @@ def test_r132_the_velocity_gained_in_orbit_stays_with_the_vector(sim_catalog):
     b.activate(b.units[0][0])  # must accelerate to 3 (R-132), stays in orbit
     assert s.orbit is not None and s.velocity == 3 and h.velocity == 3
     b.dice.assert_used_up()
+
+
+# --- item 2: debris rolled once a field a move (R-131) -------------------------------------------
+
+
+def test_r131_an_out_of_control_ship_drifting_through_one_field_rolls_once(sim_catalog):
+    # Seed 001: "roll 1D6 per point of its velocity ... Roll once for each debris field the ship
+    # moved through." A cruiser (Mass 2) at velocity 3, still out of control (recovery 9 against
+    # skill 5) with 1 thrust left after a damaged plant, rolls tumbles it cannot pay for and
+    # drifts three hexes, all in one debris field: 3 dice (6, 6, 6: no fracture), not 3 a hex.
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
+                    [9, 5, 5, 5, 5, 6, 6, 6], options=VOID_ADV)
+    s = b.sides[0][0]
+    h = ready(b, s, 90, 40, 90, 3)
+    h.out_of_control, h.plant_lost = True, 3
+    b.terrain.append(Terrain("debris", 90, 47, 5.5, name="debris field"))
+    adv.move(b, s, adv.Manoeuvre(), None, False)
+    assert s.y == pytest.approx(55) and s.target.hull == 8
+    assert text(b).count("comes through in the debris field unharmed (3 d6") == 1
+    b.dice.assert_used_up()
+
+
+def test_r131_a_controlled_advanced_move_through_two_fields_rolls_once_each(sim_catalog):
+    # Seed 001: "Roll once for each debris field the ship moved through." Velocity 2 through
+    # two fields: 2 dice each (the first field 1, 6: one fracture, critical die 1; the second
+    # 6, 6).
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
+                    [1, 6, 1, 6, 6], options=VOID_ADV)
+    s = b.sides[0][0]
+    ready(b, s, 90, 40, 90, 4)
+    b.terrain.append(Terrain("debris", 90, 45, 2.0, name="debris field"))
+    b.terrain.append(Terrain("debris", 90, 52, 2.0, name="second field"))
+    adv.move(b, s, adv.Manoeuvre(dv=-2), None, False)
+    assert s.y == pytest.approx(50) and s.target.hull == 7
+    b.dice.assert_used_up()
