@@ -39,6 +39,9 @@ NOVA_TEMPLATE_R: Final = 5.0  # 10 cm across
 ORDNANCE_ATTACKS: Final = {"torpedo": "strike home", "bombers": "score (4+)",
                     "assault_boats": "get aboard (4+)"}
 KIND_NAMES: Final = {BATTERY: "battery", LANCE: "lance", SPECIAL: "special"}
+# Seed 003: a randomly moving ship fires "with a +3 To-Hit die roll modifier in lieu of all
+# other modifiers" — 3 worse on Void Command's roll-at-or-over d6 (R-143).
+OUT_OF_CONTROL_TO_HIT: Final = -3
 
 
 class Sighting:
@@ -157,8 +160,15 @@ def _orbit_sightings(b: Battle, firer: Ship) -> list[Sighting]:
     return out
 
 
+def out_of_control(b: Battle, ship: Ship) -> bool:
+    """Seriously out of control under advanced movement (R-143)."""
+    h = b.helms.get(ship) if b.advanced else None
+    return h is not None and h.out_of_control
+
+
 def gun_range(gun: Gun, order: SpecialOrder | None) -> float:
-    """Lock On adds 15 cm to lances (§4, R-41)."""
+    """Lock On adds 15 cm to lances (§4, R-41); give ``None`` for a ship out of control, which
+    may not lock on (R-143)."""
     if order == o.LOCK_ON and gun.kind == LANCE:
         return gun.range_cm + damage.LOCK_ON_LANCE_RANGE_CM
     return gun.range_cm
@@ -186,6 +196,10 @@ def fire_guns(b: Battle, ship: Ship, hesitant: bool,
     # damage.to_hit_modifier without cover, worked out once for every gun of the ship
     base_mod = damage.to_hit_modifier(order, hesitant=hesitant)
     lock_on = order == o.LOCK_ON
+    wild = b.advanced and out_of_control(b, ship)
+    if wild:  # R-143: -3 in lieu of every other modifier, and no lock-on
+        base_mod = OUT_OF_CONTROL_TO_HIT
+        lock_on = False
     fired = False
     grudge = grudge_of(b, ship.side) if spec.rules.grudge else None
     for gun in spec.guns:
@@ -208,12 +222,15 @@ def fire_guns(b: Battle, ship: Ship, hesitant: bool,
         pick = policy.gun_target(b, ship, gun, options)
         if pick is None:
             continue
-        mod = base_mod - 1 if pick.cover else base_mod  # cover: -1 (R-42)
-        if (gun.kind == BATTERY and pick.dist > SHADOWFIELD_RANGE_CM
-                and pick.ship.spec.rules.shadowfields):
-            mod -= 1  # Drukhari shadowfields (R-89)
-        if grudge is not None and pick.ship is grudge:
-            mod += 1  # Ancestral Grudge (R-118)
+        mod = base_mod
+        if not wild:  # out of control: none of these (R-143)
+            if pick.cover:
+                mod -= 1  # cover: -1 (R-42)
+            if (gun.kind == BATTERY and pick.dist > SHADOWFIELD_RANGE_CM
+                    and pick.ship.spec.rules.shadowfields):
+                mod -= 1  # Drukhari shadowfields (R-89)
+            if grudge is not None and pick.ship is grudge:
+                mod += 1  # Ancestral Grudge (R-118)
         volley(b, ship, gun, strength, pick, mod)
         fired = True
     if fired:
@@ -261,7 +278,7 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
                           source=firer, log_as=log_as, react=react)
     leftover = report.hull_damage + report.extra_damage - report.hull_lost
     if report.destroyed and leftover > 0 and target.unit.spec.is_squadron:
-        reach = gun_range(gun, firer.order)
+        reach = gun_range(gun, None if out_of_control(b, firer) else firer.order)
         nxt = _next_escort(b, firer, gun, target, reach)
         while nxt is not None and leftover > 0:
             r2 = b.attack(nxt, damage_points, leftover, dice, source=firer,

@@ -8,7 +8,8 @@ import math
 
 import pytest
 
-from rules_core.sim import SimOptions
+from rules_core.sim import SimOptions, gunnery
+from rules_core.sim import orders as o
 from rules_core.sim import advanced_movement as adv
 from rules_core.sim.battle import Battle
 from rules_core.sim.state import Terrain
@@ -117,4 +118,40 @@ def test_r131_a_controlled_advanced_move_through_two_fields_rolls_once_each(sim_
     b.terrain.append(Terrain("debris", 90, 52, 2.0, name="second field"))
     adv.move(b, s, adv.Manoeuvre(dv=-2), None, False)
     assert s.y == pytest.approx(50) and s.target.hull == 7
+    b.dice.assert_used_up()
+
+
+# --- item 3: firing out of control (R-143) -------------------------------------------------------
+
+
+def test_r143_an_out_of_control_ship_fires_at_minus_3_in_lieu_of_lock_on(sim_catalog):
+    # Seed 003: "A randomly moving ship may still make direct fire attacks, but with a +3
+    # To-Hit die roll modifier in lieu of all other modifiers; it may not attempt missile
+    # lock-on." On Lock On (+1), an enemy 10 cm ahead would be hit on 3+; out of control the
+    # battery's 4 dice need 6+ (4+ less 3, R-40's clamp): 5, 5, 5, 6 is one hit; armor save 1
+    # fails and the shield takes it.
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
+                    [5, 5, 5, 6, 1], options=SimOptions(movement="advanced"))
+    s = b.sides[0][0]
+    h = ready(b, s, 90, 40, 90, 0)
+    h.out_of_control = True
+    s.order = o.LOCK_ON
+    enemy = put(b.sides[1][0], 90, 50, 270)
+    assert gunnery.fire_guns(b, s, False)
+    assert "to-hit modifier -3" in text(b) and "1 hit from 4 dice" in text(b)
+    assert enemy.target.shields == 0 and enemy.target.hull == 8
+    b.dice.assert_used_up()
+
+
+def test_r143_an_out_of_control_ship_gets_no_lock_on_lance_range(sim_catalog):
+    # Seed 003: "it may not attempt missile lock-on": Lock On's +15 cm on lances (§4) is lost
+    # too. The prow lance (30 cm) cannot reach an enemy 40 cm ahead.
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [],
+                    options=SimOptions(movement="advanced"))
+    s = b.sides[0][0]
+    h = ready(b, s, 90, 40, 90, 0)
+    s.order = o.LOCK_ON
+    put(b.sides[1][0], 90, 80, 270)
+    h.out_of_control = True
+    assert not gunnery.fire_guns(b, s, False)
     b.dice.assert_used_up()
