@@ -15,7 +15,7 @@ from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core.limits import MAX_FLEET_POINTS
 
-from .models import EDITABLE, GAME_SIZE_CHOICES, MAX_PLAYER_CAP, Event
+from .models import EDITABLE, GAME_SIZE_CHOICES, MAX_PLAYER_CAP, Event, Game
 
 LOCAL = "%Y-%m-%dT%H:%M"
 
@@ -146,6 +146,7 @@ class EventForm(FollowsR94, forms.ModelForm):
 
 class SubmitForm(forms.Form):
     fleet = forms.IntegerField(min_value=1)
+    update_edition = forms.BooleanField(required=False)
 
 
 class ReviewForm(FollowsR94, forms.Form):
@@ -165,3 +166,20 @@ class ReviewForm(FollowsR94, forms.Form):
 
 class ExtendForm(forms.Form):
     deadline = LocalDateTimeField(label="New deadline")
+
+
+class ResultForm(forms.Form):
+    """A game's result as the organiser records it (R-175): who won or a draw, and each
+    side's victory points; an empty result clears it."""
+
+    result = forms.ChoiceField(choices=Game.Result.choices, required=False)
+    vp_a = forms.IntegerField(min_value=0, max_value=Game.MAX_VP, required=False,
+                              label="First player's victory points")
+    vp_b = forms.IntegerField(min_value=0, max_value=Game.MAX_VP, required=False,
+                              label="Second player's victory points")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["vp_a"] = data.get("vp_a") or 0
+        data["vp_b"] = data.get("vp_b") or 0
+        return data

@@ -35,6 +35,7 @@ from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.ownership import OwnedQuerySet
 from fleetbuilder.renderjobs import JobStatus, QueuedRender
 from rules_core import fleet as rf
+from rules_core import swiss
 from rules_core.validator import ValidationReport, validate
 
 GAME_SIZE_CHOICES = [(g.value, g.label) for g in rf.GameSize]
@@ -62,8 +63,16 @@ class SubmissionRefused(ValueError):
     """A submission the event refuses; the message is for the player. Nothing was stored."""
 
 
+class EditionMismatch(SubmissionRefused):
+    """The list is built under another edition than the event's: it may be updated first."""
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(16)  # 128 random bits: an invite link nobody can guess
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**31)  # round 1's draw (R-170): fixed when the event is made
 
 
 class EventQuerySet(models.QuerySet["Event"]):
@@ -101,6 +110,8 @@ class Event(models.Model):
     show_factions = models.BooleanField(default=False,
                                         help_text="Show each player's faction before the reveal.")
     public = models.BooleanField(default=True, help_text="Listed; otherwise invite link only.")
+    seed = models.PositiveIntegerField(default=new_seed, editable=False,
+                                       help_text="Draws round 1 (R-170).")
     created = models.DateTimeField(auto_now_add=True)
 
     objects = EventQuerySet.as_manager()
@@ -232,9 +243,9 @@ class Event(models.Model):
             raise SubmissionRefused("That fleet is in the trash; restore it first.")
         if fleet.edition != self.edition:
             built = f"edition {fleet.edition}" if fleet.edition else "the development catalogue"
-            raise SubmissionRefused(
+            raise EditionMismatch(
                 f"That list is built under {built}; this event plays edition {self.edition}. "
-                "Update the list to it in the builder first.")
+                "Update the list to it first.")
         if self.factions and fleet.faction not in self.factions:
             raise SubmissionRefused("This event does not allow that fleet's faction.")
         band = self.band
@@ -251,11 +262,24 @@ class Event(models.Model):
                 f"band ({band.min}–{band.max}).")
         return core, report
 
-    def submit(self, player: Any, fleet: Fleet) -> Entry:
+    def submit(self, player: Any, fleet: Fleet, *, update_edition: bool = False) -> Entry:
         """Store a snapshot of ``fleet`` as ``player``'s list (replacing the last), if the
-        database's clock says the deadline has not passed, in the transaction that stores it."""
+        database's clock says the deadline has not passed, in the transaction that stores it.
+        With ``update_edition`` a list of another edition is first moved to the event's (as the
+        builder's banner does, Undo included), in the same transaction: a refusal keeps it
+        where it was."""
         if fleet.owner_id != player.pk:
             raise SubmissionRefused("You can submit only a fleet of your own.")
+        with transaction.atomic():
+            if update_edition and fleet.edition != self.edition and not fleet.in_trash:
+                fleet = Fleet.objects.select_for_update().get(pk=fleet.pk)
+                try:
+                    fleet.change_edition(self.edition)
+                except (ValueError, editions.UnknownEdition) as exc:
+                    raise SubmissionRefused(str(exc)) from None
+            return self._store(player, fleet)
+
+    def _store(self, player: Any, fleet: Fleet) -> Entry:
         snapshot, report = self.judge(fleet)
         with transaction.atomic():
             entry = (Entry.objects.select_for_update()
@@ -272,6 +296,51 @@ class Event(models.Model):
                                         "taken (the server's clock decides).")
         entry.refresh_from_db()
         return entry
+
+    # --- rounds and standings (R-170, R-175) -------------------------------------------------
+
+    def swiss_state(self) -> SwissState:
+        """The games recorded so far, and who takes part in the rounds: every player with a
+        submitted list, and every player who has played; the removed among them withdrawn."""
+        games = list(self.games.select_related("a__player", "b__player"))
+        played = {g.a_id for g in games} | {g.b_id for g in games if g.b_id is not None}
+        entries = [e for e in self.entries.select_related("player").defer("document")
+                   .order_by("joined_at", "pk")
+                   if e.pk in played or (e.removed_at is None and e.submitted)]
+        return SwissState(self, entries, games)
+
+    def pair_next_round(self, by: Any) -> list[Game]:
+        """Pair the next round (R-175) and log it; ValueError with the reason when it cannot
+        be. The caller holds the event's row (``select_for_update``) in a transaction."""
+        if self.phase() is not Phase.REVEALED:
+            raise ValueError("Rounds are paired once the lists are revealed.")
+        state = self.swiss_state()
+        if len(state.active) < 2:
+            raise ValueError("Two players with a submitted list are needed to pair a round.")
+        pairings = swiss.pair_round(state.ids, state.swiss_games, seed=self.seed,
+                                    withdrawn=state.withdrawn)
+        made = Game.objects.bulk_create(
+            Game(event=self, round=p.round, table=p.table, a_id=int(p.a),
+                 b_id=int(p.b) if p.b is not None else None) for p in pairings)
+        tables = sum(1 for p in pairings if not p.is_bye)
+        bye = next((state.names[p.a] for p in pairings if p.is_bye), None)
+        EventChange.objects.create(
+            event=self, by=by, field="rounds", old="",
+            new=f"round {pairings[0].round} paired: {tables} table{'s' if tables != 1 else ''}"
+                + (f", a bye for {bye}" if bye else ""))
+        return made
+
+    def unpair_last_round(self, by: Any) -> int:
+        """Take back the last round while none of its results is in; its number."""
+        last = self.games.aggregate(models.Max("round"))["round__max"]
+        if last is None:
+            raise ValueError("No round has been paired yet.")
+        if self.games.filter(round=last).exclude(result="").exists():
+            raise ValueError(f"Round {last} has results; clear them before taking it back.")
+        self.games.filter(round=last).delete()
+        EventChange.objects.create(event=self, by=by, field="rounds", old="",
+                                   new=f"round {last} taken back")
+        return int(last)
 
 
 EDITABLE = ("name", "starts_at", "time_zone", "place", "description", "game_size", "points_min",
@@ -372,6 +441,129 @@ class EventChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.field}: {self.old} → {self.new}"
+
+
+class Game(models.Model):
+    """One table of one round, or a bye (``b`` empty), with its result (R-170, R-175)."""
+
+    class Result(models.TextChoices):
+        NONE = "", "Not played yet"
+        A = "a", "First player won"
+        B = "b", "Second player won"
+        DRAW = "draw", "Draw"
+
+    MAX_VP = 100_000
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveIntegerField()
+    table = models.PositiveIntegerField(null=True, blank=True, help_text="Empty for a bye.")
+    a = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    b = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE,
+                          related_name="+")
+    result = models.CharField(max_length=4, choices=Result.choices, blank=True, default="")
+    vp_a = models.PositiveIntegerField(default=0)
+    vp_b = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["round", models.F("table").asc(nulls_last=True), "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "round", "a"], name="one_game_a"),
+            models.UniqueConstraint(fields=["event", "round", "b"], name="one_game_b"),
+            models.UniqueConstraint(fields=["event", "round", "table"], name="one_game_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.round}, table {self.table or 'bye'}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.b_id is None
+
+    @property
+    def played(self) -> bool:
+        return self.is_bye or self.result != ""
+
+    def to_swiss(self) -> swiss.Game:
+        return swiss.Game(self.round, str(self.a_id),
+                          str(self.b_id) if self.b_id is not None else None,
+                          self.result or None, self.vp_a, self.vp_b)  # type: ignore[arg-type]
+
+    def record(self, by: Any, result: str, vp_a: int, vp_b: int) -> bool:
+        """Write (or correct) the result and log it on the event; False if nothing changed.
+        The caller holds the event's row in a transaction."""
+        if self.is_bye:
+            raise ValueError("A bye has no result to record.")
+        if result not in self.Result.values:
+            raise ValueError("Choose who won, or a draw.")
+        if not (0 <= vp_a <= self.MAX_VP and 0 <= vp_b <= self.MAX_VP):
+            raise ValueError(f"Victory points are whole numbers from 0 to {self.MAX_VP:,}.")
+        if result == "" and (vp_a or vp_b):
+            raise ValueError("Victory points need a result: who won, or a draw.")
+        old = self.describe()
+        self.result, self.vp_a, self.vp_b = result, vp_a, vp_b
+        new = self.describe()
+        if new == old:
+            return False
+        self.save(update_fields=["result", "vp_a", "vp_b"])
+        EventChange.objects.create(event_id=self.event_id, by=by,
+                                   field=f"round {self.round} table {self.table}", old=old,
+                                   new=new)
+        return True
+
+    def describe(self) -> str:
+        """The result in words, for the log: names come from the entries."""
+        if self.result == "":
+            return "not played"
+        a, b = self.a.player.get_username(), self.b.player.get_username() if self.b else ""
+        winner = {"a": f"{a} won", "b": f"{b} won", "draw": "draw"}[self.result]
+        return f"{winner}, {a} {self.vp_a}–{self.vp_b} {b}"
+
+
+@dataclass(frozen=True)
+class SwissState:
+    """An event's rounds as ``rules_core.swiss`` takes them: players by entry id (as text), in
+    the order they joined (the seed order), and every game recorded."""
+
+    event: Event
+    entries: list[Entry]
+    games: list[Game]
+
+    @property
+    def ids(self) -> list[str]:
+        return [str(e.pk) for e in self.entries]
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {str(e.pk): e.player.get_username() for e in self.entries}
+
+    @property
+    def withdrawn(self) -> set[str]:
+        return {str(e.pk) for e in self.entries if e.removed_at is not None}
+
+    @property
+    def active(self) -> list[Entry]:
+        return [e for e in self.entries if e.removed_at is None]
+
+    @property
+    def swiss_games(self) -> list[swiss.Game]:
+        return [g.to_swiss() for g in self.games]
+
+    def rounds(self) -> list[tuple[int, list[Game]]]:
+        """Each round's games, tables in order, the bye last."""
+        by_round: dict[int, list[Game]] = {}
+        for game in self.games:
+            by_round.setdefault(game.round, []).append(game)
+        return sorted(by_round.items())
+
+    @property
+    def current_round(self) -> int:
+        return max((g.round for g in self.games), default=0)
+
+    def standings(self) -> list[swiss.Standing]:
+        return swiss.standings(self.ids, self.swiss_games)
+
+    def standings_csv(self) -> str:
+        return swiss.standings_csv(self.standings(), self.names)
 
 
 # --- the organiser's print of every list ---------------------------------------------------

@@ -25,8 +25,8 @@ from fleetbuilder.fleets.models import Fleet
 from rules_core import sharecode
 from rules_core.validator import catalog_index, validate
 
-from .forms import EventForm, ExtendForm, ReviewForm, SubmitForm
-from .models import Entry, Event, Phase, Role, SubmissionRefused, Viewer
+from .forms import EventForm, ExtendForm, ResultForm, ReviewForm, SubmitForm
+from .models import EditionMismatch, Entry, Event, Phase, Role, SubmissionRefused, SwissState, Viewer
 
 
 def _event(token: str, *, lock: bool = False) -> Event:
@@ -107,9 +107,12 @@ def event_page(request: HttpRequest, token: str) -> HttpResponse:
     rows = _entry_rows(viewer)
     revealed = [r for r in rows if r["sees"] and r["entry"].submitted] \
         if viewer.role is not Role.VISITOR and event.phase() is Phase.REVEALED else []
+    state = _visible_state(event, viewer)
+    current = state.current_round if state else 0
     ctx = {"event": event, "viewer": viewer, "phase": event.phase(), "rows": rows,
            "fleets": fleets, "edition": event.edition_info, "revealed_lists": revealed,
-           "count": event.active_entries().count()}
+           "count": event.active_entries().count(), "current_round": current,
+           "games": [g for g in state.games if g.round == current] if state else []}
     return render(request, "events/event.html", ctx)
 
 
@@ -141,13 +144,18 @@ def submit(request: HttpRequest, token: str) -> HttpResponse:
     try:
         if fleet is None:
             raise SubmissionRefused("Choose one of your own fleets.")
-        entry = event.submit(request.user, fleet)
+        was = fleet.edition
+        entry = event.submit(request.user, fleet,
+                             update_edition=form.cleaned_data["update_edition"])
     except SubmissionRefused as exc:
-        return render(request, "events/refused.html", {"event": event, "reason": str(exc),
-                                                        "fleet": fleet}, status=400)
+        return render(request, "events/refused.html", {
+            "event": event, "reason": str(exc), "fleet": fleet,
+            "offer_update": isinstance(exc, EditionMismatch)}, status=400)
     verdict = "legal" if entry.legal else "not legal"
-    messages.success(request, f"List submitted: {entry.points} points, {verdict}. You may "
-                     "submit again until the deadline; the last one counts.")
+    moved = f"“{fleet.name}” is updated to edition {event.edition} (Undo in the builder). " \
+        if was != event.edition else ""
+    messages.success(request, f"{moved}List submitted: {entry.points} points, {verdict}. You "
+                     "may submit again until the deadline; the last one counts.")
     return redirect(event)
 
 
@@ -378,6 +386,130 @@ def _fold(line: str) -> str:
         current += encoded
     parts.append(current.decode("utf-8"))
     return "\r\n ".join(parts)
+
+
+# --- rounds and standings (R-170, R-175) -----------------------------------------------------
+
+
+@login_required
+@require_GET
+def rounds(request: HttpRequest, token: str) -> HttpResponse:
+    """The organiser's rounds: pair the next one, record results, take the last one back."""
+    event = _organised(request, token)
+    state = event.swiss_state()
+    unlisted = [e for e in event.active_entries().defer("document") if not e.submitted]
+    ctx = {"event": event, "phase": event.phase(), "state": state,
+           "rounds": list(reversed(state.rounds())), "unlisted": unlisted,
+           "error": "", "said": "",  # a game's own line, after its result is saved (htmx)
+           "ready": event.phase() is Phase.REVEALED and len(state.active) >= 2
+           and all(g.played for g in state.games)}
+    return render(request, "events/rounds.html", ctx)
+
+
+@login_required
+@require_POST
+def pair(request: HttpRequest, token: str) -> HttpResponse:
+    with transaction.atomic():
+        event = _organised(request, token, lock=True)
+        try:
+            games = event.pair_next_round(request.user)
+        except ValueError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Round {games[0].round} is paired.")
+    return redirect("events:rounds", token)
+
+
+@login_required
+@require_POST
+def unpair(request: HttpRequest, token: str) -> HttpResponse:
+    with transaction.atomic():
+        event = _organised(request, token, lock=True)
+        try:
+            number = event.unpair_last_round(request.user)
+        except ValueError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Round {number} is taken back.")
+    return redirect("events:rounds", token)
+
+
+@login_required
+@require_POST
+def result(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """Record or correct one game's result; over htmx the game's form comes back alone."""
+    form = ResultForm(request.POST)
+    error = said = ""
+    with transaction.atomic():
+        event = _organised(request, token, lock=True)
+        game = get_object_or_404(event.games.select_related("a__player", "b__player"), pk=pk)
+        if not form.is_valid():
+            error = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        else:
+            try:
+                changed = game.record(request.user, form.cleaned_data["result"] or "",
+                                      form.cleaned_data["vp_a"], form.cleaned_data["vp_b"])
+            except ValueError as exc:
+                error = str(exc)
+            else:
+                said = f"Table {game.table}: " + ("saved." if changed else "nothing changed.")
+    if request.headers.get("HX-Request"):
+        game.refresh_from_db()
+        return render(request, "events/rounds.html#game", {
+            "event": event, "game": game, "error": error, "said": said},
+            status=400 if error else 200)
+    if error:
+        messages.error(request, f"Table {game.table}: {error}")
+    else:
+        messages.success(request, said)
+    return HttpResponseRedirect(reverse("events:rounds", args=[token]) + f"#game-{game.pk}")
+
+
+def _standing_rows(viewer: Viewer, state: SwissState) -> list[dict[str, Any]]:
+    """The standings with each player's name, and their faction where this viewer may see it
+    (R-173)."""
+    entries = {str(e.pk): e for e in state.entries}
+    names = catalog_index(editions.catalog_for(viewer.event.edition))
+    rows = []
+    for s in state.standings():
+        entry = entries[s.player]
+        faction = names.factions.get(entry.faction) if viewer.sees_faction(entry) else None
+        rows.append({"s": s, "entry": entry, "name": entry.player.get_username(),
+                     "faction": faction.name if faction else "",
+                     "withdrawn": entry.removed_at is not None,
+                     "mine": viewer.entry is not None and entry.pk == viewer.entry.pk})
+    return rows
+
+
+def _visible_state(event: Event, viewer: Viewer) -> SwissState | None:
+    """The rounds, for whoever may see them: the organiser always, anyone holding the event's
+    link once the lists are revealed (R-175)."""
+    if viewer.is_organiser or event.phase() is Phase.REVEALED:
+        return event.swiss_state()
+    return None
+
+
+@require_GET
+def standings(request: HttpRequest, token: str) -> HttpResponse:
+    event = _event(token)
+    viewer = event.viewer(request.user)
+    state = _visible_state(event, viewer)
+    ctx = {"event": event, "viewer": viewer, "phase": event.phase(), "state": state,
+           "rows": _standing_rows(viewer, state) if state else [],
+           "rounds": list(reversed(state.rounds())) if state else []}
+    return render(request, "events/standings.html", ctx)
+
+
+@require_GET
+def standings_csv(request: HttpRequest, token: str) -> HttpResponse:
+    event = _event(token)
+    state = _visible_state(event, event.viewer(request.user))
+    body = state.standings_csv() if state and state.games else ""
+    if not body:
+        raise Http404("No standings yet.")
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-standings.csv"'
+    return response
 
 
 _DAY = timedelta(days=1)

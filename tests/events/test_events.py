@@ -55,19 +55,6 @@ def form_data(**changes) -> dict:
     return {k: v for k, v in data.items() if v is not None}
 
 
-@pytest.fixture
-def organiser():
-    return player("organiser")
-
-
-@pytest.fixture
-def event(organiser, catalog) -> Event:
-    client, _ = organiser
-    response = client.post("/events/new/", form_data())
-    assert response.status_code == 302, response.content.decode()[:3000]
-    return Event.objects.get()
-
-
 def close(event: Event, *, reveal_in: timedelta = timedelta(hours=1)) -> None:
     """The deadline passes (the clock moved on): set it just behind now."""
     now = timezone.now()
@@ -177,7 +164,7 @@ def test_r172_lists_the_event_cannot_take_are_refused_and_nothing_is_stored(
     client, user = player("carol")
     event.join(user)
     fleet = legal_fleet(user)
-    message = {"other edition": "Update the list to it in the builder first",
+    message = {"other edition": "Update the list to it first",
                "faction": "does not allow that fleet's faction",
                "someone else's": "Choose one of your own fleets",
                "trashed": "in the trash", "not joined": "Join the event"}[case]
@@ -196,6 +183,40 @@ def test_r172_lists_the_event_cannot_take_are_refused_and_nothing_is_stored(
     assert response.status_code == 400
     assert message in html.unescape(response.content.decode())
     assert not Entry.objects.filter(player=user).exclude(document=None).exists()
+
+
+def test_r172_a_list_of_another_edition_is_updated_and_submitted_in_one_click(
+        event: Event) -> None:
+    client, user = player("carol")
+    event.join(user)
+    fleet = legal_fleet(user, name="Old Guard")
+    fleet.change_edition(5)
+    refused = client.post(f"/events/{event.token}/submit/", {"fleet": fleet.pk})
+    assert refused.status_code == 400
+    page = html.unescape(refused.content.decode())
+    assert "Update “Old Guard” to edition 7 and submit it" in page
+    assert 'name="update_edition" value="on"' in page
+    done = client.post(f"/events/{event.token}/submit/",
+                       {"fleet": fleet.pk, "update_edition": "on"}, follow=True)
+    assert "“Old Guard” is updated to edition 7" in html.unescape(done.content.decode())
+    fleet.refresh_from_db()
+    entry = Entry.objects.get(player=user)
+    assert fleet.edition == 7 and fleet.previous_edition == 5  # Undo in the builder
+    assert entry.submitted and entry.document["edition"] == 7 and entry.points == fleet.points
+
+
+def test_r172_an_update_then_refused_leaves_the_list_on_its_edition(event: Event) -> None:
+    client, user = player("carol")
+    event.join(user)
+    fleet = legal_fleet(user)  # Imperial Navy
+    fleet.change_edition(5)
+    Event.objects.filter(pk=event.pk).update(factions=["orks"])
+    response = client.post(f"/events/{event.token}/submit/",
+                           {"fleet": fleet.pk, "update_edition": "on"})
+    assert response.status_code == 400
+    assert "does not allow that fleet's faction" in html.unescape(response.content.decode())
+    fleet.refresh_from_db()
+    assert fleet.edition == 5 and not Entry.objects.get(player=user).submitted
 
 
 def test_r171_after_the_deadline_the_server_clock_refuses_a_submission(event: Event) -> None:

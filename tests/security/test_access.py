@@ -138,8 +138,9 @@ EXCLUDED: dict[str, str] = {
     **{f"events:{name}": "an event's page, named by its unguessable token: its own matrix of "
        "roles and phases, tests/security/test_events_access.py (R-173)"
        for name in ("event", "edit", "join", "submit", "entry", "ics", "preview", "dashboard",
-                    "review",
-                    "extend", "export_csv", "export_json", "pack_new", "pack", "pack_pdf")},
+                    "review", "extend", "export_csv", "export_json", "pack_new", "pack",
+                    "pack_pdf", "rounds", "pair", "unpair", "result", "standings",
+                    "standings_csv")},
 }
 # Django's admin: staff only, every URL (test_the_admin_refuses_players_and_visitors).
 EXCLUDED_PREFIXES = {"admin/": "Django admin, staff only",

@@ -39,7 +39,7 @@ from django.utils import timezone
 
 from fleetbuilder.api.models import ApiToken
 from fleetbuilder.catalog import editions
-from fleetbuilder.events.models import Entry, Event, Phase
+from fleetbuilder.events.models import Entry, Event, Game, Phase
 from fleetbuilder.fleets.models import Fleet
 from rules_core import fleet as rf
 from rules_core import sharecode
@@ -121,6 +121,7 @@ class Cast:
     fleets: dict[str, Fleet]  # each signed-in role's own saved fleet
     entries: dict[str, Entry]  # the participants'
     secrets: dict[str, Secret]  # the participants'
+    game: Game | None  # round 1's table, once revealed (R-175)
 
 
 def _minute(moment: datetime) -> datetime:
@@ -174,10 +175,12 @@ def _cast(phase: Phase, show_factions: bool, make_account: Callable[[str], Brows
     assert secrets[PLAYER].ships and secrets[RIVAL].ships
     points = [f.points for f in fleets.values() if f.owner_id != users[PLAYER].pk]
     assert secrets[PLAYER].points not in points + [event.band.min, event.band.max]
+    # From the reveal the organiser has paired round 1: the two players at table 1.
+    game = event.pair_next_round(users[ORGANISER])[0] if phase is Phase.REVEALED else None
     tokens = {role: ApiToken.issue(user, f"{role}'s script")[1] for role, user in users.items()}
     for browser in browsers.values():
         browser.csrf_token()  # before any savepoint: the cookie outlives every rollback
-    return Cast(event, browsers, tokens, fleets, entries, secrets)
+    return Cast(event, browsers, tokens, fleets, entries, secrets, game)
 
 
 def _ships(entry: Entry, names: Any) -> set[str]:
@@ -321,6 +324,30 @@ def _calls(cast: Cast, role: str, phase: Phase, routed: set[str]) -> list[Call]:
                       data={"deadline": later.strftime("%Y-%m-%dT%H:%M")},
                       twin=None if organiser or not signed_in else url("extend", tok=MISSING)))
     calls.append(Call("extend", "GET", url("extend"), post_only()))
+    # Rounds (R-175): the organiser's controls, and the standings for anyone with the link
+    # from the reveal (a player's faction only where R-173 shows it).
+    calls.append(Call("rounds", "GET", url("rounds"), gate((200,)),
+                      twin=None if organiser or not signed_in else url("rounds", tok=MISSING)))
+    calls.append(Call("rounds", "POST", url("rounds"), (405,) if signed_in else (302,)))
+    for name in ("pair", "unpair"):
+        calls.append(Call(name, "POST", url(name), gate((302,)),
+                          twin=None if organiser or not signed_in else url(name, tok=MISSING)))
+        calls.append(Call(name, "GET", url(name), post_only()))
+    result = {"result": "a", "vp_a": "12", "vp_b": "3"}
+    if cast.game is not None:
+        calls.append(Call("result", "POST", url("result", cast.game.pk), gate((302,)),
+                          data=result, twin=None if organiser or not signed_in
+                          else url("result", MISSING_PK)))
+        calls.append(Call("result", "POST", url("result", cast.game.pk), gate((200,)),
+                          data=result, headers={"HTTP_HX_REQUEST": "true"}))
+    calls.append(Call("result", "POST", url("result", MISSING_PK), gate((404,)), data=result))
+    calls.append(Call("result", "GET", url("result", MISSING_PK), post_only()))
+    calls.append(Call("standings", "GET", url("standings"), (200,)))
+    calls.append(Call("standings", "POST", url("standings"), (405,)))
+    calls.append(Call("standings_csv", "GET", url("standings_csv"),
+                      (200,) if cast.game is not None else (404,)))
+    calls.append(Call("standings_csv", "GET", reverse("events:standings_csv", args=[MISSING]),
+                      (404,)))
     if not PACK_NAMES <= routed:  # the print of every list is not there yet
         return calls
     # The organiser's print of every list (fleetbuilder/events/pack_views.py): theirs only.
