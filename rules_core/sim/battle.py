@@ -35,7 +35,14 @@ from .state import (
     Unit,
     Wave,
 )
-from .terrain import SEED001_TERRAINS, drift_bodies, orbit_explosion, place_terrain, well_edge
+from .terrain import (
+    SEED001_TERRAINS,
+    drift_bodies,
+    orbit_explosion,
+    place_terrain,
+    well_edge,
+    wreck_drifts,
+)
 
 SIDES: Final = ("a", "b")
 ORDNANCE: Final = (damage.torpedo_salvo, damage.bomber_attack, damage.assault_boat_attack)
@@ -365,6 +372,8 @@ class Battle:
         if self.logging:
             self.log(ship.side, text + f": the blast reaches {radius} cm with {hits} "
                      f"hit{'s' if hits != 1 else ''}.")
+        if self.seed001:
+            wreck_drifts(self, ship)  # seed 001
         if ship.orbit is not None:
             orbit_explosion(self, ship)  # seed 001
         if radius <= 0 or hits <= 0:

@@ -287,7 +287,24 @@ def orbit_explosion(b: Battle, ship: Ship) -> None:
                           f"{well.name} (rolled {roll})", well.x, well.y)
 
 
-# --- drifting bodies (R-135) ---------------------------------------------------------------------
+# --- drifting bodies (R-135, R-137) --------------------------------------------------------------
+
+
+def wreck_drifts(b: Battle, ship: Ship) -> None:
+    """Seed 001: "When ships explode they also become drifting bodies and they keep whatever
+    vector and velocity they had previously" (R-137): the ship's base, where it was, drifting
+    at its velocity (R-130) along its vector — its helm's course under advanced movement, else
+    the way it last moved (its bow). Not from a gravity well's orbit (R-134)."""
+    if in_well(ship) is not None:
+        return
+    h = b.helms.get(ship)
+    course = h.course if h is not None else ship.heading
+    speed = ship.velocity * VELOCITY_CM
+    b.terrain.append(Terrain("drifting_body", ship.x, ship.y, ship.radius,
+                             speed * math.cos(course), speed * math.sin(course),
+                             name=f"wreck of {ship.name}"))
+    b.log(ship.side, f"{ship.label()} becomes a drifting body at velocity {ship.velocity}.")
+
 
 
 def _first_well(b: Battle, t: Terrain, x0: float, y0: float, x1: float, y1: float

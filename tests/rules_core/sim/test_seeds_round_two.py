@@ -155,3 +155,65 @@ def test_r143_an_out_of_control_ship_gets_no_lock_on_lance_range(sim_catalog):
     h.out_of_control = True
     assert not gunnery.fire_guns(b, s, False)
     b.dice.assert_used_up()
+
+
+# --- item 4: exploding ships become drifting bodies (R-137) --------------------------------------
+
+
+def _explode(b: Battle, ship, roll: int = 6) -> None:  # type: ignore[no-untyped-def]
+    from rules_core import damage
+
+    cat = damage.CatastrophicDamage(roll, damage._CATASTROPHE_BY_ROLL[roll])
+    b.remove_destroyed(ship, cat)
+
+
+def bodies(b: Battle) -> list[Terrain]:
+    return [t for t in b.terrain if t.kind == "drifting_body"]
+
+
+def test_r137_an_exploding_ship_becomes_a_drifting_body_on_its_vector(sim_catalog):
+    # Seed 001: "When ships explode they also become drifting bodies and they keep whatever
+    # vector and velocity they had previously." A cruiser that last moved 15 cm north (velocity
+    # 3) blows its plasma drive (radius d6: 2, nobody near): its base drifts on north at 15 cm a
+    # round, and moves so in the next Drift.
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
+                    [2], options=SimOptions(terrain="void"))
+    s = put(b.sides[0][0], 90, 50, 90)
+    s.velocity = 3
+    _explode(b, s)
+    [body] = bodies(b)
+    assert (body.x, body.y, body.r) == pytest.approx((90, 50, s.radius))
+    assert (body.vx, body.vy) == pytest.approx((0, 15))
+    assert "becomes a drifting body" in text(b)
+    from rules_core.sim.terrain import drift_bodies
+
+    drift_bodies(b)
+    assert (body.x, body.y) == pytest.approx((90, 65))
+    b.dice.assert_used_up()
+
+
+def test_r137_under_advanced_movement_the_body_keeps_the_helms_vector(sim_catalog):
+    # Seed 001: "they keep whatever vector and velocity they had previously": the vector is the
+    # helm's course and velocity (R-141), not the bow (yawed 90° off it).
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
+                    [2], options=VOID_ADV)
+    s = b.sides[0][0]
+    ready(b, s, 90, 50, 0, 2)
+    s.face(math.radians(90))
+    _explode(b, s)
+    [body] = bodies(b)
+    assert (body.vx, body.vy) == pytest.approx((10, 0))
+    b.dice.assert_used_up()
+
+
+@pytest.mark.parametrize("roll, options", [(2, "void"), (4, "void"), (6, "section13")])
+def test_r137_only_an_explosion_with_seed_001_in_play_leaves_a_body(sim_catalog, roll, options):
+    # A drifting hulk is §8's debris field and a blazing wreck its blast marker: neither
+    # explodes. §13's terrain alone does not play seed 001 (R-130).
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
+                    [2] if roll == 6 else [], options=SimOptions(terrain=options))
+    s = put(b.sides[0][0], 90, 50, 90)
+    s.velocity = 3
+    _explode(b, s, roll)
+    assert bodies(b) == []
+    b.dice.assert_used_up()
