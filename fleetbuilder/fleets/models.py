@@ -373,19 +373,40 @@ class Fleet(models.Model):
         return self.apply(catalog, self._units(), name=name or DEFAULT_NAME,
                           variant=variant or None, game_size=size, points_limit=band)
 
-    def add_ship(self, catalog: core.Catalog, slug: str) -> int:
-        """Add a ship from the list: a capital ship as its own unit, an escort in a new squadron.
+    def add_ship(self, catalog: core.Catalog, slug: str) -> tuple[int, bool]:
+        """Add a ship from the list: a capital ship as its own unit; an escort joins the last
+        squadron of its type that has room, else starts a new squadron (R-180).
 
-        Returns the new unit's index.
+        Returns the index of the unit it went to, and whether that unit is new.
         """
         profile = self._profile(slug, catalog)
         units = self._units()
         if profile.is_escort:
+            joins = self.squadron_for_escort(units, slug)
+            if joins is not None:
+                squadron = units[joins]
+                assert isinstance(squadron, rf.Squadron)
+                units[joins] = replace(squadron, ships=(*squadron.ships, rf.SquadronShip(slug)))
+                self.apply(catalog, units)
+                return joins, False
             units.append(rf.Squadron(ships=(rf.SquadronShip(slug),)))
         else:
             units.append(rf.ShipUnit(ship=slug, flagship=not self._has_flagship(units)))
         self.apply(catalog, units)
-        return len(units) - 1
+        return len(units) - 1, True
+
+    @staticmethod
+    def squadron_for_escort(units: list[rf.Unit], slug: str) -> int | None:
+        """The squadron an escort added from the ship list joins (R-180): the last one with room
+        (R-07's four) whose escorts are all of its type, or that has none yet (a squadron the
+        player started with New squadron). Types may mix (R-07), but only when the player
+        asks: a squadron of another type is never joined unasked."""
+        for i in range(len(units) - 1, -1, -1):
+            unit = units[i]
+            if (isinstance(unit, rf.Squadron) and len(unit.ships) < MAX_ESCORTS_PER_SQUADRON
+                    and all(escort.ship == slug for escort in unit.ships)):
+                return i
+        return None
 
     @staticmethod
     def _has_flagship(units: list[rf.Unit]) -> bool:

@@ -249,6 +249,7 @@ class Outcome:
     opened: bool = False  # open the unit's editor whatever the request said (a new squadron)
     move_focus: bool = False  # focus ``focus`` even if the focused control is still there
     removed: bool = False  # a removal: the page without JavaScript shows the Undo bar
+    confirm: bool = False  # without JavaScript, the builder says what was done (a message)
 
 
 Edit = Callable[..., Outcome]
@@ -324,7 +325,7 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
         except FleetChanged:
             return _stale(request, pk)
         except EditError as exc:
-            return _refused(request, pk, str(exc))
+            return _refused(request, pk, str(exc), adding=edit.__name__ in ADDING)
         if fleet.edition != edition:  # an edition update (or its undo) changed it
             catalog = fleet.catalog()
         keep_open = outcome.unit is not None and (outcome.opened or from_editor)
@@ -333,7 +334,11 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
                                 kwargs.get("unit"), pieces)
         query = (f"?edit={outcome.unit}" if keep_open else "?removed=1" if outcome.removed
                  else "")
-        return HttpResponseRedirect(f"{fleet.get_absolute_url()}{query}#{outcome.anchor}")
+        if outcome.confirm:
+            messages.success(request, f"{outcome.says} · {fleet.points} of {fleet.band.max} "
+                             f"points in “{fleet.name}”.")
+        anchor = f"#{outcome.anchor}" if outcome.anchor else ""
+        return HttpResponseRedirect(f"{fleet.get_absolute_url()}{query}{anchor}")
 
     return view
 
@@ -400,15 +405,27 @@ def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
     return response
 
 
-def _refused(request: HtmxHttpRequest, pk: int, reason: str) -> HttpResponse:
-    """A refused edit changed nothing: htmx gets the reason in the roster's alert (out of band,
-    the rows stay as they are); the page without JavaScript, the builder with the message."""
+# The edits that add a ship: refused, they say "Not added".
+ADDING = frozenset({"add_ship", "add_escort", "duplicate", "new_squadron"})
+
+
+def _refused(request: HtmxHttpRequest, pk: int, reason: str, *, adding: bool = False
+             ) -> HttpResponse:
+    """A refused edit changed nothing. htmx gets the reason where the player is looking
+    (issue 29 §4): in the live region, in the phone's bar (out of band; the rows stay as they
+    are) and, with ``fleetRefused``, beside the control that was used (static/js/builder.js);
+    the page without JavaScript, the builder with the message."""
     fleet = fleet_for_request(request, pk)  # as stored: the refused edit was rolled back
     if request.htmx:
-        ctx = {"fleet": fleet, "edit_error": reason}
-        response = render(request, f"{PAGE}#refusal", ctx)
+        catalog = fleet.catalog()
+        report = fleet.report(catalog)
+        says = reason if reason.startswith("Not ") else (
+            f"{'Not added' if adding else 'Not done'}: {reason}")
+        ctx = {"fleet": fleet, "report": report, "band": fleet.band,
+               "meter": meter(report.points, fleet.band), "announce": says, "refused": True}
+        response = _compact(render(request, f"{PAGE}#refusal", ctx))
         response["HX-Reswap"] = "none"
-        return response
+        return trigger_client_event(response, "fleetRefused", {"message": says})
     messages.error(request, reason)
     return HttpResponseRedirect(fleet.get_absolute_url())
 
@@ -470,10 +487,19 @@ def _escort_slug(fleet: Fleet, unit: int, ship: int | None) -> str:
 
 @fleet_edit
 def add_ship(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Outcome:
+    """The ship list's Add: a capital ship stands alone; an escort joins the last squadron of
+    its type with room, or starts one (R-180), and the sentence says which."""
     data = _clean(ShipForm(request.POST))
-    i = fleet.add_ship(catalog, data["ship"])
-    name, _ = _names(catalog, fleet)
-    return Outcome(f"unit-{i}", f"Added {name(data['ship'])}")
+    i, new = fleet.add_ship(catalog, data["ship"])
+    name, labels = _names(catalog, fleet)
+    says = f"Added {name(data['ship'])}"
+    if fleet.document["units"][i]["kind"] == "squadron":
+        count = len(fleet.document["units"][i]["ships"])
+        says += (f" in a new squadron, {labels[i]}" if new
+                 else f" to {labels[i]}, now {count} escort{'' if count == 1 else 's'}")
+    # From a ship page ("Add to my fleet"): the page opens at its top, where the message is.
+    anchor = "" if request.POST.get("from") == "ship-page" else f"unit-{i}"
+    return Outcome(anchor, says, confirm=True)
 
 
 @fleet_edit

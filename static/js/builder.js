@@ -34,6 +34,7 @@
   "use strict";
 
   var conflicts = 0;
+  var FLEET_CHANGED = "fleetChanged";
 
   function inBuilder(elt) {
     return elt && elt.closest && elt.closest("#fleet-builder, #fleet-head");
@@ -305,6 +306,31 @@
     });
     return box.innerHTML;
   }
+
+  // A refused edit (fleetRefused, views._refused): its reason beside the control the player
+  // used, styled as a refusal, until the next edit. The live region has already said it.
+  function clearRefusals() {
+    document.querySelectorAll("[data-refusal]").forEach(function (note) { note.remove(); });
+  }
+
+  document.body.addEventListener("fleetRefused", function (event) {
+    clearRefusals();
+    var source = event.target;
+    if (!source || !source.closest || !document.body.contains(source)) return;
+    var note = document.createElement("p");
+    note.className = "refusal";
+    note.setAttribute("data-refusal", "");
+    note.textContent = (event.detail && event.detail.message) || "";
+    var row = source.closest(".shiplist__row");
+    if (row) {
+      row.appendChild(note);
+    } else {
+      var form = source.closest("form") || source;
+      form.parentNode.insertBefore(note, form.nextSibling);
+    }
+  });
+
+  document.body.addEventListener(FLEET_CHANGED, clearRefusals);
 
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     var answer = event.detail.serverResponse;

@@ -361,8 +361,10 @@ def test_a_long_move_sends_no_row_but_the_squadrons_new_labels(client: Client, f
     # A drag from the bottom to the top of 12 units: the page moves the row and renumbers the
     # rows between (fleetRows), and the answer carries no row, only the labels that changed:
     # the moved squadron is now Squadron 1, and the five it passed count one more.
-    for ship in [LUNAR, SWORD] * 6:
-        edit(fleet, "add-ship/", {"ship": ship})
+    for _ in range(6):  # a Sword joins the empty squadron started for it
+        edit(fleet, "add-ship/", {"ship": LUNAR})
+        edit(fleet, "new-squadron/", {"name": ""})
+        edit(fleet, "add-ship/", {"ship": SWORD})
     response = edit(fleet, "units/11/reorder/", {"to": "0"})
     body = response.content.decode()
     assert "<article" not in body
