@@ -693,12 +693,33 @@ def interface_roll(b: Battle, ship: Ship, t: Terrain, bounce: bool) -> str:
     return effect if ship.on_table else BURN
 
 
+def bow_on_course(ship: Ship, h: Helm) -> bool:
+    """Seed 003: "To enter the zone, the ship's heading and facing must be the same" (R-148)."""
+    off = (ship.heading - h.course + math.pi) % (2 * math.pi) - math.pi
+    return abs(off) < 1e-6
+
+
+def _bounce_course(ship: Ship, h: Helm, t: Terrain, x: float, y: float) -> None:
+    """A bounce off the zone at (x, y): the course is reflected off it (so turned at most
+    180°, velocity unchanged), the bow turning with it (R-148)."""
+    nx, ny = x - t.x, y - t.y
+    n = _hypot(nx, ny) or 1.0
+    nx, ny = nx / n, ny / n
+    cx, cy = math.cos(h.course), math.sin(h.course)
+    dot = cx * nx + cy * ny
+    rx, ry = cx - 2.0 * dot * nx, cy - 2.0 * dot * ny
+    turn = _atan2(ry, rx) - h.course
+    h.course = _atan2(ry, rx) % (2 * math.pi)
+    ship.face(ship.heading + turn)
+
+
 def _interface_on_leg(b: Battle, ship: Ship, h: Helm, x0: float, y0: float, x1: float,
                       y1: float, distance: float) -> tuple[float, float, float] | None:
     """The first planet whose interface zone the leg enters from outside: the ship rolls —
     to bounce if going on would touch the planet, else to enter (the policy's choice; a ship
-    out of control cannot bounce on purpose). A bounce turns the course away from the planet
-    (a reflection, so at most 180°, R-148) at that point; returns (x, y, distance left)."""
+    out of control cannot bounce on purpose); a ship whose bow is off its course cannot enter
+    and rolls to bounce. A bounce turns the course away from the planet (a reflection, so at
+    most 180°, R-148) at that point; returns (x, y, distance left)."""
     for t in b.terrain:
         if t.kind != "planet":
             continue
@@ -709,21 +730,13 @@ def _interface_on_leg(b: Battle, ship: Ship, h: Helm, x0: float, y0: float, x1: 
             continue
         bx, by = x0 + (x1 - x0) * hit, y0 + (y1 - y0) * hit
         touches = segment_first_contact(x0, y0, x1, y1, t.x, t.y, t.r + ship.radius) is not None
-        want_bounce = touches and not h.out_of_control
+        want_bounce = (touches and not h.out_of_control) or not bow_on_course(ship, h)
         effect = interface_roll(b, ship, t, want_bounce)
         if not ship.on_table:
             return None
         if effect != BOUNCE:
             return None
-        nx, ny = bx - t.x, by - t.y
-        n = _hypot(nx, ny) or 1.0
-        nx, ny = nx / n, ny / n
-        cx, cy = math.cos(h.course), math.sin(h.course)
-        dot = cx * nx + cy * ny
-        rx, ry = cx - 2.0 * dot * nx, cy - 2.0 * dot * ny
-        turn = _atan2(ry, rx) - h.course
-        h.course = _atan2(ry, rx) % (2 * math.pi)
-        ship.face(ship.heading + turn)
+        _bounce_course(ship, h, t, bx, by)
         return bx, by, distance * (1.0 - hit)
     return None
 
@@ -748,8 +761,9 @@ def _gravity_velocity(b: Battle, ship: Ship, h: Helm) -> None:
 
 def gravity_pull(b: Battle) -> None:
     """At the end of all movement every ship within a planet's gravity (15 cm of its edge) is
-    moved one hex (5 cm) toward its centre; into the interface zone it makes the entry roll,
-    onto the planet it is lost (§13) (R-148)."""
+    moved one hex (5 cm) toward its centre; into the interface zone it makes the entry roll
+    (the bounce roll when its bow is off its course: a bounce keeps it at the zone's edge,
+    its course reflected), onto the planet it is lost (§13) (R-148)."""
     if not b.terrain:
         return
     for side in b.sides:
@@ -764,12 +778,20 @@ def gravity_pull(b: Battle) -> None:
                     continue
                 d = _hypot(s.x - t.x, s.y - t.y) or 1.0
                 step = min(HEX_CM, max(0.0, gap))
-                s.x -= (s.x - t.x) / d * step
-                s.y -= (s.y - t.y) / d * step
+                ux, uy = (s.x - t.x) / d, (s.y - t.y) / d
+                s.x -= ux * step
+                s.y -= uy * step
                 b.log(s.side, f"{s.label()} is pulled {step:.0f} cm toward the {t.name}.")
                 new_gap = gap - step
                 if gap > INTERFACE_CM >= new_gap:
-                    interface_roll(b, s, t, bounce=False)
+                    h = helm(b, s)
+                    bounce = not bow_on_course(s, h)
+                    if interface_roll(b, s, t, bounce) == BOUNCE and s.on_table:
+                        # it bounces off the zone's edge, the way it came
+                        edge = d - gap + INTERFACE_CM + 0.01
+                        s.x, s.y = t.x + ux * edge, t.y + uy * edge
+                        _bounce_course(s, h, t, s.x, s.y)
+                        new_gap = INTERFACE_CM + 0.01
                 if s.on_table and new_gap <= 0.0:
                     b.log(s.side, f"{s.label()} falls onto the {t.name} and is lost.")
                     b.remove_destroyed(s, catastrophe=None)

@@ -217,3 +217,43 @@ def test_r137_only_an_explosion_with_seed_001_in_play_leaves_a_body(sim_catalog,
     _explode(b, s, roll)
     assert bodies(b) == []
     b.dice.assert_used_up()
+
+
+# --- item 5: entering the interface zone (R-148) -------------------------------------------------
+
+
+@pytest.mark.parametrize("yaw, effect", [(0, "enters"), (45, "bounces")])
+def test_r148_only_a_ship_whose_bow_is_on_its_course_may_enter_the_zone(sim_catalog, yaw,
+                                                                        effect):
+    # Seed 003: "To enter the zone, the ship's heading and facing must be the same, and a
+    # Piloting Skill Roll must be made." A cruiser coasting north past a planet's interface
+    # zone (not onto the planet) rolls 1: with its bow on its course it enters; with its bow
+    # one hexside off it cannot enter, so its roll is the bounce's (R-148), and it bounces.
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
+                    [1], options=SimOptions(movement="advanced"))
+    s = b.sides[0][0]
+    h = ready(b, s, 60, 30, 90, 4)
+    s.face(math.radians(90 + yaw))
+    b.terrain.append(Terrain("planet", 50, 55, 5.0, name="planet"))
+    adv.move(b, s, adv.Manoeuvre(), None, False)
+    assert f"{effect} the planet's interface zone" in text(b)
+    assert (math.degrees(h.course) % 360 == pytest.approx(90)) == (effect == "enters")
+    b.dice.assert_used_up()
+
+
+def test_r148_gravity_pulling_a_ship_off_its_bow_into_the_zone_makes_it_bounce(sim_catalog):
+    # Seed 003: gravity "If this takes ships into the interface zone or the atmosphere, resolve
+    # this as shown above": a ship whose bow is off its course cannot enter, so it rolls to
+    # bounce (1: it does) and stays outside the zone, its course turned away from the planet.
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
+                    [1], options=SimOptions(movement="advanced"))
+    s = b.sides[0][0]
+    h = ready(b, s, 60, 45, 90, 1)  # gap to the planet's edge 8.4 cm: in its gravity
+    s.face(0.0)
+    t = Terrain("planet", 60, 60, 5.0, name="planet")
+    b.terrain.append(t)
+    adv.gravity_pull(b)
+    assert "bounces the planet's interface zone" in text(b)
+    assert adv._gap(s, t, s.x, s.y) > adv.INTERFACE_CM
+    assert math.degrees(h.course) % 360 == pytest.approx(270)
+    b.dice.assert_used_up()
