@@ -662,10 +662,11 @@ class Battle:
                 for unit in self.units[side]:
                     if unit.spec.is_squadron and unit.lost_when_left >= 0:
                         # Seed 002: "An escort squadron gives 10% of the squadron's value, or
-                        # 25% if at least half of it (rounded down) was destroyed first."
+                        # 25% if at least half of it (rounded down) was destroyed first", half
+                        # in whole escorts as its example counts it: 3 of 5, not 2 (R-88).
                         whole = sum(s.spec.victory_points for s in unit.ships)
-                        half = len(unit.ships) // 2
-                        vp[scorer] += whole * (25 if unit.lost_when_left >= half else 10) // 100
+                        half = 2 * unit.lost_when_left >= len(unit.ships)
+                        vp[scorer] += whole * (25 if half else 10) // 100
             for s in self.sides[side]:
                 value = s.spec.victory_points
                 if s.destroyed:

@@ -8,13 +8,13 @@ import math
 
 import pytest
 
-from rules_core.sim import SimOptions, gunnery
+from rules_core.sim import SimOptions, activation, gunnery
 from rules_core.sim import orders as o
 from rules_core.sim import advanced_movement as adv
 from rules_core.sim.battle import Battle
 from rules_core.sim.state import Terrain
 
-from .conftest import Scripted, cap, fleet, make_battle, put, text
+from .conftest import Scripted, cap, fleet, make_battle, put, squadron, text
 
 VOID_ADV = SimOptions(terrain="void", movement="advanced")
 
@@ -256,4 +256,27 @@ def test_r148_gravity_pulling_a_ship_off_its_bow_into_the_zone_makes_it_bounce(s
     assert "bounces the planet's interface zone" in text(b)
     assert adv._gap(s, t, s.x, s.y) > adv.INTERFACE_CM
     assert math.degrees(h.course) % 360 == pytest.approx(270)
+    b.dice.assert_used_up()
+
+
+# --- item 6: the FAQ's escort-squadron example (R-88) --------------------------------------------
+
+
+@pytest.mark.parametrize("escorts, lost, expected", [
+    (5, 2, 70 + 17), (5, 3, 105 + 43),  # the FAQ's own example
+    (3, 1, 35 + 10), (3, 2, 70 + 26), (2, 1, 35 + 17), (4, 2, 70 + 35)])
+def test_r88_faq_half_a_squadron_as_the_worked_example_counts_it(sim_catalog, escorts, lost,
+                                                                  expected):
+    # Seed 002: "For example, if a squadron of five escorts disengages, with two destroyed the
+    # enemy gets only 10 % of its starting value, and with three destroyed before it
+    # disengaged, 25 %." Half is counted in whole escorts and not rounded below half: 3 of 5,
+    # 2 of 3, 1 of 2, 2 of 4. Frigates are 35 points; full value for each destroyed.
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")),
+                    fleet(squadron(*["frigate"] * escorts)), [1, 1],
+                    options=SimOptions(scoring="faq"))
+    unit = b.units[1][0]
+    for s in unit.ships[:lost]:
+        s.on_table, s.destroyed = False, True
+    assert activation.disengage(b, unit, unit.alive_ships()[0])
+    assert b.victory_points()[0] == expected
     b.dice.assert_used_up()
