@@ -3,14 +3,15 @@
 Both follow one life: the request finds the requester's job for the same PDF (the same cache
 key, not failed) or creates one and queues it; a worker claims it (once, even if the task is
 delivered twice), renders into the shared PDF cache and finishes or fails it; the job's page
-follows its status. Written once here; each model keeps its own fields (so this adds no
-migration) and names its task.
+follows its status. Written once here (the worker's part is :meth:`QueuedRender.run`); each
+model keeps its own fields (so this adds no migration), names its task and renders its PDF.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
+import time
 from typing import Any, ClassVar, Self
 
 from django.conf import settings
@@ -46,16 +47,53 @@ class QueuedRender:
     ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
     log: ClassVar[logging.Logger]
     unreachable: ClassVar[str]  # what the player reads when the broker is away
+    failed: ClassVar[str]  # what the player reads when rendering raised (it is logged)
     what_plural: ClassVar[str] = "PDFs"  # in the player's words: "big prints", "battle packs"
 
     pk: Any
     public_id: str
+    cache_key: str
     status: str
     objects: Any
 
     def task(self) -> Any:
         """The Celery task that renders this kind of job (imported late: it imports the model)."""
         raise NotImplementedError
+
+    def render(self) -> bytes:
+        """This job's PDF (run by a worker, inside :meth:`run`)."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """What the job is, for the worker's log line."""
+        return ""
+
+    @classmethod
+    def run(cls, pk: int) -> bool:
+        """A worker's whole part in job ``pk``: claim it (once, however often it is delivered),
+        render it into the shared PDF cache, then finish it, or fail it with ``failed``; True
+        when this call wrote its PDF. Tasks are acknowledged late (settings: CELERY_TASK_*):
+        a job whose worker died is run again and writes the same bytes under the same key."""
+        from fleetbuilder.cards import pdfcache  # the cache's module reads the catalogue
+
+        job = cls.objects.filter(pk=pk).first()
+        if job is None or job.is_done:
+            return False
+        if job.status == JobStatus.QUEUED and not job.claim():
+            return False
+        job.log.info("%s: %s started", job.public_id, job.describe())
+        began = time.perf_counter()
+        try:
+            pdf = job.render()
+        except Exception:
+            job.log.exception("%s: failed", job.public_id)
+            job.fail(job.failed)
+            return False
+        pdfcache.put(job.cache_key, pdf)
+        seconds = time.perf_counter() - began
+        job.finish(seconds)
+        job.log.info("%s: finished in %.2f s (%d KB)", job.public_id, seconds, len(pdf) // 1024)
+        return True
 
     @property
     def is_done(self) -> bool:

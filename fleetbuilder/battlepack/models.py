@@ -48,6 +48,8 @@ class BattlePack(QueuedRender, models.Model):
     unreachable = ("The print queue could not be reached. Nothing was lost; ask for the pack "
                    "again in a moment.")
     what_plural = "battle packs"
+    failed = ("The battle pack could not be made. The error was logged; ask again, and if it "
+              "happens again please report it.")
 
     public_id = models.CharField(max_length=32, unique=True, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -155,6 +157,14 @@ class BattlePack(QueuedRender, models.Model):
         from .tasks import render_pack  # the task module imports this one
 
         return render_pack
+
+    def render(self) -> bytes:
+        from .pdf import render_pack  # the PDF module imports this one
+
+        return render_pack(self, progress=self.advance)
+
+    def describe(self) -> str:
+        return f"{self.label_a} vs {self.label_b} ({self.paper})"
 
     def claim(self, **also: Any) -> bool:
         return super().claim(stage=1, **also)

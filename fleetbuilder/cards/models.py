@@ -16,8 +16,11 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from fleetbuilder.catalog import editions
 from fleetbuilder.ownership import OwnedQuerySet
 from fleetbuilder.renderjobs import JobStatus, QueuedRender
+from rules_core.cards import render_cards
+from rules_core.fleet import parse_fleet
 
 log = logging.getLogger("fleetbuilder.cards")
 
@@ -29,6 +32,8 @@ class PrintJobQuerySet(OwnedQuerySet):
 class PrintJob(QueuedRender, models.Model):
     log = log
     unreachable = "The print queue could not be reached. Nothing was lost; print again in a moment."
+    failed = ("The cards could not be printed. The error was logged; print again, and if it "
+              "happens again please report it.")
 
     public_id = models.CharField(max_length=32, unique=True, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -67,6 +72,16 @@ class PrintJob(QueuedRender, models.Model):
         from .tasks import render_print  # the task module imports this one
 
         return render_print
+
+    def render(self) -> bytes:
+        fleet = parse_fleet(self.document)
+        return render_cards(editions.catalog_for(fleet.edition), fleet,  # its edition's
+                            layout=self.layout, ink_saver=self.ink_saver,
+                            share_url=self.share_url or None,
+                            advanced_movement=self.advanced_movement)
+
+    def describe(self) -> str:
+        return f"{self.cards} cards ({self.layout})"
 
     @classmethod
     def start(cls, *, document: dict[str, Any], name: str, filename: str, layout: str,

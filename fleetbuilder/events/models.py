@@ -589,6 +589,8 @@ class EventPack(QueuedRender, models.Model):
     unreachable = ("The print queue could not be reached. Nothing was lost; ask for the lists "
                    "again in a moment.")
     what_plural = "prints of an event's lists"
+    failed = ("The lists could not be printed. The error was logged; ask again, and if it "
+              "happens again please report it.")
 
     public_id = models.CharField(max_length=32, unique=True, editable=False)
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="packs")
@@ -675,6 +677,14 @@ class EventPack(QueuedRender, models.Model):
         from .tasks import render_event_pack  # the task module imports this one
 
         return render_event_pack
+
+    def render(self) -> bytes:
+        from .pdf import render_event_pack  # the PDF module imports this one
+
+        return render_event_pack(self, progress=self.advance)
+
+    def describe(self) -> str:
+        return f"{len(self.submitted)} lists of event {self.event_id}"
 
     def claim(self, **also: Any) -> bool:
         return super().claim(stage=1, **also)

@@ -26,7 +26,16 @@ from rules_core import sharecode
 from rules_core.validator import catalog_index, validate
 
 from .forms import EventForm, ExtendForm, ResultForm, ReviewForm, SubmitForm
-from .models import EditionMismatch, Entry, Event, Phase, Role, SubmissionRefused, SwissState, Viewer
+from .models import (
+    EditionMismatch,
+    Entry,
+    Event,
+    Phase,
+    Role,
+    SubmissionRefused,
+    SwissState,
+    Viewer,
+)
 
 
 def _event(token: str, *, lock: bool = False) -> Event:

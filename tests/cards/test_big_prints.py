@@ -125,12 +125,12 @@ def test_with_an_eager_queue_the_print_is_ready_on_arrival(client: Client, big: 
 def test_a_failed_print_says_so_and_logs_the_traceback(
         client: Client, big: Fleet, held_prints: list[int], monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
-    from fleetbuilder.cards import tasks
+    from fleetbuilder.cards import models
 
     def broken(*args, **kwargs):
         raise RuntimeError("the printer caught fire")
 
-    monkeypatch.setattr(tasks, "render_cards", broken)
+    monkeypatch.setattr(models, "render_cards", broken)
     client.get(f"/cards/fleet/{big.pk}/")
     job = PrintJob.objects.get()
     with caplog.at_level(logging.ERROR, logger="fleetbuilder.cards"):
