@@ -35,6 +35,7 @@ from fleetbuilder.simulator.models import Matchup, RunRefused, _lock_owner
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core.sim import SimError, SimOptions
+from rules_core.validator import validate
 from rules_core.whatif import Skipped, Variant, paired_difference
 
 log = logging.getLogger("fleetbuilder.analysis")
@@ -244,6 +245,16 @@ class Analysis(models.Model):
         doc = self.fleet if side == "a" else self.opponent
         return source.get("label") or doc.get("name") or ("Your fleet" if side == "a"
                                                           else "Opponent")
+
+    def points(self, side: str) -> int | None:
+        """The fleet's ("a") or the opponent's ("b") points under its own edition (R-163);
+        None when this server does not know that edition."""
+        try:
+            catalog = self.catalog(side)
+        except SimError:
+            return None
+        return validate(self.core_fleet() if side == "a" else self.core_opponent(),
+                        catalog).points
 
     @property
     def is_done(self) -> bool:

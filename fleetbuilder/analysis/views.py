@@ -133,7 +133,8 @@ def analysis(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     if request.htmx and request.htmx.target == "analysis-run" \
             and not request.htmx.history_restore_request:
         response = render(request, f"{PAGE}#run", ctx)
-    else:
+    else:  # the sides' points head the page only: the polled table needs no validation
+        ctx.update(points_a=run.points("a"), points_b=run.points("b"))
         response = render(request, PAGE, ctx)
     patch_vary_headers(response, ("HX-Request", "HX-Target"))
     return response

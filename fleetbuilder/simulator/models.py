@@ -211,6 +211,7 @@ class Matchup(models.Model):
             "battles": self.battles, "seed": self.seed,
             "max_rounds": options.get("max_rounds", 10), "table": options.get("table") or "",
             "scoring": options.get("scoring", "core"), "terrain": options.get("terrain", "none"),
+            "movement": options.get("movement", "standard"),
         }
         for side in ("a", "b"):
             source = (self.sources or {}).get(side) or {}
