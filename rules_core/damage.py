@@ -512,10 +512,24 @@ def apply_hull_damage(target: Target, points: int, dice: Dice, report: AttackRep
         if d6() >= CRITICAL_ON:
             hit = roll_critical(target, dice)
             report.criticals.append(hit)
-            pending += hit.extra_damage
-            report.extra_damage += hit.extra_damage
+            extra = braced_through(target, hit.extra_damage, dice, report)
+            pending += extra
+            report.extra_damage += extra
     if not was_crippled and target.crippled and not target.destroyed:
         report.became_crippled = True
+
+
+def braced_through(target: Target, points: int, dice: Dice, report: AttackReport) -> int:
+    """Damage of the ship's own (Bulkhead Collapse, Fire) meets its brace save too: "a 4+
+    invulnerable save against all damage this turn" (section 4, R-44). Returns the points that
+    get through; no armor save, and shields do not take them (R-49, R-55)."""
+    if not target.braced or points <= 0:
+        return points
+    saved = count_at_least(dice, points, BRACE_SAVE)
+    if target.brace_rerolls and saved < points:
+        saved += _brace_reroll(target, points - saved, dice, False)
+    report.brace_saves += saved
+    return points - saved
 
 
 def resolve_damage(
@@ -648,19 +662,21 @@ def assault_boat_attack(target: Target, boats: int, dice: Dice, *,
             break
         hit = roll_critical(target, dice)
         report.criticals.append(hit)
-        if hit.extra_damage:
-            report.extra_damage += hit.extra_damage
-            apply_hull_damage(target, hit.extra_damage, dice, report)
+        extra = braced_through(target, hit.extra_damage, dice, report)
+        if extra:
+            report.extra_damage += extra
+            apply_hull_damage(target, extra, dice, report)
     return report
 
 
 def resolve_fires(target: Target, dice: Dice) -> AttackReport:
-    """End Phase: each Fire deals 1 hull damage (no save, no shields), which may cause
-    criticals; a ship that took fire damage gains one blast marker (R-55)."""
+    """End Phase: each Fire deals 1 hull damage (no armor save, no shields; a braced ship's
+    brace save, R-44), which may cause criticals; a ship that took fire damage gains one blast
+    marker (R-55)."""
     _check_target(target)
     report = AttackReport("fire", hits=target.fires)
-    report.hull_damage = target.fires
-    apply_hull_damage(target, target.fires, dice, report)
+    report.hull_damage = braced_through(target, target.fires, dice, report)
+    apply_hull_damage(target, report.hull_damage, dice, report)
     if report.hull_lost and not target.destroyed:
         target.blast_markers += 1
         report.blast_markers_placed = 1

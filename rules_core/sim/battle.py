@@ -267,7 +267,8 @@ class Battle:
     def attack(self, ship: Ship, fn: Callable[..., damage.AttackReport], *args: Any,
                source: Ship | None = None, source_xy: tuple[float, float] | None = None,
                defer: bool = False, log_as: tuple[int, str] | None = None,
-               react: bool = False, **kwargs: Any) -> damage.AttackReport:
+               react: bool = False, aboard: bool = False,
+               **kwargs: Any) -> damage.AttackReport:
         """Every attack on a ship goes through here: bracing (§4's order for the round; §10's
         reaction, ``react``, for this attack only, R-85) and the orbit save (§13) as the
         resolver's 4+ save, the resolver itself, then blast markers, crippling and
@@ -278,18 +279,20 @@ class Battle:
         The hot callers (a gun's volley) call :meth:`before_attack`, the resolver and
         :meth:`after_attack` themselves, which is this method without its generic call."""
         ordnance = fn in ORDNANCE
-        hidden = self.before_attack(ship, source, react, ordnance)
+        hidden = self.before_attack(ship, source, react, ordnance, aboard)
         report = fn(ship.target, *args, **kwargs)
         return self.after_attack(ship, report, hidden, source, source_xy, defer, log_as,
                                  ordnance)
 
     def before_attack(self, ship: Ship, source: Ship | None, react: bool,
-                      ordnance: bool) -> int:
+                      ordnance: bool, aboard: bool = False) -> int:
         """:meth:`attack`'s first half: bracing and the orbit save as the resolver's 4+ save,
-        markers hidden from it; returns the markers hidden, for :meth:`after_attack`."""
+        markers hidden from it; returns the markers hidden, for :meth:`after_attack`.
+        ``aboard``: damage from aboard the ship (a fire), which §13's orbit save, against
+        attacks from outside the orbit, does not meet (R-44)."""
         t = ship.target
         braced = react or ship.braced_round == self.round
-        if (not braced and ship.orbit is not None and ship.orbit.kind == "planet"
+        if (not braced and not aboard and ship.orbit is not None and ship.orbit.kind == "planet"
                 and (source is None or source.orbit is not ship.orbit)):
             # §13: in a planet's orbit, 4+ save against attacks from outside it (R-80); a
             # gravity well's orbit is fired at as normal (seed 001, R-133)
@@ -615,6 +618,7 @@ class Battle:
             for s in side:
                 if s.on_table and s.target.fires:
                     self.attack(s, damage.resolve_fires, self.dice, source_xy=(s.x, s.y),
+                                aboard=True,
                                 log_as=(s.side, f"{s.label()} burns: ") if self.logging else None)
         for side in self.sides:
             for s in side:

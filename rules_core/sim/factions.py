@@ -72,13 +72,15 @@ def power_from_pain(b: Battle, dead: Ship) -> None:
 
 
 def strike_team(target: damage.Target, dice: Dice) -> damage.AttackReport:
-    """A critical hit, shields or not (Teleport Assault); Bulkhead Collapse deals its d3."""
+    """A critical hit, shields or not (Teleport Assault); Bulkhead Collapse deals its d3, which
+    a braced ship saves against like all damage (R-44)."""
     report = damage.AttackReport("teleport")
     hit = damage.roll_critical(target, dice)
     report.criticals.append(hit)
-    if hit.extra_damage:
-        report.extra_damage += hit.extra_damage
-        damage.apply_hull_damage(target, hit.extra_damage, dice, report)
+    extra = damage.braced_through(target, hit.extra_damage, dice, report)
+    if extra:
+        report.extra_damage += extra
+        damage.apply_hull_damage(target, extra, dice, report)
     return report
 
 

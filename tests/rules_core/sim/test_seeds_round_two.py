@@ -9,8 +9,8 @@ import math
 import pytest
 
 from rules_core.sim import SimOptions, activation, gunnery
-from rules_core.sim import orders as o
 from rules_core.sim import advanced_movement as adv
+from rules_core.sim import orders as o
 from rules_core.sim.battle import Battle
 from rules_core.sim.state import Terrain
 
@@ -279,4 +279,56 @@ def test_r88_faq_half_a_squadron_as_the_worked_example_counts_it(sim_catalog, es
         s.on_table, s.destroyed = False, True
     assert activation.disengage(b, unit, unit.alive_ships()[0])
     assert b.victory_points()[0] == expected
+    b.dice.assert_used_up()
+
+
+# --- item 7: Brace for Impact saves against all damage this turn (R-44) --------------------------
+
+
+def test_r44_a_braced_ship_saves_against_its_own_bulkhead_collapse():
+    # Seed 000 §4, Brace for Impact: "The ship gains a 4+ invulnerable save against all damage
+    # this turn"; §8 Bulkhead Collapse: "Roll an additional d3 damage immediately". A braced
+    # cruiser (no shields) takes a lance hit (4), fails its brace (1); the hull point's critical
+    # (6; 5 + 6: Bulkhead Collapse) adds d3 = 2 damage, braced again: 4 saves, 1 does not; that
+    # point's critical die 1.
+    from rules_core import damage
+    from rules_core.dice import RiggedDice
+
+    target = damage.Target(hull=8, max_hull=8, armor=5, shields=0, braced=True)
+    dice = RiggedDice([4, 1, 6, 5, 6, 2, 4, 1, 1])
+    report = damage.fire_lances(target, 1, dice)
+    dice.assert_used_up()
+    assert target.hull == 6 and report.hull_lost == 2 and report.extra_damage == 1
+    assert report.brace_saves == 1
+
+
+def test_r44_r55_a_ship_braced_this_round_saves_against_its_fire(sim_catalog):
+    # Seed 000 §4: "against all damage this turn"; §8 Fire!: "The ship takes 1 damage at the
+    # start of each End Phase until repaired." Braced by order this round, the cruiser saves
+    # the fire's point on a 4; its repair (6, 6) fails; no marker is placed, so none is cleared.
+    from rules_core.damage import Critical, CriticalHit
+
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
+                    [4, 6, 6])
+    s = b.sides[0][0]
+    s.braced_round = b.round
+    s.target.criticals.append(CriticalHit(9, Critical.FIRE))
+    b.end_phase()
+    assert s.target.hull == 8 and b.markers == []
+    b.dice.assert_used_up()
+
+
+def test_r44_r80_a_planets_orbit_save_is_not_a_brace_against_fire(sim_catalog):
+    # §13's orbit save is against "attacks from outside orbit": a fire aboard is none, so an
+    # unbraced ship in a planet's orbit burns (critical die 1; its marker halves the repair to
+    # 1d6: 6, at Ld 8 repaired; the marker, touching it, stays: d6 1 clears none).
+    from rules_core.damage import Critical, CriticalHit
+
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
+                    [1, 6, 1])
+    s = put(b.sides[0][0], 60, 60, 90)
+    s.orbit = Terrain("planet", 60, 70, 5.0)
+    s.target.criticals.append(CriticalHit(9, Critical.FIRE))
+    b.end_phase()
+    assert s.target.hull == 7 and len(b.markers) == 1 and s.target.fires == 0
     b.dice.assert_used_up()
