@@ -19,7 +19,9 @@ NAME_FIELD: dict[str, Any] = {"max_length": rf.MAX_NAME_LENGTH, "required": Fals
 class FleetSettingsForm(PlayerTextForm):
     """Name, list, variant and game size. The faction is chosen once, when the fleet starts."""
 
-    name = forms.CharField(initial=DEFAULT_NAME, **NAME_FIELD)
+    # Empty, with the default as its placeholder: typing replaces it (issue 29 §6).
+    name = forms.CharField(widget=forms.TextInput(attrs={"placeholder": DEFAULT_NAME}),
+                           **NAME_FIELD)
     faction = forms.ChoiceField()
     variant = forms.ChoiceField(required=False)
     game_size = forms.ChoiceField(choices=GAME_SIZE_CHOICES, initial="skirmish")

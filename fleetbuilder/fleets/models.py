@@ -698,10 +698,10 @@ class Fleet(models.Model):
     def copy(self, *, owner: Any = None, owner_token: str = "",
              name: str | None = None) -> Fleet:
         """A new fleet with this one's list, on its edition, owned by ``owner`` or the browser
-        of the token. Named "<name> (copy)" unless ``name`` is given; nothing else (Undo, trash,
-        a kept edition) is copied."""
-        suffix = " (copy)"
-        name = name or self.name[: rf.MAX_NAME_LENGTH - len(suffix)] + suffix
+        of the token. Named "Copy of <name>" unless ``name`` is given; nothing else (Undo,
+        trash, a kept edition) is copied."""
+        prefix = "Copy of "
+        name = name or prefix + self.name[: rf.MAX_NAME_LENGTH - len(prefix)]
         fleet = Fleet(owner=owner if owner is not None and owner.is_authenticated else None,
                       session_key=owner_token)
         fleet.store(replace(self.to_core(), name=name), self.catalog())

@@ -140,6 +140,7 @@ class Chip:
     name: str
     points: int | None
     count: int = 1
+    admiral: bool = False  # the admiral's rank, whose points the unit's total includes
 
 
 @dataclass
@@ -192,11 +193,18 @@ class UnitCard:
         return chatlist.lineup(card.title for card in self.ships) or "no escorts yet"
 
     @property
+    def admiral(self) -> core.AdmiralRank | None:
+        return None if self.is_squadron or not self.ships else self.ships[0].report.admiral
+
+    @property
     def chips(self) -> list[Chip]:
-        """The upgrades as chips with their points; a squadron's alike are counted together."""
+        """The admiral's rank and the upgrades as chips with their points, so the row's total
+        adds up (issue 29 §6); a squadron's alike upgrades are counted together."""
         counted: Counter[tuple[str, int | None]] = Counter(
             (name, pts) for s in self.ships for _, name, pts in s.upgrades)
-        return [Chip(name, pts, n) for (name, pts), n in counted.items()]
+        rank = self.admiral
+        admiral = [Chip(rank.name, rank.points, admiral=True)] if rank else []
+        return [*admiral, *(Chip(name, pts, n) for (name, pts), n in counted.items())]
 
     @property
     def plus_one(self) -> str:

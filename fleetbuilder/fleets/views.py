@@ -55,7 +55,7 @@ from .forms import (
     UpgradeForm,
     UpgradeSetForm,
 )
-from .models import EditError, Fleet, FleetChanged
+from .models import DEFAULT_NAME, EditError, Fleet, FleetChanged
 from .pieces import Pieces, changed_pieces, mark_copies, unit_pieces
 from .sheet import (
     RowState,
@@ -207,7 +207,9 @@ def _compact(response: HttpResponse) -> HttpResponse:
 
 def _settings_initial(fleet: Fleet) -> dict[str, Any]:
     band = fleet.band
-    return {"name": fleet.name, "variant": fleet.variant, "game_size": fleet.game_size,
+    # The default name shows as the field's placeholder, not as text to type after.
+    name = "" if fleet.name == DEFAULT_NAME else fleet.name
+    return {"name": name, "variant": fleet.variant, "game_size": fleet.game_size,
             "points_min": band.min, "points_max": band.max}
 
 

@@ -67,9 +67,13 @@
   function renumberRows(detail) {
     // A gone row stays until the answer's swap deletes it (it may hold the form whose request
     // this is: htmx still needs it); it only gives up its number.
+    // Its controls give up theirs too: htmx would put the focus back on a control of the same
+    // id, which the row renumbered into its place has (its Remove, after the row's Remove).
     (detail.gone || []).forEach(function (id) {
       var gone = document.getElementById(id);
-      if (gone) gone.id = "gone-" + id;
+      if (!gone) return;
+      gone.id = "gone-" + id;
+      gone.querySelectorAll("[id]").forEach(function (el) { el.id = "gone-" + el.id; });
     });
     var from = detail.from, by = detail.by, until = detail.until, moved = detail.moved;
     if (!by) return;
@@ -79,11 +83,13 @@
       var shifted = n >= from && (until === null || until === undefined || n < until);
       return String(shifted ? n + by : n);
     }
-    function rewrite(value) {
-      return value
+    function rewrite(name, value) {
+      value = value
         .replace(/unit-(\d+)/g, function (m, n) { return "unit-" + move(n); })
-        .replace(/\/units\/(\d+)\//g, function (m, n) { return "/units/" + move(n) + "/"; })
-        .replace(/([?&]edit=)(\d+)/g, function (m, key, n) { return key + move(n); });
+        .replace(/\/units\/(\d+)\//g, function (m, n) { return "/units/" + move(n) + "/"; });
+      // ?edit=<unit> in the page's own link; in hx-get (/units/<i>/?edit=1) it is a flag.
+      if (name !== "href") return value;
+      return value.replace(/([?&]edit=)(\d+)/g, function (m, key, n) { return key + move(n); });
     }
     document.querySelectorAll("#unit-list > article.unit").forEach(function (row) {
       if (row.id.indexOf("gone-") === 0) return;
@@ -91,7 +97,7 @@
         NUMBERED.forEach(function (name) {
           var value = el.getAttribute(name);
           if (value) {
-            var next = rewrite(value);
+            var next = rewrite(name, value);
             if (next !== value) el.setAttribute(name, next);
           }
         });

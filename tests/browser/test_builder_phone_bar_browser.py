@@ -107,8 +107,9 @@ def test_every_problem_shows_without_an_inner_scroll_on_a_desktop(
         page: Page, live_catalog) -> None:
     page.set_viewport_size({"width": 1280, "height": 720})
     start(page, live_catalog.url)
-    for _ in range(4):  # four squadrons of one escort: a problem each, and the band's
-        add(page, "Sword Frigate")
+    # Four squadrons of one escort (each of its own type: R-180): a problem each, and the band's.
+    for escort in ("Sword Frigate", "Cobra Destroyer", "Firestorm Frigate", "Falchion Frigate"):
+        add(page, escort)
     problems = page.locator("#fleet-problems li")
     expect(problems).not_to_have_count(0)
     assert problems.count() >= 5

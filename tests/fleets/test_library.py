@@ -217,14 +217,14 @@ def test_duplicate_makes_an_independent_copy(client: Client, library) -> None:
     response = client.post(f"/fleets/{orks.pk}/copy/", headers=HTMX)
     assert response.status_code == 200
     copy = Fleet.objects.exclude(pk__in=[f.pk for f in library.values()]).get()
-    assert copy.name == "Waaagh Gitsmasha (copy)"
+    assert copy.name == "Copy of Waaagh Gitsmasha"
     assert copy.session_key == orks.session_key and copy.owner is None
     assert copy.document["units"] == orks.document["units"]
     assert (copy.points, copy.legal, copy.faction, copy.game_size) == \
         (orks.points, True, "orks", "battle")
     html = response.content.decode()
-    assert "Saved a copy: “Waaagh Gitsmasha (copy)”." in html
-    assert rows(html)[0] == "Waaagh Gitsmasha (copy)"
+    assert "Saved a copy: “Copy of Waaagh Gitsmasha”." in html
+    assert rows(html)[0] == "Copy of Waaagh Gitsmasha"
     # Editing the copy leaves the original alone.
     client.post(f"/fleets/{copy.pk}/units/0/remove/", {})
     orks.refresh_from_db()
@@ -236,8 +236,8 @@ def test_a_copy_of_a_full_length_name_still_fits(client: Client, library) -> Non
     long = "L" * 100
     client.post(f"/fleets/{library['bakka'].pk}/rename-fleet/", {"name": long})
     client.post(f"/fleets/{library['bakka'].pk}/copy/")
-    copy = Fleet.objects.get(name__endswith="(copy)")
-    assert len(copy.name) == 100 and copy.name == "L" * 93 + " (copy)"
+    copy = Fleet.objects.get(name__startswith="Copy of ")
+    assert len(copy.name) == 100 and copy.name == "Copy of " + "L" * 92
 
 
 # --- trash, restore, delete forever ---------------------------------------------------------
@@ -389,11 +389,11 @@ def test_the_builder_page_duplicates_and_deletes_too(client: Client, library) ->
     assert f'action="/fleets/{gothic.pk}/copy/"' in page
     assert f'action="/fleets/{gothic.pk}/trash/"' in page
     response = client.post(f"/fleets/{gothic.pk}/copy/", {"open": "copy"})
-    copy = Fleet.objects.get(name="Gothic Patrol (copy)")
+    copy = Fleet.objects.get(name="Copy of Gothic Patrol")
     assert response.headers["Location"] == copy.get_absolute_url()
     response = client.post(f"/fleets/{copy.pk}/trash/", {"next": "/fleets/"})
     assert response.headers["Location"] == "/fleets/"
-    assert "“Gothic Patrol (copy)” is in the trash." in client.get("/fleets/").content.decode()
+    assert "“Copy of Gothic Patrol” is in the trash." in client.get("/fleets/").content.decode()
 
 
 def test_htmx_answers_tell_screen_readers_what_changed(client: Client, library) -> None:

@@ -15,7 +15,7 @@ def test_a_copy_from_the_builder_says_so_in_green(client: Client,
                                                  fleet: Fleet) -> None:
     response = client.post(f"/fleets/{fleet.pk}/copy/", {"open": "copy"}, follow=True)
     assertContains(response, '<p class="message message--success" role="status">'
-                             'Saved a copy: “Untitled Fleet (copy)”.</p>', html=True)
+                             'Saved a copy: “Copy of Untitled Fleet”.</p>', html=True)
     assertNotContains(response, 'role="alert"')
 
 
