@@ -211,12 +211,13 @@ class Battle:
         return 0.0 <= x <= self.width and 0.0 <= y <= self.depth
 
     def in_cover(self, ship: Ship) -> bool:
-        """R-42's geometry (R-80): a ship whose centre lies in an asteroid belt or a debris
-        field is in cover."""
+        """R-42's geometry (R-80, R-138): a ship any part of whose base is over an asteroid
+        belt or a debris field is in cover."""
         x, y = ship.x, ship.y
         for t in self.terrain:
-            if (t.gives_cover and -t.r <= x - t.x <= t.r
-                    and _hypot(x - t.x, y - t.y) <= t.r):
+            reach = t.r + ship.radius
+            if (t.gives_cover and -reach <= x - t.x <= reach
+                    and _hypot(x - t.x, y - t.y) <= reach):
                 return True
         return False
 

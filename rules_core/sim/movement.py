@@ -69,9 +69,11 @@ class Limits:
 
 
 def in_terrain(b: Battle, ship: Ship, kind: str) -> Terrain | None:
+    """The piece of ``kind`` the ship is in: any part of its base over it (R-138)."""
     x, y = ship.x, ship.y
     for t in b.terrain:
-        if t.kind == kind and -t.r <= x - t.x <= t.r and _hypot(x - t.x, y - t.y) <= t.r:
+        reach = t.r + ship.radius
+        if t.kind == kind and -reach <= x - t.x <= reach and _hypot(x - t.x, y - t.y) <= reach:
             return t
     return None
 

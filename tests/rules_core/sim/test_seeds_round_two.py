@@ -332,3 +332,30 @@ def test_r44_r80_a_planets_orbit_save_is_not_a_brace_against_fire(sim_catalog):
     b.end_phase()
     assert s.target.hull == 7 and len(b.markers) == 1 and s.target.fires == 0
     b.dice.assert_used_up()
+
+
+# --- item 8: in a debris field if any part of the base is over it (R-138) ------------------------
+
+
+@pytest.mark.parametrize("terrain_option", ["void", "section13"])
+def test_r138_a_ship_whose_base_overlaps_a_debris_field_is_in_cover(sim_catalog,
+                                                                    terrain_option):
+    # Seed 001: "A ship counts as in an area void element if any part of its base is over
+    # it." A cruiser's 32 mm base (1.6 cm radius, §2) whose centre is 1 cm outside the field's
+    # edge overlaps it: in cover, and a ship 2 cm outside is not.
+    from rules_core.sim.movement import limits
+
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser"), cap("plain-cruiser")),
+                    fleet(cap("plain-cruiser")), [], options=SimOptions(terrain=terrain_option))
+    near, far = b.sides[0]
+    b.terrain.append(Terrain("debris", 60, 60, 5.5, name="debris field"))
+    put(near, 60 + 5.5 + 1.0, 60, 90)
+    put(far, 60, 60 - 5.5 - 2.0, 90)
+    assert b.in_cover(near) and not b.in_cover(far)
+    # §13's half speed for a ship that starts its move in the field reads "in" the same way
+    assert limits(b, near, None, False).max_move == 10.0
+    assert limits(b, far, None, False).max_move == 20.0
+    # and a ship firing at it sees it in cover
+    shooter = put(b.sides[1][0], 60 + 6.5, 80, 270)
+    [seen] = [v for v in gunnery.sightings(b, shooter) if v.ship is near]
+    assert seen.cover
