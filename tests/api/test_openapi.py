@@ -1,5 +1,6 @@
-"""The OpenAPI document lists every endpoint; /api/docs serves Swagger UI from our own static
-files and keeps the site's strict Content-Security-Policy (no exemption, no 'unsafe-inline')."""
+"""The OpenAPI document lists every endpoint; /api/docs is a page of the site drawn from it,
+under the site's strict Content-Security-Policy (no exemption, no 'unsafe-inline'), and
+/api/v1/ is a JSON index of the API."""
 
 from __future__ import annotations
 
@@ -48,25 +49,42 @@ def test_the_document_is_openapi_json_listing_every_path() -> None:
         "legal", "points", "band", "problems", "edition", "edition_note"}  # R-160, R-161
 
 
-def test_the_docs_page_loads_its_assets_from_static_under_the_csp() -> None:
+def test_the_docs_page_is_a_page_of_the_site_listing_every_operation() -> None:
+    """issue 29 §11: no longer Swagger UI (no header, no way back, 7 axe rules failing) but a
+    page of the site drawn from the OpenAPI document, with no script of its own."""
     response = Client().get("/api/docs")
     assert response.status_code == 200
     html = response.content.decode()
     policy = response["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "style-src 'self'" in policy
     assert "unsafe-inline" not in policy and "unsafe-eval" not in policy and "nonce" not in policy
-    scripts = re.findall(r"<script([^>]*)>", html)
-    # Only files from /static/, and one JSON data block (which no browser runs).
-    assert sorted(re.findall(r'src="([^"]+)"', " ".join(scripts))) == [
-        "/static/ninja/swagger-ui-bundle.js", "/static/ninja/swagger-ui-init.js"]
-    data_blocks = [s for s in scripts if "src=" not in s]
-    assert data_blocks == [' type="application/json" id="swagger-settings"']
-    assert 'href="/static/ninja/swagger-ui.css"' in html
-    assert "http://" not in html and "https://" not in html and "style=" not in html
-    for asset in ("ninja/swagger-ui-bundle.js", "ninja/swagger-ui-init.js",
-                  "ninja/swagger-ui.css"):
-        assert Client().get(f"/static/{asset}").status_code == 200
-    assert '"url": "/api/v1/openapi.json"' in html
+    assert 'class="site-header"' in html and 'aria-label="Main"' in html
+    assert "swagger" not in html.lower() and "style=" not in html
+    doc = json.loads(Client().get("/api/v1/openapi.json").content)
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            assert f'id="{op["operationId"]}"' in html, (method, path)
+            assert f"<code>{path}</code>" in html
+    for name in doc["components"]["schemas"]:
+        assert f'id="schema-{name}"' in html
+    assert 'href="#schema-FleetFile"' in html  # a body links to its schema
+    assert 'href="/api/v1/openapi.json"' in html and 'href="/api/v1/"' in html
+
+
+def test_the_api_root_is_a_json_index_of_the_api() -> None:
+    """issue 29 §11: ``GET /api/v1/`` was an HTML 404."""
+    response = Client().get("/api/v1/")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+    index = response.json()
+    assert index["version"] == "1"
+    assert index["docs"] == "/api/docs" and index["openapi"] == "/api/v1/openapi.json"
+    doc = json.loads(Client().get("/api/v1/openapi.json").content)
+    assert {(o["method"].lower(), o["path"]) for o in index["operations"]} == {
+        (m, p) for p, ops in doc["paths"].items() for m in ops}
+    ops = {(o["method"], o["path"]): o for o in index["operations"]}
+    assert ops[("GET", "/api/v1/catalog")]["token"] == "optional"
+    assert ops[("POST", "/api/v1/runs")]["token"] == "required"
 
 
 @pytest.mark.parametrize("path", ["/", "/fleets/new/", "/api/v1/catalog", "/accounts/login/"])
@@ -77,6 +95,7 @@ def test_the_rest_of_the_site_keeps_its_policy(path: str) -> None:
 
 @pytest.mark.parametrize(("path", "status"), [("/api/v1/catalog", 200),
                                               ("/api/v1/openapi.json", 200),
+                                              ("/api/v1/", 200),
                                               ("/api/v1/fleets", 401),
                                               ("/api/v1/runs/nothing", 404)])
 def test_api_answers_carry_the_security_headers(path: str, status: int) -> None:
