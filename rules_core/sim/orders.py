@@ -46,7 +46,9 @@ def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
     +1 in a Lord Admiral's command radius (R-06) and the faction rules' bonuses, capped at 10
     (§15) — or 6 with Bridge Destroyed, with no bonus on top ("reduced to 6", §8); then -1 per
     blast marker in contact (§7), -2 crippled (§9; disengaging crippled is the same -2, not
-    another), -1 per Hull Breach (§8). Natural 2 and 12 decide first (§3)."""
+    another), -1 per Hull Breach (§8). Natural 2 and 12 decide first (§3). Disengaging, every
+    modifier is added first and the cap of 10 comes last ("11 or 12 always fail", seed 002,
+    R-73)."""
     t = ship.target
     spec = ship.spec
     rules = spec.rules
@@ -67,7 +69,8 @@ def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
             ld += pain_bonus(b, ship)  # Power from Pain (R-115)
         if disengaging and rules.webway:
             ld += 1  # Webway Raiders: +1 to disengage (R-115)
-        ld = min(LEADERSHIP_CAP, ld)  # §15: never above 10, whatever the bonuses
+        if not disengaging:
+            ld = min(LEADERSHIP_CAP, ld)  # §15: never above 10, whatever the bonuses
     markers = t.blast_markers
     if markers and rules.aegis:
         markers -= 1  # Aegis Wards: the first marker costs no Ld
@@ -80,6 +83,8 @@ def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
         ld += penalty
     if criticals:
         ld -= t.hull_breaches
+    if disengaging:
+        ld = min(LEADERSHIP_CAP, ld)  # seed 002: all modifiers first, then 11 or 12 fail
     return ld
 
 

@@ -359,3 +359,34 @@ def test_r138_a_ship_whose_base_overlaps_a_debris_field_is_in_cover(sim_catalog,
     shooter = put(b.sides[1][0], 60 + 6.5, 80, 270)
     [seen] = [v for v in gunnery.sightings(b, shooter) if v.ship is near]
     assert seen.cover
+
+
+# --- argued or removed: the rulings that overrode a seed (issue #31) ----------------------------
+
+
+def test_r73_disengaging_adds_every_modifier_before_the_cap_of_10(sim_catalog):
+    # Seed 002: "When disengaging, ALL positive and negative modifiers must be added together
+    # before taking the leadership test, but rolls of 11 or 12 always fail ... even though the
+    # Ld needed to disengage is Ld13 ... the player must still roll no higher than 10." A Lord
+    # Admiral's flagship (Ld 10) in its own radius (+1) with one blast marker (-1) disengages on
+    # Ld 10, not 9: a roll of 10 passes. An ordinary check still caps first (R-73): Ld 9.
+    from rules_core.sim import orders
+
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser", flagship=True, admiral="lord-admiral")),
+                    fleet(cap("plain-cruiser")), [4, 6], policy_a=Scripted(disengage=True))
+    s = b.sides[0][0]
+    s.target.blast_markers = 1
+    assert orders.leadership(b, s) == 9
+    assert orders.leadership(b, s, disengaging=True) == 10
+    b.activate(b.units[0][0])
+    assert s.disengaged and "rolled 10 against Ld 10: passed" in text(b)
+    b.dice.assert_used_up()
+
+
+def test_r73_disengaging_past_10_still_needs_10_or_less(sim_catalog):
+    # Seed 002: "rolls of 11 or 12 always fail": Ld 11 after all modifiers is rolled as 10.
+    from rules_core.sim import orders
+
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser", flagship=True, admiral="lord-admiral")),
+                    fleet(cap("plain-cruiser")), [])
+    assert orders.leadership(b, b.sides[0][0], disengaging=True) == 10
