@@ -48,7 +48,7 @@ from rules_core import chatlist, sharecode, textlist
 from rules_core import fleet as rf
 from rules_core.validator import check_points_bound, validate
 
-from . import library
+from . import library, rosters
 from .access import fleet_for_request, owner_token
 from .incoming import Arrival, UnknownEdition, arrive, edition_catalog
 from .models import DEFAULT_NAME, Fleet
@@ -430,7 +430,8 @@ def code_cards(request: HttpRequest, code: str) -> HttpResponse:
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(required=False, label="Fleet file (.json, .txt or .zip)")
+    file = forms.FileField(required=False,
+                           label="Fleet file (.json, .txt or .zip) or roster (.ros, .rosz)")
     text = forms.CharField(
         required=False, strip=False,
         label="…or paste a fleet file, a share code or link, or a plain-text list",
@@ -603,8 +604,11 @@ def _import(request: HttpRequest) -> HttpResponse:
     if post is not None:
         if form.is_valid():
             upload = form.upload()
+            raw = upload if upload is not None else form.cleaned_data["text"].encode()
             try:
-                if upload is not None and upload.startswith(library.ZIP_MAGIC):
+                if rosters.looks_like_roster(raw):
+                    ctx.update(_roster_ctx(raw))
+                elif upload is not None and upload.startswith(library.ZIP_MAGIC):
                     ctx.update(_bundle_ctx(upload))
                 else:
                     arrival, kind = read_fleet(form.source())
@@ -620,6 +624,29 @@ def _import(request: HttpRequest) -> HttpResponse:
         else:
             status = 400
     return render(request, "fleets/import.html", ctx, status=status)
+
+
+def _roster_ctx(data: bytes) -> dict[str, Any]:
+    """A BattleScribe or New Recruit roster, shown as the fleet it makes beside the import
+    report (R-190); saved, like any import, only when the player says so (R-93)."""
+    try:
+        made = rosters.roster_fleet(data)
+        check_points_bound(made.validation)
+    except rosters.RosterError as exc:
+        raise ImportProblem(str(exc)) from None
+    except rf.FleetFormatError as exc:
+        raise ImportProblem(f"The roster makes a fleet this app cannot take: {exc}") from None
+    fleet = made.fleet
+    ctx = roster_context(fleet, editions.catalog_for(fleet.edition))
+    ctx.update({"kind": f"{ROSTER_KINDS[made.report.form]}", "preview": True,
+                "title": fleet.name or "", "once": once_token(), "unnamed_edition": False,
+                "normalised": rf.dump_fleet_json(fleet, indent=None),
+                "roster_report": made.report})
+    return ctx
+
+
+ROSTER_KINDS = {"ros": "BattleScribe roster (.ros)", "rosz": "BattleScribe roster (.rosz)",
+                "json": "New Recruit roster (JSON)"}
 
 
 # --- a zip of fleet files (Saved Fleets' "Download all") ------------------------------------
