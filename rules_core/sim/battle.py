@@ -18,7 +18,7 @@ from ..catalog import CraftRole
 from ..dice import Dice, _stable_seed
 from . import advanced_movement, factions, gunnery, ordnance
 from . import orders as o
-from .activation import activate
+from .activation import activate, disengage, squadron_lead
 from .api import BattleResult, LogEntry, SimOptions
 from .geometry import hypot as _hypot
 from .policy import Policy, get_policy
@@ -413,14 +413,20 @@ class Battle:
 
     def leave_table(self, ship: Ship) -> None:
         """§5: a ship that moves off the table has disengaged; with the FAQ, its escort
-        squadron must try to disengage from then on (R-87)."""
-        ship.unit.note_disengaging()
+        squadron must try to disengage "immediately, and in subsequent turns" (R-87): the rest
+        test at once and, failing, at each of their activations."""
+        unit = ship.unit
+        unit.note_disengaging()
         ship.on_table = False
         ship.disengaged = True
         ship.crippled_when_left = ship.crippled
-        if ship.unit.spec.is_squadron:
-            ship.unit.disengaging = True
         self.log(ship.side, f"{ship.label()} leaves the table and has disengaged.")
+        if unit.spec.is_squadron:
+            first = not unit.disengaging
+            unit.disengaging = True
+            rest = unit.alive_ships()
+            if first and rest:
+                disengage(self, unit, squadron_lead(self, rest))
 
     def asteroid_hazard(self, ship: Ship, t: Terrain) -> None:
         """§13: moving through an asteroid belt needs an Ld check or the ship takes d3 damage

@@ -390,3 +390,39 @@ def test_r73_disengaging_past_10_still_needs_10_or_less(sim_catalog):
     b = make_battle(sim_catalog, fleet(cap("gun-cruiser", flagship=True, admiral="lord-admiral")),
                     fleet(cap("plain-cruiser")), [])
     assert orders.leadership(b, b.sides[0][0], disengaging=True) == 10
+
+
+def test_r87_when_an_escort_disengages_the_squadron_tries_to_follow_at_once(sim_catalog):
+    # Seed 002: "If any ship in an escort squadron disengages, the whole squadron must then
+    # immediately, and in subsequent turns, attempt to disengage using the usual rules." The
+    # first frigate runs off the table edge (its command check 3, 3); the squadron tests at
+    # once (3, 3: passed) and the second frigate jumps before it moves.
+    from rules_core.sim.movement import Plan
+
+    b = make_battle(sim_catalog, fleet(squadron("frigate", "frigate")),
+                    fleet(cap("plain-cruiser")), [3, 3, 3, 3],
+                    policy_a=Scripted(plan=Plan(25.0)))
+    one, two = b.sides[0]
+    put(one, 50, 110, 90)
+    put(two, 54, 80, 90)
+    b.activate(b.units[0][0])
+    assert one.disengaged and two.disengaged and (two.x, two.y) == (54, 80)
+    assert "jumps to warp" in text(b)
+    b.dice.assert_used_up()
+
+
+def test_r87_a_failed_attempt_at_once_leaves_the_squadron_trying_each_activation(sim_catalog):
+    # "immediately, and in subsequent turns": failed at once (6, 6), the second frigate moves
+    # on and tries again at its next activation (R-87).
+    from rules_core.sim.movement import Plan
+
+    b = make_battle(sim_catalog, fleet(squadron("frigate", "frigate")),
+                    fleet(cap("plain-cruiser")), [3, 3, 6, 6],
+                    policy_a=Scripted(plan=Plan(25.0)))
+    one, two = b.sides[0]
+    put(one, 50, 110, 90)
+    put(two, 54, 80, 90)
+    b.activate(b.units[0][0])
+    assert one.disengaged and two.on_table and two.y == pytest.approx(105)
+    assert b.units[0][0].disengaging
+    b.dice.assert_used_up()
