@@ -6,6 +6,7 @@ docs/img/analysis-table.png."""
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -78,3 +79,57 @@ def test_an_analysis_from_the_builder_to_its_table(page: Page, live_catalog,
     gothic.get_by_role("button", name="Open").click()
     expect(page).to_have_url(f"{live_catalog.url}/fleets/{fleet.pk + 1}/")
     expect(page.locator("body")).to_contain_text("swap Lunar for Gothic")
+
+
+def _finished_analysis(battles: int = 6):
+    """An analysis of the what-if fleet against an Ork patrol sample, every chunk played."""
+    from fleetbuilder.analysis.models import Analysis, bound_variants, variant_records
+    from fleetbuilder.analysis.tasks import play_analysis_chunk
+    from fleetbuilder.catalog import loader
+    from rules_core.sample_fleets import sample_fleet
+    from rules_core.sim import SimOptions
+    from rules_core.whatif import what_if_variants
+    from tests.analysis.conftest import whatif_fleet
+
+    catalog = loader.core_catalog()
+    fleet = whatif_fleet()
+    variants, skipped = bound_variants(*what_if_variants(catalog, fleet))
+    run = Analysis.start(
+        fleet=fleet, opponent=sample_fleet(catalog, "orks", "patrol"),
+        variants=variant_records(variants), skipped=[], owner_token="axe-visitor",
+        sources={"a": {"kind": "fleet", "label": "What If Patrol"},
+                 "b": {"kind": "sample", "label": "Ork Patrol (sample)"}},
+        options=SimOptions.from_dict({"terrain": "none"}), seed=11, battles=battles,
+        send=False)
+    for variant, index in run.all_tasks():
+        play_analysis_chunk(run.pk, variant, index)
+    run.refresh_from_db()
+    assert run.status == "done"
+    return run
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_analysis_page_is_axe_clean_in_both_schemes(browser, live_catalog,
+                                                        scheme: str) -> None:
+    """issue 29 §11: "Open in builder" named otherwise than it reads
+    (label-content-name-mismatch, once a row) and the green and red at 3.19:1 in dark mode."""
+    from tests.browser.test_axe_browser import axe_context, violations
+
+    run = _finished_analysis(battles=80)
+    context = axe_context(browser, color_scheme=scheme, viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(live_catalog.url + run.get_absolute_url())
+    rows = page.locator("#analysis-table tbody tr")
+    expect(rows).not_to_have_count(0)
+    # the coloured changes are there for axe to measure
+    assert page.locator(".analysis-row--better, .analysis-row--worse").count() >= 2
+    expect(page.locator("[data-opponent]")).to_contain_text("Ork Patrol (sample), ")
+    expect(page.locator("[data-opponent]")).to_contain_text(" pts")
+    button = rows.first.get_by_role("button")
+    expect(button).to_have_accessible_name(re.compile(r"^Open in builder “.+” as a new fleet$"))
+    page.wait_for_load_state("networkidle")
+    found = violations(page)
+    assert not found, "\n".join(found)
+    page.locator("main").screenshot(
+        path=str(Path(tempfile.gettempdir()) / f"fleetbuilder-analysis-{scheme}.png"))
+    context.close()
