@@ -426,3 +426,20 @@ def test_r87_a_failed_attempt_at_once_leaves_the_squadron_trying_each_activation
     assert one.disengaged and two.on_table and two.y == pytest.approx(105)
     assert b.units[0][0].disengaging
     b.dice.assert_used_up()
+
+
+def test_r47_r48_a_repeated_shields_collapse_is_not_moved_up_the_table():
+    # Seed 000 §8 answers what seed 002's "moved to the next higher result" would: "Shields
+    # Collapse: All remaining shields are lost. If already at 0, no additional effect", and
+    # only Bridge Destroyed cannot be repaired ("the effect is removed (except Bridge
+    # Destroyed, which is permanent)"). A second collapse (1 + 1) on a ship at 0 shields does
+    # nothing: not Thrusters Damaged (3).
+    from rules_core import damage
+    from rules_core.dice import RiggedDice
+
+    target = damage.Target(hull=8, max_hull=8, armor=5, shields=2)
+    first = damage.roll_critical(target, RiggedDice([1, 1]))
+    assert first.effect is damage.Critical.SHIELDS_COLLAPSE and target.shields == 0
+    again = damage.roll_critical(target, RiggedDice([1, 1]))
+    assert again.effect is damage.Critical.SHIELDS_COLLAPSE and target.shields == 0
+    assert not target.has(damage.Critical.THRUSTERS_DAMAGED) and target.criticals == []
