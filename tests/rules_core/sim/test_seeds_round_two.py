@@ -443,3 +443,20 @@ def test_r47_r48_a_repeated_shields_collapse_is_not_moved_up_the_table():
     again = damage.roll_critical(target, RiggedDice([1, 1]))
     assert again.effect is damage.Critical.SHIELDS_COLLAPSE and target.shields == 0
     assert not target.has(damage.Critical.THRUSTERS_DAMAGED) and target.criticals == []
+
+
+def test_r79_a_hulk_is_seed_000s_debris_field_not_a_target(sim_catalog):
+    # Seed 000 §8: "Drifting Hulk: The ship loses power and drifts. It remains on the table as
+    # a Debris Field (see Terrain)." Seed 000 answers what a hulk is, so the FAQ's "enemy ships
+    # may fire at a hulk" (the original game's hulks keep their hull) yields (R-125): the last
+    # hull point (catastrophic 1 + 2) leaves a debris field that no gun can choose.
+    from rules_core.sim.gunnery import damage_points, sightings
+
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("plain-cruiser")), [1, 2])
+    a = put(b.sides[0][0], 90, 50, 90)
+    wreck = put(b.sides[1][0], 70, 50, 90)
+    wreck.target.hull, wreck.target.shields = 1, 0
+    b.attack(wreck, damage_points, 1, b.dice)
+    assert wreck.hulk and b.fate(wreck) == "destroyed"
+    assert [t.kind for t in b.terrain] == ["debris"] and sightings(b, a) == []
+    b.dice.assert_used_up()
