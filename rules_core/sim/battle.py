@@ -40,6 +40,7 @@ from .terrain import (
     drift_bodies,
     orbit_explosion,
     place_terrain,
+    in_well,
     well_edge,
     wreck_drifts,
 )
@@ -371,6 +372,13 @@ class Battle:
             return
         if cat.leaves_gas_cloud:
             self.terrain.append(Terrain("gas", ship.x, ship.y, RIFT_CLOUD_R, name="warp rift"))
+        well = in_well(ship)
+        if well is not None:
+            # Seed 001, Exploding in Orbit: the wreck falls into the well, the other
+            # orbiters roll instead of the blast, and ships outside are not affected.
+            self.log(ship.side, text + f"; its wreck falls into the {well.name}.")
+            orbit_explosion(self, ship)
+            return
         radius = cat.roll_radius(self.dice, ship.spec.ship_class)
         hits = cat.roll_hits(self.dice)
         if self.logging:
@@ -378,16 +386,13 @@ class Battle:
                      f"hit{'s' if hits != 1 else ''}.")
         if self.seed001:
             wreck_drifts(self, ship)  # seed 001
-        if ship.orbit is not None:
-            orbit_explosion(self, ship)  # seed 001
         if radius <= 0 or hits <= 0:
             return
         caught = []
-        edge = well_edge(ship)
         for side in self.sides:
             for s in side:
                 if s.on_table:
-                    d = _hypot(s.x - ship.x, s.y - ship.y) - edge - well_edge(s)
+                    d = _hypot(s.x - ship.x, s.y - ship.y) - well_edge(s)
                     if d - s.radius <= radius:  # the blast reaches the base
                         caught.append((d, s))
         caught.sort(key=lambda c: (c[0], c[1].side, c[1].spec.unit, c[1].spec.index))

@@ -460,3 +460,25 @@ def test_r79_a_hulk_is_seed_000s_debris_field_not_a_target(sim_catalog):
     assert wreck.hulk and b.fate(wreck) == "destroyed"
     assert [t.kind for t in b.terrain] == ["debris"] and sightings(b, a) == []
     b.dice.assert_used_up()
+
+
+def test_r134_an_explosion_in_orbit_falls_into_the_well_and_spares_ships_outside(sim_catalog):
+    # Seed 001, Exploding in Orbit: "its wreck falls into the well. No drifting body is left.
+    # Every other ship in orbit rolls 1D6 instead of using the normal distance bands ... Ships
+    # outside the well are not affected." Seed 001 is switched on and covers this, so it
+    # replaces §8's blast (R-125). A plasma drive overload in orbit: the other orbiter rolls 5
+    # (above Mass 2: a fracture, critical die 1); the ship 3 cm off the well's edge takes
+    # nothing, and no radius is rolled.
+    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")),
+                    fleet(cap("plain-cruiser"), cap("gun-cruiser")), [5, 1],
+                    options=SimOptions(terrain="void"))
+    w = well_at(b, 90, 60)
+    dying = put(b.sides[0][0], 90, 60, 90)
+    one, outside = b.sides[1]
+    put(one, 90, 60, 90)
+    dying.orbit = one.orbit = w
+    put(outside, 90 + 5.5 + 1.6 + 3.0, 60, 90)
+    _explode(b, dying)
+    assert one.target.hull == 7 and outside.target.hull == 8 and outside.target.shields == 2
+    assert bodies(b) == [] and "falls into the gravity well" in text(b)
+    b.dice.assert_used_up()
