@@ -171,20 +171,30 @@ def segment_first_contact(ax: float, ay: float, bx: float, by: float,
 
 
 def sight_blocked(terrain: list[Any], ax: float, ay: float, bx: float, by: float,
-                  ignore: object = None, ignore2: object = None) -> bool:
+                  ignore: object = None, ignore2: object = None, gas: bool = True) -> bool:
     """Line of sight is centre to centre (§7); a gas cloud, planet, gravity well or drifting
     body across the line blocks it, shooter or target inside one included (R-80). ``ignore``
     and ``ignore2``: the gravity wells the shooter and the target orbit, which block nothing
-    for them (seed 001, R-133)."""
+    for them (seed 001, R-133). ``gas`` False: gas clouds block nothing (seed 001 makes them
+    cover instead, :func:`through_gas`)."""
     lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
     lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
     for t in terrain:
-        if not t.blocks_sight or t is ignore or t is ignore2:
+        if not t.blocks_sight or t is ignore or t is ignore2 or (not gas and t.kind == "gas"):
             continue
         r = t.r
         if t.x + r < lo_x or t.x - r > hi_x or t.y + r < lo_y or t.y - r > hi_y:
             continue  # the line passes nowhere near it
         if segment_point_distance(ax, ay, bx, by, t.x, t.y) <= r:
+            return True
+    return False
+
+
+def through_gas(terrain: list[Any], ax: float, ay: float, bx: float, by: float) -> bool:
+    """Seed 001: "If line of sight passes through a gas cloud, including when the shooter or
+    the target is inside it, the target counts as in cover" (R-80)."""
+    for t in terrain:
+        if t.kind == "gas" and segment_point_distance(ax, ay, bx, by, t.x, t.y) <= t.r:
             return True
     return False
 

@@ -20,7 +20,7 @@ from .factions import (
     grudge_of,
     holofield_save,
 )
-from .geometry import arc_of, sight_blocked
+from .geometry import arc_of, sight_blocked, through_gas
 from .geometry import hypot as _hypot
 from .state import BATTERY, FRONT, LANCE, LEFT, REAR, RIGHT, SPECIAL, Gun
 from .terrain import in_well
@@ -122,7 +122,8 @@ def _orbit_sightings(b: Battle, firer: Ship) -> list[Sighting]:
     """:func:`sightings` with seed 001's orbits (R-133): a ship orbiting a gravity well sits at
     its centre and the well counts as its base, so ranges are measured to and from the well's
     edge, and the well blocks no sight line to or from it. A ship in orbit fires in every
-    direction, never at another ship in orbit, and its targets count as in cover."""
+    direction, never at another ship in orbit, and its targets count as in cover. Gas clouds
+    block no sight: a line through one puts the target in cover (seed 001, R-80)."""
     out: list[Sighting] = []
     seen_units: set[int] = set()
     fx, fy, hx, hy = firer.x, firer.y, firer.hx, firer.hy
@@ -148,7 +149,7 @@ def _orbit_sightings(b: Battle, firer: Ship) -> list[Sighting]:
         squadron = s.unit.spec.is_squadron
         if squadron and id(s.unit) in seen_units:
             continue
-        if terrain and sight_blocked(terrain, fx, fy, s.x, s.y, fw, in_well(s)):
+        if terrain and sight_blocked(terrain, fx, fy, s.x, s.y, fw, in_well(s), False):
             continue
         if squadron:
             seen_units.add(id(s.unit))
@@ -156,7 +157,8 @@ def _orbit_sightings(b: Battle, firer: Ship) -> list[Sighting]:
             out.append(Sighting(s, dist, FRONT | LEFT | RIGHT | REAR, True))
         else:
             out.append(Sighting(s, dist, arc_of(fx, fy, hx, hy, s.x, s.y),
-                                bool(terrain) and b.in_cover(s)))
+                                bool(terrain) and (b.in_cover(s)
+                                                   or through_gas(terrain, fx, fy, s.x, s.y))))
     return out
 
 
@@ -298,7 +300,8 @@ def _next_escort(b: Battle, firer: Ship, gun: Gun, after: Ship, reach: float) ->
         d = _hypot(s.x - firer.x, s.y - firer.y)
         if d > reach or not arc_of(firer.x, firer.y, firer.hx, firer.hy, s.x, s.y) & gun.arcs:
             continue
-        if b.terrain and sight_blocked(b.terrain, firer.x, firer.y, s.x, s.y):
+        if b.terrain and sight_blocked(b.terrain, firer.x, firer.y, s.x, s.y,
+                                       gas=not b.seed001):
             continue
         if best is None or d < best_d:
             best, best_d = s, d

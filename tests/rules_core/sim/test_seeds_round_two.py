@@ -482,3 +482,26 @@ def test_r134_an_explosion_in_orbit_falls_into_the_well_and_spares_ships_outside
     assert one.target.hull == 7 and outside.target.hull == 8 and outside.target.shields == 2
     assert bodies(b) == [] and "falls into the gravity well" in text(b)
     b.dice.assert_used_up()
+
+
+@pytest.mark.parametrize("terrain_option, seen", [("void", True), ("voidscape", True),
+                                                  ("section13", False)])
+def test_r80_with_seed_001_a_gas_cloud_gives_cover_instead_of_blocking_sight(
+        sim_catalog, terrain_option, seen):
+    # Seed 001: "If line of sight passes through a gas cloud, including when the shooter or
+    # the target is inside it, the target counts as in cover". Switched on, seed 001 replaces
+    # §13's "Blocks Line of Sight entirely" for its gas clouds and §13's alike (R-125); with
+    # §13's terrain alone the cloud still blocks.
+    from rules_core.sim.gunnery import sightings
+
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("plain-cruiser")), [],
+                    options=SimOptions(terrain=terrain_option))
+    a = put(b.sides[0][0], 90, 40, 90)
+    target = put(b.sides[1][0], 90, 70, 270)
+    b.terrain.append(Terrain("gas", 90, 55, 5.5, name="gas cloud"))
+    found = [v for v in sightings(b, a) if v.ship is target]
+    assert bool(found) == seen
+    if seen:
+        assert found[0].cover
+    inside = put(b.sides[1][0], 90, 57, 270)  # the target inside the cloud: cover too
+    assert [v.cover for v in sightings(b, a) if v.ship is inside] == ([True] if seen else [])
