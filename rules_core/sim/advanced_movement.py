@@ -211,15 +211,17 @@ def contact_side(target: Ship, x: float, y: float) -> str:
 
 class Helm:
     """A ship's vector between rounds: velocity (5 cm steps) and course (radians); whether it
-    is seriously out of control; thrust points lost to pushing the plant."""
+    is seriously out of control; thrust points lost to pushing the plant; the enemy it reached
+    to ram this round, rammed at the end of all movement and combat (R-146)."""
 
-    __slots__ = ("velocity", "course", "out_of_control", "plant_lost")
+    __slots__ = ("velocity", "course", "out_of_control", "plant_lost", "ram")
 
     def __init__(self, velocity: int, course: float) -> None:
         self.velocity = velocity
         self.course = course
         self.out_of_control = False
         self.plant_lost = 0
+        self.ram: Ship | None = None
 
 
 class Trace:
@@ -509,7 +511,9 @@ def _travel(b: Battle, ship: Ship, h: Helm, distance: float, ram: Ship | None, t
         if hit is not None:
             ship.x, ship.y = x0 + (x1 - x0) * hit, y0 + (y1 - y0) * hit
             path.append((ship.x, ship.y))
-            ram_attempt(b, ship, ram)
+            h.ram = ram  # seed 003: "the attempt takes place at the end of all movement and
+            # combat" (R-146)
+            b.log(ship.side, f"{ship.label()} closes on {ram.label()} to ram it.")
             _debris(b, ship, trace)
             if ship.on_table:
                 b.settle(ship)
@@ -594,7 +598,32 @@ def ram_attempt(b: Battle, ship: Ship, enemy: Ship) -> None:
             f"(rolled {mine} against {theirs})")
 
 
-def accidental_collisions(b: Battle) -> None:
+def in_ram_contact(a: Ship, t: Ship) -> bool:
+    return _hypot(a.x - t.x, a.y - t.y) <= a.radius + t.radius + 1e-6
+
+
+def resolve_rams(b: Battle) -> list[tuple[Ship, Ship]]:
+    """Seed 003: "assuming it makes it into the ram hex, the attempt takes place at the end of
+    all movement and combat" (R-146): each ram a ship reached this round, in fleet order, if
+    both ships are still on the table and in base contact. Returns the pairs that tried."""
+    tried = []
+    for side in b.sides:
+        for s in side:
+            h = b.helms.get(s)
+            if h is None or h.ram is None:
+                continue
+            target, h.ram = h.ram, None
+            if not (s.on_table and target.on_table):
+                continue
+            tried.append((s, target))
+            if not in_ram_contact(s, target):
+                b.log(s.side, f"{target.label()} has slipped away from {s.label()}'s ram.")
+                continue
+            ram_attempt(b, s, target)
+    return tried
+
+
+def accidental_collisions(b: Battle, rams: list[tuple[Ship, Ship]] | None = None) -> None:
     """After all movement and combat (the start of the End Phase), every two ships whose bases
     touch or overlap ("the same hex", R-145) roll a d10 each; equal rolls collide. The faster is the
     rammer (the first on a tie); the damage is an unintentional collision's (R-145)."""
@@ -607,6 +636,8 @@ def accidental_collisions(b: Battle) -> None:
                 continue
             if _hypot(s.x - t.x, s.y - t.y) > s.radius + t.radius:
                 continue
+            if rams and ((s, t) in rams or (t, s) in rams):
+                continue  # "When neither unit is attempting to ram the other" (R-145)
             ra, rb = d10(b), d10(b)
             if ra != rb:
                 continue
@@ -799,6 +830,7 @@ def gravity_pull(b: Battle) -> None:
 
 
 def end_of_movement(b: Battle) -> None:
-    """The End Phase's first step under the module: gravity, then accidental collisions."""
+    """The End Phase's first step under the module: gravity, the rams reached this round, then
+    accidental collisions (R-145, R-146, R-148)."""
     gravity_pull(b)
-    accidental_collisions(b)
+    accidental_collisions(b, resolve_rams(b))

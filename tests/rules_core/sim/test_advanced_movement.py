@@ -265,6 +265,7 @@ def test_a_ram_hits_within_three_on_the_d10s_and_the_differential_reduces_the_da
     ready(b, t, 60.0, 55.0, 270.0, 2)
     adv.move(b, s, adv.Manoeuvre(ram=t), None, False)
     assert math.hypot(s.x - t.x, s.y - t.y) == pytest.approx(s.radius + t.radius)
+    adv.end_of_movement(b)  # issue #31: rams are rolled at the end of all movement
     assert "through its front" in text(b) and "20 hits, 2 damage to each" in text(b)
     b.dice.assert_used_up()
     b2 = battle(sim_catalog, [9, 3])
@@ -272,6 +273,7 @@ def test_a_ram_hits_within_three_on_the_d10s_and_the_differential_reduces_the_da
     ready(b2, s2, 60.0, 40.0, 90.0, 4)
     ready(b2, t2, 60.0, 55.0, 270.0, 2)
     adv.move(b2, s2, adv.Manoeuvre(ram=t2), None, False)
+    adv.end_of_movement(b2)
     assert "misses" in text(b2) and t2.target.shields == 2
 
 

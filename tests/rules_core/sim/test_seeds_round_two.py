@@ -505,3 +505,36 @@ def test_r80_with_seed_001_a_gas_cloud_gives_cover_instead_of_blocking_sight(
         assert found[0].cover
     inside = put(b.sides[1][0], 90, 57, 270)  # the target inside the cloud: cover too
     assert [v.cover for v in sightings(b, a) if v.ship is inside] == ([True] if seen else [])
+
+
+def test_r146_a_ram_is_rolled_at_the_end_of_all_movement_and_combat(sim_catalog):
+    # Seed 003: "The ramming ship must suffer any fire from the target ship or others during
+    # its movement; assuming it makes it into the ram hex, the attempt takes place at the end of
+    # all movement and combat." The rammer stops in contact and nothing is rolled; at the End
+    # Phase's start the d10s (5, 3) are rolled: head on at 4 and 2, 20 hits, 2 damage each. The
+    # pair rolls no accidental collision on top ("When neither unit is attempting to ram").
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [5, 3],
+                    options=SimOptions(movement="advanced"))
+    s, t = b.sides[0][0], b.sides[1][0]
+    ready(b, s, 60, 40, 90, 4)
+    ready(b, t, 60, 55, 270, 2)
+    adv.move(b, s, adv.Manoeuvre(ram=t), None, False)
+    assert b.dice.remaining == 2 and t.target.shields == 2
+    adv.end_of_movement(b)
+    assert "20 hits, 2 damage to each" in text(b) and t.target.shields == 0
+    b.dice.assert_used_up()
+
+
+def test_r146_a_target_that_moved_away_is_not_rammed(sim_catalog):
+    # "assuming it makes it into the ram hex": the target moves off before the end of all
+    # movement, so no ram is rolled.
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [],
+                    options=SimOptions(movement="advanced"))
+    s, t = b.sides[0][0], b.sides[1][0]
+    ready(b, s, 60, 40, 90, 4)
+    ready(b, t, 60, 55, 0, 2)
+    adv.move(b, s, adv.Manoeuvre(ram=t), None, False)
+    adv.move(b, t, adv.Manoeuvre(), None, False)
+    adv.end_of_movement(b)
+    assert "slipped away" in text(b) and "rams" not in text(b)
+    b.dice.assert_used_up()
