@@ -538,3 +538,26 @@ def test_r146_a_target_that_moved_away_is_not_rammed(sim_catalog):
     adv.end_of_movement(b)
     assert "slipped away" in text(b) and "rams" not in text(b)
     b.dice.assert_used_up()
+
+
+def test_r156_each_part_of_seed_003_left_out_quotes_the_seed():
+    # Issue #31: "For each one left out, write in the ruling the seed's sentence that leaves it
+    # undefined." Each quoted sentence is the seed's own.
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    seed = next((root.parent / "shared" / "seeds").glob("003_*.txt"), None)
+    row = next(line for line in (root / "docs" / "rulings.md").read_text().splitlines()
+               if line.startswith("| R-156 |"))
+    for part in ("Atmospheric flight", "Altitude", "Variable mass", "pushing the plant",
+                 "heading changes during the move", "moving asteroids"):
+        assert part in row
+    if seed is None:
+        pytest.skip("the seeds are not beside this checkout")
+    text_003 = " ".join(seed.read_text().split())
+    for quote in ("see CAMPAIGNS", "Each scenario should define the altitude level",
+                  "Details will have to be agreed between the players before play",
+                  "he may push the powerplant at the risk of breakdown",
+                  "Marcos moves four hexes forward and then makes a heading change",
+                  "move each asteroid one hex in the direction of its arrow"):
+        assert quote in row and quote in text_003
