@@ -544,28 +544,45 @@ def meter(points: int, band: rf.PointsBand) -> Meter:
 
 @dataclass
 class ProblemRow:
+    """One problem as the panel lists it, with every place it occurs: the same problem of
+    many units ("This squadron has 1 escort…" on 40 squadrons) is one row linking to each, so
+    the panel, sent with every edit, does not grow with the fleet (issue 29, Speed)."""
+
     problem: Problem
-    href: str  # "" for a problem of the whole fleet
-    where: str
+    places: list[tuple[str, str]]  # (href, where): "" for a problem of the whole fleet
+
+    @property
+    def href(self) -> str:
+        return self.places[0][0]
+
+    @property
+    def where(self) -> str:
+        return self.places[0][1]
 
 
 def problem_rows(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) -> list[ProblemRow]:
-    """Each problem with a link to the card of the unit (or escort) it concerns."""
+    """Each problem with a link to the card of the unit (or escort) it concerns; alike ones
+    (same code, message and severity) as one row."""
     idx = catalog_index(catalog)
     units = fleet.document.get("units", [])
     labels = unit_labels(fleet, catalog)
-    rows = []
+    rows: dict[tuple[str, str, str], ProblemRow] = {}
     for p in report.problems:
         if p.unit is None or p.unit >= len(units):
-            rows.append(ProblemRow(p, "", "Fleet"))
-            continue
-        unit = units[p.unit]
-        where = labels[p.unit]
-        if unit["kind"] == "squadron" and p.ship is not None and p.ship < len(unit["ships"]):
-            where += f": {idx.ship_name(unit['ships'][p.ship]['ship'])}"
-        href = f"#unit-{p.unit}" if p.ship is None else f"#unit-{p.unit}-ship-{p.ship}"
-        rows.append(ProblemRow(p, href, where))
-    return rows
+            place = ("", "Fleet")
+        else:
+            unit = units[p.unit]
+            where = labels[p.unit]
+            if unit["kind"] == "squadron" and p.ship is not None and p.ship < len(unit["ships"]):
+                where += f": {idx.ship_name(unit['ships'][p.ship]['ship'])}"
+            place = (f"#unit-{p.unit}" if p.ship is None else f"#unit-{p.unit}-ship-{p.ship}",
+                     where)
+        key = (p.code, p.message, p.severity)
+        if key in rows:
+            rows[key].places.append(place)
+        else:
+            rows[key] = ProblemRow(p, [place])
+    return list(rows.values())
 
 
 def unit_labels(fleet: Fleet, catalog: core.Catalog) -> list[str]:

@@ -113,6 +113,7 @@ def _status_ctx(fleet: Fleet, catalog: core.Catalog) -> dict[str, Any]:
         "band": fleet.band,
         "meter": meter(report.points, fleet.band),
         "problems": problem_rows(fleet, catalog, report),
+        "starting": fleet.unit_count == 0,  # its problems are one line (issue 29 §2)
         "news": fleet.edition_news(),
     }
 
@@ -322,6 +323,7 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
                 # The rows as the page shows them (its version is the fleet's): the answer
                 # carries only those the edit changes.
                 before = row_states(fleet, catalog, fleet.report(catalog)) if request.htmx else []
+                problems_before = _problems_shown(fleet, catalog) if request.htmx else None
                 pieces = _open_pieces(request, fleet, catalog, kwargs.get("unit"), from_editor)
                 outcome = edit(request, fleet, catalog, **kwargs)
         except FleetChanged:
@@ -333,7 +335,7 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
         keep_open = outcome.unit is not None and (outcome.opened or from_editor)
         if request.htmx:
             return _edit_answer(request, fleet, catalog, before, outcome, keep_open,
-                                kwargs.get("unit"), pieces)
+                                kwargs.get("unit"), pieces, problems_before)
         query = (f"?edit={outcome.unit}" if keep_open else "?removed=1" if outcome.removed
                  else "")
         if outcome.confirm:
@@ -354,13 +356,22 @@ def _open_pieces(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
     return unit_pieces(request, fleet, sheet, sheet.units[0])
 
 
+def _problems_shown(fleet: Fleet, catalog: core.Catalog) -> tuple[Any, ...]:
+    """Everything the problems panel shows, to tell whether an edit changed it."""
+    rows = problem_rows(fleet, catalog, fleet.report(catalog))
+    return (fleet.unit_count == 0, *((r.problem.code, r.problem.message, r.problem.severity,
+                                      tuple(r.places)) for r in rows))
+
+
 def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
                  before: list[RowState], outcome: Outcome, keep_open: bool,
-                 unit: int | None, pieces: Pieces | None) -> HttpResponse:
+                 unit: int | None, pieces: Pieces | None,
+                 problems_before: tuple[Any, ...] | None = None) -> HttpResponse:
     """The htmx answer to an edit: the rows it changed, the new labels of rows only renumbered,
-    the meter, the problems, the version and the sentence for the live region, all out of band
-    (``HX-Reswap: none``). ``unit``: the unit the edit was posted for; ``pieces``: its editor
-    before the edit, if it was open (then only the pieces that changed are sent)."""
+    the meter, the problems (when they changed: ``problems_before`` is what the page shows),
+    the version and the sentence for the live region, all out of band (``HX-Reswap: none``).
+    ``unit``: the unit the edit was posted for; ``pieces``: its editor before the edit, if it
+    was open (then only the pieces that changed are sent)."""
     report = fleet.report(catalog)
     after = row_states(fleet, catalog, report)
     rows = changed_rows(before, after, unit)
@@ -392,6 +403,7 @@ def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
         "lean": True,
         "undo_label": fleet.removed_label(catalog) if fleet.last_removed else "",
         "announce": f"{outcome.says} · {report.points} of {fleet.band.max} points",
+        "send_problems": problems_before != _problems_shown(fleet, catalog),
     }
     response = _compact(render(request, f"{PAGE}#edit_answer", ctx))
     # No settle delay: the rows have no CSS transitions to wait for (htmx waits 20 ms by default).

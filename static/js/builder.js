@@ -129,6 +129,26 @@
     }
   }
 
+  // Laptop and wider: the ship list's column stays on the screen (sticky) and scrolls on its
+  // own. Before the page has scrolled it to the top of the screen it is only as tall as what
+  // is left of the screen below its top, so its last ships can be scrolled to without
+  // scrolling the page (app.css reads --side-top).
+  var side = document.querySelector(".builder__side");
+  var fitting = false;
+  function fitSide() {
+    fitting = false;
+    if (!side || getComputedStyle(side).position !== "sticky") return;
+    var top = Math.max(side.getBoundingClientRect().top, 0);
+    document.documentElement.style.setProperty("--side-top", Math.round(top) + "px");
+  }
+  function fitSoon() {
+    if (!fitting) { fitting = true; window.requestAnimationFrame(fitSide); }
+  }
+  window.addEventListener("scroll", fitSoon, {passive: true});
+  window.addEventListener("resize", fitSoon);
+  document.body.addEventListener("htmx:afterSettle", fitSoon);  // the page head may change
+  fitSide();
+
   document.body.addEventListener("fleetRows", function (event) {
     renumberRows(event.detail || {});
   });
