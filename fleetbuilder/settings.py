@@ -87,6 +87,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # gzip for pages and JSON, with Django's BREACH mitigation (issue 29 §11); below
+    # WhiteNoise, whose static files are compressed ahead of time
+    "fleetbuilder.ops.middleware.CompressTextMiddleware",
     "fleetbuilder.text.AddressTextMiddleware",  # a NUL in an address is a 400
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

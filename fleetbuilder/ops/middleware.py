@@ -1,4 +1,5 @@
-"""One log line per request: method, path, status, duration and request id."""
+"""One log line per request (method, path, status, duration and request id), and text answers
+compressed for browsers that ask."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import time
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
+from django.middleware.gzip import GZipMiddleware
 
 from .request_id import current_request_id, request_id_from
 
@@ -49,3 +52,24 @@ class RequestLogMiddleware:
             return response
         finally:
             current_request_id.reset(token)
+
+
+class CompressTextMiddleware(GZipMiddleware):
+    """Django's GZipMiddleware for text answers only: pages, htmx partials, JSON, CSS, SVG,
+    feeds (issue 29 §11: HTML went uncompressed to browsers asking for gzip).
+
+    Django's BREACH mitigation stays on: each compressed answer carries up to
+    ``max_random_bytes`` of random padding in its gzip header, so its length does not tell a
+    secret's bytes apart (and CSRF tokens are masked afresh on each page anyway). PDFs, images
+    and archives are compressed already and go as they are. Placed below WhiteNoise, which
+    answers static files (precompressed by collectstatic) before this sees them.
+    """
+
+    TEXT = ("text/", "application/json", "application/javascript", "image/svg+xml",
+            "application/atom+xml", "application/xml")
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase
+                         ) -> HttpResponseBase:
+        if not response.get("Content-Type", "").startswith(self.TEXT):
+            return response
+        return super().process_response(request, response)  # type: ignore[no-any-return]
