@@ -149,6 +149,49 @@
   document.body.addEventListener("htmx:afterSettle", fitSoon);  // the page head may change
   fitSide();
 
+  // A phone (one column): a switch shows the roster or the ship list, not one after the
+  // other (issue 29 §5). Each keeps where it was scrolled to; the focus stays on the switch.
+  // A link to a place in the hidden one (the bar's problems, a problem's unit) shows it.
+  var builder = document.getElementById("fleet-builder");
+  var tabs = document.getElementById("builder-switch");
+  var scrolled = {};
+
+  function showPane(name) {
+    var was = builder.getAttribute("data-showing");
+    if (was === name) return;
+    var pane = builder.querySelector('[data-pane="' + name + '"]');
+    if (was) scrolled[was] = window.scrollY;
+    builder.setAttribute("data-showing", name);
+    tabs.querySelectorAll("[data-show]").forEach(function (tab) {
+      tab.setAttribute("aria-pressed", String(tab.getAttribute("data-show") === name));
+    });
+    if (!was) return;
+    // Back where it was; the first time, its top just under the switch (if that is above).
+    var to = scrolled[name];
+    if (to === undefined) {
+      var under = tabs.getBoundingClientRect().bottom;
+      var top = pane.getBoundingClientRect().top;
+      to = top < under ? window.scrollY + top - under - 8 : window.scrollY;
+    }
+    window.scrollTo({top: to, behavior: "instant"});
+  }
+
+  if (builder && tabs) {
+    tabs.hidden = false;
+    builder.classList.add("builder--switch");
+    showPane("roster");
+    tabs.addEventListener("click", function (event) {
+      var tab = event.target.closest("[data-show]");
+      if (tab) showPane(tab.getAttribute("data-show"));
+    });
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest('a[href^="#"]');
+      var target = link && document.getElementById(link.getAttribute("href").slice(1));
+      var pane = target && target.closest("[data-pane]");
+      if (pane) showPane(pane.getAttribute("data-pane"));
+    }, true);
+  }
+
   document.body.addEventListener("fleetRows", function (event) {
     renumberRows(event.detail || {});
   });

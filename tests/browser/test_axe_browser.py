@@ -59,9 +59,16 @@ def build_fleet_with_problems(page: Page, base: str) -> None:
     page.get_by_label("Faction").select_option("imperial-navy")
     page.get_by_label("Game size").select_option("skirmish")
     page.get_by_role("button", name="Start building").click()
+    # On a phone the ship list is one side of a switch (issue 29 §5), shown by builder.js.
+    page.wait_for_load_state("load")
+    switch = page.locator("#builder-switch")
+    if switch.is_visible():
+        switch.get_by_role("button", name="Add ships").click()
     for n, ship in enumerate(("Lunar Class Cruiser", "Sword Frigate"), start=1):
         page.get_by_role("button", name=f"Add {ship}", exact=True).click()
         expect(page.locator("#unit-list article")).to_have_count(n)
+    if switch.is_visible():
+        switch.get_by_role("button", name="Roster").click()
     # Under the band and a squadron of one: the problems panel lists them.
     expect(page.locator("#fleet-problems li")).not_to_have_count(0)
 

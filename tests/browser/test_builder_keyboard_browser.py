@@ -112,8 +112,10 @@ def test_compact_rows_on_a_phone(browser, live_catalog) -> None:
     context = browser.new_context(viewport={"width": 375, "height": 740})
     page = context.new_page()
     start(page, live_catalog.url)
+    page.get_by_role("button", name="Add ships", exact=True).click()  # the ship list's side
     for ship in ("Lunar Class Cruiser", "Gothic Class Cruiser", "Sword Frigate"):
         press_add(page, ship)
+    page.get_by_role("button", name="Roster", exact=True).click()
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 375
     row = page.locator("#unit-0").bounding_box()

@@ -91,11 +91,13 @@ def test_a_refused_add_replaces_the_phone_bars_flash(browser: Browser, live_cata
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     pk = start(page, live_catalog.url)
+    page.get_by_role("button", name="Add ships", exact=True).click()  # the ship list's side
     page.get_by_role("button", name="Add Sword Frigate", exact=True).click()
     flash = page.locator("[data-fleet-bar] .fleet-bar__flash")
     expect(flash).to_contain_text("Added Sword Frigate")
     dear = near_the_bound(pk, room=1)
     page.reload()  # another tab changed the fleet: the player reloads
+    page.get_by_role("button", name="Add ships", exact=True).click()
     page.get_by_role("button", name=f"Add {dear}", exact=True).click()
     expect(flash).to_have_text(re.compile(f"^Added {dear}"))
     page.get_by_role("button", name=f"Add {dear}", exact=True).click()
