@@ -58,8 +58,8 @@ SHORT_NAMES = {
     "tau-empire": "T'au",
     "tyranids": "Tyranids",
 }
-TERRAIN_LABELS = {"none": "open space", "section13": "§13 terrain", "void": "seed 001's void",
-                  "voidscape": "voidscape (§13 and seed 001)"}
+TERRAIN_LABELS = {"none": "open space", "section13": "§13 terrain", "void": "void elements",
+                  "voidscape": "voidscape (§13 and void elements)"}
 
 
 class BalanceError(ValueError):

@@ -144,8 +144,7 @@ def balance_page(request: HttpRequest) -> HttpResponse:
                      key=lambda t: (BalanceTable.SIZE_ORDER.index(t.size)
                                     if t.size in BalanceTable.SIZE_ORDER else 9, t.setting))
     if not choices:
-        return render(request, EMPTY_TEMPLATE, {"command": (
-            "python manage.py balance --size skirmish --battles 100 --publish")})
+        return render(request, EMPTY_TEMPLATE)
     by_setting = {t.setting: t for t in choices}
     asked = (request.GET.get("size", ""), request.GET.get("policy", ""),
              request.GET.get("terrain", ""))

@@ -29,8 +29,8 @@ TERRAIN_WORDS = {
     "none": "No terrain: an open table.",
     "section13": "The core rules' terrain (§13): asteroid belts, gas clouds, planets and "
                  "debris fields.",
-    "void": "Seed 001's void elements: debris, gravity wells, gas clouds and drifting bodies.",
-    "voidscape": "The core rules' terrain (§13) and seed 001's void elements.",
+    "void": "Void elements: debris, gravity wells, gas clouds and drifting bodies.",
+    "voidscape": "The core rules' terrain (§13) and the void elements.",
 }
 
 

@@ -53,7 +53,7 @@ LAYOUT_CHOICES = (
 MOVEMENT_CHOICES = (
     ("standard", "Standard movement", "The rules' own movement (§5)."),
     ("advanced", "Advanced movement",
-     "Seed 003's thrust and momentum: each ship's thrust rating and safe operating thrust "
+     "Thrust and momentum: each ship's thrust rating and safe operating thrust "
      "(SOT) on its card."),
 )
 MOVEMENTS = tuple(value for value, _, _ in MOVEMENT_CHOICES)

@@ -34,14 +34,14 @@ SCORING_CHOICES = [
     ("faq", "FAQ: also 10 % / 25 % for disengaged ships, 50 % for hulks left"),
 ]
 TERRAIN_CHOICES = [
-    ("voidscape", "Terrain of §13 and void elements of seed 001 (R-136)"),
+    ("voidscape", "Terrain of §13 and void elements (R-136)"),
     ("section13", "Terrain of §13: asteroids, gas clouds, planets, debris"),
     ("void", "Void elements: gravity wells, debris fields, gas clouds, drifting bodies"),
     ("none", "Open space"),
 ]
 MOVEMENT_CHOICES = [
     ("standard", "Standard movement (§5)"),
-    ("advanced", "Advanced movement: seed 003's thrust and momentum (R-140)"),
+    ("advanced", "Advanced movement: thrust and momentum (R-140)"),
 ]
 # How each side is played (rules_core.sim.policy); a policy added later shows its docstring.
 POLICY_LABELS = {
@@ -136,8 +136,8 @@ class MatchupForm(forms.Form):
             fields[f"{side}_points"] = forms.IntegerField(
                 required=False, min_value=MIN_NEAR_POINTS, max_value=MAX_FLEET_POINTS,
                 label="Points",
-                help_text="Built to about this many points, to match a fleet (issue 13); "
-                          "empty for the game size's usual total.",
+                help_text="Built to about this many points, to match a fleet; empty for the "
+                          "game size's usual total.",
             )
             fields[f"{side}_policy"] = forms.ChoiceField(
                 choices=policy_choices(), initial="standard", label="Played as", required=False,
