@@ -12,6 +12,7 @@ from django.test import Client
 from fleetbuilder.cards import views
 from fleetbuilder.fleets.models import Fleet
 from rules_core.sample_fleets import sample_fleet
+from tests.support.timing import bound
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +56,7 @@ def test_a_repeat_download_is_served_from_the_cache(client: Client, fleet: Fleet
     assert first.status_code == second.status_code == 200
     assert second.content == first.content and second["ETag"] == first["ETag"]
     assert len(renders) == 1  # the second download rendered nothing
-    assert seconds < 0.5, seconds  # the goal is 50 ms; the bound leaves room for a busy CI
+    assert seconds < bound(0.5), seconds  # the goal is 50 ms: bench_cards measures it
 
 
 def test_a_conditional_request_gets_304_without_rendering(client: Client, fleet: Fleet,

@@ -16,6 +16,7 @@ from rules_core import fleet as rf
 from rules_core import sharecode, textlist
 from rules_core.limits import MAX_CARDS_PER_PDF, MAX_FLEET_SHIPS
 from rules_core.validator import check_points_bound, validate
+from tests.support.timing import bound
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +114,7 @@ def test_a_deflate_bomb_is_refused_without_being_inflated(monkeypatch) -> None:
     start = time.perf_counter()
     with pytest.raises(sharecode.ShareCodeError, match="more than 64 KB"):
         sharecode.decode(code)
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < bound(0.5)
     assert asked == [sharecode.MAX_PAYLOAD_BYTES, sharecode.MAX_PAYLOAD_BYTES]
 
 
@@ -136,7 +137,7 @@ def test_deep_json_is_refused_quickly() -> None:
     start = time.perf_counter()
     with pytest.raises(rf.FleetFormatError):
         rf.load_fleet_json(hostile.deep_json())
-    assert time.perf_counter() - start < 1
+    assert time.perf_counter() - start < bound(1)
 
 
 # --- the web readers -------------------------------------------------------------------------
@@ -258,14 +259,14 @@ def test_the_builder_refuses_passing_5000_points(catalog, client: Client,
     assert fleet.document == before
 
 
-def test_the_builder_page_of_the_biggest_fleet_is_quick(catalog, client: Client,
-                                                        own_fleet: Callable[[rf.Fleet], Fleet]
-                                                        ) -> None:
+def test_the_builder_page_of_the_biggest_fleet_opens(catalog, client: Client,
+                                                     own_fleet: Callable[[rf.Fleet], Fleet]
+                                                     ) -> None:
+    """Its speed is a benchmark's (bench_builder), not a wall-clock bound here."""
     fleet = own_fleet(hostile.max_ships(catalog))
-    start = time.perf_counter()
     response = client.get(f"/fleets/{fleet.pk}/")
     assert response.status_code == 200
-    assert time.perf_counter() - start < 3
+    assert response.content.decode().count('class="unit') >= 1
 
 
 def test_a_fleet_stored_before_the_bounds_answers_422_not_500(catalog, client: Client,

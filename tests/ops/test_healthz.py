@@ -17,6 +17,7 @@ from django.test import Client, override_settings
 
 from fleetbuilder.celery import app
 from fleetbuilder.ops import health
+from tests.support.timing import bound
 
 from .conftest import free_port
 
@@ -106,7 +107,7 @@ def test_an_unreachable_broker_fails_the_broker_and_the_workers(client: Client,
     response = client.get("/healthz")
     # The checks stop at health.DEADLINE (2.5 s); a load balancer waits 3 to 5 s. The slack
     # above the deadline is for a loaded test machine, not for the app.
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < bound(5)
     assert response.status_code == 503
     checks = response.json()["checks"]
     assert checks["broker"].startswith("fail: ")
@@ -129,7 +130,7 @@ def test_a_broker_and_a_worker_are_ok(client: Client, worker: str,
     started = time.monotonic()
     response = client.get("/healthz")
     # the first worker's answer is enough: no wait for the deadline
-    assert time.monotonic() - started < health.DEADLINE
+    assert time.monotonic() - started < bound(health.DEADLINE)
     assert response.json() == {"status": "ok", "checks": {
         "database": "ok", "cache": "ok", "broker": "ok", "workers": "ok"}}
     assert response.status_code == 200
@@ -150,6 +151,6 @@ def test_a_check_that_hangs_fails_at_the_deadline(client: Client,
         elapsed = time.monotonic() - started
     finally:
         release.set()
-    assert elapsed < 5  # health.DEADLINE (2.5 s), and slack for a loaded test machine
+    assert elapsed < bound(5)  # health.DEADLINE (2.5 s), and slack for a busy machine
     assert response.status_code == 503
     assert response.json()["checks"]["workers"] == "fail: no answer within 2.5 s"
