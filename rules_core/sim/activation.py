@@ -165,7 +165,8 @@ def _move(b: Battle, unit: Unit, ships: list[Ship], lead: Ship, order: SpecialOr
                     helm_plan = m
             else:  # a squadron flies the lead's manoeuvre, keeping formation
                 m = advanced_movement.Manoeuvre(helm_plan.dv, helm_plan.turns,
-                                                helm_plan.facing, helm_plan.push)
+                                                helm_plan.facing, helm_plan.push, None,
+                                                helm_plan.late_turns, helm_plan.late_at)
             advanced_movement.move(b, s, m, order, slow)
         else:
             movement.move_ship(b, s, s_plan, lim)

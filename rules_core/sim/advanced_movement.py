@@ -107,6 +107,7 @@ HITS_PER_HULL: Final = 10  # 10 hits are 1 hull point, rounded up (R-140)
 FRONT_CONTACT: Final = "front"
 REAR_CONTACT: Final = "rear"
 INSTALLATION: Final = "installation"
+LATE: Final = "late"  # a heading change made during the move, after ``late_at`` hexes (R-141)
 
 
 # --- conversions (R-140, R-141) --------------------------------------------------------------
@@ -239,18 +240,22 @@ class Trace:
 class Manoeuvre:
     """What a ship spends its thrust on this activation, in the order it spends it: the
     velocity change, then ``turns`` hexsides of course (45° each, positive = to port), then
-    ``facing`` hexsides of facing relative to the new course; ``push`` points pushed from
-    the plant (All Ahead Full only, R-144); ``ram`` the enemy it means to ram (§11)."""
+    ``facing`` hexsides of facing relative to the new course, all before it moves; then, after
+    ``late_at`` hexes of its move, ``late_turns`` hexsides of course (seed 003: "Marcos moves
+    four hexes forward and then makes a heading change", R-141); ``push`` points pushed from
+    the plant (R-144); ``ram`` the enemy it means to ram (§11)."""
 
-    __slots__ = ("dv", "turns", "facing", "push", "ram")
+    __slots__ = ("dv", "turns", "facing", "push", "ram", "late_turns", "late_at")
 
     def __init__(self, dv: int = 0, turns: int = 0, facing: int = 0, push: int = 0,
-                 ram: Ship | None = None) -> None:
+                 ram: Ship | None = None, late_turns: int = 0, late_at: int = 0) -> None:
         self.dv = dv
         self.turns = turns
         self.facing = facing
         self.push = push
         self.ram = ram
+        self.late_turns = late_turns
+        self.late_at = late_at
 
 
 def helm(b: Battle, ship: Ship) -> Helm:
@@ -293,15 +298,21 @@ def d10(b: Battle) -> int:
 def costs(m: Manoeuvre, velocity: int, order: SpecialOrder | None) -> list[tuple[str, int]]:
     """The thrust each part of a manoeuvre costs, in the order spent (R-141, R-149): velocity
     1 a point (nothing to slow down on Burn Retros), each hexside of course at the new
-    velocity's heading cost (the first free on Come to New Heading), each of facing 1."""
+    velocity's heading cost (the first free on Come to New Heading), each of facing 1, then
+    each hexside of course during the move ("late") at the same heading cost."""
     out: list[tuple[str, int]] = []
     if m.dv:
         out.append(("speed", 0 if m.dv < 0 and order == o.BURN_RETROS else abs(m.dv)))
     v = max(0, velocity + m.dv)
-    for i in range(abs(m.turns)):
-        out.append(("course", 0 if i == 0 and order == o.NEW_HEADING else heading_cost(v)))
+    free = order == o.NEW_HEADING
+    for _ in range(abs(m.turns)):
+        out.append(("course", 0 if free else heading_cost(v)))
+        free = False
     for _ in range(abs(m.facing)):
         out.append(("facing", 1))
+    for _ in range(abs(m.late_turns)):
+        out.append((LATE, 0 if free else heading_cost(v)))
+        free = False
     return out
 
 
@@ -315,21 +326,27 @@ def allowed(b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool) -
 def legal(b: Battle, ship: Ship, m: Manoeuvre, order: SpecialOrder | None,
           hesitant: bool) -> Manoeuvre:
     """The manoeuvre trimmed to what the rules allow (R-149): Lock On neither turns nor
-    yaws; only All Ahead Full pushes, never more than the table allows; parts that cannot be
-    paid for are dropped from the last."""
+    yaws; any ship but a hesitant one may push the plant (seed 003: "he may push the
+    powerplant", R-144), never more than the table allows; a heading change during the move
+    comes after at most the whole velocity; parts that cannot be paid for are dropped from
+    the last."""
     h = helm(b, ship)
-    out = Manoeuvre(max(m.dv, -h.velocity), m.turns, m.facing, m.push, m.ram)
+    out = Manoeuvre(max(m.dv, -h.velocity), m.turns, m.facing, m.push, m.ram,
+                    m.late_turns, m.late_at)
     if order == o.LOCK_ON:
-        out.turns = out.facing = 0
+        out.turns = out.facing = out.late_turns = 0
+    out.late_at = max(0, min(out.late_at, h.velocity + out.dv)) if out.late_turns else 0
     thrust = thrust_rating(b, ship)
-    if order != o.AAF or hesitant:
+    if hesitant:
         out.push = 0
     elif out.push > 0:
         while out.push > 0 and push_target(thrust, out.push) == NONE:
             out.push -= 1
     cap = allowed(b, ship, order, hesitant) + out.push
     while sum(c for _, c in costs(out, h.velocity, order)) > cap:
-        if out.facing:
+        if out.late_turns:
+            out.late_turns -= 1 if out.late_turns > 0 else -1
+        elif out.facing:
             out.facing -= 1 if out.facing > 0 else -1
         elif out.turns:
             out.turns -= 1 if out.turns > 0 else -1
@@ -380,7 +397,22 @@ def move(b: Battle, ship: Ship, m: Manoeuvre, order: SpecialOrder | None, hesita
     spent = 0
     lost_at = -1  # the part at which control was lost
     lost_cost = 0
-    for i, (_, c) in enumerate(parts):
+    begin = -1  # the velocity the ship moves at, fixed before it moves
+    moved = 0  # hexes moved before a heading change during the move (R-141)
+    sign_t = 1 if m.turns > 0 else -1
+    sign_f = 1 if m.facing > 0 else -1
+    sign_l = 1 if m.late_turns > 0 else -1
+    for i, (kind, c) in enumerate(parts):
+        if kind == LATE and begin < 0:
+            # Seed 003: "Marcos moves four hexes forward and then makes a heading change"
+            begin = h.velocity
+            moved = min(m.late_at, begin)
+            if moved:
+                _travel(b, ship, h, moved * HEX_CM, m.ram, trace, last=False)
+                if not ship.on_table or in_well(ship) is not None or (
+                        m.ram is not None and h.ram is m.ram):
+                    ship.turned = abs(ship.heading - start_heading) > 1e-9
+                    return  # gone, in orbit, or in contact to ram: the leg ended the move
         if spent <= sot < spent + c and total > sot:
             target = sot_target(sot, total)
             roll = d10(b)
@@ -392,24 +424,23 @@ def move(b: Battle, ship: Ship, m: Manoeuvre, order: SpecialOrder | None, hesita
             b.log(ship.side, f"{ship.label()} exceeds its SOT of {sot} and holds it "
                   f"(rolled {roll}, needed {target} or less).")
         spent += c
-    done = len(parts) if lost_at < 0 else lost_at
-    sign_t = 1 if m.turns > 0 else -1
-    sign_f = 1 if m.facing > 0 else -1
-    for kind, _ in parts[:done]:
         if kind == "speed":
             h.velocity = max(0, h.velocity + m.dv)
-        elif kind == "course":
-            h.course = (h.course + sign_t * STEP) % (2 * math.pi)
-            ship.face(ship.heading + sign_t * STEP)  # the bow turns with the course
+        elif kind == "course" or kind == LATE:
+            turn = (sign_t if kind == "course" else sign_l) * STEP
+            h.course = (h.course + turn) % (2 * math.pi)
+            ship.face(ship.heading + turn)  # the bow turns with the course
         else:
             ship.face(ship.heading + sign_f * STEP)
-    begin = h.velocity
+    if begin < 0:
+        begin = h.velocity
     drifted = 0
     if lost_at >= 0:
         h.out_of_control = True
-        drifted = random_movement(b, ship, h, lost_cost, begin, trace)
+        # "each hex moved also counts against the movement limit of the beginning velocity"
+        drifted = random_movement(b, ship, h, lost_cost, begin - moved, trace)
     if ship.on_table and in_well(ship) is None:
-        _travel(b, ship, h, max(0, begin - drifted) * HEX_CM, m.ram, trace)
+        _travel(b, ship, h, max(0, begin - moved - drifted) * HEX_CM, m.ram, trace)
     ship.turned = abs(ship.heading - start_heading) > 1e-9
 
 

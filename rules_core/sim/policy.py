@@ -841,7 +841,9 @@ class StandardPolicy(Policy):
         # Far away: All Ahead Full closes the gap (no shooting lost, nothing in range).
         # The plan is weighed at the dice's average; a better roll is not used beyond it, a
         # worse one stops short. Only if that ends somewhere better than a normal move.
-        if dist > reach + 10.0 and not p.carrier:
+        if dist > reach + 10.0 and not p.carrier and not b.advanced:
+            # (under advanced movement every ship may push the plant and the order adds no
+            # dice, R-144: it would only forbid firing)
             aaf = limits(b, lead, o.AAF, False, AAF_DIE_AVERAGE * lead.spec.aaf_dice)
             aaf_score, aplan = self._best_move(b, lead, p, target, aaf, 0.0, False)
             if aaf_score > score:
@@ -912,11 +914,12 @@ class StandardPolicy(Policy):
                   ram: Ship | None) -> adv.Manoeuvre:
         """Advanced movement (R-141 – R-149): every velocity change, course change (up to three
         hexsides either way) and facing change (up to two) the thrust pays for, the pushed
-        points included on All Ahead Full, scored where it ends as a normal move is, less the
-        risks: losing control past the SOT (its chance × 3 of a score), an asteroid belt crossed
-        (the piloting roll's chance to fail × 1.5), a damaged plant
-        (× 0.6), a course that would leave the table even braking hard next round, and a
-        planet's interface zone and gravity."""
+        points included (any order but a hesitant ship's, R-144), and course changes of one or
+        two hexsides during the move (halfway, or a hex before its end), scored where each ends
+        as a normal move is, less the risks: losing control past the SOT (its chance × 3 of a
+        score), an asteroid belt crossed or moving onto the ship (the piloting roll's chance to
+        fail × 1.5), a damaged plant (× 0.6), a course that would leave the table even braking
+        hard next round, and a planet's interface zone and gravity."""
         h = adv.helm(b, ship)
         target = self.objective(b, ship)
         if target is None:
@@ -926,13 +929,14 @@ class StandardPolicy(Policy):
         thrust = adv.thrust_rating(b, ship)
         cap = adv.allowed(b, ship, order, hesitant)
         push_max = 0
-        if order == o.AAF and not hesitant:
+        if not hesitant:
             while push_max < 5 and adv.push_target(thrust, push_max + 1) > adv.AUTO:
                 push_max += 1
         sot = adv.ship_sot(b, ship)
         lock = order == o.LOCK_ON
         turns = (0,) if lock else (-3, -2, -1, 0, 1, 2, 3)
         facings = (0,) if lock else (-2, -1, 0, 1, 2)
+        lates = () if lock else (-2, -1, 1, 2)
         fire = 0.0 if order in (o.AAF, o.RELOAD) else 1.0
         torp = ship.torpedoes_ready and not hesitant
         cos, sin = math.cos, math.sin
@@ -943,62 +947,100 @@ class StandardPolicy(Policy):
         pts: list[tuple[float, float, float, float]] = []
         extra: list[float] = []
         moves: list[adv.Manoeuvre] = []
+
+        def leg_risk(x0: float, y0: float, x: float, y: float, v: int) -> float:
+            risk = 0.0
+            for t in planets:
+                if segment_point_distance(x0, y0, x, y, t.x, t.y) \
+                        <= t.r + ship.radius + adv.INTERFACE_CM:
+                    risk += 3.0
+            for t in belts:  # the piloting roll (R-147): its chance to fail
+                if segment_point_distance(x0, y0, x, y, t.x, t.y) <= t.r:
+                    miss = 1.0 - max(0.0, min(1.0, (skill - adv.asteroid_modifier(v)) / 10.0))
+                    risk += miss * 1.5
+            return risk
+
+        def rams(x0: float, y0: float, x: float, y: float) -> bool:
+            return ram is not None and ram.on_table and segment_point_distance(
+                x0, y0, x, y, ram.x, ram.y) <= ship.radius + ram.radius
+
+        def end_risk(x: float, y: float, course: float, v: int) -> float:
+            # next round, braking as hard as a hesitant ship may (half its thrust), it still
+            # moves this far along the course; the two rounds after, as far again
+            cx, cy = cos(course), sin(course)
+            coast = max(0, v - thrust // 2) * adv.HEX_CM
+            nx, ny = x + coast * cx, y + coast * cy
+            risk = 0.0
+            if not (0.0 <= nx <= width and 0.0 <= ny <= depth):
+                risk += 5.0
+            else:
+                coast2 = max(0, v - 2 * (thrust // 2)) * adv.HEX_CM + 5.0
+                fx, fy = nx + coast2 * cx, ny + coast2 * cy
+                if not (0.0 <= fx <= width and 0.0 <= fy <= depth):
+                    risk += 1.0
+            risk += 0.05 * max(0, v - 2 * max(thrust, 1))
+            for t in planets:
+                gap = _hypot(x - t.x, y - t.y) - t.r - ship.radius
+                if gap <= adv.INTERFACE_CM + adv.HEX_CM:
+                    risk += 3.0
+                elif gap <= adv.GRAVITY_CM:
+                    risk += 0.3
+            for t in belts:  # a moving belt that will move onto the ship (R-147)
+                if (t.vx or t.vy) and _hypot(x - t.x, y - t.y) > t.r \
+                        and _hypot(x - t.x - t.vx, y - t.y - t.vy) <= t.r:
+                    miss = 1.0 - max(0.0, min(1.0, (skill - adv.asteroid_modifier(v + 1))
+                                              / 10.0))
+                    risk += miss * 1.5
+            return risk
+
+        def add(cost: int, risk: float, x: float, y: float, bow: int,
+                m: adv.Manoeuvre) -> None:
+            if cost > cap + push_max:
+                return
+            r = risk
+            if cost > sot:
+                target_roll = adv.sot_target(sot, cost)
+                r += 3.0 * (1.0 - max(0.0, min(1.0, target_roll / 10.0)))
+            pushed = max(0, cost - cap)
+            if pushed:
+                keep = adv.push_target(thrust, pushed)
+                r += 0.6 * (1.0 - max(0.0, keep) / 10.0) + 0.05
+            m.push = pushed
+            face = ship.heading + bow * adv.STEP
+            pts.append((x, y, cos(face), sin(face)))
+            extra.append(r)
+            moves.append(m)
+
         for dv in range(-v0, cap + push_max + 1):
             v = v0 + dv
             dist = v * adv.HEX_CM
             step = adv.heading_cost(v)
             base = abs(dv) if not (dv < 0 and order == o.BURN_RETROS) else 0
+            free = step if order == o.NEW_HEADING else 0  # the first 45° of course
+            splits = sorted({j for j in (v // 2, v - 1) if j >= 1}) if v >= 2 else []
             for k in turns:
                 course = h.course + k * adv.STEP
                 cx, cy = cos(course), sin(course)
                 x, y = ship.x + dist * cx, ship.y + dist * cy
-                # next round, braking as hard as a hesitant ship may (half its thrust), it
-                # still moves this far along the course; the two rounds after, as far again
-                coast = max(0, v - thrust // 2) * adv.HEX_CM
-                nx, ny = x + coast * cx, y + coast * cy
-                risk = 0.0
-                if not (0.0 <= nx <= width and 0.0 <= ny <= depth):
-                    risk += 5.0
-                else:
-                    coast2 = max(0, v - 2 * (thrust // 2)) * adv.HEX_CM + 5.0
-                    fx, fy = nx + coast2 * cx, ny + coast2 * cy
-                    if not (0.0 <= fx <= width and 0.0 <= fy <= depth):
-                        risk += 1.0
-                risk += 0.05 * max(0, v - 2 * max(thrust, 1))
-                for t in planets:
-                    gap = _hypot(x - t.x, y - t.y) - t.r - ship.radius
-                    if gap <= adv.INTERFACE_CM + adv.HEX_CM:
-                        risk += 3.0
-                    elif gap <= adv.GRAVITY_CM:
-                        risk += 0.3
-                    if segment_point_distance(ship.x, ship.y, x, y, t.x, t.y) \
-                            <= t.r + ship.radius + adv.INTERFACE_CM:
-                        risk += 3.0
-                for t in belts:  # the piloting roll (R-147): its chance to fail
-                    if segment_point_distance(ship.x, ship.y, x, y, t.x, t.y) <= t.r:
-                        miss = 1.0 - max(0.0, min(1.0, (skill - adv.asteroid_modifier(v))
-                                                  / 10.0))
-                        risk += miss * 1.5
-                if ram is not None and ram.on_table and segment_point_distance(
-                        ship.x, ship.y, x, y, ram.x, ram.y) <= ship.radius + ram.radius:
+                risk = leg_risk(ship.x, ship.y, x, y, v) + end_risk(x, y, course, v)
+                if rams(ship.x, ship.y, x, y):
                     risk -= 2.0
-                kt = abs(k) * step - (step if k and order == o.NEW_HEADING else 0)
+                kt = abs(k) * step - (free if k else 0)
                 for f in facings:
-                    cost = base + kt + abs(f)
-                    if cost > cap + push_max:
-                        continue
-                    r = risk
-                    if cost > sot:
-                        target_roll = adv.sot_target(sot, cost)
-                        r += 3.0 * (1.0 - max(0.0, min(1.0, target_roll / 10.0)))
-                    pushed = max(0, cost - cap)
-                    if pushed:
-                        keep = adv.push_target(thrust, pushed)
-                        r += 0.6 * (1.0 - max(0.0, keep) / 10.0) + 0.05
-                    face = ship.heading + (k + f) * adv.STEP
-                    pts.append((x, y, cos(face), sin(face)))
-                    extra.append(r)
-                    moves.append(adv.Manoeuvre(dv, k, f, pushed, ram))
+                    add(base + kt + abs(f), risk, x, y, k + f, adv.Manoeuvre(dv, k, f, 0, ram))
+                # Seed 003: "Marcos moves four hexes forward and then makes a heading change"
+                for j in splits:
+                    x1, y1 = ship.x + j * adv.HEX_CM * cx, ship.y + j * adv.HEX_CM * cy
+                    r1 = leg_risk(ship.x, ship.y, x1, y1, v)
+                    rest = (v - j) * adv.HEX_CM
+                    for k2 in lates:
+                        c2 = course + k2 * adv.STEP
+                        x2, y2 = x1 + rest * cos(c2), y1 + rest * sin(c2)
+                        cost = base + kt + abs(k2) * step - (free if k2 and not k else 0)
+                        r2 = r1 + leg_risk(x1, y1, x2, y2, v) + end_risk(x2, y2, c2, v)
+                        if rams(ship.x, ship.y, x1, y1) or rams(x1, y1, x2, y2):
+                            r2 -= 2.0
+                        add(cost, r2, x2, y2, k + k2, adv.Manoeuvre(dv, k, 0, 0, ram, k2, j))
         if not moves:
             return adv.Manoeuvre(ram=ram)
         scores = self._scores(b, ship, p, target, pts, fire, torp)

@@ -70,12 +70,16 @@ def test_a_ship_keeps_its_velocity_and_spends_thrust_to_change_speed_course_and_
 
 def test_a_manoeuvre_is_trimmed_to_the_thrust_and_lock_on_does_not_turn(sim_catalog):
     # R-141, R-144. Seed 003: "the maximum number of Thrust Points that a player may spend in
-    # one turn"; hesitant ships half of it, Lock On no turn, no push without All Ahead Full.
+    # one turn"; hesitant ships half of it and no push, Lock On no turn. Seed 003: "he may
+    # push the powerplant" on any order (issue #31): thrust 4 + 3 pushed pays 2 + one 45° at
+    # velocity 6 (3) = 5, so the push needed is 1.
     b = battle(sim_catalog, [])
     s = b.sides[0][0]
     ready(b, s, 60.0, 40.0, 90.0, 4)
     m = adv.legal(b, s, adv.Manoeuvre(dv=2, turns=2, facing=1, push=3), None, False)
-    assert (m.dv, m.turns, m.facing, m.push) == (2, 0, 0, 0)  # dropped from the last part
+    assert (m.dv, m.turns, m.facing, m.push) == (2, 1, 0, 1)  # dropped from the last part
+    m = adv.legal(b, s, adv.Manoeuvre(dv=2, turns=2, facing=1, push=3), None, True)
+    assert (m.dv, m.turns, m.facing, m.push) == (2, 0, 0, 0)  # hesitant: 2 of thrust 4
     m = adv.legal(b, s, adv.Manoeuvre(dv=1, turns=1), o.LOCK_ON, False)
     assert (m.dv, m.turns) == (1, 0)
     m = adv.legal(b, s, adv.Manoeuvre(dv=4), None, True)
@@ -190,8 +194,10 @@ def test_all_ahead_full_pushes_the_plant_and_a_failure_costs_a_quarter_of_the_th
     assert h.plant_lost == 1 and adv.thrust_rating(b, s) == 3
     assert "damages it" in text(b)
     b.dice.assert_used_up()
-    # Without All Ahead Full no point is pushed.
-    assert adv.legal(b, s, adv.Manoeuvre(dv=6, push=2), None, False).push == 0
+    # Seed 003 ties the push to no order (issue #31, R-144): the damaged plant's thrust 3
+    # pushes 2 (a 6 or less) on any order but a hesitant ship's.
+    assert adv.legal(b, s, adv.Manoeuvre(dv=5, push=2), None, False).push == 2
+    assert adv.legal(b, s, adv.Manoeuvre(dv=5, push=2), None, True).push == 0
 
 
 def test_all_ahead_full_rolls_no_extra_dice_under_the_module(sim_catalog):
@@ -383,8 +389,9 @@ def test_gravity_pulls_ships_a_hex_toward_the_planet_and_speeds_those_falling_st
 
 def test_the_policy_turns_toward_the_enemy_and_does_not_fly_off_the_table(sim_catalog):
     # R-149: near the far edge at velocity 6 on a course off the table, the policy brakes or
-    # turns (it may not leave); an enemy on its beam is brought into its broadside.
-    b = battle(sim_catalog, [])
+    # turns (it may not leave); an enemy on its beam is brought into its broadside. It may push
+    # the plant on no order (seed 003, issue #31): it pushes 1, and the d10 (1) keeps the plant.
+    b = battle(sim_catalog, [1])
     s, e = b.sides[0][0], b.sides[1][0]
     ready(b, s, 90.0, 100.0, 90.0, 6)
     ready(b, e, 40.0, 60.0, 0.0, 0)

@@ -561,3 +561,119 @@ def test_r156_each_part_of_seed_003_left_out_quotes_the_seed():
                   "Marcos moves four hexes forward and then makes a heading change",
                   "move each asteroid one hex in the direction of its arrow"):
         assert quote in row and quote in text_003
+
+
+# --- still not played from seed 003: pushing the plant on any order (R-144) --------------------
+
+
+def test_r144_a_ship_on_no_order_pushes_the_plant(sim_catalog):
+    # Seed 003: "In cases where he needs more Thrust Points than he has, he may push the
+    # powerplant at the risk of breakdown" - no order asked. A cruiser of thrust 4 on no order
+    # accelerates from 0 to 6, pushing 2 (a 6 or less): 7 damages the plant (thrust 3, SOT 4),
+    # and "he must make both rolls": 6 spent needs 4 - 2 = 2 or less.
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [7, 2],
+                    options=SimOptions(movement="advanced"))
+    s = b.sides[0][0]
+    h = ready(b, s, 60.0, 20.0, 90.0, 0)
+    adv.move(b, s, adv.Manoeuvre(dv=6, push=2), None, False)
+    assert h.velocity == 6 and s.y == pytest.approx(50.0)
+    assert h.plant_lost == 1 and "pushes the plant for 2 thrust and damages it" in text(b)
+    b.dice.assert_used_up()
+
+
+def test_r144_the_standard_policy_pushes_on_no_order_when_it_pays(sim_catalog):
+    # R-149: the pushed points are weighed on every order a ship may push on, not only All
+    # Ahead Full. A cruiser at rest (thrust 4) with the enemy 25 cm dead ahead goes to
+    # velocity 5 on no order, pushing one point (an 8 or less keeps the plant).
+    from rules_core.sim.policy import StandardPolicy
+
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [],
+                    options=SimOptions(movement="advanced"))
+    s, e = b.sides[0][0], b.sides[1][0]
+    ready(b, s, 90.0, 15.0, 90.0, 0)
+    ready(b, e, 90.0, 40.0, 0.0, 0)
+    m = StandardPolicy().manoeuvre(b, s, None, False, None)
+    assert (m.dv, m.push) == (5, 1)
+    assert StandardPolicy().manoeuvre(b, s, None, True, None).push == 0  # hesitant
+
+
+# --- still not played from seed 003: heading changes during the move (R-141) -----------------
+
+
+def test_r141_a_heading_change_during_the_move(sim_catalog):
+    # Seed 003: "Marcos moves four hexes forward and then makes a heading change. At a
+    # velocity of 5, this will cost 2 Thrust Points ... Marcos now moves one last required
+    # hex". A cruiser at velocity 5 heading north moves 20 cm, turns 45° to starboard for 2
+    # points (SOT 5: no roll) and moves the last 5 cm on its new course, its bow with it.
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [],
+                    options=SimOptions(movement="advanced"))
+    s = b.sides[0][0]
+    h = ready(b, s, 60.0, 20.0, 90.0, 5)
+    m = adv.Manoeuvre(late_turns=-1, late_at=4)
+    assert adv.costs(m, 5, None) == [(adv.LATE, 2)]
+    adv.move(b, s, m, None, False)
+    assert s.x == pytest.approx(60.0 + 5.0 * math.sqrt(0.5))
+    assert s.y == pytest.approx(40.0 + 5.0 * math.sqrt(0.5))
+    assert math.degrees(h.course) == pytest.approx(45.0)
+    assert math.degrees(s.heading) % 360 == pytest.approx(45.0)
+    assert h.velocity == 5 and "SOT" not in text(b)
+    b.dice.assert_used_up()
+
+
+def belt_at(b: Battle, x: float, y: float) -> Terrain:
+    t = Terrain("asteroids", x, y, 8.0, name="asteroid belt")
+    b.terrain.append(t)
+    return t
+
+
+def test_r142_the_sot_roll_comes_where_a_heading_change_during_the_move_exceeds_it(sim_catalog):
+    # Seed 003: "At the point where the SOT is exceeded, make a Piloting skill roll." Thrust 8,
+    # SOT 7: +2 velocity (2) and two 45° of course at velocity 6 (3 each) after 2 hexes is 8.
+    # The belt the first 2 hexes enter is rolled first (1 + 2 threads it), then the SOT roll
+    # before the second heading change (6 or less: 6 holds); then 4 hexes east.
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [1, 6],
+                    options=SimOptions(movement="advanced"))
+    s = b.sides[0][0]
+    s.base_speed = 40
+    h = ready(b, s, 60.0, 20.0, 90.0, 4)
+    belt_at(b, 60.0, 30.0)
+    adv.move(b, s, adv.Manoeuvre(dv=2, late_turns=-2, late_at=2), None, False)
+    log = text(b)
+    assert log.index("threads") < log.index("exceeds its SOT of 7 and holds it")
+    assert (s.x, s.y) == (pytest.approx(80.0), pytest.approx(30.0))
+    assert h.velocity == 6 and math.degrees(h.course) % 360 == pytest.approx(0.0)
+    b.dice.assert_used_up()
+
+
+def test_r143_hexes_moved_before_losing_control_count_against_the_drift(sim_catalog):
+    # Seed 003: "Remember that each hex moved also counts against the movement limit of the
+    # beginning velocity, no matter what the ending velocity turns out to be." As above, but
+    # the SOT roll fails (7): the first heading change was made (course 45°), the second's 3
+    # points go to random movement; maneuvers it cannot pay for (8: 6 points) drift it a hex
+    # at a time, 6 - 2 = 4 hexes at most, so it ends 2 hexes north and 4 north-east.
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")),
+                    [1, 7, 8, 8, 8, 8, 8], options=SimOptions(movement="advanced"))
+    s = b.sides[0][0]
+    s.base_speed = 40
+    h = ready(b, s, 60.0, 20.0, 90.0, 4)
+    belt_at(b, 60.0, 30.0)
+    adv.move(b, s, adv.Manoeuvre(dv=2, late_turns=-2, late_at=2), None, False)
+    assert h.out_of_control and "loses control" in text(b)
+    assert s.x == pytest.approx(60.0 + 20.0 * math.sqrt(0.5))
+    assert s.y == pytest.approx(30.0 + 20.0 * math.sqrt(0.5))
+    b.dice.assert_used_up()
+
+
+def test_r149_the_standard_policy_turns_during_the_move_to_reach_a_flank(sim_catalog):
+    # R-149: the policy weighs heading changes during the move too. A cruiser at rest heading
+    # north, its enemy 30 cm to starboard and 25 cm ahead, turns 45° to starboard, moves a hex
+    # and turns 45° more: no turn made before moving ends where that move ends.
+    from rules_core.sim.policy import StandardPolicy
+
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [],
+                    options=SimOptions(movement="advanced"))
+    s, e = b.sides[0][0], b.sides[1][0]
+    ready(b, s, 90.0, 15.0, 90.0, 0)
+    ready(b, e, 120.0, 40.0, 0.0, 0)
+    m = StandardPolicy().manoeuvre(b, s, None, False, None)
+    assert (m.dv, m.turns, m.late_turns, m.late_at) == (2, -1, -1, 1)
