@@ -3,6 +3,7 @@
     python scripts/build_sim.py          # build if the sources changed since the last build
     python scripts/build_sim.py status   # say whether the compiled build is in use and current
     python scripts/build_sim.py clean    # remove the build: pure Python again
+    python scripts/build_sim.py current  # exit 0 if the build matches the sources, else 1
 
 scripts/setup.sh runs the first form (mypy, which holds mypyc, is in the project's `build`
 extra, not a run-time dependency). The extension modules go to build/mypyc/lib/ (C sources and
@@ -157,7 +158,8 @@ def build() -> int:
     compiled = _compiled_module()
     # What this build is compiled from, read before it starts.
     sources = compiled.source_hashes(dependencies())
-    print("build_sim: compiling the simulator with mypyc into build/mypyc/ (about a minute)")
+    print("build_sim: compiling the simulator with mypyc into build/mypyc/ (one to six "
+          "minutes, by the machine)")
     proc = subprocess.run([sys.executable, __file__, "_compile"], cwd=ROOT,
                           capture_output=True, text=True)
     files = module_files()
@@ -211,6 +213,8 @@ if __name__ == "__main__":
         _compile()
     elif arg == "clean":
         clean()
+    elif arg == "current":
+        sys.exit(0 if current() else 1)
     elif arg == "status":
         sys.path.insert(0, str(ROOT))
         sys.exit(status())
