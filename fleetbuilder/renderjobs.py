@@ -18,6 +18,8 @@ from django.conf import settings
 from django.db import models, transaction
 from django.utils import timezone
 
+from fleetbuilder import sharedstate
+
 # R-155: unfinished jobs of one kind (prints, or packs) a requester may have, and in all.
 MAX_ACTIVE_PER_OWNER = 3
 MAX_QUEUED = 200
@@ -154,8 +156,11 @@ class QueuedRender:
     def enqueue(self) -> None:
         """Send the job to the workers (outside any transaction: a worker may start at once)."""
         try:
+            sharedstate.check_up()  # Redis away a moment ago: fail now, wait for nothing
             self.task().apply_async((self.pk,))
-        except Exception:  # kombu's OperationalError and friends: the broker is away
+        except Exception as exc:  # kombu's OperationalError and friends: the broker is away
+            if sharedstate.is_outage(exc):
+                sharedstate.mark_down(exc)
             self.log.exception("%s: could not queue it", self.public_id)
             self.fail(self.unreachable)
 

@@ -84,6 +84,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "fleetbuilder.ops.middleware.RequestLogMiddleware",
+    # a Redis outage that reaches a view's caller: a 503 page in words (issue 34)
+    "fleetbuilder.sharedstate.SharedStateDownMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -318,13 +320,34 @@ if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
     raise ImproperlyConfigured(
         f"REDIS_URL must start with redis://, rediss:// or unix://, not {REDIS_URL!r}"
     )
+# Every Redis call has a deadline (issue 34), so a Redis that is down or frozen (SIGSTOP: its
+# port still accepts connections, nothing answers) holds no request for long:
+# - connect: 0.5 s. On a working network a connection to Redis takes a millisecond; past half
+#   a second it is down or unroutable.
+# - read: 1 s. Redis answers our calls (a counter, a token, at most a 1 MB cached replay or
+#   PDF) in milliseconds; a second without an answer means it is frozen or swamped.
+# - and a breaker per process (fleetbuilder/sharedstate.py): after one call fails for want of
+#   an answer, every call in that process fails at once for REDIS_RETRY_SECONDS (default 5),
+#   then one is tried again. So a request waits at most one timeout (1 s, under the 2 s goal)
+#   however many calls it makes. No retries: a failed call is reported, not repeated.
+# Pages that need Redis (log-in, sign-up, once-tokens, starting a run) answer a 503 saying so;
+# the rest (ship pages, the builder, saved fleets) go on without it (docs/operations.md).
+REDIS_CONNECT_TIMEOUT = float(os.environ.get("REDIS_CONNECT_TIMEOUT", "0.5"))
+REDIS_READ_TIMEOUT = float(os.environ.get("REDIS_READ_TIMEOUT", "1"))
+REDIS_RETRY_SECONDS = float(os.environ.get("REDIS_RETRY_SECONDS", "5"))
+if not (0 < REDIS_CONNECT_TIMEOUT <= 2 and 0 < REDIS_READ_TIMEOUT <= 2
+        and REDIS_RETRY_SECONDS >= 0):
+    raise ImproperlyConfigured(
+        "REDIS_CONNECT_TIMEOUT and REDIS_READ_TIMEOUT must be over 0 and at most 2 (seconds), "
+        "REDIS_RETRY_SECONDS 0 or more")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "fleetbuilder.sharedstate.GuardedRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "vc"),
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            "OPTIONS": {"socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                        "socket_timeout": REDIS_READ_TIMEOUT},
         }
     }
 else:
@@ -344,13 +367,21 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_CONNECTION_TIMEOUT = 3
+# The web tier publishes chunks with the same deadlines as the cache, and does not retry a
+# publish: a Redis that is away makes starting a run a 503 at once (nothing is kept), instead
+# of a request waiting through retries. No result backend: a chunk writes its result to the
+# database (CELERY_TASK_IGNORE_RESULT), so no request ever waits on one.
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_RESULT_BACKEND = None
 # A message a worker took but never acknowledged (its machine died) goes back to the queue
 # after this many seconds; a chunk takes under a second (one that takes longer is played again,
 # and counted once).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": envint("SIM_VISIBILITY_TIMEOUT", "60"),
-    "socket_connect_timeout": 3,
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+    # over kombu's 1 s BRPOP poll, so a worker's wait for work is never cut short
+    "socket_timeout": max(REDIS_READ_TIMEOUT, 1.5),
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_WORKER_SEND_TASK_EVENTS = False

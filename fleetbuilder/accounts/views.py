@@ -9,6 +9,8 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse_lazy
@@ -46,10 +48,14 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        user = form.save(commit=False)  # the password is hashed here, outside the transaction
+        # login() fires user_logged_in, which moves this browser's fleets to the account and
+        # clears axes' counts in Redis: if Redis fails there, the account, the session and the
+        # fleets are all as they were (a 503 page says so: fleetbuilder/sharedstate.py).
+        with transaction.atomic():
+            user.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.get_username()}: your account is ready.")
-        # login() fires user_logged_in, which moves this browser's fleets to the account.
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(_next_url(request))
     ctx = {"form": form, "next": _next_url(request),
            "browser_fleets": browser_fleet_count(request)}
@@ -95,6 +101,12 @@ class LoginView(auth_views.LoginView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         return {**super().get_context_data(**kwargs),
                 "browser_fleets": browser_fleet_count(self.request)}
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        # As at sign-up: a Redis outage in user_logged_in leaves the session and the browser's
+        # fleets as they were, and the player sees a 503 page saying so.
+        with transaction.atomic():
+            return super().form_valid(form)
 
 
 password_change = auth_views.PasswordChangeView.as_view(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import secrets
 from dataclasses import replace
@@ -39,6 +40,7 @@ from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from redis.exceptions import RedisError
 
 from fleetbuilder.cards import views as cards
 from fleetbuilder.catalog import editions
@@ -53,6 +55,8 @@ from .access import fleet_for_request, owner_token
 from .incoming import Arrival, UnknownEdition, arrive, edition_catalog
 from .models import DEFAULT_NAME, Fleet
 from .roster import roster_context
+
+log = logging.getLogger("fleetbuilder.fleets")
 
 ONCE_FIELD = "once"  # the token of a form that saves a fleet (see _save_copy)
 ONCE_SECONDS = 60 * 60
@@ -147,6 +151,22 @@ def _once_key(request: HttpRequest) -> str:
     return "fleets:once:" + hashlib.sha256(token.encode()).hexdigest()
 
 
+# Said when a form's once-token cannot be checked because the shared cache is away (issue 34).
+ONCE_UNCHECKED = ("Nothing was saved: the server cannot check right now that this form is "
+                  "sent only once, because its shared store is not answering. Please send it "
+                  "again in a minute.")
+
+
+def _forget_once(key: str) -> None:
+    """Free a once-token whose save failed, so the form can be sent again."""
+    if not key:
+        return
+    try:
+        cache.delete(key)
+    except RedisError:  # it expires after ONCE_SECONDS
+        log.warning("once-token not freed after a failed save")
+
+
 def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, done: str,
                back: str, note: str = "") -> HttpResponse:
     """Save ``fleet`` as a new fleet of this player, or go ``back`` saying why it cannot be.
@@ -169,20 +189,28 @@ def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, 
         messages.error(request, f"Nothing was saved: {exc.path} {exc.message}.")
         return redirect(back)
     key = _once_key(request)
-    if key and not cache.add(key, 0, ONCE_SECONDS):
+    try:
+        first = not key or cache.add(key, 0, ONCE_SECONDS)
+        earlier_pk = 0 if first else cache.get(key)
+    except RedisError:  # the token cannot be checked: save nothing rather than twice
+        messages.error(request, ONCE_UNCHECKED)
+        return redirect(back)
+    if not first:
         earlier = Fleet.objects.alive().owned_by(request.user, owner_token(request)) \
-            .filter(pk=cache.get(key) or 0).first()
+            .filter(pk=earlier_pk or 0).first()
         messages.info(request, "That was sent twice; the fleet is saved once.")
         return redirect(earlier or reverse("fleets:list"))
     try:
         with transaction.atomic():
             new = Fleet.from_core(fleet, catalog, **_owner_kwargs(request))
     except BaseException:
-        if key:
-            cache.delete(key)
+        _forget_once(key)
         raise
     if key:
-        cache.set(key, new.pk, ONCE_SECONDS)
+        try:
+            cache.set(key, new.pk, ONCE_SECONDS)
+        except RedisError:  # saved; a second sending finds the list instead of the fleet
+            log.warning("once-token not updated after saving fleet %s", new.pk)
     messages.success(request, done)
     if note:
         messages.info(request, note)
@@ -722,7 +750,12 @@ def _save_bundle(request: HttpRequest) -> HttpResponse:
                                 f"{', '.join(map(repr, unknown))}.")
         return redirect("fleets:import")
     key = _once_key(request)
-    if key and not cache.add(key, 0, ONCE_SECONDS):
+    try:
+        first = not key or cache.add(key, 0, ONCE_SECONDS)
+    except RedisError:  # the token cannot be checked: save nothing rather than twice
+        messages.error(request, ONCE_UNCHECKED)
+        return redirect("fleets:import")
+    if not first:
         messages.info(request, "That was sent twice; the fleets are saved once.")
         return redirect("fleets:list")
     owner = _owner_kwargs(request)
@@ -731,8 +764,7 @@ def _save_bundle(request: HttpRequest) -> HttpResponse:
             for arrival in arrivals:
                 Fleet.from_core(arrival.fleet, arrival.catalog, **owner)
     except BaseException:
-        if key:
-            cache.delete(key)
+        _forget_once(key)
         raise
     count = len(arrivals)
     messages.success(request, f"Imported {count} fleet{'s' if count != 1 else ''}.")

@@ -33,6 +33,7 @@ from django.db import connection, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from fleetbuilder import sharedstate
 from fleetbuilder.catalog import editions
 from fleetbuilder.ownership import OwnedQuerySet
 from rules_core import catalog as core
@@ -134,6 +135,7 @@ class Matchup(models.Model):
         """
         if not 1 <= battles <= MAX_BATTLES:
             raise ValueError(f"A run plays 1 to {MAX_BATTLES} battles.")
+        sharedstate.check_up()  # Redis away a moment ago: a 503 at once, nothing kept
         signed_in = owner is not None and owner.is_authenticated
         matchup = cls(
             public_id=secrets.token_urlsafe(16),
@@ -183,9 +185,12 @@ class Matchup(models.Model):
         from .tasks import play_chunk  # the task module imports this one
 
         try:
+            sharedstate.check_up()
             for index in range(self.chunks) if indexes is None else indexes:
                 play_chunk.apply_async((self.pk, index))
         except Exception as exc:  # kombu's OperationalError and friends: the broker is away
+            if sharedstate.is_outage(exc):
+                sharedstate.mark_down(exc)
             log.exception("simulator run %s: could not queue its chunks", self.public_id)
             self.fail("The simulator's queue could not be reached. Nothing was lost; start "
                       "the run again in a moment.")
@@ -345,14 +350,20 @@ class Matchup(models.Model):
         if not 0 <= index < self.battles:
             raise ValueError(f"This run has battles 1 to {self.battles}.")
         key = self._replay_key(index)
-        data = cache.get(key)
+        try:
+            data = cache.get(key)
+        except Exception:  # the cache is away: play it
+            data = None
         if data is None:
             catalog_a, catalog_b = self.catalogs()
             _, data = sim_replay.replay_battle(catalog_a, self.core_fleet("a"),
                                                self.core_fleet("b"), seed=self.seed,
                                                index=index, options=self.sim_options,
                                                catalog_b=catalog_b)
-            cache.set(key, data, REPLAY_CACHE_SECONDS)
+            try:
+                cache.set(key, data, REPLAY_CACHE_SECONDS)
+            except Exception:
+                log.warning("run %s: replay %s not kept in the cache", self.public_id, index + 1)
         return data
 
     def _replay_key(self, index: int) -> str:
