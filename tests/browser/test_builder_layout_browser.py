@@ -1,10 +1,14 @@
 """The builder's layout (issue 29 §2): on an empty fleet the problems are one line and the first
 Add button is on the first screen, at 1366×900 and at 1920×1080; on a laptop the ship list and
 the roster are both in sight whichever the player scrolls: the ship list's column stays on the
-screen (sticky) and scrolls on its own."""
+screen (sticky) and scrolls on its own. With UPDATE_SCREENSHOTS=1 it retakes
+docs/img/builder-compact-desktop.png and builder-compact-editor.png (1366×900)."""
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +18,13 @@ pytestmark = pytest.mark.browser
 
 LAPTOP = {"width": 1366, "height": 900}
 DESKTOP = {"width": 1920, "height": 1080}
+
+
+def screenshot(name: str) -> Path:
+    """Where a screenshot goes: docs/img only when asked, so a test run leaves the tree as is."""
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        return Path(__file__).resolve().parents[2] / "docs" / "img" / name
+    return Path(tempfile.gettempdir()) / f"fleetbuilder-{name}"
 
 
 def start(page: Page, url: str, size: str = "armada") -> int:
@@ -73,6 +84,7 @@ def test_the_ship_list_and_the_roster_stay_in_sight_on_a_laptop(
     forty_ships(start(page, live_catalog.url))
     page.reload()
     expect(page.locator("#unit-list > article")).to_have_count(20)
+    page.screenshot(path=str(screenshot("builder-compact-desktop.png")))
     ships, roster = page.locator("#add-ships"), page.locator("#unit-list")
     # Side by side, both on the first screen.
     assert in_view(page, ships.bounding_box()) and in_view(page, roster.bounding_box())
@@ -96,4 +108,11 @@ def test_the_ship_list_and_the_roster_stay_in_sight_on_a_laptop(
     side.evaluate("e => { e.scrollTop = 0; }")
     expect(page.locator(".shiplist__row button").first).to_be_in_viewport()
     expect(page.locator("#unit-19")).to_be_in_viewport()
+    # A squadron's editor open beside the list.
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator("#unit-1-edit").click()
+    expect(page.locator("#unit-1.unit--open li.escort")).to_have_count(3)
+    page.evaluate("window.scrollTo(0, 300)")
+    page.wait_for_timeout(100)
+    page.screenshot(path=str(screenshot("builder-compact-editor.png")))
     context.close()
