@@ -42,7 +42,12 @@ VERSION_CODE = 2  # the version new codes are written in; 1 is still read (R-161
 PREFIX = f"v{VERSION_CODE}."
 # A code travels in a URL path: stay well inside the 4 KB request line many servers allow.
 MAX_CODE_LENGTH = 3000
-MAX_PAYLOAD_BYTES = 64 * 1024  # the inflated compact JSON; a 100-unit fleet is far below it
+# The inflated compact JSON. Every fleet within the bounds of ``rules_core.limits`` fits: the
+# largest (100 units, 150 ships of 100-character slugs with 20 upgrades each, names and notes
+# of 4-byte characters) is 393 KB, and repeats so much that its code is 2,353 characters
+# (tests/security/test_sharecode_bounds.py). So a code the app makes, the app opens (issue 34);
+# the bound only stops a hand-made code from inflating without end (a "zip bomb").
+MAX_PAYLOAD_BYTES = 512 * 1024
 _CODE_RE = re.compile(r"^v(\d{1,4})\.([A-Za-z0-9_-]*)$")
 _SHIP, _SQUADRON = "s", "q"
 
@@ -91,10 +96,16 @@ def to_compact(fleet: Fleet) -> list[Any]:
 
 
 def encode(fleet: Fleet) -> str:
-    """The share code of ``fleet``; ShareCodeError if it is longer than MAX_CODE_LENGTH."""
-    payload = json.dumps(to_compact(fleet), ensure_ascii=False, separators=(",", ":"))
+    """The share code of ``fleet``; ShareCodeError, saying why, if ``decode`` would refuse it
+    (longer than MAX_CODE_LENGTH, or unpacking past MAX_PAYLOAD_BYTES)."""
+    payload = json.dumps(to_compact(fleet), ensure_ascii=False, separators=(",", ":")).encode()
+    if len(payload) > MAX_PAYLOAD_BYTES:  # only a fleet past the bounds of rules_core.limits
+        raise ShareCodeError(
+            f"This fleet is too big for a share code (it unpacks to {len(payload) // 1024} KB; "
+            f"the limit is {MAX_PAYLOAD_BYTES // 1024} KB). Share the link or the fleet file "
+            "instead.")
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
-    raw = packer.compress(payload.encode()) + packer.flush()
+    raw = packer.compress(payload) + packer.flush()
     code = PREFIX + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
     if len(code) > MAX_CODE_LENGTH:
         raise ShareCodeError(

@@ -74,7 +74,8 @@ def squadrons_of(escort: str, squadrons: int, size: int, **fields: Any) -> rf.Fl
 
 def issue_code(catalog: core.Catalog) -> str:
     """The issue's share code of about 420 characters: 100 squadrons × 32 escorts, 3,200 ships
-    (the escort with the shortest slug, so that it inflates to under the 64 KB cap)."""
+    (the escort with the shortest slug, so that it inflates to under the inflation cap and is
+    refused by the fleet bounds, R-95)."""
     escort = min((s for s in _faction(catalog).ships if s.is_escort), key=lambda s: len(s.slug))
     return sharecode.PREFIX + _pack(sharecode.to_compact(squadrons_of(escort.slug, 100, 32)))
 

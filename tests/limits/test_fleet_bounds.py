@@ -112,7 +112,7 @@ def test_a_deflate_bomb_is_refused_without_being_inflated(monkeypatch) -> None:
 
     monkeypatch.setattr(sharecode.zlib, "decompressobj", Spy)
     start = time.perf_counter()
-    with pytest.raises(sharecode.ShareCodeError, match="more than 64 KB"):
+    with pytest.raises(sharecode.ShareCodeError, match="more than 512 KB"):
         sharecode.decode(code)
     assert time.perf_counter() - start < bound(0.5)
     assert asked == [sharecode.MAX_PAYLOAD_BYTES, sharecode.MAX_PAYLOAD_BYTES]
@@ -222,7 +222,7 @@ def test_the_simulator_refuses_an_oversized_shared_fleet(catalog, client: Client
             "a_source": "shared"}
     for code, why in ((hostile.raw_code(hostile.over_ships(catalog)), "units[7].ships[10]"),
                       (hostile.raw_code(hostile.over_points(catalog)), "at most 5000"),
-                      (hostile.issue_code(catalog), "64 KB")):
+                      (hostile.issue_code(catalog), "units[0].ships: has 32 entries")):
         response = client.post("/simulator/", {**base, "a_share": code})
         assert response.status_code == 400
         assert why in response.content.decode()

@@ -125,7 +125,7 @@ def test_an_over_long_code_is_refused_before_it_is_unpacked() -> None:
 def test_a_decompression_bomb_is_refused() -> None:
     bomb = raw_code(b"[" + b" " * (2 * 1024 * 1024) + b"]")
     assert len(bomb) < sharecode.MAX_CODE_LENGTH  # it fits in a URL...
-    with pytest.raises(ShareCodeError, match="unpacks to more than 64 KB"):
+    with pytest.raises(ShareCodeError, match="unpacks to more than 512 KB"):
         decode(bomb)  # ...but is never inflated past the limit
 
 
