@@ -81,6 +81,11 @@ RANDOM_COST: Final = tuple(
 
 # Asteroids (seed 003): the piloting roll's modifier by velocity.
 ASTEROID_MODIFIER: Final = ((2, 0), (4, 1), (6, 2), (8, 3), (10, 4), (14, 5), (20, 6))  # 20+: +7
+# Asteroids in motion (seed 003's optional rule, R-147).
+ASTEROID_VELOCITY: Final = 1  # "the asteroid's velocity of 1"
+ASTEROID_LIFE: Final = 200  # "An asteroid can suffer 200 damage points before being pulverized"
+ASTEROID_CRASH: Final = 100  # "collision with one another (which will inflict 100 hits per
+# collision)"
 # The location of asteroid damage for a ship in random movement (d10).
 ASTEROID_LOCATION: Final = ((4, "Forward"), (6, "Left Forward"), (8, "Right Forward"),
                      (9, "Left Aft"), (10, "Right Aft"))
@@ -682,12 +687,14 @@ def accidental_collisions(b: Battle, rams: list[tuple[Ship, Ship]] | None = None
 # --- asteroids (R-147) -------------------------------------------------------------------------
 
 
-def asteroid_roll(b: Battle, ship: Ship, t: Terrain) -> None:
+def asteroid_roll(b: Battle, ship: Ship, t: Terrain, moving_belt: bool = False) -> None:
     """Entering an asteroid belt: a d10 plus the velocity modifier at or under the piloting
     skill passes; else damage as ramming an installation with the front (R-147). A ship out of
-    control rolls where it is struck (the blast marker's side)."""
+    control rolls where it is struck (the blast marker's side). A belt in motion that moves
+    onto the ship (``moving_belt``) adds its velocity of 1 to the ship's for the modifier and
+    strikes the side it came from; with asteroids in motion the belt takes the same hits."""
     h = helm(b, ship)
-    mod = asteroid_modifier(h.velocity)
+    mod = asteroid_modifier(h.velocity + (ASTEROID_VELOCITY if moving_belt else 0))
     skill = skill_of(b, ship)
     roll = d10(b)
     if roll + mod <= skill:
@@ -695,16 +702,120 @@ def asteroid_roll(b: Battle, ship: Ship, t: Terrain) -> None:
               f"{skill}).")
         return
     hits = collision_hits(mass_of(ship), h.velocity, 0, INSTALLATION)
-    side = "Forward"
-    if h.out_of_control:
-        side = asteroid_location(d10(b))
-    angle = ship.heading + _LOCATION_BEARING[side]
-    sx, sy = ship.x + 10.0 * math.cos(angle), ship.y + 10.0 * math.sin(angle)
+    if moving_belt:
+        side = "the side it came from"
+        sx, sy = ship.x - 2.0 * t.vx, ship.y - 2.0 * t.vy
+    else:
+        side = "Forward"
+        if h.out_of_control:
+            side = asteroid_location(d10(b))
+        angle = ship.heading + _LOCATION_BEARING[side]
+        sx, sy = ship.x + 10.0 * math.cos(angle), ship.y + 10.0 * math.sin(angle)
     points = hits_to_hull(hits)
     b.attack(ship, gunnery.damage_points, points, b.dice, attack="asteroids", source_xy=(sx, sy),
              log_as=(ship.side, f"{ship.label()} strikes an asteroid ({side}; rolled {roll} + "
                                 f"{mod}, skill {skill}) for {hits} hits, {points} damage: ")
              if b.logging else None)
+    if b.asteroids_moving:
+        _wear(b, t, hits, reroll=True)
+
+
+# --- asteroids in motion (seed 003's optional rule, R-147) -------------------------------------
+
+
+def asteroid_direction(roll: int) -> float:
+    """A d6 direction of travel, as the course of a hex map's six sides: 1 toward fleet B's
+    long edge, then clockwise seen from above with fleet A's edge nearest, 60° apart."""
+    return (math.pi / 2 - (roll - 1) * math.pi / 3) % (2 * math.pi)
+
+
+def _aim(t: Terrain, roll: int) -> None:
+    a = asteroid_direction(roll)
+    t.vx, t.vy = HEX_CM * math.cos(a), HEX_CM * math.sin(a)
+
+
+def set_asteroids_moving(b: Battle) -> None:
+    """Seed 003: "Before the game begins, simply roll a six-sided die to determine the
+    direction of travel of the entire field for the rest of the game": one d6 for every
+    asteroid belt on the table (R-147)."""
+    belts = [t for t in b.terrain if t.kind == "asteroids"]
+    if not belts:
+        return
+    roll = int(b.dice.d6())
+    for t in belts:
+        _aim(t, roll)
+    b.log(None, f"The asteroids drift 5 cm a round toward {roll} on the d6 "
+          f"({math.degrees(asteroid_direction(roll)):.0f}°).")
+
+
+def _wear(b: Battle, t: Terrain, hits: int, reroll: bool) -> None:
+    """The hits a belt takes: at 200 it is pulverized and removed; a belt that survives a
+    collision rolls a new direction at its next move (R-147)."""
+    if t not in b.terrain:
+        return
+    total = b.asteroid_hits.get(t, 0) + hits
+    b.asteroid_hits[t] = total
+    if total >= ASTEROID_LIFE:
+        b.terrain.remove(t)
+        if t in b.asteroid_reroll:
+            b.asteroid_reroll.remove(t)
+        b.log(None, f"The {t.name} is pulverized ({total} hits).")
+    elif reroll and t not in b.asteroid_reroll:
+        b.asteroid_reroll.append(t)
+
+
+def move_asteroids(b: Battle) -> None:
+    """Seed 003: "At the end of each Movement Phase, move each asteroid one hex in the
+    direction of its arrow" (R-147): at the start of the End Phase, before gravity, each belt
+    in placement order rolls a new direction if a collision asked for one, then moves 5 cm; a
+    ship whose centre it newly covers makes the asteroid roll with 1 added to its velocity for
+    the modifier ("If a collision happens, the ship takes damage on the side from which the
+    asteroid came"). Then belts that have come to overlap collide: 100 hits each, and new
+    directions at their next move, rolled again there while they would all go the same way.
+    A belt whose centre leaves the table is gone."""
+    if not b.asteroids_moving:
+        return
+    belts = [t for t in b.terrain if t.kind == "asteroids" and (t.vx or t.vy)]
+    if not belts:
+        return
+    again = b.asteroid_reroll
+    b.asteroid_reroll = []
+    rolls: list[int] = []
+    for t in belts:
+        if t in again:
+            roll = int(b.dice.d6())
+            rolls.append(roll)
+            _aim(t, roll)
+    if len(rolls) >= 2 and len(set(rolls)) == 1:
+        b.asteroid_reroll = [t for t in again if t in b.terrain]  # "new directions must be
+        # rolled in the next turn"
+    before = {id(t): (t.x, t.y) for t in belts}
+    for t in belts:
+        if t not in b.terrain:
+            continue
+        t.x += t.vx
+        t.y += t.vy
+        for side in b.sides:
+            for s in side:
+                if not s.on_table or in_well(s) is not None:
+                    continue
+                x0, y0 = before[id(t)]
+                if _hypot(s.x - x0, s.y - y0) > t.r >= _hypot(s.x - t.x, s.y - t.y):
+                    asteroid_roll(b, s, t, moving_belt=True)
+        if not b.on_table(t.x, t.y):
+            b.terrain.remove(t)
+            b.log(None, f"The {t.name} drifts off the table.")
+    belts = [t for t in belts if t in b.terrain]
+    for i in range(len(belts)):
+        for j in range(i + 1, len(belts)):
+            p, q = belts[i], belts[j]
+            if p not in b.terrain or q not in b.terrain:
+                continue
+            (px, py), (qx, qy) = before[id(p)], before[id(q)]
+            if _hypot(p.x - q.x, p.y - q.y) < p.r + q.r <= _hypot(px - qx, py - qy):
+                b.log(None, f"The {p.name} and the {q.name} collide.")
+                _wear(b, p, ASTEROID_CRASH, reroll=True)
+                _wear(b, q, ASTEROID_CRASH, reroll=True)
 
 
 # --- planets (R-148) ---------------------------------------------------------------------------
@@ -861,7 +972,8 @@ def gravity_pull(b: Battle) -> None:
 
 
 def end_of_movement(b: Battle) -> None:
-    """The End Phase's first step under the module: gravity, the rams reached this round, then
-    accidental collisions (R-145, R-146, R-148)."""
+    """The End Phase's first step under the module: asteroids in motion, gravity, the rams
+    reached this round, then accidental collisions (R-145 – R-148)."""
+    move_asteroids(b)
     gravity_pull(b)
     accidental_collisions(b, resolve_rams(b))

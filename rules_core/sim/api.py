@@ -13,6 +13,7 @@ SCORINGS = ("core", "faq")
 TERRAINS = ("none", "section13", "void", "voidscape")
 TABLES = ("patrol", "skirmish", "battle", "armada")
 MOVEMENTS = ("standard", "advanced")  # "advanced": seed 003's vector movement (R-140)
+ASTEROIDS = ("still", "moving")  # "moving": seed 003's asteroids in motion (R-147)
 MAX_ROUNDS_LIMIT = 50
 # The policies by name, which SimOptions checks: rules_core.sim.policy.POLICIES is this same
 # dict, typed there. The policy module registers its own on import; the package imports it, so
@@ -38,6 +39,7 @@ class SimOptions:
     policy_a: str = "standard"  # names in POLICY_REGISTRY (rules_core.sim.policy.POLICIES)
     policy_b: str = "standard"
     movement: str = "standard"  # "standard" (seed 000 §5) | "advanced" (seed 003, R-140)
+    asteroids: str = "still"  # "still" | "moving" (seed 003's optional rule, advanced only)
 
     def __post_init__(self) -> None:
         if not isinstance(self.max_rounds, int) or isinstance(self.max_rounds, bool) \
@@ -49,6 +51,10 @@ class SimOptions:
             raise ValueError(f"terrain must be one of {', '.join(TERRAINS)}")
         if self.movement not in MOVEMENTS:
             raise ValueError(f"movement must be one of {', '.join(MOVEMENTS)}")
+        if self.asteroids not in ASTEROIDS:
+            raise ValueError(f"asteroids must be one of {', '.join(ASTEROIDS)}")
+        if self.asteroids == "moving" and self.movement != "advanced":
+            raise ValueError("moving asteroids are seed 003's: they need advanced movement")
         if self.table is not None and self.table not in TABLES:
             raise ValueError(f"table must be one of {', '.join(TABLES)} (or null)")
         for name in (self.policy_a, self.policy_b):
@@ -62,6 +68,8 @@ class SimOptions:
             # Standard movement is left out, so options stored before the advanced module
             # (R-140) and their cache keys read the same.
             del data["movement"]
+        if data["asteroids"] == "still":
+            del data["asteroids"]  # likewise from before moving asteroids (R-147)
         return data
 
     @classmethod
@@ -74,7 +82,7 @@ class SimOptions:
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown simulator option(s): {', '.join(map(str, unknown))}")
-        for key in ("scoring", "terrain", "policy_a", "policy_b", "movement"):
+        for key in ("scoring", "terrain", "policy_a", "policy_b", "movement", "asteroids"):
             if key in data and not isinstance(data[key], str):
                 raise ValueError(f"{key} must be a string")
         if "table" in data and data["table"] is not None and not isinstance(data["table"], str):

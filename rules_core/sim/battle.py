@@ -158,6 +158,11 @@ class Battle:
         # Seed 003's vector movement (R-140): each ship's velocity and course between rounds.
         self.advanced = options.movement == "advanced"
         self.helms: dict[Ship, advanced_movement.Helm] = {}
+        # Seed 003's asteroids in motion (R-147): the hits each belt has taken, and the belts
+        # that roll a new direction at their next move.
+        self.asteroids_moving = options.asteroids == "moving"
+        self.asteroid_hits: dict[Terrain, int] = {}
+        self.asteroid_reroll: list[Terrain] = []
         if deploy:
             self.deploy()
             if options.terrain != "none":
@@ -166,6 +171,8 @@ class Battle:
                 for side in self.sides:
                     for s in side:
                         advanced_movement.helm(self, s)  # R-141: the starting velocity
+                if self.asteroids_moving:
+                    advanced_movement.set_asteroids_moving(self)
 
     # --- log ---------------------------------------------------------------------------------
 

@@ -677,3 +677,91 @@ def test_r149_the_standard_policy_turns_during_the_move_to_reach_a_flank(sim_cat
     ready(b, e, 120.0, 40.0, 0.0, 0)
     m = StandardPolicy().manoeuvre(b, s, None, False, None)
     assert (m.dv, m.turns, m.late_turns, m.late_at) == (2, -1, -1, 1)
+
+
+# --- still not played from seed 003: asteroids in motion (R-147) ------------------------------
+
+MOVING = SimOptions(movement="advanced", asteroids="moving")
+
+
+def test_r147_the_asteroids_move_a_hex_each_end_phase_and_roll_for_the_ships_they_reach(
+        sim_catalog):
+    # Seed 003: "Before the game begins, simply roll a six-sided die to determine the direction
+    # of travel of the entire field"; "At the end of each Movement Phase, move each asteroid
+    # one hex in the direction of its arrow. If it enters a hex with a ship in it, add the
+    # asteroid's velocity of 1 to that of the ship to find the Piloting Skill Roll modifier".
+    # A d6 of 1 sends both belts toward fleet B's edge; the one below a cruiser at velocity 4
+    # (skill 5) moves onto it: 4 + the modifier for 5 (+2) fails where +1 would pass, and it
+    # takes the installation's damage, 2 tons x 10 x 4 // 3 = 20 hits, from behind.
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")),
+                    [1, 4, 4], options=MOVING)
+    s = b.sides[0][0]
+    ready(b, s, 60.0, 42.0, 0.0, 4)
+    belt, far = belt_at(b, 60.0, 30.0), belt_at(b, 150.0, 60.0)
+    adv.set_asteroids_moving(b)
+    adv.end_of_movement(b)
+    assert (belt.x, belt.y) == (pytest.approx(60.0), pytest.approx(35.0))
+    assert (far.x, far.y) == (pytest.approx(150.0), pytest.approx(65.0))
+    assert "strikes an asteroid (the side it came from; rolled 4 + 2, skill 5) for 20 hits, " \
+        "2 damage" in text(b)
+    # "this direction of travel must be re-rolled for an asteroid that survives a collision
+    # with a ship": at its next move it rolls again (4: toward fleet A's edge), and moves on.
+    assert b.asteroid_hits[belt] == 20 and b.asteroid_reroll == [belt]
+    adv.move_asteroids(b)
+    assert (belt.x, belt.y) == (pytest.approx(60.0), pytest.approx(30.0))
+    assert (far.x, far.y) == (pytest.approx(150.0), pytest.approx(70.0))
+    b.dice.assert_used_up()
+
+
+def test_r147_asteroids_that_meet_collide_and_two_collisions_pulverize_them(sim_catalog):
+    # Seed 003: "If two or more asteroids end their movement in the same hex, consider it a
+    # collision. During the next asteroid Movement Phase, roll new directions of travel for
+    # each asteroid. If the results of the roll would send them all in the same direction, new
+    # directions must be rolled in the next turn." "An asteroid can suffer 200 damage points
+    # before being pulverized ... by collision with one another (which will inflict 100 hits
+    # per collision)".
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")),
+                    [3, 3, 1, 4], options=MOVING)
+    p, q = belt_at(b, 60.0, 60.0), belt_at(b, 81.0, 60.0)
+    adv._aim(p, 2)  # 30°
+    adv._aim(q, 5)  # 210°
+    adv.move_asteroids(b)
+    assert "collide" in text(b) and b.asteroid_hits == {p: 100, q: 100}
+    assert b.asteroid_reroll == [p, q]
+    adv.move_asteroids(b)  # both roll 3: the same direction, so they roll again next time
+    assert b.asteroid_reroll == [p, q]
+    assert math.degrees(math.atan2(p.vy, p.vx)) == pytest.approx(-30.0)
+    adv.move_asteroids(b)  # 1 and 4: apart at last
+    assert b.asteroid_reroll == [] and p.vy > 0 > q.vy
+    b.dice.assert_used_up()
+    b.asteroid_hits[p] = 150
+    adv._wear(b, p, adv.ASTEROID_CRASH, reroll=True)
+    assert p not in b.terrain and "pulverized" in text(b)
+
+
+def test_r147_moving_asteroids_are_an_option_of_advanced_movement():
+    # Seed 003: "Truly adventurous players may put the asteroid field in motion": an option,
+    # off by default and left out of stored options, and seed 003's (advanced movement) only.
+    assert SimOptions().asteroids == "still" and "asteroids" not in SimOptions().to_dict()
+    assert SimOptions.from_dict({"movement": "advanced", "asteroids": "moving"}).to_dict()[
+        "asteroids"] == "moving"
+    with pytest.raises(ValueError, match="advanced"):
+        SimOptions(asteroids="moving")
+    with pytest.raises(ValueError, match="asteroids"):
+        SimOptions(movement="advanced", asteroids="spinning")
+
+
+def test_r147_whole_battles_play_with_the_asteroids_in_motion(catalog_real):
+    from rules_core.sample_fleets import sample_fleet
+    from rules_core.sim import play_battle
+
+    a = sample_fleet(catalog_real, "imperial-navy", "skirmish")
+    bf = sample_fleet(catalog_real, "orks", "skirmish")
+    moved = 0
+    for i in range(4):
+        r = play_battle(catalog_real, a, bf, seed=7, index=i, log=True,
+                        options=SimOptions(movement="advanced", asteroids="moving",
+                                           terrain="section13"))
+        assert r.rounds >= 1
+        moved += sum(1 for e in r.log or [] if "The asteroids drift" in e.text)
+    assert moved >= 1

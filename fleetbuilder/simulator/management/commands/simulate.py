@@ -1,6 +1,6 @@
 """``python manage.py simulate A.json B.json [--battles N] [--seed S] [--json] [--workers W]
 [--log] [--terrain T] [--scoring S] [--rounds R] [--table T] [--policy-a P] [--policy-b P]
-[--movement M]`` (contract 3).
+[--movement M] [--asteroids still|moving]`` (contract 3).
 
 Plays fleet A against fleet B; exit 0 with the summary (``--json``: contract 3's shape), 2 on
 unusable input with a one-line reason on stderr. ``--log`` prints the log of the first battle
@@ -24,7 +24,7 @@ from fleetbuilder.fleets.fleetfile import FleetFileError, read_fleet, under_edit
 from rules_core.catalog import Catalog
 from rules_core.fleet import Fleet
 from rules_core.sim import POLICIES, SimError, SimOptions, play_battle, simulate
-from rules_core.sim.api import MOVEMENTS, SCORINGS, TABLES, TERRAINS
+from rules_core.sim.api import ASTEROIDS, MOVEMENTS, SCORINGS, TABLES, TERRAINS
 
 MAX_WORKERS = 64
 
@@ -56,6 +56,9 @@ class Command(BaseCommand):
                             help="how fleet B is played")
         parser.add_argument("--movement", choices=MOVEMENTS, default="standard",
                             help="standard (§5) or advanced (seed 003's vector movement, R-140)")
+        parser.add_argument("--asteroids", choices=ASTEROIDS, default="still",
+                            help="still, or moving (seed 003's optional rule, with --movement "
+                                 "advanced; R-147)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["battles"] < 1 or options["battles"] > 1_000_000:
@@ -66,7 +69,8 @@ class Command(BaseCommand):
             sim_options = SimOptions(max_rounds=options["rounds"], scoring=options["scoring"],
                                      terrain=options["terrain"], table=options["table"],
                                      policy_a=options["policy_a"], policy_b=options["policy_b"],
-                                     movement=options["movement"])
+                                     movement=options["movement"],
+                                     asteroids=options["asteroids"])
         except ValueError as exc:
             self.fail(str(exc))
         fleet_a, catalog, note_a = self.read(options["fleet_a"])
