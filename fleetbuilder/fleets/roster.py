@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.urls import reverse
+
 from fleetbuilder.catalog import editions
 from rules_core import catalog as core
 from rules_core import fleet as rf
@@ -16,7 +18,7 @@ from rules_core.chatlist import lineup
 from rules_core.validator import Problem, ShipReport, ValidationReport, catalog_index, validate
 
 from .models import Fleet
-from .sheet import meter, problem_rows
+from .sheet import Stat, meter, problem_rows, ship_stats
 
 
 @dataclass
@@ -29,6 +31,28 @@ class RosterShip:
     admiral: str = ""
     problems: tuple[Problem, ...] = ()
     anchor: str = ""
+    profile: core.ShipProfile | None = None
+    faction: str = ""  # the slug of the faction whose list holds the profile
+
+    @property
+    def stats(self) -> list[Stat]:
+        """The builder's stat line (Ld, speed, shields, armour, turrets) and the hull, with the
+        upgrades' changes in (issue 29 §8: the shared page showed only Ld)."""
+        if self.profile is None:
+            return []
+        hull = self.profile.hull + self.report.effects.get("hull", 0)
+        return [*ship_stats(self.profile, self.report), Stat("Hull", "Hull", str(hull))]
+
+    @property
+    def weapons(self) -> tuple[core.Weapon, ...]:
+        return self.profile.weapons if self.profile else ()
+
+    @property
+    def profile_url(self) -> str:
+        """The ship's page in the catalogue; "" for a ship the catalogue lacks."""
+        if self.profile is None or not self.faction:
+            return ""
+        return reverse("catalog:ship", args=[self.faction, self.slug])
 
 
 @dataclass
@@ -63,7 +87,7 @@ def build_roster(fleet: rf.Fleet, catalog: core.Catalog,
     def ship(i: int, j: int | None, slug: str, upgrades: tuple[str, ...],
              ship_report: ShipReport, admiral: str | None = None) -> RosterShip:
         entry = idx.ships.get(slug)
-        profile = entry[0] if entry else None
+        profile, faction = entry if entry else (None, None)
         named: list[tuple[str, int | None]] = [
             (idx.upgrades[u].name, idx.upgrades[u].points) if u in idx.upgrades
             else (u, None) for u in upgrades]
@@ -78,6 +102,7 @@ def build_roster(fleet: rf.Fleet, catalog: core.Catalog,
             problems=report.problems_for(i, j) if j is not None else tuple(
                 p for p in report.problems if p.unit == i and p.ship is None),
             anchor=f"unit-{i}" if j is None else f"unit-{i}-ship-{j}",
+            profile=profile, faction=faction.slug if faction else "",
         )
 
     units = []
