@@ -27,6 +27,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.timing import bound
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = ROOT / ".venv" / "bin"
 PYTHON = str(VENV_BIN / "python") if (VENV_BIN / "python").exists() else sys.executable
@@ -39,6 +41,9 @@ def free_port() -> int:
 
 
 def wait_for(predicate: Callable[[], Any], timeout: float, what: str, every: float = 0.2) -> Any:
+    """``predicate()``'s first true value, polled until ``timeout`` (stretched by the machine's
+    load: tests/support/timing.py) runs out."""
+    timeout = bound(timeout)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
@@ -131,7 +136,7 @@ class Browser:
         req = urllib.request.Request(self.base + path, data=body, method=method,
                                      headers=headers or {})
         try:
-            with self.opener.open(req, timeout=30) as response:
+            with self.opener.open(req, timeout=bound(30)) as response:
                 return response.status, dict(response.headers), response.read()
         except urllib.error.HTTPError as error:
             return error.code, dict(error.headers), error.read()

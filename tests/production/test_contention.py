@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.timing import bound
+
 from .conftest import Browser, wait_for
 
 pytestmark = pytest.mark.production
@@ -115,7 +117,7 @@ def test_players_sign_up_log_in_and_build_while_a_heavy_preview_and_cards_run(
     for job in jobs:
         job.start()
     for job in jobs:
-        job.join(120)
+        job.join(bound(120))
     assert len(results) == 2 + 4 + 4 + 8
     failed = [(what, status) for what, status in results if not 200 <= status < 400]
     assert failed == []
