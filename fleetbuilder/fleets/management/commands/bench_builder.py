@@ -124,7 +124,7 @@ class Command(BaseCommand):
         others = {}
         reset(armada_units(catalog, 150))
         response = client.post(url, data, headers=headers)  # refused: past the bound
-        assert b"alert" in response.content
+        assert b"Not added" in response.content  # said in the live region and the bar
         others["add-ship refused at the bound"] = answer_size(response)
         units = armada_units(catalog, ships)
         reset(units)
