@@ -5,9 +5,12 @@
 on every host shares the counts), and past ``RATE_LIMITS["cards"]`` requests in a window answers
 429 with ``Retry-After`` and a message a player understands (htmx gets just the message). A
 client is a signed-in player's account, else the client address as login throttling sees it
-(``accounts.lockout.client_address``, which honours ``TRUSTED_PROXY_COUNT``). A limit of 0 turns
-that limit off. When the cache cannot be reached the request is served: these limits protect
-the CPU, and refusing everyone would be worse.
+(``accounts.lockout.client_address``, which honours ``TRUSTED_PROXY_COUNT``). An account's
+requests count against its address too, at ``RATE_LIMIT_ADDRESS_FACTOR`` times the limit, so
+accounts made for free at one address do not multiply its allowance (issue 34). A scope may
+have its own window (``RATE_LIMIT_WINDOWS``). A limit of 0 turns that limit off. When the
+cache cannot be reached the request is served: these limits protect the CPU, and refusing
+everyone would be worse.
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ WHAT = {
     "import": "imports",
     "sharecode": "share-code pages",
     "replay": "battle replays",
+    "signup": "new accounts",
+    "password": "password checks",
+    "login": "failed log-ins",
 }
 
 
@@ -44,40 +50,81 @@ def client_key(request: HttpRequest) -> str:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return f"user:{user.pk}"
+    return address_key(request)
+
+
+def address_key(request: HttpRequest) -> str:
     return f"addr:{client_address(request) or 'unknown'}"
 
 
 def _limit(scope: str) -> tuple[int, int]:
-    limits = getattr(settings, "RATE_LIMITS", {})
-    return int(limits.get(scope, 0)), max(1, int(getattr(settings, "RATE_LIMIT_WINDOW", 60)))
+    """(requests a client may make, window in seconds) for ``scope``."""
+    limits: dict[str, int] = getattr(settings, "RATE_LIMITS", {})
+    windows: dict[str, int] = getattr(settings, "RATE_LIMIT_WINDOWS", {})
+    window = windows.get(scope) or int(getattr(settings, "RATE_LIMIT_WINDOW", 60))
+    return int(limits.get(scope, 0)), max(1, window)
+
+
+def _address_factor() -> int:
+    return max(1, int(getattr(settings, "RATE_LIMIT_ADDRESS_FACTOR", 2)))
 
 
 def _now() -> float:
     return time.time()
 
 
-def hit(request: HttpRequest, scope: str) -> int:
-    """Count this request; 0 if it may go on, else the seconds until the window ends."""
+def _counters(request: HttpRequest, scope: str) -> list[tuple[str, int]]:
+    """(who, limit) pairs a request counts against: the client (account, else address) at the
+    scope's limit and, for an account, its address too at ``RATE_LIMIT_ADDRESS_FACTOR`` times
+    it, so free accounts made from one address do not multiply its allowance (issue 34)."""
+    limit, _ = _limit(scope)
+    who = client_key(request)
+    counters = [(who, limit)]
+    if not who.startswith("addr:"):
+        counters.append((address_key(request), limit * _address_factor()))
+    return counters
+
+
+def _key(scope: str, who: str, start: int) -> str:
+    return f"ratelimit:{scope}:{hashlib.sha256(who.encode()).hexdigest()[:32]}:{start}"
+
+
+def _count(request: HttpRequest, scope: str, *, add: bool, cost: int = 1) -> int:
     limit, window = _limit(scope)
     if limit <= 0:
         return 0
     now = _now()
     start = int(now // window) * window
-    who = hashlib.sha256(client_key(request).encode()).hexdigest()[:32]
-    key = f"ratelimit:{scope}:{who}:{start}"
+    over = False
     try:
-        cache.add(key, 0, timeout=window + 5)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # the key expired between add and incr
-            cache.set(key, 1, timeout=window + 5)
-            count = 1
+        for who, most in _counters(request, scope):
+            key = _key(scope, who, start)
+            if add:
+                cache.add(key, 0, timeout=window + 5)
+                try:
+                    count = cache.incr(key, cost)
+                except ValueError:  # the key expired between add and incr
+                    cache.set(key, cost, timeout=window + 5)
+                    count = cost
+                over = over or count > most
+            else:
+                over = over or int(cache.get(key) or 0) >= most
     except Exception:
         logger.warning("rate limit %s not counted: the cache is unreachable", scope)
         return 0
-    if count <= limit:
-        return 0
-    return max(1, math.ceil(start + window - now))
+    return max(1, math.ceil(start + window - now)) if over else 0
+
+
+def hit(request: HttpRequest, scope: str, cost: int = 1) -> int:
+    """Count this request (as ``cost`` requests: a replay of big fleets costs more); 0 if it
+    may go on, else the seconds until the window ends."""
+    return _count(request, scope, add=True, cost=max(1, cost))
+
+
+def peek(request: HttpRequest, scope: str) -> int:
+    """Like ``hit`` without counting: for limits on what succeeds (sign-ups) or fails (log-ins),
+    counted afterwards with ``hit``."""
+    return _count(request, scope, add=False)
 
 
 def _minutes(seconds: int) -> str:
@@ -91,7 +138,9 @@ def refused(request: HttpRequest, scope: str, retry_after: int) -> HttpResponse:
     """The 429 answer: a page, or for htmx only its message; ``Retry-After`` in seconds."""
     limit, window = _limit(scope)
     message = (f"Too many {WHAT.get(scope, 'requests')} from you: at most {limit} every "
-               f"{_minutes(window)}. Please wait {_minutes(retry_after)} and try again.")
+               f"{_minutes(window)} (a network address shared by several accounts may make "
+               f"{_address_factor()} times as many). Please wait {_minutes(retry_after)} and "
+               "try again.")
     template = "ratelimited.html#message" if getattr(request, "htmx", False) \
         else "ratelimited.html"
     response = render(request, template, {"message": message}, status=429)

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "fleetbuilder.analysis",
     "fleetbuilder.battlepack",
     "fleetbuilder.api",
+    "fleetbuilder.ops",  # health checks, request logs, backups (no models)
     "ninja",  # its Swagger UI files come from our static files, not a CDN
     "axes",
 ]
@@ -410,8 +411,19 @@ RATE_LIMITS = {
     "import": envint("RATE_LIMIT_IMPORT", "30"),  # import previews and saves (POST)
     "sharecode": envint("RATE_LIMIT_SHARECODE", "120"),  # /fleets/code/<code>/ and its cards
     "replay": envint("RATE_LIMIT_REPLAY", "20"),  # battle replays played (not cached), R-154
+    # Issue 34: accounts made, current-password checks, failed log-ins, each from one client,
+    # in windows of their own (below). Axes' 10 failures per username and address stay.
+    "signup": envint("RATE_LIMIT_SIGNUP", "10"),  # accounts made from one address, an hour
+    "password": envint("RATE_LIMIT_PASSWORD", "10"),  # password change, account deletion
+    "login": envint("RATE_LIMIT_LOGIN_FAILURES", "30"),  # from one address, any usernames
 }
-if RATE_LIMIT_WINDOW < 1 or min(RATE_LIMITS.values()) < 0:
-    raise ConfigError("RATE_LIMIT_WINDOW must be 1 or more, and RATE_LIMIT_* 0 or more")
+RATE_LIMIT_WINDOWS = {"signup": 3600, "password": 900, "login": 900}
+# An account's requests count against its client address too, at this many times the limit:
+# free accounts made at one address do not multiply its allowance, and a club's players
+# behind one address still have room (R-96).
+RATE_LIMIT_ADDRESS_FACTOR = envint("RATE_LIMIT_ADDRESS_FACTOR", "2")
+if RATE_LIMIT_WINDOW < 1 or min(RATE_LIMITS.values()) < 0 or RATE_LIMIT_ADDRESS_FACTOR < 1:
+    raise ConfigError("RATE_LIMIT_WINDOW and RATE_LIMIT_ADDRESS_FACTOR must be 1 or more, and "
+                      "RATE_LIMIT_* 0 or more")
 # A fleet stored before the bounds of R-95 and past them answers 422 with the reason, not 500.
 MIDDLEWARE = [*MIDDLEWARE, "fleetbuilder.fleets.limits.StoredFleetOverBounds"]

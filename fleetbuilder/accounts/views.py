@@ -18,8 +18,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from fleetbuilder import ratelimit
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.http import AuthenticatedHttpRequest
+from fleetbuilder.ratelimit import rate_limit
 
 from .forms import DeleteAccountForm, EmailForm, LoginForm, ResetForm, SignUpForm
 from .signals import browser_owner_token
@@ -46,8 +48,11 @@ def _next_url(request: HttpRequest) -> str:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(settings.LOGIN_REDIRECT_URL)
+    if request.method == "POST" and (wait := ratelimit.peek(request, "signup")):
+        return ratelimit.refused(request, "signup", wait)  # accounts made at this address
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        ratelimit.hit(request, "signup")  # counted as the visitor it is before logging in
         user = form.save(commit=False)  # the password is hashed here, outside the transaction
         # login() fires user_logged_in, which moves this browser's fleets to the account and
         # clears axes' counts in Redis: if Redis fails there, the account, the session and the
@@ -81,6 +86,7 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
 @login_required
 @sensitive_post_parameters("password")
 @require_http_methods(["GET", "POST"])
+@rate_limit("password", methods=("POST",))  # each sending checks the current password
 def delete_account(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Delete the account and everything it owns, after the password is given again."""
     form = DeleteAccountForm(request.POST or None, user=request.user)
@@ -102,6 +108,18 @@ class LoginView(auth_views.LoginView):
         return {**super().get_context_data(**kwargs),
                 "browser_fleets": browser_fleet_count(self.request)}
 
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # Failed log-ins from one address, whatever the usernames (issue 34); axes counts
+        # them per username and address.
+        if wait := ratelimit.peek(request, "login"):
+            return ratelimit.refused(request, "login", wait)
+        response: HttpResponse = super().post(request, *args, **kwargs)
+        return response
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        ratelimit.hit(self.request, "login")
+        return super().form_invalid(form)
+
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         # As at sign-up: a Redis outage in user_logged_in leaves the session and the browser's
         # fleets as they were, and the player sees a 503 page saying so.
@@ -109,8 +127,10 @@ class LoginView(auth_views.LoginView):
             return super().form_valid(form)
 
 
-password_change = auth_views.PasswordChangeView.as_view(
-    success_url=reverse_lazy("accounts:password_change_done"))
+# Each sending checks the current password: limited as guesses are (issue 34).
+password_change = rate_limit("password", methods=("POST",))(
+    auth_views.PasswordChangeView.as_view(  # type: ignore[arg-type]
+        success_url=reverse_lazy("accounts:password_change_done")))
 password_change_done = auth_views.PasswordChangeDoneView.as_view()
 password_reset = auth_views.PasswordResetView.as_view(
     form_class=ResetForm,

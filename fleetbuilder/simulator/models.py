@@ -50,6 +50,7 @@ MAX_BATTLES = 10_000
 DEFAULT_BATTLES = 500
 MAX_SEED = 2**63 - 1
 REPLAY_CACHE_SECONDS = 6 * 3600
+REPLAY_SHIPS_PER_COUNT = 60
 
 
 def random_seed() -> int:
@@ -365,6 +366,14 @@ class Matchup(models.Model):
             except Exception:
                 log.warning("run %s: replay %s not kept in the cache", self.public_id, index + 1)
         return data
+
+    @property
+    def replay_cost(self) -> int:
+        """What one battle of this run played in a request counts against the replay limit
+        (R-154, issue 34): one for every REPLAY_SHIPS_PER_COUNT ships on the table, so two
+        150-ship fleets (about 2 s of CPU) count 5, two club fleets 1."""
+        ships = sum(rf.parse_fleet(doc).ship_count for doc in (self.fleet_a, self.fleet_b))
+        return max(1, -(-ships // REPLAY_SHIPS_PER_COUNT))
 
     def _replay_key(self, index: int) -> str:
         return f"sim-replay:{sim_replay.FORMAT}:{self.public_id}:{index}:{self._versions()}"

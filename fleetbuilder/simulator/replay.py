@@ -176,23 +176,62 @@ class RoundStill:
         return f"{self.heading}: the table as it ends"
 
 
-def replay_context(data: dict[str, Any]) -> dict[str, Any]:
-    """The page: the first step's map (for the player), every log line, and each round's last
-    step as a still (for reading without JavaScript)."""
+# A page draws at most this many ships in its round-by-round stills (issue 34): a battle of
+# two small fleets keeps every round on one page; one of two 150-ship fleets shows a round or
+# two a page, with links to the others, so no page costs more than about 0.3 s and 500 KB.
+STILL_SHIPS_PER_PAGE = 400
+
+
+@dataclass(frozen=True)
+class RoundPage:
+    first: int  # the round the page starts at (its ?rounds=)
+    last: int
+    current: bool
+
+    @property
+    def label(self) -> str:
+        name = "Set-up" if self.first == 0 else f"Round {self.first}"
+        return name if self.first == self.last else f"{name}–{self.last}"
+
+
+def _drawn(frame: dict[str, Any]) -> int:
+    """Ships a still of ``frame`` draws: those on the table."""
+    return sum(1 for state in frame["ships"] if state is not None and
+               STATUS_WORDS.get(state[6], "") not in ("destroyed", "disengaged"))
+
+
+def replay_context(data: dict[str, Any], first_round: int = 0) -> dict[str, Any]:
+    """The page: the first step's map (for the player), every log line, and the last step of
+    each round from ``first_round`` as a still (for reading without JavaScript), as many
+    rounds as STILL_SHIPS_PER_PAGE allows; ``round_pages`` leads to the others."""
     frames = frames_at(data)
     shapes = ship_shapes(data)
     lines = [Line(i, f["round"], f["phase"], f["side"], f["text"]) for i, f in enumerate(frames)]
     rounds: dict[int, list[Line]] = {}
     for line in lines:
         rounds.setdefault(line.round, []).append(line)
-    stills = []
+    # Cut the rounds into pages by the ships their stills draw.
+    pages: list[list[int]] = []
+    drawn = 0
     for number, round_lines in sorted(rounds.items()):
+        cost = _drawn(frames[round_lines[-1].step])
+        if not pages or drawn + cost > STILL_SHIPS_PER_PAGE:
+            pages.append([])
+            drawn = 0
+        pages[-1].append(number)
+        drawn += cost
+    shown = next((page for page in pages if first_round in page), pages[0] if pages else [])
+    stills = []
+    for number in shown:
+        round_lines = rounds[number]
         last = frames[round_lines[-1].step]
         heading = "Set-up" if number == 0 else f"Round {number}"
         # A still shows the round's end, with every shot of the round drawn on it.
         shots = [v for ln in round_lines for v in frames[ln.step]["volleys"]]
         stills.append(RoundStill(number, heading,
                                  map_at(data, {**last, "volleys": shots}, shapes), round_lines))
+    round_pages = [RoundPage(page[0], page[-1], page is shown) for page in pages] \
+        if len(pages) > 1 else []
     return {"shapes": shapes, "first_map": map_at(data, frames[0], shapes), "lines": lines,
-            "stills": stills, "rounds": [s.number for s in stills],
+            "stills": stills, "rounds": sorted(rounds), "round_pages": round_pages,
             "phase_words": PHASE_WORDS}

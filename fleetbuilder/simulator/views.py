@@ -205,7 +205,7 @@ def _battle_log_wait(request: HttpRequest, run: Matchup) -> int:
     number = battle_number(request.GET.get("battle"))
     if not 1 <= number <= run.battles or run.has_battle(number - 1):
         return 0
-    return ratelimit.hit(request, "replay")
+    return ratelimit.hit(request, "replay", run.replay_cost)
 
 
 def _run_ctx(request: HttpRequest, run: Matchup, is_owner: bool) -> dict[str, Any]:
@@ -290,7 +290,7 @@ def _replay_wait(request: HttpRequest, run: Matchup, battle: int) -> int:
     limit (R-154); one from the cache costs nothing and is not counted."""
     if not 1 <= battle <= run.battles or run.has_replay(battle - 1):
         return 0
-    return ratelimit.hit(request, "replay")
+    return ratelimit.hit(request, "replay", run.replay_cost)
 
 
 @require_GET
@@ -306,7 +306,11 @@ def replay(request: HttpRequest, public_id: str, battle: int) -> HttpResponse:
     except SimError as exc:
         ctx["error"] = f"This battle cannot be replayed: {exc}"
         return render(request, REPLAY, ctx, status=409)
-    ctx.update(result=data["result"], **replay_context(data))
+    try:
+        first_round = int(request.GET.get("rounds", "0"))
+    except ValueError:
+        first_round = 0
+    ctx.update(result=data["result"], **replay_context(data, first_round))
     return render(request, REPLAY, ctx)
 
 
