@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import export, views
 
 app_name = "accounts"
 
@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.account, name="account"),
     path("signup/", views.signup, name="signup"),
     path("delete/", views.delete_account, name="delete"),
+    path("export.zip", export.export_account, name="export"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", views.password_change, name="password_change"),

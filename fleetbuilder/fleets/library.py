@@ -333,6 +333,7 @@ def empty_trash(request: HttpRequest) -> HttpResponse:
 MAX_BUNDLE_FLEETS = 100
 MAX_BUNDLE_MEMBER_BYTES = 256 * 1024  # each fleet file, unpacked (as an uploaded file)
 ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")  # a zip with files, an empty zip
+ACCOUNT_MEMBER = "account.json"  # fleetbuilder/accounts/export.py: read by the player only
 
 
 class BundleProblem(ValueError):
@@ -352,6 +353,7 @@ def bundle_members(data: bytes) -> list[tuple[str, str]]:
         raise BundleProblem("The .zip file is damaged.") from None
     members = [info for info in infos if not info.is_dir()
                and not info.filename.startswith("__MACOSX/")
+               and info.filename != ACCOUNT_MEMBER  # a player's export: the record, not a fleet
                and not info.filename.rsplit("/", 1)[-1].startswith(".")]
     if not members:
         raise BundleProblem("The .zip file holds no fleet files.")
