@@ -13,6 +13,8 @@ from tests.importers.test_battlescribe import orks_roster
 from .test_axe_browser import Walk, axe_context
 from .test_events_browser import DESKTOP, PHONE, _user, log_in, press, tab_to
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_a_rosz_roster_is_imported_by_keyboard_with_axe_clean(
