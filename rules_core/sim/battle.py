@@ -38,9 +38,9 @@ from .state import (
 from .terrain import (
     SEED001_TERRAINS,
     drift_bodies,
+    in_well,
     orbit_explosion,
     place_terrain,
-    in_well,
     well_edge,
     wreck_drifts,
 )
