@@ -41,7 +41,9 @@ BOX = "\u2610"
 # The stat line and the critical checklist are set in DejaVu Sans Mono on a fixed character grid
 # (cards.css sizes the font so the grid spans the card): a line of text each, aligned without a
 # table, where a table would cost WeasyPrint a laid-out cell per value.
-STAT_LABEL_CHARS = 8
+# Nine label characters a cell, so that the seven of SHIELDS and TURRETS keep a space from the
+# cell's borders on both sides (issue 29 §10: with eight they touched the left one).
+STAT_LABEL_CHARS = 9
 STAT_VALUE_CHARS = 4
 
 
@@ -58,7 +60,7 @@ def stat_text(block: ShipBlock, leadership: int | None) -> tuple[str, str]:
     cells = (("SPEED", f"{s.speed_cm}"), ("TURNS", f"{s.turns}°"), ("LD", f"{ld}"),
              ("SHIELDS", f"{s.shields}"), ("HULL", f"{s.hull}"), ("ARMOR", f"{s.armor}+"),
              ("TURRETS", f"{s.turrets}"), ("BASE", f"{s.base_mm}"))
-    labels = "".join(k.center(STAT_LABEL_CHARS) for k, _ in cells)
+    labels = "".join(_centre(k, STAT_LABEL_CHARS) for k, _ in cells)
     values = "".join(_centre(v, STAT_VALUE_CHARS) for _, v in cells)
     return labels, values
 
@@ -274,11 +276,40 @@ def hull_boxes(track: HullTrack) -> str:
     return str(macro(track))
 
 
+def roster_density(roster: Roster) -> str:
+    """Denser type for a poker roster with much to say, so that it stays on its one card (issue
+    29 §10: five units, their problems and the faction's rules spilled onto a second card with
+    two lines on it). The estimates are millimetres of the card's 82, fitted to rosters of every
+    faction's sample fleets cut to 3 to 25 units (within 5 mm); a roster too long even for
+    "tight" runs on to a second card at the plain size, well filled."""
+    problem_chars = sum(len(p.message) for p in (*roster.errors, *roster.warnings))
+    rule_chars = sum(len(name) + len(text) + 2 for name, text in roster.faction_rules)
+    link = 1 if roster.share_url else 0
+    units = len(roster.lines)
+    plain = 17.2 + 5.85 * units + 0.14 * problem_chars + 0.032 * rule_chars + 10 * link
+    if plain <= ROSTER_ROOM_MM:
+        return ""
+    dense = 22.5 + 3.5 * units + 0.11 * problem_chars + 0.017 * rule_chars + 9.7 * link
+    if dense <= ROSTER_ROOM_MM:
+        return "dense"
+    tight = 22.7 + 3.0 * units + 0.11 * problem_chars + 0.007 * rule_chars + 9.6 * link
+    # Too long for one card whatever the type: two cards at the plain size, the second well
+    # filled, rather than tight type and a second card holding two lines.
+    return "tight" if tight <= ROSTER_ROOM_MM + 5 else ""
+
+
+ROSTER_ROOM_MM = 77  # of the card's 82 mm inside its margins: room for the estimates' error
+ROSTER_DENSITY_CLASSES = {"": "", "dense": " roster--dense",
+                          "tight": " roster--dense roster--tight"}
+
+
 def document_html(roster: Roster, cards: list[Card], *, layout: str, ink_saver: bool,
                   advanced_movement: bool = False) -> str:
     """The whole document: the roster page, then the cards."""
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}")
+    density = roster_density(roster) if layout == "poker" else ""
     return ENV.get_template("document.html").render(
         roster=roster, cards=cards, layout=layout, ink_saver=ink_saver,
-        advanced_movement=advanced_movement)
+        advanced_movement=advanced_movement,
+        roster_density_class=ROSTER_DENSITY_CLASSES[density])
