@@ -79,7 +79,6 @@ INSTALLED_APPS = [
     "fleetbuilder.battlepack",
     "fleetbuilder.api",
     "fleetbuilder.ops",  # health checks, request logs, backups (no models)
-    "fleetbuilder.ops",  # health checks, request logs, backups (no models)
     "ninja",  # its Swagger UI files come from our static files, not a CDN
     "axes",
 ]
