@@ -18,3 +18,6 @@ urlpatterns = [
     path("", include("fleetbuilder.ops.urls")),  # /healthz
     path("", include("fleetbuilder.catalog.urls")),
 ]
+
+# Every uncaught exception: a 503 in words when the database is away, else the 500 page.
+handler500 = "fleetbuilder.ops.outage.server_error"

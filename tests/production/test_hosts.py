@@ -173,6 +173,7 @@ class WebHost:
     host: Host
     base: str
     log: Path
+    process: subprocess.Popen[Any]
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +208,7 @@ def web(network: Network, data: DataHost, tmp_path_factory: pytest.TempPathFacto
 
     try:
         wait_for(up, 60, "gunicorn on the web host")
-        yield WebHost(host, base, log)
+        yield WebHost(host, base, log, server)
     finally:
         stop(server)
 
@@ -425,3 +426,64 @@ def test_the_network_is_torn_down_with_its_hosts(network: Network) -> None:
             ["ip", "-n", host.netns, "-4", "addr", "show", "eth0"], capture_output=True,
             text=True).stdout
 
+
+def test_postgresql_restarted_while_a_player_edits_keeps_every_acknowledged_edit(
+        web: WebHost, data: DataHost) -> None:
+    """A player adds ships one after another while PostgreSQL stops and starts again: each edit
+    is acknowledged (a redirect) or refused with the 503 page in words; every acknowledged one
+    is in the fleet afterwards, and the same gunicorn serves again without a restart."""
+    player = Browser(web.base)
+    status, headers, body = player.post_form("/fleets/new/", {
+        "name": "Through the outage", "faction": "imperial-navy", "variant": "",
+        "game_size": "skirmish"})
+    assert status == 302, body[:1000]
+    fleet = headers["Location"].split("#")[0].split("?")[0]
+    status, _, page = player.get(fleet)
+    assert status == 200
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert token
+
+    answers: list[tuple[float, int, bytes]] = []
+
+    def add_ship() -> int:
+        status, _, body = player.request(
+            "POST", fleet + "add-ship/", {"ship": "lunar-class-cruiser",
+                                          "csrfmiddlewaretoken": token.group(1).decode()},
+            headers={"Referer": web.base + fleet})
+        answers.append((time.monotonic(), status, body))
+        return status
+
+    def acknowledged() -> int:
+        return sum(1 for _, status, _ in answers if status == 302)
+
+    while acknowledged() < 5:
+        assert add_ship() == 302, answers[-1][2][:1000]
+    stopped = time.monotonic()
+    data.stop_postgres("fast")  # sessions cut, connections refused from now on
+    refused_at = time.monotonic()
+    while time.monotonic() - refused_at < 3:
+        add_ship()
+        time.sleep(0.1)
+    data.start_postgres()
+    started = time.monotonic()
+    ok = wait_for(lambda: add_ship() == 302, 30, "an edit acknowledged after the restart",
+                  every=0.1)
+    first_after = time.monotonic() - started
+    for _ in range(4):
+        assert add_ship() == 302, answers[-1][2][:1000]
+
+    statuses = [status for _, status, _ in answers]
+    refused = [(status, body) for _, status, body in answers if status != 302]
+    assert refused and ok, statuses
+    for status, body in refused:
+        assert status == 503, (status, body[:2000])
+        assert b"The database that keeps fleets" in body and b"Traceback" not in body, body
+    units = len(player.json(fleet + "export.json")["units"])
+    assert acknowledged() <= units <= len(answers), (acknowledged(), units, statuses)
+    assert web.process.poll() is None  # the same gunicorn, never restarted
+    health = json.loads(player.get("/healthz")[2])  # no workers in this test: a 503 for them
+    assert health["checks"]["database"] == "ok", health
+    print(f"\nPostgreSQL restart: {len(answers)} edits sent, {acknowledged()} acknowledged "
+          f"and all {units} units there afterwards; {len(refused)} answered 503 in words "
+          f"while it was away ({started - stopped:.1f} s); the first edit after it came back "
+          f"was acknowledged {first_after:.1f} s later, with no restart of the app")
