@@ -42,7 +42,7 @@ from rules_core.validator import check_points_bound, validate
 from . import pdfcache
 from .models import PrintJob
 from .paper import default_paper
-from .preview import PreviewError, page_thumbnails
+from .preview import PreviewError, page_picture
 
 LAYOUT_CHOICES = (
     ("poker", "Poker cards", "One 63 × 88 mm card a page, for a card printer or a print shop."),
@@ -62,6 +62,7 @@ FALSE_VALUES = ("", "0", "off", "false", "no")
 # Issue 17: a print of more cards than this renders on the task queue. Never more than R-95's
 # bound on what one request may render; the workers take any fleet the fleet bounds allow.
 SYNC_MAX_CARDS = min(30, MAX_CARDS_PER_PDF)
+MAX_PREVIEW_PAGE = SYNC_MAX_CARDS + 2  # a previewed print's pages: its roster and its cards
 CACHE_CONTROL = "private, no-cache"  # the browser may keep it, and asks again with its ETag
 
 
@@ -98,7 +99,7 @@ def _not_modified(request: HttpRequest | None, key: str) -> HttpResponse | None:
 def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_saver: bool,
                  share_url: str | None, request: HttpRequest | None = None,
                  name: str = "", advanced_movement: bool = False,
-                 preview: bool = False) -> HttpResponse:
+                 preview: bool = False, page: int = 1) -> HttpResponse:
     """The ship cards of a contract-1 fleet document as a PDF download, computed with the
     catalogue of the edition the document names (the loaded one if it names none: a saved
     list of a development state; callers resolve R-161 for lists from outside).
@@ -108,8 +109,8 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
     with a ``request`` to own it, queued as a ``PrintJob`` (a redirect to its page). An unknown
     layout or a document that is not a fleet file is a 400 with the reason.
     ``advanced_movement`` prints each ship's thrust rating and SOT (R-141). ``preview``
-    answers a PNG of the first pages instead (the print page's thumbnails), cached beside the
-    PDF; a big print has none (404).
+    answers a PNG of page ``page`` instead (the print page's preview, a whole page to read),
+    cached beside the PDF; a big print, or a page past the last, has none (404).
     """
     if layout not in LAYOUTS:
         return HttpResponseBadRequest(
@@ -118,7 +119,8 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
                                                            advanced_movement))
     pdf_key = key
     if preview:  # its own key, so its own ETag
-        key = pdfcache.PREFIX + hashlib.sha256(f"{pdf_key}:preview".encode()).hexdigest()
+        key = pdfcache.PREFIX + hashlib.sha256(
+            f"{pdf_key}:preview:{page}".encode()).hexdigest()
     if (not_modified := _not_modified(request, key)) is not None:
         return not_modified
     if (cached := pdfcache.get(key)) is not None:
@@ -154,9 +156,9 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
             report=report, advanced_movement=advanced_movement)
         pdfcache.put(pdf_key, pdf)  # the Download that follows is answered from the cache
         try:
-            png = page_thumbnails(pdf)
+            png = page_picture(pdf, page)
         except PreviewError:
-            raise Http404("No preview can be drawn here.") from None
+            raise Http404("No preview of that page can be drawn.") from None
         pdfcache.put(key, png)
         return _preview(png, key)
     pdf = render_cards(catalog, fleet, layout=layout, ink_saver=ink_saver,
@@ -203,11 +205,15 @@ def pdf_for_query(request: HttpRequest, document: dict[str, Any], *, name: str,
     if preview not in TRUE_VALUES + FALSE_VALUES:
         return HttpResponseBadRequest(f"preview must be 1 or 0, not {preview[:20]!r}.",
                                       content_type="text/plain")
+    page = request.GET.get("page", "") or "1"
+    if not (page.isascii() and page.isdigit() and 1 <= int(page) <= MAX_PREVIEW_PAGE):
+        return HttpResponseBadRequest(f"page must be 1 to {MAX_PREVIEW_PAGE}, not "
+                                      f"{page[:20]!r}.", content_type="text/plain")
     return pdf_response(document, filename=card_filename(name),
                         layout=request.GET.get("layout", "poker"),
                         ink_saver=ink in TRUE_VALUES, share_url=share_url, request=request,
                         name=name, advanced_movement=movement == "advanced",
-                        preview=preview in TRUE_VALUES)
+                        preview=preview in TRUE_VALUES, page=int(page))
 
 
 @require_GET
@@ -292,6 +298,10 @@ def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
         "qr_note": qr_note,
         "big_print": big_print_note(card_count) if card_count > SYNC_MAX_CARDS else "",
         "preview": card_count <= SYNC_MAX_CARDS,  # a big print renders on the workers
+        # the print's pages for each layout: the roster, then a card a page or nine a sheet
+        # (a very long roster may take one more poker card: the preview's Next finds it)
+        "page_counts": {"poker": 1 + card_count, "a4": 1 + -(-card_count // 9),
+                        "letter": 1 + -(-card_count // 9)},
     }
     response = render(request, "cards/options.html", ctx)
     patch_vary_headers(response, ("Accept-Language",))

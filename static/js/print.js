@@ -26,18 +26,48 @@
     return plain ? plain[1] : "cards.pdf";
   }
 
-  // The preview follows the options: its picture is drawn from the same PDF.
+  // The preview (issue 29 §10): one whole page of the same PDF, as a print dialog shows it;
+  // Previous and Next turn the pages, and it follows the options.
   var preview = document.querySelector("[data-print-preview]");
   var picture = preview && preview.querySelector("img");
   if (picture) {
-    picture.addEventListener("load", function () { preview.classList.remove("print-preview--busy"); });
-    picture.addEventListener("error", function () { preview.hidden = true; });
-    form.addEventListener("change", function () {
+    var sheet = preview.querySelector("[data-print-sheet]");
+    var prev = preview.querySelector("[data-print-prev]");
+    var next = preview.querySelector("[data-print-next]");
+    var full = preview.querySelector("[data-print-full]");
+    var pageNumber = 1;
+    var layout = function () { return new FormData(form).get("layout") || "poker"; };
+    var pages = function () { return Number(preview.getAttribute("data-pages-" + layout())) || 1; };
+    var show = function () {
       var query = new URLSearchParams(new FormData(form));
       query.set("preview", "1");
+      query.set("page", String(pageNumber));
+      var url = form.action + "?" + query.toString();
       preview.classList.add("print-preview--busy");
-      picture.src = form.action + "?" + query.toString();
+      picture.src = url;
+      picture.alt = "Page " + pageNumber + " of the PDF as it will print, in the layout chosen above.";
+      full.href = url;
+      sheet.className = "print-preview__sheet print-preview__sheet--" + layout();
+      preview.querySelector("[data-print-page]").textContent = String(pageNumber);
+      preview.querySelector("[data-print-pages]").textContent = String(pages());
+      prev.disabled = pageNumber <= 1;
+      next.disabled = pageNumber >= pages();
+    };
+    picture.addEventListener("load", function () { preview.classList.remove("print-preview--busy"); });
+    picture.addEventListener("error", function () {
+      if (pageNumber > 1) {  // past the last page (a long roster counted short): back one
+        pageNumber -= 1;
+        preview.setAttribute("data-pages-" + layout(), String(pageNumber));
+        show();
+      } else {
+        preview.hidden = true;
+      }
     });
+    prev.addEventListener("click", function () { if (pageNumber > 1) { pageNumber -= 1; show(); } });
+    next.addEventListener("click", function () { if (pageNumber < pages()) { pageNumber += 1; show(); } });
+    preview.querySelector("[data-print-turn]").hidden = false;
+    form.addEventListener("change", function () { pageNumber = 1; show(); });
+    show();
   }
 
   form.addEventListener("submit", function (event) {

@@ -23,14 +23,14 @@ def test_the_print_page_is_busy_until_the_pdf_downloads(browser: Browser, live_c
     page.get_by_role("link", name="Print cards").click()
     expect(page.get_by_label("US Letter sheets")).to_be_checked()  # from the browser's locale
 
-    # The preview's page thumbnails follow the options.
+    # The preview's page follows the options (issue 29 §10: one whole page, page 1 first).
     picture = page.locator("[data-print-preview] img")
-    expect(picture).to_have_attribute("src", re.compile(r"layout=letter&preview=1$"))
+    expect(picture).to_have_attribute("src", re.compile(r"layout=letter\S*&preview=1&page=1$"))
     expect(picture).to_have_js_property("complete", True)
     assert picture.evaluate("img => img.naturalWidth") > 200
     page.get_by_label("Poker cards").check()
     expect(picture).to_have_attribute("src", re.compile(r"layout=poker&movement=standard"
-                                                        r"&preview=1$"))
+                                                        r"&preview=1&page=1$"))
     expect(page.locator("[data-print-preview]")).not_to_have_class(re.compile("busy"))
     page.get_by_label("US Letter sheets").check()
 

@@ -64,50 +64,47 @@ def test_a_shared_fleets_print_page_checks_it_too(client: Client, fleet: Fleet) 
     assert 'id="layout-letter" checked' in page
 
 
-# --- the preview's page thumbnails ----------------------------------------------------------
+# --- the preview: one whole page to read (issue 29 §10) -------------------------------------
 
-def thumbnail_pages(png: bytes) -> list[tuple[int, int]]:
-    """The (width, height) of each page on the preview strip: runs of non-background columns."""
+def picture_size(png: bytes) -> tuple[int, int]:
     import io
 
     from PIL import Image
 
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    background = image.getpixel((0, 0))
-    middle = image.height // 2
-    pages, start = [], None
-    for x in range(image.width):
-        inside = image.getpixel((x, middle)) != background
-        if inside and start is None:
-            start = x
-        elif not inside and start is not None:
-            pages.append((x - start, image.height - 24))
-            start = None
-    return pages
+    return Image.open(io.BytesIO(png)).size
 
 
 @pytest.mark.parametrize(("layout", "ratio", "pages"), [("a4", 297 / 210, 2),
                                                           ("letter", 11 / 8.5, 2),
-                                                          ("poker", 88 / 63, 4)])
-def test_the_preview_shows_the_first_pages_in_the_chosen_layout(
+                                                          ("poker", 88 / 63, 0)])
+def test_the_preview_is_one_whole_page_large_enough_to_read(
         client: Client, fleet: Fleet, layout: str, ratio: float, pages: int) -> None:
-    response = client.get(f"/cards/fleet/{fleet.pk}/?layout={layout}&preview=1")
+    """The strip of four 220 px thumbnails showed the layout, not a word of it: now each page
+    is drawn alone, 1800 px on its longer side (a card's 4.2 pt type 9 px tall on a sheet)."""
+    pages = pages or 1 + len(fleet.to_core().units)  # poker: the roster, then a card a unit
+    url = f"/cards/fleet/{fleet.pk}/?layout={layout}&preview=1"
+    response = client.get(url)  # page 1 when none is asked
     assert response.status_code == 200
     assert response["Content-Type"] == "image/png"
-    found = thumbnail_pages(response.content)
-    assert len(found) == pages  # the roster and a sheet of cards; or four poker-card pages
-    for width, height in found:
-        assert height / width == pytest.approx(ratio, rel=0.03)
-    again = client.get(f"/cards/fleet/{fleet.pk}/?layout={layout}&preview=1",
-                       headers={"If-None-Match": response["ETag"]})
+    width, height = picture_size(response.content)
+    assert height == 1800 and height / width == pytest.approx(ratio, rel=0.01)
+    last = client.get(f"{url}&page={pages}")
+    assert last.status_code == 200 and last.content != response.content
+    assert last["ETag"] != response["ETag"]  # each page is cached on its own
+    assert client.get(f"{url}&page={pages + 1}").status_code == 404  # past the last page
+    again = client.get(f"{url}&page=1", headers={"If-None-Match": response["ETag"]})
     assert again.status_code == 304
     pdf = client.get(f"/cards/fleet/{fleet.pk}/?layout={layout}")
-    assert pdf["ETag"] != response["ETag"]  # the PDF and its picture are cached apart
+    assert pdf["ETag"] != response["ETag"]  # the PDF and its pictures are cached apart
 
 
 def test_the_print_page_shows_the_preview_and_a_bad_value_is_refused(
         client: Client, fleet: Fleet) -> None:
     page = client.get(f"/cards/fleet/{fleet.pk}/print/", headers={"Accept-Language": "en-GB"})
-    assert f'src="/cards/fleet/{fleet.pk}/?layout=a4&amp;preview=1"' in page.content.decode()
+    assert f'src="/cards/fleet/{fleet.pk}/?layout=a4&amp;preview=1&amp;page=1"' \
+        in page.content.decode()
     bad = client.get(f"/cards/fleet/{fleet.pk}/?preview=maybe")
     assert bad.status_code == 400 and b"preview must be 1 or 0" in bad.content
+    for page in ("0", "x", "99999", "-1"):
+        bad = client.get(f"/cards/fleet/{fleet.pk}/?preview=1&page={page}")
+        assert bad.status_code == 400 and b"page must be 1 to" in bad.content
