@@ -330,11 +330,17 @@ def queued(data: DataHost) -> int:
 # --- the tests -----------------------------------------------------------------------------
 
 def test_a_matchup_plays_across_both_worker_hosts_and_equals_the_command_line(
-        web: WebHost, data: DataHost, workers: dict[str, WorkerHost], tmp_path: Path) -> None:
+        network: Network, web: WebHost, data: DataHost, workers: dict[str, WorkerHost],
+        tmp_path: Path) -> None:
     player = Browser(web.base)
     health = player.json("/healthz")
     assert health["checks"] == {"database": "ok", "cache": "ok", "broker": "ok",
                                 "workers": "ok"}, health
+    # docs/operations.md, "Adding a worker machine": a new host sees every worker answer.
+    ping = network.run(workers["w2"].host, [str(VENV_BIN / "celery"), "-A", "fleetbuilder",
+                                             "inspect", "ping", "--timeout", "3"],
+                       cwd=ROOT, env=app_env(data), capture_output=True, text=True, timeout=60)
+    assert "w1@w1: OK" in ping.stdout and "w2@w2: OK" in ping.stdout, ping.stdout + ping.stderr
     began = time.monotonic()
     run = player.start_preview(battles="2000", seed="3301", **SMALL)
     results = player.wait_finished(run, timeout=120)
