@@ -34,6 +34,7 @@ from fleetbuilder.simulator.models import Matchup, RunRefused, random_seed
 from fleetbuilder.simulator.views import check_playable
 from rules_core import fleet as rf
 from rules_core.fleet import FleetFormatError
+from rules_core.sample_fleets import MIN_NEAR_POINTS
 from rules_core.sim import SimError, SimOptions
 from rules_core.whatif import what_if_variants
 
@@ -105,7 +106,8 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
-    """``?fleet=<id>`` (from the builder): that fleet against a sample of its size and list;
+    """``?fleet=<id>`` (from the builder): that fleet against a sample of its size and list,
+    built to its points as the preview's is;
     ``?from=<matchup id>`` (from a matchup's page): that matchup's opponent and options."""
     initial: dict[str, Any] = {"a_source": "fleet", "b_faction": "archenemy",
                                "b_source": "sample", "b_size": "skirmish"}
@@ -115,6 +117,8 @@ def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
     if chosen is not None:
         size = chosen.game_size if chosen.game_size != "custom" else "skirmish"
         initial.update(a_fleet=chosen.pk, b_size=size)
+        if chosen.points >= MIN_NEAR_POINTS:  # a sample built to its points, as the preview's
+            initial["b_points"] = chosen.points
     matchup = Matchup.objects.filter(public_id=request.GET.get("from", "")).first()
     if matchup is not None:
         earlier = matchup.form_initial({f.pk for f in fleets})

@@ -88,3 +88,11 @@ def test_an_analysis_from_a_matchup_plays_its_points_matched_opponent(
     page = client.get(analysis.get_absolute_url()).content.decode()
     label = run.label("b")
     assert f"{label}, {opponent_points} pts" in page
+
+
+def test_from_the_builder_the_opponent_is_built_to_the_fleets_points(
+        client: Client, saved_fleet: Fleet) -> None:
+    """The preview's points-matched choice: the sample is built to the fleet's points."""
+    data = SubmittedForm(client.get(f"/analysis/?fleet={saved_fleet.pk}").content.decode()).data
+    assert data["a_fleet"] == str(saved_fleet.pk)
+    assert data["b_points"] == str(saved_fleet.points)
