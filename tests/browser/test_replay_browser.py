@@ -161,6 +161,8 @@ def test_without_javascript_the_rounds_are_still_maps(browser: Browser, live_cat
     page = context.new_page()
     page.goto(f"{live_catalog.url}/simulator/m/{run.public_id}/battles/1/")
     expect(page.locator("[data-replay]")).to_be_hidden()
+    page.locator(".replay-round").nth(1).screenshot(
+        path=str(Path(tempfile.gettempdir()) / "fleetbuilder-replay-still.png"))
     rounds = page.locator(".replay-round")
     steps = _steps(f"{live_catalog.url}/simulator/m/{run.public_id}/battles/1/replay.json")
     expect(rounds).to_have_count(len({s["r"] for s in steps}))
@@ -395,10 +397,11 @@ def test_sides_terrain_and_highlights_read_in_both_themes(browser: Browser, live
 
 def test_a_phone_reads_the_map_the_log_and_the_ships(browser: Browser, live_catalog) -> None:
     from fleetbuilder.catalog import loader
+    from tests.browser.test_axe_browser import axe_context, violations
 
     run = _run(loader.core_catalog())
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                                  is_mobile=True, device_scale_factor=2, color_scheme="dark")
+    context = axe_context(browser, viewport={"width": 390, "height": 844}, has_touch=True,
+                          is_mobile=True, device_scale_factor=2, color_scheme="dark")
     page = context.new_page()
     base, steps = _open_replay(page, live_catalog, run)
     page.goto("about:blank")
@@ -417,6 +420,8 @@ def test_a_phone_reads_the_map_the_log_and_the_ships(browser: Browser, live_cata
     assert min(hulls) >= 7, hulls
     assert float(_style(page, "[data-log] .sim-event__text", "fontSize")[:-2]) >= 14
     expect(page.locator("[data-ship-ref]").first).to_be_visible()
+    found = violations(page)
+    assert found == [], "\n".join(found)
 
     # Two fingers spread apart zoom the map in.
     page.locator("[data-view]").scroll_into_view_if_needed()
