@@ -367,17 +367,21 @@ def test_a_worker_host_cut_off_mid_chunk_loses_nothing_and_counts_nothing_twice(
     cut = time.monotonic()
     lost = first[0]
 
-    results = player.wait_finished(run, timeout=120)
-    completed = time.monotonic() - cut
-    by_worker = chunks_by_worker(data, run)
-    assert lost in by_worker.get("w1", []), (lost, by_worker)  # played again, on w1
+    # w1 sweeps for unacknowledged messages and plays the lost chunk once the visibility
+    # timeout has passed; then the cable goes back in, while the run is still being played.
+    wait_for(lambda: lost in chunks_by_worker(data, run).get("w1", []), 90,
+             f"chunk {lost} to be played again on w1", every=0.2)
+    replayed = time.monotonic() - cut
     assert lost in starts(w1.text(), rid)
-    resent = sorted({i for i in starts(w1.text(), rid) if i in starts(w2.text(), rid)})
-
-    # The cable back: w2 finishes its chunk and writes it late, and it counts nothing.
     network.link(w2.host, True)
     back = time.monotonic()
 
+    results = player.wait_finished(run, timeout=120)
+    completed = time.monotonic() - cut
+    by_worker = chunks_by_worker(data, run)
+    assert lost not in by_worker.get("w2", []), (lost, by_worker)
+
+    # w2 finishes its chunk and writes it late, and that counts nothing.
     def late() -> list[str]:
         return [m.group(3) for m in FINISHED.finditer(w2.text())
                 if m.group(1) == rid and int(m.group(2)) == lost]
@@ -388,10 +392,11 @@ def test_a_worker_host_cut_off_mid_chunk_loses_nothing_and_counts_nothing_twice(
     after = player.json(run + "results.json")
     assert after == results
     same_as_command_line(player, run, after, data, tmp_path, 2000, rounds="4")
-    print(f"\npartition: w2 cut off in chunk {lost}; the run completed {completed:.1f} s later "
-          f"(visibility timeout {VISIBILITY_TIMEOUT} s), chunks re-sent: {len(resent)} "
-          f"({resent}); w2's late result came {late_seconds:.1f} s after its link came back "
-          f"and counted nothing; chunks: "
+    resent = sorted({i for i in starts(w1.text(), rid) if i in starts(w2.text(), rid)})
+    print(f"\npartition: w2 cut off in chunk {lost}; w1 played it again {replayed:.1f} s later "
+          f"(visibility timeout {VISIBILITY_TIMEOUT} s); chunks re-sent: {len(resent)} "
+          f"({resent}); the run completed {completed:.1f} s after the cut; w2's late result "
+          f"came {late_seconds:.1f} s after its link came back and counted nothing; chunks: "
           + ", ".join(f"{w} {len(c)}" for w, c in sorted(by_worker.items())))
 
 
