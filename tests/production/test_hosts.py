@@ -139,12 +139,12 @@ def data(network: Network) -> Iterator[DataHost]:
     pg = pg_bin()
     if pg is None or shutil.which("redis-server") is None:
         pytest.skip("PostgreSQL's binaries or redis-server are missing: run scripts/setup.sh")
-    folder = Path(tempfile.mkdtemp(prefix="fleetbuilder-hosts-"))
-    (folder / "redis").mkdir()
-    shutil.chown(folder, "postgres")
     host = network.add_host("data")
+    folder = Path(tempfile.mkdtemp(prefix="fleetbuilder-hosts-"))
     box = DataHost(network, host, folder, pg)
     try:
+        (folder / "redis").mkdir()
+        shutil.chown(folder, "postgres")
         done = box.as_postgres(str(pg / "initdb"), "-D", str(folder / "pg"), "-U", "postgres",
                                "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8")
         assert done.returncode == 0, done.stderr
