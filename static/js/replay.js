@@ -127,7 +127,8 @@
     var box = whole;
     var following = true;
     var anim = null;
-    var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    var reduceMotion = window.matchMedia &&
+      window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
     function screen() {
       var r = view.getBoundingClientRect();
@@ -136,7 +137,7 @@
 
     function fitted(b) {
       // The box grown to the view's shape around its centre, then held between 14 cm across
-      // (closest) and the whole table with a margin (farthest), its centre on the table.
+      // (closest) and the whole table with a margin (farthest), and kept on the table.
       var s = screen(), aspect = s.w / s.h;
       var w = b.w, h = b.h;
       if (w / h < aspect) w = h * aspect; else h = w / aspect;
@@ -167,7 +168,7 @@
       b = fitted(b);
       if (anim) cancelAnimationFrame(anim);
       anim = null;
-      if (!smooth || still) { apply(b); return; }
+      if (!smooth || reduceMotion) { apply(b); return; }
       var from = box, t0 = null;
       function frame(now) {
         if (t0 === null) t0 = now;
@@ -533,11 +534,14 @@
     view.addEventListener("pointerup", lift);
     view.addEventListener("pointercancel", lift);
     view.addEventListener("wheel", function (event) {
-      event.preventDefault();
       var r = view.getBoundingClientRect();
       var dy = event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;
-      zoomAt(Math.exp(-Math.max(-300, Math.min(300, dy)) * 0.002),
-             event.clientX - r.left, event.clientY - r.top);
+      var factor = Math.exp(-Math.max(-300, Math.min(300, dy)) * 0.002);
+      // Zoomed out as far as it goes, the wheel scrolls the page on to the ship list.
+      if (factor < 1 && fitted({x: box.x, y: box.y, w: box.w / factor, h: box.h / factor}).w <=
+          box.w + 0.01) return;
+      event.preventDefault();
+      zoomAt(factor, event.clientX - r.left, event.clientY - r.top);
     }, {passive: false});
     view.addEventListener("keydown", function (event) {
       if (event.altKey || event.ctrlKey || event.metaKey) return;

@@ -300,6 +300,16 @@ def test_the_map_fills_the_window_follows_the_ships_and_moves_by_mouse_and_keys(
     assert _view_box(page)[2] < vb[2] * 0.8
     page.get_by_role("button", name="Whole table").click()
     assert _settled_view_box(page)[2] >= width
+    # Zoomed out as far as it goes, the wheel scrolls the page instead.
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for _ in range(3):
+        page.mouse.wheel(0, 400)
+    page.wait_for_timeout(300)
+    farthest = _view_box(page)
+    top = page.evaluate("window.scrollY")
+    page.mouse.wheel(0, 400)
+    page.wait_for_function("top => window.scrollY > top", arg=top)
+    assert _view_box(page) == farthest
 
 
 def test_labels_never_overlap_and_a_ship_is_named_on_hover_and_focus(
