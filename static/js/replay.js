@@ -90,6 +90,7 @@
     logBox.appendChild(lines);
     var logItems = logBox.querySelectorAll("[data-step]");
     var where = root.querySelector("[data-where]");
+    var now = root.querySelector("[data-now]");
     var playButton = root.querySelector('[data-act="play"]');
     var speed = root.querySelector("[data-speed]");
     var roundButtons = root.querySelectorAll("[data-round]");
@@ -421,6 +422,8 @@
       if (top < logBox.scrollTop || top + item.offsetHeight > logBox.scrollTop + logBox.clientHeight) {
         logBox.scrollTop = Math.max(0, top - logBox.clientHeight / 3);
       }
+      // On a narrow screen the log is under the map: the step's line is repeated under it.
+      if (now) now.textContent = f.text;
       where.textContent = (f.round ? "Round " + f.round + " · " : "") + phases[f.phase] +
         " · step " + (i + 1) + " of " + frames.length;
       roundButtons.forEach(function (b) {

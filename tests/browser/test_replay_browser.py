@@ -429,6 +429,13 @@ def test_a_phone_reads_the_map_the_log_and_the_ships(browser: Browser, live_cata
         h => h.getBoundingClientRect().width)""")
     assert min(hulls) >= 7, hulls
     assert float(_style(page, "[data-log] .sim-event__text", "fontSize")[:-2]) >= 14
+    # The log is under the map on a phone: the step's line is read right under the map too.
+    expect(page.locator("[data-now]")).to_have_text(steps[_shot_step(steps)]["t"])
+    expect(page.locator("[data-now]")).to_be_visible()
+    under = page.locator("[data-now]").bounding_box()
+    assert 0 <= under["y"] - (view["y"] + view["height"]) <= 12, (view, under)
+    assert _contrast(page, _style(page, "[data-now]", "color"),
+                     _style(page, "[data-now]", "backgroundColor")) >= 4.5
     expect(page.locator("[data-ship-ref]").first).to_be_visible()
     found = violations(page)
     assert found == [], "\n".join(found)
