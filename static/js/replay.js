@@ -272,7 +272,7 @@
       });
       function put(text, p, r, size, cls, places, always) {
         var w = text.length * size * 0.58 + 8, h = size * 1.25, gap = 2;
-        var spots = places || [[0, r + gap + h / 2], [0, -(r + gap + h / 2)],
+        var spots = places ? places(w, h) : [[0, r + gap + h / 2], [0, -(r + gap + h / 2)],
                                [r + gap + w / 2, 0], [-(r + gap + w / 2), 0],
                                [r + w / 2, r + h / 2], [-(r + w / 2), r + h / 2],
                                [r + w / 2, -(r + h / 2)], [-(r + w / 2), -(r + h / 2)]];
@@ -311,8 +311,15 @@
       tags(false);
       f.terrain.forEach(function (t) {
         var p = px(t[1], depth - t[2]), r = t[3] / u;
-        put(t[4], p, r, TERRAIN_PX, "rlabel--terrain",
-            [[0, 0], [0, -r * 0.55], [0, r * 0.55], [0, r + 10], [0, -r - 10]]);
+        // Inside the piece first, then just outside it, all the way round.
+        put(t[4], p, r, TERRAIN_PX, "rlabel--terrain", function (w, h) {
+          var spots = [[0, 0], [0, -r * 0.55], [0, r * 0.55], [-r * 0.45, 0], [r * 0.45, 0]];
+          for (var a = 0; a < 8; a++) {
+            var turn = (a + 2) * Math.PI / 4;  // below first, then round
+            spots.push([Math.cos(turn) * (r + w / 2 + 2), Math.sin(turn) * (r + h / 2 + 2)]);
+          }
+          return spots;
+        });
       });
       tags(true);
     }

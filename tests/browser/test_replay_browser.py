@@ -423,6 +423,14 @@ def test_a_phone_reads_the_map_the_log_and_the_ships(browser: Browser, live_cata
     assert view["width"] >= 350 and 300 <= view["height"] <= 600, view
     tags = [x for x in _labels(page) if "tag" in x["cls"]]
     assert tags and min(x["y1"] - x["y0"] for x in tags) >= 11
+    # Every piece of terrain on the phone's map is named, crowded as it is.
+    named = [x["text"] for x in _labels(page) if "terrain" in x["cls"]]
+    on_map = page.evaluate("""() => { const v = document.querySelector('[data-view]')
+        .getBoundingClientRect();
+      return [...document.querySelectorAll('.replay .terrain')].filter(c => {
+        const r = c.getBoundingClientRect(), x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+        return x > v.left && x < v.right && y > v.top && y < v.bottom; }).length; }""")
+    assert len(named) == on_map, (named, on_map)
     assert _overlaps(_labels(page)) == []
     hulls = page.evaluate("""() => [...document.querySelectorAll(
         '.replay [data-ship]:not([display=none]) .rship__hull')].map(
