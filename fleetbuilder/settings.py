@@ -390,7 +390,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
     # over kombu's 1 s BRPOP poll, so a worker's wait for work is never cut short
     "socket_timeout": max(REDIS_READ_TIMEOUT, 1.5),
+    # Priority queues: a worker takes priority 0 first, then 3, 6, 9 (kombu's default
+    # steps, named here because the simulator relies on them: fleetbuilder/simulator/
+    # fairness.py). A client with little queued is played first.
+    "priority_steps": [0, 3, 6, 9],
 }
+# Tasks sent without a priority (cards, packs, analyses, the balance round robin) go after
+# small simulator runs and before big ones.
+CELERY_TASK_DEFAULT_PRIORITY = 3
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_WORKER_SEND_TASK_EVENTS = False
 
@@ -398,6 +405,13 @@ CELERY_WORKER_SEND_TASK_EVENTS = False
 SIM_CHUNK_BATTLES = envint("SIM_CHUNK_BATTLES", "50")
 SIM_MAX_ACTIVE_PER_OWNER = envint("SIM_MAX_ACTIVE_PER_OWNER", "2")
 SIM_MAX_QUEUED_BATTLES = envint("SIM_MAX_QUEUED_BATTLES", "100000")
+# Fair shares of the queue (R-98, fleetbuilder/simulator/fairness.py), in estimated CPU-seconds:
+# what one client (an account, else a client address) may have queued; a chunk's work; the
+# client's queued work under which a run is small (played first) or medium.
+SIM_CLIENT_BUDGET_SECONDS = envint("SIM_CLIENT_BUDGET_SECONDS", "600")
+SIM_CHUNK_SECONDS = float(os.environ.get("SIM_CHUNK_SECONDS", "1"))
+SIM_SMALL_SECONDS = envint("SIM_SMALL_SECONDS", "30")
+SIM_MEDIUM_SECONDS = envint("SIM_MEDIUM_SECONDS", "300")
 SIM_RUN_DAYS = envint("SIM_RUN_DAYS", "30")
 # A run with no progress for this long gets its missing chunks sent again (Matchup.
 # resume_if_stalled), when its page is looked at.

@@ -546,7 +546,8 @@ def start_run(request: HttpRequest, payload: s.RunIn) -> Status:
             sources={"a": data["a"].source, "b": data["b"].source},
             options=SimOptions.from_dict(form.options_dict()),
             seed=random_seed() if data["seed"] is None else data["seed"],
-            battles=data["battles"], owner=request.user)
+            battles=data["battles"], owner=request.user,
+            client=ratelimit.client_key(request))
     except (SimError, ValueError) as exc:
         raise InputProblem([("", str(exc))]) from None
     except RunRefused as exc:

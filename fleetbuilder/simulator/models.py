@@ -43,6 +43,7 @@ from rules_core.sim import BattleResult, SimError, SimOptions, Tally, play_battl
 from rules_core.sim import replay as sim_replay
 
 from . import editions as side_editions
+from . import fairness
 
 log = logging.getLogger("fleetbuilder.simulator")
 
@@ -111,6 +112,11 @@ class Matchup(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
     requeued = models.DateTimeField(null=True, blank=True,
                                     help_text="When its missing chunks were last sent again.")
+    # Its share of the queue (R-98): whose budget it counts against (an account, else a client
+    # address), its estimated CPU-seconds, and the priority its chunks were sent at.
+    client = models.CharField(max_length=80, blank=True, db_index=True)
+    cost_seconds = models.FloatField(default=0.0)
+    priority = models.PositiveSmallIntegerField(default=fairness.SMALL)
 
     objects = MatchupQuerySet.as_manager()
 
@@ -128,9 +134,12 @@ class Matchup(models.Model):
     @classmethod
     def start(cls, *, fleet_a: rf.Fleet, fleet_b: rf.Fleet, sources: dict[str, Any],
               options: SimOptions, seed: int, battles: int, owner: Any = None,
-              owner_token: str = "") -> Matchup:
-        """Create a run, within the owner's and the queue's limits, and queue its chunks.
+              owner_token: str = "", client: str = "") -> Matchup:
+        """Create a run, within the owner's, the client's and the queue's limits, and queue
+        its chunks at the priority its client's queued work gives it (R-98).
 
+        ``client`` is whose budget the run counts against (``ratelimit.client_key``: the
+        account, else the client address); by default the owner (account, else browser).
         Raises ``RunRefused`` (nothing kept) over a limit, and when the queue cannot be
         reached (the run is kept as failed, saying so).
         """
@@ -138,6 +147,9 @@ class Matchup(models.Model):
             raise ValueError(f"A run plays 1 to {MAX_BATTLES} battles.")
         sharedstate.check_up()  # Redis away a moment ago: a 503 at once, nothing kept
         signed_in = owner is not None and owner.is_authenticated
+        client = (client or (f"user:{owner.pk}" if signed_in else f"session:{owner_token}"))
+        per_battle = fairness.battle_seconds(fleet_a, fleet_b, options)
+        cost = fairness.run_seconds(per_battle, battles)
         matchup = cls(
             public_id=secrets.token_urlsafe(16),
             owner=owner if signed_in else None,
@@ -145,25 +157,39 @@ class Matchup(models.Model):
             fleet_a=rf.fleet_to_dict(fleet_a), fleet_b=rf.fleet_to_dict(fleet_b),
             edition_a=fleet_a.edition, edition_b=fleet_b.edition, sources=sources,
             options=options.to_dict(), seed=seed, battles=battles,
-            chunk_battles=max(1, int(settings.SIM_CHUNK_BATTLES)),
+            chunk_battles=fairness.chunk_battles(per_battle),
+            client=client[:80], cost_seconds=cost,
         )
         with transaction.atomic():
             _lock_owner(f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
+            _lock_owner(f"client:{client}")  # one client's starts, one at a time (R-98)
             mine = cls.objects.owned_by(owner, owner_token).filter(status__in=cls.ACTIVE)
             limit = int(settings.SIM_MAX_ACTIVE_PER_OWNER)
             if mine.count() >= limit:
                 raise RunRefused(
                     f"You already have {limit} previews running. Wait for one to finish, or "
                     "cancel one from its page, then start this one.", 429)
-            waiting = cls.objects.filter(status__in=cls.ACTIVE).aggregate(
-                n=models.Sum(models.F("battles") - models.F("done")))["n"] or 0
-            if waiting + battles > int(settings.SIM_MAX_QUEUED_BATTLES):
-                raise RunRefused(
-                    f"The simulator is busy: {waiting:,} battles are waiting to be played. "
-                    "Try again in a few minutes, or ask for fewer battles.", 503)
+            queued = cls.queued_seconds(client)
+            if queued + cost > fairness.budget():
+                raise RunRefused(fairness.over_budget_message(queued, cost), 429)
+            matchup.priority = fairness.priority(queued + cost)
+            if matchup.priority != fairness.SMALL:  # small work is bounded by the budgets
+                waiting = cls.objects.filter(status__in=cls.ACTIVE).aggregate(
+                    n=models.Sum(models.F("battles") - models.F("done")))["n"] or 0
+                if waiting + battles > int(settings.SIM_MAX_QUEUED_BATTLES):
+                    raise RunRefused(
+                        f"The simulator is busy: {waiting:,} battles are waiting to be "
+                        "played. Try again in a few minutes, or ask for fewer battles.", 503)
             matchup.save()
         matchup.enqueue()
         return matchup
+
+    @classmethod
+    def queued_seconds(cls, client: str) -> float:
+        """Estimated CPU-seconds still to play in ``client``'s unfinished runs (R-98)."""
+        runs = cls.objects.filter(client=client, status__in=cls.ACTIVE) \
+            .values_list("cost_seconds", "battles", "done")
+        return sum(cost * (battles - done) / battles for cost, battles, done in runs if battles)
 
     @property
     def chunks(self) -> int:
@@ -188,7 +214,7 @@ class Matchup(models.Model):
         try:
             sharedstate.check_up()
             for index in range(self.chunks) if indexes is None else indexes:
-                play_chunk.apply_async((self.pk, index))
+                play_chunk.apply_async((self.pk, index), priority=self.priority)
         except Exception as exc:  # kombu's OperationalError and friends: the broker is away
             if sharedstate.is_outage(exc):
                 sharedstate.mark_down(exc)
@@ -415,8 +441,11 @@ class Matchup(models.Model):
         return bool(missing)
 
     def queue_ahead(self) -> int:
-        """Battles of other unfinished runs queued before this one."""
-        ahead = Matchup.objects.filter(status__in=self.ACTIVE, created__lt=self.created) \
+        """Battles of other unfinished runs played before this one: those at a higher
+        priority (R-98), and those at its own queued before it."""
+        first = models.Q(priority__lt=self.priority) | models.Q(priority=self.priority,
+                                                                created__lt=self.created)
+        ahead = Matchup.objects.filter(first, status__in=self.ACTIVE).exclude(pk=self.pk) \
             .aggregate(n=models.Sum(models.F("battles") - models.F("done")))["n"]
         return int(ahead or 0)
 

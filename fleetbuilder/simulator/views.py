@@ -94,7 +94,8 @@ def _start(request: HttpRequest, **inputs: Any) -> Matchup:
     """
     check_playable(inputs["fleet_a"], inputs["fleet_b"])
     return Matchup.start(owner=request.user,
-                         owner_token=owner_token(request, create=True) or "", **inputs)
+                         owner_token=owner_token(request, create=True) or "",
+                         client=ratelimit.client_key(request), **inputs)  # R-98
 
 
 # --- pages ----------------------------------------------------------------------------------
