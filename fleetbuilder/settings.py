@@ -87,6 +87,9 @@ MIDDLEWARE = [
     "fleetbuilder.ops.middleware.RequestLogMiddleware",
     # a Redis outage that reaches a view's caller: a 503 page in words (issue 34)
     "fleetbuilder.sharedstate.SharedStateDownMiddleware",
+    # an answer given before the body was read (a 413) reaches the client: the rest of the
+    # body is read first, so the connection is not reset under it (issue 34)
+    "fleetbuilder.ops.uploads.DrainUnreadBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
