@@ -19,7 +19,8 @@ import hashlib
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from typing import Any
 
@@ -127,6 +128,48 @@ def peek(request: HttpRequest, scope: str) -> int:
     return _count(request, scope, add=False)
 
 
+# Scopes whose requests take a second or more of a web process's CPU: one address has at most
+# RATE_LIMIT_IN_FLIGHT of them being made at a time (issue 34), so that it cannot take every
+# core at once, however many connections it opens.
+IN_FLIGHT_SCOPES = ("cards", "replay")
+
+
+@contextmanager
+def in_flight(request: HttpRequest, scope: str) -> Iterator[bool]:
+    """While the block runs, this request counts as one of its address's requests of an
+    expensive ``scope`` being made; yields whether it may go on. The cache away: it may."""
+    most = int(getattr(settings, "RATE_LIMIT_IN_FLIGHT", 1))
+    if most <= 0 or scope not in IN_FLIGHT_SCOPES:
+        yield True
+        return
+    key = f"inflight:{hashlib.sha256(address_key(request).encode()).hexdigest()[:32]}"
+    try:
+        cache.add(key, 0, timeout=120)  # a process killed mid-request frees it in 2 minutes
+        count = int(cache.incr(key))
+    except Exception:
+        yield True
+        return
+    try:
+        yield count <= most
+    finally:
+        try:
+            cache.decr(key)
+        except Exception:
+            logger.warning("in-flight count of %s not lowered", scope)
+
+
+def busy(request: HttpRequest, scope: str) -> HttpResponse:
+    """The 429 for a request past RATE_LIMIT_IN_FLIGHT: wait for the one being made."""
+    message = (f"Your {WHAT.get(scope, 'requests')} are made one at a time from one network "
+               "address, and one is being made now. Please wait for it, then ask again.")
+    template = "ratelimited.html#message" if getattr(request, "htmx", False) \
+        else "ratelimited.html"
+    response = render(request, template, {"message": message}, status=429)
+    response["Retry-After"] = "2"
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
 def _minutes(seconds: int) -> str:
     if seconds < 60:
         return f"{seconds} second{'s' * (seconds != 1)}"
@@ -156,11 +199,15 @@ def rate_limit(scope: str, *, methods: tuple[str, ...] = ("GET", "POST")
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if request.method in methods:
-                wait = hit(request, scope)
-                if wait:
-                    return refused(request, scope, wait)
-            return view(request, *args, **kwargs)
+            if request.method not in methods:
+                return view(request, *args, **kwargs)
+            wait = hit(request, scope)
+            if wait:
+                return refused(request, scope, wait)
+            with in_flight(request, scope) as may:
+                if not may:
+                    return busy(request, scope)
+                return view(request, *args, **kwargs)
 
         return limited
 

@@ -143,6 +143,7 @@ class Figures:
     pages: list[float] = field(default_factory=list)  # the victim's page loads, seconds
     page_errors: int = 0
     refusal: str = ""  # the first refusal's words
+    web_flood: dict[int, int] = field(default_factory=dict)  # attacker's page statuses: count
 
     @property
     def delay(self) -> float:
@@ -162,25 +163,77 @@ class Figures:
             f"refused: {refused or 'none'}" + (f" ({self.refusal})" if self.refusal else ""),
             f"victim's 50-battle preview: {self.baseline:.2f} s on a quiet queue, "
             f"{self.flooded:.2f} s after the flood: delay {self.delay:.2f} s",
+            *(["attacker's card PDFs and replays, 8 at a time: " + ", ".join(
+                f"{n} x {s}" for s, n in sorted(self.web_flood.items()))]
+              if self.web_flood else []),
             f"victim's pages during the flood: {len(self.pages)} loads, "
             f"p50 {statistics.median(self.pages) * 1000 if self.pages else 0:.0f} ms, "
             f"p95 {self.p95 * 1000:.0f} ms, errors {self.page_errors}",
         ]
 
 
+def card_codes(count: int) -> list[str]:
+    """Share codes of ``count`` different armada lists (a different name each, so no card PDF
+    of one is in the cache for another)."""
+    from dataclasses import replace
+
+    from fleetbuilder.catalog import loader
+    from rules_core import sharecode
+    from rules_core.sample_fleets import sample_fleet
+
+    fleet = sample_fleet(loader.read_files(), "imperial-navy", "armada")
+    return [sharecode.encode(replace(fleet, name=f"Flood {n} {secrets.token_hex(3)}"))
+            for n in range(count)]
+
+
+def web_flood(base: str, stop: threading.Event, figures: Figures, runs: list[str],
+              threads: int = 8) -> list[threading.Thread]:
+    """The attacker's address at its full allowance of the web's expensive pages, ``threads``
+    at a time: card PDFs of lists never printed before, and replays of its runs' battles
+    never played before; each thread with fresh cookies, waiting as a 429's Retry-After says,
+    so that the allowance is spent on pages made, not on refusals."""
+    codes = card_codes(200)
+    lock = threading.Lock()
+    counter = iter(range(10**9))
+
+    def attack() -> None:
+        client = Client(base, ATTACKER)
+        while not stop.is_set():
+            with lock:
+                n = next(counter)
+            if n % 2 == 0 or not runs:
+                path = f"/fleets/code/{codes[(n // 2) % len(codes)]}/cards.pdf?layout=poker"
+            else:
+                # battles 1-300: within every run it queued (the smallest has 312)
+                path = f"{runs[n % len(runs)]}battles/{(n // 2) % 300 + 1}/"
+            status, headers, _ = client.request("GET", path)
+            with lock:
+                figures.web_flood[status] = figures.web_flood.get(status, 0) + 1
+            if status == 429:  # as told: its allowance is used to the full, not burnt
+                stop.wait(min(10.0, float(headers.get("Retry-After") or 1)))
+
+    started = [threading.Thread(target=attack, daemon=True) for _ in range(threads)]
+    for thread in started:
+        thread.start()
+    return started
+
+
 def run(base: str, *, flood_runs: int = 10, page_every: float = 0.25, timeout: float = 300,
+        web: bool = False,
         pages: tuple[str, ...] = ("/fleets/", "/fleets/new/", "/ships/")) -> Figures:
     figures = Figures()
     victim = sign_up(base, VICTIM)
     figures.baseline = play_preview(victim, timeout)
     escorts, cruisers = flood_codes()
     battles = 10_000
+    runs: list[str] = []
     for _ in range(flood_runs):  # a fresh cookie jar each time: a "new player"
         attacker = Client(base, ATTACKER)
-        status, _, body = attacker.post_form("/simulator/", preview_form(
+        status, headers, body = attacker.post_form("/simulator/", preview_form(
             a_source="shared", a_share=escorts, b_source="shared", b_share=cruisers,
             battles=str(battles), seed=str(secrets.randbelow(2**31))))
         if status == 302:
+            runs.append(headers["Location"])
             figures.flood_started += 1
             figures.flood_battles += battles
         else:
@@ -205,14 +258,19 @@ def run(base: str, *, flood_runs: int = 10, page_every: float = 0.25, timeout: f
             n += 1
             stop.wait(page_every)
 
+    attackers = web_flood(base, stop, figures, runs) if web else []
+    if web:
+        stop.wait(5)  # the web flood under way before the victim starts
     browser = threading.Thread(target=browse, daemon=True)
     browser.start()
     try:
         figures.flooded = play_preview(victim, timeout)
-        stop.wait(3)  # a few more page loads while the flood plays on
+        stop.wait(30 if web else 3)  # more page loads while the flood goes on
     finally:
         stop.set()
         browser.join(30)
+        for thread in attackers:
+            thread.join(60)
     return figures
 
 
@@ -229,6 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("base", help="the stack's address, e.g. http://127.0.0.1:8000 (it "
                                      "must trust one proxy: TRUSTED_PROXY_COUNT=1)")
     parser.add_argument("--flood-runs", type=int, default=10)
+    parser.add_argument("--web", action="store_true",
+                        help="the attacker also asks for card PDFs and replays, 8 at a time, "
+                             "at its full allowance")
     parser.add_argument("--check", action="store_true",
                         help=f"exit 1 if the delay is {GOAL_DELAY:.0f} s or more, or the "
                              f"p95 {GOAL_P95 * 1000:.0f} ms or more")
@@ -238,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
-    figures = run(args.base, flood_runs=args.flood_runs)
+    figures = run(args.base, flood_runs=args.flood_runs, web=args.web)
     for line in figures.lines():
         print(line)
     goals = [(f"victim's delay under {GOAL_DELAY:.0f} s", figures.delay < GOAL_DELAY),

@@ -303,7 +303,10 @@ def replay(request: HttpRequest, public_id: str, battle: int) -> HttpResponse:
         return ratelimit.refused(request, "replay", wait)
     ctx: dict[str, Any] = {"run": run, "number": battle, "error": ""}
     try:
-        data = _replay_data(run, battle)
+        with ratelimit.in_flight(request, "replay") as may:  # one at a time an address
+            if not may:
+                return ratelimit.busy(request, "replay")
+            data = _replay_data(run, battle)
     except SimError as exc:
         ctx["error"] = f"This battle cannot be replayed: {exc}"
         return render(request, REPLAY, ctx, status=409)
@@ -328,7 +331,12 @@ def replay_json(request: HttpRequest, public_id: str, battle: int) -> HttpRespon
         response["Retry-After"] = str(wait)
         return response
     try:
-        data = _replay_data(run, battle)
+        with ratelimit.in_flight(request, "replay") as may:  # one at a time an address
+            if not may:
+                return JsonResponse({"error": "Your battle replays are made one at a time "
+                                              "from one network address; please wait for "
+                                              "the one being made."}, status=429)
+            data = _replay_data(run, battle)
     except SimError as exc:
         return JsonResponse({"error": f"This battle cannot be replayed: {exc}"}, status=409)
     return JsonResponse(data)

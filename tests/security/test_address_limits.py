@@ -143,3 +143,21 @@ def test_the_replay_limit_counts_by_address_too(make_run: Callable[..., Matchup]
     statuses = [signed_in(f"watcher{n}").get(
         f"/simulator/m/{run.public_id}/battles/{n + 1}/").status_code for n in range(3)]
     assert statuses == [200, 200, 429]
+
+
+def test_one_address_makes_one_card_pdf_at_a_time(db) -> None:
+    """Eight connections at once cannot take every core: while a PDF is being made for an
+    address, another from it is refused at once (429, Retry-After), another address served."""
+    from django.test import RequestFactory
+
+    from fleetbuilder import ratelimit
+
+    held = RequestFactory().get("/", REMOTE_ADDR=ADDRESS)
+    with ratelimit.in_flight(held, "cards") as may:
+        assert may
+        response = Client(REMOTE_ADDR=ADDRESS).get("/fleets/code/v2.AAAA/cards.pdf")
+        assert response.status_code == 429 and response["Retry-After"] == "2"
+        assert "one at a time" in response.content.decode()
+        assert Client(REMOTE_ADDR="198.51.100.4").get(
+            "/fleets/code/v2.AAAA/cards.pdf").status_code != 429
+    assert Client(REMOTE_ADDR=ADDRESS).get("/fleets/code/v2.AAAA/cards.pdf").status_code != 429
