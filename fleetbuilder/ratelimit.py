@@ -130,15 +130,17 @@ def peek(request: HttpRequest, scope: str) -> int:
 
 # Scopes whose requests take a second or more of a web process's CPU: one address has at most
 # RATE_LIMIT_IN_FLIGHT of them being made at a time (issue 34), so that it cannot take every
-# core at once, however many connections it opens.
+# core at once, however many connections it opens. One more waits its turn (a print page asks
+# for its preview and its PDF together); the rest are refused at once, holding no thread.
 IN_FLIGHT_SCOPES = ("cards", "replay")
+IN_FLIGHT_WAIT = 10.0  # seconds one more request of the address waits for its turn
 
 
 @contextmanager
 def in_flight(request: HttpRequest, scope: str) -> Iterator[bool]:
     """While the block runs, this request counts as one of its address's requests of an
     expensive ``scope`` being made; yields whether it may go on. The cache away: it may."""
-    most = int(getattr(settings, "RATE_LIMIT_IN_FLIGHT", 1))
+    most = int(getattr(settings, "RATE_LIMIT_IN_FLIGHT", 0))
     if most <= 0 or scope not in IN_FLIGHT_SCOPES:
         yield True
         return
@@ -149,8 +151,17 @@ def in_flight(request: HttpRequest, scope: str) -> Iterator[bool]:
     except Exception:
         yield True
         return
+    may = count <= most
+    if count == most + 1:  # one may wait for the one being made (a print page's preview
+        deadline = time.monotonic() + IN_FLIGHT_WAIT  # and its PDF, asked together)
+        while not may and time.monotonic() < deadline:
+            time.sleep(0.1)
+            try:
+                may = int(cache.get(key) or 0) <= most
+            except Exception:
+                may = True
     try:
-        yield count <= most
+        yield may
     finally:
         try:
             cache.decr(key)

@@ -211,7 +211,10 @@ def web(redis_url: str, stack_database: str, tmp_path_factory: pytest.TempPathFa
     workers; its chunks are 25 battles, so a run has many."""
     port = free_port()
     log = open(tmp_path_factory.mktemp("web") / "gunicorn.log", "w")
-    env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url, SIM_CHUNK_BATTLES="25")
+    # Every player of these tests comes from 127.0.0.1: the limits by address (R-96) would
+    # count them as one, so sign-ups and one-at-a-time prints are not limited here.
+    env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url, SIM_CHUNK_BATTLES="25",
+                   RATE_LIMIT_SIGNUP="0", RATE_LIMIT_IN_FLIGHT="0")
     server = subprocess.Popen(
         [str(VENV_BIN / "gunicorn"), "fleetbuilder.wsgi:application", "--bind",
          f"127.0.0.1:{port}", "--workers", "1", "--threads", "4", "--no-control-socket"],

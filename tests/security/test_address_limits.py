@@ -145,12 +145,16 @@ def test_the_replay_limit_counts_by_address_too(make_run: Callable[..., Matchup]
     assert statuses == [200, 200, 429]
 
 
-def test_one_address_makes_one_card_pdf_at_a_time(db) -> None:
+def test_one_address_makes_one_card_pdf_at_a_time(db, monkeypatch, settings) -> None:
     """Eight connections at once cannot take every core: while a PDF is being made for an
-    address, another from it is refused at once (429, Retry-After), another address served."""
+    address, one more from it waits its turn (here 0.3 s) and is then refused (429,
+    Retry-After), as are the rest at once; another address is served."""
     from django.test import RequestFactory
 
     from fleetbuilder import ratelimit
+
+    monkeypatch.setattr(ratelimit, "IN_FLIGHT_WAIT", 0.3)
+    settings.RATE_LIMIT_IN_FLIGHT = 1  # off by default (settings say why)
 
     held = RequestFactory().get("/", REMOTE_ADDR=ADDRESS)
     with ratelimit.in_flight(held, "cards") as may:
