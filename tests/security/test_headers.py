@@ -28,6 +28,7 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 # GET pages without arguments that are not HTML pages of their own, and why.
 NOT_PAGES = {"ops:healthz": "JSON for a load balancer", "fleets:export_all": "a .zip",
+             "accounts:export": "a .zip of everything the player owns (tests/accounts)",
              "accounts:logout": "POST only", "api_make_token": "POST only",
              "editions:feed": "an Atom feed (tests/editions/test_feed.py)"}
 # /api/v1/ answers JSON (tests/api checks its headers); its docs page, /api/docs, is a page here.

@@ -80,6 +80,8 @@ def test_one_address_does_not_starve_another_players_preview(
     workers(2)
     figures = queue_flood.run(proxied_web, flood_runs=10, timeout=60)
     print("\n".join(figures.lines()))
-    # The budget (600 estimated CPU-seconds an address, 99 ms a battle of these fleets)
-    assert 0 < figures.flood_battles <= 600 / 0.0987, figures.lines()
+    # The budget (600 estimated CPU-seconds an address, 99 ms a battle of these fleets) bounds
+    # the work queued at once: chunks the workers finish between the attacker's starts free
+    # their share, so the starts may add up to a little more (5 %: a few seconds of play).
+    assert 0 < figures.flood_battles <= 1.05 * 600 / 0.0987, figures.lines()
     assert figures.delay < 10, figures.lines()
