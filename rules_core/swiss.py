@@ -311,7 +311,7 @@ CSV_HEADER = (
 )  # fmt: skip
 
 
-def _safe_cell(text: str) -> str:
+def safe_cell(text: str) -> str:
     """A name a spreadsheet shows as text: one that would start a formula gets an apostrophe."""
     return "'" + text if text.startswith(_FORMULA_START) else text
 
@@ -328,7 +328,7 @@ def standings_csv(rows: Sequence[Standing], names: Mapping[PlayerId, str]) -> st
         writer.writerow(
             [
                 s.rank,
-                _safe_cell(names[s.player]),
+                safe_cell(names[s.player]),
                 s.score,
                 s.wins,
                 s.draws,

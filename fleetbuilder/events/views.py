@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from fleetbuilder.catalog import editions, loader
 from fleetbuilder.fleets.models import Fleet
-from rules_core import sharecode
+from rules_core import sharecode, swiss
 from rules_core.validator import catalog_index, validate
 
 from .forms import EventForm, ExtendForm, ResultForm, ReviewForm, SubmitForm
@@ -322,18 +322,16 @@ def export_csv(request: HttpRequest, token: str) -> HttpResponse:
     writer = csv.writer(out)
     writer.writerow(EXPORT_COLUMNS)
     for row in _export_rows(event):
-        writer.writerow([_cell(" ".join(row[c]) if c == "problems" else row[c])
+        writer.writerow([_text(" ".join(row[c]) if c == "problems" else row[c])
                          for c in EXPORT_COLUMNS])
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.csv"'
     return response
 
 
-def _cell(value: Any) -> str:
-    """A CSV cell a spreadsheet will not run: text starting with = + - @ or a control
-    character gets a leading apostrophe."""
-    text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+def _text(value: Any) -> str:
+    """A CSV cell a spreadsheet will not run (``rules_core.swiss.safe_cell``)."""
+    return swiss.safe_cell("" if value is None else str(value))
 
 
 @login_required
