@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from tests import catalogue_rows
+from tests.support.liveserver import take_turns
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM must still be allowed.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -85,7 +86,11 @@ def live_server(live_server):
     still serving a browser's keep-alive connection then closed it from the wrong thread when
     the browser went ("DatabaseWrapper objects created in a thread can only be used in that same
     thread"). So the browsers close first (``browser_type_launch_args`` asks for the server, so
-    it outlives them), and the server waits here for their request threads to finish."""
+    it outlives them), and the server waits here for their request threads to finish.
+
+    Each request takes a turn (tests/support/liveserver.py), so a test's own writes done
+    ``between_requests()`` never meet a request's read of the shared connection."""
+    take_turns(live_server)
     yield live_server
     for thread in threading.enumerate():
         if thread.name.endswith("(process_request_thread)"):

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.support.liveserver import between_requests
+
 pytestmark = [pytest.mark.browser, pytest.mark.markup_only]
 
 AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
@@ -167,7 +169,8 @@ def test_simulator_form_and_results_have_no_axe_violations(
     expect(page.locator("[data-run-status]")).to_be_visible()
     walk.check(page)  # waiting for a worker
     while held_chunks:
-        play_chunk(*held_chunks.pop(0))
+        with between_requests():
+            play_chunk(*held_chunks.pop(0))
     expect(page.locator("#sim-status")).to_have_text("Finished: 10 battles played.",
                                                      timeout=10_000)
     walk.check(page)

@@ -12,6 +12,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.support.liveserver import between_requests
+
 pytestmark = pytest.mark.browser
 
 
@@ -19,7 +21,8 @@ def play_all_queued(held: list[tuple[int, int]]) -> None:
     from fleetbuilder.simulator.tasks import play_chunk
 
     while held:
-        play_chunk(*held.pop(0))
+        with between_requests():
+            play_chunk(*held.pop(0))
 
 
 @pytest.mark.postgresql_too
@@ -60,7 +63,8 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
     assert len(held_chunks) == 3
     from fleetbuilder.simulator.tasks import play_chunk
 
-    play_chunk(*held_chunks.pop(0))
+    with between_requests():
+        play_chunk(*held_chunks.pop(0))
     expect(page.locator("label[for=sim-progress-bar]")).to_have_text("Played 10 of 30 battles")
     play_all_queued(held_chunks)
     expect(page.locator("#sim-status")).to_have_text("Finished: 30 battles played.",
@@ -117,7 +121,8 @@ def test_without_javascript_the_page_refreshes_itself_until_the_run_ends(
     expect(page.locator("label[for=sim-progress-bar]")).to_have_text("Played 0 of 8 battles")
     from fleetbuilder.simulator.tasks import play_chunk
 
-    play_chunk(*held_chunks.pop(0))
+    with between_requests():
+        play_chunk(*held_chunks.pop(0))
     expect(page.locator("label[for=sim-progress-bar]")).to_have_text("Played 4 of 8 battles",
                                                                      timeout=10_000)
     play_all_queued(held_chunks)
