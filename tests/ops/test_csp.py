@@ -18,7 +18,7 @@ POLICY = {
     "default-src": "'self'",
     "script-src": "'self'",
     "style-src": "'self'",
-    "img-src": "'self' data:",
+    "img-src": "'self' data: blob:",  # blob: the print preview (static/js/print.js)
     "object-src": "'none'",
     "base-uri": "'self'",
     "form-action": "'self'",

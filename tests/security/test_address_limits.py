@@ -157,7 +157,7 @@ def test_one_address_makes_one_card_pdf_at_a_time(db, monkeypatch, settings) -> 
     from fleetbuilder import ratelimit
 
     monkeypatch.setattr(ratelimit, "IN_FLIGHT_WAIT", 0.3)
-    settings.RATE_LIMIT_IN_FLIGHT = 1  # off by default (settings say why)
+    settings.RATE_LIMIT_IN_FLIGHT = 1  # the default, said here as the test depends on it
 
     held = RequestFactory().get("/", REMOTE_ADDR=ADDRESS)
     with ratelimit.in_flight(held, "cards") as may:
