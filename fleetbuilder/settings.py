@@ -148,6 +148,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": envint("SQLITE_BUSY_TIMEOUT", "20"),
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envint(
+        "DB_POOL_MAX", "0") > 0:
+    # A pool of connections in each web process (psycopg_pool through Django), for gunicorn
+    # only: scripts/serve sets DB_POOL_MAX to the process's threads, so a request never waits
+    # for one; the rest (workers, commands) open a connection when they need it. A connection
+    # is checked before it is lent (a PostgreSQL restart leaves none broken), and a request
+    # waits at most DB_POOL_TIMEOUT seconds when the database is away, then gets its 503 page.
+    # Numbers: docs/operations.md, "Database connections".
+    _pool_max = envint("DB_POOL_MAX", "0")
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django's pool and persistent connections exclude
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # the pool checks a connection it lends
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, _pool_max),
+        "max_size": _pool_max,
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "2")),
+        "max_idle": 300,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

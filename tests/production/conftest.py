@@ -213,8 +213,9 @@ def web(redis_url: str, stack_database: str, tmp_path_factory: pytest.TempPathFa
     log = open(tmp_path_factory.mktemp("web") / "gunicorn.log", "w")
     # Every player of these tests comes from 127.0.0.1: the limits by address would
     # count them as one, so sign-ups and one-at-a-time prints are not limited here.
+    # DB_POOL_MAX as scripts/serve sets it: one pooled connection a thread (PostgreSQL only).
     env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url, SIM_CHUNK_BATTLES="25",
-                   RATE_LIMIT_SIGNUP="0", RATE_LIMIT_IN_FLIGHT="0")
+                   RATE_LIMIT_SIGNUP="0", RATE_LIMIT_IN_FLIGHT="0", DB_POOL_MAX="4")
     server = subprocess.Popen(
         [str(VENV_BIN / "gunicorn"), "fleetbuilder.wsgi:application", "--bind",
          f"127.0.0.1:{port}", "--workers", "1", "--threads", "4", "--no-control-socket"],
