@@ -34,8 +34,10 @@ from rules_core.validator import (
     SQUADRON_MIN,
     CatalogIndex,
     catalog_index,
+    past_limit,
     tally_rule,
     upgrade_refusal,
+    upgrade_uses,
     validate,
 )
 
@@ -211,19 +213,13 @@ class _Builder:
                 new = draft.copy()
                 new.admiral = rank
                 moves.append(new)
-        uses: dict[str, int] = {}
-        for unit in draft.units:
-            for s in unit:
-                for u in s.upgrades:
-                    uses[u.slug] = uses.get(u.slug, 0) + 1
+        uses = upgrade_uses((u.slug for u in s.upgrades) for unit in draft.units for s in unit)
         for i, unit in enumerate(draft.units):
             for j, s in enumerate(unit):
                 for upgrade in self.upgrades:
-                    if upgrade in s.upgrades or (
-                        upgrade.max_per_fleet is not None
-                        and uses.get(upgrade.slug, 0) >= upgrade.max_per_fleet
-                    ) or upgrade_refusal(upgrade, s.profile, self.faction.slug, self.variant,
-                                         self.idx):
+                    if upgrade in s.upgrades or past_limit(upgrade, uses[upgrade.slug] + 1) \
+                            or upgrade_refusal(upgrade, s.profile, self.faction.slug,
+                                               self.variant, self.idx):
                         continue
                     new = draft.copy()
                     new.units[i][j].upgrades.append(upgrade)

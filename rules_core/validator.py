@@ -258,6 +258,25 @@ def _times(n: int) -> str:
     return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
 
+# --- per-fleet limits of upgrades (R-31) --------------------------------------------------
+
+
+def upgrade_uses(ships_upgrades: Iterable[Iterable[str]]) -> Counter[str]:
+    """How many ships of a fleet carry each upgrade, from each ship's upgrade slugs."""
+    return Counter(slug for upgrades in ships_upgrades for slug in upgrades)
+
+
+def past_limit(upgrade: Upgrade, uses: int) -> bool:
+    """Whether ``uses`` ships carrying ``upgrade`` pass its ``max_per_fleet`` (R-31)."""
+    return upgrade.max_per_fleet is not None and uses > upgrade.max_per_fleet
+
+
+def limit_sentence(upgrade: Upgrade) -> str:
+    """"A fleet may take Nova Refit at most once": how every refusal of R-31's limit begins."""
+    assert upgrade.max_per_fleet is not None
+    return f"A fleet may take {upgrade.name} at most {_times(upgrade.max_per_fleet)}"
+
+
 # --- composition rules -------------------------------------------------------------------
 
 
@@ -480,10 +499,8 @@ class _Validation:
     def check_upgrade_limits(self) -> None:
         for slug, (unit, ship) in self.upgrade_over.items():
             upgrade = self.idx.upgrades[slug]
-            assert upgrade.max_per_fleet is not None
             self.add("upgrade.limit",
-                     f"A fleet may take {upgrade.name} at most "
-                     f"{_times(upgrade.max_per_fleet)}; this fleet takes it "
+                     f"{limit_sentence(upgrade)}; this fleet takes it "
                      f"{_times(self.upgrade_uses[slug])}.", unit=unit, ship=ship)
 
     def check_composition(self, total: int) -> None:
@@ -633,8 +650,7 @@ class _Validation:
             if refusal is not None:
                 self.add(refusal[0], refusal[1], unit=i, ship=j)
             self.upgrade_uses[slug] += 1
-            limit = upgrade.max_per_fleet
-            if limit is not None and self.upgrade_uses[slug] > limit:
+            if past_limit(upgrade, self.upgrade_uses[slug]):
                 self.upgrade_over.setdefault(slug, (i, j))
         return tuple(known)
 
