@@ -19,6 +19,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from fleetbuilder import sharedstate
+from fleetbuilder.ownership import lock_owner
 
 # R-155: unfinished jobs of one kind (prints, or packs) a requester may have, and in all.
 MAX_ACTIVE_PER_OWNER = 3
@@ -132,10 +133,8 @@ class QueuedRender:
     def _mine_locked(cls, owner: Any, owner_token: str) -> Any:
         """The requester's jobs of this kind, with the requester's lock held (in a
         transaction) until it ends."""
-        from fleetbuilder.simulator.models import _lock_owner
-
         signed_in = owner is not None and owner.is_authenticated
-        _lock_owner(f"render:{cls.__name__}:" +
+        lock_owner(f"render:{cls.__name__}:" +
                     (f"user:{owner.pk}" if signed_in else f"session:{owner_token}"))
         return cls.objects.owned_by(owner if signed_in else None, owner_token)
 

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from fleetbuilder.fleets.models import OWNER_TOKEN_SESSION_KEY
+from fleetbuilder.ownership import OWNER_TOKEN_SESSION_KEY
 
 RENEWED_KEY = "session_renewed_on"
 

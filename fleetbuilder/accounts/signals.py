@@ -10,14 +10,10 @@ from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from fleetbuilder.fleets.models import Fleet, session_owner_token
+from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.ownership import browser_owner_token
 
 from . import lockout
-
-
-def browser_owner_token(request: HttpRequest | None) -> str | None:
-    session = getattr(request, "session", None)
-    return session_owner_token(session) if session is not None else None
 
 
 def _tell(request: HttpRequest | None, level: int, text: str) -> None:

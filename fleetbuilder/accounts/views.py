@@ -21,10 +21,10 @@ from django.views.decorators.http import require_http_methods
 from fleetbuilder import ratelimit
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.http import AuthenticatedHttpRequest
+from fleetbuilder.ownership import browser_owner_token
 from fleetbuilder.ratelimit import rate_limit
 
 from .forms import DeleteAccountForm, EmailForm, LoginForm, ResetForm, SignUpForm
-from .signals import browser_owner_token
 
 
 def browser_fleet_count(request: HttpRequest) -> int:

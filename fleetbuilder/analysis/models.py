@@ -29,9 +29,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from fleetbuilder.catalog import editions
-from fleetbuilder.ownership import OwnedQuerySet
+from fleetbuilder.ownership import OwnedQuerySet, lock_owner
 from fleetbuilder.simulator import editions as side_editions
-from fleetbuilder.simulator.models import Matchup, RunRefused, _lock_owner
+from fleetbuilder.simulator.models import Matchup, RunRefused
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core.sim import SimError, SimOptions
@@ -142,7 +142,7 @@ class Analysis(models.Model):
                 f"{battles:,}); the simulator takes at most {cap:,} at a time. Ask for at most "
                 f"{max(1, cap // len(variants)):,} battles a version.")
         with transaction.atomic():
-            _lock_owner(f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
+            lock_owner(f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
             active = (Matchup.objects.owned_by(owner, owner_token)
                       .filter(status__in=Matchup.ACTIVE).count()
                       + cls.objects.owned_by(owner, owner_token).filter(status__in=cls.ACTIVE)

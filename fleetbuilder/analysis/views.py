@@ -25,9 +25,9 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from fleetbuilder.catalog import editions, loader
-from fleetbuilder.fleets.access import owner_token
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.http import HtmxHttpRequest
+from fleetbuilder.ownership import owner_token
 from fleetbuilder.ratelimit import rate_limit
 from fleetbuilder.simulator import editions as side_editions
 from fleetbuilder.simulator.models import Matchup, RunRefused, random_seed

@@ -8,7 +8,7 @@ from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from fleetbuilder.fleets.models import session_owner_token
+from fleetbuilder.ownership import browser_owner_token
 
 from .models import BattlePack
 
@@ -16,6 +16,4 @@ from .models import BattlePack
 @receiver(user_logged_in, dispatch_uid="battlepack.adopt_browser_packs")
 def adopt_browser_packs(sender: Any, request: HttpRequest | None, user: Any,
                         **kwargs: Any) -> None:
-    session = getattr(request, "session", None)
-    token = session_owner_token(session) if session is not None else None
-    BattlePack.objects.adopt(user, token)
+    BattlePack.objects.adopt(user, browser_owner_token(request))

@@ -17,8 +17,8 @@ from fleetbuilder.cards import pdfcache
 from fleetbuilder.cards.views import busy
 from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.models import Fleet as SavedFleet
-from fleetbuilder.fleets.models import session_owner_token
 from fleetbuilder.http import HtmxHttpRequest
+from fleetbuilder.ownership import owner_token
 from fleetbuilder.ratelimit import rate_limit
 from fleetbuilder.renderjobs import RenderRefused
 from fleetbuilder.simulator.models import Matchup
@@ -32,13 +32,9 @@ PAGE = "battlepack/pack.html"
 NEW = "battlepack/new.html"
 
 
-def _owner_token(request: HttpRequest, *, create: bool = False) -> str | None:
-    return session_owner_token(request.session, create=create)
-
-
 def _get_pack(request: HttpRequest, public_id: str) -> BattlePack:
     """The requester's pack; anyone else's, or an unknown one, is 404."""
-    packs = BattlePack.objects.owned_by(request.user, _owner_token(request))
+    packs = BattlePack.objects.owned_by(request.user, owner_token(request))
     return get_object_or_404(packs, public_id=public_id)
 
 
@@ -74,7 +70,7 @@ def from_matchup(request: HttpRequest, public_id: str) -> HttpResponse:
             share_a=share_link(request, fleet_a), share_b=share_link(request, fleet_b),
             terrain=options.get("terrain", "none"),
             movement=options.get("movement", "standard"), paper=paper, owner=request.user,
-            owner_token=_owner_token(request, create=True) or "", matchup=run)
+            owner_token=owner_token(request, create=True) or "", matchup=run)
     except RenderRefused as exc:
         return busy(request, exc, back=run.get_absolute_url())
     return redirect(pack)
@@ -84,7 +80,7 @@ def from_matchup(request: HttpRequest, public_id: str) -> HttpResponse:
 @rate_limit("cards", methods=("POST",))
 def new(request: HttpRequest) -> HttpResponse:
     """A pack of any two fleets the player can see: their own, a shared one or a sample."""
-    fleets = list(SavedFleet.objects.alive().owned_by(request.user, _owner_token(request))
+    fleets = list(SavedFleet.objects.alive().owned_by(request.user, owner_token(request))
                   .defer("last_removed"))
     initial: dict[str, Any] = {"a_faction": "imperial-navy", "b_faction": "archenemy",
                                "terrain": "section13"}
@@ -102,7 +98,7 @@ def new(request: HttpRequest) -> HttpResponse:
                 label_b=b.source["label"], share_a=share_link(request, a.fleet),
                 share_b=share_link(request, b.fleet), terrain=data["terrain"],
                 movement=data.get("movement") or "standard", paper=data["paper"],
-                owner=request.user, owner_token=_owner_token(request, create=True) or "")
+                owner=request.user, owner_token=owner_token(request, create=True) or "")
         except RenderRefused as exc:
             form.add_error(None, str(exc))
             status = exc.status
@@ -139,7 +135,7 @@ def pdf(request: HttpRequest, public_id: str) -> HttpResponse:
     data = pdfcache.get(p.cache_key)
     if data is None:
         try:
-            p.make_again(owner=request.user, owner_token=_owner_token(request) or "", stage=0)
+            p.make_again(owner=request.user, owner_token=owner_token(request) or "", stage=0)
         except RenderRefused as exc:
             return busy(request, exc, back=p.get_absolute_url())
         return redirect(p)

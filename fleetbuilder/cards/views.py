@@ -29,8 +29,8 @@ from django.views.decorators.http import require_GET
 
 from fleetbuilder.catalog import editions
 from fleetbuilder.fleets.access import fleet_for_request
-from fleetbuilder.fleets.models import session_owner_token
 from fleetbuilder.http import HtmxHttpRequest
+from fleetbuilder.ownership import session_owner_token
 from fleetbuilder.ratelimit import rate_limit
 from fleetbuilder.renderjobs import RenderRefused
 from rules_core.cards import LAYOUTS, render_cards

@@ -1,7 +1,7 @@
 """Who may see a saved fleet: the one public way for any view (fleets, sharing, cards) to ask.
 
 A fleet belongs to an account, or to a browser through the owner token in its session
-(``models.session_owner_token``); ``fleetbuilder.ownership.OwnedQuerySet.owned_by`` is the
+(``fleetbuilder.ownership.owner_token``); ``fleetbuilder.ownership.OwnedQuerySet.owned_by`` is the
 rule. Anyone else gets a 404, never a 403: they learn nothing about the fleet.
 """
 
@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest
 
-from .models import Fleet, session_owner_token
+from fleetbuilder.ownership import owner_token
 
-
-def owner_token(request: HttpRequest, *, create: bool = False) -> str | None:
-    """The browser's owner token, shared by saved fleets and simulator runs."""
-    return session_owner_token(request.session, create=create)
+from .models import Fleet
 
 
 def fleet_for_request(request: HttpRequest, pk: int, *, lock: bool = False) -> Fleet:

@@ -32,13 +32,14 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url, replace_url
 
 from fleetbuilder.catalog import editions, loader
+from fleetbuilder.ownership import session_owner_token
 from fleetbuilder.text import PlayerTextForm
 from rules_core import fleet as rf
 from rules_core import text as player_text
 from rules_core.validator import validate
 
 from .forms import NameForm
-from .models import Fleet, FleetQuerySet, session_owner_token
+from .models import Fleet, FleetQuerySet
 from .start import catalogue_ship
 
 PER_PAGE = 50

@@ -44,6 +44,7 @@ from redis.exceptions import RedisError
 
 from fleetbuilder.cards import views as cards
 from fleetbuilder.catalog import editions
+from fleetbuilder.ownership import owner_token
 from fleetbuilder.ratelimit import rate_limit
 from rules_core import catalog as core
 from rules_core import chatlist, sharecode, textlist
@@ -51,7 +52,7 @@ from rules_core import fleet as rf
 from rules_core.validator import check_points_bound, validate
 
 from . import library, rosters
-from .access import fleet_for_request, owner_token
+from .access import fleet_for_request
 from .incoming import Arrival, UnknownEdition, arrive, edition_catalog
 from .models import DEFAULT_NAME, Fleet
 from .roster import roster_context

@@ -37,12 +37,13 @@ from django_htmx.http import trigger_client_event
 
 from fleetbuilder.catalog import editions, loader
 from fleetbuilder.http import HtmxHttpRequest
+from fleetbuilder.ownership import owner_token
 from rules_core import catalog as core
 from rules_core.editions import UnknownEdition
 from rules_core.validator import catalog_index
 
 from . import start
-from .access import fleet_for_request, owner_token
+from .access import fleet_for_request
 from .forms import (
     AdmiralForm,
     EditionForm,

@@ -20,7 +20,6 @@ progress from the database.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import secrets
 from dataclasses import replace
@@ -29,13 +28,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, models, transaction
+from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from fleetbuilder import sharedstate
 from fleetbuilder.catalog import editions
-from fleetbuilder.ownership import OwnedQuerySet
+from fleetbuilder.ownership import OwnedQuerySet, lock_owner
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core import sharecode
@@ -161,8 +160,8 @@ class Matchup(models.Model):
             client=client[:80], cost_seconds=cost,
         )
         with transaction.atomic():
-            _lock_owner(f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
-            _lock_owner(f"client:{client}")  # one client's starts, one at a time (R-98)
+            lock_owner(f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
+            lock_owner(f"client:{client}")  # one client's starts, one at a time (R-98)
             mine = cls.objects.owned_by(owner, owner_token).filter(status__in=cls.ACTIVE)
             limit = int(settings.SIM_MAX_ACTIVE_PER_OWNER)
             if mine.count() >= limit:
@@ -526,14 +525,3 @@ def stale_runs(days: int | None = None) -> models.QuerySet[Matchup]:
     days = int(settings.SIM_RUN_DAYS) if days is None else days
     return Matchup.objects.filter(updated__lt=timezone.now() - timedelta(days=days))
 
-
-def _lock_owner(key: str) -> None:
-    """Serialise run starts of one owner, so two at once cannot both pass the limit.
-
-    PostgreSQL: a transaction-scoped advisory lock on the owner. SQLite: the transaction
-    already holds the database's write lock (transaction_mode IMMEDIATE).
-    """
-    if connection.vendor == "postgresql":
-        number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])

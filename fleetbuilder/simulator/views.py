@@ -26,9 +26,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from fleetbuilder import ratelimit
 from fleetbuilder.catalog import editions, loader
-from fleetbuilder.fleets.access import owner_token
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.http import HtmxHttpRequest
+from fleetbuilder.ownership import owner_token
 from fleetbuilder.ratelimit import rate_limit
 from rules_core import catalog as core
 from rules_core import fleet as rf

@@ -10,7 +10,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.core import mail
 from django.test import Client
 
-from fleetbuilder.fleets.models import OWNER_TOKEN_SESSION_KEY, Fleet
+from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.ownership import OWNER_TOKEN_SESSION_KEY
 
 PASSWORD = "Ironclad-Lunar-1138"
 

@@ -25,7 +25,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from fleetbuilder.dbready import require_database
-from fleetbuilder.fleets.models import OWNER_TOKEN_SESSION_KEY, Fleet
+from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.ownership import OWNER_TOKEN_SESSION_KEY
 
 
 def live_tokens() -> set[str]:
