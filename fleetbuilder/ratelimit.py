@@ -5,7 +5,7 @@
 on every host shares the counts), and past ``RATE_LIMITS["cards"]`` requests in a window answers
 429 with ``Retry-After`` and a message a player understands (htmx gets just the message). A
 client is a signed-in player's account, else the client address as login throttling sees it
-(``accounts.lockout.client_address``, which honours ``TRUSTED_PROXY_COUNT``). An account's
+(``fleetbuilder.http.client_address``, which honours ``TRUSTED_PROXY_COUNT``). An account's
 requests count against its address too, at ``RATE_LIMIT_ADDRESS_FACTOR`` times the limit, so
 accounts made for free at one address do not multiply its allowance (issue 34). A scope may
 have its own window (``RATE_LIMIT_WINDOWS``). A limit of 0 turns that limit off. When the
@@ -29,7 +29,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from fleetbuilder.accounts.lockout import client_address
+from fleetbuilder.http import client_address
 
 logger = logging.getLogger("fleetbuilder.ratelimit")
 

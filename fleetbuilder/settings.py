@@ -320,13 +320,13 @@ AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = 0.25  # hours: 15 minutes
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "fleetbuilder.accounts.lockout.username"  # casefolded
-AXES_CLIENT_IP_CALLABLE = "fleetbuilder.accounts.lockout.client_address"
+AXES_CLIENT_IP_CALLABLE = "fleetbuilder.http.client_address"
 AXES_LOCKOUT_CALLABLE = "fleetbuilder.accounts.lockout.lockout_response"  # our login page, 429
 # TRUSTED_PROXY_COUNT: how many reverse proxies in front of the app append to X-Forwarded-For.
 # 0 (default): the client address is REMOTE_ADDR and X-Forwarded-For is ignored. N: the N
 # closest proxies are trusted, so the address is the Nth entry from the right of
 # X-Forwarded-For. (django-ipware is not installed, so axes would read REMOTE_ADDR only and
-# ignore its AXES_IPWARE_* settings; fleetbuilder/accounts/lockout.py reads the header.)
+# ignore its AXES_IPWARE_* settings; fleetbuilder/http.py reads the header.)
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
 if TRUSTED_PROXY_COUNT < 0:
     raise ImproperlyConfigured(

@@ -4,16 +4,16 @@ Axes (settings: "login throttling") counts failed logins per (username, client a
 default cache and refuses that pair past the limit. These three callables are all we add:
 
 - ``username``: the username as axes keys it, casefolded, so "Rhaine" and "rhaine" share a count.
-- ``client_address``: REMOTE_ADDR, or with ``TRUSTED_PROXY_COUNT`` = N > 0 the address the
-  Nth-closest proxy saw, read from X-Forwarded-For (axes would use django-ipware for this, but it
-  is not installed, and without it axes reads REMOTE_ADDR only).
+- ``fleetbuilder.http.client_address`` (shared with the rate limits): REMOTE_ADDR, or with
+  ``TRUSTED_PROXY_COUNT`` = N > 0 the address the Nth-closest proxy saw, read from
+  X-Forwarded-For (axes would use django-ipware for this, but it is not installed, and without it
+  axes reads REMOTE_ADDR only).
 - ``lockout_response``: our login page with its form and a plain message, status 429, in place
   of axes' bare text; also for the admin's login form.
 """
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Any
 
 from django.conf import settings
@@ -28,29 +28,6 @@ def username(request: HttpRequest | None, credentials: dict[str, Any] | None) ->
     if value is None and request is not None:
         value = request.POST.get(field)
     return value.casefold() if isinstance(value, str) and value else value
-
-
-def client_address(request: HttpRequest) -> str | None:
-    """The client's address: REMOTE_ADDR, or from X-Forwarded-For behind trusted proxies.
-
-    Each proxy appends the address it received the request from, so behind N trusted proxies the
-    client is the Nth entry from the right (the last proxy is REMOTE_ADDR itself). Entries
-    further left were written by the client and are never used. A header with fewer entries, or
-    an entry that is not an IP address, is not what our proxies write: REMOTE_ADDR is used.
-    """
-    remote = request.META.get("REMOTE_ADDR") or None
-    trusted = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
-    if trusted <= 0:
-        return remote
-    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
-    forwarded = [part for part in forwarded if part]
-    if len(forwarded) < trusted:
-        return remote
-    candidate = forwarded[-trusted]
-    try:
-        return str(ipaddress.ip_address(candidate))
-    except ValueError:
-        return remote
 
 
 def lockout_response(request: HttpRequest, original_response: HttpResponse | None = None,

@@ -11,6 +11,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 
 from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.http import client_address
 from fleetbuilder.ownership import browser_owner_token
 
 from . import lockout
@@ -32,7 +33,7 @@ def forget_failed_logins(request: HttpRequest | None, username: str) -> None:
     """
     if request is None:
         return
-    address = lockout.client_address(request)
+    address = client_address(request)
     if address:
         reset(ip=address, username=lockout.username(None, {"username": username}))
 

@@ -19,7 +19,7 @@ from django.core import mail
 from django.core.cache import cache
 from django.test import Client, RequestFactory, override_settings
 
-from fleetbuilder.accounts.lockout import client_address
+from fleetbuilder.http import client_address
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "Ironclad-Lunar-1138"
