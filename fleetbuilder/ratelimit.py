@@ -58,7 +58,7 @@ def address_key(request: HttpRequest) -> str:
     return f"addr:{client_address(request) or 'unknown'}"
 
 
-def _limit(scope: str) -> tuple[int, int]:
+def limit_of(scope: str) -> tuple[int, int]:
     """(requests a client may make, window in seconds) for ``scope``."""
     limits: dict[str, int] = getattr(settings, "RATE_LIMITS", {})
     windows: dict[str, int] = getattr(settings, "RATE_LIMIT_WINDOWS", {})
@@ -78,7 +78,7 @@ def _counters(request: HttpRequest, scope: str) -> list[tuple[str, int]]:
     """(who, limit) pairs a request counts against: the client (account, else address) at the
     scope's limit and, for an account, its address too at ``RATE_LIMIT_ADDRESS_FACTOR`` times
     it, so free accounts made from one address do not multiply its allowance (issue 34)."""
-    limit, _ = _limit(scope)
+    limit, _ = limit_of(scope)
     who = client_key(request)
     counters = [(who, limit)]
     if not who.startswith("addr:"):
@@ -91,7 +91,7 @@ def _key(scope: str, who: str, start: int) -> str:
 
 
 def _count(request: HttpRequest, scope: str, *, add: bool, cost: int = 1) -> int:
-    limit, window = _limit(scope)
+    limit, window = limit_of(scope)
     if limit <= 0:
         return 0
     now = _now()
@@ -181,7 +181,8 @@ def busy(request: HttpRequest, scope: str) -> HttpResponse:
     return response
 
 
-def _minutes(seconds: int) -> str:
+def in_words(seconds: int) -> str:
+    """A wait or a window as a player reads it: "45 seconds", "2 minutes" (rounded up)."""
     if seconds < 60:
         return f"{seconds} second{'s' * (seconds != 1)}"
     minutes = math.ceil(seconds / 60)
@@ -190,10 +191,10 @@ def _minutes(seconds: int) -> str:
 
 def refused(request: HttpRequest, scope: str, retry_after: int) -> HttpResponse:
     """The 429 answer: a page, or for htmx only its message; ``Retry-After`` in seconds."""
-    limit, window = _limit(scope)
+    limit, window = limit_of(scope)
     message = (f"Too many {WHAT.get(scope, 'requests')} from you: at most {limit} every "
-               f"{_minutes(window)} (a network address shared by several accounts may make "
-               f"{_address_factor()} times as many). Please wait {_minutes(retry_after)} and "
+               f"{in_words(window)} (a network address shared by several accounts may make "
+               f"{_address_factor()} times as many). Please wait {in_words(retry_after)} and "
                "try again.")
     template = "ratelimited.html#message" if getattr(request, "htmx", False) \
         else "ratelimited.html"

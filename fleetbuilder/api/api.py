@@ -232,10 +232,10 @@ def limit(request: HttpRequest, scope: str) -> None:
     """Count this request against the pages' limit ``scope`` (R-96), for the same player."""
     wait = ratelimit.hit(request, scope)
     if wait:
-        most, window = ratelimit._limit(scope)
+        most, window = ratelimit.limit_of(scope)
         raise RateLimited(
             f"Too many {ratelimit.WHAT.get(scope, 'requests')} from you: at most {most} every "
-            f"{ratelimit._minutes(window)}. Please wait {ratelimit._minutes(wait)} and try "
+            f"{ratelimit.in_words(window)}. Please wait {ratelimit.in_words(wait)} and try "
             "again.", wait)
 
 

@@ -323,10 +323,10 @@ def replay_json(request: HttpRequest, public_id: str, battle: int) -> HttpRespon
     """The replay's steps (``rules_core.sim.replay``): what the page's player draws."""
     run = _get_matchup(public_id)
     if wait := _replay_wait(request, run, battle):
-        most, window = ratelimit._limit("replay")
+        most, window = ratelimit.limit_of("replay")
         response = JsonResponse({"error": f"Too many battle replays from you: at most {most} "
-                                          f"every {ratelimit._minutes(window)}. Please wait "
-                                          f"{ratelimit._minutes(wait)} and try again."},
+                                          f"every {ratelimit.in_words(window)}. Please wait "
+                                          f"{ratelimit.in_words(wait)} and try again."},
                                 status=429)
         response["Retry-After"] = str(wait)
         return response
