@@ -77,7 +77,7 @@ class QueuedRender:
         render it into the shared PDF cache, then finish it, or fail it with ``failed``; True
         when this call wrote its PDF. Tasks are acknowledged late (settings: CELERY_TASK_*):
         a job whose worker died is run again and writes the same bytes under the same key."""
-        from fleetbuilder.cards import pdfcache  # the cache's module reads the catalogue
+        from fleetbuilder import pdfcache  # the cache's module reads the catalogue
 
         job = cls.objects.filter(pk=pk).first()
         if job is None or job.is_done:

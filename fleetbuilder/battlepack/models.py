@@ -21,10 +21,10 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from fleetbuilder.cards.pdfcache import cards_build
 from fleetbuilder.catalog import editions
 from fleetbuilder.catalog.pagecache import catalogue_version
 from fleetbuilder.ownership import OwnedQuerySet
+from fleetbuilder.pdfcache import cards_build
 from fleetbuilder.renderjobs import JobStatus, QueuedRender
 from fleetbuilder.simulator import editions as side_editions
 from rules_core import catalog as core

@@ -13,7 +13,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from fleetbuilder.cards import pdfcache
+from fleetbuilder import pdfcache
 from fleetbuilder.cards.views import busy
 from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.models import Fleet as SavedFleet

@@ -27,6 +27,7 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from fleetbuilder import pdfcache
 from fleetbuilder.catalog import editions
 from fleetbuilder.fleets.access import fleet_for_request
 from fleetbuilder.http import HtmxHttpRequest
@@ -39,7 +40,6 @@ from rules_core.fleet import FleetFormatError, parse_fleet
 from rules_core.limits import MAX_CARDS_PER_PDF
 from rules_core.validator import check_points_bound, validate
 
-from . import pdfcache
 from .models import PrintJob
 from .paper import default_paper
 from .preview import PreviewError, page_picture

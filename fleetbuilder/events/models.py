@@ -29,10 +29,10 @@ from django.db.models.functions import Now
 from django.urls import reverse
 from django.utils import timezone
 
-from fleetbuilder.cards.pdfcache import cards_build
 from fleetbuilder.catalog import editions
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.ownership import OwnedQuerySet
+from fleetbuilder.pdfcache import cards_build
 from fleetbuilder.renderjobs import JobStatus, QueuedRender
 from rules_core import fleet as rf
 from rules_core import swiss

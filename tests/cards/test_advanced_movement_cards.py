@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 
-from fleetbuilder.cards import pdfcache
+from fleetbuilder import pdfcache
 from fleetbuilder.cards.models import PrintJob
 from fleetbuilder.cards.tasks import render_print
 from fleetbuilder.catalog import editions

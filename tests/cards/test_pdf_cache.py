@@ -93,7 +93,7 @@ def test_each_option_is_its_own_pdf(client: Client, fleet: Fleet, query: str) ->
 def test_a_new_catalogue_version_or_cards_build_changes_the_key(fleet: Fleet,
                                                                monkeypatch: pytest.MonkeyPatch
                                                                ) -> None:
-    from fleetbuilder.cards import pdfcache
+    from fleetbuilder import pdfcache
 
     options = pdfcache.PrintOptions("poker", False, None)
     key = pdfcache.pdf_key(fleet.document, options)
@@ -105,7 +105,7 @@ def test_a_new_catalogue_version_or_cards_build_changes_the_key(fleet: Fleet,
 
 
 def test_the_document_hash_ignores_key_order(fleet: Fleet) -> None:
-    from fleetbuilder.cards.pdfcache import document_hash
+    from fleetbuilder.pdfcache import document_hash
 
     shuffled = dict(reversed(list(fleet.document.items())))
     assert document_hash(shuffled) == document_hash(fleet.document)
@@ -139,7 +139,7 @@ def test_editing_a_card_template_changes_the_cards_build(tmp_path, monkeypatch) 
     """A cached PDF made before a template changed is never served after it."""
     import shutil
 
-    from fleetbuilder.cards import pdfcache
+    from fleetbuilder import pdfcache
 
     copy = tmp_path / "cards"
     shutil.copytree(pdfcache.CARDS_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))

@@ -222,7 +222,7 @@ def _finished_print(owner: Browser, doc: rf.Fleet) -> Any:
     """A finished big print of ``owner``'s, its PDF in the shared cache."""
     import secrets as _secrets
 
-    from fleetbuilder.cards import pdfcache
+    from fleetbuilder import pdfcache
     from fleetbuilder.cards.models import PrintJob
 
     user = getattr(owner, "user", None)
@@ -245,8 +245,8 @@ def _finished_pack(owner: Browser, doc: rf.Fleet) -> Any:
     """A finished battle pack of ``owner``'s, its PDF in the shared cache."""
     import secrets as _secrets
 
+    from fleetbuilder import pdfcache
     from fleetbuilder.battlepack.models import BattlePack
-    from fleetbuilder.cards import pdfcache
 
     user = getattr(owner, "user", None)
     token = ""

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from fleetbuilder.cards import pdfcache
+from fleetbuilder import pdfcache
 from fleetbuilder.catalog import loader
 from rules_core.cards import LAYOUTS
 from rules_core.cards.bench import PAGES, bench_cards, bench_fleet

@@ -1,4 +1,6 @@
-"""Card PDFs kept in the shared cache, keyed on everything that decides their bytes.
+"""PDFs kept in the shared cache: card prints, keyed on everything that decides their bytes,
+and the battle packs and event packs rendered on the task queue (``renderjobs``), which print
+cards too and so key on the cards' build as well.
 
 The key is a hash of the fleet document (canonical JSON), the layout, the options (ink saver,
 share link, advanced movement's thrust and SOT), the catalogue version
