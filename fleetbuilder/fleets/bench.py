@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules_core import catalog as core
+from rules_core.validator import SQUADRON_MAX
 
 if TYPE_CHECKING:
     from .models import Fleet
@@ -197,13 +198,11 @@ def largest_units(catalog: core.Catalog) -> list[tuple[str, core.ShipProfile,
     """Every ship of every faction in the largest unit it flies in, as unit 0 of a fleet of
     that faction: (faction, ship, units). A capital ship alone (the flagship); an escort four
     to a squadron, another squadron of two after it ("Move to" has somewhere to go)."""
-    from .models import MAX_ESCORTS_PER_SQUADRON
-
     found = []
     for faction in catalog.factions:
         for ship in faction.ships:
             if ship.is_escort:
-                units = [_squadron(ship.slug, MAX_ESCORTS_PER_SQUADRON), _squadron(ship.slug, 2)]
+                units = [_squadron(ship.slug, SQUADRON_MAX), _squadron(ship.slug, 2)]
             else:
                 units = [_capital(ship.slug, flagship=True)]
             found.append((faction.slug, ship, units))
@@ -229,9 +228,7 @@ def largest_fleet(escort: str, capital: str) -> list[dict[str, Any]]:
     """A fleet of the heaviest squadron and capital ship (``largest_units``, measured) of one
     faction, for ``edit_cases``: squadrons of four and of three (Add escort fills it), two of
     the capital ship, the first the flagship."""
-    from .models import MAX_ESCORTS_PER_SQUADRON
-
-    full = MAX_ESCORTS_PER_SQUADRON
+    full = SQUADRON_MAX
     return [_capital(capital, flagship=True), _squadron(escort, full),
             _capital(capital, flagship=False), _squadron(escort, full - 1),
             _squadron(escort, full)]

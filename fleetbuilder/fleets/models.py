@@ -1,8 +1,9 @@
-"""A saved fleet: its contract-1 document and the edits the builder makes to it.
+"""A saved fleet: its contract-1 document, its versions and Undo.
 
 The document (``Fleet.document``) is the single source of the list; units name ships by slug.
-Every edit reads it as rules_core values, transforms them and writes the normalised file back,
-then re-validates against the cached catalogue and caches the points and the verdict.
+Every edit reads it as rules_core values, asks ``rules_core.edits`` for the next fleet (which
+decides what is allowed and refuses with EditRefused), writes the normalised file back, then
+re-validates against the cached catalogue and caches the points and the verdict.
 
 Edits to one fleet are serialised: the builder takes the row with ``select_for_update()`` in a
 short transaction, checks the version its page was drawn at (``check_version``) and applies
@@ -24,21 +25,14 @@ from django.utils import timezone
 from fleetbuilder.catalog import editions
 from fleetbuilder.ownership import OwnedQuerySet
 from rules_core import catalog as core
+from rules_core import edits
 from rules_core import fleet as rf
 from rules_core.editions import EditionInfo, FleetComparison, UnknownEdition, compare_fleet
-from rules_core.validator import (
-    CatalogIndex,
-    ValidationReport,
-    catalog_index,
-    upgrade_refusal,
-    validate,
-)
-
-from .limits import edit_refusal
+from rules_core.edits import EditRefused
+from rules_core.validator import ValidationReport, catalog_index, validate
 
 GAME_SIZE_CHOICES = [(g.value, g.label) for g in rf.GameSize]
 DEFAULT_NAME = "Untitled Fleet"
-MAX_ESCORTS_PER_SQUADRON = 4
 # The session key under which an anonymous browser's owner token is kept. A token in the
 # session's data (not the session key itself) survives the key being cycled at login.
 OWNER_TOKEN_SESSION_KEY = "fleet_owner_token"
@@ -55,13 +49,6 @@ def session_owner_token(session: Any, *, create: bool = False) -> str | None:
         token = Fleet.new_owner_token()
         session[OWNER_TOKEN_SESSION_KEY] = token
     return token
-
-
-class EditError(ValueError):
-    """An edit the builder refuses (a stale index, a ship of another list, a barred upgrade).
-
-    The message is shown to the player as it is.
-    """
 
 
 class FleetChanged(Exception):
@@ -257,11 +244,14 @@ class Fleet(models.Model):
         forgets the edition before it: Undo puts back only what was just done.
         """
         fleet = replace(self.to_core(), units=tuple(units), **changes)
-        if len(fleet.units) > rf.MAX_UNITS:
-            raise EditError(f"A fleet holds at most {rf.MAX_UNITS} units.")
-        refusal = edit_refusal(fleet, catalog)  # R-95
-        if refusal:
-            raise EditError(refusal)
+        edits.check_bounds(fleet, catalog)  # R-95
+        return self._store_edit(fleet, catalog, removed=removed, previous_edition=previous_edition)
+
+    def _store_edit(self, fleet: rf.Fleet, catalog: core.Catalog, *,
+              removed: dict[str, Any] | None = None,
+              previous_edition: int | None = None) -> ValidationReport:
+        """Store ``fleet`` (checked by the caller) as an edit: Undo remembers only ``removed``
+        and ``previous_edition``; the version is bumped (``_save_edit``)."""
         report = self.store(fleet, catalog)
         self.last_removed = removed
         self.previous_edition = previous_edition
@@ -273,17 +263,18 @@ class Fleet(models.Model):
     def change_edition(self, number: int) -> ValidationReport:
         """Move the list to edition ``number`` (its units unchanged); Undo moves it back."""
         if number == self.edition:
-            raise EditError(f"This list is already on edition {number}.")
+            raise EditRefused(f"This list is already on edition {number}.")
         catalog = editions.catalog_for(number)  # UnknownEdition for one this server lacks
-        return self.apply(catalog, self._units(), edition=number,
+        return self.apply(catalog, list(self.to_core().units), edition=number,
                           previous_edition=self.edition)
 
     def undo_edition(self) -> ValidationReport:
         """Put the list back on the edition it had before its last update."""
         previous = self.previous_edition
         if previous is None:
-            raise EditError("There is no edition update to undo.")
-        return self.apply(editions.catalog_for(previous), self._units(), edition=previous)
+            raise EditRefused("There is no edition update to undo.")
+        return self.apply(editions.catalog_for(previous), list(self.to_core().units),
+                          edition=previous)
 
     def edition_news(self) -> EditionNews:
         """Its edition, the newest one and, if that is newer, the list under it."""
@@ -338,321 +329,100 @@ class Fleet(models.Model):
             raise FleetChanged
         self.version += 1
 
-    def _units(self) -> list[rf.Unit]:
-        return list(self.to_core().units)
+    # --- edits: rules_core.edits decides each; the fleet stores what it returns -------------
 
-    def _unit(self, units: list[rf.Unit], i: int) -> rf.Unit:
-        if not 0 <= i < len(units):
-            raise EditError("That unit is no longer in the fleet; the page has been refreshed.")
-        return units[i]
-
-    def _squadron(self, units: list[rf.Unit], i: int) -> rf.Squadron:
-        unit = self._unit(units, i)
-        if not isinstance(unit, rf.Squadron):
-            raise EditError("That unit is not a squadron.")
-        return unit
-
-    def _ship_unit(self, units: list[rf.Unit], i: int) -> rf.ShipUnit:
-        unit = self._unit(units, i)
-        if not isinstance(unit, rf.ShipUnit):
-            raise EditError("That unit is a squadron, not a ship.")
-        return unit
-
-    def _profile(self, slug: str, catalog: core.Catalog) -> core.ShipProfile:
-        faction = catalog.faction(self.faction)
-        profile = faction.ship(slug) if faction else None
-        if profile is None:
-            raise EditError("That ship is not in this fleet's list.")
-        return profile
+    def _commit(self, catalog: core.Catalog, before: rf.Fleet, after: rf.Fleet, *,
+                removed: dict[str, Any] | None = None) -> None:
+        """Store an edit's result (already held to every rule and bound), unless it changed
+        nothing (``after is before``): then nothing is written and Undo is kept."""
+        if after is not before:
+            self._store_edit(after, catalog, removed=removed)
 
     def settings_changed(self, catalog: core.Catalog, *, name: str, variant: str | None,
                          game_size: str, points_limit: tuple[int, int] | None) -> ValidationReport:
-        size = rf.GameSize(game_size)
-        band = rf.PointsBand("custom", *points_limit) if size is rf.GameSize.CUSTOM and \
-            points_limit else None
-        return self.apply(catalog, self._units(), name=name or DEFAULT_NAME,
-                          variant=variant or None, game_size=size, points_limit=band)
+        fleet = edits.change_settings(self.to_core(), catalog, name=name or DEFAULT_NAME,
+                                      variant=variant, game_size=game_size,
+                                      points_limit=points_limit)
+        return self._store_edit(fleet, catalog)
 
     def add_ship(self, catalog: core.Catalog, slug: str) -> tuple[int, bool]:
-        """Add a ship from the list: a capital ship as its own unit; an escort joins the last
-        squadron of its type that has room, else starts a new squadron (R-180).
-
-        Returns the index of the unit it went to, and whether that unit is new.
-        """
-        profile = self._profile(slug, catalog)
-        units = self._units()
-        if profile.is_escort:
-            joins = self.squadron_for_escort(units, slug)
-            if joins is not None:
-                squadron = units[joins]
-                assert isinstance(squadron, rf.Squadron)
-                units[joins] = replace(squadron, ships=(*squadron.ships, rf.SquadronShip(slug)))
-                self.apply(catalog, units)
-                return joins, False
-            units.append(rf.Squadron(ships=(rf.SquadronShip(slug),)))
-        else:
-            units.append(rf.ShipUnit(ship=slug, flagship=not self._has_flagship(units)))
-        self.apply(catalog, units)
-        return len(units) - 1, True
-
-    @staticmethod
-    def squadron_for_escort(units: list[rf.Unit], slug: str) -> int | None:
-        """The squadron an escort added from the ship list joins (R-180): the last one with room
-        (R-07's four) whose escorts are all of its type, or that has none yet (a squadron the
-        player started with New squadron). Types may mix (R-07), but only when the player
-        asks: a squadron of another type is never joined unasked."""
-        for i in range(len(units) - 1, -1, -1):
-            unit = units[i]
-            if (isinstance(unit, rf.Squadron) and len(unit.ships) < MAX_ESCORTS_PER_SQUADRON
-                    and all(escort.ship == slug for escort in unit.ships)):
-                return i
-        return None
-
-    @staticmethod
-    def _has_flagship(units: list[rf.Unit]) -> bool:
-        return any(isinstance(u, rf.ShipUnit) and u.flagship for u in units)
+        """The ship list's Add (R-180): the unit it went to, and whether that unit is new."""
+        before = self.to_core()
+        after, unit, new = edits.add_ship(before, catalog, slug)
+        self._commit(catalog, before, after)
+        return unit, new
 
     def new_squadron(self, catalog: core.Catalog, name: str | None = None) -> int:
-        units = self._units()
-        units.append(rf.Squadron(ships=(), name=name or None))
-        self.apply(catalog, units)
-        return len(units) - 1
+        before = self.to_core()
+        self._commit(catalog, before, edits.new_squadron(before, catalog, name))
+        return self.unit_count - 1
 
     def add_escort(self, catalog: core.Catalog, i: int, slug: str) -> None:
-        profile = self._profile(slug, catalog)
-        if not profile.is_escort:
-            raise EditError(f"{profile.name} is a capital ship; only escorts fly in squadrons.")
-        units = self._units()
-        squadron = self._squadron(units, i)
-        units[i] = replace(squadron, ships=(*squadron.ships, rf.SquadronShip(slug)))
-        self.apply(catalog, units)
+        before = self.to_core()
+        self._commit(catalog, before, edits.add_escort(before, catalog, i, slug))
 
     def move_escort(self, catalog: core.Catalog, i: int, j: int, to: int | None) -> None:
-        """Move escort ``j`` of squadron ``i`` into squadron ``to`` (None: a new squadron).
-
-        A squadron the move leaves empty is removed.
-        """
-        units = self._units()
-        source = self._squadron(units, i)
-        if not 0 <= j < len(source.ships):
-            raise EditError("That escort is no longer in the squadron.")
-        if to == i:
-            return
-        escort = source.ships[j]
-        if to is None:
-            units.append(rf.Squadron(ships=(escort,)))
-        else:
-            target = self._squadron(units, to)
-            units[to] = replace(target, ships=(*target.ships, escort))
-        rest = source.ships[:j] + source.ships[j + 1:]
-        units[i] = replace(source, ships=rest)
-        if not rest:
-            del units[i]
-        self.apply(catalog, units)
+        before = self.to_core()
+        self._commit(catalog, before, edits.move_escort(before, catalog, i, j, to))
 
     def set_flagship(self, catalog: core.Catalog, i: int) -> None:
-        """Make ship unit ``i`` the flagship; the admiral moves with the flag (R-05, R-06)."""
-        units = self._units()
-        chosen = self._ship_unit(units, i)
-        admiral = next((u.admiral for u in units if isinstance(u, rf.ShipUnit) and u.admiral),
-                       None)
-        profile = self._profile(chosen.ship, catalog)
-        if profile.is_escort:
-            raise EditError("An escort cannot be the flagship; choose a capital ship (R-05).")
-        units = [replace(u, flagship=(n == i), admiral=admiral if n == i else None)
-                 if isinstance(u, rf.ShipUnit) else u for n, u in enumerate(units)]
-        self.apply(catalog, units)
+        before = self.to_core()
+        self._commit(catalog, before, edits.set_flagship(before, catalog, i))
 
     def set_admiral(self, catalog: core.Catalog, i: int, slug: str | None) -> None:
-        units = self._units()
-        unit = self._ship_unit(units, i)
-        if slug is not None:
-            if catalog.admiral(slug) is None:
-                raise EditError("There is no such admiral rank.")
-            if not unit.flagship:
-                raise EditError("An admiral serves on the flagship; make this ship the "
-                                "flagship first (R-06).")
-        units = [replace(u, admiral=slug if n == i else None)
-                 if isinstance(u, rf.ShipUnit) else u for n, u in enumerate(units)]
-        self.apply(catalog, units)
-
-    def _ship_at(self, units: list[rf.Unit], i: int, j: int | None
-                 ) -> rf.ShipUnit | rf.SquadronShip:
-        unit = self._unit(units, i)
-        if isinstance(unit, rf.ShipUnit):
-            return unit
-        if j is None or not 0 <= j < len(unit.ships):
-            raise EditError("That escort is no longer in the squadron.")
-        return unit.ships[j]
-
-    def _put_ship(self, units: list[rf.Unit], i: int, j: int | None,
-                  ship: rf.ShipUnit | rf.SquadronShip) -> None:
-        unit = units[i]
-        if isinstance(unit, rf.ShipUnit):
-            assert isinstance(ship, rf.ShipUnit)
-            units[i] = ship
-        else:
-            assert j is not None and isinstance(ship, rf.SquadronShip)
-            units[i] = replace(unit, ships=unit.ships[:j] + (ship,) + unit.ships[j + 1:])
+        before = self.to_core()
+        self._commit(catalog, before, edits.set_admiral(before, catalog, i, slug))
 
     def add_upgrade(self, catalog: core.Catalog, i: int, j: int | None, slug: str) -> None:
-        units = self._units()
-        ship = self._ship_at(units, i, j)
-        option = next((o for o in self.upgrade_options(catalog, ship.ship, ship.upgrades, units)
-                       if o.upgrade.slug == slug), None)
-        if option is None:
-            raise EditError("That upgrade is not in this fleet's list.")
-        if option.reason:
-            raise EditError(option.reason)
-        self._put_ship(units, i, j, replace(ship, upgrades=(*ship.upgrades, slug)))
-        self.apply(catalog, units)
+        before = self.to_core()
+        self._commit(catalog, before, edits.add_upgrade(before, catalog, i, j, slug))
 
     def remove_upgrade(self, catalog: core.Catalog, i: int, j: int | None, slug: str) -> None:
-        units = self._units()
-        ship = self._ship_at(units, i, j)
-        if slug not in ship.upgrades:
-            raise EditError("That ship does not carry that upgrade.")
-        kept = list(ship.upgrades)
-        kept.remove(slug)
-        self._put_ship(units, i, j, replace(ship, upgrades=tuple(kept)))
-        self.apply(catalog, units)
+        before = self.to_core()
+        self._commit(catalog, before, edits.remove_upgrade(before, catalog, i, j, slug))
 
     def set_upgrades(self, catalog: core.Catalog, i: int, j: int | None,
                      wanted: list[str]) -> tuple[list[str], list[str]]:
-        """Fit exactly ``wanted`` to ship ``j`` of unit ``i`` (the ticked boxes of its editor):
-        what it carries and is not wanted comes off, what is wanted and new is fitted, each
-        checked as Add would (R-30, R-31, R-150). Returns (fitted, taken off); saves only on a
-        change."""
-        units = self._units()
-        ship = self._ship_at(units, i, j)
-        keep = set(wanted)
-        taken_off = list(dict.fromkeys(s for s in ship.upgrades if s not in keep))
-        fitted = [s for s in wanted if s not in ship.upgrades]
-        ship = replace(ship, upgrades=tuple(s for s in ship.upgrades if s in keep))
-        self._put_ship(units, i, j, ship)
-        for slug in fitted:
-            self._check_fit(catalog, units, ship, slug)
-            ship = replace(ship, upgrades=(*ship.upgrades, slug))
-            self._put_ship(units, i, j, ship)
-        if fitted or taken_off:
-            self.apply(catalog, units)
+        """The editor's boxes: (fitted, taken off); saves only on a change."""
+        before = self.to_core()
+        after, fitted, taken_off = edits.set_upgrades(before, catalog, i, j, wanted)
+        self._commit(catalog, before, after)
         return fitted, taken_off
 
     def set_squadron_upgrades(self, catalog: core.Catalog, i: int,
                               wanted: list[str]) -> tuple[list[str], list[str]]:
-        """Squadron-wide refits (R-151): each upgrade in ``wanted`` is fitted to every escort of
-        squadron ``i`` that lacks it, all or nothing; one every escort carries and ``wanted``
-        leaves out comes off them all. An upgrade only some escorts carry and ``wanted`` leaves
-        out is left as it is (chosen escort by escort). Returns (fitted, taken off)."""
-        units = self._units()
-        squadron = self._squadron(units, i)
-        if not squadron.ships:
-            raise EditError("This squadron has no escorts yet.")
-        keep = set(wanted)
-
-        def on_every(slug: str) -> bool:
-            return all(slug in e.upgrades for e in squadron.ships)
-
-        carried = dict.fromkeys(s for e in squadron.ships for s in e.upgrades)
-        taken_off = [s for s in carried if s not in keep and on_every(s)]
-        fitted = [s for s in wanted if not on_every(s)]
-        ships = [replace(e, upgrades=tuple(s for s in e.upgrades if s not in taken_off))
-                 for e in squadron.ships]
-        units[i] = replace(squadron, ships=tuple(ships))
-        names = catalog_index(catalog)
-        for slug in fitted:
-            for n, escort in enumerate(ships):
-                if slug in escort.upgrades:
-                    continue
-                try:
-                    self._check_fit(catalog, units, escort, slug)
-                except EditError as exc:
-                    raise EditError(f"Not fitted to the squadron: escort {n + 1} "
-                                    f"({names.ship_name(escort.ship)}): {exc}") from None
-                ships[n] = replace(escort, upgrades=(*escort.upgrades, slug))
-                units[i] = replace(squadron, ships=tuple(ships))
-        if fitted or taken_off:
-            self.apply(catalog, units)
+        """Squadron-wide refits (R-151): (fitted, taken off); saves only on a change."""
+        before = self.to_core()
+        after, fitted, taken_off = edits.set_squadron_upgrades(before, catalog, i, wanted)
+        self._commit(catalog, before, after)
         return fitted, taken_off
 
-    def _check_fit(self, catalog: core.Catalog, units: list[rf.Unit],
-                   ship: rf.ShipUnit | rf.SquadronShip, slug: str) -> None:
-        """Refuse fitting ``slug`` to ``ship`` (as it stands in ``units``) with the reason."""
-        option = next((o for o in self.upgrade_options(catalog, ship.ship, ship.upgrades, units)
-                       if o.upgrade.slug == slug), None)
-        if option is None:
-            raise EditError("That upgrade is not in this fleet's list.")
-        if option.reason:
-            raise EditError(option.reason)
-
     def move_unit(self, catalog: core.Catalog, i: int, to: int) -> int:
-        """Move unit ``i`` to place ``to`` in the list (kept within it); the units between shift
-        by one. Returns its new place; saves only when it moved."""
-        units = self._units()
-        unit = self._unit(units, i)
-        to = max(0, min(to, len(units) - 1))
-        if to != i:
-            del units[i]
-            units.insert(to, unit)
-            self.apply(catalog, units)
-        return to
+        """Unit ``i`` to place ``to``: its new place; saves only when it moved."""
+        before = self.to_core()
+        after, at = edits.move_unit(before, catalog, i, to)
+        self._commit(catalog, before, after)
+        return at
 
     def rename_unit(self, catalog: core.Catalog, i: int, name: str) -> None:
-        units = self._units()
-        unit = self._unit(units, i)
-        units[i] = replace(unit, name=name.strip() or None)
-        self.apply(catalog, units)
+        before = self.to_core()
+        self._commit(catalog, before, edits.rename_unit(before, catalog, i, name))
 
     def duplicate(self, catalog: core.Catalog, i: int, j: int | None = None) -> None:
-        """Copy a ship next to itself: a capital ship (never flagship or admiral) or an escort."""
-        units = self._units()
-        unit = self._unit(units, i)
-        if isinstance(unit, rf.ShipUnit):
-            units.insert(i + 1, replace(unit, flagship=False, admiral=None))
-        else:
-            escort = self._ship_at(units, i, j)
-            assert j is not None and isinstance(escort, rf.SquadronShip)
-            units[i] = replace(unit, ships=unit.ships[:j + 1] + (escort,) + unit.ships[j + 1:])
-        self.apply(catalog, units)
+        before = self.to_core()
+        self._commit(catalog, before, edits.duplicate(before, catalog, i, j))
+
+    # --- Undo of a removal ------------------------------------------------------------------
 
     def remove(self, catalog: core.Catalog, i: int, j: int | None = None) -> None:
         """Remove unit ``i`` (or escort ``j`` of squadron ``i``), remembering it for Undo."""
-        units = self._units()
-        unit = self._unit(units, i)
-        if isinstance(unit, rf.ShipUnit) or j is None:
-            del units[i]
-            entry = rf.fleet_to_dict(rf.Fleet(self.faction, rf.GameSize.PATROL, (unit,)))
-            removed = {"unit": i, "ship": None, "entry": entry["units"][0]}
-        else:
-            escort = self._ship_at(units, i, j)
-            assert isinstance(escort, rf.SquadronShip)
-            units[i] = replace(unit, ships=unit.ships[:j] + unit.ships[j + 1:])
-            removed = {"unit": i, "ship": j,
-                       "entry": {"ship": escort.ship, "upgrades": list(escort.upgrades)}}
-        self.apply(catalog, units, removed=removed)
+        before = self.to_core()
+        after, memo = edits.remove(before, catalog, i, j)
+        self._commit(catalog, before, after, removed=memo)
 
     def undo_remove(self, catalog: core.Catalog) -> None:
-        removed = self.last_removed
-        if not removed:
-            raise EditError("There is nothing to undo.")
-        units = self._units()
-        i = min(int(removed["unit"]), len(units))
-        if removed["ship"] is None:
-            doc = {**self.document, "units": [removed["entry"]]}
-            unit = rf.parse_fleet(doc).units[0]
-            if isinstance(unit, rf.ShipUnit) and unit.flagship and self._has_flagship(units):
-                unit = replace(unit, flagship=False, admiral=None)
-            units.insert(i, unit)
-        else:
-            escort = rf.SquadronShip(removed["entry"]["ship"],
-                                     tuple(removed["entry"]["upgrades"]))
-            target = units[i] if i < len(units) else None
-            if isinstance(target, rf.Squadron):
-                j = min(int(removed["ship"]), len(target.ships))
-                units[i] = replace(target, ships=target.ships[:j] + (escort,) + target.ships[j:])
-            else:
-                units.insert(i, rf.Squadron(ships=(escort,)))
-        self.apply(catalog, units)
+        before = self.to_core()
+        self._commit(catalog, before, edits.undo_remove(before, catalog, self.last_removed))
 
     def removed_label(self, catalog: core.Catalog) -> str:
         """What Undo would put back, in words."""
@@ -663,20 +433,6 @@ class Fleet(models.Model):
         name = catalog_index(catalog).ship_name(entry.get("ship", ""))
         return f"“{entry['name']}” ({name})" if entry.get("name") else name
 
-    # --- upgrade eligibility ---------------------------------------------------------------
-
-    def upgrade_options(self, catalog: core.Catalog, ship_slug: str, taken: tuple[str, ...],
-                        units: list[rf.Unit] | None = None) -> list[UpgradeOption]:
-        """Every upgrade of the list and the refits, each with why not, if not (R-30, R-31)."""
-        idx = catalog_index(catalog)
-        faction = idx.factions.get(self.faction)
-        entry = idx.ships.get(ship_slug)
-        if faction is None or entry is None:
-            return []
-        profile = entry[0]
-        uses = fleet_upgrade_uses(units if units is not None else self._units())
-        return [UpgradeOption(u, upgrade_reason(u, profile, taken, uses, self, idx))
-                for u in (*faction.upgrades, *catalog.refits)]
 
     # --- the Saved Fleets library: rename, copy, trash ---------------------------------------
 
@@ -787,43 +543,6 @@ class EditionNews:
     @property
     def total_delta(self) -> int:
         return self.comparison.new.points - self.comparison.old.points if self.comparison else 0
-
-
-class UpgradeOption:
-    __slots__ = ("upgrade", "reason")
-
-    def __init__(self, upgrade: core.Upgrade, reason: str) -> None:
-        self.upgrade = upgrade
-        self.reason = reason  # "" when the ship may take it
-
-    @property
-    def allowed(self) -> bool:
-        return not self.reason
-
-
-def fleet_upgrade_uses(units: list[rf.Unit] | tuple[rf.Unit, ...]) -> dict[str, int]:
-    uses: dict[str, int] = {}
-    for unit in units:
-        ships = (unit,) if isinstance(unit, rf.ShipUnit) else unit.ships
-        for ship in ships:
-            for slug in ship.upgrades:
-                uses[slug] = uses.get(slug, 0) + 1
-    return uses
-
-
-def upgrade_reason(upgrade: core.Upgrade, profile: core.ShipProfile, taken: tuple[str, ...],
-                   uses: dict[str, int], fleet: Fleet, idx: CatalogIndex) -> str:
-    """Why ``profile`` may not take ``upgrade`` now, in words; "" if it may."""
-    if upgrade.slug in taken:
-        return "Already fitted; a ship takes each upgrade once (R-31)."
-    refusal = upgrade_refusal(upgrade, profile, fleet.faction, fleet.variant or None, idx)
-    if refusal is not None:
-        return refusal[1]
-    limit = upgrade.max_per_fleet
-    if limit is not None and uses.get(upgrade.slug, 0) >= limit:
-        times = "once" if limit == 1 else "twice" if limit == 2 else f"{limit} times"
-        return f"A fleet may take {upgrade.name} at most {times}, and this one already does."
-    return ""
 
 
 def revalidate_saved_fleets(sender: object, catalog: core.Catalog, **kwargs: Any) -> None:

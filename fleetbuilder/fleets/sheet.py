@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -22,9 +22,21 @@ from django.urls import reverse
 from rules_core import catalog as core
 from rules_core import chatlist
 from rules_core import fleet as rf
-from rules_core.validator import Problem, ShipReport, ValidationReport, catalog_index
+from rules_core.edits import (
+    UpgradeOption,
+    squadron_has_room,
+    squadron_refit_reason,
+    upgrade_options,
+)
+from rules_core.validator import (
+    Problem,
+    ShipReport,
+    ValidationReport,
+    catalog_index,
+    upgrade_uses,
+)
 
-from .models import MAX_ESCORTS_PER_SQUADRON, Fleet, UpgradeOption, upgrade_reason
+from .models import Fleet
 
 
 @dataclass
@@ -211,7 +223,7 @@ class UnitCard:
         """What "+1" adds: the ship again, or one more escort of the squadron's first type."""
         if not self.is_squadron:
             return self.ships[0].title
-        if self.ships and len(self.ships) < MAX_ESCORTS_PER_SQUADRON:
+        if self.ships and squadron_has_room(len(self.ships)):
             return self.ships[0].title
         return ""
 
@@ -261,15 +273,15 @@ def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport, *
     ships_base = reverse("catalog:factions")
 
     def card(i: int, j: int | None, entry: dict[str, Any], ship_report: ShipReport,
-             uses: dict[str, int] | None) -> ShipCard:
+             uses: Mapping[str, int] | None) -> ShipCard:
         slug = entry["ship"]
         known = idx.ships.get(slug)
         profile = known[0] if known else None
         upgrades = tuple(entry.get("upgrades", ()))
         options = []
-        if uses is not None and profile is not None and faction is not None:
-            options = [UpgradeOption(u, upgrade_reason(u, profile, upgrades, uses, fleet, idx))
-                       for u in (*faction.upgrades, *catalog.refits)]
+        if uses is not None and profile is not None:
+            options = upgrade_options(catalog, fleet.faction, fleet.variant, profile, upgrades,
+                                      uses)
         named: list[tuple[str, str, int | None]] = [
             (s, idx.upgrades[s].name, idx.upgrades[s].points) if s in idx.upgrades
             else (s, s, None) for s in upgrades]
@@ -303,50 +315,29 @@ def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport, *
 
 
 def squadron_toggles(fleet: Fleet, catalog: core.Catalog, ships: list[ShipCard],
-                     uses: dict[str, int]) -> list[Toggle]:
+                     uses: Mapping[str, int]) -> list[Toggle]:
     """Squadron-wide boxes (R-151), one per option open to escorts: ticked when every escort
-    carries it; greyed with the first escort's reason when one may not take it, or when fitting
-    it to all would pass the fleet's limit."""
+    carries it; greyed with rules_core.edits' reason when fitting it to all may not be done."""
     idx = catalog_index(catalog)
     faction = idx.factions.get(fleet.faction)
     if faction is None:
         return []
-    mixed = len({c.slug for c in ships}) > 1
+    escorts = [(c.slug, tuple(s for s, _, _ in c.upgrades)) for c in ships]
     boxes = []
     for u in (*faction.upgrades, *catalog.refits):
         if core.ShipClass.ESCORT not in u.classes:
             continue
-        carried = [c for c in ships if any(s == u.slug for s, _, _ in c.upgrades)]
-        lacking = [c for c in ships if c not in carried]
-        reason = ""
-        for c in lacking:
-            if c.profile is None:
-                reason = f"{c.title} is not in the catalogue."
-                break
-            taken = tuple(s for s, _, _ in c.upgrades)
-            why = upgrade_reason(u, c.profile, taken, {}, fleet, idx)
-            if why:
-                reason = f"{c.title}: {why}" if mixed else why
-                break
-        limit = u.max_per_fleet
-        after = uses.get(u.slug, 0) + len(lacking)
-        if not reason and lacking and limit is not None and after > limit:
-            times = "once" if limit == 1 else "twice" if limit == 2 else f"{limit} times"
-            reason = (f"A fleet may take {u.name} at most {times}; on every escort here it "
-                      f"would take it {after} times.")
-        note = f"on {len(carried)} of {len(ships)}" if carried and lacking else ""
-        boxes.append(Toggle(u.slug, u.name, u.points, not lacking, reason, note))
+        carried = sum(1 for _, taken in escorts if u.slug in taken)
+        reason = squadron_refit_reason(u, escorts, uses, fleet.faction, fleet.variant, idx)
+        note = f"on {carried} of {len(ships)}" if 0 < carried < len(ships) else ""
+        boxes.append(Toggle(u.slug, u.name, u.points, carried == len(ships), reason, note))
     return boxes
 
 
-def _uses(doc_units: list[dict[str, Any]]) -> dict[str, int]:
-    """How many ships of the fleet carry each upgrade (for per-fleet limits)."""
-    uses: dict[str, int] = {}
-    for unit in doc_units:
-        for ship in (unit,) if unit["kind"] == "ship" else unit["ships"]:
-            for slug in ship.get("upgrades", ()):
-                uses[slug] = uses.get(slug, 0) + 1
-    return uses
+def _uses(doc_units: list[dict[str, Any]]) -> Mapping[str, int]:
+    """How many ships of the fleet carry each upgrade (for per-fleet limits, R-31)."""
+    return upgrade_uses(ship.get("upgrades", ()) for unit in doc_units
+                        for ship in ((unit,) if unit["kind"] == "ship" else unit["ships"]))
 
 
 class RowState(NamedTuple):

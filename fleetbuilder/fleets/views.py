@@ -40,6 +40,7 @@ from fleetbuilder.http import HtmxHttpRequest
 from fleetbuilder.ownership import owner_token
 from rules_core import catalog as core
 from rules_core.editions import UnknownEdition
+from rules_core.edits import EditRefused
 from rules_core.validator import catalog_index
 
 from . import start
@@ -56,7 +57,7 @@ from .forms import (
     UpgradeForm,
     UpgradeSetForm,
 )
-from .models import DEFAULT_NAME, EditError, Fleet, FleetChanged
+from .models import DEFAULT_NAME, Fleet, FleetChanged
 from .pieces import Pieces, changed_pieces, mark_copies, unit_pieces
 from .sheet import (
     RowState,
@@ -98,7 +99,7 @@ def fleet_new(request: HtmxHttpRequest) -> HttpResponse:
         if first is not None:  # the ship page's "Start a fleet": it is the first ship
             try:
                 fleet.add_ship(catalog, first[0].slug)
-            except EditError as exc:
+            except EditRefused as exc:
                 messages.warning(request, f"{first[0].name} was not added: {exc}")
         return redirect(fleet)
     ctx = {"form": form, "factions": catalog.factions, "first": first[0] if first else None}
@@ -309,7 +310,7 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
     """Wrap an edit: POST only, owner only, errors shown to the player, then the response.
 
     ``edit(request, fleet, catalog, **kwargs)`` changes the fleet (it saves) and returns its
-    Outcome, or raises EditError with the reason.
+    Outcome, or raises EditRefused with the reason.
     """
 
     @require_POST
@@ -329,7 +330,7 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
                 outcome = edit(request, fleet, catalog, **kwargs)
         except FleetChanged:
             return _stale(request, pk)
-        except EditError as exc:
+        except EditRefused as exc:
             return _refused(request, pk, str(exc), adding=edit.__name__ in ADDING)
         if fleet.edition != edition:  # an edition update (or its undo) changed it
             catalog = fleet.catalog()
@@ -448,7 +449,7 @@ def _refused(request: HtmxHttpRequest, pk: int, reason: str, *, adding: bool = F
 def _clean(form: forms.Form) -> dict[str, Any]:
     if not form.is_valid():
         reasons = [f"{e}" for errors in form.errors.values() for e in errors]
-        raise EditError(" ".join(reasons) or "That edit was not understood.")
+        raise EditRefused(" ".join(reasons) or "That edit was not understood.")
     return form.cleaned_data
 
 
@@ -639,8 +640,6 @@ def set_upgrades(request: HttpRequest, fleet: Fleet, catalog: core.Catalog,
 def reorder(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
     """Move a unit up or down one place (its buttons) or to a place (a drag, builder.js)."""
     data = _clean(ReorderForm(request.POST))
-    if not 0 <= unit < fleet.unit_count:
-        raise EditError("That unit is no longer in the fleet; the page has been refreshed.")
     to = unit + data["by"] if data["by"] is not None else data["to"]
     at = fleet.move_unit(catalog, unit, to)
     _, labels = _names(catalog, fleet)
@@ -742,7 +741,7 @@ def update_edition(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) ->
     try:
         report = fleet.change_edition(data["edition"])
     except UnknownEdition as exc:
-        raise EditError(exc.message) from None
+        raise EditRefused(exc.message) from None
     return Outcome("fleet-edition", f"Updated to edition {fleet.edition}: {report.points} "
                    f"points (was {was})", focus=["edition-undo"], move_focus=True)
 
@@ -759,7 +758,7 @@ def undo_edition(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> O
 def keep_edition(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Outcome:
     newest = editions.latest()
     if newest is None or fleet.edition is None or newest.number <= fleet.edition:
-        raise EditError("There is no newer edition to keep this list away from.")
+        raise EditRefused("There is no newer edition to keep this list away from.")
     fleet.keep_edition(newest.number)
     return Outcome("fleet-edition", f"Kept on edition {fleet.edition}; edition "
                    f"{newest.number} stays one click away", focus=["edition-update"],

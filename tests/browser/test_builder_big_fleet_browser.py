@@ -149,7 +149,8 @@ def test_opening_a_squadron_of_four_alike_escorts_draws_each_and_each_posts_for_
     # The answer sends the first escort and a mark for each alike (pieces.mark_copies); the
     # page draws them all, each box and button posting for its own escort.
     from fleetbuilder.catalog.loader import core_catalog
-    from fleetbuilder.fleets.models import MAX_ESCORTS_PER_SQUADRON, Fleet
+    from fleetbuilder.fleets.models import Fleet
+    from rules_core.validator import SQUADRON_MAX
 
     catalog = core_catalog()
 
@@ -166,7 +167,7 @@ def test_opening_a_squadron_of_four_alike_escorts_draws_each_and_each_posts_for_
     page.get_by_role("button", name="Start building").click()
     page.wait_for_url("**/fleets/*/")
     fleet = Fleet.objects.get(pk=int(page.url.rstrip("/").split("/")[-1]))
-    four = MAX_ESCORTS_PER_SQUADRON
+    four = SQUADRON_MAX
     ships = [{"ship": escort.slug, "upgrades": []}] * four
     fleet.document = {**fleet.document,
                       "units": [{"kind": "squadron", "name": None, "ships": ships}]}

@@ -24,7 +24,8 @@ from fleetbuilder.fleets.bench import (
     request,
     store_units,
 )
-from fleetbuilder.fleets.models import MAX_ESCORTS_PER_SQUADRON, Fleet
+from fleetbuilder.fleets.models import Fleet
+from rules_core.validator import SQUADRON_MAX
 from tests.fleets.conftest import element, expand_copies
 
 pytestmark = [pytest.mark.django_db, pytest.mark.markup_only]  # bytes, not rows
@@ -118,7 +119,7 @@ def test_an_opened_squadron_sends_alike_escorts_once_and_the_page_draws_each(
     units = largest_units(catalog)
     squadron = next(u for f, s, u in units if s.slug == escort.slug)[0]
     store_units(fleet, [squadron], catalog)
-    four = MAX_ESCORTS_PER_SQUADRON
+    four = SQUADRON_MAX
     response = client.get(f"/fleets/{fleet.pk}/units/0/", {"edit": "1"},
                           headers={"HX-Request": "true"})
     body = response.content.decode()

@@ -16,9 +16,10 @@ from django.test import Client
 
 from fleetbuilder.catalog import editions, loader
 from fleetbuilder.catalog.models import Edition
-from fleetbuilder.fleets.models import EditError, Fleet
+from fleetbuilder.fleets.models import Fleet
 from rules_core import fleet as rf
 from rules_core.editions import EditionError
+from rules_core.edits import EditRefused
 from rules_core.validator import validate
 
 LUNAR = "lunar-class-cruiser"
@@ -90,7 +91,7 @@ def test_r162_update_moves_the_list_and_undo_brings_it_back(client: Client, star
     fleet.refresh_from_db()
     assert (fleet.edition, fleet.points) == (4, _price(4, LUNAR))
     assert fleet.previous_edition is None
-    with pytest.raises(EditError):
+    with pytest.raises(EditRefused):
         fleet.undo_edition()  # one step back, not a history
 
 
