@@ -14,7 +14,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from fleetbuilder import pdfcache
-from fleetbuilder.cards.views import busy
+from fleetbuilder.cards.printing import busy
 from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.models import Fleet as SavedFleet
 from fleetbuilder.http import HtmxHttpRequest

@@ -15,7 +15,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_POST
 
 from fleetbuilder import pdfcache
-from fleetbuilder.cards.views import busy
+from fleetbuilder.cards.printing import busy
 from fleetbuilder.http import HtmxHttpRequest
 from fleetbuilder.ratelimit import rate_limit
 from fleetbuilder.renderjobs import RenderRefused

@@ -42,7 +42,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from redis.exceptions import RedisError
 
-from fleetbuilder.cards import views as cards
+from fleetbuilder.cards import printing as cards
 from fleetbuilder.catalog import editions
 from fleetbuilder.ownership import owner_token
 from fleetbuilder.ratelimit import rate_limit

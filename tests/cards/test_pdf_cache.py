@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from fleetbuilder.cards import views
+from fleetbuilder.cards import printing
 from fleetbuilder.fleets.models import Fleet
 from rules_core.sample_fleets import sample_fleet
 from tests.support.timing import bound
@@ -26,13 +26,13 @@ def empty_cache() -> None:
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the renders the views make (one entry per PDF rendered)."""
     made: list[int] = []
-    real = views.render_cards
+    real = printing.render_cards
 
     def counting(*args, **kwargs):
         made.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(views, "render_cards", counting)
+    monkeypatch.setattr(printing, "render_cards", counting)
     return made
 
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from django.test import Client
 
-from fleetbuilder.cards.views import pdf_response
+from fleetbuilder.cards.printing import pdf_response
 from fleetbuilder.fleets.models import Fleet
 from rules_core.sample_fleets import sample_fleet
 

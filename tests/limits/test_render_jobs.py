@@ -15,7 +15,7 @@ from django.test import Client
 
 from fleetbuilder.battlepack.models import BattlePack
 from fleetbuilder.cards.models import PrintJob
-from fleetbuilder.cards.views import SYNC_MAX_CARDS
+from fleetbuilder.cards.printing import SYNC_MAX_CARDS
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.renderjobs import MAX_ACTIVE_PER_OWNER
 from rules_core import fleet as rf
