@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules_core import catalog as core
+from rules_core.limits import MAX_FLEET_SHIPS, MAX_UNITS
 from rules_core.validator import SQUADRON_MAX
 
 if TYPE_CHECKING:
@@ -47,6 +48,29 @@ def armada_units(catalog: core.Catalog, ships: int) -> list[dict[str, Any]]:
                           "ships": [{"ship": escort.slug, "upgrades": []}] * 3})
             count += 3
         n += 1
+    return units
+
+
+def bound_fleet_units(catalog: core.Catalog) -> list[dict[str, Any]]:
+    """The heaviest builder page the bounds allow (``rules_core.limits``): MAX_UNITS units of
+    MAX_FLEET_SHIPS ships, three quarters of the units named capital ships each with ten
+    upgrades and refits ticked (whether or not the rules allow them: the page lists the
+    problems too), the rest squadrons of escorts."""
+    faction = catalog.faction(FACTION)
+    assert faction is not None
+    capitals = [s for s in faction.ships if not s.is_escort]
+    escorts = [s for s in faction.ships if s.is_escort]
+    upgrades = [u.slug for u in faction.upgrades][:6] + [u.slug for u in catalog.refits][:4]
+    squadrons = MAX_UNITS // 4
+    ship_units = MAX_UNITS - squadrons
+    per_squadron = (MAX_FLEET_SHIPS - ship_units) // squadrons
+    units: list[dict[str, Any]] = [
+        {"kind": "ship", "ship": capitals[i % len(capitals)].slug, "name": f"Ship {i + 1}",
+         "flagship": i == 0, "admiral": None, "upgrades": list(upgrades)}
+        for i in range(ship_units)]
+    units += [{"kind": "squadron", "name": None,
+               "ships": [{"ship": escorts[i % len(escorts)].slug, "upgrades": []}]
+               * per_squadron} for i in range(squadrons)]
     return units
 
 
@@ -88,6 +112,7 @@ def median_ms(fn: Callable[[], Any], repeat: int) -> float:
 # --- every kind of roster edit, for the answer-size goal -----------------------------------
 
 ANSWER_GOAL = 12 * 1024  # bytes: an edit's htmx answer, at any fleet size (issue 13, Speed)
+PAGE_GOAL_MS = 300  # the builder page of the heaviest fleet the bounds allow (issue 32 §7)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ weigh most: every ship of the catalogue in the largest unit it flies in (``bench
 an escort four to a squadron), its editor opened and closed (``bench.editor_cases``), and every
 kind of edit on a fleet of the heaviest squadron and that faction's heaviest capital ship
 (``bench.largest_fleet``), each kind's largest answer with PASS or MISS.
+And the builder page itself (a GET) of the heaviest fleet the bounds allow: 150 ships in 100
+units, named, upgrades ticked (``bench.bound_fleet_units``; goal < 300 ms, issue 32 §7).
 Works in a transaction it rolls back: nothing is left behind. Goals (issue 13): validator
 < 2 ms, add-ship < 10 ms at 40 ships and not growing with the fleet, every answer < 12 KB, the
 same query count whatever the fleet's size; ``--check`` exits 1 when one is missed. The
@@ -36,11 +38,13 @@ from rules_core.validator import validate
 from ...bench import (
     ANSWER_GOAL,
     FACTION,
+    PAGE_GOAL_MS,
     EditCase,
     QueryCounter,
     answer_size,
     armada_fleet_of,
     armada_units,
+    bound_fleet_units,
     edit_cases,
     editor_cases,
     largest_fleet,
@@ -126,6 +130,13 @@ class Command(BaseCommand):
         response = client.post(url, data, headers=headers)  # refused: past the bound
         assert b"Not added" in response.content  # said in the live region and the bar
         others["add-ship refused at the bound"] = answer_size(response)
+        # The builder page (GET) of the heaviest fleet the bounds allow (issue 32 §7)
+        reset(bound_fleet_units(catalog))
+        page = f"/fleets/{fleet.pk}/"
+        client.get(page)  # warm up
+        page_ms = median_ms(lambda: client.get(page), max(repeat // 2, 5))
+        page_fleet = fleet.to_core()
+        page_kb = len(client.get(page).content) / 1024
         units = armada_units(catalog, ships)
         reset(units)
         core_fleet = fleet.to_core()
@@ -156,6 +167,11 @@ class Command(BaseCommand):
         for name, size_bytes in others.items():
             out(f"{name:<30} answer {size_bytes / 1024:5.1f} KB")
             missed |= size_bytes >= ANSWER_GOAL
+        page_missed = page_ms >= PAGE_GOAL_MS
+        out(f"builder page, {page_fleet.ship_count} ships in {len(page_fleet.units)} units: "
+            f"median {page_ms:7.1f} ms   {page_kb:5.0f} KB   (goal < {PAGE_GOAL_MS} ms: "
+            f"{'MISS' if page_missed else 'PASS'})")
+        missed |= page_missed
         goal = results[ships][0]
         missed |= goal >= 10 or results[ships][1] != results[5][1]
         out(f"goals: add-ship at {ships} ships < 10 ms, answers < 12 KB, queries flat: "
