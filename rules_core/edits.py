@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from rules_core.catalog import Catalog, ShipProfile, Upgrade
+from rules_core.catalog import Catalog, ShipProfile, Upgrade, Variant
 from rules_core.fleet import (
     MAX_UNITS,
     Fleet,
@@ -51,6 +51,8 @@ from rules_core.validator import (
 )
 
 Ship = ShipUnit | SquadronShip
+# The refusal of an upgrade the fleet's list and the refits lack (also of a malformed slug).
+UPGRADE_NOT_LISTED = "That upgrade is not in this fleet's list."
 
 
 class EditRefused(ValueError):
@@ -187,6 +189,14 @@ def _has_flagship(units: Iterable[Unit]) -> bool:
 def squadron_has_room(escorts: int) -> bool:
     """Whether a squadron of ``escorts`` may take one more (R-07's four: SQUADRON_MAX)."""
     return escorts < SQUADRON_MAX
+
+
+def not_fielded(variant: Variant | None, ship: ShipProfile) -> str:
+    """Why the ship list marks ``ship``: the fleet's variant may not field it (the validator's
+    ``variant.forbidden_ship``); "" if it may. Add still adds it, and the problem is listed."""
+    if variant is not None and ship.slug in variant.forbidden_ships:
+        return f"{variant.name} fleets may not field it."
+    return ""
 
 
 def squadron_for_escort(units: Sequence[Unit], slug: str) -> int | None:
@@ -444,7 +454,7 @@ def _fit(fleet: Fleet, catalog: Catalog, ship: Ship, slug: str) -> Ship:
                               fleet_upgrade_uses(fleet.units)) if entry else []
     option = next((o for o in options if o.upgrade.slug == slug), None)
     if option is None:
-        raise EditRefused("That upgrade is not in this fleet's list.")
+        raise EditRefused(UPGRADE_NOT_LISTED)
     if option.reason:
         raise EditRefused(option.reason)
     return replace(ship, upgrades=(*ship.upgrades, slug))

@@ -137,9 +137,7 @@ def _file_problem(request: HttpRequest, exc: FleetFileProblem) -> HttpResponse:
     path = _join(exc.prefix, error.path)
     report = ValidationReport.for_format_error(rf.FleetFormatError(
         path, error.message, line=error.line, column=error.column))
-    where = f" at {path}" if path else ""
-    return _json({**report_dict(report, None), "detail": f"Not a usable fleet file{where}: "
-                                                f"{error.message}",
+    return _json({**report_dict(report, None), "detail": report.problems[0].message,
                   "error": {"path": path, "line": error.line, "column": error.column}}, 400)
 
 

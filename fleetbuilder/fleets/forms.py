@@ -9,6 +9,7 @@ from django import forms
 from fleetbuilder.text import PlayerTextForm  # every text field follows R-94
 from rules_core import catalog as core
 from rules_core import fleet as rf
+from rules_core.edits import UPGRADE_NOT_LISTED
 from rules_core.limits import MAX_EDITION
 
 from .models import DEFAULT_NAME, GAME_SIZE_CHOICES
@@ -127,7 +128,7 @@ class UpgradeSetForm(forms.Form):
             raise forms.ValidationError(
                 f"A ship takes at most {rf.MAX_UPGRADES_PER_SHIP} upgrades.")
         if any(len(s) > rf.MAX_SLUG_LENGTH or not core.SLUG_RE.fullmatch(s) for s in raw):
-            raise forms.ValidationError("That upgrade is not in this fleet's list.")
+            raise forms.ValidationError(UPGRADE_NOT_LISTED)
         data["upgrades"] = list(dict.fromkeys(raw))
         return data
 

@@ -24,6 +24,7 @@ from rules_core import chatlist
 from rules_core import fleet as rf
 from rules_core.edits import (
     UpgradeOption,
+    not_fielded,
     squadron_has_room,
     squadron_refit_reason,
     upgrade_options,
@@ -489,11 +490,9 @@ def ship_groups(fleet: Fleet, catalog: core.Catalog) -> list[ShipGroup]:
     if faction is None:
         return []
     variant = faction.variant(fleet.variant) if fleet.variant else None
-    forbidden = variant.forbidden_ships if variant else frozenset()
     groups = []
     for cls in core.CLASS_ORDER:
-        ships = [(s, f"{variant.name} fleets may not field it." if variant and s.slug in forbidden
-                  else "") for s in faction.ships if s.ship_class is cls]
+        ships = [(s, not_fielded(variant, s)) for s in faction.ships if s.ship_class is cls]
         if ships:
             groups.append(ShipGroup(cls.label, ships))
     return groups

@@ -93,6 +93,20 @@ def test_an_escort_fills_an_empty_squadron_the_player_started(catalog: Catalog) 
     assert after.units[1] == squadron(COBRA, name="Blade Squadron")
 
 
+def test_the_ship_list_marks_a_ship_the_variant_may_not_field(catalog: Catalog) -> None:
+    # The validator's variant.forbidden_ship, said before Add: Add still adds it.
+    faction = catalog.faction("imperial-navy")
+    assert faction is not None
+    bastion = faction.variant("bastion-fleet")
+    dauntless = faction.ship("dauntless-class-light-cruiser")
+    lunar = faction.ship(LUNAR)
+    assert dauntless is not None and lunar is not None
+    assert edits.not_fielded(bastion, dauntless) == "Bastion Fleet fleets may not field it."
+    assert edits.not_fielded(bastion, lunar) == edits.not_fielded(None, dauntless) == ""
+    added = edits.add_ship(fleet(flagship(), variant="bastion-fleet"), catalog, dauntless.slug)
+    assert "variant.forbidden_ship" in validate(added.fleet, catalog).codes
+
+
 def test_a_ship_of_another_list_is_refused(catalog: Catalog) -> None:
     with refused("That ship is not in this fleet's list."):
         edits.add_ship(fleet(), catalog, KROOZER)
