@@ -1,10 +1,18 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from fleetbuilder.cards import urls as cards_urls
+from fleetbuilder.fleets import share_urls
+from fleetbuilder.fleets import urls as fleets_urls
+
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("fleets/", include("fleetbuilder.fleets.urls")),
-    path("s/", include("fleetbuilder.fleets.share_urls")),
+    # A shared fleet's and a share code's print pages are the cards app's (cards sits above
+    # fleets: docs/architecture.md), under the sharing pages' paths and names.
+    path("fleets/", include((fleets_urls.urlpatterns + cards_urls.share_code_patterns,
+                             fleets_urls.app_name))),
+    path("s/", include((share_urls.urlpatterns + cards_urls.shared_link_patterns,
+                        share_urls.app_name))),
     path("gunnery/", include("fleetbuilder.gunnery.urls")),
     path("accounts/", include("fleetbuilder.accounts.urls")),
     path("cards/", include("fleetbuilder.cards.urls")),

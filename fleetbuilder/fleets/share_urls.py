@@ -1,4 +1,7 @@
-"""The public permalinks of shared fleets, at the site's root: /s/<share_id>/ (R-92)."""
+"""The public permalinks of shared fleets, at the site's root: /s/<share_id>/ (R-92).
+
+Their print pages (``cards/``, ``cards.pdf``) are the cards app's, in this namespace too
+(fleetbuilder/urls.py)."""
 
 from django.urls import path
 
@@ -12,6 +15,4 @@ urlpatterns = [
     path(link + "copy/", sharing.copy_shared, name="copy"),
     path(link + "fleet.json", sharing.shared_file, name="file"),
     path(link + "fleet.txt", sharing.shared_text, name="text"),
-    path(link + "cards/", sharing.shared_print_options, name="print"),
-    path(link + "cards.pdf", sharing.shared_cards, name="cards"),
 ]

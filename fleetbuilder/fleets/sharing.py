@@ -8,6 +8,9 @@
 - ``/fleets/import/``: a fleet file, a share code (or its URL), a permalink or the plain text;
   checked and shown first, saved in one transaction only when asked (R-93).
 
+Who may see a shared fleet or a share code's is ``access``'s to say; their print pages are the
+cards app's (``fleetbuilder/cards/views.py``).
+
 Every list is shown, priced, printed and saved under its edition (R-160): a saved one under its
 own (``Fleet.catalog()``); one arriving as a file, a zip, a text or a code under the edition it
 names, the first if it names none, with R-161's note shown (``incoming.arrive``). One naming an
@@ -31,7 +34,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -42,7 +45,6 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from redis.exceptions import RedisError
 
-from fleetbuilder.cards import printing as cards
 from fleetbuilder.catalog import editions
 from fleetbuilder.ownership import owner_token
 from fleetbuilder.ratelimit import rate_limit
@@ -52,7 +54,7 @@ from rules_core import fleet as rf
 from rules_core.validator import check_points_bound, validate
 
 from . import library, rosters
-from .access import fleet_for_request
+from .access import fleet_for_code, fleet_for_link, fleet_for_link_page, fleet_for_request
 from .incoming import Arrival, UnknownEdition, arrive, edition_catalog
 from .models import DEFAULT_NAME, Fleet
 from .roster import roster_context
@@ -287,27 +289,10 @@ def export_text(request: HttpRequest, pk: int) -> HttpResponse:
 # --- the public permalink --------------------------------------------------------------------
 
 
-def _shared(share_id: str) -> Fleet:
-    """The shared fleet, or the same 404 for an unknown, turned-off or trashed link."""
-    fleet = Fleet.objects.shared(share_id).first()
-    if fleet is None:
-        raise Http404("No such shared fleet.")
-    return fleet
-
-
-def _shared_page(request: HttpRequest, share_id: str) -> Fleet | HttpResponse:
-    """The shared fleet, or (for a person following a link) a page saying it is gone: the same
-    page, with a 404, whatever the reason (unknown, turned off, replaced or trashed)."""
-    try:
-        return _shared(share_id)
-    except Http404:
-        return render(request, "fleets/shared_gone.html", status=404)
-
-
 @never_cache
 @require_GET
 def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
-    fleet = _shared_page(request, share_id)
+    fleet = fleet_for_link_page(request, share_id)
     if isinstance(fleet, HttpResponse):
         return fleet
     catalog = fleet.catalog()
@@ -330,7 +315,7 @@ def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
 @require_POST
 def copy_shared(request: HttpRequest, share_id: str) -> HttpResponse:
     """Fork the shared fleet into a new fleet the visitor owns."""
-    fleet = _shared(share_id)  # the copy keeps its edition (R-160)
+    fleet = fleet_for_link(share_id)  # the copy keeps its edition (R-160)
     return _save_copy(request, fleet.to_core(), fleet.catalog(),
                       done="A copy of the shared fleet is now in your fleets.",
                       back=reverse("shared:fleet", args=[share_id]))
@@ -339,41 +324,14 @@ def copy_shared(request: HttpRequest, share_id: str) -> HttpResponse:
 @never_cache
 @require_GET
 def shared_file(request: HttpRequest, share_id: str) -> HttpResponse:
-    return _file_response(_shared(share_id).to_core())
+    return _file_response(fleet_for_link(share_id).to_core())
 
 
 @never_cache
 @require_GET
 def shared_text(request: HttpRequest, share_id: str) -> HttpResponse:
-    fleet = _shared(share_id)
+    fleet = fleet_for_link(share_id)
     return _text_response(fleet.to_core(), fleet.catalog())
-
-
-@never_cache
-@require_GET
-def shared_print_options(request: HttpRequest, share_id: str) -> HttpResponse:
-    """The same print options as the owner's (layout, ink saver), for anyone with the link."""
-    fleet = _shared_page(request, share_id)
-    if isinstance(fleet, HttpResponse):
-        return fleet
-    page = reverse("shared:fleet", args=[share_id])
-    return cards.options_page(
-        request, name=fleet.name, points=fleet.points, legal=fleet.legal,
-        card_count=fleet.unit_count, pdf_url=reverse("shared:cards", args=[share_id]),
-        crumbs=[(f"Shared fleet: {fleet.name}", page)], back_url=page,
-        back_label="Back to the shared fleet",
-        qr_note="The roster carries a QR code of this shared fleet's link.",
-    )
-
-
-@never_cache
-@require_GET
-@rate_limit("cards")
-def shared_cards(request: HttpRequest, share_id: str) -> HttpResponse:
-    """``/s/<id>/cards.pdf?layout=poker|a4|letter&ink=1``: the shared fleet's ship cards."""
-    fleet = _shared(share_id)
-    return cards.pdf_for_query(request, fleet.document, name=fleet.name,
-                               share_url=request.build_absolute_uri(fleet.share_url_path()))
 
 
 # --- share codes -----------------------------------------------------------------------------
@@ -384,7 +342,7 @@ def shared_cards(request: HttpRequest, share_id: str) -> HttpResponse:
 def code_view(request: HttpRequest, code: str) -> HttpResponse:
     """A share code's fleet, read-only, under its edition (R-161: a ``v1.`` code's is the
     first, with a note); POST saves a copy to the visitor's fleets, on that edition."""
-    arrival = _decoded(request, code)
+    arrival = fleet_for_code(request, code)
     if isinstance(arrival, HttpResponse):
         return arrival
     fleet = arrival.fleet
@@ -402,57 +360,6 @@ def code_view(request: HttpRequest, code: str) -> HttpResponse:
         "source": "code",
     }
     return render(request, "fleets/shared.html", ctx)
-
-
-def _decoded(request: HttpRequest, code: str) -> Arrival | HttpResponse:
-    """The share code's fleet under its edition, or the page saying why it cannot be opened
-    (404; an edition this server does not know too, naming the known ones: R-161)."""
-    try:
-        arrival = arrive(sharecode.decode(code))
-        check_points_bound(validate(arrival.fleet, arrival.catalog))  # R-95
-    except UnknownEdition as exc:
-        return render(request, "fleets/shared_bad_code.html", {"error": exc.message},
-                      status=404)
-    except sharecode.ShareCodeError as exc:
-        return render(request, "fleets/shared_bad_code.html", {"error": exc.message},
-                      status=404)
-    except rf.FleetFormatError as exc:
-        error = f"The share code holds an unusable fleet ({exc.path}: {exc.message})."
-        return render(request, "fleets/shared_bad_code.html", {"error": error}, status=404)
-    return arrival
-
-
-@require_GET
-@rate_limit("sharecode")
-def code_print_options(request: HttpRequest, code: str) -> HttpResponse:
-    arrival = _decoded(request, code)
-    if isinstance(arrival, HttpResponse):
-        return arrival
-    fleet = arrival.fleet
-    report = validate(fleet, arrival.catalog)
-    name = fleet.name or "Shared fleet"
-    page = reverse("fleets:code", args=[code])
-    return cards.options_page(
-        request, name=name, points=report.points, legal=report.legal,
-        card_count=len(fleet.units), pdf_url=reverse("fleets:code_cards", args=[code]),
-        crumbs=[(f"Fleet from a share code: {name}", page)], back_url=page,
-        back_label="Back to the fleet",
-        qr_note="A share code is too long for a QR code that scans well, so the roster has "
-                "none; a shared fleet's link gets one.",
-    )
-
-
-@require_GET
-@rate_limit("sharecode")
-@rate_limit("cards")
-def code_cards(request: HttpRequest, code: str) -> HttpResponse:
-    """``/fleets/code/<code>/cards.pdf?layout=…&ink=1``: a share code's ship cards."""
-    arrival = _decoded(request, code)
-    if isinstance(arrival, HttpResponse):
-        return arrival
-    fleet = arrival.fleet  # its document names the edition the cards are printed under
-    return cards.pdf_for_query(request, rf.fleet_to_dict(fleet), name=fleet.name or "fleet",
-                               share_url=None)
 
 
 # --- import ----------------------------------------------------------------------------------
