@@ -5,6 +5,9 @@ Runs Django's test Client against a temporary test database with the catalogue l
 limits are off (they are what a real attacker meets first) and the simulator's chunks are not
 sent to any queue (starting a run only checks the fleets and stores it). Each endpoint's worst
 input is named; ``--check`` exits 1 if any endpoint misses the goal. CI does not run it.
+
+It holds the simulator's task queue back, so it is the simulator's command: fleets, below the
+simulator, import nothing of it (docs/architecture.md, "The layers").
 """
 
 from __future__ import annotations
