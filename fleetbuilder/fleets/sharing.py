@@ -20,11 +20,9 @@ edition this server does not know is refused, naming the known ones, and nothing
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import re
-import secrets
 from typing import Any
 
 import segno
@@ -57,25 +55,25 @@ from .access import fleet_for_code, fleet_for_link, fleet_for_link_page, fleet_f
 from .importing import ImportProblem, read_fleet
 from .incoming import Arrival, UnknownEdition, arrive
 from .models import DEFAULT_NAME, Fleet
+from .once import (
+    ONCE_SECONDS,
+    ONCE_UNCHECKED,
+    forget_once,
+    once_key,
+    once_token,
+    owner_kwargs,
+    save_copy,
+)
 from .roster import roster_context
 
 log = logging.getLogger("fleetbuilder.fleets")
 
-ONCE_FIELD = "once"  # the token of a form that saves a fleet (see _save_copy)
-ONCE_SECONDS = 60 * 60
 MAX_IMPORT_BYTES = 256 * 1024  # an uploaded file; a 100-unit fleet file is far below it
 MAX_PASTE_CHARS = 256 * 1024
 _SAFE_SVG = re.compile(r'^<svg [^<>]*>(?:<g [^<>]*>)?(?:<path [^<>]*/>)+(?:</g>)?</svg>$')
 
 
 # --- helpers --------------------------------------------------------------------------------
-
-
-def _owner_kwargs(request: HttpRequest) -> dict[str, Any]:
-    """The new fleet's owner: the signed-in player, else this browser (token made if need be)."""
-    if request.user.is_authenticated:
-        return {"owner": request.user, "owner_token": ""}
-    return {"owner": None, "owner_token": owner_token(request, create=True) or ""}
 
 
 def qr_svg(url: str) -> SafeString:
@@ -127,84 +125,6 @@ def _share_code(fleet: rf.Fleet) -> tuple[str, str]:
         return sharecode.encode(fleet), ""
     except sharecode.ShareCodeError as exc:
         return "", exc.message
-
-
-def once_token() -> str:
-    """A fresh token for a form that saves a fleet, so sending it twice saves it once."""
-    return secrets.token_urlsafe(16)
-
-
-def _once_key(request: HttpRequest) -> str:
-    token = request.POST.get(ONCE_FIELD, "")
-    if not token or len(token) > 64:
-        return ""
-    return "fleets:once:" + hashlib.sha256(token.encode()).hexdigest()
-
-
-# Said when a form's once-token cannot be checked because the shared cache is away (issue 34).
-ONCE_UNCHECKED = ("Nothing was saved: the server cannot check right now that this form is "
-                  "sent only once, because its shared store is not answering. Please send it "
-                  "again in a minute.")
-
-
-def _forget_once(key: str) -> None:
-    """Free a once-token whose save failed, so the form can be sent again."""
-    if not key:
-        return
-    try:
-        cache.delete(key)
-    except RedisError:  # it expires after ONCE_SECONDS
-        log.warning("once-token not freed after a failed save")
-
-
-def _save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, done: str,
-               back: str, note: str = "") -> HttpResponse:
-    """Save ``fleet`` as a new fleet of this player, or go ``back`` saying why it cannot be.
-
-    ``catalog`` is the one of ``fleet.edition``, which the saved fleet keeps (R-160); ``note``
-    (R-161's, for a list that named no edition) is shown again with the news that it is saved.
-
-    A form sent twice (a double click, a reload) with the same ``once`` token saves one fleet:
-    the second answer leads to the fleet the first one saved. The tokens live in Django's cache
-    (per process with the default local-memory cache; a shared cache covers several workers),
-    and the pages' script sends such forms once anyway.
-    """
-    if catalog.faction(fleet.faction) is None:
-        messages.error(request, f"This catalogue has no faction {fleet.faction!r}; the fleet "
-                                "cannot be built here.")
-        return redirect(back)
-    try:
-        check_points_bound(validate(fleet, catalog))  # R-95: the saved file came from the form
-    except rf.FleetFormatError as exc:
-        messages.error(request, f"Nothing was saved: {exc.path} {exc.message}.")
-        return redirect(back)
-    key = _once_key(request)
-    try:
-        first = not key or cache.add(key, 0, ONCE_SECONDS)
-        earlier_pk = 0 if first else cache.get(key)
-    except RedisError:  # the token cannot be checked: save nothing rather than twice
-        messages.error(request, ONCE_UNCHECKED)
-        return redirect(back)
-    if not first:
-        earlier = Fleet.objects.alive().owned_by(request.user, owner_token(request)) \
-            .filter(pk=earlier_pk or 0).first()
-        messages.info(request, "That was sent twice; the fleet is saved once.")
-        return redirect(earlier or reverse("fleets:list"))
-    try:
-        with transaction.atomic():
-            new = Fleet.from_core(fleet, catalog, **_owner_kwargs(request))
-    except BaseException:
-        _forget_once(key)
-        raise
-    if key:
-        try:
-            cache.set(key, new.pk, ONCE_SECONDS)
-        except RedisError:  # saved; a second sending finds the list instead of the fleet
-            log.warning("once-token not updated after saving fleet %s", new.pk)
-    messages.success(request, done)
-    if note:
-        messages.info(request, note)
-    return redirect(new)
 
 
 # --- the owner's share page -----------------------------------------------------------------
@@ -303,9 +223,9 @@ def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
 def copy_shared(request: HttpRequest, share_id: str) -> HttpResponse:
     """Fork the shared fleet into a new fleet the visitor owns."""
     fleet = fleet_for_link(share_id)  # the copy keeps its edition (R-160)
-    return _save_copy(request, fleet.to_core(), fleet.catalog(),
-                      done="A copy of the shared fleet is now in your fleets.",
-                      back=reverse("shared:fleet", args=[share_id]))
+    return save_copy(request, fleet.to_core(), fleet.catalog(),
+                     done="A copy of the shared fleet is now in your fleets.",
+                     back=reverse("shared:fleet", args=[share_id]))
 
 
 @never_cache
@@ -334,9 +254,9 @@ def code_view(request: HttpRequest, code: str) -> HttpResponse:
         return arrival
     fleet = arrival.fleet
     if request.method == "POST":
-        return _save_copy(request, fleet, arrival.catalog, back=request.path,
-                          done="The fleet from the share code is now in your fleets.",
-                          note=arrival.note)
+        return save_copy(request, fleet, arrival.catalog, back=request.path,
+                         done="The fleet from the share code is now in your fleets.",
+                         note=arrival.note)
     ctx = {
         **roster_context(fleet, arrival.catalog, edition_note=arrival.note),
         "title": fleet.name or "Shared fleet",
@@ -455,8 +375,8 @@ def _import(request: HttpRequest) -> HttpResponse:
             messages.error(request, f"Nothing was saved: {exc.message}")
             return redirect("fleets:import")
         note = editions.resolve(None)[1] if post.get("unnamed_edition") == "1" else ""
-        return _save_copy(request, arrival.fleet, arrival.catalog, back=reverse("fleets:import"),
-                          done=f"Imported “{arrival.fleet.name or 'the fleet'}”.", note=note)
+        return save_copy(request, arrival.fleet, arrival.catalog, back=reverse("fleets:import"),
+                         done=f"Imported “{arrival.fleet.name or 'the fleet'}”.", note=note)
     form = ImportForm(post, files)
     ctx: dict[str, Any] = {"form": form}
     status = 200
@@ -580,7 +500,7 @@ def _save_bundle(request: HttpRequest) -> HttpResponse:
         messages.error(request, "Nothing was saved: this catalogue has no faction "
                                 f"{', '.join(map(repr, unknown))}.")
         return redirect("fleets:import")
-    key = _once_key(request)
+    key = once_key(request)
     try:
         first = not key or cache.add(key, 0, ONCE_SECONDS)
     except RedisError:  # the token cannot be checked: save nothing rather than twice
@@ -589,13 +509,13 @@ def _save_bundle(request: HttpRequest) -> HttpResponse:
     if not first:
         messages.info(request, "That was sent twice; the fleets are saved once.")
         return redirect("fleets:list")
-    owner = _owner_kwargs(request)
+    owner = owner_kwargs(request)
     try:
         with transaction.atomic():
             for arrival in arrivals:
                 Fleet.from_core(arrival.fleet, arrival.catalog, **owner)
     except BaseException:
-        _forget_once(key)
+        forget_once(key)
         raise
     count = len(arrivals)
     messages.success(request, f"Imported {count} fleet{'s' if count != 1 else ''}.")
