@@ -165,6 +165,20 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envin
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "2")),
         "max_idle": 300,
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool(
+        "DB_KEEPALIVE", "true"):
+    # A host that dies (power, kernel, cable) never closes its connections: PostgreSQL would
+    # keep its sessions, and the row locks of a transaction cut in the middle, until the
+    # kernel gives up on them (two hours and more), and the requests of the other hosts that
+    # need those rows would wait as long. Each session asks the server to probe its client
+    # after 10 s of silence, every 5 s, and to drop it after 25 s without an answer: a dead
+    # host's transactions roll back and its locks go within about half a minute
+    # (tests/production/test_hosts.py, a web host dying mid-burst). DB_KEEPALIVE=false leaves
+    # them out, for a PgBouncer in front, which refuses a connection's options.
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = " ".join([_options.get("options", ""), "-c tcp_keepalives_idle=10",
+                                    "-c tcp_keepalives_interval=5", "-c tcp_keepalives_count=3",
+                                    "-c tcp_user_timeout=25000"]).strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

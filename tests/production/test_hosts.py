@@ -1,15 +1,20 @@
 """Several hosts on one machine, for real (issue 33, item 1): a data host (a private PostgreSQL
-cluster and redis-server with its append-only file), a web host (gunicorn) and two worker
-hosts (Celery), each a Linux network namespace on one bridge (tests/production/netns.py), each
-process talking to the others only by its host's address. The test process is the player's
-browser and the operator, on the bridge.
+cluster and redis-server with its append-only file), a web host (gunicorn; two more where one
+dies) and two worker hosts (Celery), each a Linux network namespace on one bridge
+(tests/production/netns.py), each process talking to the others only by its host's address.
+The test process is the player's browser and the operator, on the bridge.
 
 - a matchup plays across both worker hosts and equals the command line's result;
 - a worker host's link goes down in the middle of a chunk: the run completes, identical, the
   chunk is played again by the other host after the broker's visibility timeout, and the late
   result of the host that comes back counts nothing twice;
 - Redis restarts in the middle of a run: the queued chunks are still there (AOF) and the run
-  completes, identical.
+  completes, identical;
+- PostgreSQL restarts while a player edits: every acknowledged edit is kept;
+- a web host dies (link cut, every process killed) in the middle of a burst of 40 players'
+  submissions to an event: every acknowledged list is stored as sent, the others whole or not
+  at all, the players without an answer submit again on a second web host, and PostgreSQL
+  ends the dead host's sessions within half a minute.
 
 Needs root (namespaces); without it, every test here skips and says why. Marked ``hosts`` as
 well as ``production``: ``pytest -m "not hosts"`` leaves them out.
@@ -17,20 +22,29 @@ well as ``production``: ``pytest -m "not hosts"`` leaves them out.
 
 from __future__ import annotations
 
+import http.client
+import http.cookiejar
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.support.timing import bound
 
 from .conftest import (
     PYTHON,
@@ -498,3 +512,420 @@ def test_postgresql_restarted_while_a_player_edits_keeps_every_acknowledged_edit
           f"and all {units} units there afterwards; {len(refused)} answered 503 in words "
           f"while it was away ({started - stopped:.1f} s); the first edit after it came back "
           f"was acknowledged {first_after:.1f} s later, with no restart of the app")
+
+
+# --- a web host dies in the middle of a burst of submissions -------------------------------
+
+BURST_PLAYERS = 40
+BURST_STAGGER = 0.025  # seconds between two players' clicks: the burst spans a second
+BURST_TIMEOUT = 8  # seconds a player's browser waits for an answer before giving up
+
+# Run by ``manage.py shell`` against the data host: an organiser's event (the latest edition,
+# skirmish, private), BURST_PLAYERS accounts each with a legal list of its own (a sample of a
+# faction in turn, named after its player) and a session signed in (as the test client's
+# force_login makes one), and what the event would store for each list (its judge). Writes the
+# plan as JSON to BURST_PLAN.
+SEED_EVENT = r'''
+import json
+import os
+from dataclasses import replace
+from datetime import timedelta
+from importlib import import_module
+
+from django.conf import settings
+from django.contrib.auth import get_user_model, login
+from django.http import HttpRequest
+from django.utils import timezone
+
+from fleetbuilder.catalog import editions
+from fleetbuilder.events.models import Event
+from fleetbuilder.fleets.models import Fleet
+from rules_core import fleet as rf
+from rules_core.sample_fleets import SampleFleetError, sample_fleet
+
+count, tag = int(os.environ["BURST_PLAYERS"]), os.environ["BURST_TAG"]
+number = editions.latest().number
+catalog = editions.catalog_for(number)
+users = get_user_model().objects
+now = timezone.now()
+event = Event.objects.create(
+    organiser=users.create_user(f"organiser-{tag}"), name=f"Burst {tag}", edition=number,
+    starts_at=now + timedelta(days=3), deadline=now + timedelta(days=2),
+    reveal_at=now + timedelta(days=2), game_size="skirmish", player_cap=count, public=False)
+samples = []
+for faction in catalog.factions:
+    try:
+        samples.append(sample_fleet(catalog, faction.slug, "skirmish"))
+    except SampleFleetError:
+        pass
+engine = import_module(settings.SESSION_ENGINE)
+players = []
+for i in range(count):
+    user = users.create_user(f"burst-{tag}-{i:02d}")  # no password: signed in below
+    fleet = Fleet(owner=user)
+    fleet.store(replace(samples[i % len(samples)], name=f"List {i:02d} of {user.username}",
+                        edition=number), catalog)
+    fleet.save()
+    core, report = event.judge(fleet)
+    request = HttpRequest()
+    request.session = engine.SessionStore()
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    request.session.save()
+    players.append({"name": user.username, "fleet": fleet.pk, "faction": fleet.faction,
+                    "session": request.session.session_key,
+                    "document": rf.fleet_to_dict(core), "points": report.points,
+                    "legal": report.legal, "problems": [p.code for p in report.errors]})
+with open(os.environ["BURST_PLAN"], "w") as out:
+    json.dump({"event": event.token, "players": players}, out)
+'''
+
+
+def serve_web(network: Network, host: Host, env: dict[str, str], log: Path
+              ) -> subprocess.Popen[Any]:
+    """gunicorn on ``host`` as ``scripts/serve web`` starts it: 2 processes of 4 threads, each
+    with its pool of 4 PostgreSQL connections."""
+    with open(log, "a") as out:
+        return network.popen(
+            host, ["env", "DB_POOL_MAX=4", str(VENV_BIN / "gunicorn"),
+                   "fleetbuilder.wsgi:application", "--bind", f"{host.address}:8000",
+                   "--workers", "2", "--threads", "4", "--worker-class", "gthread",
+                   "--timeout", "60", "--graceful-timeout", "20", "--keep-alive", "5",
+                   "--no-control-socket"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+
+def answering(base: str, path: str = "/healthz") -> bool:
+    try:
+        with urllib.request.urlopen(base + path, timeout=2):
+            return True
+    except urllib.error.HTTPError:
+        return True  # answering (503: no worker in this test)
+    except OSError:
+        return False
+
+
+@dataclass
+class WebPair:
+    """Two web hosts sharing the data host and one SECRET_KEY: ``a`` serves from the start;
+    ``b`` is started (``start_b``) once ``a`` has died, as an operator brings one up."""
+
+    net: Network
+    a: Host
+    b: Host
+    env: dict[str, str]
+    folder: Path
+    a_process: subprocess.Popen[Any] | None = None
+    b_process: subprocess.Popen[Any] | None = None
+
+    @staticmethod
+    def base(host: Host) -> str:
+        return f"http://{host.address}:8000"
+
+    def start_b(self) -> None:
+        self.b_process = serve_web(self.net, self.b, self.env, self.folder / "web-b.log")
+
+    def log(self, name: str) -> str:
+        path = self.folder / f"web-{name}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+
+@pytest.fixture
+def web_pair(network: Network, data: DataHost, web: WebHost, tmp_path: Path
+             ) -> Iterator[WebPair]:
+    """Web hosts web-a (gunicorn up) and web-b (nothing yet); the module's ``web`` has already
+    migrated the database and loaded the catalogue. Both gunicorns are stopped afterwards and
+    web-a's link put back."""
+    a = network.hosts.get("web-a") or network.add_host("web-a")
+    b = network.hosts.get("web-b") or network.add_host("web-b")
+    network.link(a, True)
+    env = app_env(data, ALLOWED_HOSTS=f"{a.address},{b.address}")
+    pair = WebPair(network, a, b, env, tmp_path)
+    try:
+        pair.a_process = serve_web(network, a, env, tmp_path / "web-a.log")
+        wait_for(lambda: answering(pair.base(a)) or pair.a_process.poll() is not None, 60,
+                 "gunicorn on web-a")
+        assert pair.a_process.poll() is None, pair.log("a")[-3000:]
+        yield pair
+    finally:
+        for process in (pair.a_process, pair.b_process):
+            if process is not None:
+                stop(process)
+        network.link(a, True)
+
+
+def power_off(network: Network, host: Host) -> list[int]:
+    """The host dies as a machine does: its link goes first, so nothing it would still say
+    leaves it (no FIN, no RST: its peers are not told), then every process in it is killed
+    (SIGKILL, gunicorn's master and workers alike). Returns the pids killed."""
+    network.link(host, False)
+    killed: list[int] = []
+
+    def gone() -> bool:
+        left = network.pids(host)
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            except ProcessLookupError:
+                pass
+        return not left
+
+    wait_for(gone, 10, f"every process on {host.name} to die", every=0.05)
+    return sorted(set(killed))
+
+
+def give_cookie(jar: http.cookiejar.CookieJar, host: str, name: str, value: str) -> None:
+    jar.set_cookie(http.cookiejar.Cookie(
+        0, name, value, None, False, host, False, False, "/", True, False, None, True, None,
+        None, {}))
+
+
+def moved_to(browser: Browser, base: str) -> Browser:
+    """The player's browser pointed at another web host with its cookies (its session): what
+    a load balancer in front of both hosts gives, one name for the site."""
+    other = Browser(base)
+    host = urllib.parse.urlsplit(base).hostname
+    assert host
+    for cookie in browser.jar:
+        give_cookie(other.jar, host, cookie.name, cookie.value or "")
+    return other
+
+
+def send(browser: Browser, method: str, path: str, fields: dict[str, str] | None,
+         timeout: float) -> tuple[int, str, bytes]:
+    """One request with the player's patience (``timeout``): status, Location and body. A
+    connection refused, reset or unanswered raises (OSError, http.client.HTTPException)."""
+    body = urllib.parse.urlencode(fields).encode() if fields is not None else None
+    req = urllib.request.Request(browser.base + path, data=body, method=method,
+                                 headers={"Referer": browser.base + path})
+    try:
+        with browser.opener.open(req, timeout=timeout) as response:
+            return response.status, response.headers.get("Location", ""), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Location", ""), error.read()
+
+
+def form_token(page: bytes) -> str:
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert token, "the page has a form with a CSRF token"
+    return token.group(1).decode()
+
+
+def stored_entries(data: DataHost, token: str) -> dict[str, list[dict[str, Any]]]:
+    """Every entry of the event, by player name (a list, to see one stored twice)."""
+    import psycopg
+    from psycopg.rows import dict_row
+
+    with psycopg.connect(data.database_url, connect_timeout=5, row_factory=dict_row) as conn:
+        rows = conn.execute(
+            "SELECT u.username AS name, e.document, e.points, e.legal, e.faction, e.problems, "
+            "e.fleet_id, e.submitted_at, e.removed_at FROM events_entry e JOIN events_event v "
+            "ON v.id = e.event_id JOIN auth_user u ON u.id = e.player_id WHERE v.token = %s",
+            [token]).fetchall()
+    found: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        found.setdefault(row["name"], []).append(row)
+    return found
+
+
+def sessions_of(data: DataHost, host: Host) -> list[tuple[str, int]]:
+    """The PostgreSQL sessions of ``host``'s address: (state, how many)."""
+    import psycopg
+
+    with psycopg.connect(data.database_url, connect_timeout=5) as conn:
+        return [(str(state), int(n)) for state, n in conn.execute(
+            "SELECT state, count(*) FROM pg_stat_activity WHERE client_addr = %s GROUP BY "
+            "state ORDER BY state", [host.address]).fetchall()]
+
+
+def as_sent(row: dict[str, Any], player: dict[str, Any]) -> bool:
+    """The entry holds exactly the list the player sent: its snapshot, points, verdict,
+    faction, problems, the fleet it came from, and a submission time."""
+    return (row["submitted_at"] is not None and row["document"] == player["document"]
+            and row["points"] == player["points"] and row["legal"] == player["legal"]
+            and row["faction"] == player["faction"] and row["problems"] == player["problems"]
+            and row["fleet_id"] == player["fleet"])
+
+
+def nothing_stored(row: dict[str, Any]) -> bool:
+    return (row["submitted_at"] is None and row["document"] is None and row["points"] is None
+            and row["fleet_id"] is None and row["faction"] == "" and row["problems"] == [])
+
+
+def test_a_web_host_dying_mid_burst_loses_no_acknowledged_submission(
+        network: Network, data: DataHost, web_pair: WebPair, tmp_path: Path) -> None:
+    """40 players submit their lists at once to web-a, which dies (link cut, every process
+    killed) once a third are acknowledged. Every acknowledged list is stored as sent; every
+    other one is stored whole or not at all; the players without an answer submit again on
+    web-b, brought up after the death, and then every player's list is in, once."""
+    plan_file = tmp_path / "plan.json"
+    done = subprocess.run(
+        [PYTHON, "manage.py", "shell", "-c", SEED_EVENT], cwd=ROOT, capture_output=True,
+        text=True, timeout=600, env={**web_pair.env, "BURST_PLAYERS": str(BURST_PLAYERS),
+                                     "BURST_TAG": network.tag, "BURST_PLAN": str(plan_file)})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    plan = json.loads(plan_file.read_text())
+    players: list[dict[str, Any]] = plan["players"]
+    assert len(players) == BURST_PLAYERS
+    page_path = f"/events/{plan['event']}/"
+    base_a = web_pair.base(web_pair.a)
+    browsers: dict[str, Browser] = {}
+    for player in players:
+        browsers[player["name"]] = Browser(base_a)
+        give_cookie(browsers[player["name"]].jar, web_pair.a.address, "sessionid",
+                    player["session"])
+
+    def prepare(player: dict[str, Any]) -> str:
+        """Join on web-a and open the event's page: its submit form offers the player's
+        list; returns the form's CSRF token."""
+        browser = browsers[player["name"]]
+        status, _, page = browser.get(page_path)
+        assert status == 200, (player["name"], status, page[:500])
+        status, headers, _ = browser.request(
+            "POST", page_path + "join/", {"csrfmiddlewaretoken": form_token(page)},
+            headers={"Referer": base_a + page_path})
+        assert status == 302 and headers.get("Location") == page_path, (status, headers)
+        status, _, page = browser.get(page_path)
+        assert status == 200 and f'<option value="{player["fleet"]}"'.encode() in page, \
+            (player["name"], status)
+        return form_token(page)
+
+    with ThreadPoolExecutor(8) as pool:
+        tokens = dict(zip([p["name"] for p in players], pool.map(prepare, players),
+                          strict=True))
+    before = stored_entries(data, plan["event"])
+    assert all(len(rows) == 1 and nothing_stored(rows[0]) for rows in before.values()) and \
+        len(before) == len(players), before
+
+    # The burst: each player clicks Submit, a stagger apart; web-a dies once a third of them
+    # have been acknowledged.
+    answers: dict[str, str] = {}
+    lock = threading.Lock()
+    enough = threading.Event()
+    trigger = BURST_PLAYERS // 3
+    patience = bound(BURST_TIMEOUT)
+    start = time.monotonic() + 0.2
+
+    def acknowledged(status: int, location: str) -> bool:
+        return status == 302 and location == page_path  # the view's redirect to the event
+
+    def click(index: int, player: dict[str, Any]) -> None:
+        time.sleep(max(0.0, start + index * BURST_STAGGER - time.monotonic()))
+        try:
+            status, location, _ = send(
+                browsers[player["name"]], "POST", page_path + "submit/",
+                {"fleet": str(player["fleet"]), "csrfmiddlewaretoken": tokens[player["name"]]},
+                patience)
+            answer = "ack" if acknowledged(status, location) else f"HTTP {status} {location}"
+        except (OSError, http.client.HTTPException) as exc:
+            answer = f"no answer: {type(exc).__name__} {exc}"
+        with lock:
+            answers[player["name"]] = answer
+            if sum(a == "ack" for a in answers.values()) >= trigger:
+                enough.set()
+
+    clicks = [threading.Thread(target=click, args=(i, p), daemon=True)
+              for i, p in enumerate(players)]
+    for thread in clicks:
+        thread.start()
+    assert enough.wait(bound(60)), answers
+    killed = power_off(network, web_pair.a)
+    died = time.monotonic()
+    assert web_pair.a_process is not None
+    web_pair.a_process.wait(10)
+    web_pair.start_b()  # the operator brings up another web host
+    base_b = web_pair.base(web_pair.b)
+    b_up: list[float] = []
+
+    def watch_b() -> None:
+        while time.monotonic() < died + bound(60) and not b_up:
+            if answering(base_b, "/events/"):
+                b_up.append(time.monotonic())
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=watch_b, daemon=True)
+    watcher.start()
+    for thread in clicks:
+        thread.join(patience + 30)
+    assert not any(thread.is_alive() for thread in clicks), answers
+    assert len(answers) == len(players)
+    acked = {name for name, answer in answers.items() if answer == "ack"}
+    cut_off = [p for p in players if p["name"] not in acked]
+    # A dead host gives no answer at all: anything else (a 400, a 500) is the app's.
+    odd = {n: a for n, a in answers.items() if a != "ack" and not a.startswith("no answer")}
+    assert not odd, odd
+
+    # What web-a left behind: every acknowledged list as sent; the others whole or absent.
+    left_open = sessions_of(data, web_pair.a)
+    after_death = stored_entries(data, plan["event"])
+    stored_unacked = 0
+    for player in players:
+        rows = after_death.get(player["name"], [])
+        assert len(rows) == 1, (player["name"], rows)
+        if player["name"] in acked:
+            assert as_sent(rows[0], player), ("acknowledged but not stored as sent",
+                                              player["name"], rows[0], player)
+        else:
+            assert as_sent(rows[0], player) or nothing_stored(rows[0]), \
+                ("half-saved", player["name"], rows[0])
+            stored_unacked += as_sent(rows[0], player)
+
+    # The players without an answer submit again, on web-b: reload the event's page, click.
+    def again(player: dict[str, Any]) -> tuple[int, float, str]:
+        browser = moved_to(browsers[player["name"]], base_b)
+        deadline = time.monotonic() + bound(90)
+        attempts = 0
+        while time.monotonic() < deadline:
+            attempts += 1
+            try:
+                status, location, page = send(browser, "GET", page_path, None, patience)
+                if status != 200:
+                    return attempts, 0.0, f"the event's page on web-b: HTTP {status} {location}"
+                status, location, body = send(
+                    browser, "POST", page_path + "submit/",
+                    {"fleet": str(player["fleet"]), "csrfmiddlewaretoken": form_token(page)},
+                    patience)
+                if acknowledged(status, location):
+                    return attempts, time.monotonic(), ""
+                return attempts, 0.0, f"submit on web-b: HTTP {status} {location} {body[:300]!r}"
+            except (OSError, http.client.HTTPException):
+                time.sleep(0.1)  # web-b not up yet: try again
+        return attempts, 0.0, "no answer from web-b"
+
+    with ThreadPoolExecutor(len(cut_off) or 1) as pool:
+        retried = dict(zip([p["name"] for p in cut_off], pool.map(again, cut_off),
+                           strict=True))
+    failed = {n: r[2] for n, r in retried.items() if r[2]}
+    assert not failed, (failed, web_pair.log("b")[-3000:])
+    recovered = max((r[1] for r in retried.values()), default=died) - died
+
+    # In the end every player's list is in, as sent, once.
+    final = stored_entries(data, plan["event"])
+    assert sorted(final) == sorted(p["name"] for p in players)
+    for player in players:
+        rows = final[player["name"]]
+        assert len(rows) == 1 and rows[0]["removed_at"] is None, rows
+        assert as_sent(rows[0], player), (player["name"], rows[0], player)
+    assert "Traceback" not in web_pair.log("b"), web_pair.log("b")[-3000:]
+    watcher.join(bound(60))
+    assert b_up, "web-b never answered"
+
+    # PostgreSQL ends the dead host's sessions once its keepalive probes go unanswered (the
+    # settings ask for it): they hold no connection slot, and no row lock of a transaction cut
+    # in the middle, for long (by the kernel's defaults, two hours and more).
+    wait_for(lambda: not sessions_of(data, web_pair.a), 90,
+             "PostgreSQL to end the sessions of the dead web-a", every=0.5)
+    ended = time.monotonic() - died
+    sessions = ", ".join(f"{n} {s}" for s, n in left_open) or "none"
+    print(f"\nweb host died mid-burst: {len(players)} submissions sent over "
+          f"{(len(players) - 1) * BURST_STAGGER:.1f} s to web-a; {len(acked)} acknowledged "
+          f"before it died ({len(killed)} processes killed after its link was cut); "
+          f"{len(cut_off)} cut off ({stored_unacked} stored whole before the death, "
+          f"{len(cut_off) - stored_unacked} not at all, none half-saved); PostgreSQL "
+          f"sessions web-a left open: {sessions}, ended by the server {ended:.0f} s after the "
+          f"death; web-b answered "
+          f"{b_up[0] - died:.1f} s after the death; "
+          f"{len(retried)} retried there ({sum(r[0] for r in retried.values())} attempts) "
+          f"and acknowledged; every player submitted {recovered:.1f} s after the death "
+          f"(a browser waits {patience:.0f} s for an answer); every acknowledged list stored "
+          "as sent, one entry per player")
