@@ -66,7 +66,7 @@ from .runs import ApiMatchupForm, form_data, form_paths, side_file
 
 log = logging.getLogger("fleetbuilder.api")
 
-MAX_BODY_BYTES = 256 * 1024  # as an imported fleet file (fleets/sharing.py MAX_IMPORT_BYTES)
+MAX_BODY_BYTES = 256 * 1024  # as an imported fleet file (fleets/import_page.py MAX_IMPORT_BYTES)
 CATALOG_TTL = 7 * 24 * 60 * 60
 
 api = NinjaAPI(
@@ -275,7 +275,7 @@ def report_dict(report: ValidationReport, edition: int | None, note: str = "") -
 
 
 def _known_faction(fleet: rf.Fleet, report: ValidationReport, catalog: core.Catalog) -> None:
-    """A fleet is only stored for a faction the catalogue has (as an import: sharing.py);
+    """A fleet is only stored for a faction the catalogue has (as an import: fleets/once.py);
     otherwise 422 with the report, whose ``catalog.unknown_faction`` says why."""
     if catalog.faction(fleet.faction) is None:
         raise UnknownFaction(report)

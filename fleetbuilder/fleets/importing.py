@@ -4,7 +4,7 @@ edition (R-160, R-161) and held to R-95's points bound.
 A fleet file (contract 1), a share code or its URL (R-90), a permalink of a shared fleet (R-92)
 or a plain-text list: ``read_fleet`` tells them apart and reads each, and ``ImportProblem``
 says why a text is none of them, naming the JSON path or the line at fault. The import page
-(``sharing``) shows what was read and saves it only when asked (R-93).
+(``import_page``) shows what was read and saves it only when asked (R-93).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import library, sharing, views
+from . import import_page, library, sharing, views
 
 app_name = "fleets"
 
@@ -17,7 +17,7 @@ urlpatterns = [
     path("<int:pk>/delete-forever/", library.delete_fleet, name="delete_fleet"),
     path("new/", views.fleet_new, name="builder"),
     path("add/", library.add_to_fleet, name="add_to"),
-    path("import/", sharing.import_fleet, name="import"),
+    path("import/", import_page.import_fleet, name="import"),
     path("code/<str:code>/", sharing.code_view, name="code"),
     path("<int:pk>/share/", sharing.share_page, name="share"),
     path("<int:pk>/share/link/", sharing.share_link, name="share_link"),

@@ -284,11 +284,11 @@ def test_a_fleet_stored_before_the_bounds_answers_422_not_500(catalog, client: C
 
 def test_a_zip_too_big_to_save_stops_at_the_first_fleet_past_it(catalog, client: Client,
                                                                  monkeypatch) -> None:
-    from fleetbuilder.fleets import sharing
+    from fleetbuilder.fleets import import_page
 
     read: list[str] = []
-    real = sharing.read_fleet
-    monkeypatch.setattr(sharing, "read_fleet", lambda text: read.append("") or real(text))
+    real = import_page.read_fleet
+    monkeypatch.setattr(import_page, "read_fleet", lambda text: read.append("") or real(text))
     data = io.BytesIO()
     with zipfile.ZipFile(data, "w", zipfile.ZIP_DEFLATED) as bundle:
         for n in range(100):
