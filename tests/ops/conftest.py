@@ -3,67 +3,27 @@
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.production.conftest import wait_until_ready
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for(ready: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if ready():
-            return
-        time.sleep(0.1)
-    pytest.fail(f"timed out waiting for {what}")
-
-
-def stop(process: subprocess.Popen, timeout: float = 20) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+from tests.support.processes import (  # noqa: F401  (tests here import them from conftest)
+    ROOT,
+    free_port,
+    private_redis,
+    stop,
+    wait_for,
+    wait_until_ready,
+)
 
 
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if not shutil.which("redis-server"):
-        pytest.fail("redis-server not found: run scripts/test, which installs it")
-    port = free_port()
-    server = subprocess.Popen(
-        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
-         "--appendonly", "no", "--dir", str(tmp_path_factory.mktemp("redis"))],
-        stdout=subprocess.DEVNULL)
-    try:
-        def answers() -> bool:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-                    s.sendall(b"PING\r\n")
-                    return s.recv(16).startswith(b"+PONG")
-            except OSError:
-                return False
-
-        wait_for(answers, 10, "redis-server")
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        stop(server)
+    with private_redis(tmp_path_factory.mktemp("redis")) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="module")

@@ -12,12 +12,7 @@ import json
 import os
 import re
 import secrets
-import shutil
-import signal
-import socket
 import subprocess
-import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -27,71 +22,27 @@ from typing import Any
 
 import pytest
 
+from tests.support.processes import (  # noqa: F401  (the names tests here import from conftest)
+    PYTHON,
+    ROOT,
+    VENV_BIN,
+    base_env,
+    children,
+    free_port,
+    gunicorn,
+    private_redis,
+    stop,
+    wait_for,
+    wait_until_ready,
+)
 from tests.support.timing import bound
-
-ROOT = Path(__file__).resolve().parents[2]
-VENV_BIN = ROOT / ".venv" / "bin"
-PYTHON = str(VENV_BIN / "python") if (VENV_BIN / "python").exists() else sys.executable
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for(predicate: Callable[[], Any], timeout: float, what: str, every: float = 0.2) -> Any:
-    """``predicate()``'s first true value, polled until ``timeout`` (stretched by the machine's
-    load: tests/support/timing.py) runs out."""
-    timeout = bound(timeout)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
-
-
-def stop(process: subprocess.Popen[Any], timeout: float = 20) -> int:
-    """TERM, then KILL after ``timeout``; returns the exit status."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-    return int(process.returncode)
-
-
-def base_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("DJANGO_", "PYTEST_", "CELERY_")) and k not in
-           ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "STATIC_ROOT")}
-    env.update(DEBUG="false", SECRET_KEY=secrets.token_urlsafe(50), LOG_LEVEL="INFO",
-               ALLOWED_HOSTS="127.0.0.1,localhost")
-    env.update(extra)
-    return env
 
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A private redis-server on a free port of 127.0.0.1, for this test session."""
-    if not shutil.which("redis-server"):
-        pytest.fail("redis-server not found: run scripts/test, which installs it")
-    folder = tmp_path_factory.mktemp("redis")
-    port = free_port()
-    server = subprocess.Popen(
-        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
-         "--appendonly", "no", "--dir", str(folder)], stdout=subprocess.DEVNULL)
-    try:
-        wait_for(lambda: subprocess.run(["redis-cli", "-p", str(port), "ping"],
-                                        capture_output=True, text=True).stdout.strip() == "PONG",
-                 10, "redis-server")
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        stop(server)
+    with private_redis(tmp_path_factory.mktemp("redis")) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="session")
@@ -209,34 +160,13 @@ def web(redis_url: str, stack_database: str, tmp_path_factory: pytest.TempPathFa
         ) -> Iterator[str]:
     """gunicorn serving the app on a free port, sharing Redis and the database with the
     workers; its chunks are 25 battles, so a run has many."""
-    port = free_port()
-    log = open(tmp_path_factory.mktemp("web") / "gunicorn.log", "w")
     # Every player of these tests comes from 127.0.0.1: the limits by address (R-96) would
     # count them as one, so sign-ups and one-at-a-time prints are not limited here.
     # DB_POOL_MAX as scripts/serve sets it: one pooled connection a thread (PostgreSQL only).
     env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url, SIM_CHUNK_BATTLES="25",
                    RATE_LIMIT_SIGNUP="0", RATE_LIMIT_IN_FLIGHT="0", DB_POOL_MAX="4")
-    server = subprocess.Popen(
-        [str(VENV_BIN / "gunicorn"), "fleetbuilder.wsgi:application", "--bind",
-         f"127.0.0.1:{port}", "--workers", "1", "--threads", "4", "--no-control-socket"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=2):
-                return True
-        except urllib.error.HTTPError:
-            return True  # answering (503 until a worker is up)
-        except OSError:
-            return False
-
-    try:
-        wait_for(up, 60, "gunicorn")
+    with gunicorn(env, tmp_path_factory.mktemp("web") / "gunicorn.log") as base:
         yield base
-    finally:
-        stop(server)
-        log.close()
 
 
 @pytest.fixture
@@ -266,20 +196,3 @@ def workers(redis_url: str, stack_database: str, tmp_path: Path
     port = urllib.parse.urlsplit(redis_url).port
     subprocess.run(["redis-cli", "-p", str(port), "del", "celery", "unacked",
                     "unacked_index"], capture_output=True)
-
-
-def wait_until_ready(worker: subprocess.Popen[Any], name: str, log: Path) -> None:
-    """Until the Celery worker started as ``name@%h`` logs (at INFO) that it is ready, once it
-    consumes the queue; fails with its log if it exits first. Not by a ping: a Python process
-    started for each ask loads Django and Celery (about a second of CPU, every 0.2 s until it
-    answers), and a Celery app in the test process would leave broker connections that a
-    process it forks later (the simulator's pool) tries to close after the fork, and hangs on."""
-    ready = re.compile(rf"\b{re.escape(name)}@\S+ ready\.")
-    wait_for(lambda: ready.search(log.read_text(errors="replace")) or worker.poll() is not None,
-             60, "a Celery worker to be ready")
-    assert worker.poll() is None, log.read_text()[-3000:]
-
-
-def children(pid: int) -> list[int]:
-    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
-    return [int(p) for p in out.split()]

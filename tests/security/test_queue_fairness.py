@@ -11,8 +11,6 @@ and the player's small run is played first: its delay is under 10 s
 from __future__ import annotations
 
 import subprocess
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -21,16 +19,11 @@ import redis
 
 from loadtest import queue_flood
 from tests.production.conftest import (  # noqa: F401  (fixtures, used by name)
-    ROOT,
-    VENV_BIN,
-    base_env,
-    free_port,
     redis_url,
     stack_database,
-    stop,
-    wait_for,
     workers,
 )
+from tests.support.processes import base_env, gunicorn
 
 pytestmark = [pytest.mark.production]
 
@@ -39,30 +32,9 @@ pytestmark = [pytest.mark.production]
 def proxied_web(redis_url: str, stack_database: str,  # noqa: F811
                 tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """gunicorn trusting one proxy, so X-Forwarded-For gives each side its address."""
-    port = free_port()
-    log = open(tmp_path_factory.mktemp("web-flood") / "gunicorn.log", "w")
     env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url, TRUSTED_PROXY_COUNT="1")
-    server = subprocess.Popen(
-        [str(VENV_BIN / "gunicorn"), "fleetbuilder.wsgi:application", "--bind",
-         f"127.0.0.1:{port}", "--workers", "1", "--threads", "4", "--no-control-socket"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=2):
-                return True
-        except urllib.error.HTTPError:
-            return True
-        except OSError:
-            return False
-
-    try:
-        wait_for(up, 60, "gunicorn")
+    with gunicorn(env, tmp_path_factory.mktemp("web-flood") / "gunicorn.log") as base:
         yield base
-    finally:
-        stop(server)
-        log.close()
 
 
 @pytest.fixture

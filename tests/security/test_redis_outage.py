@@ -10,14 +10,8 @@ from __future__ import annotations
 
 import re
 import secrets
-import signal
-import subprocess
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -25,15 +19,10 @@ from fleetbuilder.catalog import loader
 from rules_core import sharecode
 from rules_core.sample_fleets import sample_fleet
 from tests.production.conftest import (
-    ROOT,
-    VENV_BIN,
     Browser,
-    base_env,
-    free_port,
     stack_database,  # noqa: F401  (a fixture, used by name)
-    stop,
-    wait_for,
 )
+from tests.support.processes import RedisServer, base_env, gunicorn, private_redis
 
 pytestmark = [pytest.mark.production]
 
@@ -41,80 +30,21 @@ BUDGET = 2.0  # seconds a request may wait on Redis (issue 34)
 SLACK = 0.6  # the page's own work on a busy 2-core machine
 
 
-class Redis:
-    """A private redis-server that a test may kill, restart, freeze and thaw."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.port = free_port()
-        self.process: subprocess.Popen[Any] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-             "--appendonly", "no", "--dir", str(self.folder)], stdout=subprocess.DEVNULL)
-        wait_for(lambda: subprocess.run(["redis-cli", "-p", str(self.port), "ping"],
-                                        capture_output=True, text=True).stdout.strip() == "PONG",
-                 10, "redis-server")
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.kill()
-        self.process.wait(5)
-
-    def freeze(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGSTOP)
-
-    def thaw(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGCONT)
+@pytest.fixture(scope="module")
+def redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    with private_redis(tmp_path_factory.mktemp("redis-outage")) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
-def redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Redis]:
-    server = Redis(tmp_path_factory.mktemp("redis-outage"))
-    server.start()
-    yield server
-    if server.process is not None:
-        server.thaw()
-        stop(server.process)
-
-
-@pytest.fixture(scope="module")
-def site(redis: Redis, stack_database: str,  # noqa: F811
+def site(redis: RedisServer, stack_database: str,  # noqa: F811
          tmp_path_factory: pytest.TempPathFactory
          ) -> Iterator[str]:
     """gunicorn on the private Redis (no worker: nothing here needs a battle played)."""
-    port = free_port()
-    log = open(tmp_path_factory.mktemp("web-outage") / "gunicorn.log", "w")
     env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis.url,
                    RATE_LIMIT_WINDOW="3600")
-    server = subprocess.Popen(
-        [str(VENV_BIN / "gunicorn"), "fleetbuilder.wsgi:application", "--bind",
-         f"127.0.0.1:{port}", "--workers", "1", "--threads", "4", "--no-control-socket"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=2):
-                return True
-        except urllib.error.HTTPError:
-            return True
-        except OSError:
-            return False
-
-    try:
-        wait_for(up, 60, "gunicorn")
+    with gunicorn(env, tmp_path_factory.mktemp("web-outage") / "gunicorn.log") as base:
         yield base
-    finally:
-        stop(server)
-        log.close()
 
 
 def timed(browser: Browser, method: str, path: str, data: dict[str, str] | None = None
@@ -138,7 +68,7 @@ def share_code() -> str:
 
 
 @pytest.fixture(params=["stopped", "frozen"])
-def outage(request: pytest.FixtureRequest, redis: Redis, site: str) -> Iterator[str]:
+def outage(request: pytest.FixtureRequest, redis: RedisServer, site: str) -> Iterator[str]:
     """Redis stopped or frozen for the test, answering again after it."""
     if request.param == "stopped":
         redis.kill()
@@ -210,7 +140,7 @@ def test_a_sick_redis_costs_no_request_more_than_two_seconds(
     assert "Nothing was saved" in page.decode(), outage
 
 
-def test_after_the_outage_nothing_was_half_saved(site: str, redis: Redis) -> None:
+def test_after_the_outage_nothing_was_half_saved(site: str, redis: RedisServer) -> None:
     """Sign-up refused during an outage left no account: the same name signs up afterwards;
     a copy refused saved no fleet."""
     browser, forms = prepared(site)
