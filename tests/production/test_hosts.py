@@ -196,7 +196,8 @@ def web(network: Network, data: DataHost, tmp_path_factory: pytest.TempPathFacto
     """The web host: the database migrated and the catalogue loaded from it (as an operator
     deploying would), then gunicorn on the host's address."""
     host = network.add_host("web")
-    env = app_env(data, ALLOWED_HOSTS=host.address)
+    # pooled as scripts/serve web pools: the PostgreSQL restart test meets the pool
+    env = app_env(data, ALLOWED_HOSTS=host.address, DB_POOL_MAX="4")
     for command in (["migrate", "--noinput"], ["load_catalog"]):
         done = network.run(host, [str(VENV_BIN / "python"), "manage.py", *command], cwd=ROOT,
                            env=env, capture_output=True, text=True, timeout=600)
