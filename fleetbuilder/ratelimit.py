@@ -7,7 +7,7 @@ on every host shares the counts), and past ``RATE_LIMITS["cards"]`` requests in 
 client is a signed-in player's account, else the client address as login throttling sees it
 (``fleetbuilder.http.client_address``, which honours ``TRUSTED_PROXY_COUNT``). An account's
 requests count against its address too, at ``RATE_LIMIT_ADDRESS_FACTOR`` times the limit, so
-accounts made for free at one address do not multiply its allowance (issue 34). A scope may
+accounts made for free at one address do not multiply its allowance. A scope may
 have its own window (``RATE_LIMIT_WINDOWS``). A limit of 0 turns that limit off. When the
 cache cannot be reached the request is served: these limits protect the CPU, and refusing
 everyone would be worse.
@@ -77,7 +77,7 @@ def _now() -> float:
 def _counters(request: HttpRequest, scope: str) -> list[tuple[str, int]]:
     """(who, limit) pairs a request counts against: the client (account, else address) at the
     scope's limit and, for an account, its address too at ``RATE_LIMIT_ADDRESS_FACTOR`` times
-    it, so free accounts made from one address do not multiply its allowance (issue 34)."""
+    it, so free accounts made from one address do not multiply its allowance."""
     limit, _ = limit_of(scope)
     who = client_key(request)
     counters = [(who, limit)]
@@ -129,7 +129,7 @@ def peek(request: HttpRequest, scope: str) -> int:
 
 
 # Scopes whose requests take a second or more of a web process's CPU: one address has at most
-# RATE_LIMIT_IN_FLIGHT of them being made at a time (issue 34), so that it cannot take every
+# RATE_LIMIT_IN_FLIGHT of them being made at a time, so that it cannot take every
 # core at once, however many connections it opens. One more waits its turn (a print page asks
 # for its preview and its PDF together); the rest are refused at once, holding no thread.
 IN_FLIGHT_SCOPES = ("cards", "replay")

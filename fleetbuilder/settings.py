@@ -85,15 +85,15 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "fleetbuilder.ops.middleware.RequestLogMiddleware",
-    # a Redis outage that reaches a view's caller: a 503 page in words (issue 34)
+    # a Redis outage that reaches a view's caller: a 503 page in words
     "fleetbuilder.sharedstate.SharedStateDownMiddleware",
     # an answer given before the body was read (a 413) reaches the client: the rest of the
-    # body is read first, so the connection is not reset under it (issue 34)
+    # body is read first, so the connection is not reset under it
     "fleetbuilder.ops.uploads.DrainUnreadBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # gzip for pages and JSON, with Django's BREACH mitigation (issue 29 §11); below
+    # gzip for pages and JSON, with Django's BREACH mitigation; below
     # WhiteNoise, whose static files are compressed ahead of time
     "fleetbuilder.ops.middleware.CompressTextMiddleware",
     "fleetbuilder.text.AddressTextMiddleware",  # a NUL in an address is a 400
@@ -356,7 +356,7 @@ if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
     raise ImproperlyConfigured(
         f"REDIS_URL must start with redis://, rediss:// or unix://, not {REDIS_URL!r}"
     )
-# Every Redis call has a deadline (issue 34), so a Redis that is down or frozen (SIGSTOP: its
+# Every Redis call has a deadline, so a Redis that is down or frozen (SIGSTOP: its
 # port still accepts connections, nothing answers) holds no request for long:
 # - connect: 0.5 s. On a working network a connection to Redis takes a millisecond; past half
 #   a second it is down or unroutable.
@@ -481,7 +481,7 @@ RATE_LIMIT_ADDRESS_FACTOR = envint("RATE_LIMIT_ADDRESS_FACTOR", "2")
 # Card PDFs and replays being made at once for one address, one more waiting its turn (0: no
 # limit). 1 keeps one address from taking every core of the web tier (scripts/bench-flood
 # --web); the print page asks for its preview and its PDF one at a time (static/js/print.js,
-# tests/browser/test_print_busy_browser.py), so a player never meets it (R-96, issue 34).
+# tests/browser/test_print_busy_browser.py), so a player never meets it.
 RATE_LIMIT_IN_FLIGHT = envint("RATE_LIMIT_IN_FLIGHT", "1")
 if RATE_LIMIT_WINDOW < 1 or min(RATE_LIMITS.values()) < 0 or RATE_LIMIT_ADDRESS_FACTOR < 1:
     raise ConfigError("RATE_LIMIT_WINDOW and RATE_LIMIT_ADDRESS_FACTOR must be 1 or more, and "

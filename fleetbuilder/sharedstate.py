@@ -1,4 +1,4 @@
-"""Redis, the shared state, asked with a deadline (issue 34).
+"""Redis, the shared state, asked with a deadline.
 
 Every Redis call the web tier makes (the cache: throttles, once-tokens, cached pages; the
 Celery broker: queuing a run's chunks) has short socket timeouts (settings: "shared state"),

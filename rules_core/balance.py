@@ -1,4 +1,4 @@
-"""The balance round robin (issue 16 §1): every faction's sample fleet against every other's.
+"""The balance round robin: every faction's sample fleet against every other's.
 
 Each pair of factions plays ``battles`` battles at one game size, one policy for both sides
 and one terrain. Pair ``(x, y)`` (``x`` before ``y`` in the list) has its own seed,

@@ -204,7 +204,7 @@ def _quantile(sorted_values: list[float], q: float) -> float:
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
 
 
-# --- calibration (issue 16 §3) ----------------------------------------------------------------
+# --- calibration ----------------------------------------------------------------
 # The model and the reference price a ship's *profile*. What they cannot see is what a faction's
 # rules and the way it plays are worth on the table; that was measured on round robins of the
 # sample fleets and is one factor per faction (docs/catalogue.md, "Calibration";

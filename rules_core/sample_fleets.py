@@ -9,7 +9,7 @@ faction). Then it fills with smaller steps (an escort, a squadron, a capital shi
 upgrade, an admiral), each time the one that lands closest to the target, never above
 ``target + 2 %`` or the band. So every faction's sample of a size is within
 :data:`MATCH_TOLERANCE` of the same total, and a matchup of samples is a points-matched one
-(issue 16). The result is checked with the validator.
+. The result is checked with the validator.
 """
 
 from __future__ import annotations
@@ -375,7 +375,7 @@ def _build_sample(catalog: Catalog, faction_slug: str, size: GameSize, variant: 
 
 
 # The points a sample is built to for a matchup against a given fleet keep within this share of
-# that fleet's points (issue 13 §8); the builder itself lands within MATCH_TOLERANCE of its aim.
+# that fleet's points; the builder itself lands within MATCH_TOLERANCE of its aim.
 NEAR_TOLERANCE = 0.05
 MIN_NEAR_POINTS = 100
 

@@ -45,7 +45,7 @@ MAX_CODE_LENGTH = 3000
 # The inflated compact JSON. Every fleet within the bounds of ``rules_core.limits`` fits: the
 # largest (100 units, 150 ships of 100-character slugs with 20 upgrades each, names and notes
 # of 4-byte characters) is 393 KB, and repeats so much that its code is 2,353 characters
-# (tests/security/test_sharecode_bounds.py). So a code the app makes, the app opens (issue 34);
+# (tests/security/test_sharecode_bounds.py). So a code the app makes, the app opens;
 # the bound only stops a hand-made code from inflating without end (a "zip bomb").
 MAX_PAYLOAD_BYTES = 512 * 1024
 _CODE_RE = re.compile(r"^v(\d{1,4})\.([A-Za-z0-9_-]*)$")

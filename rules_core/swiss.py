@@ -1,4 +1,4 @@
-"""Swiss rounds for events: pairings, standings and their CSV (ruling R-170, issue 28 stage 5).
+"""Swiss rounds for events: pairings, standings and their CSV (ruling R-170).
 
 Pure: no Django, no I/O. The organiser's pages store :class:`Game` rows and call
 :func:`pair_round`, :func:`standings` and :func:`standings_csv`.

@@ -195,7 +195,7 @@ def to_text(catalog: Catalog, fleet: Fleet, report: ValidationReport, *,
         else:
             tokens = [names.token(escort.ship, names.ships) for escort in unit.ships]
             # "3× Sword Frigate", as the builder and the shared page say it: a remark after
-            # '·', so the reader skips it and counts the '-' lines below (issue 13).
+            # '·', so the reader skips it and counts the '-' lines below.
             group = f"{SEP}{lineup(tokens)}" if tokens else ""
             lines.append(f"* Squadron{title}{group}{_pts(unit_report.points)}")
             for escort, token, ship_report in zip(unit.ships, tokens, unit_report.ships,

@@ -1,4 +1,4 @@
-"""Compile the simulator's hot modules with mypyc (issue #7) into build/mypyc/, outside the sources.
+"""Compile the simulator's hot modules with mypyc into build/mypyc/, outside the sources.
 
     python scripts/build_sim.py          # build if the sources changed since the last build
     python scripts/build_sim.py status   # say whether the compiled build is in use and current

@@ -40,7 +40,7 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 
-# Compile the simulator's hot modules with mypyc (issue #7) into build/mypyc/, only when their
+# Compile the simulator's hot modules with mypyc into build/mypyc/, only when their
 # sources changed since the last build (a stale build is deleted first; rules_core loads a build
 # only when its manifest matches the sources). A failed build warns and leaves pure Python.
 # With SIM_BUILD_BACKGROUND=1 (scripts/run) the build runs behind the app, which starts at once on

@@ -109,7 +109,7 @@ class LoginView(auth_views.LoginView):
                 "browser_fleets": browser_fleet_count(self.request)}
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        # Failed log-ins from one address, whatever the usernames (issue 34); axes counts
+        # Failed log-ins from one address, whatever the usernames; axes counts
         # them per username and address.
         if wait := ratelimit.peek(request, "login"):
             return ratelimit.refused(request, "login", wait)
@@ -127,7 +127,7 @@ class LoginView(auth_views.LoginView):
             return super().form_valid(form)
 
 
-# Each sending checks the current password: limited as guesses are (issue 34).
+# Each sending checks the current password: limited as guesses are.
 password_change = rate_limit("password", methods=("POST",))(
     auth_views.PasswordChangeView.as_view(  # type: ignore[arg-type]
         success_url=reverse_lazy("accounts:password_change_done")))

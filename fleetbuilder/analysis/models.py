@@ -1,4 +1,4 @@
-"""A what-if analysis ("Which ship matters?", issue 15 §1), played on the simulator's workers.
+"""A what-if analysis ("Which ship matters?"), played on the simulator's workers.
 
 An ``Analysis`` stores everything that decides its numbers: the fleet and the opponent as they
 were when it started, the variants (the baseline, each unit removed, each swap: R-97), the

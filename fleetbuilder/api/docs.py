@@ -1,7 +1,7 @@
 """The API's docs page and its JSON index, both read from the OpenAPI document.
 
 The page used to be Swagger UI: a script-drawn app without the site's header or a way back,
-and seven axe rules failing on it (issue 29 §11). It is now a page of the site, rendered on the
+and seven axe rules failing on it. It is now a page of the site, rendered on the
 server from ``api.get_openapi_schema()``: every operation with its parameters, body and answers,
 and every schema with its fields. Nothing is written twice, so it cannot fall behind the API.
 """

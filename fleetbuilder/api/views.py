@@ -25,7 +25,7 @@ from .models import MAX_TOKENS_PER_ACCOUNT, ApiToken
 @require_GET
 def docs(request: HttpRequest) -> HttpResponse:
     """The API's reference, a page of the site drawn from its OpenAPI document (api/docs.py):
-    the site's header and way back, no script, axe clean in both themes (issue 29 §11)."""
+    the site's header and way back, no script, axe clean in both themes."""
     doc = openapi_document()
     base = f"{request.scheme}://{request.get_host()}"
     ctx = {"info": doc["info"], "description": api_docs.prose(doc["info"].get("description", "")),

@@ -1,4 +1,4 @@
-"""Which sheet a visitor's printer most likely holds, from the browser's languages (issue 13 §7).
+"""Which sheet a visitor's printer most likely holds, from the browser's languages.
 
 US Letter in the Americas that use it (the United States, Canada, Mexico, and the countries of
 Central and South America that follow them) and the Philippines; A4 everywhere else. The first

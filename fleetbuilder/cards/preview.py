@@ -2,7 +2,7 @@
 (installed by scripts/setup.sh, which the tests also use to read PDFs back).
 
 :func:`page_picture` is one whole page, large enough to read a card's smallest type, as a
-print dialog shows it (issue 29 §10: the strip of four 220 px thumbnails showed the layout but
+print dialog shows it (the strip of four 220 px thumbnails showed the layout but
 nothing could be read).
 """
 

@@ -137,7 +137,7 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
         return HttpResponseBadRequest(f"Not a usable fleet: {exc}", content_type="text/plain")
     except UnknownEdition as exc:  # only a document from outside can name one
         return HttpResponseBadRequest(exc.message, content_type="text/plain")
-    if len(fleet.units) > SYNC_MAX_CARDS:  # issue 17, R-95: too many for one request
+    if len(fleet.units) > SYNC_MAX_CARDS:  # too many for one request
         if preview:
             raise Http404("A print this big has no preview.")
         if request is None:
@@ -229,7 +229,7 @@ def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
         "legal": legal,
         "card_count": card_count,
         "layouts": LAYOUT_CHOICES,
-        # A4 or Letter sheets from the browser's languages (issue 13 §7)
+        # A4 or Letter sheets from the browser's languages
         "paper": default_paper(request.headers.get("Accept-Language", "")),
         "movements": MOVEMENT_CHOICES,
         "pdf_url": pdf_url,

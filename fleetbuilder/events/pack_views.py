@@ -1,4 +1,4 @@
-"""The organiser's print of every list (issue 28 §3): asked for from the dashboard, rendered on
+"""The organiser's print of every list: asked for from the dashboard, rendered on
 the task queue like a battle pack (R-155's bounds), followed on its own page, then downloaded.
 Organiser-only: anyone else gets 404, as from every organiser view (``views._organised``)."""
 

@@ -111,8 +111,8 @@ def median_ms(fn: Callable[[], Any], repeat: int) -> float:
 
 # --- every kind of roster edit, for the answer-size goal -----------------------------------
 
-ANSWER_GOAL = 12 * 1024  # bytes: an edit's htmx answer, at any fleet size (issue 13, Speed)
-PAGE_GOAL_MS = 300  # the builder page of the heaviest fleet the bounds allow (issue 32 §7)
+ANSWER_GOAL = 12 * 1024  # bytes: an edit's htmx answer, at any fleet size
+PAGE_GOAL_MS = 300  # the builder page of the heaviest fleet the bounds allow
 
 
 @dataclass(frozen=True)

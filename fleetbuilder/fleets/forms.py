@@ -20,7 +20,7 @@ NAME_FIELD: dict[str, Any] = {"max_length": rf.MAX_NAME_LENGTH, "required": Fals
 class FleetSettingsForm(PlayerTextForm):
     """Name, list, variant and game size. The faction is chosen once, when the fleet starts."""
 
-    # Empty, with the default as its placeholder: typing replaces it (issue 29 §6).
+    # Empty, with the default as its placeholder: typing replaces it.
     name = forms.CharField(widget=forms.TextInput(attrs={"placeholder": DEFAULT_NAME}),
                            **NAME_FIELD)
     faction = forms.ChoiceField()

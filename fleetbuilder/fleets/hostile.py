@@ -1,5 +1,5 @@
 """Hostile inputs for the bounds of R-95: the tests in tests/limits/ and ``bench_hostile`` use
-them. Each is a small input that cost minutes of CPU before the bounds (issue 11), or the
+them. Each is a small input that cost minutes of CPU before the bounds, or the
 biggest fleet the bounds let through."""
 
 from __future__ import annotations

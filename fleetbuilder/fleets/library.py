@@ -412,7 +412,7 @@ def export_all(request: HttpRequest) -> HttpResponse:
     return response
 
 
-# --- "Add to my fleet" from a ship's page (issue 13 §5) ----------------------------------------
+# --- "Add to my fleet" from a ship's page ----------------------------------------
 
 ADD_TO_LIMIT = 20
 

@@ -4,7 +4,7 @@ import) saves it once, however often it is sent.
 The page gives the form a fresh ``once_token``; the first sending of that token saves, and a
 second (a double click, a reload) leads to what the first one saved. The tokens live in
 Django's cache, shared by every process in production, for ``ONCE_SECONDS``; when that cache is
-away nothing is saved rather than twice (``ONCE_UNCHECKED``, issue 34).
+away nothing is saved rather than twice (``ONCE_UNCHECKED``).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def once_key(request: HttpRequest) -> str:
     return "fleets:once:" + hashlib.sha256(token.encode()).hexdigest()
 
 
-# Said when a form's once-token cannot be checked because the shared cache is away (issue 34).
+# Said when a form's once-token cannot be checked because the shared cache is away.
 ONCE_UNCHECKED = ("Nothing was saved: the server cannot check right now that this form is "
                   "sent only once, because its shared store is not answering. Please send it "
                   "again in a minute.")

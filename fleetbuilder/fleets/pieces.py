@@ -3,7 +3,7 @@
 A player works in an open editor: every tick, rename or +1 there is an edit, and its answer
 (views._edit_answer) would draw the whole unit again. For a squadron of four escorts that is its
 summary, four cards of upgrade boxes with their tools, the squadron-wide refits, what the escorts
-cannot take and Add escort: more than the 12 KB an answer may weigh (issue 13, Speed). So the
+cannot take and Add escort: more than the 12 KB an answer may weigh. So the
 unit is rendered in pieces before and after the edit (the pieces of builder.html#unit, each with
 an id of its own), and only the pieces that read differently go out, out of band: a tick sends
 the summary, the cards whose boxes changed and the squadron-wide refits. An escort added at the

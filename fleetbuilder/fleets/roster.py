@@ -37,7 +37,7 @@ class RosterShip:
     @property
     def stats(self) -> list[Stat]:
         """The builder's stat line (Ld, speed, shields, armour, turrets) and the hull, with the
-        upgrades' changes in (issue 29 §8: the shared page showed only Ld)."""
+        upgrades' changes in (the shared page showed only Ld)."""
         if self.profile is None:
             return []
         hull = self.profile.hull + self.report.effects.get("hull", 0)

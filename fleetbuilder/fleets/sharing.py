@@ -121,7 +121,7 @@ def share_page(request: HttpRequest, pk: int) -> HttpResponse:
         if code else "",
         "text": textlist.to_text(catalog, core_fleet, report,
                                  edition_label=edition_label(core_fleet.edition)),
-        "markdown": chatlist.to_markdown(catalog, core_fleet, report),  # issue 13 §7
+        "markdown": chatlist.to_markdown(catalog, core_fleet, report),
         "summary": chatlist.one_line(catalog, core_fleet, report),
     }
     return render(request, "fleets/share.html", ctx)

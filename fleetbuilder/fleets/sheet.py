@@ -6,7 +6,7 @@ the squadrons it may move an escort to) is built only for the unit whose editor 
 
 An edit re-renders only the units it changed: ``row_states`` gives, per unit, everything its row
 shows, so the view compares the states before and after an edit (``changed_rows``) and sends
-those rows alone, with the meter and the problems (issue 13, Speed).
+those rows alone, with the meter and the problems.
 """
 
 from __future__ import annotations
@@ -212,7 +212,7 @@ class UnitCard:
     @property
     def chips(self) -> list[Chip]:
         """The admiral's rank and the upgrades as chips with their points, so the row's total
-        adds up (issue 29 §6); a squadron's alike upgrades are counted together."""
+        adds up; a squadron's alike upgrades are counted together."""
         counted: Counter[tuple[str, int | None]] = Counter(
             (name, pts) for s in self.ships for _, name, pts in s.upgrades)
         rank = self.admiral
@@ -536,7 +536,7 @@ def meter(points: int, band: rf.PointsBand) -> Meter:
 class ProblemRow:
     """One problem as the panel lists it, with every place it occurs: the same problem of
     many units ("This squadron has 1 escort…" on 40 squadrons) is one row linking to each, so
-    the panel, sent with every edit, does not grow with the fleet (issue 29, Speed)."""
+    the panel, sent with every edit, does not grow with the fleet."""
 
     problem: Problem
     places: list[tuple[str, str]]  # (href, where): "" for a problem of the whole fleet

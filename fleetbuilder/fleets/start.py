@@ -1,4 +1,4 @@
-"""Starting a fleet (issue 13 §5): the new-fleet form remembers this browser's last faction and
+"""Starting a fleet: the new-fleet form remembers this browser's last faction and
 game size, takes a faction from the address (``?faction=``, the catalogue's "Start a fleet"),
 and can start with the ship the player came from (``?ship=``, a ship page's link)."""
 

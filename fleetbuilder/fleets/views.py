@@ -115,7 +115,7 @@ def _status_ctx(fleet: Fleet, catalog: core.Catalog) -> dict[str, Any]:
         "band": fleet.band,
         "meter": meter(report.points, fleet.band),
         "problems": problem_rows(fleet, catalog, report),
-        "starting": fleet.unit_count == 0,  # its problems are one line (issue 29 §2)
+        "starting": fleet.unit_count == 0,  # its problems are one line
         "news": fleet.edition_news(),
     }
 
@@ -427,8 +427,8 @@ ADDING = frozenset({"add_ship", "add_escort", "duplicate", "new_squadron"})
 
 def _refused(request: HtmxHttpRequest, pk: int, reason: str, *, adding: bool = False
              ) -> HttpResponse:
-    """A refused edit changed nothing. htmx gets the reason where the player is looking
-    (issue 29 §4): in the live region, in the phone's bar (out of band; the rows stay as they
+    """A refused edit changed nothing. htmx gets the reason where the player is looking:
+    in the live region, in the phone's bar (out of band; the rows stay as they
     are) and, with ``fleetRefused``, beside the control that was used (static/js/builder.js);
     the page without JavaScript, the builder with the message."""
     fleet = fleet_for_request(request, pk)  # as stored: the refused edit was rolled back

@@ -56,7 +56,7 @@ class RequestLogMiddleware:
 
 class CompressTextMiddleware(GZipMiddleware):
     """Django's GZipMiddleware for text answers only: pages, htmx partials, JSON, CSS, SVG,
-    feeds (issue 29 §11: HTML went uncompressed to browsers asking for gzip).
+    feeds (HTML went uncompressed to browsers asking for gzip).
 
     Django's BREACH mitigation stays on: each compressed answer carries up to
     ``max_random_bytes`` of random padding in its gzip header, so its length does not tell a

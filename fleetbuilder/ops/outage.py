@@ -1,4 +1,4 @@
-"""The database away (issue 33): a 503 page in words, never a 500 or a traceback.
+"""The database away: a 503 page in words, never a 500 or a traceback.
 
 Django's 500 handler (``handler500`` in fleetbuilder/urls.py) comes here for every exception no
 view caught, wherever it was raised: a view, a middleware saving the session, a template. When

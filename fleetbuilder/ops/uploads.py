@@ -1,4 +1,4 @@
-"""An answer given before the request's body was read reaches the client (issue 34).
+"""An answer given before the request's body was read reaches the client.
 
 A view may refuse a POST from its headers alone: an upload over the size limit (413), a rate
 limit (429). The body is then still on its way. If the server closes the connection with

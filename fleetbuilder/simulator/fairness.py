@@ -1,4 +1,4 @@
-"""Sharing the simulator's queue fairly between clients (ruling R-98, issue 34).
+"""Sharing the simulator's queue fairly between clients (ruling R-98).
 
 A *client* is a signed-in player's account, else the client address (``TRUSTED_PROXY_COUNT``
 decides which): anonymous browsers at one address share its budget, whatever their cookies.

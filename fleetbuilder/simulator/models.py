@@ -395,7 +395,7 @@ class Matchup(models.Model):
     @property
     def replay_cost(self) -> int:
         """What one battle of this run played in a request counts against the replay limit
-        (R-154, issue 34): one for every REPLAY_SHIPS_PER_COUNT ships on the table, so two
+        (R-154): one for every REPLAY_SHIPS_PER_COUNT ships on the table, so two
         150-ship fleets (about 2 s of CPU) count 5, two club fleets 1."""
         ships = sum(rf.parse_fleet(doc).ship_count for doc in (self.fleet_a, self.fleet_b))
         return max(1, -(-ships // REPLAY_SHIPS_PER_COUNT))

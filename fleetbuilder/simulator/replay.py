@@ -176,7 +176,7 @@ class RoundStill:
         return f"{self.heading}: the table as it ends"
 
 
-# A page draws at most this many ships in its round-by-round stills (issue 34): a battle of
+# A page draws at most this many ships in its round-by-round stills: a battle of
 # two small fleets keeps every round on one page; one of two 150-ship fleets shows a round or
 # two a page, with links to the others, so no page costs more than about 0.3 s and 500 KB.
 STILL_SHIPS_PER_PAGE = 400

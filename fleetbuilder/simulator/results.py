@@ -69,7 +69,7 @@ def editions_note(a: SideInfo, b: SideInfo) -> str:
 
 
 def points_note(a: SideInfo, b: SideInfo) -> str:
-    """What the headline says when the fleets' points differ (issue 13 §8); "" when equal."""
+    """What the headline says when the fleets' points differ; "" when equal."""
     if a.points == b.points:
         return ""
     more, less = (a, b) if a.points > b.points else (b, a)

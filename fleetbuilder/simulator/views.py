@@ -148,7 +148,7 @@ def _rival(catalog: core.Catalog, faction_slug: str) -> str:
 
 def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
     """Start from one of your fleets (``?a=<fleet id>``): B is a rival's sample built to its
-    points (within 5 %, issue 13 §8), of its size when it has too few points for one;
+    points (within 5 %), of its size when it has too few points for one;
     or from an earlier run (``?from=<run id>``): its sides, options and seed."""
     initial: dict[str, Any] = dict(DEFAULT_SAMPLES)
     if fleets:

@@ -23,7 +23,7 @@ from rules_core.fleet import Fleet, GameSize, ShipUnit, Squadron, SquadronShip
 
 from .render import render_cards
 
-RATIO_GOAL = 3.0  # issue 17: the cards at most 3× a trivial document of as many pages
+RATIO_GOAL = 3.0  # the cards at most 3× a trivial document of as many pages
 BUDGET_SECONDS = 1.5  # a 30-card Armada fleet, median CPU seconds
 PAGES = 30
 

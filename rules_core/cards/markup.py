@@ -42,7 +42,7 @@ BOX = "\u2610"
 # (cards.css sizes the font so the grid spans the card): a line of text each, aligned without a
 # table, where a table would cost WeasyPrint a laid-out cell per value.
 # Nine label characters a cell, so that the seven of SHIELDS and TURRETS keep a space from the
-# cell's borders on both sides (issue 29 §10: with eight they touched the left one).
+# cell's borders on both sides (with eight they touched the left one).
 STAT_LABEL_CHARS = 9
 STAT_VALUE_CHARS = 4
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .fetcher import AssetFetcher
 
 # This package's folder, as fetcher.ASSETS; the fetcher module imports WeasyPrint, so it is
-# imported only when a PDF is made (manage.py commands stay fast, issue 14.8).
+# imported only when a PDF is made (manage.py commands stay fast).
 ASSETS = Path(__file__).resolve().parent
 STYLESHEET = ASSETS / "cards.css"
 UA_STYLESHEET = ASSETS / "ua.css"

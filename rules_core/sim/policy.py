@@ -1292,7 +1292,7 @@ class CautiousPolicy(StandardPolicy):
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class UnawarePolicy(StandardPolicy):
-    """A player who ignores the fleet's faction rules (issue 12 §5): the standard policy
+    """A player who ignores the fleet's faction rules: the standard policy
     without its faction tactics, who never takes the options those rules offer at the player's
     word (:meth:`Policy.takes_faction_options`). The yardstick the tactics are measured
     against (tools/policy_tactics.py mirror). Rules that apply by themselves (holofields,

@@ -1,4 +1,4 @@
-"""What-if analysis ("Which ship matters?", issue 15 §1): a fleet's variants and paired statistics.
+"""What-if analysis ("Which ship matters?"): a fleet's variants and paired statistics.
 
     from rules_core.whatif import what_if_variants, paired_difference
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from ..catalog import Catalog, ShipProfile
 from ..fleet import Fleet, ShipUnit, Squadron, SquadronShip, Unit
 
-Z95 = 1.96  # the interval is mean ± 1.96·sd/√n (issue 15)
+Z95 = 1.96  # the interval is mean ± 1.96·sd/√n
 DEFAULT_ALTERNATIVES = 3  # R-97: the nearest alternatives in points, per ship type
 
 

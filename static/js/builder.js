@@ -150,7 +150,7 @@
   fitSide();
 
   // A phone (one column): a switch shows the roster or the ship list, not one after the
-  // other (issue 29 §5). Each keeps where it was scrolled to; the focus stays on the switch.
+  // other. Each keeps where it was scrolled to; the focus stays on the switch.
   // A link to a place in the hidden one (the bar's problems, a problem's unit) shows it.
   var builder = document.getElementById("fleet-builder");
   var tabs = document.getElementById("builder-switch");

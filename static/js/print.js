@@ -1,4 +1,4 @@
-// The print options page (templates/cards/options.html, issue 13 §7): while the PDF is made the
+// The print options page (templates/cards/options.html): while the PDF is made the
 // page says so and the button waits; then the PDF downloads and the page says it did. Without
 // this script the form is a plain GET and the browser shows its own progress. A print too big
 // for one request answers with its print job's page: the browser goes there.
@@ -44,7 +44,7 @@
     });
   }
 
-  // The preview (issue 29 §10): one whole page of the same PDF, as a print dialog shows it;
+  // The preview: one whole page of the same PDF, as a print dialog shows it;
   // Previous and Next turn the pages, and it follows the options. Only the latest page asked
   // for is fetched: options changed quickly cost one preview, not one each.
   var preview = document.querySelector("[data-print-preview]");

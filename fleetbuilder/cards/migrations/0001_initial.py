@@ -1,4 +1,4 @@
-# Written for issue 17: big prints on the task queue.
+# Big prints on the task queue.
 
 import django.db.models.deletion
 from django.conf import settings

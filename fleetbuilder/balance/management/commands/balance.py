@@ -1,7 +1,7 @@
 """``python manage.py balance --size skirmish|battle|patrol|armada --battles N [--policy P]
 [--terrain T] [--seed S] [--factions a,b,…] [--json] [--workers W | --queue] [--publish]``
 
-The round robin of the factions' built-in sample fleets (issue 16 §1, ``rules_core.balance``):
+The round robin of the factions' built-in sample fleets (``rules_core.balance``):
 every pair plays N battles (N even: each faction is side A in half of them), and the command
 prints each faction's mean score against the field with its 95 % interval, the pair matrix and
 the issue's summary figures (``--json``: the table's JSON). It plays in this process with

@@ -21,7 +21,7 @@ from rules_core.cards import LAYOUTS
 from rules_core.cards.bench import PAGES, bench_cards, bench_fleet
 from rules_core.fleet import fleet_to_dict
 
-CACHED_GOAL_MS = 50.0  # issue 17: a repeat download answers in under 50 ms
+CACHED_GOAL_MS = 50.0  # a repeat download answers in under 50 ms
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""``manage.py bench_events seed|verify``: the deadline rush (issue 28), around
+"""``manage.py bench_events seed|verify``: the deadline rush, around
 ``loadtest/events_rush.py``, run by ``scripts/bench-load --events``.
 
 ``seed --players N --deadline-in S --out F``: an organiser, N players each with a legal fleet of

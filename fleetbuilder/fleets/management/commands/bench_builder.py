@@ -13,8 +13,8 @@ an escort four to a squadron), its editor opened and closed (``bench.editor_case
 kind of edit on a fleet of the heaviest squadron and that faction's heaviest capital ship
 (``bench.largest_fleet``), each kind's largest answer with PASS or MISS.
 And the builder page itself (a GET) of the heaviest fleet the bounds allow: 150 ships in 100
-units, named, upgrades ticked (``bench.bound_fleet_units``; goal < 300 ms, issue 32 §7).
-Works in a transaction it rolls back: nothing is left behind. Goals (issue 13): validator
+units, named, upgrades ticked (``bench.bound_fleet_units``; goal < 300 ms).
+Works in a transaction it rolls back: nothing is left behind. Goals: validator
 < 2 ms, add-ship < 10 ms at 40 ships and not growing with the fleet, every answer < 12 KB, the
 same query count whatever the fleet's size; ``--check`` exits 1 when one is missed. The
 click-to-page time in Chromium is ``bench_builder_browser``.
@@ -130,7 +130,7 @@ class Command(BaseCommand):
         response = client.post(url, data, headers=headers)  # refused: past the bound
         assert b"Not added" in response.content  # said in the live region and the bar
         others["add-ship refused at the bound"] = answer_size(response)
-        # The builder page (GET) of the heaviest fleet the bounds allow (issue 32 §7)
+        # The builder page (GET) of the heaviest fleet the bounds allow
         reset(bound_fleet_units(catalog))
         page = f"/fleets/{fleet.pk}/"
         client.get(page)  # warm up

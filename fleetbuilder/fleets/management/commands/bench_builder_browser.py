@@ -1,4 +1,4 @@
-"""``python manage.py bench_builder_browser``: click to settled page in Chromium (issue 13, Speed).
+"""``python manage.py bench_builder_browser``: click to settled page in Chromium.
 
 Serves the project on a free port of 127.0.0.1 (Django's live-server thread, the configured
 database), opens the builder in headless Chromium (``CHROMIUM_PATH``, default

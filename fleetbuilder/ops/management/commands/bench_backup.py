@@ -1,4 +1,4 @@
-"""``manage.py bench_backup fill|counts``: the data of the backup benchmark (issue 33), run by
+"""``manage.py bench_backup fill|counts``: the data of the backup benchmark, run by
 ``scripts/bench-backup``, which times ``scripts/backup`` and ``scripts/restore``.
 
 ``fill --fleets N [--accounts M]``: N saved fleets that look like players' ones, in seconds. A

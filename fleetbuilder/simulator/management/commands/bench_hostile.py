@@ -1,5 +1,5 @@
 """``python manage.py bench_hostile [--check]``: the worst-case time of each expensive endpoint
-over hostile inputs (issue 11, R-95), against the 3 s goal.
+over hostile inputs (R-95), against the 3 s goal.
 
 Runs Django's test Client against a temporary test database with the catalogue loaded; rate
 limits are off (they are what a real attacker meets first) and the simulator's chunks are not
