@@ -1,8 +1,9 @@
 """The catalogue as plain values: factions, ships, weapons, attack craft, upgrades, admirals.
 
 No Django here. The catalogue's source of truth is the JSON files under
-``fleetbuilder/catalog/data``; :func:`load_catalog_dir` reads and checks them, the Django app
-stores them, and the validator, the simulator and the cards read these same values.
+``fleetbuilder/catalog/data`` (``DATA_DIR``); :func:`load_catalog_dir` reads and checks them,
+the Django app stores them, and the validator, the simulator and the cards read these same
+values.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from rules_core.jsonread import ObjectReader, ShapeError
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 CODE_RE = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*$")
 DICE_RE = re.compile(r"^[1-9]d6$")
+# The shipped catalogue's data folder, written here once: the Django app loads it (and keeps the
+# published editions in its ``editions`` folder), and the benches, tools and tests read it.
+DATA_DIR = Path(__file__).resolve().parent.parent / "fleetbuilder" / "catalog" / "data"
 
 
 class CatalogError(ShapeError):

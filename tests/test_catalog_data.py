@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from rules_core.catalog import (
+    DATA_DIR,
     SLUG_RE,
     Catalog,
     ShipClass,
     WeaponType,
     load_catalog_dir,
 )
-
-DATA = Path(__file__).resolve().parent.parent / "fleetbuilder" / "catalog" / "data"
 
 FACTIONS = {
     "imperial-navy": "Imperial Navy",
@@ -37,7 +35,7 @@ FACTIONS = {
 
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
-    return load_catalog_dir(DATA)
+    return load_catalog_dir(DATA_DIR)
 
 
 def all_slugs(catalog: Catalog) -> set[str]:
@@ -159,7 +157,7 @@ def test_published_slugs_never_disappear(catalog: Catalog) -> None:
     """A fleet file written today must load next year: every published slug stays."""
     published = {
         line.strip()
-        for line in (DATA / "published-slugs.txt").read_text().splitlines()
+        for line in (DATA_DIR / "published-slugs.txt").read_text().splitlines()
         if line.strip() and not line.startswith("#")
     }
     current = all_slugs(catalog)

@@ -14,6 +14,7 @@ from django.test import Client
 
 from fleetbuilder.catalog import loader, pagecache
 from fleetbuilder.catalog.models import CatalogState
+from rules_core.catalog import DATA_DIR
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +99,7 @@ def test_a_changed_catalogue_gives_a_new_etag_and_fresh_content(
     before = client.get(SHIP)
     assert "Wrath of the Loader" not in before.content.decode()
     data = tmp_path / "data"
-    shutil.copytree(loader.DATA_DIR, data)
+    shutil.copytree(DATA_DIR, data)
     target = data / "factions" / "imperial-navy.json"
     doc = json.loads(target.read_text())
     lunar = next(s for s in doc["ships"] if s["slug"] == "lunar-class-cruiser")

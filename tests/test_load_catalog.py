@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 
 from fleetbuilder.catalog import loader
 from fleetbuilder.catalog.models import CatalogState, Faction, ShipProfile, Upgrade, Weapon
-from rules_core.catalog import load_catalog_dir
+from rules_core.catalog import DATA_DIR, load_catalog_dir
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def counts() -> tuple[int, int, int, int]:
 
 
 def test_database_holds_exactly_what_the_files_say(catalog) -> None:
-    files = load_catalog_dir(loader.DATA_DIR)
+    files = load_catalog_dir(DATA_DIR)
     assert Faction.objects.count() == 14
     assert ShipProfile.objects.count() == files.ship_count
     assert catalog.factions == files.factions
@@ -61,7 +61,7 @@ def test_broken_data_is_refused_with_its_path_and_changes_nothing(
     catalog, tmp_path: Path
 ) -> None:
     data = tmp_path / "data"
-    shutil.copytree(loader.DATA_DIR, data)
+    shutil.copytree(DATA_DIR, data)
     target = data / "factions" / "orks.json"
     doc = json.loads(target.read_text())
     doc["ships"][0]["armor"] = 9

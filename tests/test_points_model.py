@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from rules_core import points_model as pm
 from rules_core.catalog import (
+    DATA_DIR,
     Arc,
     Catalog,
     ShipClass,
@@ -23,15 +23,13 @@ from rules_core.catalog import (
     load_catalog_dir,
 )
 
-DATA = Path(__file__).resolve().parent.parent / "fleetbuilder" / "catalog" / "data"
-
 
 def _load() -> Catalog:
-    return load_catalog_dir(DATA)
+    return load_catalog_dir(DATA_DIR)
 
 
 def _calibration() -> pm.Calibration:
-    path = DATA / "calibration.json"
+    path = DATA_DIR / "calibration.json"
     if not path.exists():
         return pm.Calibration({}, {})
     return pm.Calibration.from_dict(json.loads(path.read_text(encoding="utf-8")))

@@ -5,21 +5,20 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from django.test import Client
 from pytest_django.asserts import assertContains, assertNotContains
 
+from rules_core.catalog import DATA_DIR
 from tools.ship_descriptions import describe
 
-DATA = Path(__file__).resolve().parents[1] / "fleetbuilder" / "catalog" / "data" / "factions"
 NOTE = re.compile(r"Converted from|reference record|after the reference|points model|docs/",
                   re.I)
 
 
 def every_ship() -> list[dict]:
-    return [ship for path in sorted(DATA.glob("*.json"))
+    return [ship for path in sorted((DATA_DIR / "factions").glob("*.json"))
             for ship in json.loads(path.read_text(encoding="utf-8"))["ships"]]
 
 

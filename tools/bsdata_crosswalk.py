@@ -39,7 +39,7 @@ from xml.etree import ElementTree as ET
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules_core.catalog import load_catalog_dir  # noqa: E402
+from rules_core.catalog import DATA_DIR, load_catalog_dir  # noqa: E402
 from rules_core.importers.crosswalk import DATA, FORMAT, name_key  # noqa: E402
 from tools.convert_reference import FACTIONS, display_ship_name  # noqa: E402
 
@@ -172,7 +172,7 @@ def _kind(entry: ET.Element) -> str | None:
 
 
 def build(files: list[tuple[str, bytes]], commit: str) -> dict[str, Any]:
-    catalog = load_catalog_dir(ROOT / "fleetbuilder" / "catalog" / "data")
+    catalog = load_catalog_dir(DATA_DIR)
     ship_keys: dict[str, dict[str, str]] = {f.slug: {} for f in catalog.factions}
     for faction in catalog.factions:
         for ship in faction.ships:

@@ -67,12 +67,11 @@ from rules_core.balance import (  # noqa: E402
     pair_seed,
     play_chunk,
 )
-from rules_core.catalog import Catalog, catalog_from_dicts  # noqa: E402
+from rules_core.catalog import DATA_DIR, Catalog, catalog_from_dicts  # noqa: E402
 from rules_core.fleet import Fleet, GameSize  # noqa: E402
 from rules_core.points_model import calibrated_price  # noqa: E402
 from rules_core.sample_fleets import sample_fleet  # noqa: E402
 
-DATA_DIR = ROOT / "fleetbuilder" / "catalog" / "data"
 CALIBRATION = DATA_DIR / "calibration.json"
 
 

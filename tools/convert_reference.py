@@ -35,12 +35,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from rules_core.catalog import ShipClass, default_all_ahead_full
+from rules_core.catalog import DATA_DIR, ShipClass, default_all_ahead_full
 from tools.ship_descriptions import describe
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_REFERENCE = ROOT.parent / "shared" / "reference" / "bfg-ship-facts.json"
-DEFAULT_DATA = ROOT / "fleetbuilder" / "catalog" / "data"
 
 CLASS_ORDER = [
     "escort",
@@ -935,7 +934,7 @@ def dumps(value: Any, indent: int = 0, width: int = 100) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("reference", nargs="?", type=Path, default=DEFAULT_REFERENCE)
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--data", type=Path, default=DATA_DIR)
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if stale")
     args = parser.parse_args(argv)
     try:

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rules_core import points_model as pm  # noqa: E402
-from rules_core.catalog import Catalog, ShipProfile, load_catalog_dir  # noqa: E402
+from rules_core.catalog import DATA_DIR, Catalog, ShipProfile, load_catalog_dir  # noqa: E402
 
 
 def fit_set(catalog: Catalog) -> list[ShipProfile]:
@@ -88,7 +88,7 @@ def report(label: str, ships: list[ShipProfile], coef: dict[str, float]) -> None
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("data", nargs="?", type=Path, default=ROOT / "fleetbuilder/catalog/data")
+    parser.add_argument("data", nargs="?", type=Path, default=DATA_DIR)
     parser.add_argument("--worst", type=int, default=0, metavar="N")
     parser.add_argument("--designed", action="store_true")
     args = parser.parse_args(argv)

@@ -36,12 +36,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rules_core.catalog import load_catalog_dir  # noqa: E402
+from rules_core.catalog import DATA_DIR, load_catalog_dir  # noqa: E402
 from rules_core.sample_fleets import sample_fleet  # noqa: E402
 from rules_core.sim import SimOptions, simulate, wilson  # noqa: E402
 from rules_core.sim import policy as sim_policy  # noqa: E402
 
-DATA_DIR = ROOT / "fleetbuilder" / "catalog" / "data"
 FACTIONS = ("adepta-sororitas", "adeptus-astartes", "adeptus-custodes", "adeptus-mechanicus",
             "archenemy", "craftworld-eldar", "drukhari", "grey-knights", "imperial-navy",
             "leagues-of-votann", "necrons", "orks", "tau-empire", "tyranids")

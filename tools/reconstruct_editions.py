@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rules_core import editions  # noqa: E402
-from rules_core.catalog import load_catalog_dir  # noqa: E402
+from rules_core.catalog import DATA_DIR, load_catalog_dir  # noqa: E402
 
-OUT = ROOT / "fleetbuilder" / "catalog" / "data" / "editions"
+OUT = DATA_DIR / "editions"
 
 # (commit, published, label, notes): the data as the commit left it, dated by the commit (the
 # first by the original conversion, whose prices it still had).
@@ -57,11 +57,12 @@ HISTORY = [
 
 
 def data_at(commit: str, into: Path) -> Path:
-    archive = subprocess.run(["git", "archive", commit, "fleetbuilder/catalog/data"],
+    folder = DATA_DIR.relative_to(ROOT).as_posix()
+    archive = subprocess.run(["git", "archive", commit, folder],
                              cwd=ROOT, check=True, capture_output=True).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
-    return into / "fleetbuilder" / "catalog" / "data"
+    return into / folder
 
 
 def main() -> int:

@@ -21,7 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).resolve().parents[1] / "fleetbuilder" / "catalog" / "data" / "factions"
+from rules_core.catalog import DATA_DIR
+
+DATA = DATA_DIR / "factions"
 CONVERSION_NOTE = re.compile(r"^Converted from the reference record ")
 
 CLASS_WORDS = {

@@ -33,7 +33,7 @@ from .models import Edition
 
 log = logging.getLogger(__name__)
 
-EDITIONS_DIR = Path(__file__).resolve().parent / "data" / "editions"
+EDITIONS_DIR = core.DATA_DIR / "editions"
 LIST_KEY = "catalog:editions:v1"
 LIST_TTL = 24 * 60 * 60
 
@@ -218,9 +218,7 @@ def publish(label: str, *, notes: str = "", data_dir: Path | None = None,
     """Write the data files as the next edition's file (and its line in SHA256SUMS); EditionError
     if they are already the newest edition, or the label is not one line. Loading it into the
     database is ``load_catalog``'s work, as for every shipped edition."""
-    from .loader import DATA_DIR
-
-    data_dir = data_dir or DATA_DIR
+    data_dir = data_dir or core.DATA_DIR
     catalog = core.load_catalog_dir(data_dir)  # CatalogError if the files do not read
     shipped = ed.read_edition_dir(directory) if directory.is_dir() else []
     newest = ed.read_header(shipped[-1]) if shipped else None

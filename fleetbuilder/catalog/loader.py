@@ -22,8 +22,6 @@ from .models import (
     Weapon,
 )
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
-
 
 @dataclass
 class LoadResult:
@@ -34,11 +32,11 @@ class LoadResult:
     editions_added: tuple[int, ...] = ()
 
 
-def read_files(directory: Path = DATA_DIR) -> core.Catalog:
+def read_files(directory: Path = core.DATA_DIR) -> core.Catalog:
     return core.load_catalog_dir(directory)
 
 
-def load(directory: Path = DATA_DIR, *, force: bool = False,
+def load(directory: Path = core.DATA_DIR, *, force: bool = False,
          editions_dir: Path | None = None) -> LoadResult:
     signals.loading = True
     try:

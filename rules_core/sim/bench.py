@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 
-from ..catalog import Catalog, load_catalog_dir
+from ..catalog import DATA_DIR, Catalog, load_catalog_dir
 from ..sample_fleets import sample_fleet
 from ..validator import validate
 from .batch import simulate
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "fleetbuilder" / "catalog" / "data"
 FLEETS = (("imperial-navy", "skirmish"), ("orks", "skirmish"))
 SEED = 2026
 

@@ -6,13 +6,11 @@ import re
 import subprocess
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 import pytest
 
-from rules_core.catalog import Catalog, load_catalog_dir
+from rules_core.catalog import DATA_DIR, Catalog, load_catalog_dir
 
-DATA = Path(__file__).resolve().parents[2] / "fleetbuilder" / "catalog" / "data"
 MM = 72 / 25.4  # PDF points per millimetre
 
 
@@ -72,4 +70,4 @@ class Pdf:
 @pytest.fixture(scope="session")
 def data_catalog() -> Catalog:
     """The real catalogue straight from its data files: rendering needs no database."""
-    return load_catalog_dir(DATA)
+    return load_catalog_dir(DATA_DIR)

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.fleets.pieces import as_escort
+from rules_core.catalog import DATA_DIR
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ def reprice(tmp_path: Path) -> Callable[[str, int], Path]:
 
     def copy(slug: str, points: int) -> Path:
         data = tmp_path / "data"
-        shutil.copytree(loader.DATA_DIR, data)
+        shutil.copytree(DATA_DIR, data)
         path = data / "factions" / "imperial-navy.json"
         text, n = re.subn(r'("slug": "' + slug + r'",.*?"points": )\d+',
                           lambda m: m.group(1) + str(points), path.read_text(encoding="utf-8"),

@@ -3,17 +3,13 @@ boxes with the crippled threshold shaded (R-65), from rules_core.cards alone (no
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from rules_core.cards.markup import BOX, hull_boxes
 from rules_core.cards.model import BLAST_MARKER_BOXES, HullTrack, build_cards
-from rules_core.catalog import Catalog, load_catalog_dir
+from rules_core.catalog import DATA_DIR, Catalog, load_catalog_dir
 from rules_core.fleet import Fleet, GameSize, ShipUnit, Squadron, SquadronShip
 from rules_core.validator import validate
-
-DATA_DIR = Path(__file__).resolve().parents[2] / "fleetbuilder" / "catalog" / "data"
 
 
 @pytest.fixture(scope="module")

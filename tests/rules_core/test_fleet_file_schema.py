@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from rules_core.catalog import Catalog, load_catalog_dir
+from rules_core.catalog import DATA_DIR, Catalog, load_catalog_dir
 from rules_core.fleet import (
     FleetFormatError,
     GameSize,
@@ -25,7 +25,6 @@ from tests.rules_core.test_fleet_file import CONTRACT_EXAMPLE, SHAPE_ERRORS, exa
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "docs" / "fleet-file.schema.json").read_text())
-DATA = ROOT / "fleetbuilder" / "catalog" / "data"
 VALIDATOR = Draft202012Validator(SCHEMA)
 
 # What JSON Schema cannot say; the schema's description lists these and the reader refuses them.
@@ -34,7 +33,7 @@ BEYOND_THE_SCHEMA = {"points limit max below min"}
 
 @pytest.fixture(scope="module")
 def real_catalog() -> Catalog:
-    return load_catalog_dir(DATA)
+    return load_catalog_dir(DATA_DIR)
 
 
 def errors(data: object) -> list[str]:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cache
-from pathlib import Path
 
 import pytest
 
-from rules_core.catalog import Catalog, load_catalog_dir
+from rules_core.catalog import DATA_DIR, Catalog, load_catalog_dir
 from rules_core.fleet import POINTS_BANDS, GameSize, PointsBand, ShipUnit, fleet_to_dict
 from rules_core.sample_fleets import (
     MATCH_TOLERANCE,
@@ -19,7 +18,6 @@ from rules_core.sample_fleets import (
 from rules_core.validator import validate
 
 SIZES = [GameSize.PATROL, GameSize.SKIRMISH, GameSize.BATTLE, GameSize.ARMADA]
-DATA = Path(__file__).resolve().parents[2] / "fleetbuilder" / "catalog" / "data"
 FACTION_COUNT = 14  # section 16's fleet lists
 
 
@@ -50,8 +48,9 @@ def test_a_needed_ship_that_needs_others_first_gets_them(catalog: Catalog) -> No
 def test_sample_fleets_are_deterministic() -> None:
     # Pins R-35: deterministic. Two catalogues read apart (samples are kept per catalogue
     # object, so the same object would only show the kept one).
-    first = fleet_to_dict(sample_fleet(load_catalog_dir(DATA), "imperial-navy", "battle"))
-    assert fleet_to_dict(sample_fleet(load_catalog_dir(DATA), "imperial-navy", "battle")) == first
+    first = fleet_to_dict(sample_fleet(load_catalog_dir(DATA_DIR), "imperial-navy", "battle"))
+    again = fleet_to_dict(sample_fleet(load_catalog_dir(DATA_DIR), "imperial-navy", "battle"))
+    assert again == first
 
 
 def test_a_kept_sample_is_never_one_of_another_catalogue(catalog: Catalog) -> None:
@@ -87,7 +86,7 @@ def test_sample_fleet_refuses_what_it_cannot_build(catalog: Catalog) -> None:
 def _real_catalog() -> Catalog:
     """The real catalogue, straight from its data files (all fourteen factions), read once: the
     legality and the points-matching tests then check the same kept samples."""
-    return load_catalog_dir(DATA)
+    return load_catalog_dir(DATA_DIR)
 
 
 def _failures(catalog: Catalog, choices: list[tuple[str, str | None]]) -> list[str]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 
 from rules_core.catalog import (
+    DATA_DIR,
     Catalog,
     CatalogError,
     WeaponType,
@@ -19,7 +19,6 @@ from rules_core.catalog import (
 from rules_core.fleet import Fleet, GameSize, PointsBand, ShipUnit, Squadron, SquadronShip
 from rules_core.validator import validate
 
-DATA = Path(__file__).resolve().parents[2] / "fleetbuilder" / "catalog" / "data"
 OPEN = PointsBand("custom", 0, 10_000)
 GOTHIC = "gothic-class-cruiser"  # lances and torpedoes: no launch bay, no weapons battery
 DICTATOR = "dictator-class-cruiser"  # batteries and launch bays
@@ -28,7 +27,7 @@ LUNAR = "lunar-class-cruiser"  # batteries and lances, no launch bay
 
 @pytest.fixture(scope="module")
 def real() -> Catalog:
-    return load_catalog_dir(DATA)
+    return load_catalog_dir(DATA_DIR)
 
 
 def navy(*units: ShipUnit | Squadron) -> Fleet:
@@ -102,17 +101,17 @@ def test_r150_every_upgrade_text_naming_a_weapon_kind_has_the_prerequisite(real:
 
 
 def test_r150_either_weapon_will_do_and_the_message_says_so() -> None:
-    data = json.loads((DATA / "refits.json").read_text())
+    data = json.loads((DATA_DIR / "refits.json").read_text())
     refit = copy.deepcopy(data[0])
     refit.update(slug="fire-control", name="Fire Control", requires_weapon=["lance", "battery"])
     ship = {"slug": "tug", "name": "Tug", "class": "cruiser", "points": 100, "speed": 20,
             "leadership": 7, "shields": 1, "hull": 6, "armor": 5, "turrets": 1,
             "weapons": [{"name": "Prow Torpedoes", "type": "torpedo", "arcs": ["front"],
                          "strength": 4, "range": 30}]}
-    faction = json.loads((DATA / "factions" / "imperial-navy.json").read_text())
+    faction = json.loads((DATA_DIR / "factions" / "imperial-navy.json").read_text())
     faction = {**faction, "ships": [*faction["ships"], ship]}
     catalog = catalog_from_dicts(factions=[faction], admirals=json.loads(
-        (DATA / "admirals.json").read_text()), refits=[refit], version="test")
+        (DATA_DIR / "admirals.json").read_text()), refits=[refit], version="test")
     report = validate(navy(ShipUnit("tug", flagship=True, upgrades=("fire-control",))), catalog)
     assert report.problems[0].message == (
         "Fire Control needs a ship with weapons batteries or lances; Tug has none.")
@@ -121,7 +120,7 @@ def test_r150_either_weapon_will_do_and_the_message_says_so() -> None:
 
 
 def test_a_prerequisite_must_be_a_weapon_type() -> None:
-    data = json.loads((DATA / "refits.json").read_text())
+    data = json.loads((DATA_DIR / "refits.json").read_text())
     data[0]["requires_weapon"] = ["plasma"]
     with pytest.raises(CatalogError) as caught:
         catalog_from_dicts(factions=[], admirals=[], refits=data, version="test")

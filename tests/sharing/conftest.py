@@ -61,12 +61,9 @@ def other_account(db) -> Client:
 @pytest.fixture(scope="session")
 def data_catalog():
     """The real catalogue read straight from the data files (no database needed)."""
-    from pathlib import Path
+    from rules_core.catalog import DATA_DIR, load_catalog_dir
 
-    from rules_core.catalog import load_catalog_dir
-
-    root = Path(__file__).resolve().parents[2]
-    return load_catalog_dir(root / "fleetbuilder" / "catalog" / "data")
+    return load_catalog_dir(DATA_DIR)
 
 
 def every_sample(catalog) -> list[rf.Fleet]:

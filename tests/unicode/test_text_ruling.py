@@ -6,14 +6,13 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from pathlib import Path
 
 import pytest
 
 from rules_core import fleet as rf
 from rules_core import sharecode, textlist
 from rules_core import text as player_text
-from rules_core.catalog import load_catalog_dir
+from rules_core.catalog import DATA_DIR, load_catalog_dir
 
 BASE = {"format": "void-command-fleet", "version": 1, "faction": "imperial-navy",
         "game_size": "patrol",
@@ -114,7 +113,7 @@ def test_a_share_code_holding_a_nul_or_a_surrogate_is_refused_by_its_path() -> N
 
 @pytest.fixture(scope="module")
 def data_catalog():
-    return load_catalog_dir(Path(__file__).resolve().parents[2] / "fleetbuilder/catalog/data")
+    return load_catalog_dir(DATA_DIR)
 
 
 def test_a_text_list_names_the_line_at_fault(data_catalog) -> None:

@@ -4,12 +4,11 @@ table and dice rigged to the exact rolls a scenario needs (rules_core.dice.Rigge
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from rules_core.catalog import Catalog, catalog_from_dicts, load_catalog_dir
+from rules_core.catalog import DATA_DIR, Catalog, catalog_from_dicts, load_catalog_dir
 from rules_core.dice import RiggedDice
 from rules_core.fleet import Fleet, GameSize, ShipUnit, Squadron, SquadronShip
 from rules_core.sample_fleets import sample_fleet
@@ -119,7 +118,6 @@ def sim_catalog() -> Catalog:
     return catalog_from_dicts([NAVY, MARINES, *FACTIONS], ADMIRALS, [], version="sim-test")
 
 
-DATA_DIR = Path(__file__).resolve().parents[3] / "fleetbuilder" / "catalog" / "data"
 
 
 @pytest.fixture(scope="session")

@@ -25,10 +25,9 @@ needs_build = pytest.mark.skipif(
 PLAY = r"""
 import json, logging, sys
 logging.basicConfig(level=logging.DEBUG, format="%(name)s: %(message)s")
-from rules_core.catalog import load_catalog_dir
+from rules_core.catalog import DATA_DIR, load_catalog_dir
 from rules_core.sample_fleets import sample_fleet
 from rules_core.sim import simulate
-from rules_core.sim.bench import DATA_DIR
 import rules_core.sim.battle, rules_core.damage
 catalog = load_catalog_dir(DATA_DIR)
 a = sample_fleet(catalog, "imperial-navy", "skirmish")

@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from fleetbuilder.dbready import require_database
-from rules_core.catalog import CatalogError
+from rules_core.catalog import DATA_DIR, CatalogError
 from rules_core.editions import EditionError
 
 from ... import editions, loader
@@ -14,7 +14,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--force", action="store_true", help="reload even if unchanged")
-        parser.add_argument("--data", type=Path, default=loader.DATA_DIR, help="data folder")
+        parser.add_argument("--data", type=Path, default=DATA_DIR, help="data folder")
 
     def handle(self, *args, force: bool = False, data: Path, **options) -> None:
         require_database()  # unmigrated: one line saying to run migrate, exit 2

@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from fleetbuilder.dbready import require_database
-from rules_core.catalog import CatalogError
+from rules_core.catalog import DATA_DIR, CatalogError
 from rules_core.editions import EditionError
 
 from ... import editions, loader
@@ -17,7 +17,7 @@ class Command(BaseCommand):
         parser.add_argument("--label", required=True,
                             help='one line, e.g. "2026-12, fourth calibration"')
         parser.add_argument("--notes", default="", help="what changed and why, for players")
-        parser.add_argument("--data", type=Path, default=loader.DATA_DIR, help="data folder")
+        parser.add_argument("--data", type=Path, default=DATA_DIR, help="data folder")
         parser.add_argument("--editions", type=Path, default=editions.EDITIONS_DIR,
                             help="editions folder")
         parser.add_argument("--no-load", action="store_true",
