@@ -1,4 +1,4 @@
-"""The apps of ``fleetbuilder`` import in one direction (issue 32; docs/architecture.md, "The
+"""The apps of ``fleetbuilder`` import in one direction (docs/architecture.md, "The
 layers"): the groundwork at the bottom, then the catalogue, saved fleets, what is made of a
 fleet (its cards, its runs), what is built on those, and the API and accounts on top. Every
 import of every module under ``fleetbuilder`` is read with ``ast``, at module level and inside

@@ -56,7 +56,7 @@ MOVEMENT_CHOICES = (
 MOVEMENTS = tuple(value for value, _, _ in MOVEMENT_CHOICES)
 TRUE_VALUES = ("1", "on", "true", "yes")
 FALSE_VALUES = ("", "0", "off", "false", "no")
-# Issue 17: a print of more cards than this renders on the task queue. Never more than R-95's
+# A print of more cards than this renders on the task queue. Never more than R-95's
 # bound on what one request may render; the workers take any fleet the fleet bounds allow.
 SYNC_MAX_CARDS = min(30, MAX_CARDS_PER_PDF)
 MAX_PREVIEW_PAGE = SYNC_MAX_CARDS + 2  # a previewed print's pages: its roster and its cards
