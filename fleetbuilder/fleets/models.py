@@ -35,20 +35,9 @@ GAME_SIZE_CHOICES = [(g.value, g.label) for g in rf.GameSize]
 DEFAULT_NAME = "Untitled Fleet"
 # The session key under which an anonymous browser's owner token is kept. A token in the
 # session's data (not the session key itself) survives the key being cycled at login.
-OWNER_TOKEN_SESSION_KEY = "fleet_owner_token"
 # What an edit writes (Fleet._save_edit): the document, the fields mirroring it, Undo's memory.
 EDITED_FIELDS = ("document", "name", "faction", "variant", "game_size", "points", "legal",
                  "last_removed", "edition", "previous_edition")
-
-
-def session_owner_token(session: Any, *, create: bool = False) -> str | None:
-    """The owner token of an anonymous browser, kept in its session's data (one rule for fleets
-    and simulator runs); with ``create``, a new one is made and stored when there is none."""
-    token = session.get(OWNER_TOKEN_SESSION_KEY)
-    if token is None and create:
-        token = Fleet.new_owner_token()
-        session[OWNER_TOKEN_SESSION_KEY] = token
-    return token
 
 
 class FleetChanged(Exception):
@@ -111,7 +100,7 @@ class Fleet(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
         related_name="fleets",
     )
-    # For anonymous owners: the browser session's owner token (see OWNER_TOKEN_SESSION_KEY).
+    # For anonymous owners: the browser session's owner token (fleetbuilder/ownership.py).
     session_key = models.CharField(max_length=64, blank=True, db_index=True)
     name = models.CharField(max_length=rf.MAX_NAME_LENGTH, default=DEFAULT_NAME)
     faction = models.SlugField(max_length=100)
@@ -171,10 +160,6 @@ class Fleet(models.Model):
         fleet.store(doc, catalog)
         fleet.save()
         return fleet
-
-    @staticmethod
-    def new_owner_token() -> str:
-        return secrets.token_urlsafe(24)
 
     # --- reading --------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from django.test import Client
 
 from fleetbuilder.analysis.models import Analysis
 from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.ownership import new_owner_token
 from rules_core import fleet as rf
 
 
@@ -34,7 +35,7 @@ FORM = {"a_source": "fleet", "a_policy": "standard", "b_source": "sample",
 def save_fleet(client: Client, catalog: Any, doc: rf.Fleet | None = None) -> Fleet:
     """Save ``doc`` as a fleet of this browser (its session's owner token)."""
     session = client.session
-    token = session.get("fleet_owner_token") or Fleet.new_owner_token()
+    token = session.get("fleet_owner_token") or new_owner_token()
     session["fleet_owner_token"] = token
     session.save()
     return Fleet.from_core(doc or whatif_fleet(), catalog, owner_token=token)

@@ -15,6 +15,7 @@ from django.test import Client
 
 from fleetbuilder.analysis.models import MAX_VARIANTS, Analysis, variant_records
 from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.ownership import new_owner_token
 from rules_core import fleet as rf
 from rules_core.limits import MAX_FLEET_POINTS, MAX_UNITS
 from rules_core.sim import SimOptions
@@ -58,7 +59,7 @@ def browser(client: Client, settings, monkeypatch: pytest.MonkeyPatch) -> Client
 
 def _save(client: Client, catalog: Any, doc: rf.Fleet) -> Fleet:
     session = client.session
-    token = session.get("fleet_owner_token") or Fleet.new_owner_token()
+    token = session.get("fleet_owner_token") or new_owner_token()
     session["fleet_owner_token"] = token
     session.save()
     return Fleet.from_core(doc, catalog, owner_token=token)

@@ -17,6 +17,7 @@ from fleetbuilder.battlepack.models import BattlePack
 from fleetbuilder.cards.models import PrintJob
 from fleetbuilder.cards.printing import SYNC_MAX_CARDS
 from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.ownership import new_owner_token
 from fleetbuilder.renderjobs import MAX_ACTIVE_PER_OWNER
 from rules_core import fleet as rf
 
@@ -108,7 +109,7 @@ def test_big_prints_are_bounded_per_browser(catalog) -> None:
     doc = rf.Fleet("imperial-navy", rf.GameSize.ARMADA, units, name="Big print")
     player = Client()
     session = player.session
-    token = Fleet.new_owner_token()
+    token = new_owner_token()
     session["fleet_owner_token"] = token
     session.save()
     fleet = Fleet.from_core(doc, catalog, owner_token=token)

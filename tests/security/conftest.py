@@ -17,6 +17,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.ownership import new_owner_token
 from fleetbuilder.simulator.models import Matchup
 from rules_core import fleet as rf
 from rules_core.sample_fleets import sample_fleet
@@ -104,7 +105,7 @@ def make_fleet(catalog: Any) -> Callable[..., Fleet]:
         token = ""
         if user is None:
             session = browser.session
-            token = Fleet.new_owner_token()
+            token = new_owner_token()
             session["fleet_owner_token"] = token
             session.save()
         fleet = Fleet.from_core(doc or small_fleet(catalog), catalog, owner=user,
@@ -135,7 +136,7 @@ def make_run(catalog: Any, held_chunks: list[tuple[int, int]]) -> Callable[..., 
         token = ""
         if user is None:
             session = browser.session
-            token = session.get("fleet_owner_token") or Fleet.new_owner_token()
+            token = session.get("fleet_owner_token") or new_owner_token()
             session["fleet_owner_token"] = token
             session.save()
         a = doc or small_fleet(catalog)

@@ -29,6 +29,7 @@ from django.urls import reverse
 from fleetbuilder.analysis.models import Analysis
 from fleetbuilder.battlepack.models import BattlePack
 from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.ownership import new_owner_token
 from fleetbuilder.simulator.models import Matchup
 from rules_core import fleet as rf
 from rules_core import sharecode
@@ -229,7 +230,7 @@ def _finished_print(owner: Browser, doc: rf.Fleet) -> Any:
     token = ""
     if user is None:
         session = owner.session
-        token = session.get("fleet_owner_token") or Fleet.new_owner_token()
+        token = session.get("fleet_owner_token") or new_owner_token()
         session["fleet_owner_token"] = token
         session.save()
     key = "matrix-print-" + _secrets.token_hex(8)
@@ -252,7 +253,7 @@ def _finished_pack(owner: Browser, doc: rf.Fleet) -> Any:
     token = ""
     if user is None:
         session = owner.session
-        token = session.get("fleet_owner_token") or Fleet.new_owner_token()
+        token = session.get("fleet_owner_token") or new_owner_token()
         session["fleet_owner_token"] = token
         session.save()
     key = "matrix-pack-" + _secrets.token_hex(8)
@@ -281,7 +282,7 @@ def _queued_analysis(owner: Browser, doc: rf.Fleet) -> Analysis:
     token = ""
     if user is None:
         session = owner.session
-        token = session.get("fleet_owner_token") or Fleet.new_owner_token()
+        token = session.get("fleet_owner_token") or new_owner_token()
         session["fleet_owner_token"] = token
         session.save()
     catalog = loader.core_catalog()

@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from fleetbuilder.catalog import editions
 from fleetbuilder.fleets.models import Fleet
+from fleetbuilder.ownership import new_owner_token
 from rules_core import fleet as rf
 from rules_core.sample_fleets import SampleFleetError, sample_fleet
 from rules_core.validator import validate
@@ -82,7 +83,7 @@ class Command(BaseCommand):
             Fleet.objects.filter(pk__in=[f.pk for f in models[fleets:]]).delete()
             models = models[:fleets]
         partial = self.partial_lists(models)
-        browsers = [Fleet.new_owner_token() for _ in range(max(1, fleets // 50))]
+        browsers = [new_owner_token() for _ in range(max(1, fleets // 50))]
         now = timezone.now()
         left = fleets - len(models)
         with transaction.atomic():
