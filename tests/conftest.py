@@ -59,6 +59,16 @@ def django_db_setup(django_db_setup, django_db_blocker):
         catalogue_rows.remember()
 
 
+@pytest.fixture(scope="session")
+def real_catalog():
+    """The project's real catalogue, read straight from its data files: no database. (``catalog``
+    is the same catalogue as the database holds it; tests/rules_core's ``catalog`` is a small
+    made-up one, and its ``sim_catalog`` one for the simulator.)"""
+    from rules_core.catalog import DATA_DIR, load_catalog_dir
+
+    return load_catalog_dir(DATA_DIR)
+
+
 @pytest.fixture
 def catalog(db):
     """The catalogue as rules_core values (reloaded if a transactional test flushed it)."""

@@ -7,9 +7,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import cached_property
 
-import pytest
-
-from rules_core.catalog import DATA_DIR, Catalog, load_catalog_dir
+from rules_core.catalog import Catalog
 
 MM = 72 / 25.4  # PDF points per millimetre
 
@@ -65,9 +63,3 @@ class Pdf:
 
     def fonts(self) -> str:
         return self._run("pdffonts", "-")
-
-
-@pytest.fixture(scope="session")
-def data_catalog() -> Catalog:
-    """The real catalogue straight from its data files: rendering needs no database."""
-    return load_catalog_dir(DATA_DIR)

@@ -37,19 +37,19 @@ def harvest() -> FleetList:
 
 
 @pytest.mark.parametrize("layout", ["poker", "a4"])
-def test_every_card_and_the_roster_name_the_edition(data_catalog: Catalog, layout: str) -> None:
-    fleet = replace(sample_fleet(data_catalog, "imperial-navy", "battle"), edition=7)
-    pdf = Pdf(render_cards(data_catalog, fleet, layout=layout))
+def test_every_card_and_the_roster_name_the_edition(real_catalog: Catalog, layout: str) -> None:
+    fleet = replace(sample_fleet(real_catalog, "imperial-navy", "battle"), edition=7)
+    pdf = Pdf(render_cards(real_catalog, fleet, layout=layout))
     roster = re.sub(r"\s+", " ", pdf.page_texts[0])
     assert "Imperial Navy · Battle (1000–1500 points) · Edition 7" in roster
     assert pdf.text.count("Edition 7") == len(fleet.units) + 1  # each card, and the roster
 
 
-def test_the_foot_takes_no_room_from_the_card(data_catalog: Catalog) -> None:
+def test_the_foot_takes_no_room_from_the_card(real_catalog: Catalog) -> None:
     """The same cards, pages and lines with the edition as without it (only its words)."""
-    fleet = sample_fleet(data_catalog, "tyranids", "armada")  # dense cards
-    without = Pdf(render_cards(data_catalog, fleet))
-    named = Pdf(render_cards(data_catalog, replace(fleet, edition=7)))
+    fleet = sample_fleet(real_catalog, "tyranids", "armada")  # dense cards
+    without = Pdf(render_cards(real_catalog, fleet))
+    named = Pdf(render_cards(real_catalog, replace(fleet, edition=7)))
     assert "Edition" not in without.text
     assert named.pages == without.pages and named.card_pages == without.card_pages
     assert len(named.card_pages) == len(fleet.units)

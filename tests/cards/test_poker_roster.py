@@ -19,7 +19,7 @@ from .conftest import Pdf
 LINK = "https://fleets.example.org/s/rI3dwc6jXTfbQWUqzuF5BQ/"
 
 
-def test_five_units_a_problem_a_link_and_the_rules_fit_one_card(data_catalog: Catalog) -> None:
+def test_five_units_a_problem_a_link_and_the_rules_fit_one_card(real_catalog: Catalog) -> None:
     fleet = Fleet(
         faction="imperial-navy", game_size=GameSize.SKIRMISH, name="Gothic Sector Patrol",
         units=(ShipUnit("retribution-class-battleship", name="Emperor's Wrath", flagship=True,
@@ -27,7 +27,7 @@ def test_five_units_a_problem_a_link_and_the_rules_fit_one_card(data_catalog: Ca
                ShipUnit("lunar-class-cruiser"), ShipUnit("siluria-class-light-cruiser"),
                Squadron((SquadronShip("sword-class-frigate"),) * 3, name="Sword Squadron"),
                Squadron((SquadronShip("cobra-class-destroyer"),) * 2)))
-    pdf = Pdf(render_cards(data_catalog, fleet, layout="poker", share_url=LINK))
+    pdf = Pdf(render_cards(real_catalog, fleet, layout="poker", share_url=LINK))
     assert pdf.pages == 6  # the roster, then one card a unit
     assert pdf.card_pages == [1, 2, 3, 4, 5]
     roster = pdf.page_texts[0]
@@ -37,23 +37,23 @@ def test_five_units_a_problem_a_link_and_the_rules_fit_one_card(data_catalog: Ca
 
 @pytest.mark.parametrize(("faction", "units"), [("orks", 9), ("tau-empire", 10),
                                                 ("necrons", 7), ("craftworld-eldar", 8)])
-def test_a_long_roster_takes_denser_type_not_a_second_card(data_catalog: Catalog, faction: str,
+def test_a_long_roster_takes_denser_type_not_a_second_card(real_catalog: Catalog, faction: str,
                                                            units: int) -> None:
-    sample = sample_fleet(data_catalog, faction, "armada")
+    sample = sample_fleet(real_catalog, faction, "armada")
     fleet = replace(sample, units=sample.units[:units])
-    pdf = Pdf(render_cards(data_catalog, fleet, layout="poker", share_url=LINK))
+    pdf = Pdf(render_cards(real_catalog, fleet, layout="poker", share_url=LINK))
     assert pdf.card_pages[0] == 1, pdf.page_texts[1][:400]
 
 
-def test_a_roster_too_long_for_one_card_fills_its_second(data_catalog: Catalog) -> None:
-    fleet = sample_fleet(data_catalog, "orks", "armada")
+def test_a_roster_too_long_for_one_card_fills_its_second(real_catalog: Catalog) -> None:
+    fleet = sample_fleet(real_catalog, "orks", "armada")
     assert len(fleet.units) >= 18
-    pdf = Pdf(render_cards(data_catalog, fleet, layout="poker", share_url=LINK))
+    pdf = Pdf(render_cards(real_catalog, fleet, layout="poker", share_url=LINK))
     assert pdf.card_pages[0] == 2
     assert len([line for line in pdf.page_texts[1].splitlines() if line.strip()]) >= 15
 
 
-def test_every_stat_label_keeps_a_space_from_its_cells_borders(data_catalog: Catalog) -> None:
+def test_every_stat_label_keeps_a_space_from_its_cells_borders(real_catalog: Catalog) -> None:
     """issue 29 §10: SHIELDS and TURRETS touched the cell borders of the stat line."""
     from rules_core.cards.markup import STAT_LABEL_CHARS, stat_text
     from rules_core.cards.model import build_cards
@@ -61,7 +61,7 @@ def test_every_stat_label_keeps_a_space_from_its_cells_borders(data_catalog: Cat
 
     fleet = Fleet(faction="imperial-navy", game_size=GameSize.PATROL,
                   units=(ShipUnit("lunar-class-cruiser", flagship=True),))
-    card = build_cards(data_catalog, fleet, validate(fleet, data_catalog))[0]
+    card = build_cards(real_catalog, fleet, validate(fleet, real_catalog))[0]
     labels, _ = stat_text(card.blocks[0], card.leadership)
     cells = [labels[i:i + STAT_LABEL_CHARS] for i in range(0, len(labels), STAT_LABEL_CHARS)]
     assert [c.strip() for c in cells] == ["SPEED", "TURNS", "LD", "SHIELDS", "HULL", "ARMOR",

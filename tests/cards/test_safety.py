@@ -61,9 +61,9 @@ def hostile_fleet(base: str) -> Fleet:
 
 @pytest.mark.parametrize("layout", ["poker", "a4"])
 def test_markup_in_names_is_printed_literally_and_fetches_nothing(
-        data_catalog: Catalog, server: str, layout: str) -> None:
+        real_catalog: Catalog, server: str, layout: str) -> None:
     fetcher = AssetFetcher()
-    pdf = Pdf(render_cards(data_catalog, hostile_fleet(server), layout=layout,
+    pdf = Pdf(render_cards(real_catalog, hostile_fleet(server), layout=layout,
                            fetcher=fetcher))
     # Names may wrap round the points: compare without spaces, in layout and drawing order.
     text = re.sub(r"\s+", "", pdf.text + "".join(pdf.raw_texts))
@@ -80,9 +80,9 @@ def test_markup_in_names_is_printed_literally_and_fetches_nothing(
     assert "drawing:criticals" in fetcher.served
 
 
-def test_a_url_in_the_share_link_is_text_not_a_fetch(data_catalog: Catalog, server: str) -> None:
+def test_a_url_in_the_share_link_is_text_not_a_fetch(real_catalog: Catalog, server: str) -> None:
     url = f'{server}/shared/"><img src="{server}/qr.png">'
-    pdf = Pdf(render_cards(data_catalog, hostile_fleet(server), share_url=url))
+    pdf = Pdf(render_cards(real_catalog, hostile_fleet(server), share_url=url))
     assert re.sub(r"\s+", "", url) in re.sub(r"\s+", "", pdf.page_texts[0])
     assert _Counter.hits == []
 
@@ -132,14 +132,14 @@ def test_control_the_server_does_see_a_fetch_weasyprint_makes(server: str) -> No
     assert _Counter.hits == ["/control.png"]
 
 
-def test_a_name_without_spaces_wraps_inside_its_card(data_catalog: Catalog) -> None:
+def test_a_name_without_spaces_wraps_inside_its_card(real_catalog: Catalog) -> None:
     long = "W" * 100  # the longest name a fleet file allows (R-20), with nowhere to break
     fleet = Fleet("imperial-navy", GameSize.PATROL, (
         ShipUnit("lunar-class-cruiser", flagship=True, name=long),
         Squadron((SquadronShip("sword-class-frigate"),) * 2, name=long),
     ), name=long)
     for layout in ("poker", "a4"):
-        pdf = Pdf(render_cards(data_catalog, fleet, layout=layout))
+        pdf = Pdf(render_cards(real_catalog, fleet, layout=layout))
         assert len(pdf.card_pages) == (2 if layout == "poker" else 1)
         assert pdf.text.count("W" * 20) >= 3
         for page in pdf.card_pages:

@@ -57,8 +57,8 @@ def hostile() -> Fleet:
 
 
 def test_a_hostile_name_is_printed_as_text_and_its_template_syntax_is_not_run(
-        data_catalog: Catalog, hostile: Fleet) -> None:
-    source = cards_html(data_catalog, hostile, share_url=SHARE_URL)
+        real_catalog: Catalog, hostile: Fleet) -> None:
+    source = cards_html(real_catalog, hostile, share_url=SHARE_URL)
     page = Page(source)
     assert page.tags().isdisjoint({"script", "iframe", "link", "style", "object"})
     assert "<script" not in source and "&lt;script&gt;" in source
@@ -74,21 +74,21 @@ def test_a_hostile_name_is_printed_as_text_and_its_template_syntax_is_not_run(
 
 
 def test_the_qr_code_is_the_only_markup_not_escaped_and_holds_no_text_of_the_link(
-        data_catalog: Catalog, hostile: Fleet) -> None:
+        real_catalog: Catalog, hostile: Fleet) -> None:
     """markup.qr_svg is taken as markup: segno's drawing of the code, path data only."""
     svg = str(markup.qr_svg(SHARE_URL))
     assert re.fullmatch(r'<svg viewBox="[\d ]+" class="segno"><path class="qrline" '
                         r'stroke="#000" d="[Mmhv\d .-]+"/></svg>', svg)
-    assert svg in cards_html(data_catalog, hostile, share_url=SHARE_URL)
+    assert svg in cards_html(real_catalog, hostile, share_url=SHARE_URL)
 
 
-def test_the_templates_are_compiled_once_a_process(data_catalog: Catalog, hostile: Fleet,
+def test_the_templates_are_compiled_once_a_process(real_catalog: Catalog, hostile: Fleet,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    first = cards_html(data_catalog, hostile)
+    first = cards_html(real_catalog, hostile)
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a card template was read or compiled again")
 
     monkeypatch.setattr(markup.ENV.loader, "get_source", refuse)
     monkeypatch.setattr(markup.ENV, "compile", refuse)
-    assert cards_html(data_catalog, hostile) == first
+    assert cards_html(real_catalog, hostile) == first

@@ -16,19 +16,19 @@ from .conftest import Pdf
 
 
 def test_a_two_line_last_weapon_keeps_its_columns_on_its_first_line(
-        data_catalog: Catalog) -> None:
+        real_catalog: Catalog) -> None:
     # Four Kinstar frigates print densely enough that "Prow Bolt Cannon Battery", their only
     # weapon, takes two lines: its columns once slid a line down, off their row.
     fleet = Fleet("leagues-of-votann", GameSize.BATTLE,
                   (Squadron((SquadronShip("votann-kinstar-frigate"),) * 4),), name="Kinstar")
-    card = build_cards(data_catalog, fleet, validate(fleet, data_catalog))[0]
+    card = build_cards(real_catalog, fleet, validate(fleet, real_catalog))[0]
     block = card.blocks[0]
     view = weapons_view(block, density=density(card))
     assert view is not None and "\n" in view.names[-1][0]  # the name does take two lines
     weapon = block.weapons[-1].weapon
     first_line = view.names[-1][0].split("\n")[0].removeprefix("\u2610 ")
 
-    text = Pdf(render_cards(data_catalog, fleet, layout="poker")).page_texts[1]
+    text = Pdf(render_cards(real_catalog, fleet, layout="poker")).page_texts[1]
     rows = [line for line in text.splitlines() if first_line in line]
     assert len(rows) == 1, text  # the name's first line printed clear of the header's labels
     row = rows[0]

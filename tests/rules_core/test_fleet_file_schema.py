@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from rules_core.catalog import DATA_DIR, Catalog, load_catalog_dir
+from rules_core.catalog import Catalog
 from rules_core.fleet import (
     FleetFormatError,
     GameSize,
@@ -29,11 +29,6 @@ VALIDATOR = Draft202012Validator(SCHEMA)
 
 # What JSON Schema cannot say; the schema's description lists these and the reader refuses them.
 BEYOND_THE_SCHEMA = {"points limit max below min"}
-
-
-@pytest.fixture(scope="module")
-def real_catalog() -> Catalog:
-    return load_catalog_dir(DATA_DIR)
 
 
 def errors(data: object) -> list[str]:

@@ -58,14 +58,6 @@ def other_account(db) -> Client:
     return c
 
 
-@pytest.fixture(scope="session")
-def data_catalog():
-    """The real catalogue read straight from the data files (no database needed)."""
-    from rules_core.catalog import DATA_DIR, load_catalog_dir
-
-    return load_catalog_dir(DATA_DIR)
-
-
 def every_sample(catalog) -> list[rf.Fleet]:
     """A sample fleet of every faction at every standard game size."""
     sizes = [g for g in rf.GameSize if g is not rf.GameSize.CUSTOM]

@@ -39,14 +39,14 @@ def upgrade_pts(catalog: Catalog, slug: str) -> int:
     return catalog_index(catalog).upgrades[slug].points
 
 
-def test_the_markdown_list_reads_well_in_a_chat(data_catalog) -> None:
+def test_the_markdown_list_reads_well_in_a_chat(real_catalog) -> None:
     fleet = patrol()
-    report = validate(fleet, data_catalog)
+    report = validate(fleet, real_catalog)
     assert report.legal
     p = pts(report)
-    crew, thrusters = (upgrade_pts(data_catalog, u) for u in ("veteran-crew",
+    crew, thrusters = (upgrade_pts(real_catalog, u) for u in ("veteran-crew",
                                                                "improved-thrusters"))
-    assert to_markdown(data_catalog, fleet, report) == (
+    assert to_markdown(real_catalog, fleet, report) == (
         f"**Gothic Sector Patrol** · Imperial Navy · Skirmish · {report.points}/1000 pts · Legal\n"
         f"- **Lunar Class Cruiser** \"Emperor's Wrath\" · Flagship · Admiral: Commodore"
         f" · {p[0]} pts\n"
@@ -58,48 +58,48 @@ def test_the_markdown_list_reads_well_in_a_chat(data_catalog) -> None:
         f"  - Sword Frigate: Improved Thrusters +{thrusters}\n")
 
 
-def test_the_one_line_summary_counts_alike_ships(data_catalog) -> None:
+def test_the_one_line_summary_counts_alike_ships(real_catalog) -> None:
     fleet = patrol()
-    report = validate(fleet, data_catalog)
-    assert one_line(data_catalog, fleet, report) == (
+    report = validate(fleet, real_catalog)
+    assert one_line(real_catalog, fleet, report) == (
         f"Gothic Sector Patrol · Imperial Navy · Skirmish · {report.points}/1000 pts · Legal: "
         "Lunar Class Cruiser, 2× Gothic Class Cruiser, 3× Sword Frigate, "
         "1× Sword Frigate + 1× Firestorm Frigate")
     empty = rf.Fleet(faction="orks", game_size=rf.GameSize.PATROL)
-    assert one_line(data_catalog, empty, validate(empty, data_catalog)) == (
+    assert one_line(real_catalog, empty, validate(empty, real_catalog)) == (
         "Untitled Fleet · Orks · Patrol · 0/750 pts · Not legal (4 problems): no ships yet")
 
 
-def test_an_illegal_list_quotes_its_problems(data_catalog) -> None:
+def test_an_illegal_list_quotes_its_problems(real_catalog) -> None:
     fleet = replace(patrol(), game_size=rf.GameSize.PATROL)
-    report = validate(fleet, data_catalog)
-    text = to_markdown(data_catalog, fleet, report)
+    report = validate(fleet, real_catalog)
+    text = to_markdown(real_catalog, fleet, report)
     assert report.points > 750  # over the Patrol band
     assert text.splitlines()[0].endswith(f" · {report.points}/750 pts · Not legal (1 problem)")
     assert text.splitlines()[-1].startswith("> ") and "Patrol" in text.splitlines()[-1]
 
 
-def test_a_players_markdown_and_mentions_stay_literal(data_catalog) -> None:
+def test_a_players_markdown_and_mentions_stay_literal(real_catalog) -> None:
     fleet = replace(patrol(), name="*Waaagh* @everyone [link](x) `code` ||spoiler||")
-    first = to_markdown(data_catalog, fleet, validate(fleet, data_catalog)).splitlines()[0]
+    first = to_markdown(real_catalog, fleet, validate(fleet, real_catalog)).splitlines()[0]
     assert first.startswith("**\\*Waaagh\\* @\u200beveryone \\[link\\](x) \\`code\\` "
                             "\\|\\|spoiler\\|\\|** · ")
-    summary = one_line(data_catalog, fleet, validate(fleet, data_catalog))
+    summary = one_line(real_catalog, fleet, validate(fleet, real_catalog))
     assert summary.startswith("*Waaagh* @everyone")  # plain text: shown as typed
 
 
-def test_the_text_export_names_a_squadrons_lineup_and_reads_back(data_catalog) -> None:
+def test_the_text_export_names_a_squadrons_lineup_and_reads_back(real_catalog) -> None:
     fleet = patrol()
-    report = validate(fleet, data_catalog)
-    text = to_text(data_catalog, fleet, report)
+    report = validate(fleet, real_catalog)
+    text = to_text(real_catalog, fleet, report)
     p = pts(report)
     assert f'* Squadron "Sword Squadron" · 3× Sword Frigate · {p[3]} pts' in text.splitlines()
     assert f"* Squadron · 1× Sword Frigate, 1× Firestorm Frigate · {p[4]} pts" \
         in text.splitlines()
-    assert from_text(data_catalog, text) == fleet
+    assert from_text(real_catalog, text) == fleet
     # A hand-typed line-up that disagrees with the escorts below is only a remark.
     edited = text.replace("· 3× Sword Frigate ·", "· 4× Firestorm Frigate ·")
-    assert from_text(data_catalog, edited) == fleet
+    assert from_text(real_catalog, edited) == fleet
 
 
 def test_lineup_groups_by_type_in_order() -> None:
@@ -137,11 +137,11 @@ def test_the_shared_view_names_a_squadrons_lineup(client, make_fleet) -> None:
                          '</span>', html=True)
 
 
-def test_the_chat_list_names_the_lists_edition(data_catalog) -> None:
+def test_the_chat_list_names_the_lists_edition(real_catalog) -> None:
     """R-160: whoever reads the list in a chat sees whose prices it carries."""
     fleet = replace(patrol(), edition=7)
-    report = validate(fleet, data_catalog)
-    assert to_markdown(data_catalog, fleet, report).splitlines()[0].split(" · ")[3] == \
+    report = validate(fleet, real_catalog)
+    assert to_markdown(real_catalog, fleet, report).splitlines()[0].split(" · ")[3] == \
         "Edition 7"
-    assert " · Skirmish · Edition 7 · " in one_line(data_catalog, fleet, report)
-    assert "Edition" not in one_line(data_catalog, patrol(), validate(patrol(), data_catalog))
+    assert " · Skirmish · Edition 7 · " in one_line(real_catalog, fleet, report)
+    assert "Edition" not in one_line(real_catalog, patrol(), validate(patrol(), real_catalog))

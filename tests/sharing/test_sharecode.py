@@ -31,8 +31,8 @@ def raw_code(payload: bytes, prefix: str = "v1.") -> str:
     return prefix + base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def test_every_sample_fleet_round_trips_and_stays_short(data_catalog) -> None:
-    fleets = every_sample(data_catalog)
+def test_every_sample_fleet_round_trips_and_stays_short(real_catalog) -> None:
+    fleets = every_sample(real_catalog)
     assert len(fleets) == 14 * 4
     for fleet in fleets:
         code = encode(fleet)
@@ -43,8 +43,8 @@ def test_every_sample_fleet_round_trips_and_stays_short(data_catalog) -> None:
         assert len(code) < 450 < len(rf.dump_fleet_json(fleet, indent=None))
 
 
-def test_a_code_survives_being_pasted_with_spaces_around_it(data_catalog) -> None:
-    fleet = every_sample(data_catalog)[0]
+def test_a_code_survives_being_pasted_with_spaces_around_it(real_catalog) -> None:
+    fleet = every_sample(real_catalog)[0]
     assert decode(f"  {encode(fleet)}\n") == fleet
 
 
@@ -111,8 +111,8 @@ def test_unreadable_codes_say_why(code: str, message: str) -> None:
         decode(code)
 
 
-def test_a_cut_short_code_is_refused(data_catalog) -> None:
-    code = encode(every_sample(data_catalog)[-1])
+def test_a_cut_short_code_is_refused(real_catalog) -> None:
+    code = encode(every_sample(real_catalog)[-1])
     with pytest.raises(ShareCodeError, match="cut short"):
         decode(code[: len(code) // 2])
 
@@ -153,9 +153,9 @@ def test_garbage_inside_a_valid_wrapper_is_refused(payload: bytes) -> None:
 # --- editions (R-160, R-161) ---------------------------------------------------------------
 
 
-def test_a_new_code_carries_the_lists_edition(data_catalog) -> None:
+def test_a_new_code_carries_the_lists_edition(real_catalog) -> None:
     """R-160: every list names its edition, and its share code carries it."""
-    fleet = replace(every_sample(data_catalog)[0], edition=5)
+    fleet = replace(every_sample(real_catalog)[0], edition=5)
     code = encode(fleet)
     assert code.startswith("v2.")
     assert decode(code).edition == 5

@@ -12,7 +12,6 @@ import pytest
 from rules_core import fleet as rf
 from rules_core import sharecode, textlist
 from rules_core import text as player_text
-from rules_core.catalog import DATA_DIR, load_catalog_dir
 
 BASE = {"format": "void-command-fleet", "version": 1, "faction": "imperial-navy",
         "game_size": "patrol",
@@ -111,26 +110,21 @@ def test_a_share_code_holding_a_nul_or_a_surrogate_is_refused_by_its_path() -> N
         sharecode.decode(_code(["imperial-navy", "patrol", "\ud800"]))
 
 
-@pytest.fixture(scope="module")
-def data_catalog():
-    return load_catalog_dir(DATA_DIR)
-
-
-def test_a_text_list_names_the_line_at_fault(data_catalog) -> None:
+def test_a_text_list_names_the_line_at_fault(real_catalog) -> None:
     head = "Fleet: Patrol\nFaction: Imperial Navy\nGame size: Patrol\n\n"
     with pytest.raises(textlist.TextListError) as caught:
-        textlist.from_text(data_catalog, head + '* Lunar Class Cruiser "Wr\\u0000ath"\n')
+        textlist.from_text(real_catalog, head + '* Lunar Class Cruiser "Wr\\u0000ath"\n')
     assert caught.value.line == 5
     assert str(caught.value) == "line 5: units[0].name: contains a control character (U+0000)"
     with pytest.raises(textlist.TextListError) as caught:
-        textlist.from_text(data_catalog, head + "* Lunar Class Cruiser\x01\n")
+        textlist.from_text(real_catalog, head + "* Lunar Class Cruiser\x01\n")
     assert str(caught.value) == "line 5: contains a control character (U+0001)"
     with pytest.raises(textlist.TextListError) as caught:
-        textlist.from_text(data_catalog, 'Fleet: "\\ud800"\nFaction: Imperial Navy\n'
+        textlist.from_text(real_catalog, 'Fleet: "\\ud800"\nFaction: Imperial Navy\n'
                                          'Game size: Patrol\n')
     assert str(caught.value) == "line 1: name: contains a lone surrogate (U+D800)"
     # Tabs and Windows line ends are fine in a list; notes keep their tabs.
-    fleet = textlist.from_text(data_catalog, head.replace("\n", "\r\n")
+    fleet = textlist.from_text(real_catalog, head.replace("\n", "\r\n")
                                + "\t* Lunar Class Cruiser\r\n\r\nNotes:\r\na\tb\r\nc\r\n")
     assert fleet.notes == "a\tb\nc"
 

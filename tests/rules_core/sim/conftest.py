@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rules_core.catalog import DATA_DIR, Catalog, catalog_from_dicts, load_catalog_dir
+from rules_core.catalog import Catalog, catalog_from_dicts
 from rules_core.dice import RiggedDice
 from rules_core.fleet import Fleet, GameSize, ShipUnit, Squadron, SquadronShip
 from rules_core.sample_fleets import sample_fleet
@@ -121,16 +121,10 @@ def sim_catalog() -> Catalog:
 
 
 @pytest.fixture(scope="session")
-def catalog_real() -> Catalog:
-    """The project's real catalogue, read from its data files (no database)."""
-    return load_catalog_dir(DATA_DIR)
-
-
-@pytest.fixture(scope="session")
-def fleets_real(catalog_real: Catalog) -> tuple[Fleet, Fleet]:
+def fleets_real(real_catalog: Catalog) -> tuple[Fleet, Fleet]:
     """Two built-in Skirmish fleets: Imperial Navy (A) and Orks (B)."""
-    return (sample_fleet(catalog_real, "imperial-navy", "skirmish"),
-            sample_fleet(catalog_real, "orks", "skirmish"))
+    return (sample_fleet(real_catalog, "imperial-navy", "skirmish"),
+            sample_fleet(real_catalog, "orks", "skirmish"))
 
 
 def cap(slug: str, *, flagship: bool = False, admiral: str | None = None,

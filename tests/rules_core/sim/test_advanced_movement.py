@@ -414,18 +414,18 @@ def test_the_policy_does_not_exceed_its_sot_for_nothing(sim_catalog):
     assert spent <= adv.ship_sot(b, s)
 
 
-def test_whole_battles_play_under_advanced_movement(catalog_real):
+def test_whole_battles_play_under_advanced_movement(real_catalog):
     # in play: sample fleets fight to the end on every terrain, and few ships
     # leave the table (those that do are mostly ships that wanted to disengage).
     from rules_core.sample_fleets import sample_fleet
     from rules_core.sim import play_battle
 
-    a = sample_fleet(catalog_real, "imperial-navy", "skirmish")
-    bf = sample_fleet(catalog_real, "orks", "skirmish")
+    a = sample_fleet(real_catalog, "imperial-navy", "skirmish")
+    bf = sample_fleet(real_catalog, "orks", "skirmish")
     left = 0
     ships = 0
     for i, terrain in enumerate(("none", "section13", "void", "voidscape")):
-        r = play_battle(catalog_real, a, bf, seed=11, index=i, log=True,
+        r = play_battle(real_catalog, a, bf, seed=11, index=i, log=True,
                         options=SimOptions(movement="advanced", terrain=terrain))
         assert r.rounds >= 1
         ships += len(r.fates)

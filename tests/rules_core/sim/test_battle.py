@@ -67,9 +67,9 @@ def test_a_battle_lasts_max_rounds_and_the_side_with_more_vp_wins(sim_catalog):
     assert result.winner == (None if va == vb else "a" if va > vb else "b")
 
 
-def test_the_log_tells_the_battle_round_by_round(catalog_real, fleets_real):
+def test_the_log_tells_the_battle_round_by_round(real_catalog, fleets_real):
     a, b = fleets_real
-    result = play_battle(catalog_real, a, b, seed=7, index=3, log=True)
+    result = play_battle(real_catalog, a, b, seed=7, index=3, log=True)
     assert result.log is not None
     phases = {e.phase for e in result.log}
     assert {"setup", "command", "activation", "result"} <= phases
@@ -79,35 +79,35 @@ def test_the_log_tells_the_battle_round_by_round(catalog_real, fleets_real):
     assert result.log[-1].text.startswith(f"After {result.rounds} round")
 
 
-def test_the_same_seed_and_index_replays_the_same_battle(catalog_real, fleets_real):
+def test_the_same_seed_and_index_replays_the_same_battle(real_catalog, fleets_real):
     a, b = fleets_real
-    one = play_battle(catalog_real, a, b, seed=11, index=4, log=True)
-    two = play_battle(catalog_real, a, b, seed=11, index=4, log=True)
+    one = play_battle(real_catalog, a, b, seed=11, index=4, log=True)
+    two = play_battle(real_catalog, a, b, seed=11, index=4, log=True)
     assert one.to_dict() == two.to_dict()
-    other = play_battle(catalog_real, a, b, seed=11, index=5, log=True)
+    other = play_battle(real_catalog, a, b, seed=11, index=5, log=True)
     assert other.to_dict() != one.to_dict()
 
 
-def test_results_are_identical_with_one_and_with_two_workers(catalog_real, fleets_real):
+def test_results_are_identical_with_one_and_with_two_workers(real_catalog, fleets_real):
     a, b = fleets_real
-    one = simulate(catalog_real, a, b, battles=24, seed=42, workers=1)
-    two = simulate(catalog_real, a, b, battles=24, seed=42, workers=2)
+    one = simulate(real_catalog, a, b, battles=24, seed=42, workers=1)
+    two = simulate(real_catalog, a, b, battles=24, seed=42, workers=2)
     assert json.dumps(one.summary(seed=42)) == json.dumps(two.summary(seed=42))
 
 
-def test_a_tally_is_mergeable_and_round_trips_through_json(catalog_real, fleets_real):
+def test_a_tally_is_mergeable_and_round_trips_through_json(real_catalog, fleets_real):
     a, b = fleets_real
-    whole = simulate(catalog_real, a, b, battles=12, seed=3)
-    first = simulate(catalog_real, a, b, battles=5, seed=3)
-    rest = simulate(catalog_real, a, b, battles=7, seed=3, first_index=5)
+    whole = simulate(real_catalog, a, b, battles=12, seed=3)
+    first = simulate(real_catalog, a, b, battles=5, seed=3)
+    rest = simulate(real_catalog, a, b, battles=7, seed=3, first_index=5)
     again = Tally.from_state(json.loads(json.dumps(first.to_state())))
     assert again.merge(rest).summary(seed=3) == whole.summary(seed=3)
 
 
-def test_the_summary_has_contract_3s_keys(catalog_real, fleets_real):
+def test_the_summary_has_contract_3s_keys(real_catalog, fleets_real):
     a, b = fleets_real
     done = []
-    s = simulate(catalog_real, a, b, battles=6, seed=1,
+    s = simulate(real_catalog, a, b, battles=6, seed=1,
                  progress=lambda n, total: done.append((n, total))).summary(seed=1)
     for key in ("battles", "seed", "a_wins", "b_wins", "draws", "a_win_rate", "a_win_ci95",
                 "a_vp_mean", "b_vp_mean", "rounds_mean", "ships", "vp", "rounds_histogram"):

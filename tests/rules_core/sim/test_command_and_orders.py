@@ -300,10 +300,10 @@ def test_fleet_captain_rerolls_a_losing_command_phase_die_once_a_game(sim_catalo
     assert "re-rolls the command die: 1 → 6" in text(b)
 
 
-def test_every_admiral_of_the_catalogue_is_a_rank_the_simulator_plays(catalog_real):
+def test_every_admiral_of_the_catalogue_is_a_rank_the_simulator_plays(real_catalog):
     # A flagship's admiral is a Rank in the simulator (Fleet Captain to Lord Admiral, §15):
     # an admiral added to admirals.json needs its rules played before a fleet can field it.
-    assert {a.slug for a in catalog_real.admirals} == {r.value for r in Rank}
+    assert {a.slug for a in real_catalog.admirals} == {r.value for r in Rank}
 
 
 def test_emergency_damage_control_puts_out_a_fire_in_the_command_phase(sim_catalog):

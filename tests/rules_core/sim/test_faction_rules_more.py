@@ -485,13 +485,13 @@ def test_acts_of_faith_is_kept_when_the_command_radius_reroll_applies(cat):
                                   ("tau-empire", "drukhari"),
                                   ("adepta-sororitas", "archenemy"),
                                   ("adeptus-custodes", "adeptus-astartes")])
-def test_battles_with_the_new_rules_repeat_exactly_whatever_the_workers(catalog_real, a, b):
+def test_battles_with_the_new_rules_repeat_exactly_whatever_the_workers(real_catalog, a, b):
     from rules_core.sample_fleets import sample_fleet
     from rules_core.sim import simulate
 
-    fa, fb = sample_fleet(catalog_real, a, "skirmish"), sample_fleet(catalog_real, b, "skirmish")
-    one = simulate(catalog_real, fa, fb, battles=12, seed=5, workers=1).summary(seed=5)
-    two = simulate(catalog_real, fa, fb, battles=12, seed=5, workers=2).summary(seed=5)
+    fa, fb = sample_fleet(real_catalog, a, "skirmish"), sample_fleet(real_catalog, b, "skirmish")
+    one = simulate(real_catalog, fa, fb, battles=12, seed=5, workers=1).summary(seed=5)
+    two = simulate(real_catalog, fa, fb, battles=12, seed=5, workers=2).summary(seed=5)
     assert one == two
 
 

@@ -13,14 +13,14 @@ OPTIONS = [SimOptions(), SimOptions(terrain="voidscape", scoring="faq"),
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=["core", "voidscape", "advanced"])
-def test_recording_a_battle_does_not_change_how_it_ends(catalog_real, fleets_real,
+def test_recording_a_battle_does_not_change_how_it_ends(real_catalog, fleets_real,
                                                          options) -> None:
     a, b = fleets_real
     for index in range(4):
-        plain = play_battle(catalog_real, a, b, seed=4242, index=index, options=options)
-        logged = play_battle(catalog_real, a, b, seed=4242, index=index, options=options,
+        plain = play_battle(real_catalog, a, b, seed=4242, index=index, options=options)
+        logged = play_battle(real_catalog, a, b, seed=4242, index=index, options=options,
                              log=True)
-        recorded, data = replay_battle(catalog_real, a, b, seed=4242, index=index,
+        recorded, data = replay_battle(real_catalog, a, b, seed=4242, index=index,
                                        options=options)
         for r in (logged, recorded):
             assert (r.winner, r.vp, r.rounds, r.ended_by, r.fates, r.first_player) == \
@@ -32,10 +32,10 @@ def test_recording_a_battle_does_not_change_how_it_ends(catalog_real, fleets_rea
                                   "vp": plain.vp, "ended_by": plain.ended_by}
 
 
-def test_the_steps_rebuild_every_ship_where_the_battle_left_it(catalog_real, fleets_real
+def test_the_steps_rebuild_every_ship_where_the_battle_left_it(real_catalog, fleets_real
                                                                 ) -> None:
     a, b = fleets_real
-    result, data = replay_battle(catalog_real, a, b, seed=11, index=3)
+    result, data = replay_battle(real_catalog, a, b, seed=11, index=3)
     frames = frames_at(data)
     width, depth = data["table"]
     # Set-up: every ship placed in its own deployment zone, facing the enemy edge.
@@ -59,9 +59,9 @@ def test_the_steps_rebuild_every_ship_where_the_battle_left_it(catalog_real, fle
                and data["ships"][v[0]]["side"] != data["ships"][v[1]]["side"] for v in volleys)
 
 
-def test_a_step_carries_only_what_changed(catalog_real, fleets_real) -> None:
+def test_a_step_carries_only_what_changed(real_catalog, fleets_real) -> None:
     a, b = fleets_real
-    _, data = replay_battle(catalog_real, a, b, seed=5, index=0)
+    _, data = replay_battle(real_catalog, a, b, seed=5, index=0)
     steps = data["steps"]
     assert len(steps[0]["ships"]) == len(data["ships"])
     moved = [len(s.get("ships", {})) for s in steps[1:]]

@@ -31,15 +31,15 @@ from .conftest import ADMIRALS, Scripted, cap, fleet, make_battle, put, squadron
 # --- 1. Turning (§5), R-11 -------------------------------------------------------------------
 
 
-def test_r11_every_real_ship_turns_as_its_class_says(catalog_real):
+def test_r11_every_real_ship_turns_as_its_class_says(real_catalog):
     """R-11, §5: "Cruisers and Battleships: May make one 45° turn"; "Escorts: may make up to
     two 45° turns". Only Solar Sails ("may turn up to 90° at any point") changes it."""
-    for faction in catalog_real.factions:
+    for faction in real_catalog.factions:
         sails = any(r.name == "Solar Sails" for r in faction.special_rules)
         for ship in faction.ships:
             expected = 90 if ship.is_escort or sails else 45
             assert ship.turns == expected, (faction.slug, ship.slug)
-    assert {f.slug for f in catalog_real.factions
+    assert {f.slug for f in real_catalog.factions
             if any(r.name == "Solar Sails" for r in f.special_rules)} == {"craftworld-eldar"}
 
 
@@ -50,14 +50,14 @@ def test_r11_every_real_ship_turns_as_its_class_says(catalog_real):
     ("imperial-navy", "sword-class-frigate", 90),
     ("craftworld-eldar", "shadow-class-cruiser", 90),  # Solar Sails
 ])
-def test_r11_the_simulator_and_the_cards_turn_real_ships_by_class(catalog_real, faction, slug,
+def test_r11_the_simulator_and_the_cards_turn_real_ships_by_class(real_catalog, faction, slug,
                                                                  degrees):
     """R-11, §5: "Cruisers and Battleships: May make one 45° turn"; "Escorts: may make up to
     two 45° turns" — in play (real catalogue, a 90° plan clamped) and on the card."""
     unit = (cap(slug) if degrees == 45 or faction == "craftworld-eldar"
             else squadron(slug, slug))
     ours = fleet(unit, faction=faction)
-    b = make_battle(catalog_real, ours, fleet(cap("lunar-class-cruiser"),
+    b = make_battle(real_catalog, ours, fleet(cap("lunar-class-cruiser"),
                                               faction="imperial-navy"), [])
     ship = put(b.sides[0][0], 90, 40, 90)
     lim = movement.limits(b, ship, None, False)
@@ -65,11 +65,11 @@ def test_r11_the_simulator_and_the_cards_turn_real_ships_by_class(catalog_real, 
     movement.move_ship(b, ship, Plan(ship.speed(), DEG90), lim)
     assert math.degrees(ship.heading) == pytest.approx(90 + degrees)
     assert ship.spec.turns == degrees
-    report = validate(ours, catalog_real)
+    report = validate(ours, real_catalog)
     profile = report.units[0].ships[0].profile
     assert profile is not None
     assert effective_stats(profile, report.units[0].ships[0]).turns == degrees
-    assert build_cards(catalog_real, ours, report)[0].blocks[0].stats.turns == degrees
+    assert build_cards(real_catalog, ours, report)[0].blocks[0].stats.turns == degrees
 
 
 def test_r11_a_catalogue_that_gives_a_capital_ship_90_degrees_is_refused():
@@ -310,12 +310,12 @@ def test_r09_crippled_once_half_the_hull_rounded_down_is_lost(hull, crippled_at)
     assert target.crippled is (hull > 1)
 
 
-def test_r09_reinforced_hull_on_a_real_cruiser_cripples_at_5_of_9(catalog_real):
+def test_r09_reinforced_hull_on_a_real_cruiser_cripples_at_5_of_9(real_catalog):
     """R-09, §9 "(round down)" with the Reinforced Hull refit (+1 hull): a Lunar of 9 hull is
     crippled once it has lost 4 (at 5 left) — in the simulator and on its card."""
     ours = Fleet(faction="imperial-navy", game_size=GameSize.SKIRMISH,
                  units=(ShipUnit("lunar-class-cruiser", upgrades=("reinforced-hull",)),))
-    b = make_battle(catalog_real, ours, fleet(cap("lunar-class-cruiser"),
+    b = make_battle(real_catalog, ours, fleet(cap("lunar-class-cruiser"),
                                               faction="imperial-navy"), [])
     lunar = b.sides[0][0]
     assert lunar.target.max_hull == 9 and lunar.cripple_at == 5
@@ -323,7 +323,7 @@ def test_r09_reinforced_hull_on_a_real_cruiser_cripples_at_5_of_9(catalog_real):
     assert not lunar.crippled
     lunar.target.hull = 5
     assert lunar.crippled and lunar.speed() == lunar.base_speed // 2
-    card = build_cards(catalog_real, ours, validate(ours, catalog_real))[0]
+    card = build_cards(real_catalog, ours, validate(ours, real_catalog))[0]
     assert card.tracks[0].hull == 9 and card.tracks[0].crippled_at == 5
 
 
@@ -342,10 +342,10 @@ def test_r09_a_two_hull_escort_cripples_and_a_one_hull_escort_never_does(sim_cat
 # --- Few but Peerless (Custodes), R-113 --------------------------------------------------------
 
 
-def test_r113_few_but_peerless_has_nothing_to_reroll(catalog_real):
+def test_r113_few_but_peerless_has_nothing_to_reroll(real_catalog):
     """R-113: an escort out of coherency is hesitant and steers back with no command check of
     its own (§6), so a Custodes squadron rolls only its one check: nothing to re-roll."""
-    b = make_battle(catalog_real, fleet(squadron("custodes-vigil-frigate",
+    b = make_battle(real_catalog, fleet(squadron("custodes-vigil-frigate",
                                                  "custodes-vigil-frigate"),
                                         faction="adeptus-custodes"),
                     fleet(cap("lunar-class-cruiser"), faction="imperial-navy"), [3, 3],

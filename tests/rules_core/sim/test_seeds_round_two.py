@@ -751,15 +751,15 @@ def test_r147_moving_asteroids_are_an_option_of_advanced_movement():
         SimOptions(movement="advanced", asteroids="spinning")
 
 
-def test_r147_whole_battles_play_with_the_asteroids_in_motion(catalog_real):
+def test_r147_whole_battles_play_with_the_asteroids_in_motion(real_catalog):
     from rules_core.sample_fleets import sample_fleet
     from rules_core.sim import play_battle
 
-    a = sample_fleet(catalog_real, "imperial-navy", "skirmish")
-    bf = sample_fleet(catalog_real, "orks", "skirmish")
+    a = sample_fleet(real_catalog, "imperial-navy", "skirmish")
+    bf = sample_fleet(real_catalog, "orks", "skirmish")
     moved = 0
     for i in range(4):
-        r = play_battle(catalog_real, a, bf, seed=7, index=i, log=True,
+        r = play_battle(real_catalog, a, bf, seed=7, index=i, log=True,
                         options=SimOptions(movement="advanced", asteroids="moving",
                                            terrain="section13"))
         assert r.rounds >= 1

@@ -321,12 +321,12 @@ def test_voidscape_places_section13_pieces_and_seed_001_elements(sim_catalog):
     assert SimOptions(terrain="none").terrain == "none"  # open space stays an option
 
 
-def test_battles_on_every_terrain_play_to_the_end(catalog_real, fleets_real):
+def test_battles_on_every_terrain_play_to_the_end(real_catalog, fleets_real):
     from rules_core.sim import play_battle
 
     a, b = fleets_real
     for option in ("voidscape", "void"):
         for i in range(6):
-            r = play_battle(catalog_real, a, b, seed=12, index=i,
+            r = play_battle(real_catalog, a, b, seed=12, index=i,
                             options=SimOptions(terrain=option), log=True)
             assert r.rounds >= 1 and r.log
