@@ -51,29 +51,29 @@ class Api(Client):
 
 
 @dataclass
-class Player:
+class ApiUser:
     user: Any
     token: str
     api: Api
 
 
 @pytest.fixture
-def make_player(db) -> Callable[[str], Player]:
-    def make(username: str) -> Player:
+def make_player(db) -> Callable[[str], ApiUser]:
+    def make(username: str) -> ApiUser:
         user = get_user_model().objects.create_user(username, password=PASSWORD)
         _, raw = ApiToken.issue(user, f"{username}'s script")
-        return Player(user, raw, Api(raw))
+        return ApiUser(user, raw, Api(raw))
 
     return make
 
 
 @pytest.fixture
-def player(make_player: Callable[[str], Player]) -> Player:
+def player(make_player: Callable[[str], ApiUser]) -> ApiUser:
     return make_player("rhaine")
 
 
 @pytest.fixture
-def rival(make_player: Callable[[str], Player]) -> Player:
+def rival(make_player: Callable[[str], ApiUser]) -> ApiUser:
     return make_player("vorn")
 
 
@@ -96,8 +96,8 @@ def named_patrol(patrol: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def saved(catalog, patrol: dict[str, Any]) -> Callable[[Player], Fleet]:
-    def save(owner: Player, doc: dict[str, Any] | None = None) -> Fleet:
+def saved(catalog, patrol: dict[str, Any]) -> Callable[[ApiUser], Fleet]:
+    def save(owner: ApiUser, doc: dict[str, Any] | None = None) -> Fleet:
         return Fleet.from_core(rf.parse_fleet(doc or patrol), catalog, owner=owner.user)
 
     return save

@@ -30,7 +30,7 @@ from rules_core.sample_fleets import sample_fleet
 from rules_core.sim import SimOptions
 from tests.security.conftest import fleet_state, run_state, walk
 
-from .conftest import Api, Player
+from .conftest import Api, ApiUser
 
 pytestmark = pytest.mark.django_db
 
@@ -86,7 +86,7 @@ def _counts() -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("route", sorted(MATRIX))
-def test_api_access_matrix(route: str, make_player: Callable[[str], Player], catalog,
+def test_api_access_matrix(route: str, make_player: Callable[[str], ApiUser], catalog,
                            held_chunks: list[Any]) -> None:
     spec = MATRIX[route]
     owner, other = make_player("owner"), make_player("rival")
@@ -147,7 +147,7 @@ def test_api_access_matrix(route: str, make_player: Callable[[str], Player], cat
         assert Fleet.objects.get(pk=kwargs["fleet_id"]).in_trash
 
 
-def test_a_private_fleet_looks_exactly_like_a_missing_one(make_player: Callable[[str], Player],
+def test_a_private_fleet_looks_exactly_like_a_missing_one(make_player: Callable[[str], ApiUser],
                                                           catalog) -> None:
     owner, other = make_player("owner"), make_player("rival")
     fleet = Fleet.from_core(_doc(), catalog, owner=owner.user)

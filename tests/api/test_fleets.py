@@ -13,7 +13,7 @@ from fleetbuilder.api.models import ApiToken
 from fleetbuilder.catalog import loader
 from fleetbuilder.fleets.models import Fleet
 
-from .conftest import Api, Player
+from .conftest import Api, ApiUser
 
 pytestmark = pytest.mark.django_db
 SUMMARY_KEYS = {"id", "name", "faction", "variant", "game_size", "points", "legal", "version",
@@ -40,7 +40,7 @@ def priced(doc: dict[str, Any]) -> int:
 
 @pytest.mark.parametrize("header", [None, "Bearer", "Bearer vc_unknown", "Bearer nonsense",
                                     "Basic dXNlcjpwYXNz", "Token vc_x"])
-def test_missing_or_invalid_token_is_401(player: Player, saved, header: str | None) -> None:
+def test_missing_or_invalid_token_is_401(player: ApiUser, saved, header: str | None) -> None:
     fleet = saved(player)
     kwargs = {} if header is None else {"HTTP_AUTHORIZATION": header}
     for method, path in (("GET", "/api/v1/fleets"), ("GET", f"/api/v1/fleets/{fleet.pk}"),
@@ -52,19 +52,19 @@ def test_missing_or_invalid_token_is_401(player: Player, saved, header: str | No
     assert Fleet.objects.get(pk=fleet.pk).deleted_at is None
 
 
-def test_a_revoked_token_is_401_at_once(player: Player) -> None:
+def test_a_revoked_token_is_401_at_once(player: ApiUser) -> None:
     assert player.api.get("/api/v1/fleets").status_code == 200
     ApiToken.objects.get(user=player.user).revoke()
     assert player.api.get("/api/v1/fleets").status_code == 401
 
 
-def test_a_deactivated_account_s_token_is_401(player: Player) -> None:
+def test_a_deactivated_account_s_token_is_401(player: ApiUser) -> None:
     player.user.is_active = False
     player.user.save()
     assert player.api.get("/api/v1/fleets").status_code == 401
 
 
-def test_the_session_cookie_is_never_read(player: Player, patrol: dict[str, Any], saved) -> None:
+def test_the_session_cookie_is_never_read(player: ApiUser, patrol: dict[str, Any], saved) -> None:
     """A signed-in browser without a token is nobody to the API: no cross-site request can act
     as the player, so the API needs (and asks for) no CSRF token."""
     saved(player)
@@ -76,11 +76,11 @@ def test_the_session_cookie_is_never_read(player: Player, patrol: dict[str, Any]
     assert Fleet.objects.count() == 1
 
 
-def test_a_token_needs_no_csrf_token(player: Player, patrol: dict[str, Any]) -> None:
+def test_a_token_needs_no_csrf_token(player: ApiUser, patrol: dict[str, Any]) -> None:
     assert player.api.call("POST", "/api/v1/fleets", patrol).status_code == 201  # enforcing CSRF
 
 
-def test_the_token_is_stored_only_as_a_hash(player: Player) -> None:
+def test_the_token_is_stored_only_as_a_hash(player: ApiUser) -> None:
     token = ApiToken.objects.get(user=player.user)
     assert player.token not in (token.digest, token.prefix, token.name)
     assert player.token.startswith(token.prefix) and len(token.prefix) == 8
@@ -92,7 +92,7 @@ def test_the_token_is_stored_only_as_a_hash(player: Player) -> None:
 # --- list, read, create ---------------------------------------------------------------------
 
 
-def test_list_holds_only_your_living_fleets(player: Player, rival: Player, saved) -> None:
+def test_list_holds_only_your_living_fleets(player: ApiUser, rival: ApiUser, saved) -> None:
     mine, trashed = saved(player), saved(player)
     trashed.trash()
     saved(rival)
@@ -102,7 +102,7 @@ def test_list_holds_only_your_living_fleets(player: Player, rival: Player, saved
     assert body[0]["url"] == f"http://testserver/fleets/{mine.pk}/"
 
 
-def test_read_gives_the_file_the_report_and_the_version(player: Player, saved,
+def test_read_gives_the_file_the_report_and_the_version(player: ApiUser, saved,
                                                         patrol: dict[str, Any]) -> None:
     fleet = saved(player)
     body = player.api.get(f"/api/v1/fleets/{fleet.pk}").json()
@@ -114,7 +114,7 @@ def test_read_gives_the_file_the_report_and_the_version(player: Player, saved,
     assert body["points"] == body["report"]["points"] == priced(patrol)
 
 
-def test_create_stores_the_file_as_your_fleet(player: Player,
+def test_create_stores_the_file_as_your_fleet(player: ApiUser,
                                               named_patrol: dict[str, Any]) -> None:
     response = player.api.call("POST", "/api/v1/fleets", named_patrol)
     assert response.status_code == 201
@@ -124,7 +124,7 @@ def test_create_stores_the_file_as_your_fleet(player: Player,
     assert fleet.edition == named_patrol["edition"]  # R-160
 
 
-def test_an_illegal_list_may_be_saved_as_in_the_builder(player: Player,
+def test_an_illegal_list_may_be_saved_as_in_the_builder(player: ApiUser,
                                                         patrol: dict[str, Any]) -> None:
     doc = copy.deepcopy(patrol)
     doc["units"][0]["ship"] = "no-such-ship"
@@ -134,7 +134,7 @@ def test_an_illegal_list_may_be_saved_as_in_the_builder(player: Player,
 
 
 def test_an_unknown_faction_is_refused_with_the_contract_2_problem(
-        player: Player, patrol: dict[str, Any]) -> None:
+        player: ApiUser, patrol: dict[str, Any]) -> None:
     doc = {**patrol, "faction": "no-such-faction"}
     response = player.api.call("POST", "/api/v1/fleets", doc)
     assert response.status_code == 422
@@ -142,7 +142,7 @@ def test_an_unknown_faction_is_refused_with_the_contract_2_problem(
     assert Fleet.objects.count() == 0
 
 
-def test_a_bad_file_stores_nothing(player: Player) -> None:
+def test_a_bad_file_stores_nothing(player: ApiUser) -> None:
     response = player.api.call("POST", "/api/v1/fleets", raw="{not json")
     assert response.status_code == 400
     assert response.json()["problems"][0]["code"] == "format.invalid"
@@ -152,7 +152,7 @@ def test_a_bad_file_stores_nothing(player: Player) -> None:
 # --- ownership -------------------------------------------------------------------------------
 
 
-def test_another_players_fleet_is_404_like_a_missing_one(player: Player, rival: Player,
+def test_another_players_fleet_is_404_like_a_missing_one(player: ApiUser, rival: ApiUser,
                                                          saved, patrol: dict[str, Any]) -> None:
     theirs = saved(rival)
     before = (theirs.document, theirs.version)
@@ -173,7 +173,7 @@ def _renamed(doc: dict[str, Any], name: str) -> dict[str, Any]:
     return {**doc, "name": name}
 
 
-def test_update_replaces_the_list_and_bumps_the_version(player: Player, saved,
+def test_update_replaces_the_list_and_bumps_the_version(player: ApiUser, saved,
                                                         named_patrol: dict[str, Any]) -> None:
     patrol = named_patrol
     fleet = saved(player)
@@ -188,7 +188,7 @@ def test_update_replaces_the_list_and_bumps_the_version(player: Player, saved,
     assert body["points"] == fleet.points == priced(doc) < priced(patrol)
 
 
-def test_a_stale_version_is_409_and_nothing_is_applied(player: Player, saved,
+def test_a_stale_version_is_409_and_nothing_is_applied(player: ApiUser, saved,
                                                        patrol: dict[str, Any]) -> None:
     fleet = saved(player)
     # The builder changes it meanwhile (version 1 → 2).
@@ -203,7 +203,7 @@ def test_a_stale_version_is_409_and_nothing_is_applied(player: Player, saved,
     assert ok.status_code == 200 and ok.json()["version"] == 3
 
 
-def test_update_needs_the_version(player: Player, saved, patrol: dict[str, Any]) -> None:
+def test_update_needs_the_version(player: ApiUser, saved, patrol: dict[str, Any]) -> None:
     fleet = saved(player)
     for query in ("", "?version=", "?version=two"):
         response = player.api.call("PUT", f"/api/v1/fleets/{fleet.pk}{query}", patrol)
@@ -211,7 +211,7 @@ def test_update_needs_the_version(player: Player, saved, patrol: dict[str, Any])
         assert response.json()["errors"][0]["path"] == "version"
 
 
-def test_update_refuses_a_bad_file_with_its_path(player: Player, saved,
+def test_update_refuses_a_bad_file_with_its_path(player: ApiUser, saved,
                                                  patrol: dict[str, Any]) -> None:
     fleet = saved(player)
     doc = copy.deepcopy(patrol)
@@ -226,7 +226,7 @@ def test_update_refuses_a_bad_file_with_its_path(player: Player, saved,
 # --- delete to the trash ---------------------------------------------------------------------
 
 
-def test_delete_moves_the_fleet_to_the_trash(player: Player, saved: Callable[..., Fleet]
+def test_delete_moves_the_fleet_to_the_trash(player: ApiUser, saved: Callable[..., Fleet]
                                              ) -> None:
     fleet = saved(player)
     response = player.api.call("DELETE", f"/api/v1/fleets/{fleet.pk}")

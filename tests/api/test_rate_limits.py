@@ -10,7 +10,7 @@ from django.test import Client
 
 from fleetbuilder import ratelimit
 
-from .conftest import Api, Player
+from .conftest import Api, ApiUser
 
 pytestmark = pytest.mark.django_db
 LIMITS = {"cards": 3, "simulator": 2, "import": 3, "sharecode": 4}
@@ -35,7 +35,7 @@ def test_validate_counts_against_the_import_limit_per_client(patrol: dict[str, A
     assert two.call("POST", "/api/v1/fleet-files/validate", patrol).status_code == 200
 
 
-def test_a_token_counts_the_player_not_the_address(player: Player, rival: Player,
+def test_a_token_counts_the_player_not_the_address(player: ApiUser, rival: ApiUser,
                                                    patrol: dict[str, Any]) -> None:
     for _ in range(LIMITS["import"]):
         assert player.api.call("POST", "/api/v1/fleets", patrol).status_code == 201
@@ -44,7 +44,7 @@ def test_a_token_counts_the_player_not_the_address(player: Player, rival: Player
     assert rival.api.call("POST", "/api/v1/fleets", patrol).status_code == 201
 
 
-def test_the_api_and_the_pages_share_one_count(player: Player, held_chunks: list[Any]) -> None:
+def test_the_api_and_the_pages_share_one_count(player: ApiUser, held_chunks: list[Any]) -> None:
     browser = Client()
     browser.force_login(player.user)
     body = {"a": {"sample": {"faction": "imperial-navy", "size": "patrol"}},

@@ -12,18 +12,18 @@ import pytest
 from fleetbuilder.catalog import editions
 from fleetbuilder.simulator.models import Matchup
 
-from .conftest import Player
+from .conftest import ApiUser
 
 pytestmark = pytest.mark.django_db
 ORKS = {"sample": {"faction": "orks", "size": "patrol"}}
 
 
-def _start(player: Player, a: dict[str, Any]) -> Any:
+def _start(player: ApiUser, a: dict[str, Any]) -> Any:
     return player.api.call("POST", "/api/v1/runs",
                            {"a": a, "b": ORKS, "battles": 1, "seed": 7, "terrain": "none"})
 
 
-def test_a_file_plays_its_own_edition(player: Player, patrol: dict[str, Any]) -> None:
+def test_a_file_plays_its_own_edition(player: ApiUser, patrol: dict[str, Any]) -> None:
     response = _start(player, {"file": {**patrol, "edition": 1}})
     assert response.status_code == 201, response.content
     run = Matchup.objects.get()
@@ -33,7 +33,7 @@ def test_a_file_plays_its_own_edition(player: Player, patrol: dict[str, Any]) ->
 
 
 def test_a_file_naming_no_edition_is_read_under_the_first_with_a_note(
-        player: Player, patrol: dict[str, Any]) -> None:
+        player: ApiUser, patrol: dict[str, Any]) -> None:
     unnamed = {k: v for k, v in patrol.items() if k != "edition"}
     response = _start(player, {"file": unnamed})
     assert response.status_code == 201, response.content
@@ -44,7 +44,7 @@ def test_a_file_naming_no_edition_is_read_under_the_first_with_a_note(
                            f"{first.title}")
 
 
-def test_a_file_naming_an_unknown_edition_is_refused(player: Player,
+def test_a_file_naming_an_unknown_edition_is_refused(player: ApiUser,
                                                      patrol: dict[str, Any]) -> None:
     unknown = max(editions.numbers()) + 1
     response = _start(player, {"file": {**patrol, "edition": unknown}})

@@ -10,7 +10,7 @@ from django.test import Client
 
 from fleetbuilder.simulator.models import Matchup
 
-from .conftest import Api, Player
+from .conftest import Api, ApiUser
 
 pytestmark = pytest.mark.django_db
 ORKS = {"sample": {"faction": "orks", "size": "patrol"}}
@@ -19,13 +19,13 @@ CONTRACT_3 = {"battles", "seed", "a_wins", "b_wins", "draws", "a_win_rate", "a_w
               "a_vp_mean", "b_vp_mean", "rounds_mean", "ships"}
 
 
-def _start(player: Player, **body: Any) -> Any:
+def _start(player: ApiUser, **body: Any) -> Any:
     return player.api.call("POST", "/api/v1/runs",
                            {"a": NAVY, "b": ORKS, "battles": 6, "seed": 11, "terrain": "none",
                             **body})
 
 
-def test_a_run_is_played_and_reads_as_simulate_json(player: Player, anonymous: Api) -> None:
+def test_a_run_is_played_and_reads_as_simulate_json(player: ApiUser, anonymous: Api) -> None:
     response = _start(player)  # the tests play tasks in-process: it is done at once
     assert response.status_code == 201, response.content
     body = response.json()
@@ -47,7 +47,7 @@ def test_a_run_is_played_and_reads_as_simulate_json(player: Player, anonymous: A
         {k: v for k, v in page.items() if k != "run"}
 
 
-def test_progress_while_queued(player: Player, held_chunks: list[Any]) -> None:
+def test_progress_while_queued(player: ApiUser, held_chunks: list[Any]) -> None:
     body = _start(player).json()
     assert body["battles"] == 0
     assert body["run"]["status"] == "queued" and body["run"]["battles_done"] == 0
@@ -55,7 +55,7 @@ def test_progress_while_queued(player: Player, held_chunks: list[Any]) -> None:
     assert len(held_chunks) == 1
 
 
-def test_sides_from_your_fleet_a_share_code_and_a_file(player: Player, saved, patrol,
+def test_sides_from_your_fleet_a_share_code_and_a_file(player: ApiUser, saved, patrol,
                                                        anonymous: Api,
                                                        held_chunks: list[Any]) -> None:
     fleet = saved(player)
@@ -67,7 +67,7 @@ def test_sides_from_your_fleet_a_share_code_and_a_file(player: Player, saved, pa
     assert kinds == [("fleet", "shared"), ("file", "sample")]
 
 
-def test_another_players_fleet_is_not_a_side(player: Player, rival: Player, saved) -> None:
+def test_another_players_fleet_is_not_a_side(player: ApiUser, rival: ApiUser, saved) -> None:
     saved(player)
     theirs = saved(rival)
     response = _start(player, a={"fleet": theirs.pk})
@@ -87,7 +87,7 @@ def test_another_players_fleet_is_not_a_side(player: Player, rival: Player, save
     ({"b": {"share": "v1.AAAA"}}, "b.share"),
     ({"a": {"file": {"format": "void-command-fleet", "version": 1}}}, "a.file.faction"),
 ])
-def test_bad_input_is_a_400_with_the_json_path(player: Player, body: dict[str, Any],
+def test_bad_input_is_a_400_with_the_json_path(player: ApiUser, body: dict[str, Any],
                                                path: str) -> None:
     response = _start(player, **body)
     assert response.status_code == 400, response.content
@@ -97,7 +97,7 @@ def test_bad_input_is_a_400_with_the_json_path(player: Player, body: dict[str, A
     assert Matchup.objects.count() == 0
 
 
-def test_your_runs_at_once_limit_is_429(player: Player, settings, held_chunks: list[Any]) -> None:
+def test_your_runs_at_once_limit_is_429(player: ApiUser, settings, held_chunks: list[Any]) -> None:
     settings.SIM_MAX_ACTIVE_PER_OWNER = 1
     assert _start(player).status_code == 201
     refused = _start(player)
@@ -106,7 +106,7 @@ def test_your_runs_at_once_limit_is_429(player: Player, settings, held_chunks: l
     assert Matchup.objects.count() == 1
 
 
-def test_a_full_queue_is_503(player: Player, settings, held_chunks: list[Any]) -> None:
+def test_a_full_queue_is_503(player: ApiUser, settings, held_chunks: list[Any]) -> None:
     settings.SIM_MAX_QUEUED_BATTLES = 5
     settings.SIM_SMALL_SECONDS = 0  # small runs pass the cap, bounded by budgets (R-98)
     refused = _start(player)
@@ -119,7 +119,7 @@ def test_starting_needs_a_token(anonymous: Api) -> None:
     assert response.status_code == 401
 
 
-def test_list_and_cancel_are_yours_only(player: Player, rival: Player,
+def test_list_and_cancel_are_yours_only(player: ApiUser, rival: ApiUser,
                                         held_chunks: list[Any]) -> None:
     run_id = _start(player).json()["run"]["id"]
     assert [r["id"] for r in player.api.get("/api/v1/runs").json()] == [run_id]

@@ -29,7 +29,7 @@ PASSWORD = "a long password for tests 9"
 # --- browsers -------------------------------------------------------------------------------
 
 
-class Browser(Client):
+class CsrfClient(Client):
     """A test client that checks CSRF as production does, and posts with its own valid token
     (the one a page would have given it) unless told ``token=False``."""
 
@@ -53,12 +53,12 @@ class Browser(Client):
 
 
 @pytest.fixture
-def make_account(db) -> Callable[[str], Browser]:
+def make_account(db) -> Callable[[str], CsrfClient]:
     """A signed-in browser of a new account named ``username``."""
 
-    def make(username: str) -> Browser:
+    def make(username: str) -> CsrfClient:
         user = get_user_model().objects.create_user(username, password=PASSWORD)
-        browser = Browser()
+        browser = CsrfClient()
         browser.force_login(user)
         browser.user = user  # type: ignore[attr-defined]
         return browser
@@ -67,18 +67,18 @@ def make_account(db) -> Callable[[str], Browser]:
 
 
 @pytest.fixture
-def owner(make_account: Callable[[str], Browser]) -> Browser:
+def owner(make_account: Callable[[str], CsrfClient]) -> CsrfClient:
     return make_account("owner")
 
 
 @pytest.fixture
-def other(make_account: Callable[[str], Browser]) -> Browser:
+def other(make_account: Callable[[str], CsrfClient]) -> CsrfClient:
     return make_account("rival")
 
 
 @pytest.fixture
-def anonymous(db) -> Browser:
-    return Browser()
+def anonymous(db) -> CsrfClient:
+    return CsrfClient()
 
 
 # --- things to attack -----------------------------------------------------------------------
@@ -99,7 +99,7 @@ def make_fleet(catalog: Any) -> Callable[..., Fleet]:
     """Save ``doc`` (default: the small sample) as a fleet of ``browser``: of its account if it
     is signed in, else of its session's owner token (made here, as the builder would)."""
 
-    def make(browser: Browser, doc: rf.Fleet | None = None, *, shared: bool = False,
+    def make(browser: CsrfClient, doc: rf.Fleet | None = None, *, shared: bool = False,
              trashed: bool = False) -> Fleet:
         user = getattr(browser, "user", None)
         token = ""
@@ -131,7 +131,7 @@ def fleet_state(fleet: Fleet) -> tuple[Any, ...]:
 def make_run(catalog: Any, held_chunks: list[tuple[int, int]]) -> Callable[..., Matchup]:
     """A queued (never played: its chunks are held) 4-battle run of two sample fleets."""
 
-    def make(browser: Browser, doc: rf.Fleet | None = None) -> Matchup:
+    def make(browser: CsrfClient, doc: rf.Fleet | None = None) -> Matchup:
         user = getattr(browser, "user", None)
         token = ""
         if user is None:

@@ -34,7 +34,7 @@ from fleetbuilder.simulator.models import Matchup
 from rules_core import fleet as rf
 from rules_core import sharecode
 
-from .conftest import Browser, Route, fleet_state, run_state, walk
+from .conftest import CsrfClient, Route, fleet_state, run_state, walk
 
 pytestmark = pytest.mark.django_db
 
@@ -184,7 +184,7 @@ class Target:
     run: Matchup | None = None
 
 
-def _target(spec: Spec, route: Route, owner: Browser, make_fleet: Callable[..., Fleet],
+def _target(spec: Spec, route: Route, owner: CsrfClient, make_fleet: Callable[..., Fleet],
             make_run: Callable[..., Matchup]) -> Target:
     doc = _matrix_fleet()
     if spec.obj in ("fleet", "trashed", "share"):
@@ -219,7 +219,7 @@ def _target(spec: Spec, route: Route, owner: Browser, make_fleet: Callable[..., 
     raise AssertionError(f"unknown object kind {spec.obj}")
 
 
-def _finished_print(owner: Browser, doc: rf.Fleet) -> Any:
+def _finished_print(owner: CsrfClient, doc: rf.Fleet) -> Any:
     """A finished big print of ``owner``'s, its PDF in the shared cache."""
     import secrets as _secrets
 
@@ -242,7 +242,7 @@ def _finished_print(owner: Browser, doc: rf.Fleet) -> Any:
     return job
 
 
-def _finished_pack(owner: Browser, doc: rf.Fleet) -> Any:
+def _finished_pack(owner: CsrfClient, doc: rf.Fleet) -> Any:
     """A finished battle pack of ``owner``'s, its PDF in the shared cache."""
     import secrets as _secrets
 
@@ -270,7 +270,7 @@ def _pack_state(pack: Any) -> tuple[Any, ...]:
     return (pack.status, pack.owner_id, pack.session_key, pack.fleet_a, pack.cache_key)
 
 
-def _queued_analysis(owner: Browser, doc: rf.Fleet) -> Analysis:
+def _queued_analysis(owner: CsrfClient, doc: rf.Fleet) -> Analysis:
     """A queued (never played) 2-battle analysis of ``owner``'s."""
     from fleetbuilder.analysis.models import variant_records
     from fleetbuilder.catalog import loader
@@ -320,7 +320,7 @@ def _counts() -> tuple[int, int, int, int]:
             BattlePack.objects.count())
 
 
-def _owns(browser: Browser, obj: Fleet | Matchup | Analysis | BattlePack) -> bool:
+def _owns(browser: CsrfClient, obj: Fleet | Matchup | Analysis | BattlePack) -> bool:
     user = getattr(browser, "user", None)
     if user is not None:
         return obj.owner_id == user.pk
@@ -331,7 +331,7 @@ def _newest(model: type[Fleet] | type[Matchup] | type[Analysis] | type[BattlePac
     return model.objects.order_by("-pk").first()
 
 
-def _check(role: str, who: Browser, method: str, url: str, rule: str | None,
+def _check(role: str, who: CsrfClient, method: str, url: str, rule: str | None,
            target: Target) -> None:
     before_state, before_counts = target.state(), _counts()
     data = _payload(target) if method == "POST" else None
@@ -379,14 +379,14 @@ def _cases() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("name", "owner_kind"), _cases())
-def test_access_matrix(name: str, owner_kind: str, make_account: Callable[[str], Browser],
+def test_access_matrix(name: str, owner_kind: str, make_account: Callable[[str], CsrfClient],
                        make_fleet: Callable[..., Fleet], make_run: Callable[..., Matchup]
                        ) -> None:
     route = next(r for r in walk() if r.name == name)
     spec = MATRIX[name]
-    owner = make_account("owner") if owner_kind == "account" else Browser()
+    owner = make_account("owner") if owner_kind == "account" else CsrfClient()
     other = make_account("rival")
-    anonymous = Browser()
+    anonymous = CsrfClient()
     make_fleet(other, _matrix_fleet())  # the others are players with fleets of their own
     make_fleet(anonymous, _matrix_fleet())
     target = _target(spec, route, owner, make_fleet, make_run)
@@ -407,8 +407,8 @@ def _without_tokens(html: str) -> str:
 
 @pytest.mark.parametrize("path", ["/fleets/{pk}/", "/fleets/{pk}/share/",
                                   "/fleets/{pk}/export.json", "/cards/fleet/{pk}/print/"])
-def test_a_private_fleet_looks_exactly_like_a_missing_one(path: str, owner: Browser,
-                                                          other: Browser,
+def test_a_private_fleet_looks_exactly_like_a_missing_one(path: str, owner: CsrfClient,
+                                                          other: CsrfClient,
                                                           make_fleet: Callable[..., Fleet]
                                                           ) -> None:
     fleet = make_fleet(owner, _matrix_fleet())
@@ -418,8 +418,8 @@ def test_a_private_fleet_looks_exactly_like_a_missing_one(path: str, owner: Brow
     assert _without_tokens(private.content.decode()) == _without_tokens(missing.content.decode())
 
 
-def test_a_trashed_or_turned_off_share_is_404_for_everyone(owner: Browser, other: Browser,
-                                                           anonymous: Browser,
+def test_a_trashed_or_turned_off_share_is_404_for_everyone(owner: CsrfClient, other: CsrfClient,
+                                                           anonymous: CsrfClient,
                                                            make_fleet: Callable[..., Fleet]
                                                            ) -> None:
     off = make_fleet(owner, _matrix_fleet(), shared=True)
@@ -434,7 +434,7 @@ def test_a_trashed_or_turned_off_share_is_404_for_everyone(owner: Browser, other
         assert _counts() == before
 
 
-def test_the_simulator_form_offers_only_your_own_fleets(owner: Browser, other: Browser,
+def test_the_simulator_form_offers_only_your_own_fleets(owner: CsrfClient, other: CsrfClient,
                                                         make_fleet: Callable[..., Fleet],
                                                         held_chunks: list[Any]) -> None:
     """A fleet id in the form (a side, or ?a=) never reaches someone else's private fleet."""
@@ -455,7 +455,7 @@ def test_the_simulator_form_offers_only_your_own_fleets(owner: Browser, other: B
     assert sample_fleet  # the B side is a sample: only A's id is at stake
 
 
-def test_the_admin_refuses_players_and_visitors(owner: Browser, anonymous: Browser,
+def test_the_admin_refuses_players_and_visitors(owner: CsrfClient, anonymous: CsrfClient,
                                                 make_fleet: Callable[..., Fleet],
                                                 make_run: Callable[..., Matchup]) -> None:
     fleet = make_fleet(owner, _matrix_fleet())
@@ -472,7 +472,7 @@ def test_the_admin_refuses_players_and_visitors(owner: Browser, anonymous: Brows
                 assert fleet_state(fleet) == before
 
 
-def test_a_forged_reset_token_sets_no_password(owner: Browser, anonymous: Browser) -> None:
+def test_a_forged_reset_token_sets_no_password(owner: CsrfClient, anonymous: CsrfClient) -> None:
     from django.utils.encoding import force_bytes
     from django.utils.http import urlsafe_base64_encode
 
@@ -488,8 +488,8 @@ def test_a_forged_reset_token_sets_no_password(owner: Browser, anonymous: Browse
     assert user.check_password("a long password for tests 9")
 
 
-def test_lists_and_bulk_actions_hold_only_your_own(owner: Browser, other: Browser,
-                                                   anonymous: Browser,
+def test_lists_and_bulk_actions_hold_only_your_own(owner: CsrfClient, other: CsrfClient,
+                                                   anonymous: CsrfClient,
                                                    make_fleet: Callable[..., Fleet],
                                                    make_run: Callable[..., Matchup]) -> None:
     """The URLs without an id act on "your" fleets: never on anyone else's."""

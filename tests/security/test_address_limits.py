@@ -21,7 +21,7 @@ from fleetbuilder.simulator.models import Matchup
 from fleetbuilder.simulator.replay import STILL_SHIPS_PER_PAGE
 from rules_core.sim import SimOptions
 
-from .conftest import PASSWORD, Browser
+from .conftest import PASSWORD, CsrfClient
 
 ADDRESS = "203.0.113.9"
 
@@ -119,7 +119,7 @@ def test_a_replay_of_big_fleets_counts_as_more_than_one(big_run: Matchup, settin
     # minute's window, and the second would then count in a new one.
     settings.RATE_LIMIT_WINDOWS = {**getattr(settings, "RATE_LIMIT_WINDOWS", {}), "replay": 3600}
     assert big_run.replay_cost == 5
-    client = Browser(REMOTE_ADDR=ADDRESS)
+    client = CsrfClient(REMOTE_ADDR=ADDRESS)
     first = client.get(f"/simulator/m/{big_run.public_id}/battles/1/")
     assert first.status_code == 200
     second = client.get(f"/simulator/m/{big_run.public_id}/battles/2/")
@@ -141,7 +141,7 @@ def test_a_replay_of_big_fleets_counts_as_more_than_one(big_run: Matchup, settin
 def test_the_replay_limit_counts_by_address_too(make_run: Callable[..., Matchup], db,
                                                settings) -> None:
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "replay": 1}
-    owner = Browser()
+    owner = CsrfClient()
     run = make_run(owner)
     statuses = [signed_in(f"watcher{n}").get(
         f"/simulator/m/{run.public_id}/battles/{n + 1}/").status_code for n in range(3)]

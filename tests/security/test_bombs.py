@@ -22,7 +22,7 @@ from fleetbuilder.simulator.models import Matchup
 from rules_core import fleet as rf
 from tests.support.timing import bound
 
-from .conftest import Browser, small_fleet
+from .conftest import CsrfClient, small_fleet
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +45,7 @@ def nothing_stored() -> Iterator[None]:
     assert took < bound(FAST), f"took {took:.1f} s"
 
 
-def upload(browser: Browser, name: str, data: bytes) -> Any:
+def upload(browser: CsrfClient, name: str, data: bytes) -> Any:
     return browser.send("POST", "/fleets/import/", {
         "file": SimpleUploadedFile(name, data, content_type="application/octet-stream")})
 
@@ -67,7 +67,7 @@ def shows_error(response: Any, *words: str) -> None:
 # --- zips -----------------------------------------------------------------------------------
 
 
-def test_a_zip_bomb_is_refused_before_it_unpacks(anonymous: Browser) -> None:
+def test_a_zip_bomb_is_refused_before_it_unpacks(anonymous: CsrfClient) -> None:
     bomb = zipped({"fleet.json": b" " * (64 * 1024 * 1024)})  # 64 MB of spaces
     assert len(bomb) < 256 * 1024
     with nothing_stored():
@@ -76,7 +76,7 @@ def test_a_zip_bomb_is_refused_before_it_unpacks(anonymous: Browser) -> None:
     shows_error(response, "fleet.json", "unpacked")
 
 
-def test_a_zip_that_lies_about_its_size_is_refused(anonymous: Browser) -> None:
+def test_a_zip_that_lies_about_its_size_is_refused(anonymous: CsrfClient) -> None:
     """The headers say 100 bytes; the data inflates to 32 MB. Reading stops at the limit."""
     data = bytearray(zipped({"fleet.json": b"{" + b" " * (32 * 1024 * 1024)}))
     for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
@@ -88,7 +88,7 @@ def test_a_zip_that_lies_about_its_size_is_refused(anonymous: Browser) -> None:
     shows_error(response, "fleet.json")
 
 
-def test_a_zip_of_many_files_is_refused(anonymous: Browser) -> None:
+def test_a_zip_of_many_files_is_refused(anonymous: CsrfClient) -> None:
     many = zipped({f"f{i}.json": b"{}" for i in range(2000)})
     with nothing_stored():
         response = upload(anonymous, "backup.zip", many)
@@ -100,7 +100,7 @@ def test_a_zip_of_many_files_is_refused(anonymous: Browser) -> None:
     shows_error(response, "101")
 
 
-def test_a_zip_inside_a_zip_is_not_unpacked(anonymous: Browser, catalog: Any) -> None:
+def test_a_zip_inside_a_zip_is_not_unpacked(anonymous: CsrfClient, catalog: Any) -> None:
     inner = zipped({"fleet.json": rf.dump_fleet_json(small_fleet(catalog)).encode()})
     with nothing_stored():
         response = upload(anonymous, "backup.zip", zipped({"inner.zip": inner}))
@@ -108,7 +108,7 @@ def test_a_zip_inside_a_zip_is_not_unpacked(anonymous: Browser, catalog: Any) ->
     shows_error(response, "inner.zip")
 
 
-def test_a_10_mb_upload_is_refused_at_once(anonymous: Browser) -> None:
+def test_a_10_mb_upload_is_refused_at_once(anonymous: CsrfClient) -> None:
     with nothing_stored():
         response = upload(anonymous, "fleet.json", b"{" + b" " * (10 * 1024 * 1024))
     assert response.status_code == 413
@@ -139,7 +139,7 @@ JSON_BOMBS = {
 
 
 @pytest.mark.parametrize("bomb", sorted(JSON_BOMBS))
-def test_a_json_bomb_is_a_clear_400(bomb: str, anonymous: Browser) -> None:
+def test_a_json_bomb_is_a_clear_400(bomb: str, anonymous: CsrfClient) -> None:
     text = JSON_BOMBS[bomb]
     assert len(text) < 256 * 1024
     for data in ({"text": text},
@@ -151,7 +151,7 @@ def test_a_json_bomb_is_a_clear_400(bomb: str, anonymous: Browser) -> None:
 
 
 @pytest.mark.parametrize("field", ["save", "save_all"])
-def test_a_json_bomb_sent_back_to_save_stores_nothing(field: str, anonymous: Browser) -> None:
+def test_a_json_bomb_sent_back_to_save_stores_nothing(field: str, anonymous: CsrfClient) -> None:
     """The checked fleet travels back in the form to be saved: it is read again, as hostile."""
     for text in ("[" * 100_000 + "]" * 100_000, JSON_BOMBS["a 200,000-digit number"]):
         with nothing_stored():
@@ -165,7 +165,7 @@ def deflate_bomb_code(size: int = 4 * 1024 * 1024) -> str:
     return "v1." + base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def test_a_share_code_that_inflates_past_its_cap_is_refused(anonymous: Browser) -> None:
+def test_a_share_code_that_inflates_past_its_cap_is_refused(anonymous: CsrfClient) -> None:
     code = deflate_bomb_code()
     assert len(code) < 6000
     for url in (f"/fleets/code/{code}/", f"/fleets/code/{code}/cards/",
@@ -184,7 +184,7 @@ def test_a_share_code_that_inflates_past_its_cap_is_refused(anonymous: Browser) 
     assert response.status_code == 400
 
 
-def test_a_pasted_text_past_the_limit_is_refused(anonymous: Browser) -> None:
+def test_a_pasted_text_past_the_limit_is_refused(anonymous: CsrfClient) -> None:
     with nothing_stored():
         response = anonymous.send("POST", "/fleets/import/",
                                   {"text": json.dumps({"notes": "x" * 300_000})})

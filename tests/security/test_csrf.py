@@ -12,7 +12,7 @@ from django.test import override_settings
 
 from fleetbuilder.fleets.models import Fleet
 
-from .conftest import Browser, Route, fleet_state, walk
+from .conftest import CsrfClient, Route, fleet_state, walk
 
 pytestmark = pytest.mark.django_db
 
@@ -50,9 +50,9 @@ def test_the_dummy_arguments_cover_every_url() -> None:
 
 @pytest.mark.parametrize("signed_in", [False, True], ids=["anonymous", "signed-in"])
 def test_every_post_without_a_token_is_403(signed_in: bool, make_account: Callable[[str],
-                                                                                   Browser],
+                                                                                   CsrfClient],
                                            make_fleet: Callable[..., Fleet]) -> None:
-    browser = make_account("player") if signed_in else Browser()
+    browser = make_account("player") if signed_in else CsrfClient()
     fleet = make_fleet(browser, shared=True)  # pk 1 may not be it: the token fails first anyway
     browser.csrf_token()  # the browser holds a CSRF cookie, as after any page: the form lacks it
     before = fleet_state(fleet)
@@ -71,7 +71,7 @@ def test_every_post_without_a_token_is_403(signed_in: bool, make_account: Callab
 
 
 def test_a_token_of_another_browser_or_a_made_up_one_is_refused(
-        owner: Browser, anonymous: Browser, make_fleet: Callable[..., Fleet]) -> None:
+        owner: CsrfClient, anonymous: CsrfClient, make_fleet: Callable[..., Fleet]) -> None:
     fleet = make_fleet(owner)
     before = fleet_state(fleet)
     url = f"/fleets/{fleet.pk}/rename-fleet/"
@@ -85,7 +85,7 @@ def test_a_token_of_another_browser_or_a_made_up_one_is_refused(
     assert fleet_state(fleet) == before
 
 
-def test_the_header_htmx_sends_is_accepted(owner: Browser, make_fleet: Callable[..., Fleet]
+def test_the_header_htmx_sends_is_accepted(owner: CsrfClient, make_fleet: Callable[..., Fleet]
                                            ) -> None:
     """The control: the token in X-CSRFToken (as base.html's hx-headers sends it) works."""
     fleet = make_fleet(owner)
@@ -97,7 +97,7 @@ def test_the_header_htmx_sends_is_accepted(owner: Browser, make_fleet: Callable[
 
 @override_settings(SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"))
 def test_over_https_a_post_from_another_site_is_refused_even_with_a_token(
-        owner: Browser, make_fleet: Callable[..., Fleet]) -> None:
+        owner: CsrfClient, make_fleet: Callable[..., Fleet]) -> None:
     fleet = make_fleet(owner)
     before = fleet_state(fleet)
     url = f"/fleets/{fleet.pk}/rename-fleet/"

@@ -46,7 +46,7 @@ from rules_core import sharecode
 from rules_core.validator import catalog_index
 from tests.events.test_events import legal_fleet
 
-from .conftest import Browser, walk
+from .conftest import CsrfClient, walk
 
 pytestmark = pytest.mark.django_db
 
@@ -116,7 +116,7 @@ def may_see(role: str, secret: Secret, phase: Phase, show_factions: bool) -> tup
 @dataclass
 class Cast:
     event: Event
-    browsers: dict[str, Browser]
+    browsers: dict[str, CsrfClient]
     tokens: dict[str, str]  # each signed-in role's API token
     fleets: dict[str, Fleet]  # each signed-in role's own saved fleet
     entries: dict[str, Entry]  # the participants'
@@ -141,11 +141,11 @@ def _times(phase: Phase) -> dict[str, datetime]:
             "starts_at": now + timedelta(hours=1)}
 
 
-def _cast(phase: Phase, show_factions: bool, make_account: Callable[[str], Browser]) -> Cast:
+def _cast(phase: Phase, show_factions: bool, make_account: Callable[[str], CsrfClient]) -> Cast:
     catalog = editions.catalog_for(7)
     names = catalog_index(catalog)
     browsers = {role: make_account(role) for role in ROLES if role != VISITOR}
-    browsers[VISITOR] = Browser()
+    browsers[VISITOR] = CsrfClient()
     users = {role: b.user for role, b in browsers.items() if role != VISITOR}  # type: ignore[attr-defined]
     fleets = {role: legal_fleet(users[role], faction=faction, name=name)
               for role, (faction, name) in OWN_FLEETS.items()}
@@ -546,7 +546,7 @@ def _no_rate_limits(settings) -> None:
                                                               "factions-shown"])
 @pytest.mark.parametrize("phase", list(Phase), ids=[p.value for p in Phase])
 def test_nothing_of_a_hidden_list_leaks(phase: Phase, show_factions: bool, catalog: Any,
-                                        make_account: Callable[[str], Browser]) -> None:
+                                        make_account: Callable[[str], CsrfClient]) -> None:
     cast = _cast(phase, show_factions, make_account)
     routed = {r.name.removeprefix("events:") for r in walk() if r.name.startswith("events:")}
     run = Walk(cast, phase)

@@ -21,7 +21,7 @@ from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.simulator.models import Matchup
 from rules_core import sharecode
 
-from .conftest import PASSWORD, Browser, walk
+from .conftest import PASSWORD, CsrfClient, walk
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ NOT_PAGES = {"ops:healthz": "JSON for a load balancer", "fleets:export_all": "a 
 # /api/v1/ answers JSON (tests/api checks its headers); its docs page, /api/docs, is a page here.
 
 
-def _pages(owner: Browser, fleet: Fleet, run: Matchup) -> list[str]:
+def _pages(owner: CsrfClient, fleet: Fleet, run: Matchup) -> list[str]:
     urls = [f"/{r.route}" for r in walk() if not r.params and not r.route.startswith("admin/")
             and not r.route.startswith("api/v1/") and r.name not in NOT_PAGES]
     code = sharecode.encode(fleet.to_core())
@@ -47,7 +47,7 @@ def _pages(owner: Browser, fleet: Fleet, run: Matchup) -> list[str]:
     return urls
 
 
-def test_every_html_page_has_the_security_headers(owner: Browser,
+def test_every_html_page_has_the_security_headers(owner: CsrfClient,
                                                   make_fleet: Callable[..., Fleet],
                                                   make_run: Callable[..., Matchup]) -> None:
     fleet = make_fleet(owner, shared=True)
@@ -69,7 +69,7 @@ def test_every_html_page_has_the_security_headers(owner: Browser,
     assert len(checked) > 20
 
 
-def test_files_and_refusals_carry_nosniff_and_deny(owner: Browser, anonymous: Browser,
+def test_files_and_refusals_carry_nosniff_and_deny(owner: CsrfClient, anonymous: CsrfClient,
                                                    make_fleet: Callable[..., Fleet]) -> None:
     fleet = make_fleet(owner, shared=True)
     answers = [owner.get(f"/fleets/{fleet.pk}/export.json"),
@@ -89,14 +89,14 @@ def _cookies(response: Any) -> dict[str, Any]:
     return {name: morsel for name, morsel in response.cookies.items() if morsel.value}
 
 
-def _log_in(browser: Browser, make_account: Callable[[str], Browser]) -> Any:
+def _log_in(browser: CsrfClient, make_account: Callable[[str], CsrfClient]) -> Any:
     make_account("player")
     return browser.send("POST", "/accounts/login/", {"username": "player",
                                                      "password": PASSWORD})
 
 
-def test_cookies_are_httponly_and_samesite_lax(anonymous: Browser,
-                                               make_account: Callable[[str], Browser]
+def test_cookies_are_httponly_and_samesite_lax(anonymous: CsrfClient,
+                                               make_account: Callable[[str], CsrfClient]
                                                ) -> None:
     response = _log_in(anonymous, make_account)
     assert response.status_code == 302
@@ -143,8 +143,8 @@ def https_settings() -> dict[str, Any]:
 
 
 def test_with_https_cookies_are_secure_and_hsts_is_sent(https_settings: dict[str, Any],
-                                                        anonymous: Browser,
-                                                        make_account: Callable[[str], Browser]
+                                                        anonymous: CsrfClient,
+                                                        make_account: Callable[[str], CsrfClient]
                                                         ) -> None:
     assert https_settings["SECURE_HSTS_SECONDS"] >= 365 * 24 * 60 * 60
     with override_settings(**https_settings):

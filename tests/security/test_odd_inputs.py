@@ -11,7 +11,7 @@ import pytest
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.simulator.models import Matchup
 
-from .conftest import Browser, fleet_state
+from .conftest import CsrfClient, fleet_state
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def _no_rate_limits(settings) -> None:
         settings.RATE_LIMITS = {scope: 0 for scope in settings.RATE_LIMITS}
 
 
-def test_ids_past_a_database_integer_are_404(owner: Browser,
+def test_ids_past_a_database_integer_are_404(owner: CsrfClient,
                                              make_fleet: Callable[..., Fleet]) -> None:
     fleet = make_fleet(owner)
     for pk in (HUGE, BIG, str(2**31)):
@@ -46,7 +46,7 @@ def test_ids_past_a_database_integer_are_404(owner: Browser,
     assert fleet_state(fleet) == before
 
 
-def test_odd_queries_are_never_a_500(owner: Browser, make_fleet: Callable[..., Fleet],
+def test_odd_queries_are_never_a_500(owner: CsrfClient, make_fleet: Callable[..., Fleet],
                                      make_run: Callable[..., Matchup]) -> None:
     fleet = make_fleet(owner, shared=True)
     run = make_run(owner)
@@ -78,7 +78,7 @@ def test_odd_queries_are_never_a_500(owner: Browser, make_fleet: Callable[..., F
 @pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/",
                                     "/\\evil.example/", "javascript:alert(1)",
                                     "https:evil.example"])
-def test_no_redirect_leaves_the_site(target: str, anonymous: Browser, owner: Browser,
+def test_no_redirect_leaves_the_site(target: str, anonymous: CsrfClient, owner: CsrfClient,
                                      make_fleet: Callable[..., Fleet]) -> None:
     fleet = make_fleet(owner)
     answers = [

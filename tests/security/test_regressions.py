@@ -22,7 +22,7 @@ from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.simulator.models import Matchup
 from tests.support.timing import bound
 
-from .conftest import Browser, fleet_state, small_fleet
+from .conftest import CsrfClient, fleet_state, small_fleet
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,7 @@ def _version(fleet: Fleet) -> str:
 # --- §1 simultaneous edits ------------------------------------------------------------------
 
 
-def test_s1_a_stale_remove_is_409_and_touches_no_other_unit(owner: Browser,
+def test_s1_a_stale_remove_is_409_and_touches_no_other_unit(owner: CsrfClient,
                                                             make_fleet: Callable[..., Fleet],
                                                             catalog: Any) -> None:
     if not hasattr(Fleet, "version"):
@@ -89,7 +89,7 @@ def _file(**fields: str) -> str:
     ("name", '"Ship\\u001b[31m"', "name"),
 ])
 def test_s3_forbidden_characters_are_a_400_naming_the_field(field: str, raw: str, path: str,
-                                                            anonymous: Browser) -> None:
+                                                            anonymous: CsrfClient) -> None:
     text = _file(**{field: raw})
     for data in ({"text": text}, {"file": SimpleUploadedFile("f.json", text.encode())},
                  {"save": text}):
@@ -100,7 +100,7 @@ def test_s3_forbidden_characters_are_a_400_naming_the_field(field: str, raw: str
             assert path in response.content.decode()
 
 
-def test_s3_forms_and_addresses_refuse_control_characters(owner: Browser,
+def test_s3_forms_and_addresses_refuse_control_characters(owner: CsrfClient,
                                                           make_fleet: Callable[..., Fleet]
                                                           ) -> None:
     fleet = make_fleet(owner)
@@ -121,7 +121,7 @@ def test_s3_forms_and_addresses_refuse_control_characters(owner: Browser,
 # --- §4 sizes -------------------------------------------------------------------------------
 
 
-def test_s4_the_issues_tiny_code_is_refused_fast_everywhere(anonymous: Browser,
+def test_s4_the_issues_tiny_code_is_refused_fast_everywhere(anonymous: CsrfClient,
                                                             catalog: Any) -> None:
     code = hostile.issue_code(catalog)
     assert len(code) < 600
@@ -138,7 +138,7 @@ def test_s4_the_issues_tiny_code_is_refused_fast_everywhere(anonymous: Browser,
 
 
 def test_s4_a_fleet_past_the_bounds_is_refused_by_import_and_the_builder(
-        owner: Browser, make_fleet: Callable[..., Fleet], catalog: Any) -> None:
+        owner: CsrfClient, make_fleet: Callable[..., Fleet], catalog: Any) -> None:
     for fleet in (hostile.over_ships(catalog), hostile.over_points(catalog)):
         with nothing_stored():
             response = owner.send("POST", "/fleets/import/", {"text": hostile.file_text(fleet)})
@@ -154,7 +154,7 @@ def test_s4_a_fleet_past_the_bounds_is_refused_by_import_and_the_builder(
 
 
 def test_s4_rate_limits_bite_with_retry_after(settings, monkeypatch,
-                                              anonymous: Browser) -> None:
+                                              anonymous: CsrfClient) -> None:
     from fleetbuilder import ratelimit
 
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "cards": 2, "import": 2}
@@ -174,7 +174,7 @@ def test_s4_rate_limits_bite_with_retry_after(settings, monkeypatch,
 # --- §5 clear errors ------------------------------------------------------------------------
 
 
-def test_s5_the_cap_message_says_the_real_size(anonymous: Browser) -> None:
+def test_s5_the_cap_message_says_the_real_size(anonymous: CsrfClient) -> None:
     data = b"{" + b" " * (256 * 1024)  # 256 KB + 1 byte
     with nothing_stored():
         response = anonymous.send("POST", "/fleets/import/",

@@ -11,10 +11,10 @@ from django.test import Client
 from fleetbuilder.fleets.models import Fleet
 from fleetbuilder.simulator.models import Matchup
 
-from .conftest import Browser
+from .conftest import CsrfClient
 
 
-def test_the_form_that_makes_a_runs_link_says_who_can_read_the_fleets(owner: Browser) -> None:
+def test_the_form_that_makes_a_runs_link_says_who_can_read_the_fleets(owner: CsrfClient) -> None:
     page = owner.get("/simulator/").content.decode()
     assert 'id="sim-link-privacy"' in page
     assert "a private saved fleet of yours too" in page
@@ -23,7 +23,7 @@ def test_the_form_that_makes_a_runs_link_says_who_can_read_the_fleets(owner: Bro
 
 
 def test_a_runs_link_reads_the_private_fleet_it_played(
-        owner: Browser, make_fleet: Callable[..., Fleet],
+        owner: CsrfClient, make_fleet: Callable[..., Fleet],
         make_run: Callable[..., Matchup], catalog: Any) -> None:
     fleet = make_fleet(owner)
     assert not fleet.share_enabled  # private: its own page is the owner's alone

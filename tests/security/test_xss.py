@@ -20,7 +20,7 @@ from fleetbuilder.simulator.models import Matchup
 from rules_core import fleet as rf
 from rules_core import sharecode
 
-from .conftest import Browser, Trap, read_page
+from .conftest import CsrfClient, Trap, read_page
 
 pytestmark = pytest.mark.django_db
 
@@ -61,11 +61,11 @@ def assert_inert(html: str, where: str, shows: tuple[str, ...] = (FLEET_NAME,)) 
 
 
 @pytest.fixture
-def hostile(owner: Browser, make_fleet: Callable[..., Fleet]) -> Fleet:
+def hostile(owner: CsrfClient, make_fleet: Callable[..., Fleet]) -> Fleet:
     return make_fleet(owner, hostile_fleet(), shared=True)
 
 
-def test_the_builder_and_its_regions(owner: Browser, hostile: Fleet) -> None:
+def test_the_builder_and_its_regions(owner: CsrfClient, hostile: Fleet) -> None:
     all_names = (FLEET_NAME, IMG, SVG, TEMPLATE, JS_URL)
     assert_inert(owner.get(f"/fleets/{hostile.pk}/").content.decode(), "builder", all_names)
     for region, shows in (("head", (FLEET_NAME,)), ("units", (IMG, SVG, TEMPLATE, JS_URL))):
@@ -87,7 +87,7 @@ def test_the_builder_and_its_regions(owner: Browser, hostile: Fleet) -> None:
     assert_inert(response.content.decode(), "edit answer", (SVG,))
 
 
-def test_saved_fleets_trash_and_messages(owner: Browser, hostile: Fleet,
+def test_saved_fleets_trash_and_messages(owner: CsrfClient, hostile: Fleet,
                                          make_fleet: Callable[..., Fleet]) -> None:
     make_fleet(owner, replace(hostile_fleet(), name=SVG), trashed=True)
     assert_inert(owner.get("/fleets/").content.decode(), "saved fleets")
@@ -98,7 +98,7 @@ def test_saved_fleets_trash_and_messages(owner: Browser, hostile: Fleet,
     assert_inert(owner.get("/fleets/", {"q": SCRIPT}).content.decode(), "search", (SCRIPT,))
 
 
-def test_sharing_pages(owner: Browser, anonymous: Browser, hostile: Fleet) -> None:
+def test_sharing_pages(owner: CsrfClient, anonymous: CsrfClient, hostile: Fleet) -> None:
     assert_inert(owner.get(f"/fleets/{hostile.pk}/share/").content.decode(), "share page")
     link = f"/s/{hostile.share_id}/"
     assert_inert(anonymous.get(link).content.decode(), "shared link", HOSTILE)
@@ -114,7 +114,7 @@ def test_sharing_pages(owner: Browser, anonymous: Browser, hostile: Fleet) -> No
     assert_inert(preview.content.decode(), "import preview", HOSTILE)
 
 
-def test_the_text_export_is_plain_text(owner: Browser, anonymous: Browser,
+def test_the_text_export_is_plain_text(owner: CsrfClient, anonymous: CsrfClient,
                                        hostile: Fleet) -> None:
     for who, url in ((owner, f"/fleets/{hostile.pk}/export.txt"),
                      (anonymous, f"/s/{hostile.share_id}/fleet.txt"),
@@ -129,12 +129,12 @@ def test_the_text_export_is_plain_text(owner: Browser, anonymous: Browser,
             response.content.decode()
 
 
-def test_print_options(owner: Browser, hostile: Fleet) -> None:
+def test_print_options(owner: CsrfClient, hostile: Fleet) -> None:
     assert_inert(owner.get(f"/cards/fleet/{hostile.pk}/print/").content.decode(),
                  "print options")
 
 
-def test_simulator_pages(owner: Browser, anonymous: Browser, hostile: Fleet,
+def test_simulator_pages(owner: CsrfClient, anonymous: CsrfClient, hostile: Fleet,
                          make_run: Callable[..., Matchup]) -> None:
     assert_inert(owner.get("/simulator/").content.decode(), "simulator form")
     run = make_run(owner, hostile.to_core())
@@ -149,7 +149,7 @@ def test_simulator_pages(owner: Browser, anonymous: Browser, hostile: Fleet,
                  "simulator form with a hostile query", ())
 
 
-def test_reflected_inputs_are_escaped(anonymous: Browser) -> None:
+def test_reflected_inputs_are_escaped(anonymous: CsrfClient) -> None:
     """What a page echoes from the request: a query, a bad share code, a broken import."""
     assert_inert(anonymous.get("/fleets/new/", {"faction": IMG}).content.decode(), "new", ())
     bad = anonymous.get(f"/fleets/code/v1.{'A' * 10}{SCRIPT}/")
@@ -206,7 +206,7 @@ def plain(fleet: rf.Fleet) -> rf.Fleet:
 
 
 def test_the_pdf_prints_names_as_text_and_fetches_nothing(
-        owner: Browser, anonymous: Browser, make_fleet: Callable[..., Fleet],
+        owner: CsrfClient, anonymous: CsrfClient, make_fleet: Callable[..., Fleet],
         trap: Trap) -> None:
     doc = fetching_fleet(trap)
     fleet = make_fleet(owner, doc, shared=True)
