@@ -41,17 +41,17 @@ METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 
 @dataclass(frozen=True)
-class Spec:
+class ApiRoute:
     obj: str  # fleet, run, code
     rules: dict[str, str] = field(default_factory=dict)  # a method not named: 405
 
 
-MATRIX: dict[str, Spec] = {
-    "api/v1/fleets/<int:fleet_id>": Spec("fleet", {"GET": OWNER, "PUT": OWNER,
+MATRIX: dict[str, ApiRoute] = {
+    "api/v1/fleets/<int:fleet_id>": ApiRoute("fleet", {"GET": OWNER, "PUT": OWNER,
                                                    "DELETE": OWNER}),
-    "api/v1/share-codes/<code>": Spec("code", {"GET": ANYONE}),
-    "api/v1/runs/<public_id>": Spec("run", {"GET": ANYONE}),
-    "api/v1/runs/<public_id>/cancel": Spec("run", {"POST": OWNER_ELSE_403}),
+    "api/v1/share-codes/<code>": ApiRoute("code", {"GET": ANYONE}),
+    "api/v1/runs/<public_id>": ApiRoute("run", {"GET": ANYONE}),
+    "api/v1/runs/<public_id>/cancel": ApiRoute("run", {"POST": OWNER_ELSE_403}),
 }
 ELSEWHERE: dict[str, str] = {
     "api/v1/editions/<int:number>/diff": "public, as the catalogue: a published edition, named "
