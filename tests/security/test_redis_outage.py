@@ -23,11 +23,12 @@ from tests.production.conftest import (
     stack_database,  # noqa: F401  (a fixture, used by name)
 )
 from tests.support.processes import RedisServer, base_env, gunicorn, private_redis
+from tests.support.timing import bound
 
 pytestmark = [pytest.mark.production]
 
-BUDGET = 2.0  # seconds a request may wait on Redis (issue 34)
-SLACK = 0.6  # the page's own work on a busy 2-core machine
+BUDGET = 2.0  # seconds a request may wait on Redis (REDIS_* timeouts, docs/operations.md)
+SLACK = 0.6  # the page's own work on a 2-core machine, stretched by its load (bound)
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +127,7 @@ def test_a_sick_redis_costs_no_request_more_than_two_seconds(
         "again": timed(browser, "GET", "/"),
     }
     slow = {what: round(seconds, 2) for what, (_, _, seconds) in answers.items()
-            if seconds > BUDGET + SLACK}
+            if seconds > BUDGET + bound(SLACK)}
     assert not slow, f"Redis {outage}: requests that waited: {slow}"
     for what in ("home", "ships", "builder", "code page", "login page", "again"):
         assert answers[what][0] == 200, (outage, what, answers[what][0])
