@@ -1,4 +1,4 @@
-"""Every rule constant and every refusal has one home, in rules_core (issue 32, item 1).
+"""Every rule constant and every refusal has one home, in rules_core (item 1).
 
 What is checked, by reading the sources with ``ast`` (nothing is imported):
 

@@ -1,4 +1,4 @@
-"""Players read plain words (issue 29 §9): a walk over the pages a player reaches finds no
+"""Players read plain words: a walk over the pages a player reaches finds no
 developer word: no "issue N" or "contract N", no source document called "seed 00N", no
 ``manage.py`` command. The walk starts from the home page and from the pages a player makes
 (a fleet with problems in the builder, its shared page, a matchup's and an analysis's results)

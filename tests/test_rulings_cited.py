@@ -1,5 +1,5 @@
 """Every ruling in docs/rulings.md is pinned by a test, and no test cites a ruling that does not
-exist (issue 12 §4).
+exist.
 
 Citation syntax. A test cites ruling ``R-nn`` when the id appears, written ``R-nn`` (``R-9`` and
 ``R-09`` are the same id):

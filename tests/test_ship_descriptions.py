@@ -1,4 +1,4 @@
-"""Ship pages read as written for players (issue 13 §6): descriptions say what a ship is, not
+"""Ship pages read as written for players: descriptions say what a ship is, not
 where its numbers were converted from, and tags are words ("armoured prow"), not slugs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The tools are reachable from more than the builder (issue 29 §11): the home page, the
+"""The tools are reachable from more than the builder: the home page, the
 simulator's form and Saved Fleets link to "Which ship matters?" and battle packs, and a ship's
 page links to the gunnery odds of its guns and against it, each opening a worked answer."""
 

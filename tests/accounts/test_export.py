@@ -1,4 +1,4 @@
-"""A player's export of everything they own, taken to another server (issue 33 §4, R-191)."""
+"""A player's export of everything they own, taken to another server (R-191)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Which ship matters? launched from a matchup plays that matchup's own opponent: the form a
 player submits as it comes (every field as the page fills it in) starts an analysis whose
 opponent is the fleet B that fought, points-matched sample included, and the results page names
-the opponent with its points (issue 29 §3)."""
+the opponent with its points."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The API's docs page in a real browser: a page of the site (its header, a way back), nothing
 from the internet, no Content-Security-Policy violation, and axe clean in both colour schemes
-(issue 29 §11: Swagger UI had no header and failed 7 axe rules on 103 nodes)."""
+(Swagger UI had no header and failed 7 axe rules on 103 nodes)."""
 
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ def test_the_document_is_openapi_json_listing_every_path() -> None:
 
 
 def test_the_docs_page_is_a_page_of_the_site_listing_every_operation() -> None:
-    """issue 29 §11: no longer Swagger UI (no header, no way back, 7 axe rules failing) but a
+    """No longer Swagger UI (no header, no way back, 7 axe rules failing) but a
     page of the site drawn from the OpenAPI document, with no script of its own."""
     response = Client().get("/api/docs")
     assert response.status_code == 200

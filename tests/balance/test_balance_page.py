@@ -80,7 +80,7 @@ def _fresh_cache() -> None:
 
 @pytest.mark.django_db
 def test_no_table_yet_says_so_in_a_players_words(client: Client) -> None:
-    """issue 29 §9: the administrator's command is no longer shown to players."""
+    """The administrator's command is no longer shown to players."""
     response = client.get(URL)
     assert response.status_code == 200
     assert b"No balance table has been published yet" in response.content

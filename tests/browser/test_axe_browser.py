@@ -1,4 +1,4 @@
-"""axe-core finds no accessibility violation on any page a player reaches (issue 13 §3): the
+"""axe-core finds no accessibility violation on any page a player reaches: the
 builder with a fleet that has problems and an open unit editor, the catalogue, sharing, print
 options, the simulator's form and a results page, gunnery, balance and the account pages.
 
@@ -61,7 +61,7 @@ def build_fleet_with_problems(page: Page, base: str) -> None:
     page.get_by_label("Faction").select_option("imperial-navy")
     page.get_by_label("Game size").select_option("skirmish")
     page.get_by_role("button", name="Start building").click()
-    # On a phone the ship list is one side of a switch (issue 29 §5), shown by builder.js.
+    # On a phone the ship list is one side of a switch, shown by builder.js.
     page.wait_for_load_state("load")
     switch = page.locator("#builder-switch")
     if switch.is_visible():

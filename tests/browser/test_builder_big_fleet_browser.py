@@ -1,4 +1,4 @@
-"""The builder's lean answers in Chromium (issue 13, Speed): on a 40-unit fleet the two edits that
+"""The builder's lean answers in Chromium: on a 40-unit fleet the two edits that
 answered the most, a drag to the top (every squadron after it is numbered again) and a
 squadron-wide refit ticked in an open editor (every escort's boxes), answer in under 12 KB and
 leave the page as a reload draws it; "Move to", left out of rows sent to htmx, is listed from

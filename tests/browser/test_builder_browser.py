@@ -70,7 +70,7 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
     expect(lunar).to_have_class(re.compile(r"\bunit--flagship\b"))
     expect(page.locator("#unit-0")).not_to_have_class(re.compile(r"\bunit--flagship\b"))
     expect(lunar.locator("[data-leadership]")).to_have_text("9")
-    lunar.get_by_label("Admiral").select_option("commodore")  # applies on change (issue 29)
+    lunar.get_by_label("Admiral").select_option("commodore")  # applies on change
     expect(page.locator("#unit-1 [data-leadership]")).to_have_text("10")  # 8 + 1 + 1
 
     # An upgrade, offered only where allowed; the reason is given for the others.

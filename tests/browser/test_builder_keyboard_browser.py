@@ -1,4 +1,4 @@
-"""The compact roster by keyboard alone (issue 13 §1, §3): Edit opens a unit's controls in place,
+"""The compact roster by keyboard alone: Edit opens a unit's controls in place,
 Escape closes them, focus stays on the unit that changed or moves to the next after a removal,
 the live region says what happened, and rows after a removal are renumbered, not resent."""
 
@@ -125,7 +125,7 @@ def test_compact_rows_on_a_phone(browser, live_catalog) -> None:
 
 def test_a_legal_skirmish_fleet_built_with_the_keyboard_alone(page: Page, live_catalog) -> None:
     """No mouse from the new-fleet form to a legal list: fields are reached by Tab, choices
-    made by typing, buttons pressed with Enter (issue 13, "Done when")."""
+    made by typing, buttons pressed with Enter."""
     page.goto(live_catalog.url + "/fleets/new/")
     page.locator("#id_name").focus()  # the form's first field, where Tab from the nav lands
     page.keyboard.press("Control+A")

@@ -1,4 +1,4 @@
-"""The builder's layout (issue 29 §2): on an empty fleet the problems are one line and the first
+"""The builder's layout: on an empty fleet the problems are one line and the first
 Add button is on the first screen, at 1366×900 and at 1920×1080; on a laptop the ship list and
 the roster are both in sight whichever the player scrolls: the ship list's column stays on the
 screen (sticky) and scrolls on its own. With UPDATE_SCREENSHOTS=1 it retakes

@@ -1,5 +1,5 @@
 """Reordering units (Move up / Move down by keyboard, drag by pointer) and upgrade boxes toggled
-by keyboard, in Chromium (issue 13 §2, §5)."""
+by keyboard, in Chromium."""
 
 from __future__ import annotations
 

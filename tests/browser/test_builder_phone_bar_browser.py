@@ -1,4 +1,4 @@
-"""The builder on a 375 px phone (issue 13 §4): a bar at the foot of the screen shows points,
+"""The builder on a 375 px phone: a bar at the foot of the screen shows points,
 band and verdict after every edit, and after Add says what was added for a few seconds; the
 navigation takes one line; no box scrolls inside the page, on a phone or a desktop. With
 UPDATE_SCREENSHOTS=1 it writes
@@ -61,7 +61,7 @@ def test_the_phone_bar_follows_every_edit(browser: Browser, live_catalog) -> Non
     box = bar.bounding_box()
     assert box is not None and box["y"] + box["height"] == pytest.approx(PHONE["height"], abs=1)
 
-    # The player switches to the ship list (issue 29 §5) and taps Add: the bar says so.
+    # The player switches to the ship list and taps Add: the bar says so.
     page.get_by_role("button", name="Add ships", exact=True).click()
     button = page.get_by_role("button", name="Add Lunar Class Cruiser", exact=True)
     button.scroll_into_view_if_needed()

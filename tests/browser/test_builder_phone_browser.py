@@ -1,4 +1,4 @@
-"""The builder on a 390×844 phone (issue 29 §5): a switch shows the roster or the ship list,
+"""The builder on a 390×844 phone: a switch shows the roster or the ship list,
 keeping the focus on it and each one's scroll; every control is a 44 px tap target; a squadron's
 editor is compact (under one screen for three escorts, was 1.3); a 40-ship roster is at most
 three screens; axe finds nothing on either side of the switch in either colour scheme. With

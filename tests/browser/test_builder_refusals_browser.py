@@ -1,7 +1,7 @@
-"""Refused edits where the player is looking (issue 29 §4): on a desktop, beside the Add button
+"""Refused edits where the player is looking: on a desktop, beside the Add button
 that was pressed, styled as a refusal; on a phone, in the bar at the foot of the screen, which
 no longer keeps the last "Added …"; on both, in the live region. Escorts added from the list
-fill their squadron (issue 29 §1, R-180), and the live region says which."""
+fill their squadron (R-180), and the live region says which."""
 
 from __future__ import annotations
 

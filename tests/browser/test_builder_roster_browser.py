@@ -1,4 +1,4 @@
-"""The roster without friction in Chromium (issue 29 §6): Remove on the row, with Undo in sight;
+"""The roster without friction in Chromium: Remove on the row, with Undo in sight;
 the admiral applied as soon as it is chosen, its points a chip on the row; the fleet's name
 typed over its placeholder; a copy called "Copy of …"; "Add to my fleet" on a ship page
 confirmed on the builder it opens."""

@@ -1,4 +1,4 @@
-"""A list built under an older edition, by keyboard alone (issue 27, R-162): the builder's banner
+"""A list built under an older edition, by keyboard alone (R-162): the builder's banner
 says what the newest edition changes, Update moves the list there and Undo brings it back, focus
 following the player, the live region saying what happened; axe finds nothing on the way, nor
 on the side-by-side comparison."""

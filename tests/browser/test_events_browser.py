@@ -1,5 +1,5 @@
 """An event from first form to revealed lists, by keyboard alone, axe clean, on a desktop and a
-phone (issue 28, "Done when"; R-171 to R-174).
+phone (R-171 to R-174).
 
 The organiser logs in and makes a skirmish event under the current edition with a deadline a
 few minutes ahead; three players, each in their own browser, log in, join and submit one of

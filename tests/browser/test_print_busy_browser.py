@@ -1,4 +1,4 @@
-"""The print page in Chromium (issue 13 §7): US Letter is chosen for an en-US browser, the page
+"""The print page in Chromium: US Letter is chosen for an en-US browser, the page
 is busy while the PDF is made, then the PDF downloads and the page says so."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def test_the_print_page_is_busy_until_the_pdf_downloads(browser: Browser, live_c
     page.get_by_role("link", name="Print cards").click()
     expect(page.get_by_label("US Letter sheets")).to_be_checked()  # from the browser's locale
 
-    # The preview's page follows the options (issue 29 §10: one whole page, page 1 first).
+    # The preview's page follows the options (one whole page, page 1 first).
     picture = page.locator("[data-print-preview] img")
     expect(picture).to_have_attribute("data-page-url",
                                       re.compile(r"layout=letter\S*&preview=1&page=1$"))

@@ -1,4 +1,4 @@
-"""The print page's preview in Chromium (issue 29 §10): one whole page, large enough to read,
+"""The print page's preview in Chromium: one whole page, large enough to read,
 as a print dialog shows it (it was a 376 × 244 px strip of thumbnails); Previous and Next turn
 the pages, a new layout starts again at page 1, and the page is axe clean in both schemes.
 Screenshots go to the temporary folder."""

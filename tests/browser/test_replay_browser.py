@@ -3,7 +3,7 @@ stepped through with the keyboard alone (arrows, a round's digit, Home/End, Spac
 pause), the log line of each step highlighted; a link to a step opens that step again; without
 JavaScript each round is a still map. The map takes the window's width and height, follows the
 ships, and moves and zooms by mouse, touch and keys; its labels never overlap; its colours read in
-both themes; a phone can read it (issue 29 §7). With UPDATE_SCREENSHOTS=1 it writes
+both themes; a phone can read it. With UPDATE_SCREENSHOTS=1 it writes
 docs/img/replay.png and docs/img/replay-phone.png."""
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def test_without_javascript_the_rounds_are_still_maps(browser: Browser, live_cat
     context.close()
 
 
-# ---- The map a player watches (issue 29 §7).
+# ---- The map a player watches.
 
 def _contrast(page: Page, fg: str, bg: str) -> float:
     """WCAG contrast of two computed CSS colours ("rgb(…)")."""

@@ -1,4 +1,4 @@
-"""The shared fleet page a visitor reads (issue 29 §8): each ship's stat line (speed, shields,
+"""The shared fleet page a visitor reads: each ship's stat line (speed, shields,
 armour, turrets, hull) and its weapons, its name linking to its profile; no blank band at the
 top of a ship's card; on a phone the list comes before the buttons. axe clean in both schemes.
 Screenshots go to the temporary folder."""

@@ -45,7 +45,7 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
     expect(side_a.get_by_label("One of your fleets")).to_be_checked()
     expect(side_a.get_by_label("Your fleet", exact=True)).to_contain_text("Untitled Fleet")
     expect(side_b.get_by_label("A sample fleet")).to_be_checked()
-    # A rival built to the fleet's points (issue 13 §8); the player picks Orks instead.
+    # A rival built to the fleet's points; the player picks Orks instead.
     expect(side_b.get_by_label("Faction")).to_have_value("archenemy")
     expect(side_b.get_by_label("Points")).to_have_value(points)
     # only the chosen source's fields show

@@ -1,5 +1,5 @@
 """The site's header on a wide screen: the brand, the main navigation and the account links on
-one row, every link on one line, at every width from 1408 px (issue 29 §11: the navigation
+one row, every link on one line, at every width from 1408 px (the navigation
 wrapped onto two lines at every width of 1408 px or more)."""
 
 from __future__ import annotations

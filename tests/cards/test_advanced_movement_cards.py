@@ -1,5 +1,5 @@
 """A fleet built for advanced movement prints each ship's thrust rating and SOT on its cards
-(issue 12 §3, R-140, R-141): from the print form, the command line and the print workers, each
+(R-140, R-141): from the print form, the command line and the print workers, each
 its own cached PDF. The numbers are read back from the PDF and checked against the module."""
 
 from __future__ import annotations

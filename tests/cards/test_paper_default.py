@@ -1,4 +1,4 @@
-"""The print page picks A4 or US Letter sheets from the browser's languages (issue 13 §7)."""
+"""The print page picks A4 or US Letter sheets from the browser's languages."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_a_shared_fleets_print_page_checks_it_too(client: Client, fleet: Fleet) 
     assert 'id="layout-letter" checked' in page
 
 
-# --- the preview: one whole page to read (issue 29 §10) -------------------------------------
+# --- the preview: one whole page to read -------------------------------------
 
 def picture_size(png: bytes) -> tuple[int, int]:
     import io

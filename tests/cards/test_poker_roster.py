@@ -1,4 +1,4 @@
-"""The poker roster stays on its one card (issue 29 §10: a five-unit list with a problem, a share
+"""The poker roster stays on its one card (a five-unit list with a problem, a share
 link and its faction's rules printed 7 pages, the roster spilling two lines onto a second card):
 denser type when it has much to say; a roster too long for any type runs on to a second card
 at the plain size, well filled."""
@@ -54,7 +54,7 @@ def test_a_roster_too_long_for_one_card_fills_its_second(real_catalog: Catalog) 
 
 
 def test_every_stat_label_keeps_a_space_from_its_cells_borders(real_catalog: Catalog) -> None:
-    """issue 29 §10: SHIELDS and TURRETS touched the cell borders of the stat line."""
+    """SHIELDS and TURRETS touched the cell borders of the stat line."""
     from rules_core.cards.markup import STAT_LABEL_CHARS, stat_text
     from rules_core.cards.model import build_cards
     from rules_core.validator import validate

@@ -1,5 +1,5 @@
 """A weapon's type, arc, range and strength print on the line of its name, the first line when
-a long name takes two (issue 17: the columns are a block pulled up beside the names, no float)."""
+a long name takes two (the columns are a block pulled up beside the names, no float)."""
 
 from __future__ import annotations
 

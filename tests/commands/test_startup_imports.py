@@ -1,4 +1,4 @@
-"""A manage.py command starts without importing WeasyPrint (issue 14.8): the URL checks import
+"""A manage.py command starts without importing WeasyPrint: the URL checks import
 every view, and the cards' PDF machinery is imported only when a PDF is made."""
 
 from __future__ import annotations

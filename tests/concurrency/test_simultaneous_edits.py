@@ -1,5 +1,5 @@
 """Eight logged-in browsers of one account add ships to one fleet at the same moment, against a
-threaded live server: no acknowledged add is lost (issue #11.1, "Simultaneous edits are silently
+threaded live server: no acknowledged add is lost ("Simultaneous edits are silently
 lost": 56 % of them were on SQLite, 61 % on PostgreSQL)."""
 
 from __future__ import annotations

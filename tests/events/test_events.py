@@ -1,4 +1,4 @@
-"""Events (issue 28): an organiser makes an event, players join and submit snapshots of their
+"""Events: an organiser makes an event, players join and submit snapshots of their
 lists, the server's clock closes the door, and nobody sees another's list before the reveal.
 Pins R-171 (phases, the clock, what may change), R-172 (submitting), R-173 (who sees what),
 R-174 (the organiser's review and exports)."""

@@ -1,4 +1,4 @@
-"""The organiser prints every list (issue 28 §3): one click on the dashboard queues one PDF, a
+"""The organiser prints every list: one click on the dashboard queues one PDF, a
 cover page then each submitted list's roster under the event's edition, made on the task queue
 with its progress on its own page, like a battle pack (R-155's bounds); organiser-only (R-173).
 The PDF is read back with poppler."""

@@ -1,4 +1,4 @@
-"""Rounds, results and standings at an event (issue 28 stage 5): the organiser pairs Swiss
+"""Rounds, results and standings at an event: the organiser pairs Swiss
 rounds from the reveal, records results, and everyone holding the link sees the standings.
 Pins R-175 (R-170's rules themselves are pinned in tests/rules_core/test_swiss.py)."""
 

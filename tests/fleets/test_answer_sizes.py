@@ -1,4 +1,4 @@
-"""Every kind of roster edit on a 40-unit fleet answers in under 12 KB (issue 13, Speed): the
+"""Every kind of roster edit on a 40-unit fleet answers in under 12 KB: the
 edits bench_builder measures (bench.edit_cases), on the first, a middle and the last unit they
 apply to, with the unit's editor open and closed. So do Edit and Done (the builder's GETs) on
 every ship of the catalogue in the largest unit it flies in, and every edit on the heaviest

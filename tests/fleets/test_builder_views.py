@@ -157,7 +157,7 @@ def test_an_edit_answers_htmx_with_only_what_it_changed_and_fleet_changed(
 def test_a_ship_of_another_list_is_refused_with_a_reason(built: Fleet, edit) -> None:
     response = edit(built, "add-ship/", {"ship": "ork-terror-ship"})
     assert "not in this fleet&#x27;s list" in response.content.decode()
-    # Nothing changed (no fleetChanged); the page puts the reason beside the button (issue 29).
+    # Nothing changed (no fleetChanged); the page puts the reason beside the button.
     assert list(json.loads(response.headers["HX-Trigger"])) == ["fleetRefused"]
     assert len(units(built)) == 2
 

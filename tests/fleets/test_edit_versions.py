@@ -1,5 +1,5 @@
 """A fleet's version: every builder form carries it, an edit against an old one is refused (409)
-and applied to nothing, and one tab's ordinary edits each bring the next version (issue #11.1)."""
+and applied to nothing, and one tab's ordinary edits each bring the next version."""
 
 from __future__ import annotations
 

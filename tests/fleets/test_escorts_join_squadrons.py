@@ -1,4 +1,4 @@
-"""Adding escorts from the ship list fills squadrons (issue 29 §1, R-180): an escort joins the
+"""Adding escorts from the ship list fills squadrons (R-180): an escort joins the
 last squadron of its type that has room, and the live region says which; a new squadron starts
 only when none has room, or when the player started one with New squadron."""
 

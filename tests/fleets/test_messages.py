@@ -1,4 +1,4 @@
-"""Messages look like what they say (issue 13 §6): a success is green and polite
+"""Messages look like what they say: a success is green and polite
 (role="status"), a refusal red and interrupting (role="alert"), on every page that shows them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The builder's one-click options and reordering (issue 13): upgrade boxes (one POST per tick,
+"""The builder's one-click options and reordering: upgrade boxes (one POST per tick,
 greyed with the reason when barred, R-150), squadron-wide refits (R-151), Move up / Move down
 and drag (reorder/), through the test client."""
 

@@ -1,4 +1,4 @@
-"""A refused edit is told where the player is looking (issue 29 §4): the live region says it,
+"""A refused edit is told where the player is looking: the live region says it,
 the phone's bar replaces the last edit's flash with it, styled as a refusal, and the page is
 told (``fleetRefused``) to put it beside the control that was used. Nothing is redrawn."""
 

@@ -1,4 +1,4 @@
-"""The roster without friction (issue 29 §6): Remove on each row (Undo as before); the admiral
+"""The roster without friction: Remove on each row (Undo as before); the admiral
 applied on change and shown as a chip with its points, so a row's chips add up to its total;
 the fleet's name a placeholder, not text to type after; a copy called "Copy of …"."""
 

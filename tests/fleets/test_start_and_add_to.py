@@ -1,4 +1,4 @@
-"""Starting a fleet and adding to one from the catalogue (issue 13 §5): the new-fleet form
+"""Starting a fleet and adding to one from the catalogue: the new-fleet form
 remembers the last faction and size, takes ``?faction=`` and ``?ship=``; "Add to my fleet"
 lists the visitor's own fleets of the ship's faction; the catalogue's links are the same for
 every visitor (its pages are cached for everyone)."""

@@ -1,4 +1,4 @@
-"""Importing BattleScribe and New Recruit Battlefleet Gothic rosters (issue 30, R-190).
+"""Importing BattleScribe and New Recruit Battlefleet Gothic rosters (R-190).
 
 Every roster here is written by tests/importers/rosters.py from the real BSData entry ids the
 crosswalk records, as BattleScribe writes them ("linkId::entryId" paths, each selection's own

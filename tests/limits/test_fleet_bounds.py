@@ -189,7 +189,7 @@ def test_share_code_pages_refuse_with_the_reason(catalog, client: Client) -> Non
 def test_no_request_renders_more_than_a_pdf_holds(catalog, client: Client,
                                                   own_fleet: Callable[[rf.Fleet], Fleet],
                                                   monkeypatch) -> None:
-    """Past the per-request bound the print goes to the task queue (issue 17), not the request."""
+    """Past the per-request bound the print goes to the task queue, not the request."""
     from fleetbuilder.cards.tasks import render_print
 
     monkeypatch.setattr(render_print, "apply_async", lambda *args, **kwargs: None)

@@ -1,4 +1,4 @@
-"""Pages go compressed to a browser that asks (issue 29 §11): HTML, JSON, CSS and SVG answers
+"""Pages go compressed to a browser that asks: HTML, JSON, CSS and SVG answers
 are gzipped when the request accepts gzip, with Django's BREACH mitigation (random bytes in
 the gzip header, so the length of two answers of the same page differ), ``Vary:
 Accept-Encoding`` for caches, and nothing compressed for a client that did not ask. PDFs and

@@ -1,5 +1,5 @@
 """Several hosts on one machine, for real: Linux network namespaces joined by veth pairs to a
-bridge (issue 33, item 1; tests/production/test_hosts.py uses it).
+bridge (item 1; tests/production/test_hosts.py uses it).
 
 Each host is a network namespace with one interface, ``eth0``, whose peer is a port of a bridge
 in the machine's own namespace; the bridge holds the subnet's first address, so the test

@@ -1,4 +1,4 @@
-"""Database connections of a web process on PostgreSQL (issue 33, item 2): gunicorn keeps a pool
+"""Database connections of a web process on PostgreSQL (item 2): gunicorn keeps a pool
 of at most one connection a thread (``DB_POOL_MAX``, as scripts/serve sets it), lends them to
 its requests again and again instead of opening one a request, and never holds more, however
 many players ask at once. SQLite has no connections to pool: the PostgreSQL pass runs this."""

@@ -1,4 +1,4 @@
-"""Several hosts on one machine, for real (issue 33, item 1): a data host (a private PostgreSQL
+"""Several hosts on one machine, for real (item 1): a data host (a private PostgreSQL
 cluster and redis-server with its append-only file), a web host (gunicorn; two more where one
 dies) and two worker hosts (Celery), each a Linux network namespace on one bridge
 (tests/production/netns.py), each process talking to the others only by its host's address.

@@ -1,4 +1,4 @@
-"""The events' access matrix (issue 28, R-173): nothing of a hidden list leaks, through any route.
+"""The events' access matrix (R-173): nothing of a hidden list leaks, through any route.
 
 One event, per phase (open; locked: the deadline passed, the reveal later; revealed) and with
 ``show_factions`` off and on: an organiser, two participants who submitted lists (the player's

@@ -1,4 +1,4 @@
-"""A fleet list for a chat (issue 13 §7): Markdown for Discord or a forum, and one line; and
+"""A fleet list for a chat: Markdown for Discord or a forum, and one line; and
 squadrons read "3× Sword Frigate" in the text export too, which still reads back exactly."""
 
 from __future__ import annotations

@@ -79,7 +79,7 @@ def test_preview_from_a_fleet_puts_it_on_side_a_against_a_rival_sample_of_its_po
     assert re.search(r'value="fleet"[^>]*checked', side_a)
     assert re.search(rf'<option value="{fleet.pk}" selected>Gothic Patrol', side_a)
     assert re.search(r'value="sample"[^>]*checked', side_b)
-    assert re.search(r'<option value="archenemy" selected>', side_b)  # issue 13 §8
+    assert re.search(r'<option value="archenemy" selected>', side_b)
     assert re.search(r'<option value="skirmish" selected>', side_b)
     assert re.search(rf'name="b_points" value="{fleet.points}"', side_b)
 

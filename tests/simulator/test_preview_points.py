@@ -1,4 +1,4 @@
-"""Preview matchup from the builder (issue 13 §8): the proposed opponent is a rival's sample
+"""Preview matchup from the builder: the proposed opponent is a rival's sample
 built to the fleet's points (within 5 %), and the results' headline says when points differ."""
 
 from __future__ import annotations

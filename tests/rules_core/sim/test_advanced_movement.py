@@ -1,4 +1,4 @@
-"""Seed 003 as the optional "advanced movement" module (issue #12 §3, R-140 – R-149). Each
+"""Seed 003 as the optional "advanced movement" module (R-140 – R-149). Each
 test rigs the dice (seed 003's d10 is a d10) and quotes the seed line it pins."""
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def test_a_ship_keeps_its_velocity_and_spends_thrust_to_change_speed_course_and_
 def test_a_manoeuvre_is_trimmed_to_the_thrust_and_lock_on_does_not_turn(sim_catalog):
     # R-141, R-144. Seed 003: "the maximum number of Thrust Points that a player may spend in
     # one turn"; hesitant ships half of it and no push, Lock On no turn. Seed 003: "he may
-    # push the powerplant" on any order (issue #31): thrust 4 + 3 pushed pays 2 + one 45° at
+    # push the powerplant" on any order: thrust 4 + 3 pushed pays 2 + one 45° at
     # velocity 6 (3) = 5, so the push needed is 1.
     b = battle(sim_catalog, [])
     s = b.sides[0][0]
@@ -194,7 +194,7 @@ def test_all_ahead_full_pushes_the_plant_and_a_failure_costs_a_quarter_of_the_th
     assert h.plant_lost == 1 and adv.thrust_rating(b, s) == 3
     assert "damages it" in text(b)
     b.dice.assert_used_up()
-    # Seed 003 ties the push to no order (issue #31, R-144): the damaged plant's thrust 3
+    # Seed 003 ties the push to no order (R-144): the damaged plant's thrust 3
     # pushes 2 (a 6 or less) on any order but a hesitant ship's.
     assert adv.legal(b, s, adv.Manoeuvre(dv=5, push=2), None, False).push == 2
     assert adv.legal(b, s, adv.Manoeuvre(dv=5, push=2), None, True).push == 0
@@ -271,7 +271,7 @@ def test_a_ram_hits_within_three_on_the_d10s_and_the_differential_reduces_the_da
     ready(b, t, 60.0, 55.0, 270.0, 2)
     adv.move(b, s, adv.Manoeuvre(ram=t), None, False)
     assert math.hypot(s.x - t.x, s.y - t.y) == pytest.approx(s.radius + t.radius)
-    adv.end_of_movement(b)  # issue #31: rams are rolled at the end of all movement (R-146)
+    adv.end_of_movement(b)  # rams are rolled at the end of all movement (R-146)
     assert "through its front" in text(b) and "20 hits, 2 damage to each" in text(b)
     b.dice.assert_used_up()
     b2 = battle(sim_catalog, [9, 3])
@@ -390,7 +390,7 @@ def test_gravity_pulls_ships_a_hex_toward_the_planet_and_speeds_those_falling_st
 def test_the_policy_turns_toward_the_enemy_and_does_not_fly_off_the_table(sim_catalog):
     # R-149: near the far edge at velocity 6 on a course off the table, the policy brakes or
     # turns (it may not leave); an enemy on its beam is brought into its broadside. It may push
-    # the plant on no order (seed 003, issue #31): it pushes 1, and the d10 (1) keeps the plant.
+    # the plant on no order (seed 003): it pushes 1, and the d10 (1) keeps the plant.
     b = battle(sim_catalog, [1])
     s, e = b.sides[0][0], b.sides[1][0]
     ready(b, s, 90.0, 100.0, 90.0, 6)

@@ -495,7 +495,7 @@ def test_battles_with_the_new_rules_repeat_exactly_whatever_the_workers(real_cat
     assert one == two
 
 
-# --- A side that ignores its faction rules takes none of their options (issue 12 §5) ------------
+# --- A side that ignores its faction rules takes none of their options ------------
 
 
 def test_a_side_that_ignores_its_faction_rules_has_no_act_of_faith(cat):

@@ -1,4 +1,4 @@
-"""The simulator's modules import in one direction (issue 14.2): state and geometry at the
+"""The simulator's modules import in one direction: state and geometry at the
 bottom, the rules above them, faction rules as hooks the rules call, the activation, the policy
 and the battle loop on top. Every import inside ``rules_core/sim`` is read with ``ast``, at
 module level and inside functions alike, and must go to the importer's own layer or one below

@@ -19,7 +19,7 @@ def test_a_fleet_against_its_mirror_scores_half(real_catalog, faction):
     # 3000 battles (about 4 s): an interval of about ±0.018. With 300, the 95 % interval
     # misses 0.5 one seed in twenty by chance: the calibrated Orks sample did on this seed
     # (0.518–0.630), while 1500 battles on it and 300 on seeds 1 to 4 each straddle 0.5. With
-    # the brace save against a ship's own Fire and Bulkhead Collapse (R-44, issue #31) the
+    # the brace save against a ship's own Fire and Bulkhead Collapse the
     # Navy's mirror missed at 1500 on this seed (0.501–0.552) while seeds 1, 2 and 3 straddled
     # 0.5; 3000 (a narrower interval) straddle it for both (0.497–0.533, 0.485–0.521).
     fleet = sample_fleet(real_catalog, faction, "skirmish")

@@ -1,4 +1,4 @@
-"""The seeds win, round two (issue #31): where seed 001's void terrain meets seed 003's advanced
+"""The seeds win, round two: where seed 001's void terrain meets seed 003's advanced
 movement, the pieces of seed 003 still missing, and the rulings that overrode a seed's words.
 Each test rigs the dice and quotes the seed line it pins; the precedence of the seeds is R-125."""
 
@@ -144,7 +144,7 @@ def test_r143_an_out_of_control_ship_fires_at_minus_3_in_lieu_of_lock_on(sim_cat
 
 
 def test_r143_an_out_of_control_ship_gets_no_lock_on_lance_range(sim_catalog):
-    # Seed 003: "it may not attempt missile lock-on": Lock On's +15 cm on lances (§4) is lost
+    # Seed 003: "it may not attempt missile lock-on": Lock On's +15 cm on lances is lost
     # too. The prow lance (30 cm) cannot reach an enemy 40 cm ahead.
     b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [],
                     options=SimOptions(movement="advanced"))
@@ -361,7 +361,7 @@ def test_r138_a_ship_whose_base_overlaps_a_debris_field_is_in_cover(sim_catalog,
     assert seen.cover
 
 
-# --- argued or removed: the rulings that overrode a seed (issue #31) ----------------------------
+# --- argued or removed: the rulings that overrode a seed ----------------------------
 
 
 def test_r73_disengaging_adds_every_modifier_before_the_cap_of_10(sim_catalog):

@@ -10,7 +10,7 @@ RULES_HTML = Path(__file__).resolve().parents[3] / "templates" / "catalog" / "ru
 
 def test_the_preview_defaults_to_section13_and_seed_001_terrain_with_open_space_an_option():
     # R-136: "The preview's default scenario places terrain as §13 and seed 001 describe.
-    # Open space stays an option." (issue 12 §2)
+    # Open space stays an option."
     from fleetbuilder.simulator.forms import TERRAIN_CHOICES, MatchupForm
     from rules_core.sim.api import TERRAINS
 
