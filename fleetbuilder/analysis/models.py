@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -29,14 +28,17 @@ from django.urls import reverse
 from django.utils import timezone
 
 from fleetbuilder.catalog import editions
-from fleetbuilder.ownership import OwnedQuerySet, lock_owner
+from fleetbuilder.ownership import OwnedQuerySet
 from fleetbuilder.simulator import editions as side_editions
-from fleetbuilder.simulator.models import Matchup, RunRefused
+from fleetbuilder.simulator.models import Matchup
+from fleetbuilder.simulator.runs import ChunkedRun, Key, Played, RunRefused, lock_run_owner
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core.sim import SimError, SimOptions
+from rules_core.sim.batch import fleet_specs
+from rules_core.sim.battle import Battle, battle_dice
 from rules_core.validator import validate
-from rules_core.whatif import Skipped, Variant, paired_difference
+from rules_core.whatif import Skipped, Variant, half_points, paired_difference
 
 log = logging.getLogger("fleetbuilder.analysis")
 
@@ -60,9 +62,13 @@ class AnalysisQuerySet(OwnedQuerySet):
         return total
 
 
-class Analysis(models.Model):
-    Status = Matchup.Status
-    ACTIVE = Matchup.ACTIVE
+class Analysis(ChunkedRun, models.Model):
+    """An analysis's life is ``runs.ChunkedRun``'s; its chunks are keyed on (variant, index)."""
+
+    log = log
+    run_field = "analysis"
+    chunk_keys = ("variant", "index")
+    locked_fields = ("pk", "status", "done", "started", "battles", "variant_count")
 
     public_id = models.CharField(max_length=32, unique=True, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -83,8 +89,8 @@ class Analysis(models.Model):
     seed = models.BigIntegerField()
     battles = models.PositiveIntegerField(help_text="Battles per variant.")
     chunk_battles = models.PositiveIntegerField(default=50)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED,
-                              db_index=True)
+    status = models.CharField(max_length=10, choices=ChunkedRun.Status.choices,
+                              default=ChunkedRun.Status.QUEUED, db_index=True)
     done = models.PositiveIntegerField(default=0, help_text="Battles played, all variants.")
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
@@ -142,7 +148,7 @@ class Analysis(models.Model):
                 f"{battles:,}); the simulator takes at most {cap:,} at a time. Ask for at most "
                 f"{max(1, cap // len(variants)):,} battles a version.")
         with transaction.atomic():
-            lock_owner(f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
+            lock_run_owner(owner, owner_token)
             active = (Matchup.objects.owned_by(owner, owner_token)
                       .filter(status__in=Matchup.ACTIVE).count()
                       + cls.objects.owned_by(owner, owner_token).filter(status__in=cls.ACTIVE)
@@ -189,9 +195,14 @@ class Analysis(models.Model):
         so partial results compare like with like."""
         return [(v, c) for c in range(self.chunks) for v in range(self.variant_count)]
 
-    def missing_tasks(self) -> list[tuple[int, int]]:
-        played = set(self.played_chunks.values_list("variant", "index"))
-        return [t for t in self.all_tasks() if t not in played]
+    def all_keys(self) -> list[Key]:
+        return list(self.all_tasks())
+
+    def name(self) -> str:
+        return f"analysis {self.public_id}"
+
+    def describe(self, key: Key) -> str:
+        return f"variant {key[0]} chunk {key[1]}"
 
     def enqueue(self, tasks: list[tuple[int, int]] | None = None) -> None:
         from .tasks import play_analysis_chunk  # the task module imports this one
@@ -257,10 +268,6 @@ class Analysis(models.Model):
                         catalog).points
 
     @property
-    def is_done(self) -> bool:
-        return self.status not in self.ACTIVE
-
-    @property
     def percent(self) -> int:
         total = self.total_battles
         return int(100 * self.done / total) if total else 100
@@ -322,75 +329,44 @@ class Analysis(models.Model):
                               None),
         }
 
-    def resume_if_stalled(self) -> bool:
-        """Send the missing chunks again if nothing moved for SIM_STALL_SECONDS (as a matchup
-        does: a chunk sent twice is written once)."""
-        if self.is_done:
-            return False
-        now = timezone.now()
-        quiet = now - timedelta(seconds=int(settings.SIM_STALL_SECONDS))
-        if self.updated > quiet or (self.requeued is not None and self.requeued > quiet):
-            return False
-        claimed = Analysis.objects.filter(pk=self.pk, status__in=self.ACTIVE,
-                                          updated__lte=quiet) \
-            .filter(models.Q(requeued__isnull=True) | models.Q(requeued__lte=quiet)) \
-            .update(requeued=now)
-        if not claimed:
-            return False
-        missing = self.missing_tasks()
-        log.warning("analysis %s: no progress for %d s; sending %d chunks again",
-                    self.public_id, int(settings.SIM_STALL_SECONDS), len(missing))
-        self.requeued = now
-        try:
-            self.enqueue(missing)
-        except RunRefused:
-            return False
-        return bool(missing)
-
     # --- playing (on a worker) ----------------------------------------------------------------
+
+    def play_range(self, variant: int, first: int, stop: int
+                   ) -> tuple[str, list[int], list[int]]:
+        """Battles ``first … stop-1`` of one variant: half-points, and each side's VP.
+
+        Battle ``i`` takes the dice of (seed, i) whatever the variant: common random numbers.
+        The variant plays the fleet's edition, the opponent its own (R-163).
+        """
+        a, b = fleet_specs(self.catalog("a"), self.variant_fleet(variant),
+                           self.core_opponent(), catalog_b=self.catalog("b"))
+        options = self.sim_options
+        scores, vp_a, vp_b = [], [], []
+        for i in range(first, stop):
+            result = Battle(a, b, battle_dice(self.seed, i), options).play()
+            scores.append(str(half_points(result.winner)))
+            vp_a.append(int(result.vp["a"]))
+            vp_b.append(int(result.vp["b"]))
+        return "".join(scores), vp_a, vp_b
+
+    def play_chunk(self, key: Key) -> Played:
+        variant, index = key
+        scores, vp_a, vp_b = self.play_range(variant, *self.chunk_bounds(index))
+        return Played(len(scores), {"scores": scores, "vp_a": vp_a, "vp_b": vp_b})
+
+    def refused(self, key: Key, exc: SimError) -> str:
+        return f"The simulator cannot play {self.variants[key[0]]['label']}: {exc}"
+
+    def broken(self, key: Key) -> str:
+        return ("The simulator failed on one of the variants. The error was logged; run "
+                "again, and if it happens again please report this analysis's link.")
 
     def record_chunk(self, variant: int, index: int, scores: str, vp_a: list[int],
                      vp_b: list[int], seconds: float, worker: str = "") -> bool:
-        """Write a played chunk once and count it, under the analysis's row lock. False when
-        it was already written or the analysis has stopped."""
-        with transaction.atomic():
-            run = Analysis.objects.select_for_update().only(
-                "pk", "status", "done", "started", "battles", "variant_count").get(pk=self.pk)
-            if run.status not in self.ACTIVE:
-                return False
-            _, created = AnalysisChunk.objects.get_or_create(
-                analysis=run, variant=variant, index=index,
-                defaults={"scores": scores, "vp_a": vp_a, "vp_b": vp_b, "seconds": seconds,
-                          "worker": worker[:100]})
-            if not created:
-                return False
-            run.done += len(scores)
-            fields = ["done", "updated"]
-            if run.started is None:
-                run.started = timezone.now() - timedelta(seconds=seconds)
-                fields.append("started")
-            if run.done >= run.battles * run.variant_count:
-                run.status, run.finished = self.Status.DONE, timezone.now()
-                fields += ["status", "finished"]
-            elif run.status == self.Status.QUEUED:
-                run.status = self.Status.RUNNING
-                fields.append("status")
-            run.save(update_fields=fields)
-        self.__dict__.update({f: getattr(run, f) for f in
-                              ("done", "status", "started", "finished")})
-        return True
-
-    def fail(self, message: str) -> None:
-        Analysis.objects.filter(pk=self.pk, status__in=self.ACTIVE).update(
-            status=self.Status.FAILED, error=message, finished=timezone.now(),
-            updated=timezone.now())
-        self.refresh_from_db(fields=["status", "error", "finished"])
-
-    def cancel(self) -> bool:
-        n = Analysis.objects.filter(pk=self.pk, status__in=self.ACTIVE).update(
-            status=self.Status.CANCELLED, finished=timezone.now(), updated=timezone.now())
-        self.refresh_from_db(fields=["status", "finished"])
-        return bool(n)
+        """Write a played chunk once and count it, under the analysis's row lock
+        (``ChunkedRun.record``). False when it was already written or the analysis stopped."""
+        return self.record((variant, index), Played(
+            len(scores), {"scores": scores, "vp_a": vp_a, "vp_b": vp_b}), seconds, worker)
 
 
 class AnalysisChunk(models.Model):

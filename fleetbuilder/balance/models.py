@@ -23,10 +23,10 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import models, transaction
-from django.utils import timezone
+from django.db import models
 
-from fleetbuilder.catalog import editions
+from fleetbuilder.catalog import editions, loader
+from fleetbuilder.simulator.runs import ChunkedRun, Key, Played
 from rules_core import fleet as rf
 from rules_core.balance import (
     TERRAIN_LABELS,
@@ -37,6 +37,7 @@ from rules_core.balance import (
     chunks,
     plan,
 )
+from rules_core.balance import play_chunk as play_pair_battles
 from rules_core.catalog import Catalog
 
 log = logging.getLogger("fleetbuilder.balance")
@@ -55,14 +56,15 @@ def setting_label(size: str, policy: str, terrain: str) -> str:
     return f"{size.capitalize()} · {policy} policy · {TERRAIN_LABELS.get(terrain, terrain)}"
 
 
-class BalanceRun(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued", "waiting for workers"
-        RUNNING = "running", "running"
-        DONE = "done", "finished"
-        FAILED = "failed", "failed"
+class BalanceRun(ChunkedRun, models.Model):
+    """A round robin's life is ``runs.ChunkedRun``'s (it is never cancelled, and the command
+    that queued it waits for it, so its stalls are not sent again); its chunks are keyed on
+    (pair, index)."""
 
-    ACTIVE = (Status.QUEUED, Status.RUNNING)
+    log = log
+    run_field = "run"
+    chunk_keys = ("pair", "index")
+    tracks_start = False
 
     spec = models.JSONField(help_text="BalanceSpec.to_dict(), with the factions that play.")
     fleets = models.JSONField(help_text="[{slug, fleet}]: each faction's sample fleet file.")
@@ -73,7 +75,8 @@ class BalanceRun(models.Model):
     chunk_battles = models.PositiveIntegerField(default=10)
     total = models.PositiveIntegerField(help_text="Battles in the whole round robin.")
     done = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    status = models.CharField(max_length=10, choices=ChunkedRun.Status.choices,
+                              default=ChunkedRun.Status.QUEUED)
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -111,9 +114,15 @@ class BalanceRun(models.Model):
         start = index * self.chunk_battles
         return start, min(battles, start + self.chunk_battles)
 
-    def missing_chunks(self) -> list[tuple[int, int]]:
-        played = set(self.played_chunks.values_list("pair", "index"))
-        return [c for c in self.all_chunks() if c not in played]
+    @property
+    def total_battles(self) -> int:
+        return self.total
+
+    def all_keys(self) -> list[Key]:
+        return list(self.all_chunks())
+
+    def name(self) -> str:
+        return f"balance run {self.pk}"
 
     def enqueue(self, which: list[tuple[int, int]] | None = None) -> None:
         """One task per chunk (all, or ``which``), outside any transaction."""
@@ -122,46 +131,38 @@ class BalanceRun(models.Model):
         for pair, index in self.all_chunks() if which is None else which:
             play_chunk.apply_async((self.pk, pair, index))
 
-    @property
-    def is_done(self) -> bool:
-        return self.status not in self.ACTIVE
-
     def counts(self) -> dict[int, PairCounts]:
         out: dict[int, PairCounts] = {}
         for pair, data in self.played_chunks.values_list("pair", "counts"):
             out.setdefault(pair, PairCounts()).add(PairCounts.from_dict(data))
         return out
 
-    def record_chunk(self, pair: int, index: int, counts: PairCounts, seconds: float,
-                     worker: str = "") -> bool:
-        """Write a played chunk once, under the run's row lock. False when it was written
-        already or the run has stopped."""
-        with transaction.atomic():
-            run = BalanceRun.objects.select_for_update().get(pk=self.pk)
-            if run.status not in self.ACTIVE:
-                return False
-            _, created = BalanceChunk.objects.get_or_create(
-                run=run, pair=pair, index=index,
-                defaults={"counts": counts.to_dict(), "seconds": seconds,
-                          "worker": worker[:100]})
-            if not created:
-                return False
-            run.done += counts.battles
-            fields = ["done", "updated", "status"]
-            if run.done >= run.total:
-                run.status, run.finished = self.Status.DONE, timezone.now()
-                fields.append("finished")
-            else:
-                run.status = self.Status.RUNNING
-            run.save(update_fields=fields)
-        self.__dict__.update({f: getattr(run, f) for f in ("done", "status", "finished")})
+    def before_play(self) -> bool:
+        self._catalog = loader.core_catalog()
+        if self._catalog.version != self.catalog_version:
+            self.fail(f"The catalogue changed during the run ({self.catalog_version} to "
+                      f"{self._catalog.version}); start it again.")
+            return False
         return True
 
-    def fail(self, message: str) -> None:
-        BalanceRun.objects.filter(pk=self.pk, status__in=self.ACTIVE).update(
-            status=self.Status.FAILED, error=message, finished=timezone.now(),
-            updated=timezone.now())
-        self.refresh_from_db(fields=["status", "error", "finished"])
+    def play_chunk(self, key: Key) -> Played:
+        pair, index = key
+        rr = self.round_robin(self._catalog)
+        start, stop = self.chunk_bounds(index)
+        counts = play_pair_battles(self._catalog, rr.fleets, rr.pairs[pair], start, stop,
+                                   rr.spec.options)
+        return Played(counts.battles, {"counts": counts.to_dict()})
+
+    def broken(self, key: Key) -> str:
+        start, stop = self.chunk_bounds(key[1])
+        return f"Pair {key[0]}, battles {start + 1}–{stop} failed; the error was logged."
+
+    def record_chunk(self, pair: int, index: int, counts: PairCounts, seconds: float,
+                     worker: str = "") -> bool:
+        """Write a played chunk once, under the run's row lock (``ChunkedRun.record``).
+        False when it was written already or the run has stopped."""
+        return self.record((pair, index), Played(counts.battles, {"counts": counts.to_dict()}),
+                           seconds, worker)
 
 
 class BalanceChunk(models.Model):

@@ -38,11 +38,12 @@ from fleetbuilder.ownership import OwnedQuerySet, lock_owner
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core import sharecode
-from rules_core.sim import BattleResult, SimError, SimOptions, Tally, play_battle
+from rules_core.sim import BattleResult, SimError, SimOptions, Tally, play_battle, simulate
 from rules_core.sim import replay as sim_replay
 
 from . import editions as side_editions
 from . import fairness
+from .runs import ChunkedRun, Key, Played, RunRefused, lock_run_owner
 
 log = logging.getLogger("fleetbuilder.simulator")
 
@@ -57,27 +58,16 @@ def random_seed() -> int:
     return secrets.randbelow(2**32)
 
 
-class RunRefused(Exception):
-    """A run that may not start now (a limit), with the message for the player and a status."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
-
-
 class MatchupQuerySet(OwnedQuerySet):
     """Runs are owned as saved fleets are (``fleetbuilder.ownership``)."""
 
 
-class Matchup(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued", "waiting for a worker"
-        RUNNING = "running", "running"
-        DONE = "done", "finished"
-        FAILED = "failed", "failed"
-        CANCELLED = "cancelled", "cancelled"
+class Matchup(ChunkedRun, models.Model):
+    """A matchup's life (queued, running, done, failed, cancelled) is ``runs.ChunkedRun``'s;
+    its chunks are battle ranges, keyed on their index."""
 
-    ACTIVE = (Status.QUEUED, Status.RUNNING)
+    log = log
+    run_field = "matchup"
 
     # The results page's address: anyone holding it may read the results, nobody may guess it.
     public_id = models.CharField(max_length=32, unique=True, editable=False)
@@ -100,8 +90,8 @@ class Matchup(models.Model):
     battles = models.PositiveIntegerField()
     chunk_battles = models.PositiveIntegerField(default=50,
                                                 help_text="Battles per task, fixed at the start.")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED,
-                              db_index=True)
+    status = models.CharField(max_length=10, choices=ChunkedRun.Status.choices,
+                              default=ChunkedRun.Status.QUEUED, db_index=True)
     done = models.PositiveIntegerField(default=0)
     tally = models.JSONField(null=True, blank=True, help_text="Tally.to_state() so far.")
     error = models.TextField(blank=True, help_text="Why the run stopped, for the player.")
@@ -160,7 +150,7 @@ class Matchup(models.Model):
             client=client[:80], cost_seconds=cost,
         )
         with transaction.atomic():
-            lock_owner(f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
+            lock_run_owner(owner, owner_token)
             lock_owner(f"client:{client}")  # one client's starts, one at a time (R-98)
             mine = cls.objects.owned_by(owner, owner_token).filter(status__in=cls.ACTIVE)
             limit = int(settings.SIM_MAX_ACTIVE_PER_OWNER)
@@ -198,9 +188,19 @@ class Matchup(models.Model):
         first = index * self.chunk_battles
         return first, min(self.battles, first + self.chunk_battles)
 
-    def missing_chunks(self) -> list[int]:
-        played = set(self.played_chunks.values_list("index", flat=True))
-        return [i for i in range(self.chunks) if i not in played]
+    @property
+    def total_battles(self) -> int:
+        return self.battles
+
+    def all_keys(self) -> list[Key]:
+        return [(i,) for i in range(self.chunks)]
+
+    def name(self) -> str:
+        return f"simulator run {self.public_id}"
+
+    def describe(self, key: Key) -> str:
+        first, stop = self.chunk_bounds(key[0])
+        return f"chunk {key[0]} (battles {first + 1}-{stop})"
 
     def enqueue(self, indexes: list[int] | None = None) -> None:
         """Send one task per chunk (all of them, or ``indexes``) to the workers' queue.
@@ -307,11 +307,6 @@ class Matchup(models.Model):
         return self.label("b")
 
     @property
-    def is_done(self) -> bool:
-        """Nothing more will be played: finished, failed or cancelled."""
-        return self.status not in self.ACTIVE
-
-    @property
     def percent(self) -> int:
         return int(100 * self.done / self.battles) if self.battles else 100
 
@@ -410,35 +405,6 @@ class Matchup(models.Model):
         except Exception:  # the cache is away: the replay will be played
             return False
 
-    def resume_if_stalled(self) -> bool:
-        """Send the missing chunks again if nothing moved for SIM_STALL_SECONDS.
-
-        Messages can be lost outside our control (a Redis restarted without its data, a worker
-        machine gone until the broker's visibility timeout). A chunk sent twice is played once
-        and counted once, so sending again is always safe; a conditional update makes sure one
-        request does it, once per period. Returns whether it sent anything.
-        """
-        if self.is_done:
-            return False
-        now = timezone.now()
-        quiet = now - timedelta(seconds=int(settings.SIM_STALL_SECONDS))
-        if self.updated > quiet or (self.requeued is not None and self.requeued > quiet):
-            return False
-        claimed = Matchup.objects.filter(pk=self.pk, status__in=self.ACTIVE, updated__lte=quiet) \
-            .filter(models.Q(requeued__isnull=True) | models.Q(requeued__lte=quiet)) \
-            .update(requeued=now)
-        if not claimed:
-            return False
-        missing = self.missing_chunks()
-        log.warning("simulator run %s: no progress for %d s; sending %d chunks again",
-                    self.public_id, int(settings.SIM_STALL_SECONDS), len(missing))
-        self.requeued = now
-        try:
-            self.enqueue(missing)
-        except RunRefused:
-            return False
-        return bool(missing)
-
     def queue_ahead(self) -> int:
         """Battles of other unfinished runs played before this one: those at a higher
         priority (R-98), and those at its own queued before it."""
@@ -450,54 +416,32 @@ class Matchup(models.Model):
 
     # --- playing (on a worker: tasks.play_chunk) ---------------------------------------------
 
+    def play_chunk(self, key: Key) -> Played:
+        first, stop = self.chunk_bounds(key[0])
+        # Each side's ships from its own edition's catalogue (R-163).
+        catalog_a, catalog_b = self.catalogs()  # SimError for an edition this server lacks
+        tally = simulate(catalog_a, self.core_fleet("a"), self.core_fleet("b"),
+                         battles=stop - first, seed=self.seed, options=self.sim_options,
+                         first_index=first, catalog_b=catalog_b)
+        return Played(tally.battles, {"battles": tally.battles, "tally": tally.to_state()},
+                      merge=tally)
+
+    def broken(self, key: Key) -> str:
+        first, stop = self.chunk_bounds(key[0])
+        return (f"The simulator failed on battles {first + 1}–{stop}. The error was logged; "
+                "run again, and if it happens again please report this run's link.")
+
+    def merge_chunk(self, run: Any, merge: Any) -> list[str]:
+        current = run.current_tally()
+        run.tally = (merge if current is None else current.merge(merge)).to_state()
+        return ["tally"]
+
     def record_chunk(self, index: int, tally: Tally, seconds: float, worker: str = "") -> bool:
-        """Write a played chunk once and merge it into the run, under the run's row lock.
-
-        Returns False (nothing changed) when the chunk was already written or the run is no
-        longer active (cancelled, failed).
-        """
-        with transaction.atomic():
-            run = Matchup.objects.select_for_update().get(pk=self.pk)
-            if run.status not in self.ACTIVE:
-                return False
-            _, created = MatchupChunk.objects.get_or_create(
-                matchup=run, index=index,
-                defaults={"battles": tally.battles, "tally": tally.to_state(),
-                          "seconds": seconds, "worker": worker[:100]})
-            if not created:
-                return False
-            current = run.current_tally()
-            merged = tally if current is None else current.merge(tally)
-            run.done += tally.battles
-            run.tally = merged.to_state()
-            fields = ["done", "tally", "updated"]
-            if run.started is None:
-                run.started = timezone.now() - timedelta(seconds=seconds)
-                fields.append("started")
-            if run.done >= run.battles:
-                run.status, run.finished = self.Status.DONE, timezone.now()
-                fields += ["status", "finished"]
-            elif run.status == self.Status.QUEUED:
-                run.status = self.Status.RUNNING
-                fields.append("status")
-            run.save(update_fields=fields)
-        self.__dict__.update({f: getattr(run, f) for f in
-                              ("done", "tally", "status", "started", "finished")})
-        return True
-
-    def fail(self, message: str) -> None:
-        """Stop the run for good with ``message`` for its owner (if it is still active)."""
-        Matchup.objects.filter(pk=self.pk, status__in=self.ACTIVE).update(
-            status=self.Status.FAILED, error=message, finished=timezone.now(),
-            updated=timezone.now())
-        self.refresh_from_db(fields=["status", "error", "finished"])
-
-    def cancel(self) -> bool:
-        """The owner stops the run; played battles stay. False if it had already stopped."""
-        n = Matchup.objects.filter(pk=self.pk, status__in=self.ACTIVE).update(
-            status=self.Status.CANCELLED, finished=timezone.now(), updated=timezone.now())
-        self.refresh_from_db(fields=["status", "finished"])
-        return bool(n)
+        """Write a played chunk once and merge its tally into the run, under the run's row
+        lock (``ChunkedRun.record``). False when it was already written or the run stopped."""
+        return self.record((index,), Played(tally.battles, {"battles": tally.battles,
+                                                             "tally": tally.to_state()},
+                                            merge=tally), seconds, worker)
 
 
 class MatchupChunk(models.Model):

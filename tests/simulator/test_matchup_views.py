@@ -300,7 +300,7 @@ def test_a_failing_chunk_fails_the_run_with_a_message_and_a_logged_traceback(
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("engine fell over")
 
-    monkeypatch.setattr("fleetbuilder.simulator.tasks.simulate", broken)
+    monkeypatch.setattr("fleetbuilder.simulator.models.simulate", broken)
     with caplog.at_level("ERROR", logger="fleetbuilder.simulator"):
         assert play_chunk(run.pk, 1) == 0
     record = next(r for r in caplog.records
