@@ -15,22 +15,20 @@ import time
 from typing import Any, ClassVar, Self
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from fleetbuilder import sharedstate
 from fleetbuilder.ownership import lock_owner
+from fleetbuilder.simulator.runs import RunLife, RunStatus
 
 # R-155: unfinished jobs of one kind (prints, or packs) a requester may have, and in all.
 MAX_ACTIVE_PER_OWNER = 3
 MAX_QUEUED = 200
 
 
-class JobStatus(models.TextChoices):
-    QUEUED = "queued", "waiting for a worker"
-    RUNNING = "running", "rendering"
-    DONE = "done", "ready"
-    FAILED = "failed", "failed"
+# A job's status is a run's (``simulator.runs``): queued, running, then done or failed.
+JobStatus = RunStatus
 
 
 class RenderRefused(Exception):
@@ -42,22 +40,18 @@ class RenderRefused(Exception):
         self.status = status
 
 
-class QueuedRender:
+class QueuedRender(RunLife):
     """For models with ``public_id``, ``owner``, ``session_key``, ``cache_key``, ``status``,
-    ``error``, ``seconds``, ``started`` and ``finished`` and an ``OwnedQuerySet`` manager."""
+    ``error``, ``seconds``, ``started`` and ``finished`` and an ``OwnedQuerySet`` manager.
+    Its states and ``fail`` are the runs' (``simulator.runs.RunLife``)."""
 
-    Status = JobStatus
-    ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
     log: ClassVar[logging.Logger]
     unreachable: ClassVar[str]  # what the player reads when the broker is away
     failed: ClassVar[str]  # what the player reads when rendering raised (it is logged)
     what_plural: ClassVar[str] = "PDFs"  # in the player's words: "big prints", "battle packs"
 
-    pk: Any
     public_id: str
     cache_key: str
-    status: str
-    objects: Any
 
     def task(self) -> Any:
         """The Celery task that renders this kind of job (imported late: it imports the model)."""
@@ -97,10 +91,6 @@ class QueuedRender:
         job.finish(seconds)
         job.log.info("%s: finished in %.2f s (%d KB)", job.public_id, seconds, len(pdf) // 1024)
         return True
-
-    @property
-    def is_done(self) -> bool:
-        return self.status not in self.ACTIVE
 
     @classmethod
     def requested(cls, *, owner: Any, owner_token: str, cache_key: str, **fields: Any) -> Self:
@@ -177,6 +167,3 @@ class QueuedRender:
 
     def finish(self, seconds: float, **also: Any) -> None:
         self._update(status=JobStatus.DONE, seconds=seconds, finished=timezone.now(), **also)
-
-    def fail(self, message: str) -> None:
-        self._update(status=JobStatus.FAILED, error=message, finished=timezone.now())

@@ -76,24 +76,51 @@ class Played:
         self.battles, self.fields, self.merge = battles, fields, merge
 
 
-class ChunkedRun:
+class RunLife:
+    """The states and the moves every piece of queued work shares, chunked runs and queued
+    renders (``fleetbuilder.renderjobs``) alike: for models with ``status``, ``error`` and
+    ``finished`` (and the ``stamps``, set when it stops)."""
+
+    Status = RunStatus
+    ACTIVE = ACTIVE
+    stamps: ClassVar[tuple[str, ...]] = ("finished",)  # set to now when it stops
+
+    pk: Any
+    status: str
+    objects: Any
+
+    @property
+    def is_done(self) -> bool:
+        """Nothing more will happen: finished, failed or cancelled."""
+        return self.status not in self.ACTIVE
+
+    def _stop(self, status: RunStatus, **also: Any) -> bool:
+        """Move an active run to ``status`` (one conditional update); False if it had stopped."""
+        now = timezone.now()
+        n = type(self).objects.filter(pk=self.pk, status__in=self.ACTIVE).update(
+            status=status, **dict.fromkeys(self.stamps, now), **also)
+        self.refresh_from_db(fields=["status", "finished", *also])  # type: ignore[attr-defined]
+        return bool(n)
+
+    def fail(self, message: str) -> None:
+        """Stop it for good with ``message`` for its owner (if it is still active)."""
+        self._stop(RunStatus.FAILED, error=message)
+
+
+class ChunkedRun(RunLife):
     """For models with ``status``, ``error``, ``done``, ``updated`` and ``finished`` (and,
     when ``tracks_start``, ``started``; when stalls are resent, ``requeued``), whose played
     chunks are the related ``played_chunks``, unique on the run and ``chunk_keys``."""
 
-    Status = RunStatus
-    ACTIVE = ACTIVE
+    stamps = ("finished", "updated")
     log: ClassVar[logging.Logger]
     chunk_keys: ClassVar[tuple[str, ...]] = ("index",)
     run_field: ClassVar[str]  # the chunk's foreign key to its run
     locked_fields: ClassVar[tuple[str, ...] | None] = None  # what record() reads under the lock
     tracks_start: ClassVar[bool] = True
 
-    pk: Any
-    status: str
     updated: Any
     requeued: Any  # on runs whose stalls are sent again
-    objects: Any
     played_chunks: Any
 
     # --- each kind of run says -------------------------------------------------------------
@@ -138,11 +165,6 @@ class ChunkedRun:
         raise NotImplementedError
 
     # --- the life --------------------------------------------------------------------------
-
-    @property
-    def is_done(self) -> bool:
-        """Nothing more will be played: finished, failed or cancelled."""
-        return self.status not in self.ACTIVE
 
     def _key(self, row: Any) -> Any:
         return row[0] if len(self.chunk_keys) == 1 else tuple(row)
@@ -223,17 +245,6 @@ class ChunkedRun:
             run.save(update_fields=fields)
         self.__dict__.update({f: getattr(run, f) for f in copied})
         return True
-
-    def _stop(self, status: RunStatus, **also: Any) -> bool:
-        now = timezone.now()
-        n = type(self).objects.filter(pk=self.pk, status__in=self.ACTIVE).update(
-            status=status, finished=now, updated=now, **also)
-        self.refresh_from_db(fields=["status", "finished", *also])  # type: ignore[attr-defined]
-        return bool(n)
-
-    def fail(self, message: str) -> None:
-        """Stop the run for good with ``message`` for its owner (if it is still active)."""
-        self._stop(RunStatus.FAILED, error=message)
 
     def cancel(self) -> bool:
         """The owner stops the run; played battles stay. False if it had already stopped."""
