@@ -20,14 +20,14 @@ from django.utils import timezone
 
 from fleetbuilder import sharedstate
 from fleetbuilder.ownership import lock_owner
-from fleetbuilder.simulator.runs import RunLife, RunStatus
+from fleetbuilder.runs import RunLife, RunStatus
 
 # R-155: unfinished jobs of one kind (prints, or packs) a requester may have, and in all.
 MAX_ACTIVE_PER_OWNER = 3
 MAX_QUEUED = 200
 
 
-# A job's status is a run's (``simulator.runs``): queued, running, then done or failed.
+# A job's status is a run's (``fleetbuilder.runs``): queued, running, then done or failed.
 JobStatus = RunStatus
 
 
@@ -43,7 +43,7 @@ class RenderRefused(Exception):
 class QueuedRender(RunLife):
     """For models with ``public_id``, ``owner``, ``session_key``, ``cache_key``, ``status``,
     ``error``, ``seconds``, ``started`` and ``finished`` and an ``OwnedQuerySet`` manager.
-    Its states and ``fail`` are the runs' (``simulator.runs.RunLife``)."""
+    Its states and ``fail`` are the runs' (``fleetbuilder.runs.RunLife``)."""
 
     log: ClassVar[logging.Logger]
     unreachable: ClassVar[str]  # what the player reads when the broker is away

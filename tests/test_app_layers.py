@@ -25,7 +25,7 @@ PACKAGE = "fleetbuilder"
 LAYERS: list[tuple[str, set[str]]] = [
     ("the groundwork (no app)", {"__init__", "celery", "config", "settings", "wsgi", "dbready",
                                  "http", "text", "nav", "sharedstate", "ownership",
-                                 "ratelimit"}),
+                                 "ratelimit", "runs"}),
     ("the catalogue", {"catalog"}),
     ("saved fleets", {"fleets"}),
     ("made of a fleet (and beside it)",

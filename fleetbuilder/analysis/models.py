@@ -29,9 +29,9 @@ from django.utils import timezone
 
 from fleetbuilder.catalog import editions
 from fleetbuilder.ownership import OwnedQuerySet
+from fleetbuilder.runs import ChunkedRun, Key, Played, RunRefused, lock_run_owner
 from fleetbuilder.simulator import editions as side_editions
 from fleetbuilder.simulator.models import Matchup
-from fleetbuilder.simulator.runs import ChunkedRun, Key, Played, RunRefused, lock_run_owner
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core.sim import SimError, SimOptions

@@ -1,6 +1,6 @@
 """The analysis's Celery task: play one chunk of one variant and record it once.
 
-A worker's part is ``ChunkedRun.play`` (``fleetbuilder.simulator.runs``): acknowledged late and
+A worker's part is ``ChunkedRun.play`` (``fleetbuilder.runs``): acknowledged late and
 put back if its process dies (the simulator's CELERY_TASK_* settings), and written once, so a
 chunk delivered twice counts once.
 """

@@ -26,7 +26,7 @@ from typing import Any
 from django.db import models
 
 from fleetbuilder.catalog import editions, loader
-from fleetbuilder.simulator.runs import ChunkedRun, Key, Played
+from fleetbuilder.runs import ChunkedRun, Key, Played
 from rules_core import fleet as rf
 from rules_core.balance import (
     TERRAIN_LABELS,

@@ -1,6 +1,6 @@
 """The balance round robin's Celery task: play one chunk of one pair and record it once.
 
-A worker's part is ``ChunkedRun.play`` (``fleetbuilder.simulator.runs``): acknowledged late
+A worker's part is ``ChunkedRun.play`` (``fleetbuilder.runs``): acknowledged late
 like the simulator's chunks (settings: CELERY_TASK_*), so a chunk is never lost, and written
 once, so it never counts twice.
 """

@@ -35,6 +35,7 @@ from django.utils import timezone
 from fleetbuilder import sharedstate
 from fleetbuilder.catalog import editions
 from fleetbuilder.ownership import OwnedQuerySet, lock_owner
+from fleetbuilder.runs import ChunkedRun, Key, Played, RunRefused, lock_run_owner
 from rules_core import catalog as core
 from rules_core import fleet as rf
 from rules_core import sharecode
@@ -43,7 +44,6 @@ from rules_core.sim import replay as sim_replay
 
 from . import editions as side_editions
 from . import fairness
-from .runs import ChunkedRun, Key, Played, RunRefused, lock_run_owner
 
 log = logging.getLogger("fleetbuilder.simulator")
 
