@@ -41,8 +41,10 @@ def database_problem() -> str | None:
         return f"cannot use the database: {reason}"
     if plan:
         count = len(plan)
-        return (f"the database is not set up ({count} migration{'s' * (count != 1)} not "
-                f"applied): {MIGRATE}")
+        return (
+            f"the database is not set up ({count} migration{'s' * (count != 1)} not "
+            f"applied): {MIGRATE}"
+        )
     return None
 
 

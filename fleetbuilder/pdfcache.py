@@ -67,8 +67,14 @@ def document_hash(document: dict[str, Any]) -> str:
 
 
 def pdf_key(document: dict[str, Any], options: PrintOptions) -> str:
-    parts = [document_hash(document), options.layout, "ink" if options.ink_saver else "",
-             options.share_url or "", catalogue_version(), cards_build()]
+    parts = [
+        document_hash(document),
+        options.layout,
+        "ink" if options.ink_saver else "",
+        options.share_url or "",
+        catalogue_version(),
+        cards_build(),
+    ]
     if options.advanced_movement:  # standard prints keep the keys they had
         parts.append("movement=advanced")
     return PREFIX + hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()

@@ -171,10 +171,11 @@ def in_flight(request: HttpRequest, scope: str) -> Iterator[bool]:
 
 def busy(request: HttpRequest, scope: str) -> HttpResponse:
     """The 429 for a request past RATE_LIMIT_IN_FLIGHT: wait for the one being made."""
-    message = (f"Your {WHAT.get(scope, 'requests')} are made one at a time from one network "
-               "address, and one is being made now. Please wait for it, then ask again.")
-    template = "ratelimited.html#message" if getattr(request, "htmx", False) \
-        else "ratelimited.html"
+    message = (
+        f"Your {WHAT.get(scope, 'requests')} are made one at a time from one network "
+        "address, and one is being made now. Please wait for it, then ask again."
+    )
+    template = "ratelimited.html#message" if getattr(request, "htmx", False) else "ratelimited.html"
     response = render(request, template, {"message": message}, status=429)
     response["Retry-After"] = "2"
     response["Cache-Control"] = "private, no-store"
@@ -192,20 +193,22 @@ def in_words(seconds: int) -> str:
 def refused(request: HttpRequest, scope: str, retry_after: int) -> HttpResponse:
     """The 429 answer: a page, or for htmx only its message; ``Retry-After`` in seconds."""
     limit, window = limit_of(scope)
-    message = (f"Too many {WHAT.get(scope, 'requests')} from you: at most {limit} every "
-               f"{in_words(window)} (a network address shared by several accounts may make "
-               f"{_address_factor()} times as many). Please wait {in_words(retry_after)} and "
-               "try again.")
-    template = "ratelimited.html#message" if getattr(request, "htmx", False) \
-        else "ratelimited.html"
+    message = (
+        f"Too many {WHAT.get(scope, 'requests')} from you: at most {limit} every "
+        f"{in_words(window)} (a network address shared by several accounts may make "
+        f"{_address_factor()} times as many). Please wait {in_words(retry_after)} and "
+        "try again."
+    )
+    template = "ratelimited.html#message" if getattr(request, "htmx", False) else "ratelimited.html"
     response = render(request, template, {"message": message}, status=429)
     response["Retry-After"] = str(retry_after)
     response["Cache-Control"] = "private, no-store"
     return response
 
 
-def rate_limit(scope: str, *, methods: tuple[str, ...] = ("GET", "POST")
-               ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+def rate_limit(
+    scope: str, *, methods: tuple[str, ...] = ("GET", "POST")
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """Limit a view's ``methods`` requests per client to ``RATE_LIMITS[scope]`` a window."""
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -106,8 +106,12 @@ class QueuedRender(RunLife):
                 return same  # type: ignore[no-any-return]
             cls._check_room(mine)
             job = cls.objects.create(
-                public_id=secrets.token_urlsafe(16), owner=owner if signed_in else None,
-                session_key="" if signed_in else owner_token, cache_key=cache_key, **fields)
+                public_id=secrets.token_urlsafe(16),
+                owner=owner if signed_in else None,
+                session_key="" if signed_in else owner_token,
+                cache_key=cache_key,
+                **fields,
+            )
         job.enqueue()  # outside the transaction: a worker may start at once
         return job  # type: ignore[no-any-return]
 
@@ -124,8 +128,10 @@ class QueuedRender(RunLife):
         """The requester's jobs of this kind, with the requester's lock held (in a
         transaction) until it ends."""
         signed_in = owner is not None and owner.is_authenticated
-        lock_owner(f"render:{cls.__name__}:" +
-                    (f"user:{owner.pk}" if signed_in else f"session:{owner_token}"))
+        lock_owner(
+            f"render:{cls.__name__}:"
+            + (f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
+        )
         return cls.objects.owned_by(owner if signed_in else None, owner_token)
 
     @classmethod
@@ -135,12 +141,16 @@ class QueuedRender(RunLife):
         if most and mine.filter(status__in=cls.ACTIVE).count() >= most:
             raise RenderRefused(
                 f"You already have {most} {what} being made. Wait for one to finish (its page "
-                "shows how far it is), then ask again.", 429)
+                "shows how far it is), then ask again.",
+                429,
+            )
         queued = int(getattr(settings, "RENDER_MAX_QUEUED", MAX_QUEUED))
         if queued and cls.objects.filter(status__in=cls.ACTIVE).count() >= queued:
             raise RenderRefused(
                 f"The print workers are busy: {queued} {what} are waiting. Try again in a few "
-                "minutes.", 503)
+                "minutes.",
+                503,
+            )
 
     def enqueue(self) -> None:
         """Send the job to the workers (outside any transaction: a worker may start at once)."""
@@ -160,8 +170,11 @@ class QueuedRender(RunLife):
 
     def claim(self, **also: Any) -> bool:
         """A worker takes the job (False if another did, or it is finished)."""
-        n = type(self).objects.filter(pk=self.pk, status=JobStatus.QUEUED).update(
-            status=JobStatus.RUNNING, started=timezone.now(), **also)
+        n = (
+            type(self)
+            .objects.filter(pk=self.pk, status=JobStatus.QUEUED)
+            .update(status=JobStatus.RUNNING, started=timezone.now(), **also)
+        )
         self.refresh_from_db(fields=["status", "started", *also])  # type: ignore[attr-defined]
         return bool(n)
 

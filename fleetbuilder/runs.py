@@ -97,8 +97,11 @@ class RunLife:
     def _stop(self, status: RunStatus, **also: Any) -> bool:
         """Move an active run to ``status`` (one conditional update); False if it had stopped."""
         now = timezone.now()
-        n = type(self).objects.filter(pk=self.pk, status__in=self.ACTIVE).update(
-            status=status, **dict.fromkeys(self.stamps, now), **also)
+        n = (
+            type(self)
+            .objects.filter(pk=self.pk, status__in=self.ACTIVE)
+            .update(status=status, **dict.fromkeys(self.stamps, now), **also)
+        )
         self.refresh_from_db(fields=["status", "finished", *also])  # type: ignore[attr-defined]
         return bool(n)
 
@@ -175,8 +178,9 @@ class ChunkedRun(RunLife):
         return [self._key(key) for key in self.all_keys() if key not in played]
 
     def is_played(self, key: Key) -> bool:
-        return bool(self.played_chunks.filter(**dict(zip(self.chunk_keys, key,
-                                                             strict=True))).exists())
+        return bool(
+            self.played_chunks.filter(**dict(zip(self.chunk_keys, key, strict=True))).exists()
+        )
 
     @classmethod
     def play(cls, pk: int, key: Key, runs: Any = None) -> int:
@@ -207,8 +211,13 @@ class ChunkedRun(RunLife):
             return 0
         seconds = time.perf_counter() - began
         added = run.record(key, played, seconds, worker=HOST)
-        run.log.info("%s: %s finished in %.2f s (%s)", run.name(), what, seconds,
-                     "recorded" if added else "already recorded or run stopped")
+        run.log.info(
+            "%s: %s finished in %.2f s (%s)",
+            run.name(),
+            what,
+            seconds,
+            "recorded" if added else "already recorded or run stopped",
+        )
         return played.battles if added else 0
 
     def record(self, key: Key, played: Played, seconds: float, worker: str = "") -> bool:
@@ -224,8 +233,10 @@ class ChunkedRun(RunLife):
             if run.status not in self.ACTIVE:
                 return False
             _, created = self.played_chunks.model.objects.get_or_create(
-                **{self.run_field: run}, **dict(zip(self.chunk_keys, key, strict=True)),
-                defaults={**played.fields, "seconds": seconds, "worker": worker[:100]})
+                **{self.run_field: run},
+                **dict(zip(self.chunk_keys, key, strict=True)),
+                defaults={**played.fields, "seconds": seconds, "worker": worker[:100]},
+            )
             if not created:
                 return False
             run.done += played.battles
@@ -266,15 +277,18 @@ class ChunkedRun(RunLife):
         requeued = getattr(self, "requeued", None)
         if self.updated > quiet or (requeued is not None and requeued > quiet):
             return False
-        claimed = type(self).objects.filter(pk=self.pk, status__in=self.ACTIVE,
-                                            updated__lte=quiet) \
-            .filter(models.Q(requeued__isnull=True) | models.Q(requeued__lte=quiet)) \
+        claimed = (
+            type(self)
+            .objects.filter(pk=self.pk, status__in=self.ACTIVE, updated__lte=quiet)
+            .filter(models.Q(requeued__isnull=True) | models.Q(requeued__lte=quiet))
             .update(requeued=now)
+        )
         if not claimed:
             return False
         missing = self.missing_chunks()
-        self.log.warning("%s: no progress for %d s; sending %d chunks again", self.name(),
-                         stall, len(missing))
+        self.log.warning(
+            "%s: no progress for %d s; sending %d chunks again", self.name(), stall, len(missing)
+        )
         self.requeued = now
         try:
             self.enqueue(missing)

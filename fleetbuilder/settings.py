@@ -148,8 +148,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": envint("SQLITE_BUSY_TIMEOUT", "20"),
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envint(
-        "DB_POOL_MAX", "0") > 0:
+elif (
+    DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    and envint("DB_POOL_MAX", "0") > 0
+):
     # A pool of connections in each web process (psycopg_pool through Django), for gunicorn
     # only: scripts/serve sets DB_POOL_MAX to the process's threads, so a request never waits
     # for one; the rest (workers, commands) open a connection when they need it. A connection
@@ -166,7 +168,8 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envin
         "max_idle": 300,
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool(
-        "DB_KEEPALIVE", "true"):
+    "DB_KEEPALIVE", "true"
+):
     # A host that dies (power, kernel, cable) never closes its connections: PostgreSQL would
     # keep its sessions, and the row locks of a transaction cut in the middle, until the
     # kernel gives up on them (two hours and more), and the requests of the other hosts that
@@ -176,9 +179,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool
     # (tests/production/test_hosts.py, a web host dying mid-burst). DB_KEEPALIVE=false leaves
     # them out, for a PgBouncer in front, which refuses a connection's options.
     _options = DATABASES["default"].setdefault("OPTIONS", {})
-    _options["options"] = " ".join([_options.get("options", ""), "-c tcp_keepalives_idle=10",
-                                    "-c tcp_keepalives_interval=5", "-c tcp_keepalives_count=3",
-                                    "-c tcp_user_timeout=25000"]).strip()
+    _options["options"] = " ".join(
+        [
+            _options.get("options", ""),
+            "-c tcp_keepalives_idle=10",
+            "-c tcp_keepalives_interval=5",
+            "-c tcp_keepalives_count=3",
+            "-c tcp_user_timeout=25000",
+        ]
+    ).strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -343,9 +352,7 @@ AXES_LOCKOUT_CALLABLE = "fleetbuilder.accounts.lockout.lockout_response"  # our 
 # ignore its AXES_IPWARE_* settings; fleetbuilder/http.py reads the header.)
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
 if TRUSTED_PROXY_COUNT < 0:
-    raise ImproperlyConfigured(
-        f"TRUSTED_PROXY_COUNT must be 0 or more, not {TRUSTED_PROXY_COUNT}"
-    )
+    raise ImproperlyConfigured(f"TRUSTED_PROXY_COUNT must be 0 or more, not {TRUSTED_PROXY_COUNT}")
 
 # --- shared state: Redis for the cache and the simulator's task queue -----------------------
 # REDIS_URL (redis://host:port/db or unix:///path/redis.sock) makes the cache Django's
@@ -371,19 +378,23 @@ if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
 REDIS_CONNECT_TIMEOUT = float(os.environ.get("REDIS_CONNECT_TIMEOUT", "0.5"))
 REDIS_READ_TIMEOUT = float(os.environ.get("REDIS_READ_TIMEOUT", "1"))
 REDIS_RETRY_SECONDS = float(os.environ.get("REDIS_RETRY_SECONDS", "5"))
-if not (0 < REDIS_CONNECT_TIMEOUT <= 2 and 0 < REDIS_READ_TIMEOUT <= 2
-        and REDIS_RETRY_SECONDS >= 0):
+if not (
+    0 < REDIS_CONNECT_TIMEOUT <= 2 and 0 < REDIS_READ_TIMEOUT <= 2 and REDIS_RETRY_SECONDS >= 0
+):
     raise ImproperlyConfigured(
         "REDIS_CONNECT_TIMEOUT and REDIS_READ_TIMEOUT must be over 0 and at most 2 (seconds), "
-        "REDIS_RETRY_SECONDS 0 or more")
+        "REDIS_RETRY_SECONDS 0 or more"
+    )
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "fleetbuilder.sharedstate.GuardedRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "vc"),
-            "OPTIONS": {"socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
-                        "socket_timeout": REDIS_READ_TIMEOUT},
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                "socket_timeout": REDIS_READ_TIMEOUT,
+            },
         }
     }
 else:
@@ -484,7 +495,9 @@ RATE_LIMIT_ADDRESS_FACTOR = envint("RATE_LIMIT_ADDRESS_FACTOR", "2")
 # tests/browser/test_print_busy_browser.py), so a player never meets it.
 RATE_LIMIT_IN_FLIGHT = envint("RATE_LIMIT_IN_FLIGHT", "1")
 if RATE_LIMIT_WINDOW < 1 or min(RATE_LIMITS.values()) < 0 or RATE_LIMIT_ADDRESS_FACTOR < 1:
-    raise ConfigError("RATE_LIMIT_WINDOW and RATE_LIMIT_ADDRESS_FACTOR must be 1 or more, and "
-                      "RATE_LIMIT_* 0 or more")
+    raise ConfigError(
+        "RATE_LIMIT_WINDOW and RATE_LIMIT_ADDRESS_FACTOR must be 1 or more, and "
+        "RATE_LIMIT_* 0 or more"
+    )
 # A fleet stored before the bounds of R-95 and past them answers 422 with the reason, not 500.
 MIDDLEWARE = [*MIDDLEWARE, "fleetbuilder.fleets.limits.StoredFleetOverBounds"]

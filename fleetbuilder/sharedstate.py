@@ -50,8 +50,9 @@ def mark_down(reason: object = "") -> None:
     if not getattr(settings, "REDIS_URL", ""):  # no Redis (tests, a shell): nothing to guard
         return
     if not is_down():
-        log.warning("Redis is not answering (%s); not asking again for %.0f s", reason,
-                    retry_seconds())
+        log.warning(
+            "Redis is not answering (%s); not asking again for %.0f s", reason, retry_seconds()
+        )
     _down_until = time.monotonic() + retry_seconds()
 
 
@@ -66,8 +67,10 @@ def check_up() -> None:
         raise Unreachable("Redis did not answer a moment ago")
 
 
-ERRORS: tuple[type[BaseException], ...] = (redis.exceptions.ConnectionError,
-                                           redis.exceptions.TimeoutError)
+ERRORS: tuple[type[BaseException], ...] = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+)
 
 
 def is_outage(exc: BaseException) -> bool:
@@ -126,13 +129,13 @@ class SharedStateDownMiddleware:
         response: HttpResponse = self.get_response(request)
         return response
 
-    def process_exception(self, request: HttpRequest, exception: Exception
-                          ) -> HttpResponse | None:
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not is_outage(exception):
             return None
         mark_down(exception)
-        log.warning("%s %s: answered 503, Redis is away (%s)", request.method,
-                    request.path, exception)
+        log.warning(
+            "%s %s: answered 503, Redis is away (%s)", request.method, request.path, exception
+        )
         return unavailable(request)
 
 
@@ -140,8 +143,7 @@ def unavailable(request: HttpRequest, what: str = "") -> HttpResponse:
     """The 503 page: what could not be done, that nothing was changed, when to try again."""
     match = getattr(request, "resolver_match", None)
     what = what or NEEDS.get(match.view_name if match else "", "This page")
-    template = "unavailable.html#message" if getattr(request, "htmx", False) \
-        else "unavailable.html"
+    template = "unavailable.html#message" if getattr(request, "htmx", False) else "unavailable.html"
     response = render(request, template, {"what": what}, status=503)
     response["Retry-After"] = str(max(1, round(retry_seconds() * 6)))
     response["Cache-Control"] = "private, no-store"

@@ -41,8 +41,10 @@ class PlayerTextValidator:
             raise ValidationError(f"{self.label} {why}.", code=self.code)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, PlayerTextValidator) and \
-            (self.label, self.multiline) == (other.label, other.multiline)
+        return isinstance(other, PlayerTextValidator) and (self.label, self.multiline) == (
+            other.label,
+            other.multiline,
+        )
 
 
 def follow_r94(form: forms.BaseForm, *, multiline: Iterable[str] = ()) -> None:
@@ -56,8 +58,12 @@ def follow_r94(form: forms.BaseForm, *, multiline: Iterable[str] = ()) -> None:
         label = str(field.label or name.replace("_", " ").capitalize())
         field.validators = [
             PlayerTextValidator(label, multiline=name in multiline),
-            *(v for v in field.validators if not isinstance(v, ProhibitNullCharactersValidator)
-              and not isinstance(v, PlayerTextValidator)),
+            *(
+                v
+                for v in field.validators
+                if not isinstance(v, ProhibitNullCharactersValidator)
+                and not isinstance(v, PlayerTextValidator)
+            ),
         ]
 
 
@@ -91,6 +97,9 @@ class AddressTextMiddleware:
                 if why:
                     break
         if why:
-            return HttpResponse(f"The address {why}, which no page of this site takes.",
-                                status=400, content_type="text/plain; charset=utf-8")
+            return HttpResponse(
+                f"The address {why}, which no page of this site takes.",
+                status=400,
+                content_type="text/plain; charset=utf-8",
+            )
         return self.get_response(request)

@@ -9,10 +9,14 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # A shared fleet's and a share code's print pages are the cards app's (cards sits above
     # fleets: docs/architecture.md), under the sharing pages' paths and names.
-    path("fleets/", include((fleets_urls.urlpatterns + cards_urls.share_code_patterns,
-                             fleets_urls.app_name))),
-    path("s/", include((share_urls.urlpatterns + cards_urls.shared_link_patterns,
-                        share_urls.app_name))),
+    path(
+        "fleets/",
+        include((fleets_urls.urlpatterns + cards_urls.share_code_patterns, fleets_urls.app_name)),
+    ),
+    path(
+        "s/",
+        include((share_urls.urlpatterns + cards_urls.shared_link_patterns, share_urls.app_name)),
+    ),
     path("gunnery/", include("fleetbuilder.gunnery.urls")),
     path("accounts/", include("fleetbuilder.accounts.urls")),
     path("cards/", include("fleetbuilder.cards.urls")),

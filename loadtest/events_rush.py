@@ -45,8 +45,9 @@ class Organiser(HttpUser):
     def dashboard(self) -> None:
         if time.time() > SEED["deadline"] + LATE + 5:
             raise StopUser
-        self.client.get(f"/events/{SEED['event']}/dashboard/", name="dashboard",
-                        headers={"HX-Request": "true"})
+        self.client.get(
+            f"/events/{SEED['event']}/dashboard/", name="dashboard", headers={"HX-Request": "true"}
+        )
 
 
 class Player(HttpUser):
@@ -63,17 +64,21 @@ class Player(HttpUser):
         self.token = found.group(1) if found else ""
         # One moment in the last WINDOW seconds, or (one in twenty) just after the deadline.
         late = random.random() < 0.05
-        self.at = SEED["deadline"] + (random.uniform(0, LATE) if late else
-                                      -random.uniform(0, WINDOW))
+        self.at = SEED["deadline"] + (
+            random.uniform(0, LATE) if late else -random.uniform(0, WINDOW)
+        )
 
     @task
     def submit(self) -> None:
         _wait_until(self.at)
         sent = time.time()
-        with self.client.post(f"/events/{SEED['event']}/submit/", name="submit",
-                              data={"csrfmiddlewaretoken": self.token,
-                                    "fleet": self.seat["fleet"]},
-                              allow_redirects=False, catch_response=True) as response:
+        with self.client.post(
+            f"/events/{SEED['event']}/submit/",
+            name="submit",
+            data={"csrfmiddlewaretoken": self.token, "fleet": self.seat["fleet"]},
+            allow_redirects=False,
+            catch_response=True,
+        ) as response:
             if response.status_code == 302:
                 outcome = "taken"
                 response.success()
@@ -84,8 +89,17 @@ class Player(HttpUser):
                 outcome = "error"
                 response.failure(f"{response.status_code}")
         with open(LOG, "a", encoding="utf-8") as log:
-            log.write(json.dumps({"player": self.seat["player"], "sent": sent,
-                                  "outcome": outcome, "status": response.status_code}) + "\n")
+            log.write(
+                json.dumps(
+                    {
+                        "player": self.seat["player"],
+                        "sent": sent,
+                        "outcome": outcome,
+                        "status": response.status_code,
+                    }
+                )
+                + "\n"
+            )
         raise StopUser
 
 
@@ -94,11 +108,15 @@ def report(environment: Any, **kwargs: Any) -> None:
     for name in ("submit", "dashboard"):
         entry = environment.stats.get(name, "POST" if name == "submit" else "GET")
         if entry.num_requests:
-            print(f"{name}: {entry.num_requests} requests, p50 "
-                  f"{entry.get_response_time_percentile(0.5):.0f} ms, p95 "
-                  f"{entry.get_response_time_percentile(0.95):.0f} ms, max "
-                  f"{entry.max_response_time:.0f} ms, failures {entry.num_failures}")
+            print(
+                f"{name}: {entry.num_requests} requests, p50 "
+                f"{entry.get_response_time_percentile(0.5):.0f} ms, p95 "
+                f"{entry.get_response_time_percentile(0.95):.0f} ms, max "
+                f"{entry.max_response_time:.0f} ms, failures {entry.num_failures}"
+            )
     dash = environment.stats.get("dashboard", "GET")
     p95 = dash.get_response_time_percentile(0.95) if dash.num_requests else 0
-    print(f"goal: dashboard p95 < {GOAL_DASHBOARD_P95_MS} ms with every row: "
-          f"{'PASS' if dash.num_requests and p95 < GOAL_DASHBOARD_P95_MS else 'MISS'}")
+    print(
+        f"goal: dashboard p95 < {GOAL_DASHBOARD_P95_MS} ms with every row: "
+        f"{'PASS' if dash.num_requests and p95 < GOAL_DASHBOARD_P95_MS else 'MISS'}"
+    )

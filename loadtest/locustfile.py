@@ -47,8 +47,12 @@ import gevent
 from locust import between, constant, events, task
 from locust.contrib.fasthttp import FastHttpUser
 
-BUILDER_EDITS = ("builder: add ship", "builder: rename unit", "builder: remove unit",
-                 "builder: settings")
+BUILDER_EDITS = (
+    "builder: add ship",
+    "builder: rename unit",
+    "builder: remove unit",
+    "builder: settings",
+)
 GOAL_EDIT_P95_MS = 150
 GOAL_CATALOGUE_RPS = 300
 BIG_BATTLES = int(os.environ.get("BENCH_BIG_BATTLES", "1000"))
@@ -65,7 +69,7 @@ ADD_SHIP = re.compile(
     r'[^"]*"(\s+disabled)?>'
 )
 FACTION_OPTION = re.compile(r'<option value="([a-z0-9-]+)"')
-SHARE_LINK = re.compile(r'(/s/[A-Za-z0-9_-]{16,}/)')
+SHARE_LINK = re.compile(r"(/s/[A-Za-z0-9_-]{16,}/)")
 RUN_URL = re.compile(r"^/simulator/m/([A-Za-z0-9_-]+)/$")
 
 FACTIONS: list[str] = []  # read once from the Ship Types page by the first player
@@ -85,8 +89,14 @@ class Player(FastHttpUser):
 
     # --- plumbing ---------------------------------------------------------------------------
 
-    def page(self, url: str, name: str, *, revalidate: bool = False,
-             headers: dict[str, str] | None = None) -> str:
+    def page(
+        self,
+        url: str,
+        name: str,
+        *,
+        revalidate: bool = False,
+        headers: dict[str, str] | None = None,
+    ) -> str:
         """GET a page as a browser does; remember its CSRF token. '' when it failed."""
         headers = dict(headers or {})
         if revalidate and BROWSER_CACHE and url in self.etags:
@@ -114,28 +124,41 @@ class Player(FastHttpUser):
             self._cached: dict[str, str] = {}
         return self._cached
 
-    def form_post(self, url: str, name: str, data: dict[str, str], *, current: str,
-                  expect: tuple[int, ...] = (302,)) -> Any:
+    def form_post(
+        self,
+        url: str,
+        name: str,
+        data: dict[str, str],
+        *,
+        current: str,
+        expect: tuple[int, ...] = (302,),
+    ) -> Any:
         """A plain form POST (no JavaScript): the token in the form, no redirect followed."""
         body = {"csrfmiddlewaretoken": self.token, **data}
         headers = {"Origin": self.host, "Referer": self.host + current}
-        with self.client.post(url, data=body, name=name, headers=headers,
-                              allow_redirects=False, catch_response=True) as r:
+        with self.client.post(
+            url, data=body, name=name, headers=headers, allow_redirects=False, catch_response=True
+        ) as r:
             if r.status_code in expect:
                 r.success()
             else:
                 r.failure(f"{r.status_code} for POST {url}: {(r.text or '')[:200]}")
             return r
 
-    def htmx_post(self, url: str, name: str, data: dict[str, str], *, target: str,
-                  current: str) -> str:
+    def htmx_post(
+        self, url: str, name: str, data: dict[str, str], *, target: str, current: str
+    ) -> str:
         """A POST made by htmx: form fields with the token, htmx's headers and X-CSRFToken."""
         body = {"csrfmiddlewaretoken": self.token, **data}
-        headers = {"HX-Request": "true", "HX-Target": target,
-                   "HX-Current-URL": self.host + current, "X-CSRFToken": self.token,
-                   "Origin": self.host, "Referer": self.host + current}
-        with self.client.post(url, data=body, name=name, headers=headers,
-                              catch_response=True) as r:
+        headers = {
+            "HX-Request": "true",
+            "HX-Target": target,
+            "HX-Current-URL": self.host + current,
+            "X-CSRFToken": self.token,
+            "Origin": self.host,
+            "Referer": self.host + current,
+        }
+        with self.client.post(url, data=body, name=name, headers=headers, catch_response=True) as r:
             if r.status_code != 200:
                 r.failure(f"{r.status_code} for POST {url}: {(r.text or '')[:200]}")
                 return ""
@@ -157,10 +180,14 @@ class Player(FastHttpUser):
     def new_fleet(self, ships: int) -> tuple[str, list[str]]:
         """Start a fleet with the form and add ``ships`` ships; its URL and ship slugs."""
         self.page("/fleets/new/", "builder: new fleet form")
-        data = {"name": f"Load test {random.randrange(10**6)}",
-                "faction": random.choice(self.factions() or ["imperial-navy"]),
-                "variant": "", "game_size": random.choice(["patrol", "skirmish", "battle"]),
-                "points_min": "", "points_max": ""}
+        data = {
+            "name": f"Load test {random.randrange(10**6)}",
+            "faction": random.choice(self.factions() or ["imperial-navy"]),
+            "variant": "",
+            "game_size": random.choice(["patrol", "skirmish", "battle"]),
+            "points_min": "",
+            "points_max": "",
+        }
         r = self.form_post("/fleets/new/", "builder: start fleet", data, current="/fleets/new/")
         location = urlsplit(r.headers.get("Location") or "").path
         if not re.fullmatch(r"/fleets/\d+/", location):
@@ -172,9 +199,13 @@ class Player(FastHttpUser):
         return location, slugs
 
     def start_run(self, battles: int) -> str:
-        r = self.form_post("/simulator/", "preview: start",
-                           sample_matchup(self.factions(), battles), current="/simulator/",
-                           expect=(302, 429, 503))
+        r = self.form_post(
+            "/simulator/",
+            "preview: start",
+            sample_matchup(self.factions(), battles),
+            current="/simulator/",
+            expect=(302, 429, 503),
+        )
         if r.status_code in (429, 503):
             COUNTS["refused"] += 1
             return ""
@@ -184,8 +215,13 @@ class Player(FastHttpUser):
     def add_ship(self, fleet: str, slugs: list[str]) -> str:
         if not slugs:
             return ""
-        return self.htmx_post(fleet + "add-ship/", "builder: add ship",
-                              {"ship": random.choice(slugs)}, target="units", current=fleet)
+        return self.htmx_post(
+            fleet + "add-ship/",
+            "builder: add ship",
+            {"ship": random.choice(slugs)},
+            target="units",
+            current=fleet,
+        )
 
 
 class CatalogueReader(Player):
@@ -254,18 +290,32 @@ class Builder(Player):
             if self.add_ship(self.fleet, self.slugs):
                 self.units += 1
         elif roll < 0.70:
-            self.htmx_post(unit + "rename/", "builder: rename unit",
-                           {"name": f"Wrath {random.randrange(1000)}"},
-                           target="units", current=self.fleet)
+            self.htmx_post(
+                unit + "rename/",
+                "builder: rename unit",
+                {"name": f"Wrath {random.randrange(1000)}"},
+                target="units",
+                current=self.fleet,
+            )
         elif roll < 0.92:
-            if self.htmx_post(unit + "remove/", "builder: remove unit", {}, target="units",
-                              current=self.fleet):
+            if self.htmx_post(
+                unit + "remove/", "builder: remove unit", {}, target="units", current=self.fleet
+            ):
                 self.units -= 1
         else:
-            self.htmx_post(self.fleet.rstrip("/") + "/settings/", "builder: settings",
-                           {"name": f"Fleet {random.randrange(1000)}", "variant": "",
-                            "game_size": "skirmish", "points_min": "", "points_max": ""},
-                           target="fleet-head", current=self.fleet)
+            self.htmx_post(
+                self.fleet.rstrip("/") + "/settings/",
+                "builder: settings",
+                {
+                    "name": f"Fleet {random.randrange(1000)}",
+                    "variant": "",
+                    "game_size": "skirmish",
+                    "points_min": "",
+                    "points_max": "",
+                },
+                target="fleet-head",
+                current=self.fleet,
+            )
 
 
 class Sharer(Player):
@@ -281,8 +331,13 @@ class Sharer(Player):
             return
         share = fleet + "share/"
         self.page(share, "share: share page")
-        text = self.htmx_post(share + "link/", "share: turn link on", {"action": "on"},
-                              target="share-link", current=share)
+        text = self.htmx_post(
+            share + "link/",
+            "share: turn link on",
+            {"action": "on"},
+            target="share-link",
+            current=share,
+        )
         if m := SHARE_LINK.search(text):
             for _ in range(3):
                 self.page(m.group(1), "share: open shared fleet")
@@ -302,8 +357,9 @@ class Printer(Player):
         pk = fleet.strip("/").split("/")[-1]
         self.page(f"/cards/fleet/{pk}/print/", "print: options")
         layout = random.choice(["poker", "a4", "letter"])
-        with self.client.get(f"/cards/fleet/{pk}/?layout={layout}", name="print: cards PDF",
-                             catch_response=True) as r:
+        with self.client.get(
+            f"/cards/fleet/{pk}/?layout={layout}", name="print: cards PDF", catch_response=True
+        ) as r:
             if r.status_code == 200 and (r.content or b"")[:5] == b"%PDF-":
                 r.success()
             else:
@@ -312,13 +368,25 @@ class Printer(Player):
 
 def sample_matchup(factions: list[str], battles: int) -> dict[str, str]:
     """The simulator form as the page sends it, both sides sample fleets."""
-    data = {"battles": str(battles), "max_rounds": "10", "table": "", "scoring": "core",
-            "terrain": "none", "seed": ""}
+    data = {
+        "battles": str(battles),
+        "max_rounds": "10",
+        "table": "",
+        "scoring": "core",
+        "terrain": "none",
+        "seed": "",
+    }
     for side in ("a", "b"):
-        data.update({f"{side}_source": "sample", f"{side}_share": "",
-                     f"{side}_faction": random.choice(factions or ["imperial-navy"]),
-                     f"{side}_variant": "", f"{side}_size": "skirmish",
-                     f"{side}_policy": "standard"})
+        data.update(
+            {
+                f"{side}_source": "sample",
+                f"{side}_share": "",
+                f"{side}_faction": random.choice(factions or ["imperial-navy"]),
+                f"{side}_variant": "",
+                f"{side}_size": "skirmish",
+                f"{side}_policy": "standard",
+            }
+        )
     return data
 
 
@@ -338,9 +406,15 @@ class Previewer(Player):
         self.page(url, "preview: results page")
         for _ in range(120):
             gevent.sleep(1)
-            text = self.page(url, "preview: poll (htmx)",
-                             headers={"HX-Request": "true", "HX-Target": "sim-run",
-                                      "HX-Current-URL": self.host + url})
+            text = self.page(
+                url,
+                "preview: poll (htmx)",
+                headers={
+                    "HX-Request": "true",
+                    "HX-Target": "sim-run",
+                    "HX-Current-URL": self.host + url,
+                },
+            )
             if not text or 'hx-trigger="every 1s"' not in text:
                 break
 
@@ -369,8 +443,11 @@ class BigPreview(Player):
         BIG["run"] = run
         while True:
             gevent.sleep(0.5)
-            with self.client.get(f"/simulator/m/{run}/results.json",
-                                 name="big preview: results.json", catch_response=True) as r:
+            with self.client.get(
+                f"/simulator/m/{run}/results.json",
+                name="big preview: results.json",
+                catch_response=True,
+            ) as r:
                 if r.status_code != 200:
                     r.failure(f"{r.status_code}")
                     continue
@@ -404,18 +481,25 @@ def _started(environment: Any, **kwargs: Any) -> None:
 @events.quitting.add_listener
 def _report(environment: Any, **kwargs: Any) -> None:
     stats = environment.stats
-    duration = max(1e-9, (stats.total.last_request_timestamp or time.time())
-                   - (RUN.get("start") or stats.total.start_time))
+    duration = max(
+        1e-9,
+        (stats.total.last_request_timestamp or time.time())
+        - (RUN.get("start") or stats.total.start_time),
+    )
     rows = []
     for entry in sorted(stats.entries.values(), key=lambda e: e.name):
-        rows.append({
-            "name": entry.name, "method": entry.method, "requests": entry.num_requests,
-            "rps": entry.num_requests / duration,
-            "p50": entry.get_response_time_percentile(0.50) or 0,
-            "p95": entry.get_response_time_percentile(0.95) or 0,
-            "p99": entry.get_response_time_percentile(0.99) or 0,
-            "failures": entry.num_failures,
-        })
+        rows.append(
+            {
+                "name": entry.name,
+                "method": entry.method,
+                "requests": entry.num_requests,
+                "rps": entry.num_requests / duration,
+                "p50": entry.get_response_time_percentile(0.50) or 0,
+                "p95": entry.get_response_time_percentile(0.95) or 0,
+                "p99": entry.get_response_time_percentile(0.99) or 0,
+                "failures": entry.num_failures,
+            }
+        )
     total_requests = stats.total.num_requests
     errors = stats.total.num_failures
     catalogue = [r for r in rows if r["name"].startswith("catalogue:")]
@@ -425,24 +509,32 @@ def _report(environment: Any, **kwargs: Any) -> None:
     refused = COUNTS["refused"]
     goals = [
         ("no errors", errors == 0, f"{errors} errors"),
-        (f"builder edits p95 < {GOAL_EDIT_P95_MS} ms", edit_p95 is not None
-         and edit_p95 < GOAL_EDIT_P95_MS, f"p95 {edit_p95} ms"),
-        (f"catalogue pages >= {GOAL_CATALOGUE_RPS} requests/s",
-         catalogue_rps >= GOAL_CATALOGUE_RPS, f"{catalogue_rps:.0f} requests/s"),
-        (f"the {BIG_BATTLES:,}-battle preview finished", bool(BIG.get("finished")),
-         _big_summary()),
+        (
+            f"builder edits p95 < {GOAL_EDIT_P95_MS} ms",
+            edit_p95 is not None and edit_p95 < GOAL_EDIT_P95_MS,
+            f"p95 {edit_p95} ms",
+        ),
+        (
+            f"catalogue pages >= {GOAL_CATALOGUE_RPS} requests/s",
+            catalogue_rps >= GOAL_CATALOGUE_RPS,
+            f"{catalogue_rps:.0f} requests/s",
+        ),
+        (f"the {BIG_BATTLES:,}-battle preview finished", bool(BIG.get("finished")), _big_summary()),
     ]
     options = environment.parsed_options
-    report = {"duration_s": round(duration, 1),
-              "users": getattr(options, "num_users", None) if options else None,
-              "endpoints": rows,
-              "total": {"requests": total_requests, "rps": total_requests / duration,
-                        "errors": errors},
-              "catalogue_rps": catalogue_rps, "builder_edit_p95_ms": edit_p95,
-              "refused_for_limits": refused, "browser_cache": BROWSER_CACHE,
-              "catalogue_not_modified": COUNTS["not_modified"],
-              "big_preview": BIG,
-              "goals": [{"goal": g, "met": ok, "measured": m} for g, ok, m in goals]}
+    report = {
+        "duration_s": round(duration, 1),
+        "users": getattr(options, "num_users", None) if options else None,
+        "endpoints": rows,
+        "total": {"requests": total_requests, "rps": total_requests / duration, "errors": errors},
+        "catalogue_rps": catalogue_rps,
+        "builder_edit_p95_ms": edit_p95,
+        "refused_for_limits": refused,
+        "browser_cache": BROWSER_CACHE,
+        "catalogue_not_modified": COUNTS["not_modified"],
+        "big_preview": BIG,
+        "goals": [{"goal": g, "met": ok, "measured": m} for g, ok, m in goals],
+    }
     _print(report, rows)
     if path := os.environ.get("BENCH_REPORT"):
         with open(path, "w", encoding="utf-8") as out:
@@ -476,26 +568,42 @@ def _big_summary() -> str:
     if BIG.get("finished"):
         return f"finished in {BIG['elapsed_s']} s (started {BIG.get('start_offset_s')} s in)"
     done = BIG.get("battles_done")
-    return (f"not finished: {done} of {BIG_BATTLES} battles after {BIG.get('elapsed_s')} s"
-            + (f" ({BIG['error']})" if BIG.get("error") else ""))
+    return f"not finished: {done} of {BIG_BATTLES} battles after {BIG.get('elapsed_s')} s" + (
+        f" ({BIG['error']})" if BIG.get("error") else ""
+    )
 
 
 def _print(report: dict[str, Any], rows: list[dict[str, Any]]) -> None:
     width = max([len(r["name"]) for r in rows] + [30])
     line = "-" * (width + 54)
-    out = ["", "Load benchmark: " + f"{report['users']} users, {report['duration_s']} s", line,
-           f"{'endpoint':<{width}} {'req':>7} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} "
-           f"{'p99 ms':>8} {'fail':>6}", line]
+    out = [
+        "",
+        "Load benchmark: " + f"{report['users']} users, {report['duration_s']} s",
+        line,
+        f"{'endpoint':<{width}} {'req':>7} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} "
+        f"{'p99 ms':>8} {'fail':>6}",
+        line,
+    ]
     for r in rows:
-        out.append(f"{r['name']:<{width}} {r['requests']:>7} {r['rps']:>7.1f} {r['p50']:>8} "
-                   f"{r['p95']:>8} {r['p99']:>8} {r['failures']:>6}")
+        out.append(
+            f"{r['name']:<{width}} {r['requests']:>7} {r['rps']:>7.1f} {r['p50']:>8} "
+            f"{r['p95']:>8} {r['p99']:>8} {r['failures']:>6}"
+        )
     total = report["total"]
-    out += [line, f"{'total':<{width}} {total['requests']:>7} {total['rps']:>7.1f} "
-            f"{'':>8} {'':>8} {'':>8} {total['errors']:>6}", line]
-    out.append(f"catalogue revalidations answered 304: {report['catalogue_not_modified']}"
-               + ("" if report["browser_cache"] else " (browser cache off)"))
-    out.append(f"preview starts refused for a limit (429/503, the page a player gets, not "
-               f"counted as errors): {report['refused_for_limits']}")
+    out += [
+        line,
+        f"{'total':<{width}} {total['requests']:>7} {total['rps']:>7.1f} "
+        f"{'':>8} {'':>8} {'':>8} {total['errors']:>6}",
+        line,
+    ]
+    out.append(
+        f"catalogue revalidations answered 304: {report['catalogue_not_modified']}"
+        + ("" if report["browser_cache"] else " (browser cache off)")
+    )
+    out.append(
+        f"preview starts refused for a limit (429/503, the page a player gets, not "
+        f"counted as errors): {report['refused_for_limits']}"
+    )
     out.append("Goals:")
     for g in report["goals"]:
         out.append(f"  {'PASS' if g['met'] else 'MISS'}  {g['goal']}: {g['measured']}")

@@ -47,17 +47,18 @@ class Client:
         self.base = base.rstrip("/")
         self.address = address
         self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar),
-                                                  NoRedirect())
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect()
+        )
 
-    def request(self, method: str, path: str, data: dict[str, str] | None = None
-                ) -> tuple[int, dict[str, str], bytes]:
+    def request(
+        self, method: str, path: str, data: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
         body = urllib.parse.urlencode(data).encode() if data is not None else None
         headers = {"X-Forwarded-For": self.address}
         if method == "POST":
             headers["Referer"] = self.base + path
-        req = urllib.request.Request(self.base + path, data=body, method=method,
-                                     headers=headers)
+        req = urllib.request.Request(self.base + path, data=body, method=method, headers=headers)
         try:
             with self.opener.open(req, timeout=60) as response:
                 return response.status, dict(response.headers), response.read()
@@ -69,16 +70,31 @@ class Client:
         assert status == 200, (path, status)
         token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
         assert token, f"{path} has a form"
-        return self.request("POST", path, {**fields, "csrfmiddlewaretoken":
-                                           token.group(1).decode()})
+        return self.request(
+            "POST", path, {**fields, "csrfmiddlewaretoken": token.group(1).decode()}
+        )
 
 
 def preview_form(**fields: str) -> dict[str, str]:
-    return {"a_source": "sample", "a_faction": "imperial-navy", "a_size": "skirmish",
-            "a_variant": "", "a_policy": "standard", "b_source": "sample",
-            "b_faction": "archenemy", "b_size": "skirmish", "b_variant": "",
-            "b_policy": "standard", "battles": "50", "max_rounds": "10", "table": "",
-            "scoring": "core", "terrain": "none", "seed": "20261203", **fields}
+    return {
+        "a_source": "sample",
+        "a_faction": "imperial-navy",
+        "a_size": "skirmish",
+        "a_variant": "",
+        "a_policy": "standard",
+        "b_source": "sample",
+        "b_faction": "archenemy",
+        "b_size": "skirmish",
+        "b_variant": "",
+        "b_policy": "standard",
+        "battles": "50",
+        "max_rounds": "10",
+        "table": "",
+        "scoring": "core",
+        "terrain": "none",
+        "seed": "20261203",
+        **fields,
+    }
 
 
 def flood_codes() -> tuple[str, str]:
@@ -94,15 +110,20 @@ def flood_codes() -> tuple[str, str]:
     faction, escort = hostile.bound_escort(catalog)
     pair = rf.Squadron(tuple(rf.SquadronShip(escort.slug) for _ in range(2)))
     # 140 escorts and 42 light cruisers: under 5000 points in any edition so far (R-95)
-    escorts = rf.Fleet(faction, rf.GameSize.ARMADA, (pair,) * 70, name="Flood escorts",
-                       edition=None)
+    escorts = rf.Fleet(
+        faction, rf.GameSize.ARMADA, (pair,) * 70, name="Flood escorts", edition=None
+    )
     navy = catalog.faction("imperial-navy")
     assert navy is not None
     cruiser = min((s for s in navy.ships if "light" in s.ship_class.value), key=lambda s: s.points)
     count = min(100, int(MAX_FLEET_POINTS * 0.9) // cruiser.points)
-    cruisers = rf.Fleet("imperial-navy", rf.GameSize.ARMADA,
-                        tuple(rf.ShipUnit(cruiser.slug, flagship=n == 0) for n in range(count)),
-                        name="Flood cruisers", edition=None)
+    cruisers = rf.Fleet(
+        "imperial-navy",
+        rf.GameSize.ARMADA,
+        tuple(rf.ShipUnit(cruiser.slug, flagship=n == 0) for n in range(count)),
+        name="Flood cruisers",
+        edition=None,
+    )
     return sharecode.encode(escorts), sharecode.encode(cruisers)
 
 
@@ -110,8 +131,9 @@ def sign_up(base: str, address: str) -> Client:
     client = Client(base, address)
     name = f"victim{secrets.token_hex(4)}"
     password = "a long password for the flood 7"
-    status, _, body = client.post_form("/accounts/signup/", {
-        "username": name, "password1": password, "password2": password})
+    status, _, body = client.post_form(
+        "/accounts/signup/", {"username": name, "password1": password, "password2": password}
+    )
     assert status == 302, (status, body[:300])
     return client
 
@@ -163,9 +185,14 @@ class Figures:
             f"refused: {refused or 'none'}" + (f" ({self.refusal})" if self.refusal else ""),
             f"victim's 50-battle preview: {self.baseline:.2f} s on a quiet queue, "
             f"{self.flooded:.2f} s after the flood: delay {self.delay:.2f} s",
-            *(["attacker's card PDFs and replays, 8 at a time: " + ", ".join(
-                f"{n} x {s}" for s, n in sorted(self.web_flood.items()))]
-              if self.web_flood else []),
+            *(
+                [
+                    "attacker's card PDFs and replays, 8 at a time: "
+                    + ", ".join(f"{n} x {s}" for s, n in sorted(self.web_flood.items()))
+                ]
+                if self.web_flood
+                else []
+            ),
             f"victim's pages during the flood: {len(self.pages)} loads, "
             f"p50 {statistics.median(self.pages) * 1000 if self.pages else 0:.0f} ms, "
             f"p95 {self.p95 * 1000:.0f} ms, errors {self.page_errors}",
@@ -182,12 +209,15 @@ def card_codes(count: int) -> list[str]:
     from rules_core.sample_fleets import sample_fleet
 
     fleet = sample_fleet(loader.read_files(), "imperial-navy", "armada")
-    return [sharecode.encode(replace(fleet, name=f"Flood {n} {secrets.token_hex(3)}"))
-            for n in range(count)]
+    return [
+        sharecode.encode(replace(fleet, name=f"Flood {n} {secrets.token_hex(3)}"))
+        for n in range(count)
+    ]
 
 
-def web_flood(base: str, stop: threading.Event, figures: Figures, runs: list[str],
-              threads: int = 8) -> list[threading.Thread]:
+def web_flood(
+    base: str, stop: threading.Event, figures: Figures, runs: list[str], threads: int = 8
+) -> list[threading.Thread]:
     """The attacker's address at its full allowance of the web's expensive pages, ``threads``
     at a time: card PDFs of lists never printed before, and replays of its runs' battles
     never played before; each thread with fresh cookies, waiting as a 429's Retry-After says,
@@ -218,9 +248,15 @@ def web_flood(base: str, stop: threading.Event, figures: Figures, runs: list[str
     return started
 
 
-def run(base: str, *, flood_runs: int = 10, page_every: float = 0.25, timeout: float = 300,
-        web: bool = False,
-        pages: tuple[str, ...] = ("/fleets/", "/fleets/new/", "/ships/")) -> Figures:
+def run(
+    base: str,
+    *,
+    flood_runs: int = 10,
+    page_every: float = 0.25,
+    timeout: float = 300,
+    web: bool = False,
+    pages: tuple[str, ...] = ("/fleets/", "/fleets/new/", "/ships/"),
+) -> Figures:
     figures = Figures()
     victim = sign_up(base, VICTIM)
     figures.baseline = play_preview(victim, timeout)
@@ -229,9 +265,17 @@ def run(base: str, *, flood_runs: int = 10, page_every: float = 0.25, timeout: f
     runs: list[str] = []
     for _ in range(flood_runs):  # a fresh cookie jar each time: a "new player"
         attacker = Client(base, ATTACKER)
-        status, headers, body = attacker.post_form("/simulator/", preview_form(
-            a_source="shared", a_share=escorts, b_source="shared", b_share=cruisers,
-            battles=str(battles), seed=str(secrets.randbelow(2**31))))
+        status, headers, body = attacker.post_form(
+            "/simulator/",
+            preview_form(
+                a_source="shared",
+                a_share=escorts,
+                b_source="shared",
+                b_share=cruisers,
+                battles=str(battles),
+                seed=str(secrets.randbelow(2**31)),
+            ),
+        )
         if status == 302:
             runs.append(headers["Location"])
             figures.flood_started += 1
@@ -240,8 +284,11 @@ def run(base: str, *, flood_runs: int = 10, page_every: float = 0.25, timeout: f
             if status == 429 and b"simulator work" in body:  # over its budget: ask for less
                 battles = max(50, battles // 2)
             figures.flood_refused[status] = figures.flood_refused.get(status, 0) + 1
-            words = re.search(rb'(?:role="alert"|class="field__error"|class="errorlist[^"]*")'
-                              rb'[^>]*>(?:<li>)?([^<]+)', body)
+            words = re.search(
+                rb'(?:role="alert"|class="field__error"|class="errorlist[^"]*")'
+                rb"[^>]*>(?:<li>)?([^<]+)",
+                body,
+            )
             if words and not figures.refusal:
                 figures.refusal = words.group(1).decode(errors="replace").strip()
     stop = threading.Event()
@@ -274,7 +321,6 @@ def run(base: str, *, flood_runs: int = 10, page_every: float = 0.25, timeout: f
     return figures
 
 
-
 GOAL_DELAY = 10.0  # seconds the flood may delay the victim's preview (issue 34)
 GOAL_P95 = 0.3  # seconds: the victim's page loads during the flood
 
@@ -284,15 +330,23 @@ def main(argv: list[str] | None = None) -> int:
     import os
 
     parser = argparse.ArgumentParser(description="The queue flood of issue 34 against BASE.")
-    parser.add_argument("base", help="the stack's address, e.g. http://127.0.0.1:8000 (it "
-                                     "must trust one proxy: TRUSTED_PROXY_COUNT=1)")
+    parser.add_argument(
+        "base",
+        help="the stack's address, e.g. http://127.0.0.1:8000 (it "
+        "must trust one proxy: TRUSTED_PROXY_COUNT=1)",
+    )
     parser.add_argument("--flood-runs", type=int, default=10)
-    parser.add_argument("--web", action="store_true",
-                        help="the attacker also asks for card PDFs and replays, 8 at a time, "
-                             "at its full allowance")
-    parser.add_argument("--check", action="store_true",
-                        help=f"exit 1 if the delay is {GOAL_DELAY:.0f} s or more, or the "
-                             f"p95 {GOAL_P95 * 1000:.0f} ms or more")
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="the attacker also asks for card PDFs and replays, 8 at a time, at its full allowance",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help=f"exit 1 if the delay is {GOAL_DELAY:.0f} s or more, or the "
+        f"p95 {GOAL_P95 * 1000:.0f} ms or more",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fleetbuilder.settings")
     os.environ.setdefault("DEBUG", "true")  # only to read the catalogue files
@@ -302,9 +356,11 @@ def main(argv: list[str] | None = None) -> int:
     figures = run(args.base, flood_runs=args.flood_runs, web=args.web)
     for line in figures.lines():
         print(line)
-    goals = [(f"victim's delay under {GOAL_DELAY:.0f} s", figures.delay < GOAL_DELAY),
-             (f"victim's p95 under {GOAL_P95 * 1000:.0f} ms", figures.p95 < GOAL_P95),
-             ("no page errors", figures.page_errors == 0)]
+    goals = [
+        (f"victim's delay under {GOAL_DELAY:.0f} s", figures.delay < GOAL_DELAY),
+        (f"victim's p95 under {GOAL_P95 * 1000:.0f} ms", figures.p95 < GOAL_P95),
+        ("no page errors", figures.page_errors == 0),
+    ]
     for goal, met in goals:
         print(f"{'PASS' if met else 'MISS'}  {goal}")
     return 1 if args.check and not all(met for _, met in goals) else 0

@@ -26,22 +26,46 @@ def _parser() -> argparse.ArgumentParser:
 
     odds = sub.add_parser("odds", help="exact odds of one volley against one ship")
     odds.add_argument("--weapon", required=True, choices=[w.value for w in OddsWeapon])
-    odds.add_argument("--strength", required=True, type=int,
-                      help=f"dice, torpedoes or attack craft (1–{MAX_DICE})")
-    odds.add_argument("--range", type=float, default=0.0, metavar="CM",
-                      help="batteries: 4+ up to 15 cm, 5+ beyond (default 0: point blank)")
+    odds.add_argument(
+        "--strength",
+        required=True,
+        type=int,
+        help=f"dice, torpedoes or attack craft (1–{MAX_DICE})",
+    )
+    odds.add_argument(
+        "--range",
+        type=float,
+        default=0.0,
+        metavar="CM",
+        help="batteries: 4+ up to 15 cm, 5+ beyond (default 0: point blank)",
+    )
     odds.add_argument("--armor", required=True, type=int, help="the target's save, 2–6")
     odds.add_argument("--shields", required=True, type=int, help="the target's current shields")
     odds.add_argument("--hull", required=True, type=int, help="the target's current hull")
     odds.add_argument("--max-hull", type=int, help="starting hull for crippling (default --hull)")
-    odds.add_argument("--to-hit-mod", type=int, default=0, metavar="M",
-                      help="firer's total modifier: Lock On +1, New Heading/Burn Retros -1, "
-                           "hesitant -1, cover -1")
+    odds.add_argument(
+        "--to-hit-mod",
+        type=int,
+        default=0,
+        metavar="M",
+        help="firer's total modifier: Lock On +1, New Heading/Burn Retros -1, "
+        "hesitant -1, cover -1",
+    )
     odds.add_argument("--brace", action="store_true", help="the target is braced (4+ save)")
-    odds.add_argument("--blast-markers", type=int, default=0, metavar="B",
-                      help="markers in contact: shields suppressed, turrets -1 each")
-    odds.add_argument("--turrets", type=int, default=0, metavar="T",
-                      help="the target's effective turrets (ordnance)")
+    odds.add_argument(
+        "--blast-markers",
+        type=int,
+        default=0,
+        metavar="B",
+        help="markers in contact: shields suppressed, turrets -1 each",
+    )
+    odds.add_argument(
+        "--turrets",
+        type=int,
+        default=0,
+        metavar="T",
+        help="the target's effective turrets (ordnance)",
+    )
     odds.add_argument("--json", action="store_true", help="print the JSON of Contract 3")
 
     bench = sub.add_parser("bench-odds", help="median time of 20- and 40-die volleys")
@@ -50,8 +74,12 @@ def _parser() -> argparse.ArgumentParser:
     bench_sim = sub.add_parser("bench-sim", help="simulator battles per second per core")
     bench_sim.add_argument("--battles", type=int, default=1000)
     bench_sim.add_argument("--workers", type=int, default=2)
-    bench_sim.add_argument("--repeat", type=int, default=5,
-                           help="one-core runs of 200 battles (the best and the median shown)")
+    bench_sim.add_argument(
+        "--repeat",
+        type=int,
+        default=5,
+        help="one-core runs of 200 battles (the best and the median shown)",
+    )
     return parser
 
 
@@ -89,8 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.battles < 1 or args.workers < 1:
             print("error: --battles and --workers must be at least 1", file=sys.stderr)
             return 2
-        return bench_sim_main(battles=args.battles, workers=args.workers,
-                              repeat=max(1, args.repeat))
+        return bench_sim_main(
+            battles=args.battles, workers=args.workers, repeat=max(1, args.repeat)
+        )
     if args.command == "bench-odds":
         from .bench import main as bench_main
 

@@ -58,8 +58,12 @@ SHORT_NAMES = {
     "tau-empire": "T'au",
     "tyranids": "Tyranids",
 }
-TERRAIN_LABELS = {"none": "open space", "section13": "§13 terrain", "void": "void elements",
-                  "voidscape": "voidscape (§13 and void elements)"}
+TERRAIN_LABELS = {
+    "none": "open space",
+    "section13": "§13 terrain",
+    "void": "void elements",
+    "voidscape": "voidscape (§13 and void elements)",
+}
 
 
 class BalanceError(ValueError):
@@ -80,13 +84,19 @@ class BalanceSpec:
     def __post_init__(self) -> None:
         if self.size not in SIZES:
             raise BalanceError(f"size must be one of {', '.join(SIZES)}")
-        if not isinstance(self.battles, int) or not 2 <= self.battles <= MAX_BATTLES \
-                or self.battles % 2:
-            raise BalanceError(f"battles a pair must be an even number from 2 to {MAX_BATTLES} "
-                               "(half with each faction as side A)")
+        if (
+            not isinstance(self.battles, int)
+            or not 2 <= self.battles <= MAX_BATTLES
+            or self.battles % 2
+        ):
+            raise BalanceError(
+                f"battles a pair must be an even number from 2 to {MAX_BATTLES} "
+                "(half with each faction as side A)"
+            )
         if self.policy not in POLICIES:
-            raise BalanceError(f"unknown policy {self.policy!r}; known: "
-                               f"{', '.join(sorted(POLICIES))}")
+            raise BalanceError(
+                f"unknown policy {self.policy!r}; known: {', '.join(sorted(POLICIES))}"
+            )
         if self.terrain not in TERRAINS:
             raise BalanceError(f"terrain must be one of {', '.join(TERRAINS)}")
         if len(set(self.factions)) != len(self.factions):
@@ -94,18 +104,30 @@ class BalanceSpec:
 
     @property
     def options(self) -> SimOptions:
-        return SimOptions(terrain=self.terrain, table=self.size, policy_a=self.policy,
-                          policy_b=self.policy)
+        return SimOptions(
+            terrain=self.terrain, table=self.size, policy_a=self.policy, policy_b=self.policy
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"size": self.size, "battles": self.battles, "seed": self.seed,
-                "policy": self.policy, "terrain": self.terrain, "factions": list(self.factions)}
+        return {
+            "size": self.size,
+            "battles": self.battles,
+            "seed": self.seed,
+            "policy": self.policy,
+            "terrain": self.terrain,
+            "factions": list(self.factions),
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BalanceSpec:
-        return cls(size=str(data["size"]), battles=int(data["battles"]), seed=int(data["seed"]),
-                   policy=str(data["policy"]), terrain=str(data["terrain"]),
-                   factions=tuple(str(f) for f in data.get("factions", ())))
+        return cls(
+            size=str(data["size"]),
+            battles=int(data["battles"]),
+            seed=int(data["seed"]),
+            policy=str(data["policy"]),
+            terrain=str(data["terrain"]),
+            factions=tuple(str(f) for f in data.get("factions", ())),
+        )
 
 
 @dataclass(frozen=True)
@@ -151,13 +173,20 @@ class PairCounts:
         return (self.wins + self.draws / 2) / self.battles if self.battles else 0.0
 
     def to_dict(self) -> dict[str, int]:
-        return {"battles": self.battles, "wins": self.wins, "losses": self.losses,
-                "draws": self.draws, "a_wins": self.a_wins, "b_wins": self.b_wins}
+        return {
+            "battles": self.battles,
+            "wins": self.wins,
+            "losses": self.losses,
+            "draws": self.draws,
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PairCounts:
-        return cls(**{k: int(data[k]) for k in ("battles", "wins", "losses", "draws",
-                                                  "a_wins", "b_wins")})
+        return cls(
+            **{k: int(data[k]) for k in ("battles", "wins", "losses", "draws", "a_wins", "b_wins")}
+        )
 
 
 def pair_seed(seed: int, first: str, second: str) -> int:
@@ -183,7 +212,7 @@ def factions_of(catalog: Catalog, spec: BalanceSpec) -> list[str]:
 def plan(factions: Sequence[str], spec: BalanceSpec) -> list[Pair]:
     pairs: list[Pair] = []
     for i, first in enumerate(factions):
-        for second in factions[i + 1:]:
+        for second in factions[i + 1 :]:
             pairs.append(Pair(len(pairs), first, second, pair_seed(spec.seed, first, second)))
     return pairs
 
@@ -193,16 +222,25 @@ def chunks(pairs: Sequence[Pair], battles: int, size: int = DEFAULT_CHUNK) -> li
     progress covers every pair alike)."""
     size = max(1, size)
     per_pair = math.ceil(battles / size)
-    return [Chunk(p.index, k, k * size, min(battles, (k + 1) * size))
-            for k in range(per_pair) for p in pairs]
+    return [
+        Chunk(p.index, k, k * size, min(battles, (k + 1) * size))
+        for k in range(per_pair)
+        for p in pairs
+    ]
 
 
 def sample_fleets(catalog: Catalog, factions: Iterable[str], size: str) -> dict[str, Fleet]:
     return {slug: sample_fleet(catalog, slug, GameSize(size)) for slug in factions}
 
 
-def play_chunk(catalog: Catalog, fleets: Mapping[str, Fleet], pair: Pair, start: int,
-               stop: int, options: SimOptions) -> PairCounts:
+def play_chunk(
+    catalog: Catalog,
+    fleets: Mapping[str, Fleet],
+    pair: Pair,
+    start: int,
+    stop: int,
+    options: SimOptions,
+) -> PairCounts:
     """Battles ``start`` … ``stop - 1`` of ``pair``."""
     first, second = fleets[pair.first], fleets[pair.second]
     out = PairCounts()
@@ -249,7 +287,7 @@ def summary_figures(matrix: Mapping[str, Mapping[str, float]]) -> dict[str, Any]
 
     pairs: list[tuple[str, str, float]] = []
     for i, x in enumerate(names):
-        for y in names[i + 1:]:
+        for y in names[i + 1 :]:
             s = score(x, y)
             if s is not None:
                 pairs.append((x, y, s))
@@ -280,8 +318,13 @@ def summary_figures(matrix: Mapping[str, Mapping[str, float]]) -> dict[str, Any]
     return out
 
 
-def balance_table(spec: BalanceSpec, catalog: Catalog, fleets: Mapping[str, Fleet],
-                  pairs: Sequence[Pair], counts: Mapping[int, PairCounts]) -> dict[str, Any]:
+def balance_table(
+    spec: BalanceSpec,
+    catalog: Catalog,
+    fleets: Mapping[str, Fleet],
+    pairs: Sequence[Pair],
+    counts: Mapping[int, PairCounts],
+) -> dict[str, Any]:
     """The JSON of a finished round robin (``balance --json``; the Balance page reads it)."""
     factions = list(fleets)
     missing = [p.index for p in pairs if counts.get(p.index, PairCounts()).battles != spec.battles]
@@ -299,33 +342,52 @@ def balance_table(spec: BalanceSpec, catalog: Catalog, fleets: Mapping[str, Flee
         matrix[p.second][p.first] = round(1 - c.score, 4)
         per[p.first].add(c)
         per[p.second].add(PairCounts(c.battles, c.losses, c.wins, c.draws, c.a_wins, c.b_wins))
-        pair_rows.append({"first": p.first, "second": p.second, "seed": p.seed,
-                          **c.to_dict(), "score": round(c.score, 4)})
+        pair_rows.append(
+            {
+                "first": p.first,
+                "second": p.second,
+                "seed": p.seed,
+                **c.to_dict(),
+                "score": round(c.score, 4),
+            }
+        )
     rows: list[dict[str, Any]] = []
     for x in factions:
         c = per[x]
         points = validate(fleets[x], catalog).points
-        rows.append({
-            "slug": x, "name": names.get(x, x), "short": SHORT_NAMES.get(x, names.get(x, x)),
-            "points": points, "battles": c.battles, "wins": c.wins, "losses": c.losses,
-            "draws": c.draws, "score": round(c.score, 4),
-            "score_ci95": wilson(c.wins + c.draws / 2, c.battles),
-        })
+        rows.append(
+            {
+                "slug": x,
+                "name": names.get(x, x),
+                "short": SHORT_NAMES.get(x, names.get(x, x)),
+                "points": points,
+                "battles": c.battles,
+                "wins": c.wins,
+                "losses": c.losses,
+                "draws": c.draws,
+                "score": round(c.score, 4),
+                "score_ci95": wilson(c.wins + c.draws / 2, c.battles),
+            }
+        )
     exact: dict[str, dict[str, float]] = {x: {} for x in factions}
     for p in pairs:
         exact[p.first][p.second] = counts[p.index].score
     figures = summary_figures(exact)
-    figures["side_a_score"] = round((side.a_wins + side.draws / 2) / side.battles, 4) \
-        if side.battles else 0.0
+    figures["side_a_score"] = (
+        round((side.a_wins + side.draws / 2) / side.battles, 4) if side.battles else 0.0
+    )
     band = POINTS_BANDS[GameSize(spec.size)]
     totals = [int(r["points"]) for r in rows]
     return {
-        "format": FORMAT, "version": VERSION,
-        "size": spec.size, "policy": spec.policy, "terrain": spec.terrain,
-        "battles_per_pair": spec.battles, "seed": spec.seed,
+        "format": FORMAT,
+        "version": VERSION,
+        "size": spec.size,
+        "policy": spec.policy,
+        "terrain": spec.terrain,
+        "battles_per_pair": spec.battles,
+        "seed": spec.seed,
         "catalog_version": catalog.version,
-        "sample_points": {"target": sample_target(band), "min": min(totals),
-                          "max": max(totals)},
+        "sample_points": {"target": sample_target(band), "min": min(totals), "max": max(totals)},
         "factions": rows,
         "matrix": matrix,
         "pairs": pair_rows,
@@ -338,15 +400,17 @@ def balance_table(spec: BalanceSpec, catalog: Catalog, fleets: Mapping[str, Flee
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(catalog: Catalog, fleets: dict[str, Fleet], pairs: list[Pair],
-                 options: SimOptions) -> None:
+def _init_worker(
+    catalog: Catalog, fleets: dict[str, Fleet], pairs: list[Pair], options: SimOptions
+) -> None:
     _WORKER.update(catalog=catalog, fleets=fleets, pairs=pairs, options=options)
 
 
 def _run_chunk(chunk: Chunk) -> tuple[int, dict[str, int]]:
     pair = _WORKER["pairs"][chunk.pair]
-    counts = play_chunk(_WORKER["catalog"], _WORKER["fleets"], pair, chunk.start, chunk.stop,
-                        _WORKER["options"])
+    counts = play_chunk(
+        _WORKER["catalog"], _WORKER["fleets"], pair, chunk.start, chunk.stop, _WORKER["options"]
+    )
     return chunk.pair, counts.to_dict()
 
 
@@ -372,8 +436,12 @@ class RoundRobin:
     def table(self, counts: Mapping[int, PairCounts]) -> dict[str, Any]:
         return balance_table(self.spec, self.catalog, self.fleets, self.pairs, counts)
 
-    def play(self, workers: int = 1, progress: Callable[[int, int], None] | None = None,
-             chunk: int = DEFAULT_CHUNK) -> dict[str, Any]:
+    def play(
+        self,
+        workers: int = 1,
+        progress: Callable[[int, int], None] | None = None,
+        chunk: int = DEFAULT_CHUNK,
+    ) -> dict[str, Any]:
         """Play every pair on this machine (``workers`` forked processes); the same table
         whatever ``workers`` is."""
         if not isinstance(workers, int) or workers < 1:
@@ -384,8 +452,9 @@ class RoundRobin:
         options = self.spec.options
         if workers == 1 or len(todo) <= 1:
             for c in todo:
-                part = play_chunk(self.catalog, self.fleets, self.pairs[c.pair], c.start, c.stop,
-                                  options)
+                part = play_chunk(
+                    self.catalog, self.fleets, self.pairs[c.pair], c.start, c.stop, options
+                )
                 counts[c.pair].add(part)
                 done += part.battles
                 if progress is not None:
@@ -393,8 +462,11 @@ class RoundRobin:
             return self.table(counts)
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ctx.Pool(min(workers, len(todo)), initializer=_init_worker,
-                      initargs=(self.catalog, self.fleets, self.pairs, options)) as pool:
+        with ctx.Pool(
+            min(workers, len(todo)),
+            initializer=_init_worker,
+            initargs=(self.catalog, self.fleets, self.pairs, options),
+        ) as pool:
             for index, state in pool.imap_unordered(_run_chunk, todo):
                 part = PairCounts.from_dict(state)
                 counts[index].add(part)
@@ -430,8 +502,10 @@ def format_table(table: Mapping[str, Any]) -> str:
     ]
     for r in rows:
         lo, hi = r["score_ci95"]
-        lines.append(f"  {number[r['slug']]:>2}  {r['name'][:20]:<20} {r['points']:>6} "
-                     f"{r['score']:>6.3f}  [{lo:.3f}, {hi:.3f}]")
+        lines.append(
+            f"  {number[r['slug']]:>2}  {r['name'][:20]:<20} {r['points']:>6} "
+            f"{r['score']:>6.3f}  [{lo:.3f}, {hi:.3f}]"
+        )
     lines += ["", "Pair matrix: the row's score against the column, in % (win 1, draw ½)", ""]
     lines.append("  " + " " * 16 + "".join(f"{number[y]:>4}" for y in order))
     matrix = table["matrix"]
@@ -445,12 +519,13 @@ def format_table(table: Mapping[str, Any]) -> str:
         f"Factions within 40–60 %: {s['factions_within_40_60']} of {s['factions']}",
         f"Pairs within 35–65 %: {s['pairs_within_35_65']} of {s['pairs']} "
         f"({100 * s['pairs_within_35_65_share']:.0f} %)",
-        f"Pairs beyond 85/15: {s['pairs_beyond_85_15']}; beyond 80/20: "
-        f"{s['pairs_beyond_80_20']}",
+        f"Pairs beyond 85/15: {s['pairs_beyond_85_15']}; beyond 80/20: {s['pairs_beyond_80_20']}",
     ]
     if lop is not None:
         name = {r["slug"]: r["short"] for r in rows}
-        lines.append(f"Most lopsided: {name[lop['faction']]} against {name[lop['against']]} "
-                     f"scores {lop['score']:.2f}")
+        lines.append(
+            f"Most lopsided: {name[lop['faction']]} against {name[lop['against']]} "
+            f"scores {lop['score']:.2f}"
+        )
     lines.append(f"Side A's score over every battle: {s['side_a_score']:.3f} (side check)")
     return "\n".join(lines)

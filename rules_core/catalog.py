@@ -307,7 +307,8 @@ class Upgrade:
     def takes(self, profile: ShipProfile) -> bool:
         """Whether ``profile`` meets the upgrade's weapon prerequisite (R-150)."""
         return not self.requires_weapon or any(
-            w.type in self.requires_weapon for w in profile.weapons)
+            w.type in self.requires_weapon for w in profile.weapons
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,8 +385,11 @@ def _reader(data: object, path: str) -> ObjectReader:
 def _selector(data: Any, path: str) -> Selector:
     r = _reader(data, path)
     classes = frozenset(_class(c, f"{path}.classes") for c in r.texts("classes"))
-    sel = Selector(classes=classes, ships=frozenset(r.texts("ships", pattern=SLUG_RE)),
-                   tags=frozenset(r.texts("tags", pattern=SLUG_RE)))
+    sel = Selector(
+        classes=classes,
+        ships=frozenset(r.texts("ships", pattern=SLUG_RE)),
+        tags=frozenset(r.texts("tags", pattern=SLUG_RE)),
+    )
     r.done()
     if not (sel.classes or sel.ships or sel.tags):
         raise CatalogError(path, "a selector needs classes, ships or tags")
@@ -490,7 +494,8 @@ def _ship(
         weapons=tuple(_weapon(w, f"{path}.weapons[{i}]") for i, w in enumerate(r.items("weapons"))),
         attack_craft=r.texts("attack_craft", pattern=SLUG_RE),
         all_ahead_full=r.text(
-            "all_ahead_full", default_all_ahead_full(ship_class),
+            "all_ahead_full",
+            default_all_ahead_full(ship_class),
             pattern=DICE_RE,
         ),
         special_rules=r.texts("special_rules"),
@@ -500,9 +505,12 @@ def _ship(
     )
     r.done()
     if ship.turns != turns:
-        raise CatalogError(f"{path}.turns", f"a {ship_class.label.lower()} turns {turns}°, "
-                           "as its class and faction rules say (R-11), not "
-                           f"{ship.turns}°")
+        raise CatalogError(
+            f"{path}.turns",
+            f"a {ship_class.label.lower()} turns {turns}°, "
+            "as its class and faction rules say (R-11), not "
+            f"{ship.turns}°",
+        )
     unknown = [c for c in ship.attack_craft if c not in craft]
     if unknown:
         raise CatalogError(f"{path}.attack_craft", f"unknown craft {', '.join(unknown)}")
@@ -542,8 +550,10 @@ def _upgrade(data: Any, path: str, faction: str | None) -> Upgrade:
         variants=frozenset(r.texts("variants", pattern=SLUG_RE)),
         max_per_fleet=r.optional_whole_number("max_per_fleet", lo=1, hi=20),
         effects=dict(effects_raw),
-        requires_weapon=frozenset(_weapon_type(t, f"{path}.requires_weapon[{i}]")
-                                  for i, t in enumerate(r.texts("requires_weapon"))),
+        requires_weapon=frozenset(
+            _weapon_type(t, f"{path}.requires_weapon[{i}]")
+            for i, t in enumerate(r.texts("requires_weapon"))
+        ),
     )
     r.done()
     if not upgrade.classes:
@@ -703,8 +713,6 @@ def load_catalog_dir(directory: Path) -> Catalog:
         refits=read(directory / "refits.json"),
         version=f"1+{digest.hexdigest()[:12]}",
     )
-
-
 
 
 def composition_rule_from_dict(data: Any, path: str = "composition") -> CompositionRule:

@@ -52,8 +52,7 @@ def _verdict(report: ValidationReport) -> str:
     return "Legal" if report.legal else f"Not legal ({errors} problem{'s' * (errors != 1)})"
 
 
-def _head(catalog: Catalog, fleet: Fleet, report: ValidationReport,
-          name: str) -> list[str]:
+def _head(catalog: Catalog, fleet: Fleet, report: ValidationReport, name: str) -> list[str]:
     faction = catalog.faction(fleet.faction)
     parts = [name, faction.name if faction else fleet.faction]
     if faction is not None and fleet.variant is not None:
@@ -124,8 +123,9 @@ def one_line(catalog: Catalog, fleet: Fleet, report: ValidationReport) -> str:
                 order.append(("ship", ship))
             capitals[ship] = capitals.get(ship, 0) + 1
         elif unit.ships:
-            order.append(("squadron",
-                          lineup((_ship_name(catalog, s.ship) for s in unit.ships), " + ")))
+            order.append(
+                ("squadron", lineup((_ship_name(catalog, s.ship) for s in unit.ships), " + "))
+            )
     for kind, text in order:
         if kind == "ship" and capitals[text] > 1:
             parts.append(f"{capitals[text]}× {text}")

@@ -75,8 +75,11 @@ def _check(build: Path, package: Path) -> tuple[dict[str, str], str | None]:
         return {}, f"no build in {build}"
     except (OSError, ValueError) as exc:
         return {}, f"unreadable manifest {build / MANIFEST} ({exc})"
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("sources"), dict) \
-            or not isinstance(manifest.get("modules"), dict):
+    if (
+        not isinstance(manifest, dict)
+        or not isinstance(manifest.get("sources"), dict)
+        or not isinstance(manifest.get("modules"), dict)
+    ):
         return {}, f"malformed manifest {build / MANIFEST}"
     if manifest.get("python") != python_tag():
         return {}, f"built for {manifest.get('python')}, this is {python_tag()}"
@@ -105,8 +108,9 @@ class CompiledFinder:
         self.build = build
         self.modules = modules
 
-    def find_spec(self, name: str, path: Sequence[str] | None = None,
-                  target: ModuleType | None = None) -> ModuleSpec | None:
+    def find_spec(
+        self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
         file = self.modules.get(name)
         if file is None:
             return None
@@ -133,8 +137,11 @@ def install() -> bool:
         # DEBUG, not INFO: a work tree whose sources were edited since the build is the normal
         # state of development, and a line on stderr in every process would change the exact
         # output the commands' tests check (LOG_LEVEL=DEBUG shows it; build_sim.py status too).
-        log.debug("compiled simulator not loaded (%s): pure Python, same results, about 6x "
-                  "slower; `python scripts/build_sim.py` rebuilds it", reason)
+        log.debug(
+            "compiled simulator not loaded (%s): pure Python, same results, about 6x "
+            "slower; `python scripts/build_sim.py` rebuilds it",
+            reason,
+        )
         return False
     sys.meta_path.insert(0, CompiledFinder(build, modules))
     return True

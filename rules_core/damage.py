@@ -269,12 +269,23 @@ class Target:
     # Written out rather than generated (the defaults are the fields' own): the simulator makes
     # one per ship and battle, and mypyc compiles this __init__ (a dataclass's generated one
     # runs as interpreted Python).
-    def __init__(self, hull: int, max_hull: int, armor: int, shields: int = 0,
-                 max_shields: int | None = None, turrets: int = 0, blast_markers: int = 0,
-                 braced: bool = False, weapons: tuple[Weapon, ...] = (),
-                 criticals: list[CriticalHit] | None = None, name: str = "",
-                 brace_rerolls: int = 0, critical_ward: bool = False,
-                 bulkhead_relief: int = 0) -> None:
+    def __init__(
+        self,
+        hull: int,
+        max_hull: int,
+        armor: int,
+        shields: int = 0,
+        max_shields: int | None = None,
+        turrets: int = 0,
+        blast_markers: int = 0,
+        braced: bool = False,
+        weapons: tuple[Weapon, ...] = (),
+        criticals: list[CriticalHit] | None = None,
+        name: str = "",
+        brace_rerolls: int = 0,
+        critical_ward: bool = False,
+        bulkhead_relief: int = 0,
+    ) -> None:
         self.hull = hull
         self.max_hull = max_hull
         self.armor = armor
@@ -419,12 +430,24 @@ class AttackReport:
 
     # Written out rather than generated: the simulator makes one per attack, and mypyc compiles
     # this __init__ (a dataclass's generated one runs as interpreted Python).
-    def __init__(self, attack: str, dice: int = 0, hits: int = 0, intercepted: int = 0,
-                 armor_saves: int = 0, brace_saves: int = 0, shields_absorbed: int = 0,
-                 hull_damage: int = 0, extra_damage: int = 0, hull_lost: int = 0,
-                 criticals: list[CriticalHit] | None = None, blast_markers_placed: int = 0,
-                 became_crippled: bool = False, destroyed: bool = False,
-                 catastrophe: CatastrophicDamage | None = None) -> None:
+    def __init__(
+        self,
+        attack: str,
+        dice: int = 0,
+        hits: int = 0,
+        intercepted: int = 0,
+        armor_saves: int = 0,
+        brace_saves: int = 0,
+        shields_absorbed: int = 0,
+        hull_damage: int = 0,
+        extra_damage: int = 0,
+        hull_lost: int = 0,
+        criticals: list[CriticalHit] | None = None,
+        blast_markers_placed: int = 0,
+        became_crippled: bool = False,
+        destroyed: bool = False,
+        catastrophe: CatastrophicDamage | None = None,
+    ) -> None:
         self.attack = attack
         self.dice = dice
         self.hits = hits
@@ -648,8 +671,9 @@ def bomber_attack(target: Target, bombers: int, dice: Dice) -> AttackReport:
     )
 
 
-def assault_boat_attack(target: Target, boats: int, dice: Dice, *,
-                        need: int = ORDNANCE_ATTACK_ROLL) -> AttackReport:
+def assault_boat_attack(
+    target: Target, boats: int, dice: Dice, *, need: int = ORDNANCE_ATTACK_ROLL
+) -> AttackReport:
     """Assault boats: turrets, then 4+ each (``need``: 3+ for Astartes Orbital Assault, R-111)
     for a critical hit, no hull damage of their own (R-53); a Bulkhead Collapse still deals its
     d3 (R-49)."""

@@ -134,5 +134,6 @@ class RiggedDice(_DiceMixin):
     def assert_used_up(self) -> None:
         """Fail if a scenario left rolls unused (it resolved differently than written)."""
         if self.remaining:
-            raise AssertionError(f"{self.remaining} rigged roll(s) left unused: "
-                                 f"{self._values[self._next:]}")
+            raise AssertionError(
+                f"{self.remaining} rigged roll(s) left unused: {self._values[self._next :]}"
+            )

@@ -54,8 +54,9 @@ class UnknownEdition(EditionError):
         self.number = number
         self.known = tuple(known)
         listed = ", ".join(str(n) for n in self.known) or "none"
-        super().__init__(f"Edition {number} is not one this server knows; the known editions "
-                         f"are {listed}.")
+        super().__init__(
+            f"Edition {number} is not one this server knows; the known editions are {listed}."
+        )
         self.message = str(self)
 
 
@@ -81,9 +82,11 @@ class EditionInfo:
 
 def no_edition_note(first: EditionInfo, newest: EditionInfo) -> str:
     """What a player is told about a list that names no edition (R-161)."""
-    return (f"This list names no edition, so it is read under the first, {first.title} "
-            f"(R-161). Lists made before editions carried none; update it to edition "
-            f"{newest.number} for today's points.")
+    return (
+        f"This list names no edition, so it is read under the first, {first.title} "
+        f"(R-161). Lists made before editions carried none; update it to edition "
+        f"{newest.number} for today's points."
+    )
 
 
 def file_name(number: int) -> str:
@@ -97,8 +100,7 @@ def data_dicts(directory: Path) -> dict[str, Any]:
         try:
             return json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
-            raise CatalogError(path.name, f"invalid JSON at line {exc.lineno}: {exc.msg}") \
-                from None
+            raise CatalogError(path.name, f"invalid JSON at line {exc.lineno}: {exc.msg}") from None
 
     return {
         "admirals": read(directory / "admirals.json"),
@@ -107,8 +109,15 @@ def data_dicts(directory: Path) -> dict[str, Any]:
     }
 
 
-def edition_bytes(*, number: int, label: str, published: datetime, notes: str,
-                  data_version: str, catalog: dict[str, Any]) -> bytes:
+def edition_bytes(
+    *,
+    number: int,
+    label: str,
+    published: datetime,
+    notes: str,
+    data_version: str,
+    catalog: dict[str, Any],
+) -> bytes:
     """An edition file's exact bytes (UTF-8 JSON, one space of indent, a final newline)."""
     if not 1 <= number <= MAX_EDITION:
         raise EditionError(f"an edition number is 1–{MAX_EDITION}, not {number}")
@@ -134,8 +143,7 @@ def _header(doc: Any) -> EditionInfo:
     if doc.get("version") != VERSION:
         raise EditionError(f"edition file version {doc.get('version')!r} is not {VERSION}")
     number = doc.get("edition")
-    if not isinstance(number, int) or isinstance(number, bool) or \
-            not 1 <= number <= MAX_EDITION:
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= MAX_EDITION:
         raise EditionError("an edition file's 'edition' is a whole number from 1")
     for key in ("label", "published", "notes", "data_version"):
         if not isinstance(doc.get(key), str):
@@ -143,10 +151,15 @@ def _header(doc: Any) -> EditionInfo:
     try:
         published = datetime.strptime(doc["published"], "%Y-%m-%dT%H:%M:%SZ")
     except ValueError:
-        raise EditionError(f"edition {number}: 'published' is not YYYY-MM-DDTHH:MM:SSZ") \
-            from None
-    return EditionInfo(number=number, label=doc["label"], published=published,
-                       notes=doc["notes"], data_version=doc["data_version"], sha256="")
+        raise EditionError(f"edition {number}: 'published' is not YYYY-MM-DDTHH:MM:SSZ") from None
+    return EditionInfo(
+        number=number,
+        label=doc["label"],
+        published=published,
+        notes=doc["notes"],
+        data_version=doc["data_version"],
+        sha256="",
+    )
 
 
 def read_header(raw: bytes) -> EditionInfo:
@@ -160,9 +173,14 @@ def read_header(raw: bytes) -> EditionInfo:
 
 
 def _with_sha(info: EditionInfo, raw: bytes) -> EditionInfo:
-    return EditionInfo(number=info.number, label=info.label, published=info.published,
-                       notes=info.notes, data_version=info.data_version,
-                       sha256=hashlib.sha256(raw).hexdigest())
+    return EditionInfo(
+        number=info.number,
+        label=info.label,
+        published=info.published,
+        notes=info.notes,
+        data_version=info.data_version,
+        sha256=hashlib.sha256(raw).hexdigest(),
+    )
 
 
 def read_edition(raw: bytes) -> tuple[EditionInfo, Catalog]:
@@ -178,8 +196,11 @@ def read_edition(raw: bytes) -> tuple[EditionInfo, Catalog]:
         raise EditionError(f"edition {info.number}: 'catalog' must be an object")
     try:
         catalog = catalog_from_dicts(
-            factions=data.get("factions", []), admirals=data.get("admirals", []),
-            refits=data.get("refits", []), version=info.data_version)
+            factions=data.get("factions", []),
+            admirals=data.get("admirals", []),
+            refits=data.get("refits", []),
+            version=info.data_version,
+        )
     except CatalogError as exc:
         raise EditionError(f"edition {info.number}: {exc}") from None
     return info, catalog
@@ -188,8 +209,14 @@ def read_edition(raw: bytes) -> tuple[EditionInfo, Catalog]:
 def read_edition_dir(directory: Path) -> list[bytes]:
     """Every ``edition-NNN.json`` file's bytes, in edition order; EditionError on a gap or a
     file named for another edition than it holds."""
-    files = sorted(((int(m.group(1)), p) for p in directory.glob("edition-*.json")
-                    if (m := FILE_RE.match(p.name))), key=lambda t: t[0])
+    files = sorted(
+        (
+            (int(m.group(1)), p)
+            for p in directory.glob("edition-*.json")
+            if (m := FILE_RE.match(p.name))
+        ),
+        key=lambda t: t[0],
+    )
     out = []
     for expected, (number, path) in enumerate(files, start=1):
         if number != expected:
@@ -218,8 +245,14 @@ class PointsChange:
         return self.new - self.old
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "slug": self.slug, "name": self.name,
-                "faction": self.faction, "old": self.old, "new": self.new}
+        return {
+            "kind": self.kind,
+            "slug": self.slug,
+            "name": self.name,
+            "faction": self.faction,
+            "old": self.old,
+            "new": self.new,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,8 +269,15 @@ class FieldChange:
     new: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "subject": self.subject, "name": self.name,
-                "faction": self.faction, "field": self.field, "old": self.old, "new": self.new}
+        return {
+            "kind": self.kind,
+            "subject": self.subject,
+            "name": self.name,
+            "faction": self.faction,
+            "field": self.field,
+            "old": self.old,
+            "new": self.new,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,8 +289,13 @@ class Entry:
     points: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "slug": self.slug, "name": self.name,
-                "faction": self.faction, "points": self.points}
+        return {
+            "kind": self.kind,
+            "slug": self.slug,
+            "name": self.name,
+            "faction": self.faction,
+            "points": self.points,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,8 +312,13 @@ class FactionShare:
         return self.changed / self.ships if self.ships else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"faction": self.faction, "name": self.name, "changed": self.changed,
-                "ships": self.ships, "share": round(self.share, 4)}
+        return {
+            "faction": self.faction,
+            "name": self.name,
+            "changed": self.changed,
+            "ships": self.ships,
+            "share": round(self.share, 4),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,13 +343,25 @@ class CatalogDiff:
         }
 
 
-_STATS = ("ship_class", "speed_cm", "turns", "leadership", "shields", "hull", "armor",
-          "turrets", "all_ahead_full")
+_STATS = (
+    "ship_class",
+    "speed_cm",
+    "turns",
+    "leadership",
+    "shields",
+    "hull",
+    "armor",
+    "turrets",
+    "all_ahead_full",
+)
 
 
 def _weapons_text(ship: ShipProfile) -> str:
-    return "; ".join(f"{w.name} ({w.type.value}, {w.arc_label}, {w.strength} at {w.range_cm} cm"
-                     f"{', ' + w.rule if w.rule else ''})" for w in ship.weapons)
+    return "; ".join(
+        f"{w.name} ({w.type.value}, {w.arc_label}, {w.strength} at {w.range_cm} cm"
+        f"{', ' + w.rule if w.rule else ''})"
+        for w in ship.weapons
+    )
 
 
 def _value(ship: ShipProfile, name: str) -> str:
@@ -308,8 +370,9 @@ def _value(ship: ShipProfile, name: str) -> str:
 
 
 def _upgrades(catalog: Catalog) -> dict[str, Upgrade]:
-    return {u.slug: u for u in (*catalog.refits, *(u for f in catalog.factions
-                                                     for u in f.upgrades))}
+    return {
+        u.slug: u for u in (*catalog.refits, *(u for f in catalog.factions for u in f.upgrades))
+    }
 
 
 def catalog_diff(old: Catalog, new: Catalog) -> CatalogDiff:
@@ -328,8 +391,9 @@ def catalog_diff(old: Catalog, new: Catalog) -> CatalogDiff:
             added.append(Entry("faction", slug, nf.name, slug, None))
             continue
         _faction_diff(of, nf, points, added, removed, changes)
-        changed = sum(1 for s in nf.ships if (o := of.ship(s.slug)) is not None and
-                      o.points != s.points)
+        changed = sum(
+            1 for s in nf.ships if (o := of.ship(s.slug)) is not None and o.points != s.points
+        )
         if changed:
             shares.append(FactionShare(slug, nf.name, changed, len(nf.ships)))
     for slug, of in old_factions.items():
@@ -342,11 +406,11 @@ def catalog_diff(old: Catalog, new: Catalog) -> CatalogDiff:
             added.append(Entry("upgrade", slug, nu.name, nu.faction, nu.points))
             continue
         if ou.points != nu.points:
-            points.append(PointsChange("upgrade", slug, nu.name, nu.faction, ou.points,
-                                       nu.points))
+            points.append(PointsChange("upgrade", slug, nu.name, nu.faction, ou.points, nu.points))
         if ou.text != nu.text:
-            changes.append(FieldChange("upgrade", slug, nu.name, nu.faction, "text", ou.text,
-                                       nu.text))
+            changes.append(
+                FieldChange("upgrade", slug, nu.name, nu.faction, "text", ou.text, nu.text)
+            )
     for slug, ou in old_ups.items():
         if slug not in new_ups:
             removed.append(Entry("upgrade", slug, ou.name, ou.faction, ou.points))
@@ -355,18 +419,32 @@ def catalog_diff(old: Catalog, new: Catalog) -> CatalogDiff:
         oa = old_adm.get(a.slug)
         if oa is not None and oa.points != a.points:
             points.append(PointsChange("admiral", a.slug, a.name, None, oa.points, a.points))
-    return CatalogDiff(tuple(points), tuple(added), tuple(removed), tuple(changes),
-                       tuple(shares))
+    return CatalogDiff(tuple(points), tuple(added), tuple(removed), tuple(changes), tuple(shares))
 
 
-def _faction_diff(of: Faction, nf: Faction, points: list[PointsChange], added: list[Entry],
-                  removed: list[Entry], changes: list[FieldChange]) -> None:
+def _faction_diff(
+    of: Faction,
+    nf: Faction,
+    points: list[PointsChange],
+    added: list[Entry],
+    removed: list[Entry],
+    changes: list[FieldChange],
+) -> None:
     old_rules = {r.name: r.text for r in of.special_rules}
     new_rules = {r.name: r.text for r in nf.special_rules}
     for name in dict.fromkeys([*old_rules, *new_rules]):
         if old_rules.get(name) != new_rules.get(name):
-            changes.append(FieldChange("faction_rule", nf.slug, nf.name, nf.slug, name,
-                                       old_rules.get(name, ""), new_rules.get(name, "")))
+            changes.append(
+                FieldChange(
+                    "faction_rule",
+                    nf.slug,
+                    nf.name,
+                    nf.slug,
+                    name,
+                    old_rules.get(name, ""),
+                    new_rules.get(name, ""),
+                )
+            )
     old_ships = {s.slug: s for s in of.ships}
     for ship in nf.ships:
         before = old_ships.get(ship.slug)
@@ -374,19 +452,46 @@ def _faction_diff(of: Faction, nf: Faction, points: list[PointsChange], added: l
             added.append(Entry("ship", ship.slug, ship.name, nf.slug, ship.points))
             continue
         if before.points != ship.points:
-            points.append(PointsChange("ship", ship.slug, ship.name, nf.slug, before.points,
-                                       ship.points))
+            points.append(
+                PointsChange("ship", ship.slug, ship.name, nf.slug, before.points, ship.points)
+            )
         for stat in _STATS:
             if _value(before, stat) != _value(ship, stat):
-                changes.append(FieldChange("stat", ship.slug, ship.name, nf.slug, stat,
-                                           _value(before, stat), _value(ship, stat)))
+                changes.append(
+                    FieldChange(
+                        "stat",
+                        ship.slug,
+                        ship.name,
+                        nf.slug,
+                        stat,
+                        _value(before, stat),
+                        _value(ship, stat),
+                    )
+                )
         if before.weapons != ship.weapons:
-            changes.append(FieldChange("weapons", ship.slug, ship.name, nf.slug, "weapons",
-                                       _weapons_text(before), _weapons_text(ship)))
+            changes.append(
+                FieldChange(
+                    "weapons",
+                    ship.slug,
+                    ship.name,
+                    nf.slug,
+                    "weapons",
+                    _weapons_text(before),
+                    _weapons_text(ship),
+                )
+            )
         if before.special_rules != ship.special_rules:
-            changes.append(FieldChange("ship_text", ship.slug, ship.name, nf.slug,
-                                       "special_rules", "; ".join(before.special_rules),
-                                       "; ".join(ship.special_rules)))
+            changes.append(
+                FieldChange(
+                    "ship_text",
+                    ship.slug,
+                    ship.name,
+                    nf.slug,
+                    "special_rules",
+                    "; ".join(before.special_rules),
+                    "; ".join(ship.special_rules),
+                )
+            )
     new_slugs = {s.slug for s in nf.ships}
     for ship in of.ships:
         if ship.slug not in new_slugs:
@@ -420,12 +525,16 @@ class FleetComparison:
 
     @property
     def changed(self) -> bool:
-        return (self.old.points, self.old.legal, len(self.old.errors)) != \
-            (self.new.points, self.new.legal, len(self.new.errors)) or bool(self.units)
+        return (self.old.points, self.old.legal, len(self.old.errors)) != (
+            self.new.points,
+            self.new.legal,
+            len(self.new.errors),
+        ) or bool(self.units)
 
 
-def compare_fleet(fleet: Fleet, old: Catalog, new: Catalog, *,
-                  old_report: ValidationReport | None = None) -> FleetComparison:
+def compare_fleet(
+    fleet: Fleet, old: Catalog, new: Catalog, *, old_report: ValidationReport | None = None
+) -> FleetComparison:
     """``fleet`` under ``old`` and under ``new``, with every unit whose cost differs
     (``old_report``: its report under ``old``, when the caller has it already)."""
     before = old_report if old_report is not None else validate(fleet, old)

@@ -96,8 +96,9 @@ def check_bounds(fleet: Fleet, catalog: Catalog, report: ValidationReport | None
     if len(fleet.units) > MAX_UNITS:
         raise EditRefused(f"A fleet holds at most {MAX_UNITS} units.")
     if fleet.ship_count > MAX_FLEET_SHIPS:
-        raise EditRefused(f"Not added: a fleet holds at most {MAX_FLEET_SHIPS} ships, escorts "
-                          "included (R-95).")
+        raise EditRefused(
+            f"Not added: a fleet holds at most {MAX_FLEET_SHIPS} ships, escorts included (R-95)."
+        )
     try:
         parse_fleet(fleet_to_dict(fleet))
     except FleetFormatError as exc:
@@ -105,13 +106,14 @@ def check_bounds(fleet: Fleet, catalog: Catalog, report: ValidationReport | None
     if report is None:
         report = validate(fleet, catalog)
     if points_over(u.points for u in report.units) is not None:
-        raise EditRefused(f"Not added: that would bring the fleet to more than "
-                          f"{MAX_FLEET_POINTS} points, the most a fleet may total (twice the "
-                          "Armada band's maximum, R-95).")
+        raise EditRefused(
+            f"Not added: that would bring the fleet to more than "
+            f"{MAX_FLEET_POINTS} points, the most a fleet may total (twice the "
+            "Armada band's maximum, R-95)."
+        )
 
 
-def _checked(fleet: Fleet, catalog: Catalog, *refusals: tuple[str, int, int | None, str]
-             ) -> Fleet:
+def _checked(fleet: Fleet, catalog: Catalog, *refusals: tuple[str, int, int | None, str]) -> Fleet:
     """``fleet``, if the builder may store it. ``refusals``: (code, unit, ship, words): the edit
     is refused in those words when the validator reports that error at that place."""
     report = validate(fleet, catalog)
@@ -170,7 +172,7 @@ def _with_units(fleet: Fleet, units: Iterable[Unit]) -> Fleet:
 
 
 def _with_unit(fleet: Fleet, i: int, unit: Unit) -> Fleet:
-    return _with_units(fleet, (*fleet.units[:i], unit, *fleet.units[i + 1:]))
+    return _with_units(fleet, (*fleet.units[:i], unit, *fleet.units[i + 1 :]))
 
 
 def _with_ship(fleet: Fleet, i: int, j: int | None, ship: Ship) -> Fleet:
@@ -179,7 +181,7 @@ def _with_ship(fleet: Fleet, i: int, j: int | None, ship: Ship) -> Fleet:
         assert isinstance(ship, ShipUnit)
         return _with_unit(fleet, i, ship)
     assert j is not None and isinstance(ship, SquadronShip)
-    return _with_unit(fleet, i, replace(unit, ships=(*unit.ships[:j], ship, *unit.ships[j + 1:])))
+    return _with_unit(fleet, i, replace(unit, ships=(*unit.ships[:j], ship, *unit.ships[j + 1 :])))
 
 
 def _has_flagship(units: Iterable[Unit]) -> bool:
@@ -206,8 +208,11 @@ def squadron_for_escort(units: Sequence[Unit], slug: str) -> int | None:
     type is never joined unasked."""
     for i in range(len(units) - 1, -1, -1):
         unit = units[i]
-        if (isinstance(unit, Squadron) and squadron_has_room(len(unit.ships))
-                and all(escort.ship == slug for escort in unit.ships)):
+        if (
+            isinstance(unit, Squadron)
+            and squadron_has_room(len(unit.ships))
+            and all(escort.ship == slug for escort in unit.ships)
+        ):
             return i
     return None
 
@@ -215,14 +220,22 @@ def squadron_for_escort(units: Sequence[Unit], slug: str) -> int | None:
 # --- the fleet's settings and its units -------------------------------------------------------
 
 
-def change_settings(fleet: Fleet, catalog: Catalog, *, name: str | None, variant: str | None,
-                    game_size: GameSize | str, points_limit: tuple[int, int] | None) -> Fleet:
+def change_settings(
+    fleet: Fleet,
+    catalog: Catalog,
+    *,
+    name: str | None,
+    variant: str | None,
+    game_size: GameSize | str,
+    points_limit: tuple[int, int] | None,
+) -> Fleet:
     """Its name, variant and game size (a custom size with its points limit); units unchanged."""
     size = GameSize(game_size)
-    band = PointsBand("custom", *points_limit) if size is GameSize.CUSTOM and points_limit \
-        else None
-    return _checked(replace(fleet, name=name, variant=variant or None, game_size=size,
-                            points_limit=band), catalog)
+    band = PointsBand("custom", *points_limit) if size is GameSize.CUSTOM and points_limit else None
+    return _checked(
+        replace(fleet, name=name, variant=variant or None, game_size=size, points_limit=band),
+        catalog,
+    )
 
 
 def add_ship(fleet: Fleet, catalog: Catalog, slug: str) -> Placed:
@@ -245,8 +258,9 @@ def add_ship(fleet: Fleet, catalog: Catalog, slug: str) -> Placed:
 
 def new_squadron(fleet: Fleet, catalog: Catalog, name: str | None = None) -> Fleet:
     """An empty squadron at the end of the list (its escorts are added next)."""
-    return _checked(_with_units(fleet, (*fleet.units, Squadron(ships=(), name=name or None))),
-                    catalog)
+    return _checked(
+        _with_units(fleet, (*fleet.units, Squadron(ships=(), name=name or None))), catalog
+    )
 
 
 def add_escort(fleet: Fleet, catalog: Catalog, i: int, slug: str) -> Fleet:
@@ -254,9 +268,16 @@ def add_escort(fleet: Fleet, catalog: Catalog, i: int, slug: str) -> Fleet:
     profile = _profile(fleet, catalog, slug)
     squadron = _squadron(fleet, i)
     after = _with_unit(fleet, i, replace(squadron, ships=(*squadron.ships, SquadronShip(slug))))
-    return _checked(after, catalog, ("squadron.capital_ship", i, len(squadron.ships),
-                                     f"{profile.name} is a capital ship; only escorts fly in "
-                                     "squadrons."))
+    return _checked(
+        after,
+        catalog,
+        (
+            "squadron.capital_ship",
+            i,
+            len(squadron.ships),
+            f"{profile.name} is a capital ship; only escorts fly in squadrons.",
+        ),
+    )
 
 
 def move_escort(fleet: Fleet, catalog: Catalog, i: int, j: int, to: int | None) -> Fleet:
@@ -272,7 +293,7 @@ def move_escort(fleet: Fleet, catalog: Catalog, i: int, j: int, to: int | None) 
     else:
         target = _squadron(fleet, to)
         units[to] = replace(target, ships=(*target.ships, escort))
-    rest = source.ships[:j] + source.ships[j + 1:]
+    rest = source.ships[:j] + source.ships[j + 1 :]
     units[i] = replace(source, ships=rest)
     if not rest:
         del units[i]
@@ -283,27 +304,49 @@ def set_flagship(fleet: Fleet, catalog: Catalog, i: int) -> Fleet:
     """Ship unit ``i`` becomes the flagship, the only one; the admiral moves with the flag."""
     chosen = _ship_unit(fleet, i)
     _profile(fleet, catalog, chosen.ship)
-    admiral = next((u.admiral for u in fleet.units if isinstance(u, ShipUnit) and u.admiral),
-                   None)
-    after = _with_units(fleet, (
-        replace(u, flagship=n == i, admiral=admiral if n == i else None)
-        if isinstance(u, ShipUnit) else u for n, u in enumerate(fleet.units)))
-    return _checked(after, catalog, ("flagship.not_allowed", i, None,
-                                     "An escort cannot be the flagship; choose a capital ship "
-                                     "(R-05)."))
+    admiral = next((u.admiral for u in fleet.units if isinstance(u, ShipUnit) and u.admiral), None)
+    after = _with_units(
+        fleet,
+        (
+            replace(u, flagship=n == i, admiral=admiral if n == i else None)
+            if isinstance(u, ShipUnit)
+            else u
+            for n, u in enumerate(fleet.units)
+        ),
+    )
+    return _checked(
+        after,
+        catalog,
+        (
+            "flagship.not_allowed",
+            i,
+            None,
+            "An escort cannot be the flagship; choose a capital ship (R-05).",
+        ),
+    )
 
 
 def set_admiral(fleet: Fleet, catalog: Catalog, i: int, slug: str | None) -> Fleet:
     """Admiral rank ``slug`` on ship unit ``i`` (None: no admiral); any other admiral goes."""
     _ship_unit(fleet, i)
-    after = _with_units(fleet, (
-        replace(u, admiral=slug if n == i else None) if isinstance(u, ShipUnit) else u
-        for n, u in enumerate(fleet.units)))
-    return _checked(after, catalog,
-                    ("catalog.unknown_admiral", i, None, "There is no such admiral rank."),
-                    ("admiral.not_on_flagship", i, None,
-                     "An admiral serves on the flagship; make this ship the flagship first "
-                     "(R-06)."))
+    after = _with_units(
+        fleet,
+        (
+            replace(u, admiral=slug if n == i else None) if isinstance(u, ShipUnit) else u
+            for n, u in enumerate(fleet.units)
+        ),
+    )
+    return _checked(
+        after,
+        catalog,
+        ("catalog.unknown_admiral", i, None, "There is no such admiral rank."),
+        (
+            "admiral.not_on_flagship",
+            i,
+            None,
+            "An admiral serves on the flagship; make this ship the flagship first (R-06).",
+        ),
+    )
 
 
 def move_unit(fleet: Fleet, catalog: Catalog, i: int, to: int) -> Moved:
@@ -320,8 +363,9 @@ def move_unit(fleet: Fleet, catalog: Catalog, i: int, to: int) -> Moved:
 
 def rename_unit(fleet: Fleet, catalog: Catalog, i: int, name: str) -> Fleet:
     """Unit ``i`` named ``name`` (blank: no name of its own)."""
-    return _checked(_with_unit(fleet, i, replace(_unit(fleet, i), name=name.strip() or None)),
-                    catalog)
+    return _checked(
+        _with_unit(fleet, i, replace(_unit(fleet, i), name=name.strip() or None)), catalog
+    )
 
 
 def duplicate(fleet: Fleet, catalog: Catalog, i: int, j: int | None = None) -> Fleet:
@@ -334,7 +378,7 @@ def duplicate(fleet: Fleet, catalog: Catalog, i: int, j: int | None = None) -> F
         return _checked(_with_units(fleet, units), catalog)
     escort = _escort(unit, j)
     assert j is not None
-    ships = (*unit.ships[:j + 1], escort, *unit.ships[j + 1:])
+    ships = (*unit.ships[: j + 1], escort, *unit.ships[j + 1 :])
     return _checked(_with_unit(fleet, i, replace(unit, ships=ships)), catalog)
 
 
@@ -342,14 +386,17 @@ def remove(fleet: Fleet, catalog: Catalog, i: int, j: int | None = None) -> Remo
     """Without unit ``i`` (or escort ``j`` of squadron ``i``), and the memo Undo puts back."""
     unit = _unit(fleet, i)
     if isinstance(unit, ShipUnit) or j is None:
-        after = _with_units(fleet, (*fleet.units[:i], *fleet.units[i + 1:]))
+        after = _with_units(fleet, (*fleet.units[:i], *fleet.units[i + 1 :]))
         entry = fleet_to_dict(Fleet(fleet.faction, GameSize.PATROL, (unit,)))["units"][0]
         memo: dict[str, Any] = {"unit": i, "ship": None, "entry": entry}
     else:
         escort = _escort(unit, j)
-        after = _with_unit(fleet, i, replace(unit, ships=unit.ships[:j] + unit.ships[j + 1:]))
-        memo = {"unit": i, "ship": j,
-                "entry": {"ship": escort.ship, "upgrades": list(escort.upgrades)}}
+        after = _with_unit(fleet, i, replace(unit, ships=unit.ships[:j] + unit.ships[j + 1 :]))
+        memo = {
+            "unit": i,
+            "ship": j,
+            "entry": {"ship": escort.ship, "upgrades": list(escort.upgrades)},
+        }
     return Removed(_checked(after, catalog), memo)
 
 
@@ -395,13 +442,22 @@ class UpgradeOption:
 
 def fleet_upgrade_uses(units: Iterable[Unit]) -> Counter[str]:
     """How many ships of ``units`` carry each upgrade (R-31's count)."""
-    return upgrade_uses(ship.upgrades for unit in units
-                        for ship in ((unit,) if isinstance(unit, ShipUnit) else unit.ships))
+    return upgrade_uses(
+        ship.upgrades
+        for unit in units
+        for ship in ((unit,) if isinstance(unit, ShipUnit) else unit.ships)
+    )
 
 
-def upgrade_reason(upgrade: Upgrade, profile: ShipProfile, taken: Sequence[str],
-                   uses: Mapping[str, int], faction: str, variant: str | None,
-                   idx: CatalogIndex) -> str:
+def upgrade_reason(
+    upgrade: Upgrade,
+    profile: ShipProfile,
+    taken: Sequence[str],
+    uses: Mapping[str, int],
+    faction: str,
+    variant: str | None,
+    idx: CatalogIndex,
+) -> str:
     """Why ``profile``, carrying ``taken``, may not take ``upgrade`` now in a fleet of
     ``faction`` and ``variant`` whose ships carry ``uses``; "" if it may."""
     if upgrade.slug in taken:
@@ -414,20 +470,33 @@ def upgrade_reason(upgrade: Upgrade, profile: ShipProfile, taken: Sequence[str],
     return ""
 
 
-def upgrade_options(catalog: Catalog, faction: str, variant: str | None, profile: ShipProfile,
-                    taken: Sequence[str], uses: Mapping[str, int]) -> list[UpgradeOption]:
+def upgrade_options(
+    catalog: Catalog,
+    faction: str,
+    variant: str | None,
+    profile: ShipProfile,
+    taken: Sequence[str],
+    uses: Mapping[str, int],
+) -> list[UpgradeOption]:
     """Every upgrade of the fleet's list and every refit, each with ``upgrade_reason``."""
     idx = catalog_index(catalog)
     listed = idx.factions.get(faction)
     if listed is None:
         return []
-    return [UpgradeOption(u, upgrade_reason(u, profile, taken, uses, faction, variant, idx))
-            for u in (*listed.upgrades, *catalog.refits)]
+    return [
+        UpgradeOption(u, upgrade_reason(u, profile, taken, uses, faction, variant, idx))
+        for u in (*listed.upgrades, *catalog.refits)
+    ]
 
 
-def squadron_refit_reason(upgrade: Upgrade, escorts: Sequence[tuple[str, Sequence[str]]],
-                          uses: Mapping[str, int], faction: str, variant: str | None,
-                          idx: CatalogIndex) -> str:
+def squadron_refit_reason(
+    upgrade: Upgrade,
+    escorts: Sequence[tuple[str, Sequence[str]]],
+    uses: Mapping[str, int],
+    faction: str,
+    variant: str | None,
+    idx: CatalogIndex,
+) -> str:
     """Why ``upgrade`` may not be fitted to every escort of a squadron at once (R-151): the
     first escort lacking it that may not take it (named when the squadron mixes types), or the
     fleet's limit, passed once every escort carries it; "" if it may. ``escorts``: each
@@ -450,8 +519,18 @@ def squadron_refit_reason(upgrade: Upgrade, escorts: Sequence[tuple[str, Sequenc
 def _fit(fleet: Fleet, catalog: Catalog, ship: Ship, slug: str) -> Ship:
     """``ship`` (as it stands in ``fleet``) with ``slug`` fitted, or the refusal."""
     entry = catalog_index(catalog).ships.get(ship.ship)
-    options = upgrade_options(catalog, fleet.faction, fleet.variant, entry[0], ship.upgrades,
-                              fleet_upgrade_uses(fleet.units)) if entry else []
+    options = (
+        upgrade_options(
+            catalog,
+            fleet.faction,
+            fleet.variant,
+            entry[0],
+            ship.upgrades,
+            fleet_upgrade_uses(fleet.units),
+        )
+        if entry
+        else []
+    )
     option = next((o for o in options if o.upgrade.slug == slug), None)
     if option is None:
         raise EditRefused(UPGRADE_NOT_LISTED)
@@ -474,8 +553,9 @@ def remove_upgrade(fleet: Fleet, catalog: Catalog, i: int, j: int | None, slug: 
     return _checked(_with_ship(fleet, i, j, replace(ship, upgrades=tuple(kept))), catalog)
 
 
-def set_upgrades(fleet: Fleet, catalog: Catalog, i: int, j: int | None,
-                 wanted: Sequence[str]) -> Refitted:
+def set_upgrades(
+    fleet: Fleet, catalog: Catalog, i: int, j: int | None, wanted: Sequence[str]
+) -> Refitted:
     """Exactly ``wanted`` on ship ``j`` of unit ``i`` (the ticked boxes of its editor): what it
     carries and is not wanted comes off, what is wanted and new is fitted, each checked as
     ``add_upgrade`` would."""
@@ -493,8 +573,9 @@ def set_upgrades(fleet: Fleet, catalog: Catalog, i: int, j: int | None,
     return Refitted(_checked(after, catalog), fitted, taken_off)
 
 
-def set_squadron_upgrades(fleet: Fleet, catalog: Catalog, i: int,
-                          wanted: Sequence[str]) -> Refitted:
+def set_squadron_upgrades(
+    fleet: Fleet, catalog: Catalog, i: int, wanted: Sequence[str]
+) -> Refitted:
     """Squadron-wide refits (R-151): each upgrade in ``wanted`` is fitted to every escort of
     squadron ``i`` that lacks it, all or nothing; one every escort carries and ``wanted``
     leaves out comes off them all. One only some escorts carry and ``wanted`` leaves out is
@@ -512,8 +593,10 @@ def set_squadron_upgrades(fleet: Fleet, catalog: Catalog, i: int,
     fitted = [s for s in wanted if not on_every(s)]
     if not (fitted or taken_off):
         return Refitted(fleet, [], [])
-    ships = [replace(e, upgrades=tuple(s for s in e.upgrades if s not in taken_off))
-             for e in squadron.ships]
+    ships = [
+        replace(e, upgrades=tuple(s for s in e.upgrades if s not in taken_off))
+        for e in squadron.ships
+    ]
     after = _with_unit(fleet, i, replace(squadron, ships=tuple(ships)))
     names = catalog_index(catalog)
     for slug in fitted:
@@ -523,8 +606,10 @@ def set_squadron_upgrades(fleet: Fleet, catalog: Catalog, i: int,
             try:
                 fitted_escort = _fit(after, catalog, escort, slug)
             except EditRefused as exc:
-                raise EditRefused(f"Not fitted to the squadron: escort {n + 1} "
-                                  f"({names.ship_name(escort.ship)}): {exc}") from None
+                raise EditRefused(
+                    f"Not fitted to the squadron: escort {n + 1} "
+                    f"({names.ship_name(escort.ship)}): {exc}"
+                ) from None
             assert isinstance(fitted_escort, SquadronShip)
             ships[n] = fitted_escort
             after = _with_unit(after, i, replace(squadron, ships=tuple(ships)))

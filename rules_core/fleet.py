@@ -150,8 +150,9 @@ def _reader(data: object, path: str) -> ObjectReader:
     return ObjectReader(data, path, FleetFormatError)
 
 
-def _player_text(obj: ObjectReader, key: str, *, max_length: int = MAX_NAME_LENGTH,
-                 multiline: bool = False) -> str | None:
+def _player_text(
+    obj: ObjectReader, key: str, *, max_length: int = MAX_NAME_LENGTH, multiline: bool = False
+) -> str | None:
     """A name or the notes: a string or null, free of forbidden characters (R-94), bounded."""
     value = obj.optional_text(key)
     if value is None:
@@ -216,8 +217,10 @@ def _unit(data: object, path: str) -> Unit:
             sobj = _reader(item, f"{obj.at('ships')}[{j}]")
             _no_command_keys(sobj)
             ships.append(
-                SquadronShip(ship=_slug(sobj.value("ship", required=True), sobj.at("ship")),
-                             upgrades=_upgrades(sobj))
+                SquadronShip(
+                    ship=_slug(sobj.value("ship", required=True), sobj.at("ship")),
+                    upgrades=_upgrades(sobj),
+                )
             )
             sobj.done()
         unit = Squadron(ships=tuple(ships), name=_player_text(obj, "name"))
@@ -268,7 +271,7 @@ def parse_fleet(data: object) -> Fleet:
     points_limit = None
     if game_size is GameSize.CUSTOM:
         if limit_raw is None:
-            raise FleetFormatError("points_limit", "a custom game size needs {\"min\", \"max\"}")
+            raise FleetFormatError("points_limit", 'a custom game size needs {"min", "max"}')
         lobj = _reader(limit_raw, "points_limit")
         lo = lobj.whole_number("min", lo=0, hi=MAX_POINTS_LIMIT)
         hi = lobj.whole_number("max", lo=0, hi=MAX_POINTS_LIMIT)

@@ -92,8 +92,9 @@ class ObjectReader:
             self.fail(key, "is required")
         return None
 
-    def text(self, key: str, default: str | None = None, *,
-             pattern: re.Pattern[str] | None = None) -> str:
+    def text(
+        self, key: str, default: str | None = None, *, pattern: re.Pattern[str] | None = None
+    ) -> str:
         """A string; required unless it has a default. ``pattern``: it must match it."""
         value = self._or_default(key, default)
         if not isinstance(value, str):
@@ -118,8 +119,9 @@ class ObjectReader:
             out.append(item)
         return tuple(out)
 
-    def whole_number(self, key: str, default: int | None = None, *, lo: int = 0,
-                     hi: int = 10_000) -> int:
+    def whole_number(
+        self, key: str, default: int | None = None, *, lo: int = 0, hi: int = 10_000
+    ) -> int:
         """An integer in ``lo``–``hi`` (both included); required unless it has a default."""
         value = self._or_default(key, default)
         return whole_number(value, self.at(key), lo, hi, self.error)
@@ -138,8 +140,9 @@ class ObjectReader:
             self.fail(key, f"expected true or false, found {kind(value)}")
         return value
 
-    def items(self, key: str, *, required: bool = False,
-              max_items: int | None = None) -> list[object]:
+    def items(
+        self, key: str, *, required: bool = False, max_items: int | None = None
+    ) -> list[object]:
         """A list (absent and not required: empty), of at most ``max_items`` entries."""
         if not required and not self.has(key):
             self.seen.add(key)
@@ -169,8 +172,9 @@ class ObjectReader:
             self.fail(player_text.shown(unknown[0]), "is not a key of this object")
 
 
-def whole_number(value: object, path: str, lo: int, hi: int,
-                 error: type[ShapeError] = ShapeError) -> int:
+def whole_number(
+    value: object, path: str, lo: int, hi: int, error: type[ShapeError] = ShapeError
+) -> int:
     """``value`` as an integer in ``lo``–``hi`` (a boolean is not a number here)."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise error(path, f"expected a whole number, found {kind(value)}")

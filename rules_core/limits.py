@@ -55,5 +55,7 @@ def points_over(unit_points: Iterable[int]) -> tuple[int, int] | None:
 
 
 def points_message(total: int) -> str:
-    return (f"brings the fleet to {total} points; a fleet may total at most {MAX_FLEET_POINTS} "
-            f"(twice the Armada band's {ARMADA_MAX_POINTS}, R-95)")
+    return (
+        f"brings the fleet to {total} points; a fleet may total at most {MAX_FLEET_POINTS} "
+        f"(twice the Armada band's {ARMADA_MAX_POINTS}, R-95)"
+    )

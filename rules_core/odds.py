@@ -221,8 +221,9 @@ def volley_odds(
         weights, den = binomial_weights(strength, p)
         weights = absorb(weights, shields_up)
     elif weapon is OddsWeapon.LANCE:
-        weights, den = binomial_weights(strength, lance_damage_chance(to_hit_mod=to_hit_mod,
-                                                                      braced=braced))
+        weights, den = binomial_weights(
+            strength, lance_damage_chance(to_hit_mod=to_hit_mod, braced=braced)
+        )
         weights = absorb(weights, shields_up)
     elif weapon is OddsWeapon.TORPEDO:
         # each surviving torpedo is 1 damage: no to-hit, no armor; brace, then shields
@@ -234,8 +235,9 @@ def volley_odds(
         weights, den = _ordnance_weights(strength, turrets, blast_markers, per)
     else:
         # assault boats: no hull damage; each survivor causes a critical on 4+ (R-53)
-        boats, den = _ordnance_weights(strength, turrets, blast_markers,
-                                       d6_at_least(ORDNANCE_ATTACK_ROLL))
+        boats, den = _ordnance_weights(
+            strength, turrets, blast_markers, d6_at_least(ORDNANCE_ATTACK_ROLL)
+        )
         crit = sum(k * w for k, w in enumerate(boats))
         return VolleyOdds((den,), den, hull, max_hull, crit_weight=crit, crit_denominator=den)
     return VolleyOdds(tuple(weights), den, hull, max_hull)

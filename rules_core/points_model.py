@@ -235,13 +235,19 @@ class Calibration:
         factors = data.get("factors", {})
         points = data.get("original_points", {})
         ships = data.get("ship_factors", {})
-        if not isinstance(factors, Mapping) or not isinstance(points, Mapping) \
-                or not isinstance(ships, Mapping):
-            raise ValueError("calibration: 'factors', 'ship_factors' and 'original_points' "
-                             "must be objects")
-        return cls({str(k): float(v) for k, v in factors.items()},
-                   {str(k): int(v) for k, v in points.items()},
-                   {str(k): float(v) for k, v in ships.items()})
+        if (
+            not isinstance(factors, Mapping)
+            or not isinstance(points, Mapping)
+            or not isinstance(ships, Mapping)
+        ):
+            raise ValueError(
+                "calibration: 'factors', 'ship_factors' and 'original_points' must be objects"
+            )
+        return cls(
+            {str(k): float(v) for k, v in factors.items()},
+            {str(k): int(v) for k, v in points.items()},
+            {str(k): float(v) for k, v in ships.items()},
+        )
 
     def factor(self, faction_slug: str) -> float:
         return self.factors.get(faction_slug, 1.0)
@@ -251,8 +257,9 @@ class Calibration:
 
     def price(self, ship: ShipProfile, faction_slug: str) -> int:
         """What ``ship`` costs in the catalogue under this calibration."""
-        return calibrated_price(self.profile_price(ship),
-                                self.factor(faction_slug) * self.ship_factor(ship.slug))
+        return calibrated_price(
+            self.profile_price(ship), self.factor(faction_slug) * self.ship_factor(ship.slug)
+        )
 
     def profile_price(self, ship: ShipProfile) -> int:
         return self.profile_points.get(ship.slug, ship.points)

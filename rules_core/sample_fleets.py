@@ -79,8 +79,9 @@ class _Draft:
     admiral: AdmiralRank | None = None
 
     def copy(self) -> _Draft:
-        return _Draft([[_Ship(s.profile, list(s.upgrades)) for s in u] for u in self.units],
-                      self.admiral)
+        return _Draft(
+            [[_Ship(s.profile, list(s.upgrades)) for s in u] for u in self.units], self.admiral
+        )
 
     @property
     def flagship(self) -> _Ship | None:
@@ -94,13 +95,17 @@ class _Draft:
     def ships(self) -> list[tuple[str, int]]:
         flagship = self.flagship
         admiral = self.admiral.points if self.admiral else 0
-        return [(s.profile.slug, s.cost + (admiral if s is flagship else 0))
-                for u in self.units for s in u]
+        return [
+            (s.profile.slug, s.cost + (admiral if s is flagship else 0))
+            for u in self.units
+            for s in u
+        ]
 
 
 class _Builder:
-    def __init__(self, catalog: Catalog, faction_slug: str, band: PointsBand,
-                 variant: str | None) -> None:
+    def __init__(
+        self, catalog: Catalog, faction_slug: str, band: PointsBand, variant: str | None
+    ) -> None:
         idx = catalog_index(catalog)
         faction = idx.factions.get(faction_slug)
         if faction is None:
@@ -118,15 +123,17 @@ class _Builder:
             rules += v.composition
             forbidden = v.forbidden_ships
         self.rules = rules
-        allowed = sorted((s for s in faction.ships if s.slug not in forbidden),
-                         key=lambda s: (s.points, s.slug))
+        allowed = sorted(
+            (s for s in faction.ships if s.slug not in forbidden), key=lambda s: (s.points, s.slug)
+        )
         # Unique ships join only when a rule demands them (a variant led by a named ship).
         self.uniques = [s for s in allowed if s.is_unique]
         usable = [s for s in allowed if not s.is_unique]
         self.capitals = [s for s in usable if s.is_capital]
         self.escorts = [s for s in usable if s.is_escort]
-        self.upgrades = sorted((*faction.upgrades, *catalog.refits),
-                               key=lambda u: (u.points, u.slug))
+        self.upgrades = sorted(
+            (*faction.upgrades, *catalog.refits), key=lambda u: (u.points, u.slug)
+        )
         self.admirals = sorted(catalog.admirals, key=lambda a: (a.points, a.slug))
         if not self.capitals and not self.uniques:
             raise SampleFleetError(f"{faction.name} has no capital ship to be the flagship")
@@ -196,7 +203,7 @@ class _Builder:
         squads = [(s, STANDARD_SQUADRON) for s in self.escorts]
         out: list[tuple[ShipProfile, int]] = []
         for k in range(max(len(caps), len(squads))):
-            out += caps[k:k + 1] + squads[k:k + 1]
+            out += caps[k : k + 1] + squads[k : k + 1]
         return out
 
     def small_moves(self, draft: _Draft) -> list[_Draft]:
@@ -217,9 +224,13 @@ class _Builder:
         for i, unit in enumerate(draft.units):
             for j, s in enumerate(unit):
                 for upgrade in self.upgrades:
-                    if upgrade in s.upgrades or past_limit(upgrade, uses[upgrade.slug] + 1) \
-                            or upgrade_refusal(upgrade, s.profile, self.faction.slug,
-                                               self.variant, self.idx):
+                    if (
+                        upgrade in s.upgrades
+                        or past_limit(upgrade, uses[upgrade.slug] + 1)
+                        or upgrade_refusal(
+                            upgrade, s.profile, self.faction.slug, self.variant, self.idx
+                        )
+                    ):
                         continue
                     new = draft.copy()
                     new.units[i][j].upgrades.append(upgrade)
@@ -239,8 +250,7 @@ class _Builder:
                 continue
             per = self.idx.selected(rule.per)
             moves = [self.with_unit(draft, s) for s in self.capitals if s.slug in per]
-            moves += [self.with_unit(draft, s, SQUADRON_MIN) for s in self.escorts
-                      if s.slug in per]
+            moves += [self.with_unit(draft, s, SQUADRON_MIN) for s in self.escorts if s.slug in per]
             found = next((m for m in moves if self.fits(m)), None)
             if found is not None:
                 return found
@@ -272,34 +282,50 @@ class _Builder:
             draft = chosen
         while not self.done(draft) or draft.total < target:
             # Fill with the small step that lands closest to the target (minimums first).
-            fitting = [m for m in self.small_moves(draft)
-                       if self.fits(m) and (m.total <= ceiling or not self.done(draft))]
+            fitting = [
+                m
+                for m in self.small_moves(draft)
+                if self.fits(m) and (m.total <= ceiling or not self.done(draft))
+            ]
             if not fitting:
                 break
-            best = min(fitting, key=lambda m: (bool(self.unmet_minimums(m)),
-                                               abs(target - m.total)))
+            best = min(fitting, key=lambda m: (bool(self.unmet_minimums(m)), abs(target - m.total)))
             if self.done(draft) and abs(target - best.total) >= abs(target - draft.total):
                 break
             draft = best
         return draft
 
 
-def _to_fleet(draft: _Draft, faction: str, game_size: GameSize, band: PointsBand,
-              variant: str | None, name: str) -> Fleet:
+def _to_fleet(
+    draft: _Draft,
+    faction: str,
+    game_size: GameSize,
+    band: PointsBand,
+    variant: str | None,
+    name: str,
+) -> Fleet:
     capitals = [u for u in draft.units if u[0].profile.is_capital]
     squadrons = [u for u in draft.units if u[0].profile.is_escort]
     units: list[Unit] = []
     for n, (s,) in enumerate(capitals):
         first = n == 0
-        units.append(ShipUnit(
-            ship=s.profile.slug,
-            flagship=first,
-            admiral=draft.admiral.slug if first and draft.admiral else None,
-            upgrades=tuple(u.slug for u in s.upgrades),
-        ))
+        units.append(
+            ShipUnit(
+                ship=s.profile.slug,
+                flagship=first,
+                admiral=draft.admiral.slug if first and draft.admiral else None,
+                upgrades=tuple(u.slug for u in s.upgrades),
+            )
+        )
     for squadron in squadrons:
-        units.append(Squadron(tuple(SquadronShip(s.profile.slug, tuple(u.slug for u in s.upgrades))
-                                    for s in squadron)))
+        units.append(
+            Squadron(
+                tuple(
+                    SquadronShip(s.profile.slug, tuple(u.slug for u in s.upgrades))
+                    for s in squadron
+                )
+            )
+        )
     return Fleet(
         faction=faction,
         game_size=game_size,
@@ -323,16 +349,26 @@ _samples: OrderedDict[int, tuple[Catalog, OrderedDict[_SampleKey, Fleet]]] = Ord
 _samples_lock = threading.Lock()
 
 
-def sample_fleet(catalog: Catalog, faction_slug: str, game_size: GameSize | str, *,
-                 variant: str | None = None, points_limit: PointsBand | None = None) -> Fleet:
+def sample_fleet(
+    catalog: Catalog,
+    faction_slug: str,
+    game_size: GameSize | str,
+    *,
+    variant: str | None = None,
+    points_limit: PointsBand | None = None,
+) -> Fleet:
     """A legal fleet of ``faction_slug`` for ``game_size`` (``points_limit`` for custom).
 
     Raises :class:`SampleFleetError` if the catalogue cannot field one. The same catalogue
     object and arguments give the same fleet (built once, then kept: Fleet is immutable).
     """
     size = GameSize(game_size)
-    key: _SampleKey = (faction_slug, size, variant,
-                       points_limit if size is GameSize.CUSTOM else None)
+    key: _SampleKey = (
+        faction_slug,
+        size,
+        variant,
+        points_limit if size is GameSize.CUSTOM else None,
+    )
     with _samples_lock:
         entry = _samples.get(id(catalog))
         if entry is not None and entry[0] is catalog:
@@ -355,8 +391,13 @@ def sample_fleet(catalog: Catalog, faction_slug: str, game_size: GameSize | str,
     return fleet
 
 
-def _build_sample(catalog: Catalog, faction_slug: str, size: GameSize, variant: str | None,
-                  points_limit: PointsBand | None) -> Fleet:
+def _build_sample(
+    catalog: Catalog,
+    faction_slug: str,
+    size: GameSize,
+    variant: str | None,
+    points_limit: PointsBand | None,
+) -> Fleet:
     if size is GameSize.CUSTOM:
         if points_limit is None:
             raise SampleFleetError("a custom game size needs a points_limit")
@@ -390,18 +431,24 @@ def near_band(points: int) -> PointsBand:
     return PointsBand("custom", int(aim * (1 - NEAR_TOLERANCE)), top)
 
 
-def sample_fleet_near(catalog: Catalog, faction_slug: str, points: int, *,
-                      variant: str | None = None) -> Fleet:
+def sample_fleet_near(
+    catalog: Catalog, faction_slug: str, points: int, *, variant: str | None = None
+) -> Fleet:
     """A legal sample of ``faction_slug`` of about ``points`` (a custom game size), to fight a
     fleet of that many points on even terms. Raises :class:`SampleFleetError` if the catalogue
     cannot field one that close."""
     if points < MIN_NEAR_POINTS:
         raise SampleFleetError(f"a sample needs at least {MIN_NEAR_POINTS} points")
     band = near_band(points)
-    fleet = sample_fleet(catalog, faction_slug, GameSize.CUSTOM, variant=variant,
-                         points_limit=band)
+    fleet = sample_fleet(catalog, faction_slug, GameSize.CUSTOM, variant=variant, points_limit=band)
     faction = catalog.faction(faction_slug)
     name = f"{faction.name if faction else faction_slug} {points}-point Fleet"
-    return Fleet(faction=fleet.faction, game_size=fleet.game_size, units=fleet.units,
-                 name=name, variant=fleet.variant, points_limit=fleet.points_limit,
-                 notes=fleet.notes)
+    return Fleet(
+        faction=fleet.faction,
+        game_size=fleet.game_size,
+        units=fleet.units,
+        name=name,
+        variant=fleet.variant,
+        points_limit=fleet.points_limit,
+        notes=fleet.notes,
+    )

@@ -81,18 +81,33 @@ def to_compact(fleet: Fleet) -> list[Any]:
     units: list[Any] = []
     for unit in fleet.units:
         if isinstance(unit, ShipUnit):
-            units.append(_trim(
-                [_SHIP, unit.ship, unit.name, int(unit.flagship), unit.admiral,
-                 list(unit.upgrades)],
-                (None, 0, None, []),
-            ))
+            units.append(
+                _trim(
+                    [
+                        _SHIP,
+                        unit.ship,
+                        unit.name,
+                        int(unit.flagship),
+                        unit.admiral,
+                        list(unit.upgrades),
+                    ],
+                    (None, 0, None, []),
+                )
+            )
         else:
             ships = [_trim([s.ship, list(s.upgrades)], ([],)) for s in unit.ships]
             units.append([_SQUADRON, unit.name, ships])
     limit = fleet.points_limit
-    return [fleet.faction, fleet.game_size.value, fleet.name, fleet.variant,
-            None if limit is None else [limit.min, limit.max], fleet.notes, units,
-            fleet.edition]
+    return [
+        fleet.faction,
+        fleet.game_size.value,
+        fleet.name,
+        fleet.variant,
+        None if limit is None else [limit.min, limit.max],
+        fleet.notes,
+        units,
+        fleet.edition,
+    ]
 
 
 def encode(fleet: Fleet) -> str:
@@ -103,7 +118,8 @@ def encode(fleet: Fleet) -> str:
         raise ShareCodeError(
             f"This fleet is too big for a share code (it unpacks to {len(payload) // 1024} KB; "
             f"the limit is {MAX_PAYLOAD_BYTES // 1024} KB). Share the link or the fleet file "
-            "instead.")
+            "instead."
+        )
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
     raw = packer.compress(payload) + packer.flush()
     code = PREFIX + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
@@ -165,8 +181,10 @@ def _at(items: list[Any], i: int, default: Any = None) -> Any:
 
 def _array(value: object, where: str, max_len: int) -> list[Any]:
     if not isinstance(value, list) or len(value) > max_len:
-        raise ShareCodeError(f"The share code is damaged ({where} is not a list of at most "
-                             f"{max_len} items).", path=where)
+        raise ShareCodeError(
+            f"The share code is damaged ({where} is not a list of at most {max_len} items).",
+            path=where,
+        )
     return value
 
 
@@ -176,9 +194,11 @@ def from_compact(data: object, version: int = VERSION_CODE) -> dict[str, Any]:
     form at most seven, and no edition."""
     top = _array(data, "the fleet", 8 if version >= 2 else 7)
     if version >= 2 and len(top) != 8:
-        raise ShareCodeError("The share code is damaged (a version 2 code names its edition "
-                             f"as the 8th item of the fleet; it has {len(top)} items).",
-                             path="edition")
+        raise ShareCodeError(
+            "The share code is damaged (a version 2 code names its edition "
+            f"as the 8th item of the fleet; it has {len(top)} items).",
+            path="edition",
+        )
     limit = _at(top, 4)
     if isinstance(limit, list) and len(limit) == 2:
         limit = {"min": limit[0], "max": limit[1]}
@@ -189,11 +209,16 @@ def from_compact(data: object, version: int = VERSION_CODE) -> dict[str, Any]:
         kind = _at(unit, 0)
         if kind == _SHIP:
             flag = _at(unit, 3, 0)
-            units.append({
-                "kind": "ship", "ship": _at(unit, 1), "name": _at(unit, 2),
-                "flagship": bool(flag) if flag in (0, 1) else flag,
-                "admiral": _at(unit, 4), "upgrades": _at(unit, 5, []),
-            })
+            units.append(
+                {
+                    "kind": "ship",
+                    "ship": _at(unit, 1),
+                    "name": _at(unit, 2),
+                    "flagship": bool(flag) if flag in (0, 1) else flag,
+                    "admiral": _at(unit, 4),
+                    "upgrades": _at(unit, 5, []),
+                }
+            )
         elif kind == _SQUADRON and len(unit) <= 3:
             ships = []
             for j, ship in enumerate(_array(_at(unit, 2, []), f"{where}.ships", 10_000)):
@@ -201,12 +226,19 @@ def from_compact(data: object, version: int = VERSION_CODE) -> dict[str, Any]:
                 ships.append({"ship": _at(entry, 0), "upgrades": _at(entry, 1, [])})
             units.append({"kind": "squadron", "name": _at(unit, 1), "ships": ships})
         else:
-            raise ShareCodeError(f"The share code is damaged ({where} is neither a ship nor a "
-                                 "squadron).", path=where)
+            raise ShareCodeError(
+                f"The share code is damaged ({where} is neither a ship nor a squadron).", path=where
+            )
     doc = {
-        "format": FORMAT, "version": VERSION, "name": _at(top, 2), "faction": _at(top, 0),
-        "variant": _at(top, 3), "game_size": _at(top, 1), "points_limit": limit,
-        "units": units, "notes": _at(top, 5, ""),
+        "format": FORMAT,
+        "version": VERSION,
+        "name": _at(top, 2),
+        "faction": _at(top, 0),
+        "variant": _at(top, 3),
+        "game_size": _at(top, 1),
+        "points_limit": limit,
+        "units": units,
+        "notes": _at(top, 5, ""),
     }
     if version >= 2:
         doc["edition"] = top[7]  # parse_fleet checks it: a whole number 1–9999, or null
@@ -222,8 +254,7 @@ def decode(code: str) -> Fleet:
     try:
         data = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise ShareCodeError("The share code is damaged (its contents are not readable).") \
-            from None
+        raise ShareCodeError("The share code is damaged (its contents are not readable).") from None
     try:
         return parse_fleet(from_compact(data, version))
     except FleetFormatError as exc:

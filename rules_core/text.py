@@ -85,9 +85,12 @@ def scrub_tree(value: Any, multiline_keys: frozenset[str] = frozenset({"notes"})
     if isinstance(value, list):
         return [scrub_tree(v, multiline_keys) for v in value]
     if isinstance(value, dict):
-        return {scrub(str(k)): scrub(v, multiline=True) if k in multiline_keys
-                and isinstance(v, str) else scrub_tree(v, multiline_keys)
-                for k, v in value.items()}
+        return {
+            scrub(str(k)): scrub(v, multiline=True)
+            if k in multiline_keys and isinstance(v, str)
+            else scrub_tree(v, multiline_keys)
+            for k, v in value.items()
+        }
     return value
 
 

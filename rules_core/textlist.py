@@ -142,10 +142,14 @@ def _plain_line(text: str) -> bool:
 
 def _plain_notes(notes: str) -> bool:
     lines = notes.split("\n")
-    return (notes.splitlines() == lines and all(x == x.rstrip() and (not x or x.isprintable())
-                                                for x in lines)
-            and lines[0].strip() != "" and lines[-1].strip() != "" and notes[0] != '"'
-            and not lines[-1].lstrip().startswith(("```", "~~~")))
+    return (
+        notes.splitlines() == lines
+        and all(x == x.rstrip() and (not x or x.isprintable()) for x in lines)
+        and lines[0].strip() != ""
+        and lines[-1].strip() != ""
+        and notes[0] != '"'
+        and not lines[-1].lstrip().startswith(("```", "~~~"))
+    )
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -155,8 +159,9 @@ def _pts(points: int) -> str:
     return f"{SEP}{points} pts"
 
 
-def to_text(catalog: Catalog, fleet: Fleet, report: ValidationReport, *,
-            edition_label: str = "") -> str:
+def to_text(
+    catalog: Catalog, fleet: Fleet, report: ValidationReport, *, edition_label: str = ""
+) -> str:
     """The list as plain text (see the module docstring); ``report`` is ``validate(fleet)``
     under the catalogue of ``fleet.edition``, whose label ``edition_label`` is."""
     names = _Names.build(catalog, fleet.faction)
@@ -184,7 +189,7 @@ def to_text(catalog: Catalog, fleet: Fleet, report: ValidationReport, *,
             lines.append(f"{indent}+ {names.token(slug, names.upgrades)}{tail}")
 
     for unit, unit_report in zip(fleet.units, report.units, strict=True):
-        title = f' {_quote(unit.name)}' if unit.name is not None else ""
+        title = f" {_quote(unit.name)}" if unit.name is not None else ""
         if isinstance(unit, ShipUnit):
             tags = " [Flagship]" if unit.flagship else ""
             if unit.admiral is not None:
@@ -198,8 +203,9 @@ def to_text(catalog: Catalog, fleet: Fleet, report: ValidationReport, *,
             # '·', so the reader skips it and counts the '-' lines below.
             group = f"{SEP}{lineup(tokens)}" if tokens else ""
             lines.append(f"* Squadron{title}{group}{_pts(unit_report.points)}")
-            for escort, token, ship_report in zip(unit.ships, tokens, unit_report.ships,
-                                                  strict=True):
+            for escort, token, ship_report in zip(
+                unit.ships, tokens, unit_report.ships, strict=True
+            ):
                 lines.append(f"  - {token}{_pts(ship_report.points)}")
                 upgrade_lines(escort.upgrades, "    ")
     if report.problems:
@@ -220,8 +226,14 @@ def to_text(catalog: Catalog, fleet: Fleet, report: ValidationReport, *,
 
 # A list copied back from a rendered forum post has bullets where the markers were.
 _MARKERS = {"*": "*", "•": "*", "-": "-", "–": "-", "◦": "-", "+": "+"}
-_HEADERS = {"fleet": "name", "faction": "faction", "variant": "variant", "game size": "game_size",
-            "edition": "edition", "points": None}
+_HEADERS = {
+    "fleet": "name",
+    "faction": "faction",
+    "variant": "variant",
+    "game size": "game_size",
+    "edition": "edition",
+    "points": None,
+}
 
 
 class _Reader:
@@ -243,8 +255,7 @@ class _Reader:
             try:
                 value, end = json.JSONDecoder().raw_decode(raw)
             except ValueError:
-                raise TextListError(line, f"the {what} in quotes is not closed properly") \
-                    from None
+                raise TextListError(line, f"the {what} in quotes is not closed properly") from None
             if raw[end:].strip() or not isinstance(value, str):
                 raise TextListError(line, f"unexpected text after the quoted {what}")
             return value
@@ -255,21 +266,28 @@ class _Reader:
         lowered = text.lower()
         best = ""
         for name in table:
-            if len(name) > len(best) and lowered.startswith(name) and (
-                    len(text) == len(name) or not text[len(name)].isalnum()):
+            if (
+                len(name) > len(best)
+                and lowered.startswith(name)
+                and (len(text) == len(name) or not text[len(name)].isalnum())
+            ):
                 best = name
         if best:
             slug = table[best]
             if not slug:
-                raise TextListError(line, f"several factions have a {what} called "
-                                          f"{text[:len(best)]!r}: write its slug instead")
-            return slug, text[len(best):]
+                raise TextListError(
+                    line,
+                    f"several factions have a {what} called "
+                    f"{text[: len(best)]!r}: write its slug instead",
+                )
+            return slug, text[len(best) :]
         token = re.split(r' "| \[| ·|\s', text.strip(), maxsplit=1)[0]
         if SLUG_RE.match(token) and len(token) <= 100:
-            return token, text.strip()[len(token):]
+            return token, text.strip()[len(token) :]
         shown = re.split(r' "| \[| ·', text.strip(), maxsplit=1)[0]
-        close = difflib.get_close_matches(shown.lower(), [n for n, s in table.items() if s], 1,
-                                          0.75)
+        close = difflib.get_close_matches(
+            shown.lower(), [n for n, s in table.items() if s], 1, 0.75
+        )
         hint = f"; did you mean {self.names.slug_names[table[close[0]]]!r}?" if close else ""
         raise TextListError(line, f"no {what} called {shown!r} in the catalogue{hint}")
 
@@ -289,13 +307,16 @@ class _Reader:
             key, colon, rest = line.partition(":")
             key = key.strip().lower()
             if _EDITION_START.match(line):  # "Edition 7 (label)" has no colon
-                key, colon, rest = "edition", ":", line[len("edition"):].lstrip(" :")
+                key, colon, rest = "edition", ":", line[len("edition") :].lstrip(" :")
             if key == "notes" and colon:
                 self.notes_line = number
                 if rest.strip():
                     self.notes = self.value(rest, number, "notes")
-                    n_rest = [x for x in lines[n:]
-                              if x.strip() and not x.strip().startswith(("```", "~~~"))]
+                    n_rest = [
+                        x
+                        for x in lines[n:]
+                        if x.strip() and not x.strip().startswith(("```", "~~~"))
+                    ]
                     if n_rest:
                         raise TextListError(n + 1, "nothing may follow quoted notes")
                 else:
@@ -313,8 +334,11 @@ class _Reader:
                     raise TextListError(number, f"a second {key!r} line")
                 self.header[key] = (number, rest)
                 continue
-            raise TextListError(number, f"not understood: {line[:60]!r} (a ship line starts "
-                                        "with '*', an escort with '-', an upgrade with '+')")
+            raise TextListError(
+                number,
+                f"not understood: {line[:60]!r} (a ship line starts "
+                "with '*', an escort with '-', an upgrade with '+')",
+            )
         return self.document(where), where
 
     def resolve_faction(self, number: int | None) -> str:
@@ -353,7 +377,7 @@ class _Reader:
 
     def unit(self, text: str, number: int) -> None:
         if text.lower() == "squadron" or re.match(r"(?i)squadron( |$)", text):
-            rest = text[len("squadron"):]
+            rest = text[len("squadron") :]
             name, rest = self.unit_name(rest, number)
             self.tail(self.tags(rest, number, allowed=False)[2], number)
             self.units.append({"kind": "squadron", "name": name, "ships": []})
@@ -363,8 +387,14 @@ class _Reader:
             name, rest = self.unit_name(rest, number)
             flagship, admiral, rest = self.tags(rest, number, allowed=True)
             self.tail(rest, number)
-            self.current = {"kind": "ship", "ship": slug, "name": name, "flagship": flagship,
-                            "admiral": admiral, "upgrades": []}
+            self.current = {
+                "kind": "ship",
+                "ship": slug,
+                "name": name,
+                "flagship": flagship,
+                "admiral": admiral,
+                "upgrades": [],
+            }
             self.units.append(self.current)
         self.unit_lines.append(number)
         self.ship_lines.append([])
@@ -386,11 +416,9 @@ class _Reader:
         """What follows a line's names and tags: nothing, or points and remarks after '·'."""
         rest = rest.strip()
         if rest and rest[0] not in "·(-–—":
-            raise TextListError(number, f"unexpected text {rest[:40]!r}; put remarks after "
-                                        "' · '")
+            raise TextListError(number, f"unexpected text {rest[:40]!r}; put remarks after ' · '")
 
-    def tags(self, rest: str, number: int, *,
-             allowed: bool) -> tuple[bool, str | None, str]:
+    def tags(self, rest: str, number: int, *, allowed: bool) -> tuple[bool, str | None, str]:
         flagship, admiral = False, None
         rest = rest.strip()
         while rest.startswith("["):
@@ -401,23 +429,31 @@ class _Reader:
             label, colon, value = tag.partition(":")
             label = label.strip().lower()
             if not allowed and label in ("flagship", "admiral"):
-                raise TextListError(number, f"only a capital ship ('*' line) can be the "
-                                            f"{label} or carry one (R-21)")
+                raise TextListError(
+                    number, f"only a capital ship ('*' line) can be the {label} or carry one (R-21)"
+                )
             if label == "flagship" and not colon:
                 flagship = True
             elif label == "admiral" and colon:
                 admiral, _ = self.lookup(value.strip(), self.names.admirals, number, "admiral")
             else:
-                raise TextListError(number, f"unknown tag [{tag}]: use [Flagship] or "
-                                            "[Admiral: rank]")
+                raise TextListError(
+                    number, f"unknown tag [{tag}]: use [Flagship] or [Admiral: rank]"
+                )
         return flagship, admiral, rest
 
     def document(self, where: dict[str, int]) -> dict[str, Any]:
         faction = self.resolve_faction(None)
         if "game size" not in self.header:
             raise TextListError(None, "the list needs a 'Game size:' line")
-        doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": None,
-                               "faction": faction, "variant": None, "points_limit": None}
+        doc: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "name": None,
+            "faction": faction,
+            "variant": None,
+            "points_limit": None,
+        }
         where["faction"] = self.header["faction"][0]
         if "fleet" in self.header:
             line, raw = self.header["fleet"]
@@ -441,8 +477,9 @@ class _Reader:
         if size is GameSize.CUSTOM:
             band = _BAND_RE.search(raw)
             if band is None:
-                raise TextListError(line, "a custom game size needs its band, e.g. "
-                                          "'Custom (400–900 points)'")
+                raise TextListError(
+                    line, "a custom game size needs its band, e.g. 'Custom (400–900 points)'"
+                )
             doc["points_limit"] = {"min": int(band.group(1)), "max": int(band.group(2))}
         if "edition" in self.header:
             line, raw = self.header["edition"]
@@ -468,12 +505,14 @@ class _Reader:
 def _edition_number(raw: str, line: int) -> int:
     match = _EDITION_RE.match("edition: " + raw.strip())
     if match is None:
-        raise TextListError(line, "the edition line is 'Edition: N', N its number (e.g. "
-                                  "'Edition: 7')")
+        raise TextListError(
+            line, "the edition line is 'Edition: N', N its number (e.g. 'Edition: 7')"
+        )
     number = int(match.group(1))
     if not 1 <= number <= MAX_EDITION:
-        raise TextListError(line, f"there is no edition {number} (editions are numbered from 1 "
-                                  f"to {MAX_EDITION})")
+        raise TextListError(
+            line, f"there is no edition {number} (editions are numbered from 1 to {MAX_EDITION})"
+        )
     return number
 
 
@@ -481,14 +520,14 @@ def edition_of(text: str) -> int | None:
     """The edition a text list names (its ``Edition:`` line before the first unit), or None;
     TextListError for an edition line that is not one. Read before :func:`from_text`, so the
     list's names are looked up in its own edition's catalogue (R-160)."""
-    for number, row in enumerate(text[:MAX_TEXT_LENGTH + 1].splitlines(), 1):
+    for number, row in enumerate(text[: MAX_TEXT_LENGTH + 1].splitlines(), 1):
         line = row.strip()
         if line[:1] in _MARKERS and (len(line) == 1 or line[1] == " "):
             return None  # the units start: the header is over
         if line.lower().startswith("notes") and line[5:].lstrip().startswith(":"):
             return None
         if _EDITION_START.match(line):
-            return _edition_number(line[len("edition"):].lstrip(" :"), number)
+            return _edition_number(line[len("edition") :].lstrip(" :"), number)
     return None
 
 
@@ -497,8 +536,9 @@ def from_text(catalog: Catalog, text: str) -> Fleet:
 
     ``catalog`` is the one of the edition the text names (:func:`edition_of`), for its names."""
     if len(text) > MAX_TEXT_LENGTH:
-        raise TextListError(None, f"the text is {len(text)} characters long; the limit is "
-                                  f"{MAX_TEXT_LENGTH}")
+        raise TextListError(
+            None, f"the text is {len(text)} characters long; the limit is {MAX_TEXT_LENGTH}"
+        )
     for number, row in enumerate(text.splitlines(), 1):  # R-94; a tab may indent a line
         why = player_text.problem(row, multiline=True)
         if why:

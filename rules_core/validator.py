@@ -133,8 +133,9 @@ class ValidationReport:
         return [p.code for p in self.problems]
 
     def problems_for(self, unit: int, ship: int | None = None) -> tuple[Problem, ...]:
-        return tuple(p for p in self.problems
-                     if p.unit == unit and (ship is None or p.ship == ship))
+        return tuple(
+            p for p in self.problems if p.unit == unit and (ship is None or p.ship == ship)
+        )
 
     @property
     def leadership(self) -> int | None:
@@ -162,8 +163,9 @@ class ValidationReport:
         return cls(
             points=0,
             band=None,
-            problems=(Problem("format.invalid",
-                              f"Not a usable fleet file{where}: {error.message}"),),
+            problems=(
+                Problem("format.invalid", f"Not a usable fleet file{where}: {error.message}"),
+            ),
         )
 
 
@@ -272,7 +274,7 @@ def past_limit(upgrade: Upgrade, uses: int) -> bool:
 
 
 def limit_sentence(upgrade: Upgrade) -> str:
-    """"A fleet may take Nova Refit at most once": how every refusal of R-31's limit begins."""
+    """ "A fleet may take Nova Refit at most once": how every refusal of R-31's limit begins."""
     assert upgrade.max_per_fleet is not None
     return f"A fleet may take {upgrade.name} at most {_times(upgrade.max_per_fleet)}"
 
@@ -331,19 +333,25 @@ def _rule_message(t: RuleTally, idx: CatalogIndex, band: PointsBand, total: int)
     if rule.kind is RuleKind.MAX_PER:
         assert rule.per is not None and t.per_actual is not None
         per = _selector_phrase(rule.per, idx, t.per_actual)
-        return (f"{head} This fleet has {t.actual} {subject} and {t.per_actual} {per}, "
-                f"which allows {limit}.")
+        return (
+            f"{head} This fleet has {t.actual} {subject} and {t.per_actual} {per}, "
+            f"which allows {limit}."
+        )
     if rule.kind is RuleKind.MAX_PER_POINTS:
-        return (f"{head} This fleet has {t.actual} {subject}; the {band.label} band's "
-                f"{band.max} points allow {limit}.")
+        return (
+            f"{head} This fleet has {t.actual} {subject}; the {band.label} band's "
+            f"{band.max} points allow {limit}."
+        )
     if rule.kind is RuleKind.MAX_COUNT:
         return f"{head} This fleet has {t.actual} {subject}; at most {limit} may be taken."
     if rule.kind is RuleKind.MIN_COUNT:
         return f"{head} This fleet has {t.actual} {subject}; it needs at least {limit}."
     share = round(100 * (rule.share or 0))
     actual_share = round(100 * t.actual / total) if total else 0
-    return (f"{head} {_selector_phrase(rule.subject, idx).capitalize()} cost {t.actual} of "
-            f"the fleet's {total} points ({actual_share}%); at most {share}% is allowed.")
+    return (
+        f"{head} {_selector_phrase(rule.subject, idx).capitalize()} cost {t.actual} of "
+        f"the fleet's {total} points ({actual_share}%); at most {share}% is allowed."
+    )
 
 
 # --- upgrades ----------------------------------------------------------------------------
@@ -358,17 +366,20 @@ def upgrade_refusal(
     if refusal is not None:
         return refusal
     if profile.ship_class not in upgrade.classes:
-        return ("upgrade.not_allowed",
-                f"{upgrade.name} is for {_classes_phrase(upgrade.classes)} only; "
-                f"{profile.name} is {_a(profile.ship_class.label.lower())}.")
+        return (
+            "upgrade.not_allowed",
+            f"{upgrade.name} is for {_classes_phrase(upgrade.classes)} only; "
+            f"{profile.name} is {_a(profile.ship_class.label.lower())}.",
+        )
     if upgrade.variants and variant not in upgrade.variants:
         names = [_variant_name(faction, v, idx) for v in sorted(upgrade.variants)]
-        return ("upgrade.not_allowed",
-                f"{upgrade.name} is only for {_or_list(names)} fleets.")
+        return ("upgrade.not_allowed", f"{upgrade.name} is only for {_or_list(names)} fleets.")
     if not upgrade.takes(profile):  # R-150
-        return ("upgrade.prerequisite",
-                f"{upgrade.name} needs a ship with {_weapons_phrase(upgrade.requires_weapon)}; "
-                f"{profile.name} has none.")
+        return (
+            "upgrade.prerequisite",
+            f"{upgrade.name} needs a ship with {_weapons_phrase(upgrade.requires_weapon)}; "
+            f"{profile.name} has none.",
+        )
     return None
 
 
@@ -392,9 +403,10 @@ def _faction_refusal(upgrade: Upgrade, faction: str, idx: CatalogIndex) -> tuple
     if upgrade.faction is None or upgrade.faction == faction or faction not in idx.factions:
         return None
     owner = idx.factions[upgrade.faction].name
-    return ("faction.mismatch",
-            f"{upgrade.name} is an upgrade of the {owner} list, not of "
-            f"{idx.factions[faction].name}.")
+    return (
+        "faction.mismatch",
+        f"{upgrade.name} is an upgrade of the {owner} list, not of {idx.factions[faction].name}.",
+    )
 
 
 def _variant_name(faction: str, slug: str, idx: CatalogIndex) -> str:
@@ -427,8 +439,14 @@ class _Validation:
         self.upgrade_over: dict[str, tuple[int, int | None]] = {}  # first place past the limit
         self.unique_seen: set[str] = set()
 
-    def add(self, code: str, message: str, unit: int | None = None,
-            ship: int | None = None, severity: Severity = Severity.ERROR) -> None:
+    def add(
+        self,
+        code: str,
+        message: str,
+        unit: int | None = None,
+        ship: int | None = None,
+        severity: Severity = Severity.ERROR,
+    ) -> None:
         self.problems.append(Problem(code, message, severity, unit, ship))
 
     def run(self) -> ValidationReport:
@@ -454,54 +472,77 @@ class _Validation:
     def check_faction(self) -> None:
         fleet = self.fleet
         if self.faction is None:
-            self.add("catalog.unknown_faction",
-                     f"The catalogue has no faction {fleet.faction!r}, so the fleet's list "
-                     f"cannot be checked.")
+            self.add(
+                "catalog.unknown_faction",
+                f"The catalogue has no faction {fleet.faction!r}, so the fleet's list "
+                f"cannot be checked.",
+            )
             return
         if fleet.variant is not None:
             self.variant = self.idx.variants.get((self.faction.slug, fleet.variant))
             if self.variant is None:
-                self.add("catalog.unknown_variant",
-                         f"The {self.faction.name} list has no variant {fleet.variant!r}.")
+                self.add(
+                    "catalog.unknown_variant",
+                    f"The {self.faction.name} list has no variant {fleet.variant!r}.",
+                )
 
     def check_flagship(self) -> int | None:
         """Index of the flagship: the first ship unit marked so (R-22)."""
-        marked = [i for i, u in enumerate(self.fleet.units)
-                  if isinstance(u, ShipUnit) and u.flagship]
+        marked = [
+            i for i, u in enumerate(self.fleet.units) if isinstance(u, ShipUnit) and u.flagship
+        ]
         if not marked:
-            self.add("flagship.missing",
-                     "No ship is marked as the flagship; a fleet designates exactly one "
-                     "capital ship as its flagship.")
+            self.add(
+                "flagship.missing",
+                "No ship is marked as the flagship; a fleet designates exactly one "
+                "capital ship as its flagship.",
+            )
             return None
         first = marked[0]
         for i in marked[1:]:
-            self.add("flagship.multiple",
-                     f"{self.unit_label(i)} is marked as a flagship too; a fleet has exactly "
-                     f"one, and {self.unit_label(first)} was marked first.", unit=i)
+            self.add(
+                "flagship.multiple",
+                f"{self.unit_label(i)} is marked as a flagship too; a fleet has exactly "
+                f"one, and {self.unit_label(first)} was marked first.",
+                unit=i,
+            )
         return first
 
     def check_admirals(self, flagship_at: int | None) -> None:
-        carriers = [i for i, u in enumerate(self.fleet.units)
-                    if isinstance(u, ShipUnit) and u.admiral is not None]
+        carriers = [
+            i
+            for i, u in enumerate(self.fleet.units)
+            if isinstance(u, ShipUnit) and u.admiral is not None
+        ]
         for n, i in enumerate(carriers):
             unit = self.fleet.units[i]
             assert isinstance(unit, ShipUnit) and unit.admiral is not None
             rank = self.admiral_name(unit.admiral)
             if i != flagship_at:
-                self.add("admiral.not_on_flagship",
-                         f"{self.unit_label(i)} carries {_a_rank(rank)} but is not the "
-                         f"flagship; an admiral serves on the flagship.", unit=i)
+                self.add(
+                    "admiral.not_on_flagship",
+                    f"{self.unit_label(i)} carries {_a_rank(rank)} but is not the "
+                    f"flagship; an admiral serves on the flagship.",
+                    unit=i,
+                )
             if n > 0:
-                self.add("admiral.multiple",
-                         f"{self.unit_label(i)} carries a second admiral ({rank}); a fleet "
-                         f"has at most one.", unit=i)
+                self.add(
+                    "admiral.multiple",
+                    f"{self.unit_label(i)} carries a second admiral ({rank}); a fleet "
+                    f"has at most one.",
+                    unit=i,
+                )
 
     def check_upgrade_limits(self) -> None:
         for slug, (unit, ship) in self.upgrade_over.items():
             upgrade = self.idx.upgrades[slug]
-            self.add("upgrade.limit",
-                     f"{limit_sentence(upgrade)}; this fleet takes it "
-                     f"{_times(self.upgrade_uses[slug])}.", unit=unit, ship=ship)
+            self.add(
+                "upgrade.limit",
+                f"{limit_sentence(upgrade)}; this fleet takes it "
+                f"{_times(self.upgrade_uses[slug])}.",
+                unit=unit,
+                ship=ship,
+            )
 
     def check_composition(self, total: int) -> None:
         if self.faction is None:
@@ -513,17 +554,24 @@ class _Validation:
         for rule in rules:
             tally = tally_rule(rule, self.idx, self.known, total, band)
             if not tally.ok:
-                self.add(f"composition.{rule.code}",
-                         _rule_message(tally, self.idx, band, total))
+                self.add(f"composition.{rule.code}", _rule_message(tally, self.idx, band, total))
 
     def points_problems(self, total: int) -> list[Problem]:
         band = self.fleet.band  # R-04: both ends are inside the band
         if total < band.min:
-            return [Problem("points.under_band", f"{total} points is under the {band.label} "
-                                                 f"band ({band.min}–{band.max}).")]
+            return [
+                Problem(
+                    "points.under_band",
+                    f"{total} points is under the {band.label} band ({band.min}–{band.max}).",
+                )
+            ]
         if total > band.max:
-            return [Problem("points.over_band", f"{total} points is over the {band.label} "
-                                                f"band ({band.min}–{band.max}).")]
+            return [
+                Problem(
+                    "points.over_band",
+                    f"{total} points is over the {band.label} band ({band.min}–{band.max}).",
+                )
+            ]
         return []
 
     # units ------------------------------------------------------------------------------
@@ -531,74 +579,109 @@ class _Validation:
     def ship_unit(self, i: int, unit: ShipUnit, is_flagship: bool) -> UnitReport:
         profile = self.check_ship(unit.ship, i, None)
         if profile is not None and profile.is_escort:
-            self.add("squadron.required",
-                     f"{self.unit_label(i)} is an escort and must fly in a squadron of "
-                     f"{SQUADRON_MIN} to {SQUADRON_MAX}, not as a unit of its own.", unit=i)
+            self.add(
+                "squadron.required",
+                f"{self.unit_label(i)} is an escort and must fly in a squadron of "
+                f"{SQUADRON_MIN} to {SQUADRON_MAX}, not as a unit of its own.",
+                unit=i,
+            )
             if unit.flagship:
-                self.add("flagship.not_allowed",
-                         f"{self.unit_label(i)} is an escort and cannot be the flagship; "
-                         f"choose a capital ship.", unit=i)
+                self.add(
+                    "flagship.not_allowed",
+                    f"{self.unit_label(i)} is an escort and cannot be the flagship; "
+                    f"choose a capital ship.",
+                    unit=i,
+                )
         admiral = None
         if unit.admiral is not None:
             admiral = self.idx.admirals.get(unit.admiral)
             if admiral is None:
-                self.add("catalog.unknown_admiral",
-                         f"The catalogue has no admiral rank {unit.admiral!r}; its points are "
-                         f"not counted.", unit=i)
-        report = self.ship_report(unit.ship, profile, unit.upgrades, i, None,
-                                  is_flagship, admiral)
+                self.add(
+                    "catalog.unknown_admiral",
+                    f"The catalogue has no admiral rank {unit.admiral!r}; its points are "
+                    f"not counted.",
+                    unit=i,
+                )
+        report = self.ship_report(unit.ship, profile, unit.upgrades, i, None, is_flagship, admiral)
         return UnitReport("ship", (report,), report.points)
 
     def squadron(self, i: int, unit: Squadron) -> UnitReport:
         label = f"“{unit.name}”" if unit.name else "This squadron"
         size = len(unit.ships)
         if size < SQUADRON_MIN:
-            self.add("squadron.too_small",
-                     f"{label} has {size} escort{'s' if size != 1 else ''}; a squadron needs "
-                     f"{SQUADRON_MIN} to {SQUADRON_MAX}.", unit=i)
+            self.add(
+                "squadron.too_small",
+                f"{label} has {size} escort{'s' if size != 1 else ''}; a squadron needs "
+                f"{SQUADRON_MIN} to {SQUADRON_MAX}.",
+                unit=i,
+            )
         elif size > SQUADRON_MAX:
-            self.add("squadron.too_large",
-                     f"{label} has {size} escorts; a squadron holds at most {SQUADRON_MAX}.",
-                     unit=i)
+            self.add(
+                "squadron.too_large",
+                f"{label} has {size} escorts; a squadron holds at most {SQUADRON_MAX}.",
+                unit=i,
+            )
         ships = []
         for j, member in enumerate(unit.ships):
             profile = self.check_ship(member.ship, i, j)
             if profile is not None and profile.is_capital:
-                self.add("squadron.capital_ship",
-                         f"{profile.name} is {_a(profile.ship_class.label.lower())}, a capital "
-                         f"ship, and cannot fly in an escort squadron.", unit=i, ship=j)
-            ships.append(self.ship_report(member.ship, profile, member.upgrades, i, j,
-                                          False, None))
+                self.add(
+                    "squadron.capital_ship",
+                    f"{profile.name} is {_a(profile.ship_class.label.lower())}, a capital "
+                    f"ship, and cannot fly in an escort squadron.",
+                    unit=i,
+                    ship=j,
+                )
+            ships.append(self.ship_report(member.ship, profile, member.upgrades, i, j, False, None))
         return UnitReport("squadron", tuple(ships), sum(s.points for s in ships))
 
     def check_ship(self, slug: str, i: int, j: int | None) -> ShipProfile | None:
         entry = self.idx.ships.get(slug)
         if entry is None:
-            self.add("catalog.unknown_ship",
-                     f"The catalogue has no ship {slug!r}; its points are not counted.",
-                     unit=i, ship=j)
+            self.add(
+                "catalog.unknown_ship",
+                f"The catalogue has no ship {slug!r}; its points are not counted.",
+                unit=i,
+                ship=j,
+            )
             return None
         profile, owner = entry
         faction = self.faction
         if faction is not None and owner.slug != faction.slug:
-            self.add("faction.mismatch",
-                     f"{profile.name} is a ship of the {owner.name} list, not of "
-                     f"{faction.name}.", unit=i, ship=j)
+            self.add(
+                "faction.mismatch",
+                f"{profile.name} is a ship of the {owner.name} list, not of {faction.name}.",
+                unit=i,
+                ship=j,
+            )
         if self.variant is not None and slug in self.variant.forbidden_ships:
-            self.add("variant.forbidden_ship",
-                     f"{self.variant.name} fleets may not field {profile.name}.",
-                     unit=i, ship=j)
+            self.add(
+                "variant.forbidden_ship",
+                f"{self.variant.name} fleets may not field {profile.name}.",
+                unit=i,
+                ship=j,
+            )
         if profile.is_unique:
             if slug in self.unique_seen:
-                self.add("ship.unique",
-                         f"{profile.name} is unique: a fleet may include it only once.",
-                         unit=i, ship=j)
+                self.add(
+                    "ship.unique",
+                    f"{profile.name} is unique: a fleet may include it only once.",
+                    unit=i,
+                    ship=j,
+                )
             self.unique_seen.add(slug)
         return profile
 
-    def ship_report(self, slug: str, profile: ShipProfile | None, upgrade_slugs: Sequence[str],
-                    i: int, j: int | None, is_flagship: bool,
-                    admiral: AdmiralRank | None) -> ShipReport:
+    def ship_report(
+        self,
+        slug: str,
+        profile: ShipProfile | None,
+        upgrade_slugs: Sequence[str],
+        i: int,
+        j: int | None,
+        is_flagship: bool,
+        admiral: AdmiralRank | None,
+    ) -> ShipReport:
         upgrades = self.check_upgrades(profile, upgrade_slugs, i, j)
         points = (profile.points if profile else 0) + sum(u.points for u in upgrades)
         if admiral is not None:
@@ -615,11 +698,13 @@ class _Validation:
                 ld += 1 + (admiral.leadership_bonus if admiral else 0)
             leadership = min(LEADERSHIP_CAP, ld)
             self.known.append((slug, points))
-        return ShipReport(slug, profile, points, leadership, is_flagship,
-                          admiral, upgrades, effects)
+        return ShipReport(
+            slug, profile, points, leadership, is_flagship, admiral, upgrades, effects
+        )
 
-    def check_upgrades(self, profile: ShipProfile | None, slugs: Sequence[str],
-                       i: int, j: int | None) -> tuple[Upgrade, ...]:
+    def check_upgrades(
+        self, profile: ShipProfile | None, slugs: Sequence[str], i: int, j: int | None
+    ) -> tuple[Upgrade, ...]:
         known = []
         seen: set[str] = set()
         name = profile.name if profile else "This ship"
@@ -627,24 +712,35 @@ class _Validation:
             upgrade = self.idx.upgrades.get(slug)
             if upgrade is None:
                 if slug in self.idx.admirals:
-                    self.add("upgrade.not_allowed",
-                             f"{self.idx.admirals[slug].name} is an admiral rank, not an "
-                             f"upgrade: make it the flagship's admiral instead.",
-                             unit=i, ship=j)
+                    self.add(
+                        "upgrade.not_allowed",
+                        f"{self.idx.admirals[slug].name} is an admiral rank, not an "
+                        f"upgrade: make it the flagship's admiral instead.",
+                        unit=i,
+                        ship=j,
+                    )
                 else:
-                    self.add("catalog.unknown_upgrade",
-                             f"The catalogue has no upgrade {slug!r} (on {name}); its points "
-                             f"are not counted.", unit=i, ship=j)
+                    self.add(
+                        "catalog.unknown_upgrade",
+                        f"The catalogue has no upgrade {slug!r} (on {name}); its points "
+                        f"are not counted.",
+                        unit=i,
+                        ship=j,
+                    )
                 continue
             known.append(upgrade)
             if slug in seen:
-                self.add("upgrade.duplicate",
-                         f"{name} takes {upgrade.name} twice; a ship takes each upgrade once.",
-                         unit=i, ship=j)
+                self.add(
+                    "upgrade.duplicate",
+                    f"{name} takes {upgrade.name} twice; a ship takes each upgrade once.",
+                    unit=i,
+                    ship=j,
+                )
             seen.add(slug)
             if profile is not None:
-                refusal = upgrade_refusal(upgrade, profile, self.fleet.faction,
-                                          self.fleet.variant, self.idx)
+                refusal = upgrade_refusal(
+                    upgrade, profile, self.fleet.faction, self.fleet.variant, self.idx
+                )
             else:
                 refusal = _faction_refusal(upgrade, self.fleet.faction, self.idx)
             if refusal is not None:

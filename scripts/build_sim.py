@@ -35,11 +35,20 @@ LIB = BUILD / "lib"
 # The shared runtime library: rules_core.sim._compiled__mypyc, found through the manifest too.
 GROUP = "rules_core.sim._compiled"
 MODULES = [
-    "rules_core/sim/geometry.py", "rules_core/sim/state.py", "rules_core/sim/movement.py",
-    "rules_core/sim/gunnery.py", "rules_core/sim/policy.py", "rules_core/sim/activation.py",
-    "rules_core/sim/orders.py", "rules_core/sim/ordnance.py", "rules_core/sim/battle.py",
-    "rules_core/sim/terrain.py", "rules_core/sim/factions.py", "rules_core/damage.py",
-    "rules_core/sim/advanced_movement.py", "rules_core/sim/faction_rules.py",
+    "rules_core/sim/geometry.py",
+    "rules_core/sim/state.py",
+    "rules_core/sim/movement.py",
+    "rules_core/sim/gunnery.py",
+    "rules_core/sim/policy.py",
+    "rules_core/sim/activation.py",
+    "rules_core/sim/orders.py",
+    "rules_core/sim/ordnance.py",
+    "rules_core/sim/battle.py",
+    "rules_core/sim/terrain.py",
+    "rules_core/sim/factions.py",
+    "rules_core/damage.py",
+    "rules_core/sim/advanced_movement.py",
+    "rules_core/sim/faction_rules.py",
     "rules_core/sim/faction_actions.py",
 ]
 
@@ -47,7 +56,8 @@ MODULES = [
 def _compiled_module() -> ModuleType:
     """rules_core/compiled.py on its own, without importing (and so loading) rules_core."""
     spec = importlib.util.spec_from_file_location(
-        "_rules_core_compiled", ROOT / "rules_core" / "compiled.py")
+        "_rules_core_compiled", ROOT / "rules_core" / "compiled.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -87,7 +97,7 @@ def dependencies() -> list[str]:
                 todo += [a.name for a in node.names if a.name.split(".")[0] == "rules_core"]
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
-                    base = package[:len(package) - node.level + 1]
+                    base = package[: len(package) - node.level + 1]
                     module = ".".join(base + ([node.module] if node.module else []))
                 else:
                     module = node.module or ""
@@ -128,8 +138,11 @@ def current() -> bool:
     if compiled.refusal(BUILD) is not None:
         return False
     manifest = json.loads((BUILD / compiled.MANIFEST).read_text())
-    return bool(manifest.get("tools") == _tool_hash() and manifest["modules"] == module_files()
-                and sorted(manifest["sources"]) == dependencies())
+    return bool(
+        manifest.get("tools") == _tool_hash()
+        and manifest["modules"] == module_files()
+        and sorted(manifest["sources"]) == dependencies()
+    )
 
 
 def clean() -> None:
@@ -158,24 +171,36 @@ def build() -> int:
     compiled = _compiled_module()
     # What this build is compiled from, read before it starts.
     sources = compiled.source_hashes(dependencies())
-    print("build_sim: compiling the simulator with mypyc into build/mypyc/ (one to six "
-          "minutes, by the machine)")
-    proc = subprocess.run([sys.executable, __file__, "_compile"], cwd=ROOT,
-                          capture_output=True, text=True)
+    print(
+        "build_sim: compiling the simulator with mypyc into build/mypyc/ (one to six "
+        "minutes, by the machine)"
+    )
+    proc = subprocess.run(
+        [sys.executable, __file__, "_compile"], cwd=ROOT, capture_output=True, text=True
+    )
     files = module_files()
     if proc.returncode != 0 or not all((BUILD / f).is_file() for f in files.values()):
         clean()
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
-        print(f"build_sim: WARNING: mypyc build failed; the simulator runs as pure Python "
-              f"(same results, about 6x slower).\n{tail}", file=sys.stderr)
+        print(
+            f"build_sim: WARNING: mypyc build failed; the simulator runs as pure Python "
+            f"(same results, about 6x slower).\n{tail}",
+            file=sys.stderr,
+        )
         return 1
     if compiled.source_hashes(sources) != sources:
         clean()
-        print("build_sim: WARNING: the sources changed during the build; none kept (run it "
-              "again)", file=sys.stderr)
+        print(
+            "build_sim: WARNING: the sources changed during the build; none kept (run it again)",
+            file=sys.stderr,
+        )
         return 1
-    manifest = {"python": compiled.python_tag(), "tools": _tool_hash(), "sources": sources,
-                "modules": files}
+    manifest = {
+        "python": compiled.python_tag(),
+        "tools": _tool_hash(),
+        "sources": sources,
+        "modules": files,
+    }
     tmp = BUILD / "manifest.json.tmp"
     tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     os.replace(tmp, BUILD / "manifest.json")
@@ -188,11 +213,23 @@ def _compile() -> None:
     from setuptools import setup
 
     os.chdir(ROOT)
-    setup(name="void-command-sim", ext_modules=mypycify(
-        ["--config-file", str(CONFIG.relative_to(ROOT)), *MODULES], group_name=GROUP,
-        opt_level="3", target_dir=str((BUILD / "c").relative_to(ROOT))),
-        script_args=["build_ext", "-q", "--build-lib", str(LIB.relative_to(ROOT)),
-                     "--build-temp", str((BUILD / "temp").relative_to(ROOT))])
+    setup(
+        name="void-command-sim",
+        ext_modules=mypycify(
+            ["--config-file", str(CONFIG.relative_to(ROOT)), *MODULES],
+            group_name=GROUP,
+            opt_level="3",
+            target_dir=str((BUILD / "c").relative_to(ROOT)),
+        ),
+        script_args=[
+            "build_ext",
+            "-q",
+            "--build-lib",
+            str(LIB.relative_to(ROOT)),
+            "--build-temp",
+            str((BUILD / "temp").relative_to(ROOT)),
+        ],
+    )
 
 
 def status() -> int:
@@ -202,8 +239,10 @@ def status() -> int:
     mod = importlib.import_module("rules_core.sim.battle")
     reason = compiled.refusal(BUILD)
     print(f"rules_core.sim.battle: {mod.__file__}")
-    print(f"compiled: {'yes' if not str(mod.__file__).endswith('.py') else 'no'}; "
-          f"build in {BUILD.relative_to(ROOT)}: {reason or 'matches the sources'}")
+    print(
+        f"compiled: {'yes' if not str(mod.__file__).endswith('.py') else 'no'}; "
+        f"build in {BUILD.relative_to(ROOT)}: {reason or 'matches the sources'}"
+    )
     return 0
 
 

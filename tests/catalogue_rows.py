@@ -16,8 +16,10 @@ def remember() -> None:
     from django.apps import apps
 
     config = apps.get_app_config("catalog")
-    _rows[:] = [(model, list(model._base_manager.order_by("pk")))
-                for model in config.get_models(include_auto_created=True)]
+    _rows[:] = [
+        (model, list(model._base_manager.order_by("pk")))
+        for model in config.get_models(include_auto_created=True)
+    ]
 
 
 def load() -> None:

@@ -129,8 +129,7 @@ def held_chunks(monkeypatch) -> list[tuple[int, int]]:
     from fleetbuilder.simulator.tasks import play_chunk
 
     sent: list[tuple[int, int]] = []
-    monkeypatch.setattr(play_chunk, "apply_async",
-                        lambda args, **kwargs: sent.append(tuple(args)))
+    monkeypatch.setattr(play_chunk, "apply_async", lambda args, **kwargs: sent.append(tuple(args)))
     return sent
 
 

@@ -31,10 +31,18 @@ for _scope in ("CARDS", "SIMULATOR", "IMPORT", "SHARECODE", "REPLAY"):
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--full", action="store_true", default=False,
-                     help="run every case of the slow statistical and print-everything tests")
-    parser.addoption("--database-only", action="store_true", default=False,
-                     help="run only the tests that use a database (scripts/test's second pass)")
+    parser.addoption(
+        "--full",
+        action="store_true",
+        default=False,
+        help="run every case of the slow statistical and print-everything tests",
+    )
+    parser.addoption(
+        "--database-only",
+        action="store_true",
+        default=False,
+        help="run only the tests that use a database (scripts/test's second pass)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -64,14 +72,18 @@ PROCESS_TESTS = ("tests/production/", "tests/commands/", "tests/ops/")
 
 
 def uses_database(item: pytest.Item) -> bool:
-    if (item.get_closest_marker("own_database") is not None
-            or item.get_closest_marker("markup_only") is not None):
+    if (
+        item.get_closest_marker("own_database") is not None
+        or item.get_closest_marker("markup_only") is not None
+    ):
         return False
     # A browser journey reaches the database through the same views as the client tests, which
     # the PostgreSQL pass runs; it keeps the journeys where the database itself decides what the
     # player sees (marked postgresql_too). The rest cost a third of that pass for no new query.
-    if (item.get_closest_marker("browser") is not None
-            and item.get_closest_marker("postgresql_too") is None):
+    if (
+        item.get_closest_marker("browser") is not None
+        and item.get_closest_marker("postgresql_too") is None
+    ):
         return False
     if item.get_closest_marker("django_db") is not None:
         return True

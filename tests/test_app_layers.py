@@ -23,13 +23,30 @@ PACKAGE = "fleetbuilder"
 
 # Bottom to top. A module may import from its own layer and the layers below it.
 LAYERS: list[tuple[str, set[str]]] = [
-    ("the groundwork (no app)", {"__init__", "celery", "config", "settings", "wsgi", "dbready",
-                                 "http", "text", "nav", "sharedstate", "ownership",
-                                 "ratelimit", "runs"}),
+    (
+        "the groundwork (no app)",
+        {
+            "__init__",
+            "celery",
+            "config",
+            "settings",
+            "wsgi",
+            "dbready",
+            "http",
+            "text",
+            "nav",
+            "sharedstate",
+            "ownership",
+            "ratelimit",
+            "runs",
+        },
+    ),
     ("the catalogue", {"catalog"}),
     ("saved fleets", {"fleets"}),
-    ("made of a fleet (and beside it)",
-     {"cards", "simulator", "gunnery", "ops", "pdfcache", "renderjobs"}),
+    (
+        "made of a fleet (and beside it)",
+        {"cards", "simulator", "gunnery", "ops", "pdfcache", "renderjobs"},
+    ),
     ("built on those", {"analysis", "battlepack", "balance", "editions", "events"}),
     ("the whole site", {"api", "accounts", "urls"}),
 ]
@@ -38,7 +55,8 @@ LEVEL = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _is_private(name: str) -> bool:
@@ -74,7 +92,8 @@ class Import:
     @property
     def private(self) -> bool:
         return any(_is_private(part) for part in self.module.split(".")) or (
-            self.name is not None and _is_private(self.name))
+            self.name is not None and _is_private(self.name)
+        )
 
     @property
     def what(self) -> str:
@@ -107,7 +126,7 @@ def imports(source: str, module: str, *, is_package: bool = False) -> list[Impor
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
-                base = base[:len(base) - (node.level - 1)]
+                base = base[: len(base) - (node.level - 1)]
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
@@ -117,10 +136,19 @@ def imports(source: str, module: str, *, is_package: bool = False) -> list[Impor
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if unit_of(alias.name) is not None:
-                    add(alias.name, None, node.lineno, runs,
-                        alias.asname or (alias.name if "." not in alias.name else None))
-        elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-              and node.value.id in modules_bound and _is_private(node.attr)):
+                    add(
+                        alias.name,
+                        None,
+                        node.lineno,
+                        runs,
+                        alias.asname or (alias.name if "." not in alias.name else None),
+                    )
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules_bound
+            and _is_private(node.attr)
+        ):
             found.append(Import(modules_bound[node.value.id], node.attr, node.lineno, runs))
         for child in ast.iter_child_nodes(node):
             visit(child, runs)
@@ -130,9 +158,10 @@ def imports(source: str, module: str, *, is_package: bool = False) -> list[Impor
 
 
 def project_imports() -> dict[Path, list[Import]]:
-    return {path: imports(path.read_text(), module_name(path),
-                          is_package=path.name == "__init__.py")
-            for path in sorted(PROJECT.rglob("*.py"))}
+    return {
+        path: imports(path.read_text(), module_name(path), is_package=path.name == "__init__.py")
+        for path in sorted(PROJECT.rglob("*.py"))
+    }
 
 
 def where(path: Path, imp: Import) -> str:
@@ -145,12 +174,14 @@ def test_every_app_and_top_module_has_a_layer() -> None:
 
 
 def test_no_import_runs_back_up() -> None:
-    upward = [f"{where(path, imp)} imports {imp.what} "
-              f"({LAYERS[LEVEL[imp.unit]][0]} is above {LAYERS[LEVEL[unit]][0]})"
-              for path, found in project_imports().items()
-              if (unit := unit_of(module_name(path))) is not None
-              for imp in found
-              if imp.runs and imp.unit is not None and LEVEL[imp.unit] > LEVEL[unit]]
+    upward = [
+        f"{where(path, imp)} imports {imp.what} "
+        f"({LAYERS[LEVEL[imp.unit]][0]} is above {LAYERS[LEVEL[unit]][0]})"
+        for path, found in project_imports().items()
+        if (unit := unit_of(module_name(path))) is not None
+        for imp in found
+        if imp.runs and imp.unit is not None and LEVEL[imp.unit] > LEVEL[unit]
+    ]
     assert upward == []
 
 
@@ -159,13 +190,14 @@ def test_the_apps_import_each_other_in_no_cycle() -> None:
     for path, found in project_imports().items():
         unit = unit_of(module_name(path))
         assert unit is not None
-        graph[unit] |= {imp.unit for imp in found
-                        if imp.runs and imp.unit is not None and imp.unit != unit}
+        graph[unit] |= {
+            imp.unit for imp in found if imp.runs and imp.unit is not None and imp.unit != unit
+        }
     done: set[str] = set()
 
     def walk(unit: str, path: list[str]) -> list[str] | None:
         if unit in path:
-            return path[path.index(unit):] + [unit]
+            return path[path.index(unit) :] + [unit]
         if unit in done:
             return None
         for imported in sorted(graph[unit]):
@@ -180,10 +212,12 @@ def test_the_apps_import_each_other_in_no_cycle() -> None:
 
 
 def test_no_module_imports_another_apps_private_name() -> None:
-    private = [f"{where(path, imp)} imports {imp.what}"
-               for path, found in project_imports().items()
-               for imp in found
-               if imp.private and imp.unit != unit_of(module_name(path))]
+    private = [
+        f"{where(path, imp)} imports {imp.what}"
+        for path, found in project_imports().items()
+        for imp in found
+        if imp.private and imp.unit != unit_of(module_name(path))
+    ]
     assert private == []
 
 

@@ -26,9 +26,9 @@ def test_every_contract_the_code_cites_is_a_section_of_the_architecture() -> Non
 def test_the_files_the_architecture_names_exist() -> None:
     text = DOC.read_text()
     named = set(re.findall(r"\]\(([^)#]+)\)", text))  # links
-    named |= {m for m in re.findall(r"`((?:fleetbuilder|rules_core|scripts|tests)/[\w/.]+)`",
-                                    text)}
+    named |= {m for m in re.findall(r"`((?:fleetbuilder|rules_core|scripts|tests)/[\w/.]+)`", text)}
     assert named
-    missing = [n for n in sorted(named)
-               if not (DOC.parent / n).exists() and not (ROOT / n).exists()]
+    missing = [
+        n for n in sorted(named) if not (DOC.parent / n).exists() and not (ROOT / n).exists()
+    ]
     assert missing == []

@@ -144,7 +144,7 @@ def test_faction_page_has_a_progressive_ship_filter(client, catalog) -> None:
     assert re.search(r'<form class="filter" role="search" data-ship-filter hidden', body)
     assertInHTML('<label for="ship-filter">Filter ships</label>', body)
     assert 'id="ship-filter"' in body
-    assert '/static/js/ship-filter.js' in body
+    assert "/static/js/ship-filter.js" in body
 
 
 def test_faction_page_runs_a_fixed_number_of_queries(
@@ -197,9 +197,7 @@ def test_ship_page_lists_weapons_with_arcs_strength_range_and_an_arc_diagram(
 
 
 def test_carrier_page_shows_its_attack_craft_and_all_around_bays(client, catalog) -> None:
-    faction, ship = next(
-        (f, s) for f in catalog.factions for s in f.ships if s.attack_craft
-    )
+    faction, ship = next((f, s) for f in catalog.factions for s in f.ships if s.attack_craft)
     text = page_text(get_ok(client, ship_url(faction, ship)))
     craft = {c.slug: c for c in faction.attack_craft}
     for slug in ship.attack_craft:
@@ -208,16 +206,16 @@ def test_carrier_page_shows_its_attack_craft_and_all_around_bays(client, catalog
 
 
 def test_one_hull_escort_cannot_be_crippled(client, catalog) -> None:
-    faction, escort = next(
-        (f, s) for f in catalog.factions for s in f.ships if s.hull == 1
-    )
+    faction, escort = next((f, s) for f in catalog.factions for s in f.ships if s.hull == 1)
     text = page_text(get_ok(client, ship_url(faction, escort)))
     assert "cannot be crippled" in text and "R-09" in text
 
 
 def test_large_base_rule_is_called_out(client, catalog) -> None:
     found = [
-        (f, s) for f in catalog.factions for s in f.ships
+        (f, s)
+        for f in catalog.factions
+        for s in f.ships
         if s.base_mm == 60 and s.ship_class.class_base_mm == 32
     ]
     if not found:
@@ -247,10 +245,17 @@ def test_unknown_or_mismatched_ship_is_404(client, catalog) -> None:
 
 
 CRITICALS = [
-    (2, "Shields Collapse"), (3, "Thrusters Damaged"), (4, "Armament Damaged"),
-    (5, "Prow Armament Damaged"), (6, "Starboard Armament Damaged"),
-    (7, "Port Armament Damaged"), (8, "Dorsal Armament Damaged"), (9, "Fire!"),
-    (10, "Hull Breach"), (11, "Bulkhead Collapse"), (12, "Bridge Destroyed"),
+    (2, "Shields Collapse"),
+    (3, "Thrusters Damaged"),
+    (4, "Armament Damaged"),
+    (5, "Prow Armament Damaged"),
+    (6, "Starboard Armament Damaged"),
+    (7, "Port Armament Damaged"),
+    (8, "Dorsal Armament Damaged"),
+    (9, "Fire!"),
+    (10, "Hull Breach"),
+    (11, "Bulkhead Collapse"),
+    (12, "Bridge Destroyed"),
 ]
 
 
@@ -276,10 +281,26 @@ def test_rules_page_reads_admiral_ranks_from_the_database(client, catalog) -> No
 def test_rules_page_sections_contents_and_search(client, catalog) -> None:
     body = get_ok(client, "/rules/").content.decode()
     sections = re.findall(r'<section class="rules-section" id="([a-z-]+)"', body)
-    for needed in ("fleet-sizes", "bases", "game-round", "special-orders", "movement", "squadrons",
-                   "gunnery", "critical-hits", "catastrophic-damage", "crippled", "reactions",
-                   "nova-cannon", "boarding", "ramming", "ordnance", "terrain", "victory",
-                   "fleet-command"):
+    for needed in (
+        "fleet-sizes",
+        "bases",
+        "game-round",
+        "special-orders",
+        "movement",
+        "squadrons",
+        "gunnery",
+        "critical-hits",
+        "catastrophic-damage",
+        "crippled",
+        "reactions",
+        "nova-cannon",
+        "boarding",
+        "ramming",
+        "ordnance",
+        "terrain",
+        "victory",
+        "fleet-command",
+    ):
         assert needed in sections
         assert f'<a href="#{needed}">' in body, f"{needed} is in the table of contents"
     assert 'id="rules-search"' in body and 'aria-live="polite"' in body

@@ -13,8 +13,7 @@ def test_the_suite_runs_on_the_configured_database() -> None:
     assert connection.vendor == expected
 
 
-def test_sqlite_shares_its_file_between_processes_without_locking_players_out(
-        tmp_path) -> None:
+def test_sqlite_shares_its_file_between_processes_without_locking_players_out(tmp_path) -> None:
     """WAL (readers go on during a write), a busy timeout (a writer waits its turn) and
     IMMEDIATE transactions (no deadlock upgrading a read lock), set in settings for every
     SQLite database, as a gunicorn or worker process opens it."""
@@ -25,13 +24,21 @@ def test_sqlite_shares_its_file_between_processes_without_locking_players_out(
     root = Path(__file__).resolve().parents[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST_"))}
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'wal.sqlite3'}"
-    probe = ("from django.db import connection; from django.conf import settings; "
-             "c = connection.cursor(); "
-             "print(c.execute('PRAGMA journal_mode').fetchone()[0], "
-             "c.execute('PRAGMA busy_timeout').fetchone()[0], "
-             "settings.DATABASES['default']['OPTIONS']['transaction_mode'])")
-    out = subprocess.run([sys.executable, "manage.py", "shell", "--no-imports", "-c", probe],
-                         cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    probe = (
+        "from django.db import connection; from django.conf import settings; "
+        "c = connection.cursor(); "
+        "print(c.execute('PRAGMA journal_mode').fetchone()[0], "
+        "c.execute('PRAGMA busy_timeout').fetchone()[0], "
+        "settings.DATABASES['default']['OPTIONS']['transaction_mode'])"
+    )
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "--no-imports", "-c", probe],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     journal, busy_ms, mode = out.stdout.strip().splitlines()[-1].split()
     assert journal == "wal"
@@ -48,15 +55,23 @@ def test_the_postgresql_pass_keeps_the_tests_where_the_database_can_differ() -> 
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    paths = ["tests/test_database.py", "tests/test_points_model.py",
-             "tests/commands/test_startup_imports.py", "tests/commands/test_unmigrated.py",
-             "tests/fleets/test_answer_sizes.py", "tests/browser/test_builder_browser.py"]
-    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
-                          "--database-only", *paths],
-                         cwd=root, capture_output=True, text=True, timeout=300)
+    paths = [
+        "tests/test_database.py",
+        "tests/test_points_model.py",
+        "tests/commands/test_startup_imports.py",
+        "tests/commands/test_unmigrated.py",
+        "tests/fleets/test_answer_sizes.py",
+        "tests/browser/test_builder_browser.py",
+    ]
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "--database-only", *paths],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
-    kept = {line.split("::")[1].split("[")[0] for line in out.stdout.splitlines()
-            if "::" in line}
+    kept = {line.split("::")[1].split("[")[0] for line in out.stdout.splitlines() if "::" in line}
     assert "test_the_suite_runs_on_the_configured_database" in kept  # the db marker
     assert "test_manage_py_check_loads_every_view_but_not_weasyprint" in kept  # processes
     assert "test_sqlite_shares_its_file_between_processes_without_locking_players_out" not in kept

@@ -8,8 +8,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-ROOTS = ("fleetbuilder/", "rules_core/", "scripts/", "tests/", "tools/", "docs/", "templates/",
-         "static/", "loadtest/")
+ROOTS = (
+    "fleetbuilder/",
+    "rules_core/",
+    "scripts/",
+    "tests/",
+    "tools/",
+    "docs/",
+    "templates/",
+    "static/",
+    "loadtest/",
+)
 PATH = re.compile(r"`((?:" + "|".join(re.escape(r) for r in ROOTS) + r")[\w./-]*)")
 COMMAND = re.compile(r"manage\.py ([a-z_]+)")
 
@@ -34,8 +43,11 @@ def test_every_path_the_docs_name_exists() -> None:
 
 def test_every_manage_py_command_the_docs_name_exists() -> None:
     known = _commands()
-    named = {(doc.relative_to(ROOT).as_posix(), c) for doc in DOCS
-             for c in COMMAND.findall(doc.read_text())}
+    named = {
+        (doc.relative_to(ROOT).as_posix(), c)
+        for doc in DOCS
+        for c in COMMAND.findall(doc.read_text())
+    }
     assert named
     assert sorted(f"{d}: manage.py {c}" for d, c in named if c not in known) == []
 

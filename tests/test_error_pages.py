@@ -20,8 +20,7 @@ def test_an_unknown_page_gets_the_site_404_with_links_back(client: Client) -> No
 @override_settings(DEBUG=False)
 def test_another_browsers_fleet_is_the_same_404(client: Client) -> None:
     owner = Client()
-    created = owner.post("/fleets/new/", {"faction": "orks", "game_size": "patrol",
-                                          "name": "Mine"})
+    created = owner.post("/fleets/new/", {"faction": "orks", "game_size": "patrol", "name": "Mine"})
     assert created.status_code == 302
     response = client.get(created.headers["Location"])
     assert response.status_code == 404
@@ -37,8 +36,7 @@ def test_the_500_page_needs_no_context(client: Client) -> None:
 
 @override_settings(DEBUG=False)
 @pytest.mark.parametrize("path", ["/simulator/", "/pack/", "/fleets/new/"])
-def test_a_form_too_large_to_read_gets_the_site_400_saying_why(client: Client,
-                                                                path: str) -> None:
+def test_a_form_too_large_to_read_gets_the_site_400_saying_why(client: Client, path: str) -> None:
     response = client.post(path, {"notes": "x" * (600 * 1024)})
     assert response.status_code == 400
     html = response.content.decode()

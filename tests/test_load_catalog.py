@@ -19,8 +19,12 @@ pytestmark = pytest.mark.django_db
 
 
 def counts() -> tuple[int, int, int, int]:
-    return (Faction.objects.count(), ShipProfile.objects.count(), Weapon.objects.count(),
-            Upgrade.objects.count())
+    return (
+        Faction.objects.count(),
+        ShipProfile.objects.count(),
+        Weapon.objects.count(),
+        Upgrade.objects.count(),
+    )
 
 
 def test_database_holds_exactly_what_the_files_say(catalog) -> None:
@@ -57,9 +61,7 @@ def test_admin_edit_changes_the_version_and_the_rules_core_catalogue(catalog) ->
     assert restored.points == ship.points - 5
 
 
-def test_broken_data_is_refused_with_its_path_and_changes_nothing(
-    catalog, tmp_path: Path
-) -> None:
+def test_broken_data_is_refused_with_its_path_and_changes_nothing(catalog, tmp_path: Path) -> None:
     data = tmp_path / "data"
     shutil.copytree(DATA_DIR, data)
     target = data / "factions" / "orks.json"
@@ -104,8 +106,20 @@ def test_export_catalog_has_the_contract_shape(catalog) -> None:
         assert all({"code", "text"} <= set(rule) for rule in faction["composition"])
         assert all({"slug", "name", "points", "classes"} <= set(u) for u in faction["upgrades"])
         for ship in faction["ships"]:
-            assert {"slug", "name", "class", "points", "speed", "turns", "leadership", "shields",
-                    "hull", "armor", "turrets", "weapons"} <= set(ship)
+            assert {
+                "slug",
+                "name",
+                "class",
+                "points",
+                "speed",
+                "turns",
+                "leadership",
+                "shields",
+                "hull",
+                "armor",
+                "turrets",
+                "weapons",
+            } <= set(ship)
             for weapon in ship["weapons"]:
                 assert {"name", "type", "arc", "strength", "range"} <= set(weapon)
 

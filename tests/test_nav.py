@@ -21,21 +21,23 @@ def current_entries(client: Client, url: str) -> list[str]:
     return CURRENT.findall(head)
 
 
-@pytest.mark.parametrize(("url", "entry"), [
-    ("/ships/", "/ships/"),
-    ("/ships/imperial-navy/", "/ships/"),
-    ("/ships/imperial-navy/lunar-class-cruiser/", "/ships/"),
-    ("/rules/", "/rules/"),
-    ("/fleets/new/", "/fleets/new/"),
-    ("/fleets/", "/fleets/"),
-    ("/gunnery/", "/gunnery/"),
-    ("/simulator/", "/simulator/"),
-    ("/balance/", "/balance/"),
-    ("/accounts/login/", "/accounts/login/"),
-    ("/accounts/signup/", "/accounts/signup/"),
-])
-def test_each_section_marks_its_own_entry_and_only_it(client: Client, url: str,
-                                                      entry: str) -> None:
+@pytest.mark.parametrize(
+    ("url", "entry"),
+    [
+        ("/ships/", "/ships/"),
+        ("/ships/imperial-navy/", "/ships/"),
+        ("/ships/imperial-navy/lunar-class-cruiser/", "/ships/"),
+        ("/rules/", "/rules/"),
+        ("/fleets/new/", "/fleets/new/"),
+        ("/fleets/", "/fleets/"),
+        ("/gunnery/", "/gunnery/"),
+        ("/simulator/", "/simulator/"),
+        ("/balance/", "/balance/"),
+        ("/accounts/login/", "/accounts/login/"),
+        ("/accounts/signup/", "/accounts/signup/"),
+    ],
+)
+def test_each_section_marks_its_own_entry_and_only_it(client: Client, url: str, entry: str) -> None:
     assert current_entries(client, url) == [entry]
 
 

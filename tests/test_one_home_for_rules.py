@@ -91,8 +91,12 @@ def redefinitions(constants: list[Constant], rules: list[Constant]) -> list[str]
             found.append(f"{c.where}: {c.name} is defined in {by_name[c.name].where}")
             continue
         for r in rules:
-            if (_number(c.value) and _number(r.value) and c.value == r.value
-                    and _words(c.name) & _words(r.name)):
+            if (
+                _number(c.value)
+                and _number(r.value)
+                and c.value == r.value
+                and _words(c.name) & _words(r.name)
+            ):
                 found.append(f"{c.where}: {c.name} = {c.value!r} is {r.name} ({r.where})")
     return found
 
@@ -128,8 +132,9 @@ def strings(source: str) -> list[tuple[int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
             found += [(node.lineno, p) for p in _pieces(node)]
-        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
-              and id(node) not in skip):
+        elif (
+            isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
+        ):
             found.append((node.lineno, node.value))
     return found
 
@@ -142,11 +147,19 @@ def problem_messages(source: str) -> list[str]:
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Return) and node.value is not None:
             found += _pieces(node.value)
-        items = node.args if isinstance(node, ast.Call) else \
-            node.elts if isinstance(node, ast.Tuple) else []
+        items = (
+            node.args
+            if isinstance(node, ast.Call)
+            else node.elts
+            if isinstance(node, ast.Tuple)
+            else []
+        )
         for code, message in zip(items, items[1:], strict=False):
-            if isinstance(code, ast.Constant) and isinstance(code.value, str) \
-                    and CODE.match(code.value):
+            if (
+                isinstance(code, ast.Constant)
+                and isinstance(code.value, str)
+                and CODE.match(code.value)
+            ):
                 found += _pieces(message)
     return found
 
@@ -159,9 +172,14 @@ def fragments(texts: list[str]) -> set[str]:
 
 
 def repeated_refusals(source: str, where: str, refusals: set[str]) -> list[str]:
-    return sorted({f"{where}:{line}: {text!r} repeats rules_core's {fragment!r}"
-                   for line, text in strings(source) for fragment in refusals
-                   if fragment in text})
+    return sorted(
+        {
+            f"{where}:{line}: {text!r} repeats rules_core's {fragment!r}"
+            for line, text in strings(source)
+            for fragment in refusals
+            if fragment in text
+        }
+    )
 
 
 # --- what rules_core holds, and what fleetbuilder does ------------------------------------
@@ -171,8 +189,11 @@ def rule_constants() -> list[Constant]:
     found = []
     for name in RULE_MODULES:
         path = ROOT / "rules_core" / name
-        found += [c for c in module_constants(path.read_text(), f"rules_core/{name}")
-                  if c.name not in NOT_RULES]
+        found += [
+            c
+            for c in module_constants(path.read_text(), f"rules_core/{name}")
+            if c.name not in NOT_RULES
+        ]
     return found
 
 
@@ -189,8 +210,14 @@ def fleetbuilder_sources() -> Iterator[tuple[str, str]]:
 
 def test_the_rules_and_refusals_looked_for_are_there() -> None:
     names = {c.name for c in rule_constants()}
-    assert {"SQUADRON_MAX", "SQUADRON_MIN", "LEADERSHIP_CAP", "MAX_UNITS",
-            "MAX_FLEET_SHIPS", "POINTS_BANDS"} <= names
+    assert {
+        "SQUADRON_MAX",
+        "SQUADRON_MIN",
+        "LEADERSHIP_CAP",
+        "MAX_UNITS",
+        "MAX_FLEET_SHIPS",
+        "POINTS_BANDS",
+    } <= names
     refusals = refusal_fragments()
     assert "An escort cannot be the flagship; choose a capital ship (R-05" in refusals
     assert "is a capital ship; only escorts fly in squadrons" in refusals
@@ -216,7 +243,7 @@ def test_fleetbuilder_words_no_refusal_of_its_own_that_rules_core_words() -> Non
 
 def test_the_finders_find_what_fleets_models_used_to_hold() -> None:
     # The shapes issue 32 moved out of fleetbuilder/fleets/models.py, as they were written.
-    before = '''
+    before = """
 MAX_ESCORTS_PER_SQUADRON = 4
 SQUADRON_MIN = 2
 MAX_TOKENS_PER_ACCOUNT = 20
@@ -232,7 +259,7 @@ def set_flagship():
 
 def upgrade_reason(upgrade, times):
     return f"A fleet may take {upgrade.name} at most {times}, and this one already does."
-'''
+"""
     found = redefinitions(module_constants(before, "models.py"), rule_constants())
     assert [f.split(":")[1] for f in found] == ["2", "3"]  # not the tokens (no shared subject)
     repeated = repeated_refusals(before, "models.py", refusal_fragments())

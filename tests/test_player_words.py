@@ -26,10 +26,13 @@ from tests.analysis.conftest import FORM, save_fleet, whatif_fleet
 
 pytestmark = pytest.mark.django_db
 
-DEVELOPER_WORDS = re.compile(r"\b(?:issue|contract)\s+#?\d+|\bseed\s+0\d\d\b|manage\.py",
-                             re.IGNORECASE)
-SKIP = re.compile(r"^/(?:api/|admin/|static/|accounts/logout)|\.(?:pdf|json|zip|txt|png|svg"
-                  r"|atom|xml|ico)$|/(?:feed|trash/empty)/?$")
+DEVELOPER_WORDS = re.compile(
+    r"\b(?:issue|contract)\s+#?\d+|\bseed\s+0\d\d\b|manage\.py", re.IGNORECASE
+)
+SKIP = re.compile(
+    r"^/(?:api/|admin/|static/|accounts/logout)|\.(?:pdf|json|zip|txt|png|svg"
+    r"|atom|xml|ico)$|/(?:feed|trash/empty)/?$"
+)
 MAX_PAGES = 160
 MAX_PER_SHAPE = 4  # pages whose paths differ only in their last part (ships, editions, …)
 
@@ -76,20 +79,48 @@ def _shape(path: str) -> str:
 
 def _player_pages(client: Client, catalog: object) -> list[str]:
     """Make what a player makes: a fleet with problems, shared; a matchup; an analysis."""
-    fleet = save_fleet(client, catalog, rf.Fleet(
-        faction="imperial-navy", game_size=rf.GameSize.SKIRMISH, name="Problem Patrol",
-        units=(rf.ShipUnit("lunar-class-cruiser"),
-               rf.Squadron((rf.SquadronShip("sword-class-frigate"),)))))
+    fleet = save_fleet(
+        client,
+        catalog,
+        rf.Fleet(
+            faction="imperial-navy",
+            game_size=rf.GameSize.SKIRMISH,
+            name="Problem Patrol",
+            units=(
+                rf.ShipUnit("lunar-class-cruiser"),
+                rf.Squadron((rf.SquadronShip("sword-class-frigate"),)),
+            ),
+        ),
+    )
     fleet.share()
-    client.post("/simulator/", {
-        "a_source": "fleet", "a_fleet": str(fleet.pk), "b_source": "sample",
-        "b_faction": "orks", "b_size": "patrol", "b_variant": "", "battles": "2",
-        "max_rounds": "10", "table": "", "scoring": "core", "terrain": "voidscape",
-        "movement": "advanced", "seed": "1"})
+    client.post(
+        "/simulator/",
+        {
+            "a_source": "fleet",
+            "a_fleet": str(fleet.pk),
+            "b_source": "sample",
+            "b_faction": "orks",
+            "b_size": "patrol",
+            "b_variant": "",
+            "battles": "2",
+            "max_rounds": "10",
+            "table": "",
+            "scoring": "core",
+            "terrain": "voidscape",
+            "movement": "advanced",
+            "seed": "1",
+        },
+    )
     good = save_fleet(client, catalog, whatif_fleet())
     client.post("/analysis/", {**FORM, "a_fleet": str(good.pk), "battles": "2"})
-    pages = ["/", fleet.get_absolute_url(), Matchup.objects.get().get_absolute_url(),
-             Analysis.objects.get().get_absolute_url(), "/fleets/import/", "/pack/"]
+    pages = [
+        "/",
+        fleet.get_absolute_url(),
+        Matchup.objects.get().get_absolute_url(),
+        Analysis.objects.get().get_absolute_url(),
+        "/fleets/import/",
+        "/pack/",
+    ]
     return [*pages, fleet.share_url_path()]
 
 
@@ -110,7 +141,7 @@ def test_no_page_a_player_reaches_shows_developer_words(client: Client, catalog)
         page = Page(response.content.decode())
         text = " ".join(" ".join(page.words).split())
         for match in DEVELOPER_WORDS.finditer(text):
-            found.append(f"{path}: …{text[max(0, match.start() - 60):match.end() + 40]}…")
+            found.append(f"{path}: …{text[max(0, match.start() - 60) : match.end() + 40]}…")
         for href in page.links:
             url = urlparse(urldefrag(href)[0])
             if not url.netloc and url.path.startswith("/"):
@@ -122,13 +153,22 @@ def test_no_page_a_player_reaches_shows_developer_words(client: Client, catalog)
 
 
 def test_problem_codes_wait_behind_a_closed_details_toggle(client: Client, catalog) -> None:
-    fleet = save_fleet(client, catalog, rf.Fleet(
-        faction="imperial-navy", game_size=rf.GameSize.SKIRMISH, name="Problem Patrol",
-        units=(rf.ShipUnit("lunar-class-cruiser"),
-               rf.Squadron((rf.SquadronShip("sword-class-frigate"),)))))
+    fleet = save_fleet(
+        client,
+        catalog,
+        rf.Fleet(
+            faction="imperial-navy",
+            game_size=rf.GameSize.SKIRMISH,
+            name="Problem Patrol",
+            units=(
+                rf.ShipUnit("lunar-class-cruiser"),
+                rf.Squadron((rf.SquadronShip("sword-class-frigate"),)),
+            ),
+        ),
+    )
     page = client.get(fleet.get_absolute_url()).content.decode()
-    panel = page[page.index('id="problems-heading"'):]
-    panel = panel[:panel.index("</ul>")]
+    panel = page[page.index('id="problems-heading"') :]
+    panel = panel[: panel.index("</ul>")]
     assert "squadron.too_small" in panel  # still there for the curious, …
     toggle = re.search(r'<details class="problem-codes"[^>]*>\s*<summary[^>]*>([^<]*)<', panel)
     assert toggle and toggle.group(1).strip() == "Details"  # … behind a closed toggle

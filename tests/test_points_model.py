@@ -38,18 +38,32 @@ def _calibration() -> pm.Calibration:
 CATALOG = _load()
 CALIBRATION = _calibration()
 # The model prices profiles: it is judged on the prices before calibration (profile prices).
-PROFILES = {s.slug: replace(s, points=CALIBRATION.profile_price(s))
-            for f in CATALOG.factions for s in f.ships}
+PROFILES = {
+    s.slug: replace(s, points=CALIBRATION.profile_price(s))
+    for f in CATALOG.factions
+    for s in f.ships
+}
 DESIGNED = [PROFILES[s.slug] for f in CATALOG.factions for s in f.ships if s.source == "designed"]
 REFERENCE = [PROFILES[s.slug] for f in CATALOG.factions for s in f.ships if pm.in_fit_set(s)]
 
 
 def _ship(**kw: object) -> ShipProfile:
     base: dict[str, object] = dict(
-        slug="test-ship", name="Test", ship_class=ShipClass.CRUISER, points=180, speed_cm=20,
-        turns=45, leadership=8, shields=2, hull=8, armor=5, turrets=2,
-        weapons=(Weapon("Port", WeaponType.BATTERY, (Arc.LEFT,), 6, 30),
-                 Weapon("Starboard", WeaponType.BATTERY, (Arc.RIGHT,), 6, 30)),
+        slug="test-ship",
+        name="Test",
+        ship_class=ShipClass.CRUISER,
+        points=180,
+        speed_cm=20,
+        turns=45,
+        leadership=8,
+        shields=2,
+        hull=8,
+        armor=5,
+        turrets=2,
+        weapons=(
+            Weapon("Port", WeaponType.BATTERY, (Arc.LEFT,), 6, 30),
+            Weapon("Starboard", WeaponType.BATTERY, (Arc.RIGHT,), 6, 30),
+        ),
     )
     base.update(kw)
     return ShipProfile(**base)  # type: ignore[arg-type]
@@ -69,10 +83,18 @@ def test_constrained_coefficients_are_not_negative() -> None:
 @pytest.mark.parametrize(
     "better",
     [
-        {"hull": 9}, {"shields": 3}, {"armor": 4}, {"turrets": 3}, {"speed_cm": 25},
+        {"hull": 9},
+        {"shields": 3},
+        {"armor": 4},
+        {"turrets": 3},
+        {"speed_cm": 25},
         {"leadership": 9},
-        {"weapons": (Weapon("Port", WeaponType.BATTERY, (Arc.LEFT,), 6, 45),
-                     Weapon("Starboard", WeaponType.BATTERY, (Arc.RIGHT,), 6, 30))},
+        {
+            "weapons": (
+                Weapon("Port", WeaponType.BATTERY, (Arc.LEFT,), 6, 45),
+                Weapon("Starboard", WeaponType.BATTERY, (Arc.RIGHT,), 6, 30),
+            )
+        },
     ],
 )
 def test_a_better_profile_never_costs_less(better: dict[str, object]) -> None:
@@ -126,7 +148,8 @@ def test_every_price_is_its_profile_price_times_its_faction_factor(faction) -> N
         assert ship.points == CALIBRATION.price(ship, faction.slug), (
             f"{ship.slug} costs {ship.points}; its profile price "
             f"{CALIBRATION.profile_price(ship)} × {factor} × "
-            f"{CALIBRATION.ship_factor(ship.slug)} says otherwise")
+            f"{CALIBRATION.ship_factor(ship.slug)} says otherwise"
+        )
 
 
 def test_calibration_names_only_ships_and_factions_of_the_catalogue() -> None:
@@ -136,10 +159,17 @@ def test_calibration_names_only_ships_and_factions_of_the_catalogue() -> None:
     assert set(CALIBRATION.profile_points) <= ships
 
 
-@pytest.mark.parametrize(("price", "factor", "expected"), [
-    (100, 1.0, 100), (100, 0.8, 80), (35, 0.85, 30), (45, 1.1, 50), (20, 0.1, 5),
-    (210, 1.2166, 255), (50, 1.15, 60),
-])
-def test_calibrated_prices_are_multiples_of_five(price: int, factor: float,
-                                                 expected: int) -> None:
+@pytest.mark.parametrize(
+    ("price", "factor", "expected"),
+    [
+        (100, 1.0, 100),
+        (100, 0.8, 80),
+        (35, 0.85, 30),
+        (45, 1.1, 50),
+        (20, 0.1, 5),
+        (210, 1.2166, 255),
+        (50, 1.15, 60),
+    ],
+)
+def test_calibrated_prices_are_multiples_of_five(price: int, factor: float, expected: int) -> None:
     assert pm.calibrated_price(price, factor) == expected

@@ -50,11 +50,13 @@ def citations() -> dict[str, list[str]]:
         for n in CITED.findall(ast.get_docstring(tree) or ""):
             out.setdefault(norm(n), []).append(where)
         for node in ast.walk(tree):
-            if not (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                    and node.name.startswith("test")):
+            if not (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.name.startswith("test")
+            ):
                 continue
             first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-            text = "\n".join(lines[first - 1:node.end_lineno])  # whole lines: comments too
+            text = "\n".join(lines[first - 1 : node.end_lineno])  # whole lines: comments too
             found = {norm(n) for n in CITED.findall(text)}
             found |= {norm(n) for n in IN_NAME.findall(node.name)}
             for i in found:

@@ -14,10 +14,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("url", ["/", "/simulator/", "/fleets/"])
-def test_analysis_and_battle_packs_are_linked_outside_the_builder(client: Client, catalog,
-                                                                  url: str) -> None:
+def test_analysis_and_battle_packs_are_linked_outside_the_builder(
+    client: Client, catalog, url: str
+) -> None:
     page = client.get(url).content.decode()
-    main = page.split('<main', 1)[1]
+    main = page.split("<main", 1)[1]
     assert 'href="/analysis/"' in main and 'href="/pack/"' in main
 
 
@@ -27,8 +28,7 @@ def _link(page: str, marker: str) -> str:
     return html.unescape(match.group(1))
 
 
-def test_a_ship_page_opens_the_odds_of_its_guns_and_against_it(client: Client,
-                                                               catalog) -> None:
+def test_a_ship_page_opens_the_odds_of_its_guns_and_against_it(client: Client, catalog) -> None:
     page = client.get("/ships/imperial-navy/lunar-class-cruiser/").content.decode()
     firing = client.get(_link(page, "data-odds-firing"))
     assert firing.status_code == 200
@@ -39,5 +39,6 @@ def test_a_ship_page_opens_the_odds_of_its_guns_and_against_it(client: Client,
     body = against.content.decode()
     assert against.status_code == 200
     assert '<section id="gunnery-result"' in body and "errorlist" not in body
-    assert re.search(r'name="target"[^>]*>.*?<option value="lunar-class-cruiser" selected>',
-                     body, re.S)
+    assert re.search(
+        r'name="target"[^>]*>.*?<option value="lunar-class-cruiser" selected>', body, re.S
+    )

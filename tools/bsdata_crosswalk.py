@@ -44,8 +44,19 @@ from rules_core.importers.crosswalk import DATA, FORMAT, name_key  # noqa: E402
 from tools.convert_reference import FACTIONS, display_ship_name  # noqa: E402
 
 REPOSITORY = "BSData/battlefleetgothic"
-SHIP_CATEGORIES = frozenset({"Battleship", "Grand Cruiser", "Heavy Cruiser", "Battlecruiser",
-                             "Cruiser", "Light Cruiser", "Escort", "Special", "CV"})
+SHIP_CATEGORIES = frozenset(
+    {
+        "Battleship",
+        "Grand Cruiser",
+        "Heavy Cruiser",
+        "Battlecruiser",
+        "Cruiser",
+        "Light Cruiser",
+        "Escort",
+        "Special",
+        "CV",
+    }
+)
 COMMANDER_CATEGORY = "Fleet Commander"
 
 # Catalogue name -> faction here (None: no counterpart, with the reason).
@@ -64,8 +75,10 @@ CATALOGUE_FACTIONS: dict[str, tuple[str | None, str]] = {
     "Necron": ("necrons", ""),
     "Tyranid": ("tyranids", ""),
     "Inquisition": (None, "the Inquisition's fleet has no counterpart in this game"),
-    "Pirates and Wolf Packs": (None, "pirate and wolf-pack fleets have no counterpart in this "
-                                     "game"),
+    "Pirates and Wolf Packs": (
+        None,
+        "pirate and wolf-pack fleets have no counterpart in this game",
+    ),
 }
 # Fleet lists that become a faction other than their catalogue's, or one of its variants
 # (matched by name_key of the force's name).
@@ -76,20 +89,33 @@ FORCE_FACTION_WORDS = (("chaos", "archenemy"), ("traitor", "archenemy"), ("heret
 
 # The commander's Leadership in BFG (its name says "Ld 9" or "Ldr 9") -> a rank here (R-190).
 COMMANDER_RANKS = {7: "fleet-captain", 8: "commodore", 9: "vice-admiral", 10: "lord-admiral"}
-COMMANDER_NAMES = {"warlord": "vice-admiral", "warboss": "commodore", "warmaster": "lord-admiral",
-                   "master of the fleet": "lord-admiral", "chapter master": "lord-admiral",
-                   "archmagos": "vice-admiral", "fleet commander": "commodore"}
+COMMANDER_NAMES = {
+    "warlord": "vice-admiral",
+    "warboss": "commodore",
+    "warmaster": "lord-admiral",
+    "master of the fleet": "lord-admiral",
+    "chapter master": "lord-admiral",
+    "archmagos": "vice-admiral",
+    "fleet commander": "commodore",
+}
 DEFAULT_RANK = "commodore"
 
 # BFG refit and upgrade names -> an upgrade here, where the effect is the same.
 UPGRADE_ALIASES = {
-    "improved thrusters": "improved-thrusters", "improved engines": "improved-thrusters",
-    "extra turret": "extra-turrets", "extra turrets": "extra-turrets",
-    "additional turret": "extra-turrets", "reinforced hull": "reinforced-hull",
-    "targeting matrix": "targeting-matrix", "improved targeting": "targeting-matrix",
-    "veteran crew": "veteran-crew", "shield capacitors": "shield-capacitors",
-    "additional shield": "shield-capacitors", "expanded launch bays": "expanded-launch-bays",
-    "mega armour": "ork-mega-armour", "mad meks": "ork-mad-meks",
+    "improved thrusters": "improved-thrusters",
+    "improved engines": "improved-thrusters",
+    "extra turret": "extra-turrets",
+    "extra turrets": "extra-turrets",
+    "additional turret": "extra-turrets",
+    "reinforced hull": "reinforced-hull",
+    "targeting matrix": "targeting-matrix",
+    "improved targeting": "targeting-matrix",
+    "veteran crew": "veteran-crew",
+    "shield capacitors": "shield-capacitors",
+    "additional shield": "shield-capacitors",
+    "expanded launch bays": "expanded-launch-bays",
+    "mega armour": "ork-mega-armour",
+    "mad meks": "ork-mad-meks",
 }
 
 # Where a hull is in several lists here, the one a fleet of this faction would field.
@@ -102,8 +128,20 @@ PREFERENCE: dict[str, tuple[str, ...]] = {
 }
 # Words a BSData name puts before or after the hull's own name ("Dark Eldar Torture Class
 # Cruiser" is the Torture Cruiser; "Tyranid Vanguard Drone Ship" the Vanguard Drone).
-PREFIXES = ("dark eldar", "tyranid", "space marine", "astartes", "ork", "chaos", "eldar",
-            "necron", "tau", "mechanicus", "imperial", "loyalist")
+PREFIXES = (
+    "dark eldar",
+    "tyranid",
+    "space marine",
+    "astartes",
+    "ork",
+    "chaos",
+    "eldar",
+    "necron",
+    "tau",
+    "mechanicus",
+    "imperial",
+    "loyalist",
+)
 SUFFIXES = ("ship",)
 
 _LD = re.compile(r"\b(?:ld|ldr|leadership)\s*([0-9]+)\b", re.IGNORECASE)
@@ -138,18 +176,43 @@ def read_files(source: Path, commit: str | None) -> tuple[list[tuple[str, bytes]
     ``commit``/HEAD), sorted by name, and the commit."""
     if (source / "HEAD").is_file() and not any(source.glob("*.cat")):  # a bare repository
         rev = commit or "HEAD"
-        sha = subprocess.run(["git", "--git-dir", str(source), "rev-parse", rev], check=True,
-                             capture_output=True, text=True).stdout.strip()
-        names = subprocess.run(["git", "--git-dir", str(source), "ls-tree", "--name-only", sha],
-                               check=True, capture_output=True, text=True).stdout.splitlines()
-        files = [(n, subprocess.run(["git", "--git-dir", str(source), "show", f"{sha}:{n}"],
-                                    check=True, capture_output=True).stdout)
-                 for n in sorted(names) if n.endswith((".cat", ".gst"))]
+        sha = subprocess.run(
+            ["git", "--git-dir", str(source), "rev-parse", rev],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        names = subprocess.run(
+            ["git", "--git-dir", str(source), "ls-tree", "--name-only", sha],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.splitlines()
+        files = [
+            (
+                n,
+                subprocess.run(
+                    ["git", "--git-dir", str(source), "show", f"{sha}:{n}"],
+                    check=True,
+                    capture_output=True,
+                ).stdout,
+            )
+            for n in sorted(names)
+            if n.endswith((".cat", ".gst"))
+        ]
         return files, sha
-    sha = commit or subprocess.run(["git", "-C", str(source), "rev-parse", "HEAD"], check=True,
-                                   capture_output=True, text=True).stdout.strip()
-    files = [(p.name, p.read_bytes()) for p in sorted(source.iterdir())
-             if p.suffix in (".cat", ".gst")]
+    sha = (
+        commit
+        or subprocess.run(
+            ["git", "-C", str(source), "rev-parse", "HEAD"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
+    files = [
+        (p.name, p.read_bytes()) for p in sorted(source.iterdir()) if p.suffix in (".cat", ".gst")
+    ]
     return files, sha
 
 
@@ -160,7 +223,8 @@ def _kind(entry: ET.Element) -> str | None:
     categories = {c.get("name", "") for c in _children(entry, "categoryLinks", "categoryLink")}
     name = entry.get("name", "")
     if COMMANDER_CATEGORY in categories and not re.search(
-            r"validation|re-?roll|imperative", name, re.IGNORECASE):
+        r"validation|re-?roll|imperative", name, re.IGNORECASE
+    ):
         return "commander"
     if categories & SHIP_CATEGORIES:
         if _points(entry) <= 0 or name.lower().endswith(("squadron", "squadrons")):
@@ -184,9 +248,14 @@ def build(files: list[tuple[str, bytes]], commit: str) -> dict[str, Any]:
         for upgrade in faction.upgrades:
             upgrades.setdefault(name_key(upgrade.name), (upgrade.slug, faction.slug))
     by_slug = {slug: (slug, fac) for slug, fac in upgrades.values()}
-    picks = {(spec_pick.source, spec_pick.name, spec_pick.nth): (
-        spec.slug, display_ship_name(spec_pick.fix.get("name", spec_pick.name)))
-        for spec in FACTIONS for spec_pick in spec.picks}
+    picks = {
+        (spec_pick.source, spec_pick.name, spec_pick.nth): (
+            spec.slug,
+            display_ship_name(spec_pick.fix.get("name", spec_pick.name)),
+        )
+        for spec in FACTIONS
+        for spec_pick in spec.picks
+    }
     ship_by_name = {(f.slug, s.name): s.slug for f in catalog.factions for s in f.ships}
 
     catalogues: dict[str, Any] = {}
@@ -196,10 +265,13 @@ def build(files: list[tuple[str, bytes]], commit: str) -> dict[str, Any]:
         root = ET.fromstring(raw)
         cat_name = root.get("name", filename)
         source = Path(filename).stem
-        faction, reason = CATALOGUE_FACTIONS.get(cat_name, CATALOGUE_FACTIONS.get(
-            source, (None, f"the {cat_name} catalogue has no counterpart in this game")))
-        catalogues[root.get("id", "")] = {"name": cat_name, "faction": faction,
-                                          "reason": reason}
+        faction, reason = CATALOGUE_FACTIONS.get(
+            cat_name,
+            CATALOGUE_FACTIONS.get(
+                source, (None, f"the {cat_name} catalogue has no counterpart in this game")
+            ),
+        )
+        catalogues[root.get("id", "")] = {"name": cat_name, "faction": faction, "reason": reason}
         for force in root.iter():
             if _local(force.tag) != "forceEntry":
                 continue
@@ -209,8 +281,12 @@ def build(files: list[tuple[str, bytes]], commit: str) -> dict[str, Any]:
                 if word in key.split() and faction == "imperial-navy":
                     to = slug
             forces[force.get("id", "")] = {
-                "name": force.get("name", ""), "catalogue": cat_name, "faction": to,
-                "variant": variant, "reason": "" if to else reason}
+                "name": force.get("name", ""),
+                "catalogue": cat_name,
+                "faction": to,
+                "variant": variant,
+                "reason": "" if to else reason,
+            }
         seen: Counter[str] = Counter()
         for element in root.iter():
             if _local(element.tag) != "selectionEntry":
@@ -219,28 +295,49 @@ def build(files: list[tuple[str, bytes]], commit: str) -> dict[str, Any]:
             if kind is None:
                 continue
             name = element.get("name", "")
-            entry = {"name": name, "catalogue": cat_name, "kind": kind, "target": None,
-                     "faction": faction, "match": "none", "reason": "",
-                     "points": _points(element)}
+            entry = {
+                "name": name,
+                "catalogue": cat_name,
+                "kind": kind,
+                "target": None,
+                "faction": faction,
+                "match": "none",
+                "reason": "",
+                "points": _points(element),
+            }
             if kind == "ship":
                 nth = seen[name]
                 seen[name] += 1
-                _match_ship(entry, picks.get((source, name, nth)) or picks.get((source, name, 0)),
-                            ship_by_name, ship_keys, faction, reason)
+                _match_ship(
+                    entry,
+                    picks.get((source, name, nth)) or picks.get((source, name, 0)),
+                    ship_by_name,
+                    ship_keys,
+                    faction,
+                    reason,
+                )
             elif kind == "commander":
                 _match_commander(entry, faction, reason)
             else:
                 _match_upgrade(entry, upgrades, by_slug, faction)
             entries.setdefault(element.get("id", ""), entry)
-    return {"format": FORMAT, "source": {"repository": REPOSITORY, "commit": commit},
-            "catalogues": dict(sorted(catalogues.items())),
-            "forces": dict(sorted(forces.items())),
-            "entries": dict(sorted(entries.items()))}
+    return {
+        "format": FORMAT,
+        "source": {"repository": REPOSITORY, "commit": commit},
+        "catalogues": dict(sorted(catalogues.items())),
+        "forces": dict(sorted(forces.items())),
+        "entries": dict(sorted(entries.items())),
+    }
 
 
-def _match_ship(entry: dict[str, Any], pick: tuple[str, str] | None,
-                ship_by_name: dict[tuple[str, str], str], ship_keys: dict[str, dict[str, str]],
-                faction: str | None, reason: str) -> None:
+def _match_ship(
+    entry: dict[str, Any],
+    pick: tuple[str, str] | None,
+    ship_by_name: dict[tuple[str, str], str],
+    ship_keys: dict[str, dict[str, str]],
+    faction: str | None,
+    reason: str,
+) -> None:
     if pick is not None and pick in ship_by_name:
         entry.update(target=ship_by_name[pick], faction=pick[0], match="record")
         return
@@ -261,7 +358,7 @@ def _keys(name: str) -> list[str]:
     keys = [key]
     for prefix in PREFIXES:
         if key.startswith(prefix + " "):
-            keys.append(key[len(prefix) + 1:])
+            keys.append(key[len(prefix) + 1 :])
     for suffix in SUFFIXES:
         keys += [k[: -len(suffix) - 1] for k in list(keys) if k.endswith(" " + suffix)]
     return keys
@@ -284,13 +381,23 @@ def _match_commander(entry: dict[str, Any], faction: str | None, reason: str) ->
     entry.update(target=DEFAULT_RANK, match="default")
 
 
-def _match_upgrade(entry: dict[str, Any], upgrades: dict[str, tuple[str, str | None]],
-                   by_slug: dict[str, tuple[str, str | None]], faction: str | None) -> None:
+def _match_upgrade(
+    entry: dict[str, Any],
+    upgrades: dict[str, tuple[str, str | None]],
+    by_slug: dict[str, tuple[str, str | None]],
+    faction: str | None,
+) -> None:
     key = name_key(entry["name"])
     found = upgrades.get(key)
     if found is None:
-        alias = next((slug for words, slug in UPGRADE_ALIASES.items()
-                      if key == words or key.startswith(words + " ")), None)
+        alias = next(
+            (
+                slug
+                for words, slug in UPGRADE_ALIASES.items()
+                if key == words or key.startswith(words + " ")
+            ),
+            None,
+        )
         found = by_slug.get(alias) if alias else None
     if found is not None and (found[1] is None or found[1] == faction):
         entry.update(target=found[0], faction=found[1], match="name")
@@ -314,9 +421,13 @@ def main(argv: list[str] | None = None) -> int:
     DATA.write_text(text, encoding="utf-8")
     data = json.loads(text)
     kinds = Counter((e["kind"], e["target"] is not None) for e in data["entries"].values())
-    print(f"wrote {DATA.relative_to(ROOT)} from {REPOSITORY}@{commit[:12]}: " + ", ".join(
-        f"{k} {kinds[(k, True)]} matched / {kinds[(k, False)]} none"
-        for k in ("ship", "commander", "upgrade")))
+    print(
+        f"wrote {DATA.relative_to(ROOT)} from {REPOSITORY}@{commit[:12]}: "
+        + ", ".join(
+            f"{k} {kinds[(k, True)]} matched / {kinds[(k, False)]} none"
+            for k in ("ship", "commander", "upgrade")
+        )
+    )
     return 0
 
 

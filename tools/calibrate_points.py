@@ -79,8 +79,10 @@ CALIBRATION = DATA_DIR / "calibration.json"
 
 
 def read_data() -> tuple[dict[str, Any], list[Any], list[Any]]:
-    factions = {p.stem: json.loads(p.read_text(encoding="utf-8"))
-                for p in sorted((DATA_DIR / "factions").glob("*.json"))}
+    factions = {
+        p.stem: json.loads(p.read_text(encoding="utf-8"))
+        for p in sorted((DATA_DIR / "factions").glob("*.json"))
+    }
     admirals = json.loads((DATA_DIR / "admirals.json").read_text(encoding="utf-8"))
     refits = json.loads((DATA_DIR / "refits.json").read_text(encoding="utf-8"))
     return factions, admirals, refits
@@ -98,8 +100,12 @@ def original_points(factions: dict[str, Any]) -> dict[str, int]:
 calibrated = calibrated_price
 
 
-def priced(factions: dict[str, Any], originals: dict[str, int], factors: dict[str, float],
-           ship_factors: dict[str, float] | None = None) -> dict[str, Any]:
+def priced(
+    factions: dict[str, Any],
+    originals: dict[str, int],
+    factors: dict[str, float],
+    ship_factors: dict[str, float] | None = None,
+) -> dict[str, Any]:
     out = {}
     ship_factors = ship_factors or {}
     for slug, data in factions.items():
@@ -111,17 +117,20 @@ def priced(factions: dict[str, Any], originals: dict[str, int], factors: dict[st
     return out
 
 
-def catalog_for(factions: dict[str, Any], admirals: list[Any], refits: list[Any],
-                version: str) -> Catalog:
-    return catalog_from_dicts([factions[k] for k in sorted(factions)], admirals, refits,
-                              version=version)
+def catalog_for(
+    factions: dict[str, Any], admirals: list[Any], refits: list[Any], version: str
+) -> Catalog:
+    return catalog_from_dicts(
+        [factions[k] for k in sorted(factions)], admirals, refits, version=version
+    )
 
 
 # --- round robins ------------------------------------------------------------------------------
 
 
-def round_robin(catalog: Catalog, size: str, battles: int, seed: int, policy: str,
-                terrain: str, workers: int) -> dict[str, Any]:
+def round_robin(
+    catalog: Catalog, size: str, battles: int, seed: int, policy: str, terrain: str, workers: int
+) -> dict[str, Any]:
     spec = BalanceSpec(size=size, battles=battles, seed=seed, policy=policy, terrain=terrain)
     return RoundRobin.prepare(catalog, spec).play(workers=workers)
 
@@ -148,15 +157,17 @@ def fit(args: argparse.Namespace) -> int:
     best: dict[str, Any] | None = None
     for it in range(args.iterations + 1):
         t0 = time.monotonic()
-        catalog = catalog_for(priced(factions, originals, factors), admirals, refits,
-                              version=f"calibration-{it}")
+        catalog = catalog_for(
+            priced(factions, originals, factors), admirals, refits, version=f"calibration-{it}"
+        )
         per_run: list[dict[str, float]] = []
         labels: list[str] = []
         figures: dict[str, Any] = {}
         for size in sizes:
             for policy in policies:
-                table = round_robin(catalog, size, args.battles, args.seed + it, policy, "none",
-                                    args.workers)
+                table = round_robin(
+                    catalog, size, args.battles, args.seed + it, policy, "none", args.workers
+                )
                 per_run.append(scores(table))
                 labels.append(f"{size[:4]}/{policy[:4]}")
                 figures[f"{size}/{policy}"] = {
@@ -167,23 +178,34 @@ def fit(args: argparse.Namespace) -> int:
                 }
         mean = {slug: sum(r[slug] for r in per_run) / len(per_run) for slug in factions}
         worst = max(abs(s - 0.5) for r in per_run for s in r.values())
-        entry = {"iteration": it, "seed": args.seed + it, "factors": dict(factors),
-                 "scores": {k: round(v, 4) for k, v in mean.items()}, "worst": round(worst, 4),
-                 "figures": figures, "seconds": round(time.monotonic() - t0, 1)}
+        entry = {
+            "iteration": it,
+            "seed": args.seed + it,
+            "factors": dict(factors),
+            "scores": {k: round(v, 4) for k, v in mean.items()},
+            "worst": round(worst, 4),
+            "figures": figures,
+            "seconds": round(time.monotonic() - t0, 1),
+        }
         history.append(entry)
-        print(f"== iteration {it} ({entry['seconds']} s): worst |score - 0.5| = {worst:.3f}; "
-              + "; ".join(f"{k} {v}" for k, v in figures.items()), flush=True)
+        print(
+            f"== iteration {it} ({entry['seconds']} s): worst |score - 0.5| = {worst:.3f}; "
+            + "; ".join(f"{k} {v}" for k, v in figures.items()),
+            flush=True,
+        )
         for slug in sorted(factions, key=lambda s: -mean[s]):
-            each = "  ".join(f"{lab} {r[slug]:.3f}" for lab, r in zip(labels, per_run,
-                                                                     strict=True))
-            print(f"   {slug:20s} factor {factors[slug]:.3f}  score {mean[slug]:.3f}  ({each})",
-                  flush=True)
+            each = "  ".join(f"{lab} {r[slug]:.3f}" for lab, r in zip(labels, per_run, strict=True))
+            print(
+                f"   {slug:20s} factor {factors[slug]:.3f}  score {mean[slug]:.3f}  ({each})",
+                flush=True,
+            )
         if best is None or worst < best["worst"]:
             best = entry
         if args.out:
-            Path(args.out).write_text(json.dumps({"step": "fit", "best": best,
-                                                  "history": history}, indent=1) + "\n",
-                                      encoding="utf-8")
+            Path(args.out).write_text(
+                json.dumps({"step": "fit", "best": best, "history": history}, indent=1) + "\n",
+                encoding="utf-8",
+            )
         if it == args.iterations:
             break
         logs = {}
@@ -209,8 +231,10 @@ def read_factors(path: Path) -> tuple[dict[str, float], dict[str, float]]:
         data = data["averaged_factors"]
     elif "best" in data:
         data = data["best"]["factors"]
-    return ({str(k): float(v) for k, v in data.items()},
-            {str(k): float(v) for k, v in ships.items()})
+    return (
+        {str(k): float(v) for k, v in data.items()},
+        {str(k): float(v) for k, v in ships.items()},
+    )
 
 
 def write_cmd(args: argparse.Namespace) -> int:
@@ -224,39 +248,55 @@ def write_cmd(args: argparse.Namespace) -> int:
     return 0
 
 
-def write(factions: dict[str, Any], originals: dict[str, int], factors: dict[str, float],
-          ship_factors: dict[str, float], evidence: list[dict[str, Any]],
-          args: argparse.Namespace) -> None:
+def write(
+    factions: dict[str, Any],
+    originals: dict[str, int],
+    factors: dict[str, float],
+    ship_factors: dict[str, float],
+    evidence: list[dict[str, Any]],
+    args: argparse.Namespace,
+) -> None:
     changes = []
     for slug, data in sorted(factions.items()):
         path = DATA_DIR / "factions" / f"{slug}.json"
         text = path.read_text(encoding="utf-8")
         for ship in data["ships"]:
-            new = calibrated(originals[ship["slug"]],
-                             factors[slug] * ship_factors.get(ship["slug"], 1.0))
+            new = calibrated(
+                originals[ship["slug"]], factors[slug] * ship_factors.get(ship["slug"], 1.0)
+            )
             if new != originals[ship["slug"]]:
-                changes.append({"faction": slug, "ship": ship["slug"], "name": ship["name"],
-                                "old": originals[ship["slug"]], "new": new})
+                changes.append(
+                    {
+                        "faction": slug,
+                        "ship": ship["slug"],
+                        "name": ship["name"],
+                        "old": originals[ship["slug"]],
+                        "new": new,
+                    }
+                )
             # Only the number changes, so the files keep their hand-kept layout.
-            pattern = re.compile(r'("slug": "' + re.escape(ship["slug"]) + r'",.*?"points": )\d+',
-                                 re.DOTALL)
+            pattern = re.compile(
+                r'("slug": "' + re.escape(ship["slug"]) + r'",.*?"points": )\d+', re.DOTALL
+            )
             text, n = pattern.subn(lambda m, new=new: m.group(1) + str(new), text, count=1)
             if n != 1:
                 raise SystemExit(f"{path.name}: no price found for {ship['slug']}")
         path.write_text(text, encoding="utf-8")
     record = {
         "method": "one points factor per faction, fitted on round robins of the sample fleets; "
-                  "see docs/catalogue.md, Calibration",
+        "see docs/catalogue.md, Calibration",
         "command": "tools/calibrate_points.py " + " ".join(sys.argv[1:]),
         "factors": {k: factors[k] for k in sorted(factors)},
-        "ship_factors": {k: ship_factors[k] for k in sorted(ship_factors)
-                         if ship_factors[k] != 1.0},
+        "ship_factors": {
+            k: ship_factors[k] for k in sorted(ship_factors) if ship_factors[k] != 1.0
+        },
         "original_points": {k: originals[k] for k in sorted(originals)},
         "changes": changes,
         "evidence": evidence,
     }
-    CALIBRATION.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n",
-                           encoding="utf-8")
+    CALIBRATION.write_text(
+        json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     print(f"== wrote {len(changes)} changed prices and {CALIBRATION.relative_to(ROOT)}")
 
 
@@ -269,8 +309,7 @@ def _init(catalog: Catalog, fleets: dict[str, dict[str, Fleet]]) -> None:
     _WORK["catalog"], _WORK["fleets"] = catalog, fleets
 
 
-def _play(job: tuple[str, str, str, str, str, int, int, int]
-          ) -> tuple[str, str, int, int, int]:
+def _play(job: tuple[str, str, str, str, str, int, int, int]) -> tuple[str, str, int, int, int]:
     """(size, policy, terrain, faction, opponent, seed, start, stop) -> (setting, opponent,
     wins, draws, battles)."""
     size, policy, terrain, faction, opponent, seed, start, stop = job
@@ -281,19 +320,34 @@ def _play(job: tuple[str, str, str, str, str, int, int, int]
     return setting, opponent, counts.wins, counts.draws, counts.battles
 
 
-def against_each(catalog: Catalog, faction: str, others: list[str], sizes: list[str],
-                 policies: list[str], battles: int, seed: int, workers: int,
-                 terrains: tuple[str, ...] = ("none",)) -> dict[str, dict[str, list[float]]]:
+def against_each(
+    catalog: Catalog,
+    faction: str,
+    others: list[str],
+    sizes: list[str],
+    policies: list[str],
+    battles: int,
+    seed: int,
+    workers: int,
+    terrains: tuple[str, ...] = ("none",),
+) -> dict[str, dict[str, list[float]]]:
     """``faction`` against every other sample fleet: per "size/policy[/terrain]" and per
     opponent, [points scored (a win 1, a draw 1/2), battles]."""
     import multiprocessing
 
-    fleets = {size: {slug: sample_fleet(catalog, slug, GameSize(size))
-                     for slug in [faction, *others]} for size in sizes}
+    fleets = {
+        size: {slug: sample_fleet(catalog, slug, GameSize(size)) for slug in [faction, *others]}
+        for size in sizes
+    }
     step = 10
-    jobs = [(size, policy, terrain, faction, other, seed, k, min(battles, k + step))
-            for size in sizes for policy in policies for terrain in terrains for other in others
-            for k in range(0, battles, step)]
+    jobs = [
+        (size, policy, terrain, faction, other, seed, k, min(battles, k + step))
+        for size in sizes
+        for policy in policies
+        for terrain in terrains
+        for other in others
+        for k in range(0, battles, step)
+    ]
     totals: dict[str, dict[str, list[float]]] = {}
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(workers, initializer=_init, initargs=(catalog, fleets)) as pool:
@@ -304,14 +358,25 @@ def against_each(catalog: Catalog, faction: str, others: list[str], sizes: list[
     return totals
 
 
-def against_field(catalog: Catalog, faction: str, others: list[str], sizes: list[str],
-                  policies: list[str], battles: int, seed: int,
-                  workers: int, terrains: tuple[str, ...] = ("none",)) -> dict[str, float]:
+def against_field(
+    catalog: Catalog,
+    faction: str,
+    others: list[str],
+    sizes: list[str],
+    policies: list[str],
+    battles: int,
+    seed: int,
+    workers: int,
+    terrains: tuple[str, ...] = ("none",),
+) -> dict[str, float]:
     """``faction``'s mean score against every other sample fleet, per "size/policy[/terrain]"."""
-    totals = against_each(catalog, faction, others, sizes, policies, battles, seed, workers,
-                          terrains)
-    return {k: sum(v[0] for v in per.values()) / sum(v[1] for v in per.values())
-            for k, per in totals.items()}
+    totals = against_each(
+        catalog, faction, others, sizes, policies, battles, seed, workers, terrains
+    )
+    return {
+        k: sum(v[0] for v in per.values()) / sum(v[1] for v in per.values())
+        for k, per in totals.items()
+    }
 
 
 def _ship_slugs(unit: Any) -> list[str]:
@@ -329,32 +394,60 @@ def refine(args: argparse.Namespace) -> int:
     grid = [float(g) for g in args.grid.split(",")]
     history: list[dict[str, Any]] = []
 
-    def measure(faction: str, trial: dict[str, float], trial_ships: dict[str, float],
-                label: str, sweep: int) -> tuple[tuple[float, float], dict[str, float]]:
+    def measure(
+        faction: str, trial: dict[str, float], trial_ships: dict[str, float], label: str, sweep: int
+    ) -> tuple[tuple[float, float], dict[str, float]]:
         others = [f for f in sorted(factions) if f != faction]
-        catalog = catalog_for(priced(factions, originals, trial, trial_ships), admirals,
-                              refits, version="refine")
+        catalog = catalog_for(
+            priced(factions, originals, trial, trial_ships), admirals, refits, version="refine"
+        )
         t0 = time.monotonic()
-        got = against_field(catalog, faction, others, sizes, policies, args.battles,
-                            args.seed + sweep, args.workers, tuple(args.terrains.split(",")))
+        got = against_field(
+            catalog,
+            faction,
+            others,
+            sizes,
+            policies,
+            args.battles,
+            args.seed + sweep,
+            args.workers,
+            tuple(args.terrains.split(",")),
+        )
         devs = [abs(v - 0.5) for v in got.values()]
-        print(f"   {faction:20s} {label}: "
-              + ", ".join(f"{k} {v:.3f}" for k, v in sorted(got.items()))
-              + f" ({time.monotonic() - t0:.0f} s)", flush=True)
+        print(
+            f"   {faction:20s} {label}: "
+            + ", ".join(f"{k} {v:.3f}" for k, v in sorted(got.items()))
+            + f" ({time.monotonic() - t0:.0f} s)",
+            flush=True,
+        )
         return (round(max(devs), 3), round(sum(devs) / len(devs), 4)), got
 
     def save() -> None:
-        Path(args.out).write_text(json.dumps({"step": "refine", "factors": factors,
-                                              "ship_factors": ship_factors,
-                                              "history": history}, indent=1) + "\n",
-                                  encoding="utf-8")
+        Path(args.out).write_text(
+            json.dumps(
+                {
+                    "step": "refine",
+                    "factors": factors,
+                    "ship_factors": ship_factors,
+                    "history": history,
+                },
+                indent=1,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
 
     def apart_ships(faction: str) -> list[str]:
         """Ships Battle's sample fleet fields and Skirmish's does not."""
-        cat = catalog_for(priced(factions, originals, factors, ship_factors), admirals,
-                          refits, version="refine")
-        fleets = {size: {s for u in sample_fleet(cat, faction, GameSize(size)).units
-                         for s in _ship_slugs(u)} for size in ("skirmish", "battle")}
+        cat = catalog_for(
+            priced(factions, originals, factors, ship_factors), admirals, refits, version="refine"
+        )
+        fleets = {
+            size: {
+                s for u in sample_fleet(cat, faction, GameSize(size)).units for s in _ship_slugs(u)
+            }
+            for size in ("skirmish", "battle")
+        }
         return sorted(fleets["battle"] - fleets["skirmish"])
 
     for sweep in range(args.sweeps):
@@ -368,13 +461,21 @@ def refine(args: argparse.Namespace) -> int:
                 tried = []
                 for g in grid:
                     trial = {**factors, faction: round(factors[faction] * g, 4)}
-                    key, got = measure(faction, trial, ship_factors,
-                                       f"x{g:<5} factor {trial[faction]:.4f}", sweep)
+                    key, got = measure(
+                        faction, trial, ship_factors, f"x{g:<5} factor {trial[faction]:.4f}", sweep
+                    )
                     tried.append((key, trial[faction], got))
                 key, best, got = min(tried, key=lambda t: t[0])
                 factors[faction] = best
-                history.append({"sweep": sweep, "faction": faction, "factor": best,
-                                "scores": got, "sizes": sizes})
+                history.append(
+                    {
+                        "sweep": sweep,
+                        "faction": faction,
+                        "factor": best,
+                        "scores": got,
+                        "sizes": sizes,
+                    }
+                )
                 print(f"== {faction}: factor {best} on skirmish (worst {key[0]})", flush=True)
                 sizes = ["battle"]
                 apart = [x for x in apart_ships(faction) if x not in ship_factors]
@@ -382,13 +483,26 @@ def refine(args: argparse.Namespace) -> int:
                 for g in args.split_grid.split(","):
                     value = float(g)
                     trial_ships = {**ship_factors, **{x: value for x in apart}}
-                    key, got = measure(faction, factors, trial_ships,
-                                       f"{len(apart)} battle-only ships x{value}", sweep)
+                    key, got = measure(
+                        faction,
+                        factors,
+                        trial_ships,
+                        f"{len(apart)} battle-only ships x{value}",
+                        sweep,
+                    )
                     tried.append((key, value, got))
                 key, best, got = min(tried, key=lambda t: t[0])
                 ship_factors.update({x: best for x in apart})
-                history.append({"sweep": sweep, "faction": faction, "ships": apart,
-                                "ship_factor": best, "scores": got, "sizes": sizes})
+                history.append(
+                    {
+                        "sweep": sweep,
+                        "faction": faction,
+                        "ships": apart,
+                        "ship_factor": best,
+                        "scores": got,
+                        "sizes": sizes,
+                    }
+                )
                 print(f"== {faction}: {apart} x{best} on battle (worst {key[0]})", flush=True)
                 sizes = nonlocal_sizes
                 save()
@@ -396,10 +510,20 @@ def refine(args: argparse.Namespace) -> int:
             if args.ships:
                 # Ships in one size's sample fleet and not the other's: their price is what
                 # can move one size without the other.
-                cat = catalog_for(priced(factions, originals, factors, ship_factors),
-                                  admirals, refits, version="refine")
-                fleets = {size: {s for u in sample_fleet(cat, faction, GameSize(size)).units
-                                 for s in _ship_slugs(u)} for size in sizes}
+                cat = catalog_for(
+                    priced(factions, originals, factors, ship_factors),
+                    admirals,
+                    refits,
+                    version="refine",
+                )
+                fleets = {
+                    size: {
+                        s
+                        for u in sample_fleet(cat, faction, GameSize(size)).units
+                        for s in _ship_slugs(u)
+                    }
+                    for size in sizes
+                }
                 apart = sorted(set.union(*fleets.values()) - set.intersection(*fleets.values()))
                 for ship in apart:
                     tried = []
@@ -407,26 +531,32 @@ def refine(args: argparse.Namespace) -> int:
                     for g in grid:
                         value = round(min(1.5, max(0.67, base * g)), 4)
                         trial_ships = {**ship_factors, ship: value}
-                        key, got = measure(faction, factors, trial_ships,
-                                           f"{ship} x{value}", sweep)
+                        key, got = measure(faction, factors, trial_ships, f"{ship} x{value}", sweep)
                         tried.append((key, value, got))
                     key, best, got = min(tried, key=lambda t: t[0])
                     ship_factors[ship] = best
-                    history.append({"sweep": sweep, "faction": faction, "ship": ship,
-                                    "ship_factor": best, "scores": got})
+                    history.append(
+                        {
+                            "sweep": sweep,
+                            "faction": faction,
+                            "ship": ship,
+                            "ship_factor": best,
+                            "scores": got,
+                        }
+                    )
                     print(f"== {ship}: ship factor {best} (worst {key[0]})", flush=True)
                     save()
                 continue
             tried = []
             for g in grid:
                 trial = {**factors, faction: round(factors[faction] * g, 4)}
-                key, got = measure(faction, trial, ship_factors,
-                                   f"x{g:<5} factor {trial[faction]:.4f}", sweep)
+                key, got = measure(
+                    faction, trial, ship_factors, f"x{g:<5} factor {trial[faction]:.4f}", sweep
+                )
                 tried.append((key, trial[faction], got))
             key, best, got = min(tried, key=lambda t: t[0])
             factors[faction] = best
-            history.append({"sweep": sweep, "faction": faction, "factor": best,
-                            "scores": got})
+            history.append({"sweep": sweep, "faction": faction, "factor": best, "scores": got})
             print(f"== {faction}: factor {best} (worst |score - 0.5| {key[0]})", flush=True)
             save()
     print(json.dumps(factors, indent=1))
@@ -444,10 +574,13 @@ def report(args: argparse.Namespace) -> int:
         for policy in args.policies.split(","):
             for terrain in args.terrains.split(","):
                 t0 = time.monotonic()
-                table = round_robin(catalog, size, args.battles, args.seed, policy, terrain,
-                                    args.workers)
-                print(f"\n== {size}, {policy} policy, {terrain} "
-                      f"({time.monotonic() - t0:.0f} s, seed {args.seed})")
+                table = round_robin(
+                    catalog, size, args.battles, args.seed, policy, terrain, args.workers
+                )
+                print(
+                    f"\n== {size}, {policy} policy, {terrain} "
+                    f"({time.monotonic() - t0:.0f} s, seed {args.seed})"
+                )
                 print(format_table(table), flush=True)
                 out.append({"size": size, "policy": policy, "terrain": terrain, "table": table})
     if args.json:
@@ -470,25 +603,37 @@ def opponents(args: argparse.Namespace) -> int:
         try:
             factor = float(value)
         except ValueError:
-            raise SystemExit(f"--ship {item!r}: expected SLUG=FACTOR, e.g. "
-                             "void-stalker-class-battleship=1.15") from None
+            raise SystemExit(
+                f"--ship {item!r}: expected SLUG=FACTOR, e.g. void-stalker-class-battleship=1.15"
+            ) from None
         if slug not in ships:
             raise SystemExit(f"--ship {item!r}: no ship {slug!r} in the catalogue")
         ship_factors[slug] = factor
-    catalog = catalog_for(priced(factions, originals, factors, ship_factors), admirals, refits,
-                          version="opponents")
+    catalog = catalog_for(
+        priced(factions, originals, factors, ship_factors), admirals, refits, version="opponents"
+    )
     others = [f for f in sorted(factions) if f != faction]
-    totals = against_each(catalog, faction, others, args.sizes.split(","),
-                          args.policies.split(","), args.battles, args.seed, args.workers,
-                          tuple(args.terrains.split(",")))
+    totals = against_each(
+        catalog,
+        faction,
+        others,
+        args.sizes.split(","),
+        args.policies.split(","),
+        args.battles,
+        args.seed,
+        args.workers,
+        tuple(args.terrains.split(",")),
+    )
     beyond = 0
     for setting in sorted(totals):
         scores = {o: v[0] / v[1] for o, v in totals[setting].items()}
         far = {o: round(v, 3) for o, v in sorted(scores.items()) if not 0.2 <= v <= 0.8}
         beyond += len(far)
-        print(f"{setting:28s} mean {sum(scores.values()) / len(scores):.3f}  "
-              f"min {min(scores.values()):.3f}  max {max(scores.values()):.3f}  "
-              f"beyond 80/20: {far or 'none'}")
+        print(
+            f"{setting:28s} mean {sum(scores.values()) / len(scores):.3f}  "
+            f"min {min(scores.values()):.3f}  max {max(scores.values()):.3f}  "
+            f"beyond 80/20: {far or 'none'}"
+        )
     print(f"{faction}: {beyond} pairs beyond 80/20 (seed {args.seed}, {args.battles} a pair)")
     return 0
 
@@ -522,8 +667,13 @@ def main(argv: list[str] | None = None) -> int:
     op = sub.add_parser("opponents")
     op.add_argument("faction")
     op.add_argument("--factor", type=float, help="the faction's factor instead of the shipped")
-    op.add_argument("--ship", action="append", default=[], metavar="SLUG=FACTOR",
-                    help="a ship's own factor instead of the shipped (repeatable)")
+    op.add_argument(
+        "--ship",
+        action="append",
+        default=[],
+        metavar="SLUG=FACTOR",
+        help="a ship's own factor instead of the shipped (repeatable)",
+    )
     op.add_argument("--battles", type=int, default=100)
     op.add_argument("--seed", type=int, default=777)
     op.add_argument("--sizes", default="skirmish,battle")
@@ -542,11 +692,17 @@ def main(argv: list[str] | None = None) -> int:
     rf.add_argument("--sweeps", type=int, default=1)
     rf.add_argument("--only", default="", help="comma-separated factions (default: all)")
     rf.add_argument("--workers", type=int, default=2)
-    rf.add_argument("--split", action="store_true",
-                    help="factor on Skirmish alone, then Battle-only ships on Battle alone")
+    rf.add_argument(
+        "--split",
+        action="store_true",
+        help="factor on Skirmish alone, then Battle-only ships on Battle alone",
+    )
     rf.add_argument("--split-grid", default="0.8,1.0,1.15,1.3,1.5")
-    rf.add_argument("--ships", action="store_true",
-                    help="move the prices of ships in one size's sample fleet only (0.67-1.5)")
+    rf.add_argument(
+        "--ships",
+        action="store_true",
+        help="move the prices of ships in one size's sample fleet only (0.67-1.5)",
+    )
     args = parser.parse_args(argv)
     if args.command == "refine":
         return refine(args)

@@ -65,8 +65,9 @@ def fit(ships: list[ShipProfile]) -> dict[str, float]:
     targets = [float(s.points) for s in ships]
     free = [name for name in pm.FEATURES if any(row[name] for row in table)]
     while True:
-        coef = dict(zip(free, solve([[row[k] for k in free] for row in table], targets),
-                        strict=True))
+        coef = dict(
+            zip(free, solve([[row[k] for k in free] for row in table], targets), strict=True)
+        )
         negative = [k for k in free if k not in pm.INTERCEPTS and coef[k] < 0]
         if not negative:
             break
@@ -99,8 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"only {len(reference)} reference ships: too few to fit", file=sys.stderr)
         return 2
     factions = sorted({f.slug for f in catalog.factions for s in f.ships if s in reference})
-    print(f"fitting on {len(reference)} reference ships of {len(factions)} factions: "
-          + ", ".join(factions))
+    print(
+        f"fitting on {len(reference)} reference ships of {len(factions)} factions: "
+        + ", ".join(factions)
+    )
 
     new = rounded(fit(reference))
     print("\nCOEFFICIENTS: Mapping[str, float] = {")
@@ -112,13 +115,16 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.worst:
         print(f"\n{args.worst} worst-priced reference ships (new fit):")
+
         def error(s: ShipProfile) -> float:
             return abs(pm.estimate_points(s, new) - s.points) / s.points
 
         ranked = sorted(reference, key=error, reverse=True)
         for s in ranked[: args.worst]:
-            print(f"  {s.slug:48} {s.ship_class.value:14} {s.points:4d}  "
-                  f"model {pm.estimate_points(s, new):6.1f}")
+            print(
+                f"  {s.slug:48} {s.ship_class.value:14} {s.points:4d}  "
+                f"model {pm.estimate_points(s, new):6.1f}"
+            )
 
     if args.designed:
         print("\ndesigned ships against the constants in points_model.py:")
@@ -130,8 +136,10 @@ def main(argv: list[str] | None = None) -> int:
                 est = pm.estimate_points(s)
                 ok = abs(s.points - est) <= pm.tolerance(est)
                 bad += not ok
-                print(f"  {'ok ' if ok else 'OUT'} {s.slug:48} {s.points:4d}  model {est:6.1f}  "
-                      f"band {est - pm.tolerance(est):6.1f}–{est + pm.tolerance(est):6.1f}")
+                print(
+                    f"  {'ok ' if ok else 'OUT'} {s.slug:48} {s.points:4d}  model {est:6.1f}  "
+                    f"band {est - pm.tolerance(est):6.1f}–{est + pm.tolerance(est):6.1f}"
+                )
         print(f"{bad} designed ship(s) outside the tolerance")
     return 0
 

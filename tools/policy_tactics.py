@@ -41,9 +41,22 @@ from rules_core.sample_fleets import sample_fleet  # noqa: E402
 from rules_core.sim import SimOptions, simulate, wilson  # noqa: E402
 from rules_core.sim import policy as sim_policy  # noqa: E402
 
-FACTIONS = ("adepta-sororitas", "adeptus-astartes", "adeptus-custodes", "adeptus-mechanicus",
-            "archenemy", "craftworld-eldar", "drukhari", "grey-knights", "imperial-navy",
-            "leagues-of-votann", "necrons", "orks", "tau-empire", "tyranids")
+FACTIONS = (
+    "adepta-sororitas",
+    "adeptus-astartes",
+    "adeptus-custodes",
+    "adeptus-mechanicus",
+    "archenemy",
+    "craftworld-eldar",
+    "drukhari",
+    "grey-knights",
+    "imperial-navy",
+    "leagues-of-votann",
+    "necrons",
+    "orks",
+    "tau-empire",
+    "tyranids",
+)
 UNAWARE = "unaware"
 FIELD = "field"  # --against field: every other faction's sample fleet in turn
 
@@ -68,8 +81,15 @@ def _play(job: Job) -> tuple[Job, float]:
     fa, fb, pa, pb, first, count, terrain = job
     fleets = _STATE["fleets"]
     options = SimOptions(terrain=terrain, policy_a=pa, policy_b=pb)
-    tally = simulate(_STATE["catalog"], fleets[fa], fleets[fb], battles=count,
-                     seed=_STATE["seed"], first_index=first, options=options)
+    tally = simulate(
+        _STATE["catalog"],
+        fleets[fa],
+        fleets[fb],
+        battles=count,
+        seed=_STATE["seed"],
+        first_index=first,
+        options=options,
+    )
     s = tally.summary(seed=_STATE["seed"])
     return job, s["a_wins"] + s["draws"] / 2.0
 
@@ -93,8 +113,7 @@ def mirror(args: argparse.Namespace) -> dict[str, Any]:
     for f in args.faction or FACTIONS:
         if args.against:  # aware, then unaware, against the same opponent on the same seeds
             # "field": every other faction in turn, an equal share of the battles each
-            opponents = ([g for g in FACTIONS if g != f] if args.against == FIELD
-                         else [args.against])
+            opponents = [g for g in FACTIONS if g != f] if args.against == FIELD else [args.against]
             share = max(1, 2 * half // len(opponents))
             played[f] = share * len(opponents)
             for g in opponents:
@@ -119,27 +138,47 @@ def mirror(args: argparse.Namespace) -> dict[str, Any]:
     for f in args.faction or FACTIONS:
         n = played[f]
         lo, hi = wilson(score[f], n)
-        rows.append({"faction": f, "battles": n, "aware_score": score[f] / n,
-                     "ci95": [lo, hi], "verdict": "aware better" if lo > 0.5 else
-                     "aware worse" if hi < 0.5 else "no difference shown"})
+        rows.append(
+            {
+                "faction": f,
+                "battles": n,
+                "aware_score": score[f] / n,
+                "ci95": [lo, hi],
+                "verdict": "aware better"
+                if lo > 0.5
+                else "aware worse"
+                if hi < 0.5
+                else "no difference shown",
+            }
+        )
         if args.against:
             # Not a mirror: the verdict is the difference's (aware minus unaware against the
             # same opponent and seeds), its 95 % interval by the normal approximation of two
             # independent scores (wider than the paired one: conservative).
             a, u = score[f] / n, unaware[f] / n
             half_width = 1.96 * math.sqrt((a * (1 - a) + u * (1 - u)) / n)
-            rows[-1].update(against=args.against, unaware_score=u,
-                            difference=a - u, difference_ci95=[a - u - half_width,
-                                                               a - u + half_width],
-                            verdict="aware better" if a - u - half_width > 0 else
-                            "aware worse" if a - u + half_width < 0 else "no difference shown")
-            print(f"{f} v {args.against}: aware {a:.3f}, unaware {u:.3f}, difference "
-                  f"{a - u:+.3f} ({a - u - half_width:+.3f} to {a - u + half_width:+.3f})")
+            rows[-1].update(
+                against=args.against,
+                unaware_score=u,
+                difference=a - u,
+                difference_ci95=[a - u - half_width, a - u + half_width],
+                verdict="aware better"
+                if a - u - half_width > 0
+                else "aware worse"
+                if a - u + half_width < 0
+                else "no difference shown",
+            )
+            print(
+                f"{f} v {args.against}: aware {a:.3f}, unaware {u:.3f}, difference "
+                f"{a - u:+.3f} ({a - u - half_width:+.3f} to {a - u + half_width:+.3f})"
+            )
     print("| faction | battles | aware score | 95 % interval | verdict |")
     print("| --- | --- | --- | --- | --- |")
     for r in rows:
-        print(f"| {r['faction']} | {r['battles']} | {r['aware_score']:.3f} | "
-              f"{r['ci95'][0]:.3f}–{r['ci95'][1]:.3f} | {r['verdict']} |")
+        print(
+            f"| {r['faction']} | {r['battles']} | {r['aware_score']:.3f} | "
+            f"{r['ci95'][0]:.3f}–{r['ci95'][1]:.3f} | {r['verdict']} |"
+        )
     return {"mirror": rows}
 
 
@@ -147,24 +186,26 @@ def roundrobin(args: argparse.Namespace) -> dict[str, Any]:
     half = args.battles // 2
     jobs = []
     for i, fa in enumerate(FACTIONS):
-        for fb in FACTIONS[i + 1:]:
+        for fb in FACTIONS[i + 1 :]:
             for first, count in _blocks(half):
                 jobs.append((fa, fb, args.policy, args.policy, first, count, args.terrain))
-                jobs.append((fb, fa, args.policy, args.policy, half + first, count,
-                             args.terrain))
+                jobs.append((fb, fa, args.policy, args.policy, half + first, count, args.terrain))
     pair: dict[tuple[str, str], float] = {}  # (f, g): f's score against g
     for (fa, fb, _pa, _pb, _first, count, _t), a_score in _run(jobs, args.workers):
         pair[fa, fb] = pair.get((fa, fb), 0.0) + a_score
         pair[fb, fa] = pair.get((fb, fa), 0.0) + count - a_score
     n = 2 * half
-    means = {f: sum(pair[f, g] / n for g in FACTIONS if g != f) / (len(FACTIONS) - 1)
-             for f in FACTIONS}
+    means = {
+        f: sum(pair[f, g] / n for g in FACTIONS if g != f) / (len(FACTIONS) - 1) for f in FACTIONS
+    }
     print("| faction | mean score |")
     print("| --- | --- |")
     for f, m in sorted(means.items(), key=lambda kv: -kv[1]):
         print(f"| {f} | {m:.3f} |")
-    return {"means": means,
-            "pairs": {f"{a} v {b}": v / n for (a, b), v in sorted(pair.items()) if a < b}}
+    return {
+        "means": means,
+        "pairs": {f"{a} v {b}": v / n for (a, b), v in sorted(pair.items()) if a < b},
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,9 +221,12 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--json")
         if name == "mirror":
             p.add_argument("--faction", nargs="*")
-            p.add_argument("--against", help="not a mirror: FACTION aware, then unaware, "
-                           "against this faction's standard play on the same seeds; 'field': "
-                           "against every other faction, an equal share of the battles each")
+            p.add_argument(
+                "--against",
+                help="not a mirror: FACTION aware, then unaware, "
+                "against this faction's standard play on the same seeds; 'field': "
+                "against every other faction, an equal share of the battles each",
+            )
         else:
             p.add_argument("--policy", default="standard")
     args = parser.parse_args(argv)

@@ -27,8 +27,11 @@ DATA = DATA_DIR / "factions"
 CONVERSION_NOTE = re.compile(r"^Converted from the reference record ")
 
 CLASS_WORDS = {
-    "light_cruiser": "light cruiser", "cruiser": "cruiser", "heavy_cruiser": "heavy cruiser",
-    "battlecruiser": "battlecruiser", "grand_cruiser": "grand cruiser",
+    "light_cruiser": "light cruiser",
+    "cruiser": "cruiser",
+    "heavy_cruiser": "heavy cruiser",
+    "battlecruiser": "battlecruiser",
+    "grand_cruiser": "grand cruiser",
     "battleship": "battleship",
 }
 # Each weapon type as one mount and as several; the order in which a sentence names them.
@@ -120,14 +123,16 @@ def _armament(ship: dict[str, Any]) -> list[str]:
             # a pair of broadside mounts reads in the plural: "lances on both broadsides"
             names.append(one if len(same) == 1 and place != "broadsides" else many)
         text = _join(names)
-        phrases.append({
-            "prow": f"{text} in the prow",
-            "dorsal": f"{text} on a dorsal mount",
-            "broadsides": f"{text} on both broadsides",
-            "all round": f"{text} firing all round",
-            "port": f"{text} to port",
-            "starboard": f"{text} to starboard",
-        }[place])
+        phrases.append(
+            {
+                "prow": f"{text} in the prow",
+                "dorsal": f"{text} on a dorsal mount",
+                "broadsides": f"{text} on both broadsides",
+                "all round": f"{text} firing all round",
+                "port": f"{text} to port",
+                "starboard": f"{text} to starboard",
+            }[place]
+        )
     if any(w["type"] == "launch_bay" for w in weapons):
         phrases.append("launch bays for attack craft")
     return phrases

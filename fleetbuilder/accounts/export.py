@@ -39,31 +39,63 @@ def _when(moment: Any) -> str | None:
 
 
 def account_document(user: Any) -> dict[str, Any]:
-    entries = (Entry.objects.filter(player=user).select_related("event")
-               .order_by("joined_at", "pk"))
+    entries = Entry.objects.filter(player=user).select_related("event").order_by("joined_at", "pk")
     organised = Event.objects.filter(organiser=user).order_by("starts_at", "pk")
     tokens = ApiToken.objects.filter(user=user).order_by("created", "pk")
     return {
-        "format": FORMAT, "version": 1, "exported": _when(timezone.now()),
-        "account": {"username": user.get_username(), "email": user.email,
-                    "joined": _when(user.date_joined)},
-        "events_entered": [{
-            "event": e.event.name, "starts_at": _when(e.event.starts_at),
-            "edition": e.event.edition, "joined_at": _when(e.joined_at),
-            "removed_at": _when(e.removed_at), "submitted_at": _when(e.submitted_at),
-            "list": e.document, "points": e.points, "legal": e.legal if e.submitted else None,
-            "problems": e.problems, "review": e.review, "comment": e.comment,
-        } for e in entries],
-        "events_organised": [{
-            "event": e.name, "starts_at": _when(e.starts_at), "time_zone": e.time_zone,
-            "place": e.place, "description": e.description, "edition": e.edition,
-            "game_size": e.game_size, "points_min": e.points_min, "points_max": e.points_max,
-            "factions": e.factions, "player_cap": e.player_cap, "deadline": _when(e.deadline),
-            "reveal_at": _when(e.reveal_at), "players": e.active_entries().count(),
-        } for e in organised],
-        "api_tokens": [{"name": t.name, "created": _when(t.created),
-                        "last_used": _when(t.last_used), "revoked": _when(t.revoked_at)}
-                       for t in tokens],
+        "format": FORMAT,
+        "version": 1,
+        "exported": _when(timezone.now()),
+        "account": {
+            "username": user.get_username(),
+            "email": user.email,
+            "joined": _when(user.date_joined),
+        },
+        "events_entered": [
+            {
+                "event": e.event.name,
+                "starts_at": _when(e.event.starts_at),
+                "edition": e.event.edition,
+                "joined_at": _when(e.joined_at),
+                "removed_at": _when(e.removed_at),
+                "submitted_at": _when(e.submitted_at),
+                "list": e.document,
+                "points": e.points,
+                "legal": e.legal if e.submitted else None,
+                "problems": e.problems,
+                "review": e.review,
+                "comment": e.comment,
+            }
+            for e in entries
+        ],
+        "events_organised": [
+            {
+                "event": e.name,
+                "starts_at": _when(e.starts_at),
+                "time_zone": e.time_zone,
+                "place": e.place,
+                "description": e.description,
+                "edition": e.edition,
+                "game_size": e.game_size,
+                "points_min": e.points_min,
+                "points_max": e.points_max,
+                "factions": e.factions,
+                "player_cap": e.player_cap,
+                "deadline": _when(e.deadline),
+                "reveal_at": _when(e.reveal_at),
+                "players": e.active_entries().count(),
+            }
+            for e in organised
+        ],
+        "api_tokens": [
+            {
+                "name": t.name,
+                "created": _when(t.created),
+                "last_used": _when(t.last_used),
+                "revoked": _when(t.revoked_at),
+            }
+            for t in tokens
+        ],
     }
 
 
@@ -84,10 +116,12 @@ def export_account(request: HttpRequest) -> HttpResponse:
                 name = f"{folder}/{stem}-{n}.json"
             used.add(name)
             archive.writestr(name, json.dumps(fleet.document, ensure_ascii=False, indent=1))
-        archive.writestr(ACCOUNT_MEMBER, json.dumps(account_document(user), ensure_ascii=False,
-                                                    indent=1))
+        archive.writestr(
+            ACCOUNT_MEMBER, json.dumps(account_document(user), ensure_ascii=False, indent=1)
+        )
     response = HttpResponse(buffer.getvalue(), content_type="application/zip")
     response["Content-Disposition"] = (
-        f'attachment; filename="void-command-{slugify(user.get_username()) or "account"}.zip"')
+        f'attachment; filename="void-command-{slugify(user.get_username()) or "account"}.zip"'
+    )
     response["Cache-Control"] = "private, no-store"
     return response

@@ -48,7 +48,7 @@ class LoginForm(FollowsR94, AuthenticationForm):
     error_messages = {
         **AuthenticationForm.error_messages,
         "throttled": "Too many failed attempts to log in as this user. Wait a few minutes, "
-                     "or reset your password.",
+        "or reset your password.",
     }
 
 
@@ -66,9 +66,11 @@ class EmailForm(FollowsR94, forms.Form):
     """A new email address, confirmed by the current password (it is where resets go)."""
 
     email = forms.EmailField(required=False, help_text="Leave empty to remove it.")
-    password = forms.CharField(label="Current password", strip=False,
-                               widget=forms.PasswordInput(attrs={"autocomplete":
-                                                                 "current-password"}))
+    password = forms.CharField(
+        label="Current password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -78,15 +80,17 @@ class EmailForm(FollowsR94, forms.Form):
     def clean_email(self) -> str:
         email = self.cleaned_data.get("email", "").strip()
         if email and _email_taken(email, exclude_pk=self.user.pk):
-            raise forms.ValidationError("Another account already uses this email address.",
-                                        code="email_taken")
+            raise forms.ValidationError(
+                "Another account already uses this email address.", code="email_taken"
+            )
         return email
 
     def clean_password(self) -> str:
         password = self.cleaned_data.get("password", "")
         if not self.user.check_password(password):
-            raise forms.ValidationError("That is not your current password.",
-                                        code="password_incorrect")
+            raise forms.ValidationError(
+                "That is not your current password.", code="password_incorrect"
+            )
         return password
 
     def save(self) -> None:
@@ -104,9 +108,11 @@ class ResetForm(FollowsR94, PasswordResetForm):
 
 
 class DeleteAccountForm(forms.Form):
-    password = forms.CharField(label="Your password", strip=False,
-                               widget=forms.PasswordInput(attrs={"autocomplete":
-                                                                 "current-password"}))
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -115,6 +121,7 @@ class DeleteAccountForm(forms.Form):
     def clean_password(self) -> str:
         password = self.cleaned_data.get("password", "")
         if not self.user.check_password(password):
-            raise forms.ValidationError("That is not your password; nothing was deleted.",
-                                        code="password_incorrect")
+            raise forms.ValidationError(
+                "That is not your password; nothing was deleted.", code="password_incorrect"
+            )
         return password

@@ -30,14 +30,18 @@ def username(request: HttpRequest | None, credentials: dict[str, Any] | None) ->
     return value.casefold() if isinstance(value, str) and value else value
 
 
-def lockout_response(request: HttpRequest, original_response: HttpResponse | None = None,
-                     credentials: dict[str, Any] | None = None) -> HttpResponseBase:
+def lockout_response(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponseBase:
     """Our login page again, with what was typed, saying why the login was refused (429)."""
     from .forms import LockedOutLoginForm
     from .views import LoginView
 
-    response = LoginView.as_view(form_class=LockedOutLoginForm,
-                                 redirect_authenticated_user=False)(request)
+    response = LoginView.as_view(form_class=LockedOutLoginForm, redirect_authenticated_user=False)(
+        request
+    )
     response.status_code = getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429)  # axes' setting
     if hasattr(response, "render"):
         response.render()

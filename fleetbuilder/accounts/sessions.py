@@ -39,8 +39,11 @@ class KeepSessionsMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         session = getattr(request, "session", None)
-        if session is None or not (session.accessed or session.modified) or \
-                response.status_code >= 500:
+        if (
+            session is None
+            or not (session.accessed or session.modified)
+            or response.status_code >= 500
+        ):
             return response
         user = getattr(request, "user", None)
         signed_in = user is not None and user.is_authenticated

@@ -39,8 +39,9 @@ def forget_failed_logins(request: HttpRequest | None, username: str) -> None:
 
 
 @receiver(user_logged_in, dispatch_uid="accounts.adopt_browser_fleets")
-def adopt_browser_fleets(sender: Any, request: HttpRequest | None, user: Any,
-                         **kwargs: Any) -> None:
+def adopt_browser_fleets(
+    sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any
+) -> None:
     """Move this browser's anonymous fleets to ``user`` (Django's login keeps session data)."""
     forget_failed_logins(request, user.get_username())  # e.g. logged in by a password reset
     session = getattr(request, "session", None)
@@ -49,7 +50,9 @@ def adopt_browser_fleets(sender: Any, request: HttpRequest | None, user: Any,
     moved = Fleet.objects.adopt(user, browser_owner_token(request))
     if moved:
         fleets = "fleet" if moved == 1 else "fleets"
-        _tell(request, messages.SUCCESS,
-              f"{moved} {fleets} built in this browser {'is' if moved == 1 else 'are'} "
-              "now saved in your account.")
-
+        _tell(
+            request,
+            messages.SUCCESS,
+            f"{moved} {fleets} built in this browser {'is' if moved == 1 else 'are'} "
+            "now saved in your account.",
+        )

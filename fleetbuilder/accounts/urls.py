@@ -16,7 +16,10 @@ urlpatterns = [
     path("password/changed/", views.password_change_done, name="password_change_done"),
     path("password/reset/", views.password_reset, name="password_reset"),
     path("password/reset/sent/", views.password_reset_done, name="password_reset_done"),
-    path("password/reset/<uidb64>/<token>/", views.password_reset_confirm,
-         name="password_reset_confirm"),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        views.password_reset_confirm,
+        name="password_reset_confirm",
+    ),
     path("password/reset/done/", views.password_reset_complete, name="password_reset_complete"),
 ]

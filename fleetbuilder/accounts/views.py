@@ -37,8 +37,9 @@ def browser_fleet_count(request: HttpRequest) -> int:
 
 def _next_url(request: HttpRequest) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                       require_https=request.is_secure()):
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return resolve_url(settings.LOGIN_REDIRECT_URL)
 
@@ -62,8 +63,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.get_username()}: your account is ready.")
         return redirect(_next_url(request))
-    ctx = {"form": form, "next": _next_url(request),
-           "browser_fleets": browser_fleet_count(request)}
+    ctx = {"form": form, "next": _next_url(request), "browser_fleets": browser_fleet_count(request)}
     return render(request, "accounts/signup.html", ctx, status=400 if form.errors else 200)
 
 
@@ -74,12 +74,19 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = EmailForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your email address is saved." if request.user.email
-                         else "Your email address is removed.")
+        messages.success(
+            request,
+            "Your email address is saved."
+            if request.user.email
+            else "Your email address is removed.",
+        )
         return redirect("accounts:account")
     fleets = Fleet.objects.filter(owner=request.user)
-    ctx = {"form": form, "fleet_count": fleets.alive().count(),
-           "trash_count": fleets.trashed().count()}
+    ctx = {
+        "form": form,
+        "fleet_count": fleets.alive().count(),
+        "trash_count": fleets.trashed().count(),
+    }
     return render(request, "accounts/account.html", ctx, status=400 if form.errors else 200)
 
 
@@ -105,8 +112,10 @@ class LoginView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        return {**super().get_context_data(**kwargs),
-                "browser_fleets": browser_fleet_count(self.request)}
+        return {
+            **super().get_context_data(**kwargs),
+            "browser_fleets": browser_fleet_count(self.request),
+        }
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         # Failed log-ins from one address, whatever the usernames; axes counts
@@ -130,16 +139,20 @@ class LoginView(auth_views.LoginView):
 # Each sending checks the current password: limited as guesses are.
 password_change = rate_limit("password", methods=("POST",))(
     auth_views.PasswordChangeView.as_view(  # type: ignore[arg-type]
-        success_url=reverse_lazy("accounts:password_change_done")))
+        success_url=reverse_lazy("accounts:password_change_done")
+    )
+)
 password_change_done = auth_views.PasswordChangeDoneView.as_view()
 password_reset = auth_views.PasswordResetView.as_view(
     form_class=ResetForm,
     email_template_name="registration/password_reset_email.txt",
     subject_template_name="registration/password_reset_subject.txt",
-    success_url=reverse_lazy("accounts:password_reset_done"))
+    success_url=reverse_lazy("accounts:password_reset_done"),
+)
 password_reset_done = auth_views.PasswordResetDoneView.as_view()
 password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
     post_reset_login=True,
     post_reset_login_backend="django.contrib.auth.backends.ModelBackend",
-    success_url=reverse_lazy("accounts:password_reset_complete"))
+    success_url=reverse_lazy("accounts:password_reset_complete"),
+)
 password_reset_complete = auth_views.PasswordResetCompleteView.as_view()

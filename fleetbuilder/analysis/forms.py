@@ -18,10 +18,13 @@ class AnalysisForm(MatchupForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["battles"] = forms.IntegerField(
-            min_value=1, max_value=MAX_BATTLES, initial=DEFAULT_BATTLES,
+            min_value=1,
+            max_value=MAX_BATTLES,
+            initial=DEFAULT_BATTLES,
             label="Battles per variant",
             help_text=f"1 to {MAX_BATTLES}. Every variant plays the same battles (the same "
-                      "seeds) as your fleet, so the differences are sharp.")
+            "seeds) as your fleet, so the differences are sharp.",
+        )
         cast(forms.ChoiceField, self.fields["a_source"]).choices = [("fleet", "One of your fleets")]
         self.fields["a_source"].initial = "fleet"
         self.fields["a_source"].label = "Your fleet"
@@ -31,6 +34,5 @@ class AnalysisForm(MatchupForm):
 
     def clean(self) -> dict[str, Any]:
         if not self.own_fleets:
-            raise forms.ValidationError("Save a fleet first: an analysis plays one of your "
-                                        "fleets.")
+            raise forms.ValidationError("Save a fleet first: an analysis plays one of your fleets.")
         return super().clean()

@@ -56,8 +56,9 @@ class AnalysisQuerySet(OwnedQuerySet):
     def waiting_battles(self) -> int:
         """Battles of unfinished analyses not yet played (the queue bound counts them)."""
         total = 0
-        for battles, count, done in self.filter(status__in=Analysis.ACTIVE) \
-                .values_list("battles", "variant_count", "done"):
+        for battles, count, done in self.filter(status__in=Analysis.ACTIVE).values_list(
+            "battles", "variant_count", "done"
+        ):
             total += battles * count - done
         return total
 
@@ -71,8 +72,13 @@ class Analysis(ChunkedRun, models.Model):
     locked_fields = ("pk", "status", "done", "started", "battles", "variant_count")
 
     public_id = models.CharField(max_length=32, unique=True, editable=False)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                              on_delete=models.CASCADE, related_name="analyses")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="analyses",
+    )
     session_key = models.CharField(max_length=64, blank=True, db_index=True)
     fleet = models.JSONField(help_text="The fleet's file (contract 1) when the analysis started.")
     opponent = models.JSONField(help_text="The opponent's file (contract 1).")
@@ -89,8 +95,12 @@ class Analysis(ChunkedRun, models.Model):
     seed = models.BigIntegerField()
     battles = models.PositiveIntegerField(help_text="Battles per variant.")
     chunk_battles = models.PositiveIntegerField(default=50)
-    status = models.CharField(max_length=10, choices=ChunkedRun.Status.choices,
-                              default=ChunkedRun.Status.QUEUED, db_index=True)
+    status = models.CharField(
+        max_length=10,
+        choices=ChunkedRun.Status.choices,
+        default=ChunkedRun.Status.QUEUED,
+        db_index=True,
+    )
     done = models.PositiveIntegerField(default=0, help_text="Battles played, all variants.")
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
@@ -114,10 +124,21 @@ class Analysis(ChunkedRun, models.Model):
     # --- creating ---------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, *, fleet: rf.Fleet, opponent: rf.Fleet, variants: list[dict[str, Any]],
-              skipped: list[dict[str, str]], sources: dict[str, Any], options: SimOptions,
-              seed: int, battles: int, owner: Any = None, owner_token: str = "",
-              send: bool = True) -> Analysis:
+    def start(
+        cls,
+        *,
+        fleet: rf.Fleet,
+        opponent: rf.Fleet,
+        variants: list[dict[str, Any]],
+        skipped: list[dict[str, str]],
+        sources: dict[str, Any],
+        options: SimOptions,
+        seed: int,
+        battles: int,
+        owner: Any = None,
+        owner_token: str = "",
+        send: bool = True,
+    ) -> Analysis:
         """Create an analysis within the simulator's limits and queue its chunks.
 
         The per-owner limit counts unfinished matchups and analyses together; the queue bound
@@ -131,14 +152,23 @@ class Analysis(ChunkedRun, models.Model):
         cls.check_size(len(variants))
         signed_in = owner is not None and owner.is_authenticated
         analysis = cls(
-            public_id=secrets.token_urlsafe(16), owner=owner if signed_in else None,
+            public_id=secrets.token_urlsafe(16),
+            owner=owner if signed_in else None,
             session_key="" if signed_in else owner_token,
-            fleet=rf.fleet_to_dict(fleet), opponent=rf.fleet_to_dict(opponent),
-            edition_a=fleet.edition, edition_b=opponent.edition,
-            sources=sources, variants=variants, variant_count=len(variants), skipped=skipped,
-            options=options.to_dict(), seed=seed, battles=battles,
-            chunk_battles=max(1, int(getattr(settings, "ANALYSIS_CHUNK_BATTLES",
-                                             settings.SIM_CHUNK_BATTLES))),
+            fleet=rf.fleet_to_dict(fleet),
+            opponent=rf.fleet_to_dict(opponent),
+            edition_a=fleet.edition,
+            edition_b=opponent.edition,
+            sources=sources,
+            variants=variants,
+            variant_count=len(variants),
+            skipped=skipped,
+            options=options.to_dict(),
+            seed=seed,
+            battles=battles,
+            chunk_battles=max(
+                1, int(getattr(settings, "ANALYSIS_CHUNK_BATTLES", settings.SIM_CHUNK_BATTLES))
+            ),
         )
         total = battles * len(variants)
         cap = int(settings.SIM_MAX_QUEUED_BATTLES)
@@ -146,25 +176,35 @@ class Analysis(ChunkedRun, models.Model):
             raise ValueError(
                 f"This analysis asks for {total:,} battles ({len(variants)} versions × "
                 f"{battles:,}); the simulator takes at most {cap:,} at a time. Ask for at most "
-                f"{max(1, cap // len(variants)):,} battles a version.")
+                f"{max(1, cap // len(variants)):,} battles a version."
+            )
         with transaction.atomic():
             lock_run_owner(owner, owner_token)
-            active = (Matchup.objects.owned_by(owner, owner_token)
-                      .filter(status__in=Matchup.ACTIVE).count()
-                      + cls.objects.owned_by(owner, owner_token).filter(status__in=cls.ACTIVE)
-                      .count())
+            active = (
+                Matchup.objects.owned_by(owner, owner_token)
+                .filter(status__in=Matchup.ACTIVE)
+                .count()
+                + cls.objects.owned_by(owner, owner_token).filter(status__in=cls.ACTIVE).count()
+            )
             limit = int(settings.SIM_MAX_ACTIVE_PER_OWNER)
             if active >= limit:
                 raise RunRefused(
                     f"You already have {limit} previews or analyses running. Wait for one to "
-                    "finish, or cancel one from its page, then start this one.", 429)
-            waiting = (Matchup.objects.filter(status__in=Matchup.ACTIVE).aggregate(
-                n=models.Sum(models.F("battles") - models.F("done")))["n"] or 0) \
-                + cls.objects.waiting_battles()
+                    "finish, or cancel one from its page, then start this one.",
+                    429,
+                )
+            waiting = (
+                Matchup.objects.filter(status__in=Matchup.ACTIVE).aggregate(
+                    n=models.Sum(models.F("battles") - models.F("done"))
+                )["n"]
+                or 0
+            ) + cls.objects.waiting_battles()
             if waiting + total > int(settings.SIM_MAX_QUEUED_BATTLES):
                 raise RunRefused(
                     f"The simulator is busy: {waiting:,} battles are waiting to be played. "
-                    "Try again in a few minutes, or ask for fewer battles.", 503)
+                    "Try again in a few minutes, or ask for fewer battles.",
+                    503,
+                )
             analysis.save()
         if send:
             analysis.enqueue()
@@ -174,8 +214,10 @@ class Analysis(ChunkedRun, models.Model):
     def check_size(versions: int) -> None:
         """ValueError past R-153's versions (checked before any fleet is: it costs nothing)."""
         if versions > MAX_VARIANTS:
-            raise ValueError(f"An analysis plays at most {MAX_VARIANTS} versions of a fleet; "
-                             f"this one has {versions} (R-153).")
+            raise ValueError(
+                f"An analysis plays at most {MAX_VARIANTS} versions of a fleet; "
+                f"this one has {versions} (R-153)."
+            )
 
     @property
     def chunks(self) -> int:
@@ -212,16 +254,26 @@ class Analysis(ChunkedRun, models.Model):
                 play_analysis_chunk.apply_async((self.pk, variant, index))
         except Exception as exc:  # the broker is away
             log.exception("analysis %s: could not queue its chunks", self.public_id)
-            self.fail("The simulator's queue could not be reached. Nothing was lost; start "
-                      "the analysis again in a moment.")
-            raise RunRefused("The simulator's queue cannot be reached right now. Try again in "
-                             "a moment.", 503) from exc
+            self.fail(
+                "The simulator's queue could not be reached. Nothing was lost; start "
+                "the analysis again in a moment."
+            )
+            raise RunRefused(
+                "The simulator's queue cannot be reached right now. Try again in a moment.", 503
+            ) from exc
 
     def inputs(self) -> dict[str, Any]:
         """Everything that decides the numbers: ``Analysis.start(**inputs)`` repeats them."""
-        return {"fleet": self.core_fleet(), "opponent": self.core_opponent(),
-                "variants": self.variants, "skipped": self.skipped, "sources": self.sources,
-                "options": self.sim_options, "seed": self.seed, "battles": self.battles}
+        return {
+            "fleet": self.core_fleet(),
+            "opponent": self.core_opponent(),
+            "variants": self.variants,
+            "skipped": self.skipped,
+            "sources": self.sources,
+            "options": self.sim_options,
+            "seed": self.seed,
+            "battles": self.battles,
+        }
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -254,8 +306,9 @@ class Analysis(ChunkedRun, models.Model):
     def label(self, side: str) -> str:
         source = (self.sources or {}).get(side) or {}
         doc = self.fleet if side == "a" else self.opponent
-        return source.get("label") or doc.get("name") or ("Your fleet" if side == "a"
-                                                          else "Opponent")
+        return (
+            source.get("label") or doc.get("name") or ("Your fleet" if side == "a" else "Opponent")
+        )
 
     def points(self, side: str) -> int | None:
         """The fleet's ("a") or the opponent's ("b") points under its own edition (R-163);
@@ -264,8 +317,7 @@ class Analysis(ChunkedRun, models.Model):
             catalog = self.catalog(side)
         except SimError:
             return None
-        return validate(self.core_fleet() if side == "a" else self.core_opponent(),
-                        catalog).points
+        return validate(self.core_fleet() if side == "a" else self.core_opponent(), catalog).points
 
     @property
     def percent(self) -> int:
@@ -282,12 +334,14 @@ class Analysis(ChunkedRun, models.Model):
     def per_battle(self) -> dict[int, tuple[dict[int, int], dict[int, int]]]:
         """Each variant's played battles: ({battle: half-points}, {battle: VP margin})."""
         out: dict[int, tuple[dict[int, int], dict[int, int]]] = {
-            v: ({}, {}) for v in range(self.variant_count)}
+            v: ({}, {}) for v in range(self.variant_count)
+        }
         for chunk in self.played_chunks.all():
             first, _ = self.chunk_bounds(chunk.index)
             scores, margins = out[chunk.variant]
-            for k, (hp, va, vb) in enumerate(zip(chunk.scores, chunk.vp_a, chunk.vp_b,
-                                                 strict=True)):
+            for k, (hp, va, vb) in enumerate(
+                zip(chunk.scores, chunk.vp_a, chunk.vp_b, strict=True)
+            ):
                 scores[first + k] = int(hp)
                 margins[first + k] = va - vb
         return out
@@ -303,43 +357,57 @@ class Analysis(ChunkedRun, models.Model):
             common = sorted(set(scores) & set(base_scores))
             if not common:
                 continue
-            score = paired_difference([base_scores[i] / 2 for i in common],
-                                      [scores[i] / 2 for i in common])
-            vp = paired_difference([base_margins[i] for i in common],
-                                   [margins[i] for i in common])
+            score = paired_difference(
+                [base_scores[i] / 2 for i in common], [scores[i] / 2 for i in common]
+            )
+            vp = paired_difference([base_margins[i] for i in common], [margins[i] for i in common])
             meta = self.variants[v]
-            rows.append({
-                "variant": v, "key": meta["key"], "kind": meta["kind"], "label": meta["label"],
-                "note": meta.get("note", ""), "battles": score.n,
-                "score": sum(scores[i] for i in common) / 2 / len(common),
-                "base_score": sum(base_scores[i] for i in common) / 2 / len(common),
-                "delta": score.mean, "half_width": score.half_width,
-                "vp_delta": vp.mean, "vp_half_width": vp.half_width,
-                "clear": score.half_width is not None and abs(score.mean) > score.half_width,
-            })
+            rows.append(
+                {
+                    "variant": v,
+                    "key": meta["key"],
+                    "kind": meta["kind"],
+                    "label": meta["label"],
+                    "note": meta.get("note", ""),
+                    "battles": score.n,
+                    "score": sum(scores[i] for i in common) / 2 / len(common),
+                    "base_score": sum(base_scores[i] for i in common) / 2 / len(common),
+                    "delta": score.mean,
+                    "half_width": score.half_width,
+                    "vp_delta": vp.mean,
+                    "vp_half_width": vp.half_width,
+                    "clear": score.half_width is not None and abs(score.mean) > score.half_width,
+                }
+            )
         rows.sort(key=lambda r: (-r["delta"], r["variant"]))
         n = len(base_scores)
         return {
-            "rows": rows, "base_battles": n,
+            "rows": rows,
+            "base_battles": n,
             "base_score": sum(base_scores.values()) / 2 / n if n else None,
             "base_vp_margin": sum(base_margins.values()) / n if n else None,
-            "matters_most": min((r for r in rows if r["kind"] == "remove"),
-                                key=lambda r: (r["delta"], r["variant"]), default=None),
-            "best_swap": next((r for r in rows if r["kind"] == "swap" and r["delta"] > 0),
-                              None),
+            "matters_most": min(
+                (r for r in rows if r["kind"] == "remove"),
+                key=lambda r: (r["delta"], r["variant"]),
+                default=None,
+            ),
+            "best_swap": next((r for r in rows if r["kind"] == "swap" and r["delta"] > 0), None),
         }
 
     # --- playing (on a worker) ----------------------------------------------------------------
 
-    def play_range(self, variant: int, first: int, stop: int
-                   ) -> tuple[str, list[int], list[int]]:
+    def play_range(self, variant: int, first: int, stop: int) -> tuple[str, list[int], list[int]]:
         """Battles ``first … stop-1`` of one variant: half-points, and each side's VP.
 
         Battle ``i`` takes the dice of (seed, i) whatever the variant: common random numbers.
         The variant plays the fleet's edition, the opponent its own (R-163).
         """
-        a, b = fleet_specs(self.catalog("a"), self.variant_fleet(variant),
-                           self.core_opponent(), catalog_b=self.catalog("b"))
+        a, b = fleet_specs(
+            self.catalog("a"),
+            self.variant_fleet(variant),
+            self.core_opponent(),
+            catalog_b=self.catalog("b"),
+        )
         options = self.sim_options
         scores, vp_a, vp_b = [], [], []
         for i in range(first, stop):
@@ -358,27 +426,40 @@ class Analysis(ChunkedRun, models.Model):
         return f"The simulator cannot play {self.variants[key[0]]['label']}: {exc}"
 
     def broken(self, key: Key) -> str:
-        return ("The simulator failed on one of the variants. The error was logged; run "
-                "again, and if it happens again please report this analysis's link.")
+        return (
+            "The simulator failed on one of the variants. The error was logged; run "
+            "again, and if it happens again please report this analysis's link."
+        )
 
-    def record_chunk(self, variant: int, index: int, scores: str, vp_a: list[int],
-                     vp_b: list[int], seconds: float, worker: str = "") -> bool:
+    def record_chunk(
+        self,
+        variant: int,
+        index: int,
+        scores: str,
+        vp_a: list[int],
+        vp_b: list[int],
+        seconds: float,
+        worker: str = "",
+    ) -> bool:
         """Write a played chunk once and count it, under the analysis's row lock
         (``ChunkedRun.record``). False when it was already written or the analysis stopped."""
-        return self.record((variant, index), Played(
-            len(scores), {"scores": scores, "vp_a": vp_a, "vp_b": vp_b}), seconds, worker)
+        return self.record(
+            (variant, index),
+            Played(len(scores), {"scores": scores, "vp_a": vp_a, "vp_b": vp_b}),
+            seconds,
+            worker,
+        )
 
 
 class AnalysisChunk(models.Model):
     """One played (variant, chunk): each battle's result, written once."""
 
-    analysis = models.ForeignKey(Analysis, on_delete=models.CASCADE,
-                                 related_name="played_chunks")
+    analysis = models.ForeignKey(Analysis, on_delete=models.CASCADE, related_name="played_chunks")
     variant = models.PositiveIntegerField()
     index = models.PositiveIntegerField()
-    scores = models.CharField(max_length=10_000,
-                              help_text="The fleet's half-points per battle: 2 win, 1 draw, "
-                                        "0 loss.")
+    scores = models.CharField(
+        max_length=10_000, help_text="The fleet's half-points per battle: 2 win, 1 draw, 0 loss."
+    )
     vp_a = models.JSONField(help_text="Victory points the fleet scored, per battle.")
     vp_b = models.JSONField(help_text="Victory points the opponent scored, per battle.")
     seconds = models.FloatField()
@@ -386,30 +467,47 @@ class AnalysisChunk(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["analysis", "variant", "index"],
-                                               name="analysis_chunk_once")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["analysis", "variant", "index"], name="analysis_chunk_once"
+            )
+        ]
         ordering = ["analysis", "variant", "index"]
 
     def __str__(self) -> str:
         return f"chunk {self.index} of variant {self.variant} of {self.analysis_id}"
 
 
-def bound_variants(variants: list[Variant], skipped: list[Skipped]
-                   ) -> tuple[list[Variant], list[Skipped]]:
+def bound_variants(
+    variants: list[Variant], skipped: list[Skipped]
+) -> tuple[list[Variant], list[Skipped]]:
     """At most ``MAX_VARIANTS`` versions (R-153): the baseline, then every removal (in list
     order), then the swaps, as many as fit; the rest are listed as not played, saying why."""
     if len(variants) <= MAX_VARIANTS:
         return variants, skipped
     base, rest = variants[:1], variants[1:]
     ranked = sorted(range(len(rest)), key=lambda i: (rest[i].kind != "remove", i))
-    kept = set(ranked[:MAX_VARIANTS - 1])
-    why = (f"not played: an analysis plays at most {MAX_VARIANTS} versions of a fleet, "
-           "removals first (R-153)")
-    return ([*base, *(v for i, v in enumerate(rest) if i in kept)],
-            [*skipped, *(Skipped(v.label, why) for i, v in enumerate(rest) if i not in kept)])
+    kept = set(ranked[: MAX_VARIANTS - 1])
+    why = (
+        f"not played: an analysis plays at most {MAX_VARIANTS} versions of a fleet, "
+        "removals first (R-153)"
+    )
+    return (
+        [*base, *(v for i, v in enumerate(rest) if i in kept)],
+        [*skipped, *(Skipped(v.label, why) for i, v in enumerate(rest) if i not in kept)],
+    )
 
 
 def variant_records(variants: list[Variant]) -> list[dict[str, Any]]:
     """rules_core's variants as the analysis stores them."""
-    return [{"key": v.key, "kind": v.kind, "label": v.label, "unit": v.unit, "note": v.note,
-             "fleet": rf.fleet_to_dict(v.fleet)} for v in variants]
+    return [
+        {
+            "key": v.key,
+            "kind": v.kind,
+            "label": v.label,
+            "unit": v.unit,
+            "note": v.note,
+            "fleet": rf.fleet_to_dict(v.fleet),
+        }
+        for v in variants
+    ]

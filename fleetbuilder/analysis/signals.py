@@ -14,6 +14,7 @@ from .models import Analysis
 
 
 @receiver(user_logged_in, dispatch_uid="analysis.adopt_browser_analyses")
-def adopt_browser_analyses(sender: Any, request: HttpRequest | None, user: Any,
-                           **kwargs: Any) -> None:
+def adopt_browser_analyses(
+    sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any
+) -> None:
     Analysis.objects.adopt(user, browser_owner_token(request))

@@ -51,8 +51,11 @@ def _get_analysis(public_id: str) -> Analysis:
 
 
 def _is_owner(request: HttpRequest, analysis: Analysis) -> bool:
-    return Analysis.objects.owned_by(request.user, owner_token(request)) \
-        .filter(pk=analysis.pk).exists()
+    return (
+        Analysis.objects.owned_by(request.user, owner_token(request))
+        .filter(pk=analysis.pk)
+        .exists()
+    )
 
 
 def _start(request: HttpRequest, **inputs: Any) -> Analysis:
@@ -60,8 +63,9 @@ def _start(request: HttpRequest, **inputs: Any) -> Analysis:
     Analysis.check_size(len(inputs["variants"]))
     for record in inputs["variants"]:
         check_playable(rf.parse_fleet(record["fleet"]), inputs["opponent"])
-    return Analysis.start(owner=request.user,
-                          owner_token=owner_token(request, create=True) or "", **inputs)
+    return Analysis.start(
+        owner=request.user, owner_token=owner_token(request, create=True) or "", **inputs
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -69,26 +73,32 @@ def _start(request: HttpRequest, **inputs: Any) -> Analysis:
 def new(request: HtmxHttpRequest) -> HttpResponse:
     catalog = loader.core_catalog()
     status = 200
-    fleets = list(Fleet.objects.alive().owned_by(request.user, owner_token(request))
-                  .defer("last_removed"))
-    form = AnalysisForm(request.POST or None, catalog=catalog, fleets=fleets,
-                        initial=_initial(request, fleets))
+    fleets = list(
+        Fleet.objects.alive().owned_by(request.user, owner_token(request)).defer("last_removed")
+    )
+    form = AnalysisForm(
+        request.POST or None, catalog=catalog, fleets=fleets, initial=_initial(request, fleets)
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             fleet = data["a"].fleet
             # The variants (their swaps' alternatives, their prices) are the fleet's
             # edition's (R-163); the opponent keeps its own.
-            variants, skipped = bound_variants(*what_if_variants(
-                editions.catalog_for(fleet.edition), fleet))
+            variants, skipped = bound_variants(
+                *what_if_variants(editions.catalog_for(fleet.edition), fleet)
+            )
             analysis = _start(
-                request, fleet=fleet, opponent=data["b"].fleet,
+                request,
+                fleet=fleet,
+                opponent=data["b"].fleet,
                 variants=variant_records(variants),
                 skipped=[{"label": s.label, "reason": s.reason} for s in skipped],
                 sources={"a": data["a"].source, "b": data["b"].source},
                 options=SimOptions.from_dict(form.options_dict()),
                 seed=random_seed() if data["seed"] is None else data["seed"],
-                battles=data["battles"])
+                battles=data["battles"],
+            )
         except (SimError, ValueError) as exc:
             form.add_error(None, str(exc))
         except RunRefused as exc:
@@ -96,10 +106,15 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
             status = exc.status
         else:
             return redirect(analysis)
-    recent = Analysis.objects.owned_by(request.user, owner_token(request)) \
-        .defer("fleet", "opponent", "variants")[:RECENT]
-    ctx = {"form": form, "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
-           "has_fleets": bool(fleets), "recent": recent}
+    recent = Analysis.objects.owned_by(request.user, owner_token(request)).defer(
+        "fleet", "opponent", "variants"
+    )[:RECENT]
+    ctx = {
+        "form": form,
+        "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
+        "has_fleets": bool(fleets),
+        "recent": recent,
+    }
     if form.errors and status == 200:
         status = 400
     return render(request, NEW, ctx, status=status)
@@ -109,8 +124,12 @@ def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
     """``?fleet=<id>`` (from the builder): that fleet against a sample of its size and list,
     built to its points as the preview's is;
     ``?from=<matchup id>`` (from a matchup's page): that matchup's opponent and options."""
-    initial: dict[str, Any] = {"a_source": "fleet", "b_faction": "archenemy",
-                               "b_source": "sample", "b_size": "skirmish"}
+    initial: dict[str, Any] = {
+        "a_source": "fleet",
+        "b_faction": "archenemy",
+        "b_source": "sample",
+        "b_size": "skirmish",
+    }
     if fleets:
         initial["a_fleet"] = fleets[0].pk
     chosen = next((f for f in fleets if str(f.pk) == request.GET.get("fleet", "")), None)
@@ -122,8 +141,13 @@ def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
     matchup = Matchup.objects.filter(public_id=request.GET.get("from", "")).first()
     if matchup is not None:
         earlier = matchup.form_initial({f.pk for f in fleets})
-        initial.update({k: v for k, v in earlier.items() if not k.startswith("a_")
-                        or k in ("a_fleet", "a_policy")})
+        initial.update(
+            {
+                k: v
+                for k, v in earlier.items()
+                if not k.startswith("a_") or k in ("a_fleet", "a_policy")
+            }
+        )
         initial["battles"] = min(matchup.battles, 500)
         initial["a_source"] = "fleet"
     return initial
@@ -134,8 +158,11 @@ def analysis(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     run = _get_analysis(public_id)
     run.resume_if_stalled()
     ctx = _ctx(request, run)
-    if request.htmx and request.htmx.target == "analysis-run" \
-            and not request.htmx.history_restore_request:
+    if (
+        request.htmx
+        and request.htmx.target == "analysis-run"
+        and not request.htmx.history_restore_request
+    ):
         response = render(request, f"{PAGE}#run", ctx)
     else:  # the sides' points head the page only: the polled table needs no validation
         ctx.update(points_a=run.points("a"), points_b=run.points("b"))
@@ -149,19 +176,27 @@ def _ctx(request: HttpRequest, run: Analysis) -> dict[str, Any]:
     for row in results["rows"]:
         hw = row["half_width"]
         row["line"] = f"{row['label']}: {row['delta'] * 100:+.1f} %" + (
-            f" (±{hw * 100:.1f})" if hw is not None else "")
+            f" (±{hw * 100:.1f})" if hw is not None else ""
+        )
         row["delta_pct"] = f"{row['delta'] * 100:+.1f} %"
         row["half_pct"] = f"{hw * 100:.1f}" if hw is not None else ""
         row["score_pct"] = f"{row['score'] * 100:.1f} %"
         vhw = row["vp_half_width"]
         row["vp_text"] = f"{row['vp_delta']:+.0f}" + (f" ±{vhw:.0f}" if vhw is not None else "")
     editions = {side: side_editions.side_edition(run.edition(side)) for side in ("a", "b")}
-    return {"run": run, "is_owner": _is_owner(request, run), "results": results,
-            "link": request.build_absolute_uri(run.get_absolute_url()),
-            "label_a": run.label("a"), "label_b": run.label("b"),
-            "edition_a": editions["a"], "edition_b": editions["b"],
-            "editions_note": side_editions.differ_sentence(
-                (run.label("a"), editions["a"]), (run.label("b"), editions["b"]))}
+    return {
+        "run": run,
+        "is_owner": _is_owner(request, run),
+        "results": results,
+        "link": request.build_absolute_uri(run.get_absolute_url()),
+        "label_a": run.label("a"),
+        "label_b": run.label("b"),
+        "edition_a": editions["a"],
+        "edition_b": editions["b"],
+        "editions_note": side_editions.differ_sentence(
+            (run.label("a"), editions["a"]), (run.label("b"), editions["b"])
+        ),
+    }
 
 
 @require_POST
@@ -201,13 +236,14 @@ def open_variant(request: HtmxHttpRequest, public_id: str, variant: int) -> Http
     meta = run.variants[variant]
     base = fleet.name or run.label("a")
     name = base if meta["kind"] == "base" else f"{base} ({meta['label']})"
-    fleet = replace(fleet, name=name[:rf.MAX_NAME_LENGTH])
+    fleet = replace(fleet, name=name[: rf.MAX_NAME_LENGTH])
     try:
         catalog = run.catalog("a")  # the variant keeps the fleet's edition (R-163)
     except SimError as exc:
         return HttpResponseBadRequest(str(exc))
-    saved = Fleet.from_core(fleet, catalog, owner=request.user,
-                            owner_token=owner_token(request, create=True) or "")
+    saved = Fleet.from_core(
+        fleet, catalog, owner=request.user, owner_token=owner_token(request, create=True) or ""
+    )
     return redirect(saved)
 
 
@@ -216,16 +252,39 @@ def results_json(request: HttpRequest, public_id: str) -> HttpResponse:
     run = _get_analysis(public_id)
     results = run.results()
     body = {
-        "seed": run.seed, "battles_per_variant": run.battles, "variants": run.variant_count,
-        "battles_done": run.done, "battles_total": run.total_battles, "status": run.status,
-        "finished": run.status == Analysis.Status.DONE, "error": run.error or None,
-        "options": run.options, "skipped": run.skipped,
+        "seed": run.seed,
+        "battles_per_variant": run.battles,
+        "variants": run.variant_count,
+        "battles_done": run.done,
+        "battles_total": run.total_battles,
+        "status": run.status,
+        "finished": run.status == Analysis.Status.DONE,
+        "error": run.error or None,
+        "options": run.options,
+        "skipped": run.skipped,
         "editions": {"a": run.edition("a"), "b": run.edition("b")},  # R-163; null: loaded
-        "baseline": {"battles": results["base_battles"], "score": results["base_score"],
-                     "vp_margin": results["base_vp_margin"]},
-        "rows": [{k: r[k] for k in ("key", "label", "note", "battles", "score", "delta",
-                                     "half_width", "vp_delta", "vp_half_width")}
-                 for r in results["rows"]],
+        "baseline": {
+            "battles": results["base_battles"],
+            "score": results["base_score"],
+            "vp_margin": results["base_vp_margin"],
+        },
+        "rows": [
+            {
+                k: r[k]
+                for k in (
+                    "key",
+                    "label",
+                    "note",
+                    "battles",
+                    "score",
+                    "delta",
+                    "half_width",
+                    "vp_delta",
+                    "vp_half_width",
+                )
+            }
+            for r in results["rows"]
+        ],
         "url": request.build_absolute_uri(run.get_absolute_url()),
     }
     return JsonResponse(body, json_dumps_params={"indent": 2})

@@ -135,10 +135,17 @@ def _json(body: Any, status: int = 200) -> JsonResponse:
 def _file_problem(request: HttpRequest, exc: FleetFileProblem) -> HttpResponse:
     error = exc.error
     path = _join(exc.prefix, error.path)
-    report = ValidationReport.for_format_error(rf.FleetFormatError(
-        path, error.message, line=error.line, column=error.column))
-    return _json({**report_dict(report, None), "detail": report.problems[0].message,
-                  "error": {"path": path, "line": error.line, "column": error.column}}, 400)
+    report = ValidationReport.for_format_error(
+        rf.FleetFormatError(path, error.message, line=error.line, column=error.column)
+    )
+    return _json(
+        {
+            **report_dict(report, None),
+            "detail": report.problems[0].message,
+            "error": {"path": path, "line": error.line, "column": error.column},
+        },
+        400,
+    )
 
 
 @api.exception_handler(InputProblem)
@@ -156,11 +163,17 @@ def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
     """A body over the site's request limit (``DATA_UPLOAD_MAX_MEMORY_SIZE``, R-93), which
     ninja reads before the endpoint runs: a 413 saying the limit, as for a fleet file."""
     length = request.META.get("CONTENT_LENGTH") or "?"
-    size = f"{int(length):,} bytes" if str(length).isascii() and str(length).isdigit() \
-        else "too big"
-    return _json({"detail": f"The body is {size}; the limit is "
-                            f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes. A run or a fleet "
-                            "file is a few KB."}, 413)
+    size = (
+        f"{int(length):,} bytes" if str(length).isascii() and str(length).isdigit() else "too big"
+    )
+    return _json(
+        {
+            "detail": f"The body is {size}; the limit is "
+            f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes. A run or a fleet "
+            "file is a few KB."
+        },
+        413,
+    )
 
 
 @api.exception_handler(NinjaValidationError)
@@ -188,8 +201,7 @@ def _unknown_edition(request: HttpRequest, exc: UnknownEdition) -> HttpResponse:
     """A file or code naming an edition this server does not know (R-161): nothing computed,
     nothing stored."""
     number = exc.number if isinstance(exc.number, int) else None
-    return _json({"detail": exc.message, "edition": number, "known_editions": list(exc.known)},
-                 422)
+    return _json({"detail": exc.message, "edition": number, "known_editions": list(exc.known)}, 422)
 
 
 @api.exception_handler(RateLimited)
@@ -201,8 +213,11 @@ def _rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
 
 @api.exception_handler(AuthenticationError)
 def _unauthorized(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
-    message = exc.message if exc.message != "Unauthorized" else \
-        "Send 'Authorization: Bearer vc_…' with a personal API token from your account page."
+    message = (
+        exc.message
+        if exc.message != "Unauthorized"
+        else "Send 'Authorization: Bearer vc_…' with a personal API token from your account page."
+    )
     response = _json({"detail": message}, 401)
     response["WWW-Authenticate"] = 'Bearer realm="api"'
     return response
@@ -234,7 +249,9 @@ def limit(request: HttpRequest, scope: str) -> None:
         raise RateLimited(
             f"Too many {ratelimit.WHAT.get(scope, 'requests')} from you: at most {most} every "
             f"{ratelimit.in_words(window)}. Please wait {ratelimit.in_words(wait)} and try "
-            "again.", wait)
+            "again.",
+            wait,
+        )
 
 
 def not_found(what: str = "fleet") -> HttpError:
@@ -247,8 +264,11 @@ def not_found(what: str = "fleet") -> HttpError:
 def _body_text(request: HttpRequest) -> str:
     length = int(request.META.get("CONTENT_LENGTH") or 0)
     if length > MAX_BODY_BYTES:
-        raise HttpError(413, f"The body is {length:,} bytes; the limit is {MAX_BODY_BYTES:,}. "
-                             "A fleet file is a few KB.")
+        raise HttpError(
+            413,
+            f"The body is {length:,} bytes; the limit is {MAX_BODY_BYTES:,}. "
+            "A fleet file is a few KB.",
+        )
     try:
         return request.body.decode("utf-8")
     except UnicodeDecodeError:
@@ -291,14 +311,22 @@ def openapi_document() -> dict[str, Any]:
     return dict(api.get_openapi_schema())
 
 
-@api.get("/", auth=optional_token, response={200: dict[str, Any]},
-         summary="What this API offers", tags=["index"])
+@api.get(
+    "/",
+    auth=optional_token,
+    response={200: dict[str, Any]},
+    summary="What this API offers",
+    tags=["index"],
+)
 def index(request: HttpRequest) -> HttpResponse:
     """This index: the API's name and version, its docs page and OpenAPI document, and every
     operation with its method, path and whether it needs a token."""
     body = api_docs.index(openapi_document(), reverse("api_docs"), reverse("api:openapi-json"))
-    return JsonResponse(body, json_dumps_params={"ensure_ascii": False, "indent": 2},
-                        headers={"Cache-Control": "public, max-age=300"})
+    return JsonResponse(
+        body,
+        json_dumps_params={"ensure_ascii": False, "indent": 2},
+        headers={"Cache-Control": "public, max-age=300"},
+    )
 
 
 def _catalog_etag(request: HttpRequest) -> str:
@@ -306,8 +334,13 @@ def _catalog_etag(request: HttpRequest) -> str:
     return '"' + hashlib.sha256(raw.encode()).hexdigest()[:32] + '"'
 
 
-@api.get("/catalog", auth=optional_token, response={200: s.Catalog, 304: None},
-         summary="The whole catalogue (contract 3)", tags=["catalogue"])
+@api.get(
+    "/catalog",
+    auth=optional_token,
+    response={200: s.Catalog, 304: None},
+    summary="The whole catalogue (contract 3)",
+    tags=["catalogue"],
+)
 def catalog(request: HttpRequest) -> HttpResponse:
     """``manage.py export_catalog``'s document. Strong ETag on the catalogue version: send it
     back as ``If-None-Match`` and get a 304 until the catalogue changes."""
@@ -324,9 +357,10 @@ def catalog(request: HttpRequest) -> HttpResponse:
     except Exception:
         body = None
     if not isinstance(body, bytes):
-        body = json.dumps(export_catalog(loader.core_catalog(),
-                                         edition=editions.current_number()),
-                          ensure_ascii=False).encode()
+        body = json.dumps(
+            export_catalog(loader.core_catalog(), edition=editions.current_number()),
+            ensure_ascii=False,
+        ).encode()
         try:
             cache.set(key, body, CATALOG_TTL)
         except Exception:
@@ -337,10 +371,14 @@ def catalog(request: HttpRequest) -> HttpResponse:
 # --- validating a fleet file -----------------------------------------------------------------
 
 
-@api.post("/fleet-files/validate", auth=optional_token,
-          response={200: s.Report, 400: s.FileError, 413: s.Error, 429: s.Error},
-          openapi_extra=FILE_BODY, summary="Validate a fleet file (contract 2)",
-          tags=["fleet files"])
+@api.post(
+    "/fleet-files/validate",
+    auth=optional_token,
+    response={200: s.Report, 400: s.FileError, 413: s.Error, 429: s.Error},
+    openapi_extra=FILE_BODY,
+    summary="Validate a fleet file (contract 2)",
+    tags=["fleet files"],
+)
 def validate_file(request: HttpRequest) -> dict[str, Any]:
     """The body is a fleet file (contract 1); the answer is its validation report (contract 2),
     legal or not. Unknown slugs are problems (``catalog.unknown_ship``, …), not errors. A body
@@ -354,10 +392,14 @@ def validate_file(request: HttpRequest) -> dict[str, Any]:
 # --- share codes -----------------------------------------------------------------------------
 
 
-@api.post("/share-codes", auth=optional_token,
-          response={200: s.ShareCode, 400: s.FileError, 422: s.Error, 429: s.Error},
-          openapi_extra=FILE_BODY, summary="Encode a fleet file as a share code",
-          tags=["share codes"])
+@api.post(
+    "/share-codes",
+    auth=optional_token,
+    response={200: s.ShareCode, 400: s.FileError, 422: s.Error, 429: s.Error},
+    openapi_extra=FILE_BODY,
+    summary="Encode a fleet file as a share code",
+    tags=["share codes"],
+)
 def encode_code(request: HttpRequest) -> dict[str, Any]:
     """The share code (R-90) of the posted fleet file, and its page's address. A fleet too big
     for a code (3000 characters) is a 422 saying so."""
@@ -370,9 +412,13 @@ def encode_code(request: HttpRequest) -> dict[str, Any]:
     return {"code": code, "url": request.build_absolute_uri(reverse("fleets:code", args=[code]))}
 
 
-@api.get("/share-codes/{code}", auth=optional_token,
-         response={200: s.SharedFleet, 400: s.FileError, 429: s.Error},
-         summary="Decode a share code", tags=["share codes"])
+@api.get(
+    "/share-codes/{code}",
+    auth=optional_token,
+    response={200: s.SharedFleet, 400: s.FileError, 429: s.Error},
+    summary="Decode a share code",
+    tags=["share codes"],
+)
 def decode_code(request: HttpRequest, code: str) -> dict[str, Any]:
     """The fleet file a share code holds, and its report. A damaged code, or one holding an
     unusable fleet, is a 400 (``format.invalid``, with the JSON path when there is one)."""
@@ -386,8 +432,11 @@ def decode_code(request: HttpRequest, code: str) -> dict[str, Any]:
         raise FleetFileProblem(rf.FleetFormatError(exc.path, exc.message)) from None
     except rf.FleetFormatError as exc:
         raise FleetFileProblem(exc) from None
-    return {"code": code.strip(), "fleet": rf.fleet_to_dict(fleet),
-            "report": report_dict(report, fleet.edition, arrival.note)}
+    return {
+        "code": code.strip(),
+        "fleet": rf.fleet_to_dict(fleet),
+        "report": report_dict(report, fleet.edition, arrival.note),
+    }
 
 
 # --- your fleets -----------------------------------------------------------------------------
@@ -407,38 +456,57 @@ def _get_fleet(request: HttpRequest, fleet_id: int, *, lock: bool = False) -> Fl
 
 
 def _summary(request: HttpRequest, fleet: Fleet) -> dict[str, Any]:
-    return {"id": fleet.pk, "name": fleet.name, "faction": fleet.faction,
-            "variant": fleet.variant or None, "game_size": fleet.game_size,
-            "points": fleet.points, "legal": fleet.legal, "version": fleet.version,
-            "created": fleet.created, "updated": fleet.updated,
-            "url": request.build_absolute_uri(fleet.get_absolute_url())}
+    return {
+        "id": fleet.pk,
+        "name": fleet.name,
+        "faction": fleet.faction,
+        "variant": fleet.variant or None,
+        "game_size": fleet.game_size,
+        "points": fleet.points,
+        "legal": fleet.legal,
+        "version": fleet.version,
+        "created": fleet.created,
+        "updated": fleet.updated,
+        "url": request.build_absolute_uri(fleet.get_absolute_url()),
+    }
 
 
-def _detail(request: HttpRequest, fleet: Fleet, catalog: core.Catalog,
-            note: str = "") -> dict[str, Any]:
+def _detail(
+    request: HttpRequest, fleet: Fleet, catalog: core.Catalog, note: str = ""
+) -> dict[str, Any]:
     """``catalog`` is the fleet's edition's (R-160); ``note`` R-161's, when the body named
     none."""
     try:
         report = fleet.report(catalog)
     except rf.FleetFormatError as exc:  # stored before R-95's bounds (fleets/limits.py)
-        raise HttpError(422, f"This fleet cannot be opened: it breaks a rule made since it was "
-                             f"saved ({exc.path}: {exc.message}).") from None
-    return {**_summary(request, fleet), "document": fleet.document,
-            "report": report_dict(report, fleet.edition, note)}
+        raise HttpError(
+            422,
+            f"This fleet cannot be opened: it breaks a rule made since it was "
+            f"saved ({exc.path}: {exc.message}).",
+        ) from None
+    return {
+        **_summary(request, fleet),
+        "document": fleet.document,
+        "report": report_dict(report, fleet.edition, note),
+    }
 
 
-@api.get("/fleets", response=list[s.FleetSummary], summary="Your saved fleets",
-         tags=["your fleets"])
+@api.get(
+    "/fleets", response=list[s.FleetSummary], summary="Your saved fleets", tags=["your fleets"]
+)
 def list_fleets(request: HttpRequest) -> list[dict[str, Any]]:
     """Your fleets (not those in the trash), most recently changed first."""
     fleets = _mine(request).defer("document", "last_removed")
     return [_summary(request, f) for f in fleets]
 
 
-@api.post("/fleets", response={201: s.FleetDetail, 400: s.FileError, 422: s.Report,
-                               429: s.Error},
-          openapi_extra=FILE_BODY, summary="Save a fleet file as a new fleet",
-          tags=["your fleets"])
+@api.post(
+    "/fleets",
+    response={201: s.FleetDetail, 400: s.FileError, 422: s.Report, 429: s.Error},
+    openapi_extra=FILE_BODY,
+    summary="Save a fleet file as a new fleet",
+    tags=["your fleets"],
+)
 def create_fleet(request: HttpRequest) -> Status:
     """The body is a fleet file; it is stored as a new fleet of yours (an illegal list may be
     saved, as in the builder). A faction the catalogue lacks is a 422 whose detail is the
@@ -451,18 +519,32 @@ def create_fleet(request: HttpRequest) -> Status:
     return Status(201, _detail(request, new, arrival.catalog, arrival.note))
 
 
-@api.get("/fleets/{int:fleet_id}", response={200: s.FleetDetail, 404: s.Error},
-         summary="One of your fleets", tags=["your fleets"])
+@api.get(
+    "/fleets/{int:fleet_id}",
+    response={200: s.FleetDetail, 404: s.Error},
+    summary="One of your fleets",
+    tags=["your fleets"],
+)
 def read_fleet(request: HttpRequest, fleet_id: int) -> dict[str, Any]:
     """The fleet file, its report and its ``version`` (send it back with an update)."""
     fleet = _get_fleet(request, fleet_id)
     return _detail(request, fleet, fleet.catalog())
 
 
-@api.put("/fleets/{int:fleet_id}",
-         response={200: s.FleetDetail, 400: s.FileError, 404: s.Error, 409: s.Error,
-                   422: s.Report, 429: s.Error},
-         openapi_extra=FILE_BODY, summary="Replace one of your fleets", tags=["your fleets"])
+@api.put(
+    "/fleets/{int:fleet_id}",
+    response={
+        200: s.FleetDetail,
+        400: s.FileError,
+        404: s.Error,
+        409: s.Error,
+        422: s.Report,
+        429: s.Error,
+    },
+    openapi_extra=FILE_BODY,
+    summary="Replace one of your fleets",
+    tags=["your fleets"],
+)
 def update_fleet(request: HttpRequest, fleet_id: int, version: int) -> dict[str, Any]:
     """Replace the fleet's list with the posted fleet file. ``version`` is the version you
     read; if the fleet changed since (in the builder, or another client), nothing is applied
@@ -477,20 +559,34 @@ def update_fleet(request: HttpRequest, fleet_id: int, version: int) -> dict[str,
         with transaction.atomic():
             stored = _get_fleet(request, fleet_id, lock=True)
             stored.check_version(version)
-            stored.apply(catalog, list(fleet.units), name=fleet.name, faction=fleet.faction,
-                         variant=fleet.variant, game_size=fleet.game_size,
-                         points_limit=fleet.points_limit, notes=fleet.notes,
-                         edition=fleet.edition)
+            stored.apply(
+                catalog,
+                list(fleet.units),
+                name=fleet.name,
+                faction=fleet.faction,
+                variant=fleet.variant,
+                game_size=fleet.game_size,
+                points_limit=fleet.points_limit,
+                notes=fleet.notes,
+                edition=fleet.edition,
+            )
     except FleetChanged:
         current = _get_fleet(request, fleet_id)
-        raise HttpError(409, f"This fleet changed since version {version}: it is at version "
-                             f"{current.version} now. Nothing was applied; read it again and "
-                             "make your change again.") from None
+        raise HttpError(
+            409,
+            f"This fleet changed since version {version}: it is at version "
+            f"{current.version} now. Nothing was applied; read it again and "
+            "make your change again.",
+        ) from None
     return _detail(request, stored, catalog, arrival.note)
 
 
-@api.delete("/fleets/{int:fleet_id}", response={204: None, 404: s.Error},
-            summary="Move one of your fleets to the trash", tags=["your fleets"])
+@api.delete(
+    "/fleets/{int:fleet_id}",
+    response={204: None, 404: s.Error},
+    summary="Move one of your fleets to the trash",
+    tags=["your fleets"],
+)
 def trash_fleet(request: HttpRequest, fleet_id: int) -> Status:
     """As "Delete" on Saved Fleets: the fleet goes to your trash, from which the site can
     restore it."""
@@ -502,21 +598,33 @@ def trash_fleet(request: HttpRequest, fleet_id: int) -> Status:
 
 
 def _progress(request: HttpRequest, run: Matchup) -> dict[str, Any]:
-    return {"id": run.public_id, "status": run.status, "battles_requested": run.battles,
-            "battles_done": run.done, "percent": run.percent, "finished": run.is_done,
-            "error": run.error or None, "seed": run.seed, "options": run.options,
-            "sides": run.sources, "created": run.created,
-            "url": request.build_absolute_uri(run.get_absolute_url())}
+    return {
+        "id": run.public_id,
+        "status": run.status,
+        "battles_requested": run.battles,
+        "battles_done": run.done,
+        "percent": run.percent,
+        "finished": run.is_done,
+        "error": run.error or None,
+        "seed": run.seed,
+        "options": run.options,
+        "sides": run.sources,
+        "created": run.created,
+        "url": request.build_absolute_uri(run.get_absolute_url()),
+    }
 
 
 def _run_body(request: HttpRequest, run: Matchup) -> dict[str, Any]:
     """``simulate --json`` for the battles played so far (as results.json), plus progress."""
-    return {**(run.summary() or {"battles": 0, "seed": run.seed}),
-            "run": _progress(request, run)}
+    return {**(run.summary() or {"battles": 0, "seed": run.seed}), "run": _progress(request, run)}
 
 
-@api.post("/runs", response={201: s.Run, 400: s.InputError, 429: s.Error, 503: s.Error},
-          summary="Start a simulator run", tags=["simulator"])
+@api.post(
+    "/runs",
+    response={201: s.Run, 400: s.InputError, 429: s.Error, 503: s.Error},
+    summary="Start a simulator run",
+    tags=["simulator"],
+)
 def start_run(request: HttpRequest, payload: s.RunIn) -> Status:
     """Two sides (each one of your fleets, a share code or link, a sample, or a fleet file),
     the battles and the scenario, as on the matchup page; the run is yours and is played on
@@ -540,12 +648,15 @@ def start_run(request: HttpRequest, payload: s.RunIn) -> Status:
     try:
         check_playable(data["a"].fleet, data["b"].fleet)
         run = Matchup.start(
-            fleet_a=data["a"].fleet, fleet_b=data["b"].fleet,
+            fleet_a=data["a"].fleet,
+            fleet_b=data["b"].fleet,
             sources={"a": data["a"].source, "b": data["b"].source},
             options=SimOptions.from_dict(form.options_dict()),
             seed=random_seed() if data["seed"] is None else data["seed"],
-            battles=data["battles"], owner=request.user,
-            client=ratelimit.client_key(request))  # R-98
+            battles=data["battles"],
+            owner=request.user,
+            client=ratelimit.client_key(request),
+        )  # R-98
     except (SimError, ValueError) as exc:
         raise InputProblem([("", str(exc))]) from None
     except RunRefused as exc:
@@ -553,19 +664,32 @@ def start_run(request: HttpRequest, payload: s.RunIn) -> Status:
     return Status(201, _run_body(request, run))
 
 
-@api.get("/runs", response=list[s.RunListItem], summary="Your simulator runs",
-         tags=["simulator"])
+@api.get("/runs", response=list[s.RunListItem], summary="Your simulator runs", tags=["simulator"])
 def list_runs(request: HttpRequest) -> list[dict[str, Any]]:
     """Your 50 most recent runs, newest first."""
     runs = Matchup.objects.owned_by(request.user, None).defer("tally")[:50]
-    return [{"id": r.public_id, "status": r.status, "battles_requested": r.battles,
-             "battles_done": r.done, "label_a": r.label_a, "label_b": r.label_b,
-             "created": r.created, "url": request.build_absolute_uri(r.get_absolute_url())}
-            for r in runs]
+    return [
+        {
+            "id": r.public_id,
+            "status": r.status,
+            "battles_requested": r.battles,
+            "battles_done": r.done,
+            "label_a": r.label_a,
+            "label_b": r.label_b,
+            "created": r.created,
+            "url": request.build_absolute_uri(r.get_absolute_url()),
+        }
+        for r in runs
+    ]
 
 
-@api.get("/runs/{public_id}", auth=optional_token, response={200: s.Run, 404: s.Error},
-         summary="A run's results so far", tags=["simulator"])
+@api.get(
+    "/runs/{public_id}",
+    auth=optional_token,
+    response={200: s.Run, 404: s.Error},
+    summary="A run's results so far",
+    tags=["simulator"],
+)
 def read_run(request: HttpRequest, public_id: str) -> dict[str, Any]:
     """Anyone holding a run's id may read it, as its results page. The body is ``simulate
     --json`` (contract 3) for the battles played so far, with ``run`` giving the progress."""
@@ -576,8 +700,12 @@ def read_run(request: HttpRequest, public_id: str) -> dict[str, Any]:
     return _run_body(request, run)
 
 
-@api.post("/runs/{public_id}/cancel", response={200: s.Run, 403: s.Error, 404: s.Error},
-          summary="Cancel your unfinished run", tags=["simulator"])
+@api.post(
+    "/runs/{public_id}/cancel",
+    response={200: s.Run, 403: s.Error, 404: s.Error},
+    summary="Cancel your unfinished run",
+    tags=["simulator"],
+)
 def cancel_run(request: HttpRequest, public_id: str) -> dict[str, Any]:
     """Only the player who started a run may cancel it (anyone else: 403, as on its page);
     the battles played so far stay."""

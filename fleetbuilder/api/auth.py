@@ -43,9 +43,11 @@ class TokenAuth(HttpBearer):
         request.user = AnonymousUser()  # never the session's player
         header = request.headers.get("Authorization", "")
         if not header:
-            raise AuthenticationError(message="This needs a personal API token: "
-                                              "'Authorization: Bearer vc_…' (make one on your "
-                                              "account page).")
+            raise AuthenticationError(
+                message="This needs a personal API token: "
+                "'Authorization: Bearer vc_…' (make one on your "
+                "account page)."
+            )
         return super().__call__(request)
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken:

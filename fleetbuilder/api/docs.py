@@ -26,8 +26,11 @@ def prose(text: str) -> SafeString:
     parts: list[SafeString] = []
     last = 0
     for match in _CODE.finditer(text):
-        parts.append(format_html("{}<code>{}</code>", text[last:match.start()],
-                                 match.group(1) or match.group(2)))
+        parts.append(
+            format_html(
+                "{}<code>{}</code>", text[last : match.start()], match.group(1) or match.group(2)
+            )
+        )
         last = match.end()
     parts.append(conditional_escape(text[last:]))
     return SafeString("".join(parts))
@@ -44,8 +47,10 @@ def type_text(schema: dict[str, Any]) -> SafeString:
             parts.append(SafeString("null"))
         return SafeString(" or ".join(parts))
     if "enum" in schema:
-        return format_html("one of {}", format_html_join(
-            ", ", "<code>{}</code>", ((str(v),) for v in schema["enum"])))
+        return format_html(
+            "one of {}",
+            format_html_join(", ", "<code>{}</code>", ((str(v),) for v in schema["enum"])),
+        )
     kind = schema.get("type", "any")
     if kind == "array":
         return format_html("list of {}", type_text(schema.get("items", {})))
@@ -107,8 +112,13 @@ def _answers(op: dict[str, Any]) -> list[Answer]:
     out = []
     for status, answer in sorted(op.get("responses", {}).items()):
         content = (answer.get("content") or {}).get("application/json")
-        out.append(Answer(str(status), answer.get("description", ""),
-                          type_text(content["schema"]) if content else SafeString("")))
+        out.append(
+            Answer(
+                str(status),
+                answer.get("description", ""),
+                type_text(content["schema"]) if content else SafeString(""),
+            )
+        )
     return out
 
 
@@ -118,13 +128,29 @@ def operations(doc: dict[str, Any]) -> list[Group]:
     for path, ops in doc.get("paths", {}).items():
         for method, op in ops.items():
             tag = (op.get("tags") or ["other"])[0]
-            params = [Field(p["name"], p["in"], type_text(p.get("schema", {})),
-                            bool(p.get("required")), prose(p.get("description", "")))
-                      for p in op.get("parameters", [])]
-            groups.setdefault(tag, Group(tag)).operations.append(Operation(
-                method=method.upper(), path=path, anchor=op.get("operationId", ""),
-                summary=op.get("summary", ""), description=prose(op.get("description", "")),
-                public=_public(op), parameters=params, body=_body(op), answers=_answers(op)))
+            params = [
+                Field(
+                    p["name"],
+                    p["in"],
+                    type_text(p.get("schema", {})),
+                    bool(p.get("required")),
+                    prose(p.get("description", "")),
+                )
+                for p in op.get("parameters", [])
+            ]
+            groups.setdefault(tag, Group(tag)).operations.append(
+                Operation(
+                    method=method.upper(),
+                    path=path,
+                    anchor=op.get("operationId", ""),
+                    summary=op.get("summary", ""),
+                    description=prose(op.get("description", "")),
+                    public=_public(op),
+                    parameters=params,
+                    body=_body(op),
+                    answers=_answers(op),
+                )
+            )
     return list(groups.values())
 
 
@@ -132,9 +158,10 @@ def schemas(doc: dict[str, Any]) -> list[Schema]:
     out = []
     for name, schema in doc.get("components", {}).get("schemas", {}).items():
         required = set(schema.get("required", []))
-        fields = [Field(key, "", type_text(prop), key in required,
-                        prose(prop.get("description", "")))
-                  for key, prop in schema.get("properties", {}).items()]
+        fields = [
+            Field(key, "", type_text(prop), key in required, prose(prop.get("description", "")))
+            for key, prop in schema.get("properties", {}).items()
+        ]
         out.append(Schema(name, prose(schema.get("description", "")), fields))
     return out
 
@@ -142,11 +169,20 @@ def schemas(doc: dict[str, Any]) -> list[Schema]:
 def index(doc: dict[str, Any], docs_url: str, openapi_url: str) -> dict[str, Any]:
     """``GET /api/v1/``: what the API is and every operation, as JSON."""
     return {
-        "name": doc["info"]["title"], "version": doc["info"]["version"],
-        "docs": docs_url, "openapi": openapi_url,
+        "name": doc["info"]["title"],
+        "version": doc["info"]["version"],
+        "docs": docs_url,
+        "openapi": openapi_url,
         "auth": "Public operations need nothing; the others need a personal API token from "
-                "your account page, sent as `Authorization: Bearer vc_…`.",
-        "operations": [{"method": op.method, "path": op.path, "summary": op.summary,
-                        "token": "optional" if op.public else "required"}
-                       for group in operations(doc) for op in group.operations],
+        "your account page, sent as `Authorization: Bearer vc_…`.",
+        "operations": [
+            {
+                "method": op.method,
+                "path": op.path,
+                "summary": op.summary,
+                "token": "optional" if op.public else "required",
+            }
+            for group in operations(doc)
+            for op in group.operations
+        ],
     }

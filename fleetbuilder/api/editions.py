@@ -34,8 +34,10 @@ class EditionHeader(Schema):
     label: str
     published: datetime
     notes: str
-    data_version: str = Field(description="The catalogue version of the data files it was "
-                                          "published from (the catalogue's catalog_version)")
+    data_version: str = Field(
+        description="The catalogue version of the data files it was "
+        "published from (the catalogue's catalog_version)"
+    )
     sha256: str = Field(description="Of the edition file's bytes; an edition never changes")
     current: bool = Field(description="Whether this server serves this edition now")
     url: str = Field(description="Its changelog page")
@@ -44,7 +46,8 @@ class EditionHeader(Schema):
 class EditionListItem(EditionHeader):
     price_changes: int | None = Field(
         description="Prices (ships, upgrades, admiral ranks) changed since the previous "
-                    "edition; null for the first")
+        "edition; null for the first"
+    )
 
 
 class PointsChange(Schema):
@@ -86,7 +89,8 @@ class EditionDiff(Schema):
     edition: EditionHeader
     against: EditionHeader | None = Field(
         description="The edition compared with: ?against=, else the previous one; null for "
-                    "the first edition without ?against=")
+        "the first edition without ?against="
+    )
     note: str | None = None
     points: list[PointsChange]
     added: list[Entry]
@@ -96,13 +100,18 @@ class EditionDiff(Schema):
 
 
 def _header(request: HttpRequest, info: EditionInfo, current: int | None) -> dict[str, Any]:
-    published = info.published if info.published.tzinfo else \
-        info.published.replace(tzinfo=UTC)
-    return {"number": info.number, "title": info.title, "label": info.label,
-            "published": published, "notes": info.notes, "data_version": info.data_version,
-            "sha256": info.sha256, "current": info.number == current,
-            "url": request.build_absolute_uri(reverse("editions:edition",
-                                                      args=[info.number]))}
+    published = info.published if info.published.tzinfo else info.published.replace(tzinfo=UTC)
+    return {
+        "number": info.number,
+        "title": info.title,
+        "label": info.label,
+        "published": published,
+        "notes": info.notes,
+        "data_version": info.data_version,
+        "sha256": info.sha256,
+        "current": info.number == current,
+        "url": request.build_absolute_uri(reverse("editions:edition", args=[info.number])),
+    }
 
 
 def _edition(number: int) -> EditionInfo:
@@ -112,8 +121,12 @@ def _edition(number: int) -> EditionInfo:
         raise HttpError(404, exc.message) from None
 
 
-@router.get("", auth=optional_token, response=list[EditionListItem],
-            summary="Every published edition, newest first")
+@router.get(
+    "",
+    auth=optional_token,
+    response=list[EditionListItem],
+    summary="Every published edition, newest first",
+)
 def list_editions(request: HttpRequest) -> list[dict[str, Any]]:
     """The editions this server knows (R-160), newest first: each one's header, whether it is
     the one served now (none is while the server serves a development state), and how many
@@ -122,16 +135,24 @@ def list_editions(request: HttpRequest) -> list[dict[str, Any]]:
     out = []
     for info in reversed(editions.known()):
         since = changelog.since_previous(info)
-        out.append({**_header(request, info, current),
-                    "price_changes": since.price_changes if since else None})
+        out.append(
+            {
+                **_header(request, info, current),
+                "price_changes": since.price_changes if since else None,
+            }
+        )
     return out
 
 
-@router.get("/{int:number}/diff", auth=optional_token,
-            response={200: EditionDiff, 400: s.InputError, 404: s.Error},
-            summary="What changed between two editions")
-def edition_diff(request: HttpRequest, number: int, against: int | None = None
-                 ) -> dict[str, Any] | Status:
+@router.get(
+    "/{int:number}/diff",
+    auth=optional_token,
+    response={200: EditionDiff, 400: s.InputError, 404: s.Error},
+    summary="What changed between two editions",
+)
+def edition_diff(
+    request: HttpRequest, number: int, against: int | None = None
+) -> dict[str, Any] | Status:
     """What edition ``number`` changed against edition ``against`` (default: the one before
     it): prices of ships, upgrades and admiral ranks (old and new), ships, upgrades and
     factions added or removed, stat, weapon and rule-text changes, and per faction how many of
@@ -141,15 +162,24 @@ def edition_diff(request: HttpRequest, number: int, against: int | None = None
     current = editions.current_number()
     if against == number:
         message = f"Compare edition {number} with another edition, not with itself."
-        return Status(400, {"detail": message,
-                            "errors": [{"path": "against", "message": message}]})
+        return Status(400, {"detail": message, "errors": [{"path": "against", "message": message}]})
     other = _edition(against) if against is not None else changelog.previous(info)
     if other is None:
-        return {"edition": _header(request, info, current), "against": None,
-                "note": f"Edition {number} is the first edition: there is nothing before it. "
-                        "Pass ?against= to compare it with another.",
-                "points": [], "added": [], "removed": [], "changes": [], "factions": []}
+        return {
+            "edition": _header(request, info, current),
+            "against": None,
+            "note": f"Edition {number} is the first edition: there is nothing before it. "
+            "Pass ?against= to compare it with another.",
+            "points": [],
+            "added": [],
+            "removed": [],
+            "changes": [],
+            "factions": [],
+        }
     log = changelog.between(other, info)
-    return {"edition": _header(request, info, current),
-            "against": _header(request, other, current), "note": None,
-            **log.diff.to_dict()}
+    return {
+        "edition": _header(request, info, current),
+        "against": _header(request, other, current),
+        "note": None,
+        **log.diff.to_dict(),
+    }

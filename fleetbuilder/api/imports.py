@@ -27,19 +27,24 @@ ROSTER_BODY = {
         "required": True,
         "content": {
             "application/xml": {"schema": {"type": "string", "description": "a .ros roster"}},
-            "application/zip": {"schema": {"type": "string", "format": "binary",
-                                           "description": "a .rosz roster"}},
-            "application/json": {"schema": {"type": "object",
-                                            "description": "New Recruit's JSON export"}},
+            "application/zip": {
+                "schema": {"type": "string", "format": "binary", "description": "a .rosz roster"}
+            },
+            "application/json": {
+                "schema": {"type": "object", "description": "New Recruit's JSON export"}
+            },
         },
     }
 }
 
 
-@router.post("/battlescribe", auth=optional_token,
-             response={200: dict[str, Any], 400: s.Error, 413: s.Error, 429: s.Error},
-             openapi_extra=ROSTER_BODY,
-             summary="Make a fleet of a BattleScribe or New Recruit roster")
+@router.post(
+    "/battlescribe",
+    auth=optional_token,
+    response={200: dict[str, Any], 400: s.Error, 413: s.Error, 429: s.Error},
+    openapi_extra=ROSTER_BODY,
+    summary="Make a fleet of a BattleScribe or New Recruit roster",
+)
 def battlescribe(request: HttpRequest) -> dict[str, Any]:
     """The fleet file a Battlefleet Gothic roster makes here, under the edition this server
     serves, with its validation report and the import report (every selection: matched by its
@@ -48,8 +53,11 @@ def battlescribe(request: HttpRequest) -> dict[str, Any]:
     limit(request, "import")
     length = int(request.META.get("CONTENT_LENGTH") or 0)
     if length > MAX_BODY_BYTES:
-        raise HttpError(413, f"The body is {length:,} bytes; the limit is {MAX_BODY_BYTES:,}. "
-                             "A roster is a few tens of KB.")
+        raise HttpError(
+            413,
+            f"The body is {length:,} bytes; the limit is {MAX_BODY_BYTES:,}. "
+            "A roster is a few tens of KB.",
+        )
     try:
         made = rosters.roster_fleet(request.body)
         check_points_bound(made.validation)
@@ -57,6 +65,8 @@ def battlescribe(request: HttpRequest) -> dict[str, Any]:
         raise HttpError(400, str(exc)) from None
     except rf.FleetFormatError as exc:
         raise HttpError(400, f"The roster makes a fleet this app cannot take: {exc}") from None
-    return {"fleet": rf.fleet_to_dict(made.fleet),
-            "validation": report_dict(made.validation, made.fleet.edition),
-            "report": made.report.to_dict()}
+    return {
+        "fleet": rf.fleet_to_dict(made.fleet),
+        "validation": report_dict(made.validation, made.fleet.edition),
+        "report": made.report.to_dict(),
+    }

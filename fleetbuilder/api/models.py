@@ -36,12 +36,17 @@ class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
 
 
 class ApiToken(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="api_tokens")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
     name = models.CharField(max_length=60, help_text="What the player uses it for.")
     prefix = models.CharField(max_length=SHOWN_CHARS, editable=False)
-    digest = models.CharField(max_length=64, unique=True, editable=False,
-                              help_text="SHA-256 of the token; the token itself is never kept.")
+    digest = models.CharField(
+        max_length=64,
+        unique=True,
+        editable=False,
+        help_text="SHA-256 of the token; the token itself is never kept.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     last_used = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
@@ -58,8 +63,12 @@ class ApiToken(models.Model):
     def issue(cls, user: Any, name: str) -> tuple[ApiToken, str]:
         """A new token of ``user``'s: the record, and the token itself (shown once)."""
         raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
-        token = cls.objects.create(user=user, name=name.strip() or "API token",
-                                   prefix=raw[:SHOWN_CHARS], digest=token_hash(raw))
+        token = cls.objects.create(
+            user=user,
+            name=name.strip() or "API token",
+            prefix=raw[:SHOWN_CHARS],
+            digest=token_hash(raw),
+        )
         return token, raw
 
     @classmethod
@@ -67,8 +76,7 @@ class ApiToken(models.Model):
         """The live token ``raw`` is, with its user; None for an unknown or revoked one."""
         if not raw.startswith(TOKEN_PREFIX) or len(raw) > 100:
             return None
-        token = cls.objects.active().select_related("user").filter(
-            digest=token_hash(raw)).first()
+        token = cls.objects.active().select_related("user").filter(digest=token_hash(raw)).first()
         if token is None or not token.user.is_active:
             return None
         token.touch()

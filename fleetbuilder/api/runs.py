@@ -17,8 +17,15 @@ from . import schemas as s
 
 SIDES = ("a", "b")
 # The form's field (after "a_") → where it is in the JSON body (after "a.").
-_PATHS = {"source": "", "fleet": "fleet", "share": "share", "faction": "sample.faction",
-          "variant": "sample.variant", "size": "sample.size", "policy": "policy"}
+_PATHS = {
+    "source": "",
+    "fleet": "fleet",
+    "share": "share",
+    "faction": "sample.faction",
+    "variant": "sample.variant",
+    "size": "sample.size",
+    "policy": "policy",
+}
 
 
 @dataclass(frozen=True)
@@ -44,15 +51,19 @@ def side_file(raw: object) -> FileSide:
 def form_data(payload: s.RunIn) -> dict[str, Any]:
     """The JSON body as the matchup form's fields. A side names exactly one source."""
     data: dict[str, Any] = {
-        "battles": payload.battles, "max_rounds": payload.max_rounds,
-        "table": payload.table or "", "scoring": payload.scoring, "terrain": payload.terrain,
+        "battles": payload.battles,
+        "max_rounds": payload.max_rounds,
+        "table": payload.table or "",
+        "scoring": payload.scoring,
+        "terrain": payload.terrain,
         "seed": "" if payload.seed is None else payload.seed,
     }
     for name in SIDES:
         side: s.Side = getattr(payload, name)
         given = [k for k in ("fleet", "share", "sample", "file") if getattr(side, k) is not None]
-        data[f"{name}_source"] = {"share": "shared"}.get(given[0], given[0]) \
-            if len(given) == 1 else ""
+        data[f"{name}_source"] = (
+            {"share": "shared"}.get(given[0], given[0]) if len(given) == 1 else ""
+        )
         data[f"{name}_policy"] = side.policy
         if side.fleet is not None:
             data[f"{name}_fleet"] = side.fleet
@@ -98,8 +109,14 @@ class ApiMatchupForm(MatchupForm):
         if data.get(f"{side}_source") == "file":
             given = self.fleet_files[side]
             fleet = given.fleet
-            return Side(fleet, {"kind": "file", "label": fleet.name or f"Fleet {side.upper()}",
-                                **({"note": given.note} if given.note else {})})
+            return Side(
+                fleet,
+                {
+                    "kind": "file",
+                    "label": fleet.name or f"Fleet {side.upper()}",
+                    **({"note": given.note} if given.note else {}),
+                },
+            )
         if data.get(f"{side}_source") == "fleet" and f"{side}_fleet" not in self.fields:
             self.add_error(f"{side}_source", "You have no saved fleets.")
             return None

@@ -61,11 +61,19 @@ class Report(Schema):
     points: int
     band: Band | None
     problems: list[Problem]
-    edition: int | None = Field(None, description=(
-        "The catalogue edition the report was computed under (R-160): the one the file names, "
-        "or the first if it names none (R-161); null for a list of a development state"))
-    edition_note: str | None = Field(None, description=(
-        "R-161's note when the file or code named no edition and was read under the first"))
+    edition: int | None = Field(
+        None,
+        description=(
+            "The catalogue edition the report was computed under (R-160): the one the file names, "
+            "or the first if it names none (R-161); null for a list of a development state"
+        ),
+    )
+    edition_note: str | None = Field(
+        None,
+        description=(
+            "R-161's note when the file or code named no edition and was read under the first"
+        ),
+    )
 
 
 class FileErrorWhere(Schema):
@@ -154,8 +162,9 @@ class Admiral(Open):
 class Catalog(Open):
     """``manage.py export_catalog`` (contract 3), byte for byte the same document."""
 
-    edition: int | None = Field(None, description="the published edition it is (R-160); "
-                                "null for a development state")
+    edition: int | None = Field(
+        None, description="the published edition it is (R-160); null for a development state"
+    )
     catalog_version: str
     admirals: list[Admiral]
     factions: list[Faction]

@@ -28,15 +28,24 @@ def docs(request: HttpRequest) -> HttpResponse:
     the site's header and way back, no script, axe clean in both themes."""
     doc = openapi_document()
     base = f"{request.scheme}://{request.get_host()}"
-    ctx = {"info": doc["info"], "description": api_docs.prose(doc["info"].get("description", "")),
-           "groups": api_docs.operations(doc), "schemas": api_docs.schemas(doc), "base": base}
+    ctx = {
+        "info": doc["info"],
+        "description": api_docs.prose(doc["info"].get("description", "")),
+        "groups": api_docs.operations(doc),
+        "schemas": api_docs.schemas(doc),
+        "base": base,
+    }
     return render(request, "api/docs.html", ctx)
 
 
 class TokenForm(forms.Form):
     prefix = "token"  # the account page has other forms
-    name = forms.CharField(max_length=60, required=False, label="What is it for?",
-                           help_text="A name to tell your tokens apart, e.g. 'list printer'.")
+    name = forms.CharField(
+        max_length=60,
+        required=False,
+        label="What is it for?",
+        help_text="A name to tell your tokens apart, e.g. 'list printer'.",
+    )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -52,8 +61,10 @@ def make_token(request: HttpRequest) -> HttpResponse:
         messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
         return redirect("accounts:account")
     if ApiToken.objects.owned_by(request.user).active().count() >= MAX_TOKENS_PER_ACCOUNT:
-        messages.error(request, f"You have {MAX_TOKENS_PER_ACCOUNT} API tokens; revoke one "
-                                "before making another.")
+        messages.error(
+            request,
+            f"You have {MAX_TOKENS_PER_ACCOUNT} API tokens; revoke one before making another.",
+        )
         return redirect("accounts:account")
     token, raw = ApiToken.issue(request.user, form.cleaned_data["name"])
     response = render(request, "api/token_made.html", {"token": token, "raw": raw})
@@ -69,6 +80,9 @@ def revoke_token(request: HttpRequest, pk: int) -> HttpResponse:
     if token is None:
         raise Http404("No such token.")
     token.revoke()
-    messages.success(request, f"The API token “{token.name}” ({token.prefix}…) is revoked: "
-                              "requests with it are refused from now on.")
+    messages.success(
+        request,
+        f"The API token “{token.name}” ({token.prefix}…) is revoked: "
+        "requests with it are refused from now on.",
+    )
     return redirect("accounts:account")

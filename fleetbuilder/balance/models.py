@@ -70,13 +70,16 @@ class BalanceRun(ChunkedRun, models.Model):
     fleets = models.JSONField(help_text="[{slug, fleet}]: each faction's sample fleet file.")
     catalog_version = models.CharField(max_length=64)
     edition = models.PositiveIntegerField(
-        null=True, blank=True, help_text="The edition it was played under (R-160); empty for "
-        "a development state.")
+        null=True,
+        blank=True,
+        help_text="The edition it was played under (R-160); empty for a development state.",
+    )
     chunk_battles = models.PositiveIntegerField(default=10)
     total = models.PositiveIntegerField(help_text="Battles in the whole round robin.")
     done = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=10, choices=ChunkedRun.Status.choices,
-                              default=ChunkedRun.Status.QUEUED)
+    status = models.CharField(
+        max_length=10, choices=ChunkedRun.Status.choices, default=ChunkedRun.Status.QUEUED
+    )
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -94,8 +97,11 @@ class BalanceRun(ChunkedRun, models.Model):
         return cls.objects.create(
             spec=spec.to_dict(),
             fleets=[{"slug": slug, "fleet": rf.fleet_to_dict(f)} for slug, f in rr.fleets.items()],
-            catalog_version=rr.catalog.version, edition=edition_of(rr.catalog.version),
-            chunk_battles=max(1, chunk_battles), total=rr.total_battles)
+            catalog_version=rr.catalog.version,
+            edition=edition_of(rr.catalog.version),
+            chunk_battles=max(1, chunk_battles),
+            total=rr.total_battles,
+        )
 
     def round_robin(self, catalog: Catalog) -> RoundRobin:
         """The run's round robin, with the fleets stored at its start."""
@@ -140,8 +146,10 @@ class BalanceRun(ChunkedRun, models.Model):
     def before_play(self) -> bool:
         self._catalog = loader.core_catalog()
         if self._catalog.version != self.catalog_version:
-            self.fail(f"The catalogue changed during the run ({self.catalog_version} to "
-                      f"{self._catalog.version}); start it again.")
+            self.fail(
+                f"The catalogue changed during the run ({self.catalog_version} to "
+                f"{self._catalog.version}); start it again."
+            )
             return False
         return True
 
@@ -149,20 +157,23 @@ class BalanceRun(ChunkedRun, models.Model):
         pair, index = key
         rr = self.round_robin(self._catalog)
         start, stop = self.chunk_bounds(index)
-        counts = play_pair_battles(self._catalog, rr.fleets, rr.pairs[pair], start, stop,
-                                   rr.spec.options)
+        counts = play_pair_battles(
+            self._catalog, rr.fleets, rr.pairs[pair], start, stop, rr.spec.options
+        )
         return Played(counts.battles, {"counts": counts.to_dict()})
 
     def broken(self, key: Key) -> str:
         start, stop = self.chunk_bounds(key[1])
         return f"Pair {key[0]}, battles {start + 1}–{stop} failed; the error was logged."
 
-    def record_chunk(self, pair: int, index: int, counts: PairCounts, seconds: float,
-                     worker: str = "") -> bool:
+    def record_chunk(
+        self, pair: int, index: int, counts: PairCounts, seconds: float, worker: str = ""
+    ) -> bool:
         """Write a played chunk once, under the run's row lock (``ChunkedRun.record``).
         False when it was written already or the run has stopped."""
-        return self.record((pair, index), Played(counts.battles, {"counts": counts.to_dict()}),
-                           seconds, worker)
+        return self.record(
+            (pair, index), Played(counts.battles, {"counts": counts.to_dict()}), seconds, worker
+        )
 
 
 class BalanceChunk(models.Model):
@@ -177,8 +188,9 @@ class BalanceChunk(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["run", "pair", "index"],
-                                               name="balance_chunk_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "pair", "index"], name="balance_chunk_once")
+        ]
         ordering = ["run", "pair", "index"]
 
     def __str__(self) -> str:
@@ -212,21 +224,27 @@ class BalanceTable(models.Model):
     seed = models.BigIntegerField()
     catalog_version = models.CharField(max_length=64)
     edition = models.PositiveIntegerField(
-        null=True, blank=True, help_text="The edition it was played under (R-160); empty for "
-        "a development state.")
+        null=True,
+        blank=True,
+        help_text="The edition it was played under (R-160); empty for a development state.",
+    )
     command = models.TextField(help_text="The command that plays it again.")
     result = models.JSONField(help_text="rules_core.balance.balance_table()")
     seconds = models.FloatField(null=True, blank=True, help_text="How long it took to play.")
-    note = models.TextField(blank=True, help_text="What the reader should know (e.g. which "
-                            "simulator policy played it).")
+    note = models.TextField(
+        blank=True, help_text="What the reader should know (e.g. which simulator policy played it)."
+    )
     created = models.DateTimeField(auto_now_add=True, db_index=True)
 
     objects = BalanceTableQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created", "-pk"]
-        indexes = [models.Index(fields=["size", "policy", "terrain", "-created"],
-                                name="balance_table_setting")]
+        indexes = [
+            models.Index(
+                fields=["size", "policy", "terrain", "-created"], name="balance_table_setting"
+            )
+        ]
 
     SIZE_ORDER = ("patrol", "skirmish", "battle", "armada")
 
@@ -234,14 +252,22 @@ class BalanceTable(models.Model):
         return f"{self.size.capitalize()}, {self.policy}, terrain {self.terrain}"
 
     @classmethod
-    def publish(cls, result: dict[str, Any], command: str, seconds: float | None = None,
-                note: str = "") -> BalanceTable:
+    def publish(
+        cls, result: dict[str, Any], command: str, seconds: float | None = None, note: str = ""
+    ) -> BalanceTable:
         return cls.objects.create(
-            size=result["size"], policy=result["policy"], terrain=result["terrain"],
-            battles=result["battles_per_pair"], seed=result["seed"],
+            size=result["size"],
+            policy=result["policy"],
+            terrain=result["terrain"],
+            battles=result["battles_per_pair"],
+            seed=result["seed"],
             catalog_version=result["catalog_version"],
-            edition=edition_of(result["catalog_version"]), command=command, result=result,
-            seconds=seconds, note=note)
+            edition=edition_of(result["catalog_version"]),
+            command=command,
+            result=result,
+            seconds=seconds,
+            note=note,
+        )
 
     @property
     def setting(self) -> tuple[str, str, str]:
@@ -253,8 +279,7 @@ class BalanceTable(models.Model):
 
     def scores(self) -> dict[str, tuple[str, float]]:
         """Each faction's score against the field: slug -> (name, score)."""
-        return {row["slug"]: (row["name"], float(row["score"]))
-                for row in self.result["factions"]}
+        return {row["slug"]: (row["name"], float(row["score"])) for row in self.result["factions"]}
 
     @classmethod
     def movement(cls, old_edition: int, new_edition: int) -> BalanceMovement:
@@ -262,17 +287,20 @@ class BalanceTable(models.Model):
         setting both have a table of (the newest of each)."""
         old = {t.setting: t for t in cls.objects.of_edition(old_edition)}
         new = {t.setting: t for t in cls.objects.of_edition(new_edition)}
-        shared = sorted(set(old) & set(new), key=lambda s: (
-            cls.SIZE_ORDER.index(s[0]) if s[0] in cls.SIZE_ORDER else 9, s))
+        shared = sorted(
+            set(old) & set(new),
+            key=lambda s: (cls.SIZE_ORDER.index(s[0]) if s[0] in cls.SIZE_ORDER else 9, s),
+        )
         wanted = [t.pk for s in shared for t in (old[s], new[s])]
         tables = cls.objects.in_bulk(wanted)  # the results, in one query
         settings = []
         for setting in shared:
             before = tables[old[setting].pk].scores()
             after = tables[new[setting].pk].scores()
-            factions = [FactionMove(slug, after[slug][0], before[slug][1], after[slug][1])
-                        for slug in sorted(set(before) & set(after),
-                                           key=lambda slug: after[slug][0])]
+            factions = [
+                FactionMove(slug, after[slug][0], before[slug][1], after[slug][1])
+                for slug in sorted(set(before) & set(after), key=lambda slug: after[slug][0])
+            ]
             settings.append(SettingMove(setting_label(*setting), tuple(factions)))
         return BalanceMovement(old_edition, new_edition, bool(old), bool(new), tuple(settings))
 

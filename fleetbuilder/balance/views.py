@@ -75,8 +75,11 @@ def build_id() -> str:
 
 
 def _link(size: str, policy: str, terrain: str) -> str:
-    return reverse("balance:page") + "?" + urlencode(
-        {"size": size, "policy": policy, "terrain": terrain})
+    return (
+        reverse("balance:page")
+        + "?"
+        + urlencode({"size": size, "policy": policy, "terrain": terrain})
+    )
 
 
 def _pct(x: float) -> int:
@@ -96,21 +99,35 @@ def table_context(table: BalanceTable, choices: list[BalanceTable]) -> dict[str,
                 continue
             score = matrix[r["slug"]][c["slug"]]
             cells.append({"pct": _pct(score), "band": heat_band(score), "against": c["short"]})
-        heat_rows.append({"faction": r, "cells": cells, "pct": _pct(r["score"]),
-                          "band": heat_band(r["score"]), "ci": [_pct(v) for v in r["score_ci95"]]})
+        heat_rows.append(
+            {
+                "faction": r,
+                "cells": cells,
+                "pct": _pct(r["score"]),
+                "band": heat_band(r["score"]),
+                "ci": [_pct(v) for v in r["score_ci95"]],
+            }
+        )
     summary = result["summary"]
     names = {r["slug"]: r["short"] for r in rows}
     lop = summary.get("most_lopsided")
-    lopsided = None if not lop else {
-        "faction": names.get(lop["faction"], lop["faction"]),
-        "against": names.get(lop["against"], lop["against"]), "pct": _pct(lop["score"])}
+    lopsided = (
+        None
+        if not lop
+        else {
+            "faction": names.get(lop["faction"], lop["faction"]),
+            "against": names.get(lop["against"], lop["against"]),
+            "pct": _pct(lop["score"]),
+        }
+    )
     edition = None
     if table.edition is not None:
         try:
             edition = editions.get(table.edition)
         except editions.UnknownEdition:  # a table loaded before its edition: its number only
-            log.warning("balance table %s names edition %s, not published here", table.pk,
-                        table.edition)
+            log.warning(
+                "balance table %s names edition %s, not published here", table.pk, table.edition
+            )
     return {
         "table": table,
         "edition": edition,
@@ -124,8 +141,15 @@ def table_context(table: BalanceTable, choices: list[BalanceTable]) -> dict[str,
         "setting_label": setting_label(table.size, table.policy, table.terrain),
         "terrain_label": TERRAIN_LABELS.get(table.terrain, table.terrain),
         "legend": [{"band": i, "label": label} for i, (_, _, label) in enumerate(BANDS)],
-        "choices": [{"label": setting_label(*t.setting), "url": _link(*t.setting),
-                     "current": t.pk == table.pk, "created": t.created} for t in choices],
+        "choices": [
+            {
+                "label": setting_label(*t.setting),
+                "url": _link(*t.setting),
+                "current": t.pk == table.pk,
+                "created": t.created,
+            }
+            for t in choices
+        ],
     }
 
 
@@ -140,14 +164,21 @@ def _cache_key(table: BalanceTable, choices: list[BalanceTable]) -> str:
 
 @require_GET
 def balance_page(request: HttpRequest) -> HttpResponse:
-    choices = sorted(BalanceTable.objects.newest_per_setting(),
-                     key=lambda t: (BalanceTable.SIZE_ORDER.index(t.size)
-                                    if t.size in BalanceTable.SIZE_ORDER else 9, t.setting))
+    choices = sorted(
+        BalanceTable.objects.newest_per_setting(),
+        key=lambda t: (
+            BalanceTable.SIZE_ORDER.index(t.size) if t.size in BalanceTable.SIZE_ORDER else 9,
+            t.setting,
+        ),
+    )
     if not choices:
         return render(request, EMPTY_TEMPLATE)
     by_setting = {t.setting: t for t in choices}
-    asked = (request.GET.get("size", ""), request.GET.get("policy", ""),
-             request.GET.get("terrain", ""))
+    asked = (
+        request.GET.get("size", ""),
+        request.GET.get("policy", ""),
+        request.GET.get("terrain", ""),
+    )
     if any(asked):
         chosen = by_setting.get(asked)
         if chosen is None:

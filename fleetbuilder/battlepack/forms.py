@@ -16,9 +16,12 @@ NOT_FOR_A_PACK = ("battles", "max_rounds", "table", "scoring", "seed", "a_policy
 
 
 class PackForm(MatchupForm):
-    paper = forms.ChoiceField(choices=PAPERS, initial="a4", label="Paper",
-                              help_text="The quick reference and the card sheets (nine cards "
-                                        "a sheet, with cut marks).")
+    paper = forms.ChoiceField(
+        choices=PAPERS,
+        initial="a4",
+        label="Paper",
+        help_text="The quick reference and the card sheets (nine cards a sheet, with cut marks).",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

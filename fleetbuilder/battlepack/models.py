@@ -35,8 +35,13 @@ log = logging.getLogger("fleetbuilder.battlepack")
 PAPERS = (("a4", "A4"), ("letter", "US Letter"))
 PACK_FORMAT = "2"  # 2: each fleet's edition printed (R-163)
 # What the worker does, in order: the pack page shows where it is.
-STAGES = ("waiting", "quick reference", "fleet A's roster and cards",
-          "fleet B's roster and cards", "binding the pack")
+STAGES = (
+    "waiting",
+    "quick reference",
+    "fleet A's roster and cards",
+    "fleet B's roster and cards",
+    "binding the pack",
+)
 
 
 class BattlePackQuerySet(OwnedQuerySet):
@@ -45,15 +50,24 @@ class BattlePackQuerySet(OwnedQuerySet):
 
 class BattlePack(QueuedRender, models.Model):
     log = log
-    unreachable = ("The print queue could not be reached. Nothing was lost; ask for the pack "
-                   "again in a moment.")
+    unreachable = (
+        "The print queue could not be reached. Nothing was lost; ask for the pack "
+        "again in a moment."
+    )
     what_plural = "battle packs"
-    failed = ("The battle pack could not be made. The error was logged; ask again, and if it "
-              "happens again please report it.")
+    failed = (
+        "The battle pack could not be made. The error was logged; ask again, and if it "
+        "happens again please report it."
+    )
 
     public_id = models.CharField(max_length=32, unique=True, editable=False)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                              on_delete=models.CASCADE, related_name="battle_packs")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="battle_packs",
+    )
     session_key = models.CharField(max_length=64, blank=True, db_index=True)
     fleet_a = models.JSONField(help_text="Fleet A's file (contract 1).")
     fleet_b = models.JSONField(help_text="Fleet B's file (contract 1).")
@@ -67,8 +81,9 @@ class BattlePack(QueuedRender, models.Model):
     terrain = models.CharField(max_length=12, default="none")
     movement = models.CharField(max_length=12, default="standard")
     paper = models.CharField(max_length=8, choices=PAPERS, default="a4")
-    matchup = models.ForeignKey("simulator.Matchup", null=True, blank=True,
-                                on_delete=models.SET_NULL, related_name="+")
+    matchup = models.ForeignKey(
+        "simulator.Matchup", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     cache_key = models.CharField(max_length=100, db_index=True)
     status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
     stage = models.PositiveSmallIntegerField(default=0, help_text="An index into STAGES.")
@@ -133,25 +148,54 @@ class BattlePack(QueuedRender, models.Model):
     def key_for(fleet_a: dict[str, Any], fleet_b: dict[str, Any], **options: str) -> str:
         """Everything that decides the PDF's bytes: both fleets, the options, the catalogue,
         the cards' build and this pack's format."""
-        doc = json.dumps([fleet_a, fleet_b, options, catalogue_version(), cards_build(),
-                          PACK_FORMAT], sort_keys=True, separators=(",", ":"),
-                         ensure_ascii=False)
+        doc = json.dumps(
+            [fleet_a, fleet_b, options, catalogue_version(), cards_build(), PACK_FORMAT],
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
         return "battlepack:pdf:" + hashlib.sha256(doc.encode("utf-8")).hexdigest()
 
     @classmethod
-    def start(cls, *, fleet_a: rf.Fleet, fleet_b: rf.Fleet, label_a: str, label_b: str,
-              share_a: str | None, share_b: str | None, terrain: str, movement: str,
-              paper: str, owner: Any, owner_token: str, matchup: Any = None) -> BattlePack:
+    def start(
+        cls,
+        *,
+        fleet_a: rf.Fleet,
+        fleet_b: rf.Fleet,
+        label_a: str,
+        label_b: str,
+        share_a: str | None,
+        share_b: str | None,
+        terrain: str,
+        movement: str,
+        paper: str,
+        owner: Any,
+        owner_token: str,
+        matchup: Any = None,
+    ) -> BattlePack:
         """The requester's pack for these fleets and options: the same one when asked again
         (unless it failed), else a new one, queued."""
         doc_a, doc_b = rf.fleet_to_dict(fleet_a), rf.fleet_to_dict(fleet_b)
-        options = {"label_a": label_a[:200], "label_b": label_b[:200], "share_a": share_a or "",
-                   "share_b": share_b or "", "terrain": terrain, "movement": movement,
-                   "paper": paper}
-        return cls.requested(owner=owner, owner_token=owner_token,
-                             cache_key=cls.key_for(doc_a, doc_b, **options), fleet_a=doc_a,
-                             fleet_b=doc_b, edition_a=fleet_a.edition,
-                             edition_b=fleet_b.edition, matchup=matchup, **options)
+        options = {
+            "label_a": label_a[:200],
+            "label_b": label_b[:200],
+            "share_a": share_a or "",
+            "share_b": share_b or "",
+            "terrain": terrain,
+            "movement": movement,
+            "paper": paper,
+        }
+        return cls.requested(
+            owner=owner,
+            owner_token=owner_token,
+            cache_key=cls.key_for(doc_a, doc_b, **options),
+            fleet_a=doc_a,
+            fleet_b=doc_b,
+            edition_a=fleet_a.edition,
+            edition_b=fleet_b.edition,
+            matchup=matchup,
+            **options,
+        )
 
     def task(self) -> Any:
         from .tasks import render_pack  # the task module imports this one

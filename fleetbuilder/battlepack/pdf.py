@@ -28,8 +28,12 @@ if TYPE_CHECKING:
     from .models import BattlePack
 
 REFERENCE_CSS = Path(__file__).resolve().parent / "reference.css"
-TABLE_LABELS = {"patrol": "Patrol, 120 × 120 cm", "skirmish": "Skirmish, 180 × 120 cm",
-                "battle": "Battle, 180 × 120 cm", "armada": "Armada, 240 × 120 cm"}
+TABLE_LABELS = {
+    "patrol": "Patrol, 120 × 120 cm",
+    "skirmish": "Skirmish, 180 × 120 cm",
+    "battle": "Battle, 180 × 120 cm",
+    "armada": "Armada, 240 × 120 cm",
+}
 
 
 # WeasyPrint (and the cards' fetcher, built on it) is imported only when a pack is made, as
@@ -48,10 +52,15 @@ def _cards_css() -> CSS:
 
 def reference_html(pack: BattlePack) -> str:
     ref = quick_reference(pack.terrain, pack.movement)
-    return render_to_string("battlepack/reference.html", {
-        "pack": pack, "sections": ref.sections, "terrain_words": ref.terrain_words,
-        "paper": "A4" if pack.paper == "a4" else "letter",
-    })
+    return render_to_string(
+        "battlepack/reference.html",
+        {
+            "pack": pack,
+            "sections": ref.sections,
+            "terrain_words": ref.terrain_words,
+            "paper": "A4" if pack.paper == "a4" else "letter",
+        },
+    )
 
 
 def _reference(pack: BattlePack) -> Document:
@@ -59,17 +68,24 @@ def _reference(pack: BattlePack) -> Document:
 
     from rules_core.cards.fetcher import AssetFetcher
 
-    css = CSS(string=REFERENCE_CSS.read_text(encoding="utf-8").replace(
-        "PAPER", "A4" if pack.paper == "a4" else "letter"))
-    return HTML(string=reference_html(pack), url_fetcher=AssetFetcher()).render(
-        stylesheets=[css])
+    css = CSS(
+        string=REFERENCE_CSS.read_text(encoding="utf-8").replace(
+            "PAPER", "A4" if pack.paper == "a4" else "letter"
+        )
+    )
+    return HTML(string=reference_html(pack), url_fetcher=AssetFetcher()).render(stylesheets=[css])
 
 
 def css_string(text: str) -> str:
     """``text`` as a CSS string literal, every character but letters, digits and spaces
     written as a hex escape: a fleet's name can hold anything (R-94), quotes included."""
-    return '"' + "".join(c if (c.isascii() and c.isalnum()) or c == " " else f"\\{ord(c):x} "
-                         for c in text) + '"'
+    return (
+        '"'
+        + "".join(
+            c if (c.isascii() and c.isalnum()) or c == " " else f"\\{ord(c):x} " for c in text
+        )
+        + '"'
+    )
 
 
 def footer_css(pack: BattlePack, side: str) -> str:
@@ -81,8 +97,10 @@ def footer_css(pack: BattlePack, side: str) -> str:
     short = f"Fleet {side.upper()} · {edition.label}"
     full = f"Fleet {side.upper()}: {label} · {edition.title}"
     style = 'font: 6pt "DejaVu Sans", sans-serif; color: #555; vertical-align: middle;'
-    return (f"@page {{ @bottom-center {{ content: {css_string(short)}; {style} }} }}\n"
-            f"@page {pack.paper}-roster {{ @bottom-center {{ content: {css_string(full)}; }} }}")
+    return (
+        f"@page {{ @bottom-center {{ content: {css_string(short)}; {style} }} }}\n"
+        f"@page {pack.paper}-roster {{ @bottom-center {{ content: {css_string(full)}; }} }}"
+    )
 
 
 def _cards(catalog: Catalog, pack: BattlePack, side: str) -> Document:
@@ -90,12 +108,16 @@ def _cards(catalog: Catalog, pack: BattlePack, side: str) -> Document:
 
     from rules_core.cards.fetcher import ASSETS, AssetFetcher
 
-    source = cards_html(catalog, pack.core_fleet(side), layout=pack.paper,
-                        share_url=(pack.share_a if side == "a" else pack.share_b) or None,
-                        advanced_movement=pack.movement == "advanced")
-    return HTML(string=source, base_url=ASSETS.as_uri() + "/",
-                url_fetcher=AssetFetcher()).render(
-        stylesheets=[_cards_css(), CSS(string=footer_css(pack, side))])
+    source = cards_html(
+        catalog,
+        pack.core_fleet(side),
+        layout=pack.paper,
+        share_url=(pack.share_a if side == "a" else pack.share_b) or None,
+        advanced_movement=pack.movement == "advanced",
+    )
+    return HTML(string=source, base_url=ASSETS.as_uri() + "/", url_fetcher=AssetFetcher()).render(
+        stylesheets=[_cards_css(), CSS(string=footer_css(pack, side))]
+    )
 
 
 def render_pack(pack: BattlePack, progress: Callable[[int], Any] = lambda stage: None) -> bytes:

@@ -17,18 +17,23 @@ from fleetbuilder.catalog.pagecache import render_blocks
 from fleetbuilder.catalog.views import RULES_TEMPLATE, rules_context
 
 # The Rules page's sections the reference prints, in its order.
-SECTIONS = ("game-round", "special-orders", "gunnery", "critical-hits", "catastrophic-damage",
-            "crippled")
+SECTIONS = (
+    "game-round",
+    "special-orders",
+    "gunnery",
+    "critical-hits",
+    "catastrophic-damage",
+    "crippled",
+)
 TERRAIN_SECTION = "terrain"
 ADVANCED_SECTION = "advanced-movement"
 VOID_HEADING = "<h3>Void elements"
-_SECTION = re.compile(r'<section class="rules-section" id="([\w-]+)"[^>]*>(.*?)</section>',
-                      re.S)
+_SECTION = re.compile(r'<section class="rules-section" id="([\w-]+)"[^>]*>(.*?)</section>', re.S)
 
 TERRAIN_WORDS = {
     "none": "No terrain: an open table.",
     "section13": "The core rules' terrain (§13): asteroid belts, gas clouds, planets and "
-                 "debris fields.",
+    "debris fields.",
     "void": "Void elements: debris, gravity wells, gas clouds and drifting bodies.",
     "voidscape": "The core rules' terrain (§13) and the void elements.",
 }

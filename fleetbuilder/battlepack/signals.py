@@ -14,6 +14,5 @@ from .models import BattlePack
 
 
 @receiver(user_logged_in, dispatch_uid="battlepack.adopt_browser_packs")
-def adopt_browser_packs(sender: Any, request: HttpRequest | None, user: Any,
-                        **kwargs: Any) -> None:
+def adopt_browser_packs(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
     BattlePack.objects.adopt(user, browser_owner_token(request))

@@ -66,11 +66,19 @@ def from_matchup(request: HttpRequest, public_id: str) -> HttpResponse:
     options = run.options or {}
     try:
         pack = BattlePack.start(
-            fleet_a=fleet_a, fleet_b=fleet_b, label_a=run.label("a"), label_b=run.label("b"),
-            share_a=share_link(request, fleet_a), share_b=share_link(request, fleet_b),
+            fleet_a=fleet_a,
+            fleet_b=fleet_b,
+            label_a=run.label("a"),
+            label_b=run.label("b"),
+            share_a=share_link(request, fleet_a),
+            share_b=share_link(request, fleet_b),
             terrain=options.get("terrain", "none"),
-            movement=options.get("movement", "standard"), paper=paper, owner=request.user,
-            owner_token=owner_token(request, create=True) or "", matchup=run)
+            movement=options.get("movement", "standard"),
+            paper=paper,
+            owner=request.user,
+            owner_token=owner_token(request, create=True) or "",
+            matchup=run,
+        )
     except RenderRefused as exc:
         return busy(request, exc, back=run.get_absolute_url())
     return redirect(pack)
@@ -80,32 +88,49 @@ def from_matchup(request: HttpRequest, public_id: str) -> HttpResponse:
 @rate_limit("cards", methods=("POST",))
 def new(request: HttpRequest) -> HttpResponse:
     """A pack of any two fleets the player can see: their own, a shared one or a sample."""
-    fleets = list(SavedFleet.objects.alive().owned_by(request.user, owner_token(request))
-                  .defer("last_removed"))
-    initial: dict[str, Any] = {"a_faction": "imperial-navy", "b_faction": "archenemy",
-                               "terrain": "section13"}
+    fleets = list(
+        SavedFleet.objects.alive()
+        .owned_by(request.user, owner_token(request))
+        .defer("last_removed")
+    )
+    initial: dict[str, Any] = {
+        "a_faction": "imperial-navy",
+        "b_faction": "archenemy",
+        "terrain": "section13",
+    }
     if fleets:
         initial.update(a_fleet=fleets[0].pk, b_fleet=fleets[min(1, len(fleets) - 1)].pk)
-    form = PackForm(request.POST or None, catalog=loader.core_catalog(), fleets=fleets,
-                    initial=initial)
+    form = PackForm(
+        request.POST or None, catalog=loader.core_catalog(), fleets=fleets, initial=initial
+    )
     status = 400
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         a, b = data["a"], data["b"]
         try:
             p = BattlePack.start(
-                fleet_a=a.fleet, fleet_b=b.fleet, label_a=a.source["label"],
-                label_b=b.source["label"], share_a=share_link(request, a.fleet),
-                share_b=share_link(request, b.fleet), terrain=data["terrain"],
-                movement=data.get("movement") or "standard", paper=data["paper"],
-                owner=request.user, owner_token=owner_token(request, create=True) or "")
+                fleet_a=a.fleet,
+                fleet_b=b.fleet,
+                label_a=a.source["label"],
+                label_b=b.source["label"],
+                share_a=share_link(request, a.fleet),
+                share_b=share_link(request, b.fleet),
+                terrain=data["terrain"],
+                movement=data.get("movement") or "standard",
+                paper=data["paper"],
+                owner=request.user,
+                owner_token=owner_token(request, create=True) or "",
+            )
         except RenderRefused as exc:
             form.add_error(None, str(exc))
             status = exc.status
         else:
             return redirect(p)
-    ctx = {"form": form, "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
-           "has_fleets": bool(fleets)}
+    ctx = {
+        "form": form,
+        "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
+        "has_fleets": bool(fleets),
+    }
     return render(request, NEW, ctx, status=status if form.errors else 200)
 
 
@@ -114,8 +139,7 @@ def pack(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """A pack's page: where the worker is (htmx every second, else the page refreshes
     itself), then the download link, or why it failed."""
     p = _get_pack(request, public_id)
-    ctx: dict[str, Any] = {"pack": p,
-                           "download_url": reverse("battlepack:pdf", args=[p.public_id])}
+    ctx: dict[str, Any] = {"pack": p, "download_url": reverse("battlepack:pdf", args=[p.public_id])}
     template = PAGE
     if request.htmx and request.htmx.target == "battle-pack":
         template += "#job"

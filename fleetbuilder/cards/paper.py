@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-LETTER_REGIONS = frozenset({"US", "CA", "MX", "PH", "PR", "CL", "CO", "VE", "GT", "CR", "PA",
-                            "DO", "SV", "NI", "HN", "BZ"})
+LETTER_REGIONS = frozenset(
+    {"US", "CA", "MX", "PH", "PR", "CL", "CO", "VE", "GT", "CR", "PA", "DO", "SV", "NI", "HN", "BZ"}
+)
 MAX_HEADER = 1000  # characters of Accept-Language read; a longer header is cut there
 _TAG = re.compile(r"^\s*([A-Za-z]{1,8})(?:-([A-Za-z0-9]{1,8}))*\s*$")
 
@@ -33,7 +34,7 @@ def _weighted_tags(header: str) -> list[tuple[float, int, str]]:
 
 
 def default_paper(accept_language: str) -> str:
-    """"letter" or "a4" for an Accept-Language header (see the module docstring)."""
+    """ "letter" or "a4" for an Accept-Language header (see the module docstring)."""
     for _, _, tag in _weighted_tags(accept_language):
         subtags = tag.split("-")[1:]
         region = next((s.upper() for s in subtags if len(s) == 2 and s.isalpha()), None)

@@ -34,9 +34,23 @@ def page_picture(pdf: bytes, page: int) -> bytes:
         source.write_bytes(pdf)
         try:
             subprocess.run(
-                ["pdftoppm", "-png", "-scale-to", str(PICTURE_PX), "-f", str(page), "-l",
-                 str(page), "-singlefile", str(source), str(Path(folder) / "page")],
-                check=True, capture_output=True, timeout=TIMEOUT_S)
+                [
+                    "pdftoppm",
+                    "-png",
+                    "-scale-to",
+                    str(PICTURE_PX),
+                    "-f",
+                    str(page),
+                    "-l",
+                    str(page),
+                    "-singlefile",
+                    str(source),
+                    str(Path(folder) / "page"),
+                ],
+                check=True,
+                capture_output=True,
+                timeout=TIMEOUT_S,
+            )
             return (Path(folder) / "page.png").read_bytes()
         except (OSError, subprocess.SubprocessError) as exc:
             # pdftoppm says "Wrong page range" past the last page: no such page, not a failure

@@ -49,9 +49,12 @@ LAYOUT_CHOICES = (
 # What a fleet is built for (R-140): advanced movement prints each ship's thrust and SOT (R-141).
 MOVEMENT_CHOICES = (
     ("standard", "Standard movement", "The rules' own movement (§5)."),
-    ("advanced", "Advanced movement",
-     "Thrust and momentum: each ship's thrust rating and safe operating thrust "
-     "(SOT) on its card."),
+    (
+        "advanced",
+        "Advanced movement",
+        "Thrust and momentum: each ship's thrust rating and safe operating thrust "
+        "(SOT) on its card.",
+    ),
 )
 MOVEMENTS = tuple(value for value, _, _ in MOVEMENT_CHOICES)
 TRUE_VALUES = ("1", "on", "true", "yes")
@@ -64,9 +67,11 @@ CACHE_CONTROL = "private, no-cache"  # the browser may keep it, and asks again w
 
 
 def big_print_note(count: int) -> str:
-    return (f"This fleet has {count} cards (one per capital ship and per squadron): a print of "
-            f"more than {SYNC_MAX_CARDS} is made by the print workers. Download PDF takes you "
-            "to a page that follows it and gives the PDF when it is ready.")
+    return (
+        f"This fleet has {count} cards (one per capital ship and per squadron): a print of "
+        f"more than {SYNC_MAX_CARDS} is made by the print workers. Download PDF takes you "
+        "to a page that follows it and gives the PDF when it is ready."
+    )
 
 
 def card_filename(name: str) -> str:
@@ -97,10 +102,19 @@ def if_none_match(request: HttpRequest | None, key: str) -> HttpResponse | None:
     return response
 
 
-def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_saver: bool,
-                 share_url: str | None, request: HttpRequest | None = None,
-                 name: str = "", advanced_movement: bool = False,
-                 preview: bool = False, page: int = 1) -> HttpResponse:
+def pdf_response(
+    document: dict[str, Any],
+    *,
+    filename: str,
+    layout: str,
+    ink_saver: bool,
+    share_url: str | None,
+    request: HttpRequest | None = None,
+    name: str = "",
+    advanced_movement: bool = False,
+    preview: bool = False,
+    page: int = 1,
+) -> HttpResponse:
     """The ship cards of a contract-1 fleet document as a PDF download, computed with the
     catalogue of the edition the document names (the loaded one if it names none: a saved
     list of a development state; callers resolve R-161 for lists from outside).
@@ -115,13 +129,14 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
     """
     if layout not in LAYOUTS:
         return HttpResponseBadRequest(
-            f"Unknown layout {layout!r}: choose {', '.join(LAYOUTS)}.", content_type="text/plain")
-    key = pdfcache.pdf_key(document, pdfcache.PrintOptions(layout, ink_saver, share_url,
-                                                           advanced_movement))
+            f"Unknown layout {layout!r}: choose {', '.join(LAYOUTS)}.", content_type="text/plain"
+        )
+    key = pdfcache.pdf_key(
+        document, pdfcache.PrintOptions(layout, ink_saver, share_url, advanced_movement)
+    )
     pdf_key = key
     if preview:  # its own key, so its own ETag
-        key = pdfcache.PREFIX + hashlib.sha256(
-            f"{pdf_key}:preview:{page}".encode()).hexdigest()
+        key = pdfcache.PREFIX + hashlib.sha256(f"{pdf_key}:preview:{page}".encode()).hexdigest()
     if (not_modified := if_none_match(request, key)) is not None:
         return not_modified
     if (cached := pdfcache.get(key)) is not None:
@@ -141,22 +156,36 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
         if preview:
             raise Http404("A print this big has no preview.")
         if request is None:
-            return HttpResponseBadRequest(big_print_note(len(fleet.units)),
-                                          content_type="text/plain")
+            return HttpResponseBadRequest(
+                big_print_note(len(fleet.units)), content_type="text/plain"
+            )
         try:
             job = PrintJob.start(
-                document=document, name=name or fleet.name or "Fleet", filename=filename,
-                layout=layout, ink_saver=ink_saver, share_url=share_url,
-                cards=len(fleet.units), cache_key=key, owner=request.user,
+                document=document,
+                name=name or fleet.name or "Fleet",
+                filename=filename,
+                layout=layout,
+                ink_saver=ink_saver,
+                share_url=share_url,
+                cards=len(fleet.units),
+                cache_key=key,
+                owner=request.user,
                 advanced_movement=advanced_movement,
-                owner_token=session_owner_token(request.session, create=True) or "")
+                owner_token=session_owner_token(request.session, create=True) or "",
+            )
         except RenderRefused as exc:  # R-155
             return busy(request, exc)
         return redirect(job)
     if preview:
         pdf = pdfcache.get(pdf_key) or render_cards(
-            catalog, fleet, layout=layout, ink_saver=ink_saver, share_url=share_url,
-            report=report, advanced_movement=advanced_movement)
+            catalog,
+            fleet,
+            layout=layout,
+            ink_saver=ink_saver,
+            share_url=share_url,
+            report=report,
+            advanced_movement=advanced_movement,
+        )
         pdfcache.put(pdf_key, pdf)  # the Download that follows is answered from the cache
         try:
             png = page_picture(pdf, page)
@@ -164,8 +193,15 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
             raise Http404("No preview of that page can be drawn.") from None
         pdfcache.put(key, png)
         return _preview(png, key)
-    pdf = render_cards(catalog, fleet, layout=layout, ink_saver=ink_saver,
-                       share_url=share_url, report=report, advanced_movement=advanced_movement)
+    pdf = render_cards(
+        catalog,
+        fleet,
+        layout=layout,
+        ink_saver=ink_saver,
+        share_url=share_url,
+        report=report,
+        advanced_movement=advanced_movement,
+    )
     pdfcache.put(key, pdf)
     return pdf_download(pdf, filename=filename, key=key)
 
@@ -173,8 +209,9 @@ def pdf_response(document: dict[str, Any], *, filename: str, layout: str, ink_sa
 def busy(request: HttpRequest, exc: RenderRefused, *, back: str = "") -> HttpResponse:
     """The answer to a big print or a battle pack the print queue's bounds refuse (R-155):
     why, and a way back."""
-    response = render(request, "cards/busy.html", {"message": str(exc), "back": back},
-                      status=exc.status)
+    response = render(
+        request, "cards/busy.html", {"message": str(exc), "back": back}, status=exc.status
+    )
     response["Cache-Control"] = "private, no-store"
     return response
 
@@ -186,37 +223,59 @@ def _preview(png: bytes, key: str) -> HttpResponse:
     return response
 
 
-def pdf_for_query(request: HttpRequest, document: dict[str, Any], *, name: str,
-                  share_url: str | None) -> HttpResponse:
+def pdf_for_query(
+    request: HttpRequest, document: dict[str, Any], *, name: str, share_url: str | None
+) -> HttpResponse:
     """The PDF for the options form's query (``layout``, ``ink``, ``movement``); a bad value
     is a 400."""
     ink = request.GET.get("ink", "").lower()
     if ink not in TRUE_VALUES + FALSE_VALUES:
-        return HttpResponseBadRequest(f"ink must be 1 or 0, not {ink[:20]!r}.",
-                                      content_type="text/plain")
+        return HttpResponseBadRequest(
+            f"ink must be 1 or 0, not {ink[:20]!r}.", content_type="text/plain"
+        )
     movement = request.GET.get("movement", "") or "standard"
     if movement not in MOVEMENTS:
         return HttpResponseBadRequest(
             f"movement must be {' or '.join(MOVEMENTS)}, not {movement[:20]!r}.",
-            content_type="text/plain")
+            content_type="text/plain",
+        )
     preview = request.GET.get("preview", "").lower()
     if preview not in TRUE_VALUES + FALSE_VALUES:
-        return HttpResponseBadRequest(f"preview must be 1 or 0, not {preview[:20]!r}.",
-                                      content_type="text/plain")
+        return HttpResponseBadRequest(
+            f"preview must be 1 or 0, not {preview[:20]!r}.", content_type="text/plain"
+        )
     page = request.GET.get("page", "") or "1"
     if not (page.isascii() and page.isdigit() and 1 <= int(page) <= MAX_PREVIEW_PAGE):
-        return HttpResponseBadRequest(f"page must be 1 to {MAX_PREVIEW_PAGE}, not "
-                                      f"{page[:20]!r}.", content_type="text/plain")
-    return pdf_response(document, filename=card_filename(name),
-                        layout=request.GET.get("layout", "poker"),
-                        ink_saver=ink in TRUE_VALUES, share_url=share_url, request=request,
-                        name=name, advanced_movement=movement == "advanced",
-                        preview=preview in TRUE_VALUES, page=int(page))
+        return HttpResponseBadRequest(
+            f"page must be 1 to {MAX_PREVIEW_PAGE}, not {page[:20]!r}.", content_type="text/plain"
+        )
+    return pdf_response(
+        document,
+        filename=card_filename(name),
+        layout=request.GET.get("layout", "poker"),
+        ink_saver=ink in TRUE_VALUES,
+        share_url=share_url,
+        request=request,
+        name=name,
+        advanced_movement=movement == "advanced",
+        preview=preview in TRUE_VALUES,
+        page=int(page),
+    )
 
 
-def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
-                 card_count: int, pdf_url: str, crumbs: list[tuple[str, str]], back_url: str,
-                 back_label: str, qr_note: str) -> HttpResponse:
+def options_page(
+    request: HttpRequest,
+    *,
+    name: str,
+    points: int,
+    legal: bool,
+    card_count: int,
+    pdf_url: str,
+    crumbs: list[tuple[str, str]],
+    back_url: str,
+    back_label: str,
+    qr_note: str,
+) -> HttpResponse:
     """The print options (layout, ink saver, movement) of any fleet the visitor may see, as a
     GET form.
 
@@ -241,8 +300,11 @@ def options_page(request: HttpRequest, *, name: str, points: int, legal: bool,
         "preview": card_count <= SYNC_MAX_CARDS,  # a big print renders on the workers
         # the print's pages for each layout: the roster, then a card a page or nine a sheet
         # (a very long roster may take one more poker card: the preview's Next finds it)
-        "page_counts": {"poker": 1 + card_count, "a4": 1 + -(-card_count // 9),
-                        "letter": 1 + -(-card_count // 9)},
+        "page_counts": {
+            "poker": 1 + card_count,
+            "a4": 1 + -(-card_count // 9),
+            "letter": 1 + -(-card_count // 9),
+        },
     }
     response = render(request, "cards/options.html", ctx)
     patch_vary_headers(response, ("Accept-Language",))

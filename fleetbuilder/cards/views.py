@@ -46,8 +46,9 @@ def _share_url(request: HttpRequest, fleet: Any) -> str | None:
 def fleet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """``/cards/fleet/<pk>/?layout=poker|a4|letter&ink=1``: the cards of a fleet you own."""
     fleet = fleet_for_request(request, pk)
-    return pdf_for_query(request, fleet.document, name=fleet.name,
-                         share_url=_share_url(request, fleet))
+    return pdf_for_query(
+        request, fleet.document, name=fleet.name, share_url=_share_url(request, fleet)
+    )
 
 
 # --- big prints ------------------------------------------------------------------------------
@@ -64,8 +65,11 @@ def print_job(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """A big print's page: its progress (htmx every second, else the page refreshes itself),
     then the download link, or why it failed."""
     job = _get_job(request, public_id)
-    ctx = {"job": job, "queue_ahead": job.queue_ahead() if not job.is_done else 0,
-           "download_url": reverse("cards:print_job_pdf", args=[job.public_id])}
+    ctx = {
+        "job": job,
+        "queue_ahead": job.queue_ahead() if not job.is_done else 0,
+        "download_url": reverse("cards:print_job_pdf", args=[job.public_id]),
+    }
     template = "cards/print_job.html"
     if request.htmx and request.htmx.target == "print-job":
         template += "#job"
@@ -87,8 +91,9 @@ def print_job_pdf(request: HttpRequest, public_id: str) -> HttpResponse:
     pdf = pdfcache.get(job.cache_key)
     if pdf is None:
         try:
-            job.make_again(owner=request.user,
-                           owner_token=session_owner_token(request.session) or "")
+            job.make_again(
+                owner=request.user, owner_token=session_owner_token(request.session) or ""
+            )
         except RenderRefused as exc:
             return busy(request, exc, back=job.get_absolute_url())
         return redirect(job)
@@ -104,13 +109,18 @@ def print_options(request: HttpRequest, pk: int) -> HttpResponse:
     fleet = fleet_for_request(request, pk)
     shared = bool(_share_url(request, fleet))
     return options_page(
-        request, name=fleet.name, points=fleet.points, legal=fleet.legal,
-        card_count=fleet.unit_count, pdf_url=reverse("cards:fleet_pdf", args=[fleet.pk]),
-        crumbs=[("Saved Fleets", reverse("fleets:list")),
-                (fleet.name, fleet.get_absolute_url())],
-        back_url=fleet.get_absolute_url(), back_label="Back to the builder",
-        qr_note="The roster carries a QR code of the fleet's share link." if shared else
-        "Share the fleet to get a QR code of its link on the roster.",
+        request,
+        name=fleet.name,
+        points=fleet.points,
+        legal=fleet.legal,
+        card_count=fleet.unit_count,
+        pdf_url=reverse("cards:fleet_pdf", args=[fleet.pk]),
+        crumbs=[("Saved Fleets", reverse("fleets:list")), (fleet.name, fleet.get_absolute_url())],
+        back_url=fleet.get_absolute_url(),
+        back_label="Back to the builder",
+        qr_note="The roster carries a QR code of the fleet's share link."
+        if shared
+        else "Share the fleet to get a QR code of its link on the roster.",
     )
 
 
@@ -126,9 +136,14 @@ def shared_print_options(request: HttpRequest, share_id: str) -> HttpResponse:
         return fleet
     page = reverse("shared:fleet", args=[share_id])
     return options_page(
-        request, name=fleet.name, points=fleet.points, legal=fleet.legal,
-        card_count=fleet.unit_count, pdf_url=reverse("shared:cards", args=[share_id]),
-        crumbs=[(f"Shared fleet: {fleet.name}", page)], back_url=page,
+        request,
+        name=fleet.name,
+        points=fleet.points,
+        legal=fleet.legal,
+        card_count=fleet.unit_count,
+        pdf_url=reverse("shared:cards", args=[share_id]),
+        crumbs=[(f"Shared fleet: {fleet.name}", page)],
+        back_url=page,
         back_label="Back to the shared fleet",
         qr_note="The roster carries a QR code of this shared fleet's link.",
     )
@@ -140,8 +155,12 @@ def shared_print_options(request: HttpRequest, share_id: str) -> HttpResponse:
 def shared_cards(request: HttpRequest, share_id: str) -> HttpResponse:
     """``/s/<id>/cards.pdf?layout=poker|a4|letter&ink=1``: the shared fleet's ship cards."""
     fleet = fleet_for_link(share_id)
-    return pdf_for_query(request, fleet.document, name=fleet.name,
-                         share_url=request.build_absolute_uri(fleet.share_url_path()))
+    return pdf_for_query(
+        request,
+        fleet.document,
+        name=fleet.name,
+        share_url=request.build_absolute_uri(fleet.share_url_path()),
+    )
 
 
 @require_GET
@@ -155,12 +174,17 @@ def code_print_options(request: HttpRequest, code: str) -> HttpResponse:
     name = fleet.name or "Shared fleet"
     page = reverse("fleets:code", args=[code])
     return options_page(
-        request, name=name, points=report.points, legal=report.legal,
-        card_count=len(fleet.units), pdf_url=reverse("fleets:code_cards", args=[code]),
-        crumbs=[(f"Fleet from a share code: {name}", page)], back_url=page,
+        request,
+        name=name,
+        points=report.points,
+        legal=report.legal,
+        card_count=len(fleet.units),
+        pdf_url=reverse("fleets:code_cards", args=[code]),
+        crumbs=[(f"Fleet from a share code: {name}", page)],
+        back_url=page,
         back_label="Back to the fleet",
         qr_note="A share code is too long for a QR code that scans well, so the roster has "
-                "none; a shared fleet's link gets one.",
+        "none; a shared fleet's link gets one.",
     )
 
 
@@ -173,5 +197,6 @@ def code_cards(request: HttpRequest, code: str) -> HttpResponse:
     if isinstance(arrival, HttpResponse):
         return arrival
     fleet = arrival.fleet  # its document names the edition the cards are printed under
-    return pdf_for_query(request, rf.fleet_to_dict(fleet), name=fleet.name or "fleet",
-                         share_url=None)
+    return pdf_for_query(
+        request, rf.fleet_to_dict(fleet), name=fleet.name or "fleet", share_url=None
+    )

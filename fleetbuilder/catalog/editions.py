@@ -37,8 +37,18 @@ EDITIONS_DIR = core.DATA_DIR / "editions"
 LIST_KEY = "catalog:editions:v1"
 LIST_TTL = 24 * 60 * 60
 
-__all__ = ["EditionError", "EditionInfo", "UnknownEdition", "catalog_for", "current", "known",
-           "latest", "get", "sync", "resolve"]
+__all__ = [
+    "EditionError",
+    "EditionInfo",
+    "UnknownEdition",
+    "catalog_for",
+    "current",
+    "known",
+    "latest",
+    "get",
+    "sync",
+    "resolve",
+]
 
 
 def sync(directory: Path = EDITIONS_DIR) -> list[int]:
@@ -55,13 +65,19 @@ def sync(directory: Path = EDITIONS_DIR) -> list[int]:
                 raise EditionError(
                     f"edition {info.number}'s file differs from the edition published on this "
                     "server; an edition never changes once published (R-160). Publish the "
-                    "change as a new edition instead.")
+                    "change as a new edition instead."
+                )
             continue
         ed.read_edition(raw)  # the whole catalogue must read before it is published here
         Edition.objects.create(
-            number=info.number, label=info.label,
-            published=info.published.replace(tzinfo=UTC), notes=info.notes,
-            data_version=info.data_version, sha256=info.sha256, data=raw.decode("utf-8"))
+            number=info.number,
+            label=info.label,
+            published=info.published.replace(tzinfo=UTC),
+            notes=info.notes,
+            data_version=info.data_version,
+            sha256=info.sha256,
+            data=raw.decode("utf-8"),
+        )
         added.append(info.number)
     if added:  # a load that adds none leaves every process's list as it is
         refresh_list()
@@ -93,11 +109,20 @@ def _cache_call(method: str, *args: object) -> object:
 
 
 def read_list() -> tuple[EditionInfo, ...]:
-    rows = Edition.objects.values_list("number", "label", "published", "notes",
-                                       "data_version", "sha256")
-    return tuple(EditionInfo(number=n, label=label, published=published.astimezone(UTC),
-                             notes=notes, data_version=dv, sha256=sha)
-                 for n, label, published, notes, dv, sha in rows)
+    rows = Edition.objects.values_list(
+        "number", "label", "published", "notes", "data_version", "sha256"
+    )
+    return tuple(
+        EditionInfo(
+            number=n,
+            label=label,
+            published=published.astimezone(UTC),
+            notes=notes,
+            data_version=dv,
+            sha256=sha,
+        )
+        for n, label, published, notes, dv, sha in rows
+    )
 
 
 def known() -> tuple[EditionInfo, ...]:
@@ -213,8 +238,14 @@ def resolve(number: int | None) -> tuple[int, str]:
     return editions[0].number, ed.no_edition_note(editions[0], editions[-1])
 
 
-def publish(label: str, *, notes: str = "", data_dir: Path | None = None,
-            directory: Path = EDITIONS_DIR, now: datetime | None = None) -> EditionInfo:
+def publish(
+    label: str,
+    *,
+    notes: str = "",
+    data_dir: Path | None = None,
+    directory: Path = EDITIONS_DIR,
+    now: datetime | None = None,
+) -> EditionInfo:
     """Write the data files as the next edition's file (and its line in SHA256SUMS); EditionError
     if they are already the newest edition, or the label is not one line. Loading it into the
     database is ``load_catalog``'s work, as for every shipped edition."""
@@ -223,12 +254,19 @@ def publish(label: str, *, notes: str = "", data_dir: Path | None = None,
     shipped = ed.read_edition_dir(directory) if directory.is_dir() else []
     newest = ed.read_header(shipped[-1]) if shipped else None
     if newest is not None and newest.data_version == catalog.version:
-        raise EditionError(f"The data files are already edition {newest.number} "
-                           f"({newest.label}); there is nothing to publish.")
+        raise EditionError(
+            f"The data files are already edition {newest.number} "
+            f"({newest.label}); there is nothing to publish."
+        )
     number = newest.number + 1 if newest else 1
-    raw = ed.edition_bytes(number=number, label=label, published=now or datetime.now(UTC),
-                           notes=notes, data_version=catalog.version,
-                           catalog=ed.data_dicts(data_dir))
+    raw = ed.edition_bytes(
+        number=number,
+        label=label,
+        published=now or datetime.now(UTC),
+        notes=notes,
+        data_version=catalog.version,
+        catalog=ed.data_dicts(data_dir),
+    )
     info, _ = ed.read_edition(raw)
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / ed.file_name(number)

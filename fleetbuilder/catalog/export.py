@@ -9,8 +9,9 @@ from rules_core import catalog as core
 from .loader import core_catalog
 
 
-def export_catalog(catalog: core.Catalog | None = None, *,
-                   edition: int | None = None) -> dict[str, Any]:
+def export_catalog(
+    catalog: core.Catalog | None = None, *, edition: int | None = None
+) -> dict[str, Any]:
     """The document; ``edition`` is the published edition it is (R-160), None for a development
     state or when unknown (no database)."""
     catalog = catalog or core_catalog()
@@ -18,9 +19,14 @@ def export_catalog(catalog: core.Catalog | None = None, *,
         "edition": edition,
         "catalog_version": catalog.version,
         "admirals": [
-            {"slug": a.slug, "name": a.name, "points": a.points,
-             "leadership_bonus": a.leadership_bonus, "command_radius": a.command_radius_cm,
-             "rule": a.rule}
+            {
+                "slug": a.slug,
+                "name": a.name,
+                "points": a.points,
+                "leadership_bonus": a.leadership_bonus,
+                "command_radius": a.command_radius_cm,
+                "rule": a.rule,
+            }
             for a in catalog.admirals
         ],
         "refits": [_upgrade(u) for u in catalog.refits],
@@ -36,14 +42,23 @@ def _faction(f: core.Faction) -> dict[str, Any]:
         "leadership": f.leadership,
         "special_rules": [{"name": r.name, "text": r.text} for r in f.special_rules],
         "variants": [
-            {"slug": v.slug, "name": v.name, "text": v.text,
-             "forbidden_ships": sorted(v.forbidden_ships),
-             "composition": [r.to_dict() for r in v.composition]}
+            {
+                "slug": v.slug,
+                "name": v.name,
+                "text": v.text,
+                "forbidden_ships": sorted(v.forbidden_ships),
+                "composition": [r.to_dict() for r in v.composition],
+            }
             for v in f.variants
         ],
         "attack_craft": [
-            {"slug": c.slug, "name": c.name, "role": c.role.value, "speed": c.speed_cm,
-             "rule": c.rule}
+            {
+                "slug": c.slug,
+                "name": c.name,
+                "role": c.role.value,
+                "speed": c.speed_cm,
+                "rule": c.rule,
+            }
             for c in f.attack_craft
         ],
         "ships": [_ship(s) for s in f.ships],
@@ -72,9 +87,15 @@ def _ship(s: core.ShipProfile) -> dict[str, Any]:
         "tags": list(s.tags),
         "attack_craft": list(s.attack_craft),
         "weapons": [
-            {"name": w.name, "type": w.type.value, "arc": w.arc_label,
-             "arcs": [a.value for a in w.arcs], "strength": w.strength, "range": w.range_cm,
-             "rule": w.rule}
+            {
+                "name": w.name,
+                "type": w.type.value,
+                "arc": w.arc_label,
+                "arcs": [a.value for a in w.arcs],
+                "strength": w.strength,
+                "range": w.range_cm,
+                "rule": w.rule,
+            }
             for w in s.weapons
         ],
     }

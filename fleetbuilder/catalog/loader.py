@@ -36,8 +36,9 @@ def read_files(directory: Path = core.DATA_DIR) -> core.Catalog:
     return core.load_catalog_dir(directory)
 
 
-def load(directory: Path = core.DATA_DIR, *, force: bool = False,
-         editions_dir: Path | None = None) -> LoadResult:
+def load(
+    directory: Path = core.DATA_DIR, *, force: bool = False, editions_dir: Path | None = None
+) -> LoadResult:
     signals.loading = True
     try:
         with transaction.atomic():
@@ -60,15 +61,21 @@ def _load(directory: Path, force: bool) -> tuple[LoadResult, core.Catalog]:
     """
     catalog = read_files(directory)
     if not force and CatalogState.current_version() == catalog.version:
-        return (LoadResult(catalog.version, False, len(catalog.factions), catalog.ship_count),
-                catalog)
+        return (
+            LoadResult(catalog.version, False, len(catalog.factions), catalog.ship_count),
+            catalog,
+        )
 
     for order, rank in enumerate(catalog.admirals):
         AdmiralRank.objects.update_or_create(
             slug=rank.slug,
             defaults=dict(
-                name=rank.name, points=rank.points, leadership_bonus=rank.leadership_bonus,
-                command_radius_cm=rank.command_radius_cm, rule=rank.rule, order=order,
+                name=rank.name,
+                points=rank.points,
+                leadership_bonus=rank.leadership_bonus,
+                command_radius_cm=rank.command_radius_cm,
+                rule=rank.rule,
+                order=order,
             ),
         )
     AdmiralRank.objects.exclude(slug__in=[a.slug for a in catalog.admirals]).delete()
@@ -82,8 +89,11 @@ def _load(directory: Path, force: bool) -> tuple[LoadResult, core.Catalog]:
         faction, _ = Faction.objects.update_or_create(
             slug=fc.slug,
             defaults=dict(
-                name=fc.name, allegiance=fc.allegiance, description=fc.description,
-                leadership=fc.leadership, order=order,
+                name=fc.name,
+                allegiance=fc.allegiance,
+                description=fc.description,
+                leadership=fc.leadership,
+                order=order,
                 special_rules=[{"name": r.name, "text": r.text} for r in fc.special_rules],
             ),
         )
@@ -91,8 +101,14 @@ def _load(directory: Path, force: bool) -> tuple[LoadResult, core.Catalog]:
         faction.composition_rules.all().delete()
         faction.attack_craft.all().delete()
         variants = Variant.objects.bulk_create(
-            Variant(faction=faction, slug=v.slug, name=v.name, text=v.text,
-                    forbidden_ships=sorted(v.forbidden_ships), order=i)
+            Variant(
+                faction=faction,
+                slug=v.slug,
+                name=v.name,
+                text=v.text,
+                forbidden_ships=sorted(v.forbidden_ships),
+                order=i,
+            )
             for i, v in enumerate(fc.variants)
         )
         rules = [
@@ -101,16 +117,29 @@ def _load(directory: Path, force: bool) -> tuple[LoadResult, core.Catalog]:
         ]
         for variant, vc in zip(variants, fc.variants, strict=True):
             rules += [
-                CompositionRule(faction=faction, variant=variant, code=r.code, text=r.text,
-                                params=r.to_dict(), order=i)
+                CompositionRule(
+                    faction=faction,
+                    variant=variant,
+                    code=r.code,
+                    text=r.text,
+                    params=r.to_dict(),
+                    order=i,
+                )
                 for i, r in enumerate(vc.composition)
             ]
         CompositionRule.objects.bulk_create(rules)
         craft = {
             c.slug: c
             for c in AttackCraft.objects.bulk_create(
-                AttackCraft(faction=faction, slug=c.slug, name=c.name, role=c.role.value,
-                            speed_cm=c.speed_cm, rule=c.rule, order=i)
+                AttackCraft(
+                    faction=faction,
+                    slug=c.slug,
+                    name=c.name,
+                    role=c.role.value,
+                    speed_cm=c.speed_cm,
+                    rule=c.rule,
+                    order=i,
+                )
                 for i, c in enumerate(fc.attack_craft)
             )
         }
@@ -123,19 +152,38 @@ def _load(directory: Path, force: bool) -> tuple[LoadResult, core.Catalog]:
             ship, _ = ShipProfile.objects.update_or_create(
                 slug=sc.slug,
                 defaults=dict(
-                    faction=faction, name=sc.name, ship_class=sc.ship_class.value,
-                    points=sc.points, speed_cm=sc.speed_cm, turns=sc.turns,
-                    leadership=sc.leadership, shields=sc.shields, hull=sc.hull, armor=sc.armor,
-                    turrets=sc.turrets, all_ahead_full=sc.all_ahead_full,
-                    special_rules=list(sc.special_rules), tags=list(sc.tags),
-                    description=sc.description, source=sc.source, order=i,
+                    faction=faction,
+                    name=sc.name,
+                    ship_class=sc.ship_class.value,
+                    points=sc.points,
+                    speed_cm=sc.speed_cm,
+                    turns=sc.turns,
+                    leadership=sc.leadership,
+                    shields=sc.shields,
+                    hull=sc.hull,
+                    armor=sc.armor,
+                    turrets=sc.turrets,
+                    all_ahead_full=sc.all_ahead_full,
+                    special_rules=list(sc.special_rules),
+                    tags=list(sc.tags),
+                    description=sc.description,
+                    source=sc.source,
+                    order=i,
                 ),
             )
             ship.weapons.all().delete()
             ship.attack_craft.set([craft[s] for s in sc.attack_craft])
             weapons += [
-                Weapon(ship=ship, name=w.name, type=w.type.value, arcs=[a.value for a in w.arcs],
-                       strength=w.strength, range_cm=w.range_cm, rule=w.rule, order=j)
+                Weapon(
+                    ship=ship,
+                    name=w.name,
+                    type=w.type.value,
+                    arcs=[a.value for a in w.arcs],
+                    strength=w.strength,
+                    range_cm=w.range_cm,
+                    rule=w.rule,
+                    order=j,
+                )
                 for j, w in enumerate(sc.weapons)
             ]
             kept_ships.append(sc.slug)
@@ -154,10 +202,15 @@ def _save_upgrade(upgrade: core.Upgrade, faction: Faction | None, order: int) ->
     Upgrade.objects.update_or_create(
         slug=upgrade.slug,
         defaults=dict(
-            faction=faction, name=upgrade.name, points=upgrade.points,
+            faction=faction,
+            name=upgrade.name,
+            points=upgrade.points,
             classes=[c.value for c in core.CLASS_ORDER if c in upgrade.classes],
-            variants=sorted(upgrade.variants), max_per_fleet=upgrade.max_per_fleet,
-            text=upgrade.text, effects=dict(upgrade.effects), order=order,
+            variants=sorted(upgrade.variants),
+            max_per_fleet=upgrade.max_per_fleet,
+            text=upgrade.text,
+            effects=dict(upgrade.effects),
+            order=order,
             requires_weapon=sorted(t.value for t in upgrade.requires_weapon),
         ),
     )

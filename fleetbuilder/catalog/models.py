@@ -16,15 +16,21 @@ CLASS_CHOICES = [(c.value, c.label) for c in core.ShipClass]
 WEAPON_CHOICES = [(t.value, t.value.replace("_", " ").title()) for t in core.WeaponType]
 ROLE_CHOICES = [(r.value, r.value.replace("_", " ").title()) for r in core.CraftRole]
 ROLE_SUMMARIES = {
-    core.CraftRole.FIGHTER:
-        "Intercepts torpedoes and bombers near friendly ships; used up when it does.",
-    core.CraftRole.BOMBER:
-        "Turrets shoot first; each survivor deals 1 damage on a 4+, ignoring shields.",
-    core.CraftRole.ASSAULT_BOAT:
-        "Turrets shoot first; each survivor causes a critical hit on a 4+.",
+    core.CraftRole.FIGHTER: (
+        "Intercepts torpedoes and bombers near friendly ships; used up when it does."
+    ),
+    core.CraftRole.BOMBER: (
+        "Turrets shoot first; each survivor deals 1 damage on a 4+, ignoring shields."
+    ),
+    core.CraftRole.ASSAULT_BOAT: (
+        "Turrets shoot first; each survivor causes a critical hit on a 4+."
+    ),
 }
-ALLEGIANCE_CHOICES = [("imperium", "Imperial Forces"), ("chaos", "Forces of Chaos"),
-                      ("xenos", "Xenos Empires")]
+ALLEGIANCE_CHOICES = [
+    ("imperium", "Imperial Forces"),
+    ("chaos", "Forces of Chaos"),
+    ("xenos", "Xenos Empires"),
+]
 # Tags that are names (gods, a Legion, a people): capitalised when shown; other tags are words.
 PROPER_TAGS = {"nurgle", "slaanesh", "tzeentch", "khorne", "black-legion", "demiurg"}
 
@@ -116,8 +122,10 @@ class Faction(models.Model):
     @staticmethod
     def by_allegiance(factions: list[Faction]) -> list[tuple[str, list[Faction]]]:
         """Section 16's three groups, in their order, each with its factions (empty ones kept)."""
-        return [(label, [f for f in factions if f.allegiance == key])
-                for key, label in ALLEGIANCE_CHOICES]
+        return [
+            (label, [f for f in factions if f.allegiance == key])
+            for key, label in ALLEGIANCE_CHOICES
+        ]
 
     def ships_by_class(self) -> list[tuple[str, list[ShipProfile]]]:
         """The ships grouped by class, escorts first and battleships last (``CLASS_ORDER``).
@@ -125,8 +133,9 @@ class Faction(models.Model):
         Reads ``self.ships.all()``, so a prefetch keeps it to no extra query.
         """
         ships = list(self.ships.all())
-        groups = [(c.label, [s for s in ships if s.ship_class == c.value])
-                  for c in core.CLASS_ORDER]
+        groups = [
+            (c.label, [s for s in ships if s.ship_class == c.value]) for c in core.CLASS_ORDER
+        ]
         return [(label, group) for label, group in groups if group]
 
     def guidelines(self) -> list[CompositionRule]:
@@ -140,8 +149,11 @@ class Faction(models.Model):
         rules = list(self.composition_rules.all())
         names = {s.slug: s.name for s in self.ships.all()}
         return [
-            (v, [r for r in rules if r.variant_id == v.pk],
-             [names.get(slug, slug) for slug in v.forbidden_ships])
+            (
+                v,
+                [r for r in rules if r.variant_id == v.pk],
+                [names.get(slug, slug) for slug in v.forbidden_ships],
+            )
             for v in self.variants.all()
         ]
 
@@ -295,9 +307,10 @@ class ShipProfile(models.Model):
 
     @property
     def source_label(self) -> str:
-        return {"reference": "Converted from a reference profile",
-                "designed": "Designed with the project's points model"}.get(
-            self.source, self.source.replace("_", " ").capitalize())
+        return {
+            "reference": "Converted from a reference profile",
+            "designed": "Designed with the project's points model",
+        }.get(self.source, self.source.replace("_", " ").capitalize())
 
     def special_rules_explained(self) -> list[tuple[str, str]]:
         """Each special rule with its text where the faction defines one by that name."""
@@ -367,7 +380,11 @@ class Weapon(models.Model):
 
 class Upgrade(models.Model):
     faction = models.ForeignKey(
-        Faction, on_delete=models.CASCADE, null=True, blank=True, related_name="upgrades",
+        Faction,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="upgrades",
         help_text="Empty for a refit every faction may take.",
     )
     slug = models.SlugField(unique=True, max_length=80)
@@ -379,8 +396,10 @@ class Upgrade(models.Model):
     text = models.TextField()
     effects = models.JSONField(default=dict, blank=True)
     requires_weapon = models.JSONField(
-        default=list, blank=True,
-        help_text="Only for a ship carrying a weapon of one of these types (R-150).")
+        default=list,
+        blank=True,
+        help_text="Only for a ship carrying a weapon of one of these types (R-150).",
+    )
     order = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
@@ -437,9 +456,7 @@ class AdmiralRank(models.Model):
 class CompositionRule(models.Model):
     """A composition guideline as data; ``params`` holds the rule as rules_core reads it."""
 
-    faction = models.ForeignKey(
-        Faction, on_delete=models.CASCADE, related_name="composition_rules"
-    )
+    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="composition_rules")
     variant = models.ForeignKey(
         Variant, on_delete=models.CASCADE, null=True, blank=True, related_name="composition_rules"
     )

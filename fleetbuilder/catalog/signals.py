@@ -26,9 +26,20 @@ def catalogue_edited(sender, **kwargs) -> None:
 
 
 def connect() -> None:
-    for model in (models.Faction, models.Variant, models.AttackCraft, models.ShipProfile,
-                  models.Weapon, models.Upgrade, models.AdmiralRank, models.CompositionRule):
+    for model in (
+        models.Faction,
+        models.Variant,
+        models.AttackCraft,
+        models.ShipProfile,
+        models.Weapon,
+        models.Upgrade,
+        models.AdmiralRank,
+        models.CompositionRule,
+    ):
         post_save.connect(catalogue_edited, sender=model, dispatch_uid=f"edit-{model.__name__}")
         post_delete.connect(catalogue_edited, sender=model, dispatch_uid=f"del-{model.__name__}")
-    m2m_changed.connect(catalogue_edited, sender=models.ShipProfile.attack_craft.through,
-                        dispatch_uid="edit-craft-m2m")
+    m2m_changed.connect(
+        catalogue_edited,
+        sender=models.ShipProfile.attack_craft.through,
+        dispatch_uid="edit-craft-m2m",
+    )

@@ -24,8 +24,9 @@ from rules_core.editions import CatalogDiff, EditionInfo, Entry, FieldChange, Po
 log = logging.getLogger("fleetbuilder.editions")
 
 CACHE_TTL = 30 * 24 * 60 * 60
-_CODE = hashlib.sha256(Path(ed.__file__).read_bytes() + Path(__file__).read_bytes()
-                       ).hexdigest()[:12]
+_CODE = hashlib.sha256(Path(ed.__file__).read_bytes() + Path(__file__).read_bytes()).hexdigest()[
+    :12
+]
 
 STAT_LABELS = {
     "ship_class": "Class",
@@ -38,8 +39,12 @@ STAT_LABELS = {
     "turrets": "Turrets",
     "all_ahead_full": "All Ahead Full (cm)",
 }
-KIND_LABELS = {"ship": "Ship", "upgrade": "Upgrade", "admiral": "Admiral rank",
-               "faction": "Faction"}
+KIND_LABELS = {
+    "ship": "Ship",
+    "upgrade": "Upgrade",
+    "admiral": "Admiral rank",
+    "faction": "Faction",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +126,10 @@ def _what(change: FieldChange) -> str:
 
 
 def _listed(entries: tuple[Entry, ...], names: dict[str, str]) -> tuple[Listed, ...]:
-    return tuple(Listed(e.name, KIND_LABELS.get(e.kind, e.kind),
-                        names.get(e.faction or "", ""), e.points) for e in entries)
+    return tuple(
+        Listed(e.name, KIND_LABELS.get(e.kind, e.kind), names.get(e.faction or "", ""), e.points)
+        for e in entries
+    )
 
 
 def build(against: EditionInfo, edition: EditionInfo) -> Changelog:
@@ -139,16 +146,41 @@ def build(against: EditionInfo, edition: EditionInfo) -> Changelog:
             general.append(change)
         else:
             by_faction.setdefault(change.faction, []).append(change)
-    factions = tuple(sorted(
-        (FactionPrices(slug, names.get(slug, slug),
-                       shares[slug].changed if slug in shares else 0,
-                       ships.get(slug, 0), tuple(changes))
-         for slug, changes in by_faction.items()), key=lambda f: f.name))
-    profiles = tuple(ProfileChange(
-        c.name, names.get(c.faction or "", "") if c.kind != "faction_rule" else "",
-        _what(c), c.old, c.new) for c in diff.changes)
-    return Changelog(edition, against, diff, factions, tuple(general),
-                     _listed(diff.added, names), _listed(diff.removed, names), profiles)
+    factions = tuple(
+        sorted(
+            (
+                FactionPrices(
+                    slug,
+                    names.get(slug, slug),
+                    shares[slug].changed if slug in shares else 0,
+                    ships.get(slug, 0),
+                    tuple(changes),
+                )
+                for slug, changes in by_faction.items()
+            ),
+            key=lambda f: f.name,
+        )
+    )
+    profiles = tuple(
+        ProfileChange(
+            c.name,
+            names.get(c.faction or "", "") if c.kind != "faction_rule" else "",
+            _what(c),
+            c.old,
+            c.new,
+        )
+        for c in diff.changes
+    )
+    return Changelog(
+        edition,
+        against,
+        diff,
+        factions,
+        tuple(general),
+        _listed(diff.added, names),
+        _listed(diff.removed, names),
+        profiles,
+    )
 
 
 def between(against: EditionInfo, edition: EditionInfo) -> Changelog:

@@ -33,8 +33,10 @@ def price_line(info: EditionInfo) -> str:
 class EditionsFeed(Feed):
     feed_type = Atom1Feed
     title = "Void Command Fleet Builder: catalogue editions"
-    subtitle = ("Each published catalogue (points, profiles, refits and rules), newest first; "
-                "every entry links to what changed.")
+    subtitle = (
+        "Each published catalogue (points, profiles, refits and rules), newest first; "
+        "every entry links to what changed."
+    )
 
     def link(self) -> str:
         return reverse("editions:list")

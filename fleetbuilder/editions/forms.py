@@ -11,11 +11,18 @@ from rules_core.editions import EditionInfo, describe
 
 
 class CompareForm(forms.Form):
-    against = forms.TypedChoiceField(label="Compare with", required=False, coerce=int,
-                                     empty_value=None)
+    against = forms.TypedChoiceField(
+        label="Compare with", required=False, coerce=int, empty_value=None
+    )
 
-    def __init__(self, data: Any = None, *, edition: EditionInfo,
-                 known: Sequence[EditionInfo], default: EditionInfo | None) -> None:
+    def __init__(
+        self,
+        data: Any = None,
+        *,
+        edition: EditionInfo,
+        known: Sequence[EditionInfo],
+        default: EditionInfo | None,
+    ) -> None:
         # Without ?against= the page compares with the previous edition: the select shows it.
         super().__init__(data, initial={"against": default.number if default else None})
         others = [i for i in known if i.number != edition.number]
@@ -27,4 +34,5 @@ class CompareForm(forms.Form):
         field.choices = choices
         field.error_messages["invalid_choice"] = (
             f"“%(value)s” is not an edition to compare edition {edition.number} with: choose "
-            f"one of editions {describe(i.number for i in others)}.")
+            f"one of editions {describe(i.number for i in others)}."
+        )

@@ -54,10 +54,20 @@ def edition_list(request: HtmxHttpRequest) -> HttpResponse:
 def edition(request: HtmxHttpRequest, number: int) -> HttpResponse:
     info = _get_edition(number)
     default = changelog.previous(info)
-    form = CompareForm(request.GET if "against" in request.GET else None, edition=info,
-                       known=editions.known(), default=default)
-    ctx: dict[str, Any] = {"edition": info, "form": form, "previous": default,
-                           "log": None, "balance": None, **_serving()}
+    form = CompareForm(
+        request.GET if "against" in request.GET else None,
+        edition=info,
+        known=editions.known(),
+        default=default,
+    )
+    ctx: dict[str, Any] = {
+        "edition": info,
+        "form": form,
+        "previous": default,
+        "log": None,
+        "balance": None,
+        **_serving(),
+    }
     status = 200
     against = default
     if form.is_bound and not form.is_valid():

@@ -21,8 +21,11 @@ LOCAL = "%Y-%m-%dT%H:%M"
 
 
 def zone_choices() -> list[tuple[str, str]]:
-    return [("UTC", "UTC")] + [(z, z.replace("_", " ")) for z in sorted(available_timezones())
-                               if "/" in z and not z.startswith(("Etc/", "SystemV/", "US/"))]
+    return [("UTC", "UTC")] + [
+        (z, z.replace("_", " "))
+        for z in sorted(available_timezones())
+        if "/" in z and not z.startswith(("Etc/", "SystemV/", "US/"))
+    ]
 
 
 class LocalDateTimeField(forms.DateTimeField):
@@ -43,27 +46,50 @@ class EventForm(FollowsR94, forms.ModelForm):
 
     starts_at = LocalDateTimeField(label="Starts")
     deadline = LocalDateTimeField(label="List deadline")
-    reveal_at = LocalDateTimeField(label="Lists revealed", required=False,
-                                   help_text="Empty: at the deadline.")
+    reveal_at = LocalDateTimeField(
+        label="Lists revealed", required=False, help_text="Empty: at the deadline."
+    )
     edition = forms.TypedChoiceField(coerce=int, label="Edition played")
-    factions = forms.MultipleChoiceField(required=False, label="Allowed factions",
-                                         widget=forms.CheckboxSelectMultiple,
-                                         help_text="None ticked: every faction.")
+    factions = forms.MultipleChoiceField(
+        required=False,
+        label="Allowed factions",
+        widget=forms.CheckboxSelectMultiple,
+        help_text="None ticked: every faction.",
+    )
     time_zone = forms.ChoiceField(label="Time zone")
     player_cap = forms.IntegerField(min_value=2, max_value=MAX_PLAYER_CAP, initial=16)
-    points_min = forms.IntegerField(required=False, min_value=1, max_value=MAX_FLEET_POINTS,
-                                    label="Custom minimum")
-    points_max = forms.IntegerField(required=False, min_value=1, max_value=MAX_FLEET_POINTS,
-                                    label="Custom maximum")
+    points_min = forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_FLEET_POINTS, label="Custom minimum"
+    )
+    points_max = forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_FLEET_POINTS, label="Custom maximum"
+    )
 
     class Meta:
         model = Event
-        fields = ["name", "starts_at", "time_zone", "place", "description", "edition",
-                  "game_size", "points_min", "points_max", "factions", "player_cap", "deadline",
-                  "reveal_at", "allow_illegal", "show_factions", "public"]
-        labels = {"allow_illegal": "Illegal lists may be submitted",
-                  "show_factions": "Show factions before the reveal",
-                  "public": "List the event publicly (else: invite link only)"}
+        fields = [
+            "name",
+            "starts_at",
+            "time_zone",
+            "place",
+            "description",
+            "edition",
+            "game_size",
+            "points_min",
+            "points_max",
+            "factions",
+            "player_cap",
+            "deadline",
+            "reveal_at",
+            "allow_illegal",
+            "show_factions",
+            "public",
+        ]
+        labels = {
+            "allow_illegal": "Illegal lists may be submitted",
+            "show_factions": "Show factions before the reveal",
+            "public": "List the event publicly (else: invite link only)",
+        }
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
 
     def __init__(self, *args: Any, catalog: core.Catalog, **kwargs: Any) -> None:
@@ -71,11 +97,13 @@ class EventForm(FollowsR94, forms.ModelForm):
         self.now = timezone.now()
         cast(forms.ChoiceField, self.fields["time_zone"]).choices = zone_choices()
         cast(forms.ChoiceField, self.fields["factions"]).choices = [
-            (f.slug, f.name) for f in catalog.factions]
+            (f.slug, f.name) for f in catalog.factions
+        ]
         cast(forms.ChoiceField, self.fields["game_size"]).choices = GAME_SIZE_CHOICES
         known = editions.known()
         cast(forms.ChoiceField, self.fields["edition"]).choices = [
-            (i.number, i.title) for i in reversed(known)]
+            (i.number, i.title) for i in reversed(known)
+        ]
         if self.instance.pk:
             # The edition is fixed when the event is made; after the deadline only the reveal
             # time and the description may change (R-171).
@@ -104,8 +132,9 @@ class EventForm(FollowsR94, forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        zone_name = data.get("time_zone") or (self.instance.time_zone if self.instance.pk
-                                              else "UTC")
+        zone_name = data.get("time_zone") or (
+            self.instance.time_zone if self.instance.pk else "UTC"
+        )
         zone = ZoneInfo(zone_name)
         for name in ("starts_at", "deadline", "reveal_at"):
             value = data.get(name)
@@ -121,8 +150,9 @@ class EventForm(FollowsR94, forms.ModelForm):
             self.add_error("reveal_at", "The lists cannot be revealed before the deadline.")
         starts = data.get("starts_at")
         if starts is not None and deadline is not None and starts + timedelta(days=1) < deadline:
-            self.add_error("deadline", "The list deadline is more than a day after the event "
-                           "starts.")
+            self.add_error(
+                "deadline", "The list deadline is more than a day after the event starts."
+            )
         if data.get("game_size") == rf.GameSize.CUSTOM.value:
             lo, hi = data.get("points_min"), data.get("points_max")
             if lo is None or hi is None:
@@ -140,8 +170,9 @@ class EventForm(FollowsR94, forms.ModelForm):
     def changed_values(self) -> dict[str, Any]:
         """The editable settings as cleaned, for ``Event.change`` (the log compares them)."""
         allowed = self.instance.editable_fields(self.now)
-        return {n: self.cleaned_data[n] for n in EDITABLE
-                if n in allowed and n in self.cleaned_data}
+        return {
+            n: self.cleaned_data[n] for n in EDITABLE if n in allowed and n in self.cleaned_data
+        }
 
 
 class SubmitForm(forms.Form):
@@ -152,10 +183,12 @@ class SubmitForm(forms.Form):
 class ReviewForm(FollowsR94, forms.Form):
     multiline_fields = ("comment",)
 
-    action = forms.ChoiceField(choices=[("approve", "Approve"), ("return", "Send back"),
-                                        ("remove", "Remove the player")])
-    comment = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(
-        attrs={"rows": 2}))
+    action = forms.ChoiceField(
+        choices=[("approve", "Approve"), ("return", "Send back"), ("remove", "Remove the player")]
+    )
+    comment = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -173,10 +206,12 @@ class ResultForm(forms.Form):
     side's victory points; an empty result clears it."""
 
     result = forms.ChoiceField(choices=Game.Result.choices, required=False)
-    vp_a = forms.IntegerField(min_value=0, max_value=Game.MAX_VP, required=False,
-                              label="First player's victory points")
-    vp_b = forms.IntegerField(min_value=0, max_value=Game.MAX_VP, required=False,
-                              label="Second player's victory points")
+    vp_a = forms.IntegerField(
+        min_value=0, max_value=Game.MAX_VP, required=False, label="First player's victory points"
+    )
+    vp_b = forms.IntegerField(
+        min_value=0, max_value=Game.MAX_VP, required=False, label="Second player's victory points"
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

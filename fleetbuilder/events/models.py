@@ -49,8 +49,9 @@ class Phase(StrEnum):
 
     @property
     def label(self) -> str:
-        return {"open": "Open for lists", "locked": "Lists locked",
-                "revealed": "Lists revealed"}[self.value]
+        return {"open": "Open for lists", "locked": "Lists locked", "revealed": "Lists revealed"}[
+            self.value
+        ]
 
 
 class Role(StrEnum):
@@ -84,14 +85,16 @@ class EventQuerySet(models.QuerySet["Event"]):
         """Events a signed-in player organises or takes part in."""
         if not user.is_authenticated:
             return self.none()
-        return self.filter(models.Q(organiser=user) | models.Q(
-            entries__player=user, entries__removed_at=None)).distinct()
+        return self.filter(
+            models.Q(organiser=user) | models.Q(entries__player=user, entries__removed_at=None)
+        ).distinct()
 
 
 class Event(models.Model):
     token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
-    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                  related_name="organised_events")
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_events"
+    )
     name = models.CharField(max_length=rf.MAX_NAME_LENGTH)
     starts_at = models.DateTimeField(help_text="When play starts (stored in UTC).")
     time_zone = models.CharField(max_length=64, default="UTC")
@@ -101,17 +104,20 @@ class Event(models.Model):
     game_size = models.CharField(max_length=10, choices=GAME_SIZE_CHOICES)
     points_min = models.PositiveIntegerField(null=True, blank=True)  # a custom band only
     points_max = models.PositiveIntegerField(null=True, blank=True)
-    factions = models.JSONField(default=list, blank=True,
-                                help_text="Allowed faction slugs; empty: every faction.")
+    factions = models.JSONField(
+        default=list, blank=True, help_text="Allowed faction slugs; empty: every faction."
+    )
     player_cap = models.PositiveIntegerField(default=16)
     deadline = models.DateTimeField(help_text="Lists are refused from this moment.")
     reveal_at = models.DateTimeField(help_text="Participants see every list from then.")
     allow_illegal = models.BooleanField(default=False)
-    show_factions = models.BooleanField(default=False,
-                                        help_text="Show each player's faction before the reveal.")
+    show_factions = models.BooleanField(
+        default=False, help_text="Show each player's faction before the reveal."
+    )
     public = models.BooleanField(default=True, help_text="Listed; otherwise invite link only.")
-    seed = models.PositiveIntegerField(default=new_seed, editable=False,
-                                       help_text="Draws round 1 (R-170).")
+    seed = models.PositiveIntegerField(
+        default=new_seed, editable=False, help_text="Draws round 1 (R-170)."
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     objects = EventQuerySet.as_manager()
@@ -176,8 +182,9 @@ class Event(models.Model):
             old = getattr(self, name)
             if old != value:
                 setattr(self, name, value)
-                logged.append(EventChange(event=self, by=by, field=name, old=_shown(old),
-                                          new=_shown(value)))
+                logged.append(
+                    EventChange(event=self, by=by, field=name, old=_shown(old), new=_shown(value))
+                )
         if logged:
             self.save()
             EventChange.objects.bulk_create(logged)
@@ -195,8 +202,15 @@ class Event(models.Model):
             values["reveal_at"] = deadline
         logged = []
         for name, value in values.items():
-            logged.append(EventChange(event=self, by=by, field=name,
-                                      old=_shown(getattr(self, name)), new=_shown(value)))
+            logged.append(
+                EventChange(
+                    event=self,
+                    by=by,
+                    field=name,
+                    old=_shown(getattr(self, name)),
+                    new=_shown(value),
+                )
+            )
             setattr(self, name, value)
         self.save(update_fields=list(values))
         EventChange.objects.bulk_create(logged)
@@ -212,8 +226,11 @@ class Event(models.Model):
         return Viewer(self, Role.PARTICIPANT if entry else Role.VISITOR, entry)
 
     def active_entries(self) -> models.QuerySet[Entry]:
-        return self.entries.filter(removed_at=None).select_related("player").order_by(
-            "joined_at", "pk")
+        return (
+            self.entries.filter(removed_at=None)
+            .select_related("player")
+            .order_by("joined_at", "pk")
+        )
 
     @property
     def full(self) -> bool:
@@ -245,21 +262,27 @@ class Event(models.Model):
             built = f"edition {fleet.edition}" if fleet.edition else "the development catalogue"
             raise EditionMismatch(
                 f"That list is built under {built}; this event plays edition {self.edition}. "
-                "Update the list to it first.")
+                "Update the list to it first."
+            )
         if self.factions and fleet.faction not in self.factions:
             raise SubmissionRefused("This event does not allow that fleet's faction.")
         band = self.band
         size = rf.GameSize(self.game_size)
         # The list is judged at the event's size, whatever size its builder was set to.
-        core = replace(fleet.to_core(), game_size=size, edition=self.edition,
-                       points_limit=band if size is rf.GameSize.CUSTOM else None)
+        core = replace(
+            fleet.to_core(),
+            game_size=size,
+            edition=self.edition,
+            points_limit=band if size is rf.GameSize.CUSTOM else None,
+        )
         report = validate(core, editions.catalog_for(self.edition))
         if not report.legal and not self.allow_illegal:
             codes = ", ".join(sorted({p.code for p in report.errors}))
             raise SubmissionRefused(
                 f"This event takes only legal lists, and this one has {len(report.errors)} "
                 f"problem{'s' if len(report.errors) != 1 else ''} ({codes}) under the event's "
-                f"band ({band.min}–{band.max}).")
+                f"band ({band.min}–{band.max})."
+            )
         return core, report
 
     def submit(self, player: Any, fleet: Fleet, *, update_edition: bool = False) -> Entry:
@@ -282,18 +305,29 @@ class Event(models.Model):
     def _store(self, player: Any, fleet: Fleet) -> Entry:
         snapshot, report = self.judge(fleet)
         with transaction.atomic():
-            entry = (Entry.objects.select_for_update()
-                     .filter(event=self, player=player, removed_at=None).first())
+            entry = (
+                Entry.objects.select_for_update()
+                .filter(event=self, player=player, removed_at=None)
+                .first()
+            )
             if entry is None:
                 raise SubmissionRefused("Join the event before you submit a list.")
             stored = Entry.objects.filter(pk=entry.pk, event__deadline__gt=Now()).update(
-                document=rf.fleet_to_dict(snapshot), fleet_id=fleet.pk, faction=fleet.faction,
-                points=report.points, legal=report.legal,
-                problems=[p.code for p in report.errors], submitted_at=Now(),
-                review=Entry.Review.PENDING, comment="")
+                document=rf.fleet_to_dict(snapshot),
+                fleet_id=fleet.pk,
+                faction=fleet.faction,
+                points=report.points,
+                legal=report.legal,
+                problems=[p.code for p in report.errors],
+                submitted_at=Now(),
+                review=Entry.Review.PENDING,
+                comment="",
+            )
             if stored != 1:
-                raise SubmissionRefused("The list deadline has passed: this list was not "
-                                        "taken (the server's clock decides).")
+                raise SubmissionRefused(
+                    "The list deadline has passed: this list was not "
+                    "taken (the server's clock decides)."
+                )
         entry.refresh_from_db()
         return entry
 
@@ -304,9 +338,13 @@ class Event(models.Model):
         submitted list, and every player who has played; the removed among them withdrawn."""
         games = list(self.games.select_related("a__player", "b__player"))
         played = {g.a_id for g in games} | {g.b_id for g in games if g.b_id is not None}
-        entries = [e for e in self.entries.select_related("player").defer("document")
-                   .order_by("joined_at", "pk")
-                   if e.pk in played or (e.removed_at is None and e.submitted)]
+        entries = [
+            e
+            for e in self.entries.select_related("player")
+            .defer("document")
+            .order_by("joined_at", "pk")
+            if e.pk in played or (e.removed_at is None and e.submitted)
+        ]
         return SwissState(self, entries, games)
 
     def pair_next_round(self, by: Any) -> list[Game]:
@@ -317,17 +355,29 @@ class Event(models.Model):
         state = self.swiss_state()
         if len(state.active) < 2:
             raise ValueError("Two players with a submitted list are needed to pair a round.")
-        pairings = swiss.pair_round(state.ids, state.swiss_games, seed=self.seed,
-                                    withdrawn=state.withdrawn)
+        pairings = swiss.pair_round(
+            state.ids, state.swiss_games, seed=self.seed, withdrawn=state.withdrawn
+        )
         made = Game.objects.bulk_create(
-            Game(event=self, round=p.round, table=p.table, a_id=int(p.a),
-                 b_id=int(p.b) if p.b is not None else None) for p in pairings)
+            Game(
+                event=self,
+                round=p.round,
+                table=p.table,
+                a_id=int(p.a),
+                b_id=int(p.b) if p.b is not None else None,
+            )
+            for p in pairings
+        )
         tables = sum(1 for p in pairings if not p.is_bye)
         bye = next((state.names[p.a] for p in pairings if p.is_bye), None)
         EventChange.objects.create(
-            event=self, by=by, field="rounds", old="",
+            event=self,
+            by=by,
+            field="rounds",
+            old="",
             new=f"round {pairings[0].round} paired: {tables} table{'s' if tables != 1 else ''}"
-                + (f", a bye for {bye}" if bye else ""))
+            + (f", a bye for {bye}" if bye else ""),
+        )
         return made
 
     def unpair_last_round(self, by: Any) -> int:
@@ -338,14 +388,29 @@ class Event(models.Model):
         if self.games.filter(round=last).exclude(result="").exists():
             raise ValueError(f"Round {last} has results; clear them before taking it back.")
         self.games.filter(round=last).delete()
-        EventChange.objects.create(event=self, by=by, field="rounds", old="",
-                                   new=f"round {last} taken back")
+        EventChange.objects.create(
+            event=self, by=by, field="rounds", old="", new=f"round {last} taken back"
+        )
         return int(last)
 
 
-EDITABLE = ("name", "starts_at", "time_zone", "place", "description", "game_size", "points_min",
-            "points_max", "factions", "player_cap", "deadline", "reveal_at", "allow_illegal",
-            "show_factions", "public")
+EDITABLE = (
+    "name",
+    "starts_at",
+    "time_zone",
+    "place",
+    "description",
+    "game_size",
+    "points_min",
+    "points_max",
+    "factions",
+    "player_cap",
+    "deadline",
+    "reveal_at",
+    "allow_illegal",
+    "show_factions",
+    "public",
+)
 
 
 def _shown(value: Any) -> str:
@@ -376,8 +441,7 @@ class Viewer:
         return self.role is Role.PARTICIPANT and self.event.phase() is Phase.REVEALED
 
     def sees_faction(self, entry: Entry) -> bool:
-        return self.sees_list(entry) or (self.event.show_factions
-                                         and self.role is not Role.VISITOR)
+        return self.sees_list(entry) or (self.event.show_factions and self.role is not Role.VISITOR)
 
 
 class Entry(models.Model):
@@ -389,13 +453,15 @@ class Entry(models.Model):
         RETURNED = "returned", "Sent back"
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                               related_name="event_entries")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_entries"
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
     removed_at = models.DateTimeField(null=True, blank=True)
     # The snapshot: never changed by later edits of the fleet it was taken from.
-    fleet = models.ForeignKey(Fleet, null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="+")
+    fleet = models.ForeignKey(
+        Fleet, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     document = models.JSONField(null=True, blank=True, help_text="The list (contract 1).")
     faction = models.SlugField(max_length=100, blank=True)
     points = models.IntegerField(null=True, blank=True)
@@ -403,13 +469,15 @@ class Entry(models.Model):
     problems = models.JSONField(default=list, blank=True, help_text="Problem codes.")
     submitted_at = models.DateTimeField(null=True, blank=True)
     review = models.CharField(max_length=10, choices=Review.choices, default=Review.PENDING)
-    comment = models.TextField(blank=True, max_length=2000,
-                               help_text="The organiser's word when sending a list back.")
+    comment = models.TextField(
+        blank=True, max_length=2000, help_text="The organiser's word when sending a list back."
+    )
 
     class Meta:
         ordering = ["joined_at", "pk"]
-        constraints = [models.UniqueConstraint(fields=["event", "player"],
-                                               name="one_entry_per_player")]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="one_entry_per_player")
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} in {self.event}"
@@ -429,8 +497,9 @@ class EventChange(models.Model):
     """One change of an event's settings: who, when, what was and what is (R-171)."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="changes")
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                           related_name="+")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     at = models.DateTimeField(auto_now_add=True)
     field = models.CharField(max_length=40)
     old = models.TextField(blank=True)
@@ -458,8 +527,7 @@ class Game(models.Model):
     round = models.PositiveIntegerField()
     table = models.PositiveIntegerField(null=True, blank=True, help_text="Empty for a bye.")
     a = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
-    b = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE,
-                          related_name="+")
+    b = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     result = models.CharField(max_length=4, choices=Result.choices, blank=True, default="")
     vp_a = models.PositiveIntegerField(default=0)
     vp_b = models.PositiveIntegerField(default=0)
@@ -484,9 +552,14 @@ class Game(models.Model):
         return self.is_bye or self.result != ""
 
     def to_swiss(self) -> swiss.Game:
-        return swiss.Game(self.round, str(self.a_id),
-                          str(self.b_id) if self.b_id is not None else None,
-                          self.result or None, self.vp_a, self.vp_b)  # type: ignore[arg-type]
+        return swiss.Game(
+            self.round,
+            str(self.a_id),
+            str(self.b_id) if self.b_id is not None else None,
+            self.result or None,  # type: ignore[arg-type]
+            self.vp_a,
+            self.vp_b,
+        )
 
     def record(self, by: Any, result: str, vp_a: int, vp_b: int) -> bool:
         """Write (or correct) the result and log it on the event; False if nothing changed.
@@ -505,9 +578,13 @@ class Game(models.Model):
         if new == old:
             return False
         self.save(update_fields=["result", "vp_a", "vp_b"])
-        EventChange.objects.create(event_id=self.event_id, by=by,
-                                   field=f"round {self.round} table {self.table}", old=old,
-                                   new=new)
+        EventChange.objects.create(
+            event_id=self.event_id,
+            by=by,
+            field=f"round {self.round} table {self.table}",
+            old=old,
+            new=new,
+        )
         return True
 
     def describe(self) -> str:
@@ -586,23 +663,35 @@ class EventPack(QueuedRender, models.Model):
     key holds each entry's submission time and the event's edition)."""
 
     log = logging.getLogger("fleetbuilder.events")
-    unreachable = ("The print queue could not be reached. Nothing was lost; ask for the lists "
-                   "again in a moment.")
+    unreachable = (
+        "The print queue could not be reached. Nothing was lost; ask for the lists "
+        "again in a moment."
+    )
     what_plural = "prints of an event's lists"
-    failed = ("The lists could not be printed. The error was logged; ask again, and if it "
-              "happens again please report it.")
+    failed = (
+        "The lists could not be printed. The error was logged; ask again, and if it "
+        "happens again please report it."
+    )
 
     public_id = models.CharField(max_length=32, unique=True, editable=False)
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="packs")
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                              on_delete=models.CASCADE, related_name="event_packs")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="event_packs",
+    )
     session_key = models.CharField(max_length=64, blank=True)  # unused: organisers sign in
-    lists = models.JSONField(help_text="Each player, in the dashboard's order, with the "
-                                       "snapshot of their list (or none).")
+    lists = models.JSONField(
+        help_text="Each player, in the dashboard's order, with the "
+        "snapshot of their list (or none)."
+    )
     cache_key = models.CharField(max_length=100, db_index=True)
     status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
-    stage = models.PositiveIntegerField(default=0, help_text="0: waiting; 1: the cover; then "
-                                        "one per roster; last: binding.")
+    stage = models.PositiveIntegerField(
+        default=0, help_text="0: waiting; 1: the cover; then one per roster; last: binding."
+    )
     error = models.TextField(blank=True, help_text="Why it failed, for the organiser.")
     seconds = models.FloatField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
@@ -647,22 +736,38 @@ class EventPack(QueuedRender, models.Model):
     @staticmethod
     def snapshot(event: Event) -> list[dict[str, Any]]:
         """Every player of ``event`` in the dashboard's order, with their list as submitted."""
-        return [{"entry": e.pk, "player": e.player.get_username(), "document": e.document,
-                 "faction": e.faction, "points": e.points, "legal": e.legal,
-                 "problems": e.problems,
-                 "submitted_at": e.submitted_at.isoformat() if e.submitted_at else None}
-                for e in event.active_entries()]
+        return [
+            {
+                "entry": e.pk,
+                "player": e.player.get_username(),
+                "document": e.document,
+                "faction": e.faction,
+                "points": e.points,
+                "legal": e.legal,
+                "problems": e.problems,
+                "submitted_at": e.submitted_at.isoformat() if e.submitted_at else None,
+            }
+            for e in event.active_entries()
+        ]
 
     @staticmethod
     def key_for(event: Event, lists: list[dict[str, Any]]) -> str:
         """What decides the PDF's bytes: the event's edition and cover, each player and the
         time their list was submitted (a snapshot changes only with a new submission), the
         cards' build and this pack's format."""
-        cover = [event.name, event.starts_at.isoformat(), event.time_zone, event.edition,
-                 event.game_size, event.points_min, event.points_max]
+        cover = [
+            event.name,
+            event.starts_at.isoformat(),
+            event.time_zone,
+            event.edition,
+            event.game_size,
+            event.points_min,
+            event.points_max,
+        ]
         players = [[row["entry"], row["player"], row["submitted_at"]] for row in lists]
-        doc = json.dumps([cover, players, cards_build(), PACK_FORMAT], separators=(",", ":"),
-                         ensure_ascii=False)
+        doc = json.dumps(
+            [cover, players, cards_build(), PACK_FORMAT], separators=(",", ":"), ensure_ascii=False
+        )
         return "events:pack:" + hashlib.sha256(doc.encode("utf-8")).hexdigest()
 
     @classmethod
@@ -670,8 +775,13 @@ class EventPack(QueuedRender, models.Model):
         """The organiser's pack of the event's lists as they are now: the same one when asked
         again for the same lists (unless it failed), else a new one, queued (R-155's bounds)."""
         lists = cls.snapshot(event)
-        return cls.requested(owner=owner, owner_token="", cache_key=cls.key_for(event, lists),
-                             event=event, lists=lists)
+        return cls.requested(
+            owner=owner,
+            owner_token="",
+            cache_key=cls.key_for(event, lists),
+            event=event,
+            lists=lists,
+        )
 
     def task(self) -> Any:
         from .tasks import render_event_pack  # the task module imports this one

@@ -29,8 +29,10 @@ PAGE = "events/pack.html"
 def _pack(request: HttpRequest, token: str, public_id: str) -> EventPack:
     """The organiser's pack of this event; 404 for anyone else, or an unknown pack."""
     event = _organised(request, token)
-    return get_object_or_404(EventPack.objects.select_related("event").filter(
-        event=event, owner=request.user), public_id=public_id)
+    return get_object_or_404(
+        EventPack.objects.select_related("event").filter(event=event, owner=request.user),
+        public_id=public_id,
+    )
 
 
 @login_required
@@ -53,9 +55,11 @@ def pack_page(request: HtmxHttpRequest, token: str, public_id: str) -> HttpRespo
     """Where the worker is (htmx every second, else the page refreshes itself), then the
     download link, or why it failed."""
     pack = _pack(request, token, public_id)
-    ctx: dict[str, Any] = {"pack": pack, "event": pack.event,
-                           "download_url": reverse("events:pack_pdf",
-                                                   args=[token, pack.public_id])}
+    ctx: dict[str, Any] = {
+        "pack": pack,
+        "event": pack.event,
+        "download_url": reverse("events:pack_pdf", args=[token, pack.public_id]),
+    }
     template = PAGE
     if request.htmx and request.htmx.target == "event-pack":
         template += "#job"

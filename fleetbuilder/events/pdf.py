@@ -66,21 +66,33 @@ def cover_rows(pack: EventPack, catalog: Catalog) -> list[dict[str, Any]]:
     for row in pack.lists:
         faction = names.factions.get(row["faction"])
         fleet = rf.parse_fleet(row["document"]) if row["document"] is not None else None
-        rows.append({**row, "fleet": (fleet.name or "Untitled Fleet") if fleet else "",
-                     "faction_name": faction.name if faction else row["faction"],
-                     "verdict": verdict_words(row) if fleet else "",
-                     "submitted": (datetime.fromisoformat(row["submitted_at"])
-                                   if row["submitted_at"] else None)})
+        rows.append(
+            {
+                **row,
+                "fleet": (fleet.name or "Untitled Fleet") if fleet else "",
+                "faction_name": faction.name if faction else row["faction"],
+                "verdict": verdict_words(row) if fleet else "",
+                "submitted": (
+                    datetime.fromisoformat(row["submitted_at"]) if row["submitted_at"] else None
+                ),
+            }
+        )
     return rows
 
 
 def cover_html(pack: EventPack, catalog: Catalog) -> str:
     event = pack.event
-    return render_to_string("events/pack_cover.html", {
-        "event": event, "edition": edition_title(pack), "band": event.band,
-        "size": rf.GameSize(event.game_size).label, "rows": cover_rows(pack, catalog),
-        "lists": len(pack.submitted),
-    })
+    return render_to_string(
+        "events/pack_cover.html",
+        {
+            "event": event,
+            "edition": edition_title(pack),
+            "band": event.band,
+            "size": rf.GameSize(event.game_size).label,
+            "rows": cover_rows(pack, catalog),
+            "lists": len(pack.submitted),
+        },
+    )
 
 
 def _cover(pack: EventPack, catalog: Catalog) -> Document:
@@ -89,7 +101,8 @@ def _cover(pack: EventPack, catalog: Catalog) -> Document:
     from rules_core.cards.fetcher import AssetFetcher
 
     return HTML(string=cover_html(pack, catalog), url_fetcher=AssetFetcher()).render(
-        stylesheets=[CSS(string=COVER_CSS.read_text(encoding="utf-8"))])
+        stylesheets=[CSS(string=COVER_CSS.read_text(encoding="utf-8"))]
+    )
 
 
 def margin_css(pack: EventPack, row: dict[str, Any], number: int) -> str:
@@ -99,20 +112,24 @@ def margin_css(pack: EventPack, row: dict[str, Any], number: int) -> str:
     event = pack.event
     submitted = datetime.fromisoformat(row["submitted_at"]).astimezone(event.zone)
     top = f"List {number} of {len(pack.submitted)} · {event.name}"
-    when = (f"Submitted {submitted:%a} {submitted.day} {submitted:%b %Y, %H:%M} "
-            f"({event.time_zone}) · {edition_title(pack)}")
+    when = (
+        f"Submitted {submitted:%a} {submitted.day} {submitted:%b %Y, %H:%M} "
+        f"({event.time_zone}) · {edition_title(pack)}"
+    )
     player = f"Player: {row['player']}"
     # No cards follow the roster here: their (empty) sheet would be a blank page.
-    return (".cards { display: none; }\n"
-            f"@page a4-roster {{ margin-top: 18mm;"
-            f" @top-left {{ content: {css_string(player)};"
-            f' font: bold 11pt "DejaVu Sans", sans-serif; vertical-align: bottom;'
-            f" padding-bottom: 3mm; }}"
-            f" @top-right {{ content: {css_string(top)}; {MARGIN_FONT} vertical-align: bottom;"
-            f" padding-bottom: 3mm; text-align: right; }}"
-            f" @bottom-left {{ content: {css_string(when)}; {MARGIN_FONT} }}"
-            f" @bottom-right {{ content: {css_string(verdict_words(row))}; {MARGIN_FONT}"
-            f" text-align: right; }} }}")
+    return (
+        ".cards { display: none; }\n"
+        f"@page a4-roster {{ margin-top: 18mm;"
+        f" @top-left {{ content: {css_string(player)};"
+        f' font: bold 11pt "DejaVu Sans", sans-serif; vertical-align: bottom;'
+        f" padding-bottom: 3mm; }}"
+        f" @top-right {{ content: {css_string(top)}; {MARGIN_FONT} vertical-align: bottom;"
+        f" padding-bottom: 3mm; text-align: right; }}"
+        f" @bottom-left {{ content: {css_string(when)}; {MARGIN_FONT} }}"
+        f" @bottom-right {{ content: {css_string(verdict_words(row))}; {MARGIN_FONT}"
+        f" text-align: right; }} }}"
+    )
 
 
 def _roster(catalog: Catalog, pack: EventPack, row: dict[str, Any], number: int) -> Document:
@@ -125,13 +142,14 @@ def _roster(catalog: Catalog, pack: EventPack, row: dict[str, Any], number: int)
     report = validate(fleet, catalog)
     roster = build_roster(catalog, fleet, report, build_cards(catalog, fleet, report))
     source = document_html(roster, [], layout="a4", ink_saver=False)
-    return HTML(string=source, base_url=ASSETS.as_uri() + "/",
-                url_fetcher=AssetFetcher()).render(
-        stylesheets=[_cards_css(), CSS(string=margin_css(pack, row, number))])
+    return HTML(string=source, base_url=ASSETS.as_uri() + "/", url_fetcher=AssetFetcher()).render(
+        stylesheets=[_cards_css(), CSS(string=margin_css(pack, row, number))]
+    )
 
 
-def render_event_pack(pack: EventPack,
-                      progress: Callable[[int], Any] = lambda stage: None) -> bytes:
+def render_event_pack(
+    pack: EventPack, progress: Callable[[int], Any] = lambda stage: None
+) -> bytes:
     """The pack's PDF, every roster under the event's edition; ``progress(stage)`` is told as
     each part starts (1: the cover, then one per roster, then the binding)."""
     catalog = editions.catalog_for(pack.event.edition)

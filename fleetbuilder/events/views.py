@@ -57,8 +57,10 @@ def _organised(request: HttpRequest, token: str, *, lock: bool = False) -> Event
 @require_GET
 def event_list(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
-    ctx = {"listed": Event.objects.listed().filter(starts_at__gte=now - _DAY)[:100],
-           "mine": Event.objects.of_player(request.user).order_by("-starts_at")[:100]}
+    ctx = {
+        "listed": Event.objects.listed().filter(starts_at__gte=now - _DAY)[:100],
+        "mine": Event.objects.of_player(request.user).order_by("-starts_at")[:100],
+    }
     return render(request, "events/list.html", ctx)
 
 
@@ -72,8 +74,12 @@ def event_new(request: HttpRequest) -> HttpResponse:
         event.save()
         messages.success(request, "The event is made. Share its link with the players.")
         return redirect(event)
-    return render(request, "events/form.html", {"form": form, "event": None},
-                  status=400 if form.errors else 200)
+    return render(
+        request,
+        "events/form.html",
+        {"form": form, "event": None},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required
@@ -85,11 +91,19 @@ def event_edit(request: HttpRequest, token: str) -> HttpResponse:
         with transaction.atomic():
             locked = _organised(request, token, lock=True)
             changed = locked.change(request.user, form.changed_values())
-        messages.success(request, f"Saved ({len(changed)} change{'s' if len(changed) != 1 else ''}"
-                         " logged)." if changed else "Nothing changed.")
+        messages.success(
+            request,
+            f"Saved ({len(changed)} change{'s' if len(changed) != 1 else ''} logged)."
+            if changed
+            else "Nothing changed.",
+        )
         return redirect(event)
-    return render(request, "events/form.html", {"form": form, "event": event},
-                  status=400 if form.errors else 200)
+    return render(
+        request,
+        "events/form.html",
+        {"form": form, "event": event},
+        status=400 if form.errors else 200,
+    )
 
 
 def _entry_rows(viewer: Viewer) -> list[dict[str, Any]]:
@@ -99,9 +113,15 @@ def _entry_rows(viewer: Viewer) -> list[dict[str, Any]]:
     for entry in viewer.event.active_entries().defer("document"):
         sees = viewer.sees_list(entry)
         faction = names.factions.get(entry.faction) if viewer.sees_faction(entry) else None
-        rows.append({"entry": entry, "name": entry.player.get_username(), "sees": sees,
-                     "faction": faction.name if faction else "",
-                     "mine": viewer.entry is not None and entry.pk == viewer.entry.pk})
+        rows.append(
+            {
+                "entry": entry,
+                "name": entry.player.get_username(),
+                "sees": sees,
+                "faction": faction.name if faction else "",
+                "mine": viewer.entry is not None and entry.pk == viewer.entry.pk,
+            }
+        )
     return rows
 
 
@@ -111,17 +131,32 @@ def event_page(request: HttpRequest, token: str) -> HttpResponse:
     viewer = event.viewer(request.user)
     fleets: list[Fleet] = []
     if viewer.entry is not None and event.phase() is Phase.OPEN:
-        fleets = list(Fleet.objects.alive().filter(owner=request.user).order_by("-updated")
-                      .defer("document", "last_removed")[:200])
+        fleets = list(
+            Fleet.objects.alive()
+            .filter(owner=request.user)
+            .order_by("-updated")
+            .defer("document", "last_removed")[:200]
+        )
     rows = _entry_rows(viewer)
-    revealed = [r for r in rows if r["sees"] and r["entry"].submitted] \
-        if viewer.role is not Role.VISITOR and event.phase() is Phase.REVEALED else []
+    revealed = (
+        [r for r in rows if r["sees"] and r["entry"].submitted]
+        if viewer.role is not Role.VISITOR and event.phase() is Phase.REVEALED
+        else []
+    )
     state = _visible_state(event, viewer)
     current = state.current_round if state else 0
-    ctx = {"event": event, "viewer": viewer, "phase": event.phase(), "rows": rows,
-           "fleets": fleets, "edition": event.edition_info, "revealed_lists": revealed,
-           "count": event.active_entries().count(), "current_round": current,
-           "games": [g for g in state.games if g.round == current] if state else []}
+    ctx = {
+        "event": event,
+        "viewer": viewer,
+        "phase": event.phase(),
+        "rows": rows,
+        "fleets": fleets,
+        "edition": event.edition_info,
+        "revealed_lists": revealed,
+        "count": event.active_entries().count(),
+        "current_round": current,
+        "games": [g for g in state.games if g.round == current] if state else [],
+    }
     return render(request, "events/event.html", ctx)
 
 
@@ -148,23 +183,37 @@ def submit(request: HttpRequest, token: str) -> HttpResponse:
     form = SubmitForm(request.POST)
     fleet = None
     if form.is_valid():
-        fleet = Fleet.objects.filter(pk=form.cleaned_data["fleet"],
-                                     owner=request.user.pk).first()
+        fleet = Fleet.objects.filter(pk=form.cleaned_data["fleet"], owner=request.user.pk).first()
     try:
         if fleet is None:
             raise SubmissionRefused("Choose one of your own fleets.")
         was = fleet.edition
-        entry = event.submit(request.user, fleet,
-                             update_edition=form.cleaned_data["update_edition"])
+        entry = event.submit(
+            request.user, fleet, update_edition=form.cleaned_data["update_edition"]
+        )
     except SubmissionRefused as exc:
-        return render(request, "events/refused.html", {
-            "event": event, "reason": str(exc), "fleet": fleet,
-            "offer_update": isinstance(exc, EditionMismatch)}, status=400)
+        return render(
+            request,
+            "events/refused.html",
+            {
+                "event": event,
+                "reason": str(exc),
+                "fleet": fleet,
+                "offer_update": isinstance(exc, EditionMismatch),
+            },
+            status=400,
+        )
     verdict = "legal" if entry.legal else "not legal"
-    moved = f"“{fleet.name}” is updated to edition {event.edition} (Undo in the builder). " \
-        if was != event.edition else ""
-    messages.success(request, f"{moved}List submitted: {entry.points} points, {verdict}. You "
-                     "may submit again until the deadline; the last one counts.")
+    moved = (
+        f"“{fleet.name}” is updated to edition {event.edition} (Undo in the builder). "
+        if was != event.edition
+        else ""
+    )
+    messages.success(
+        request,
+        f"{moved}List submitted: {entry.points} points, {verdict}. You "
+        "may submit again until the deadline; the last one counts.",
+    )
     return redirect(event)
 
 
@@ -181,9 +230,16 @@ def entry_page(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     fleet = entry.to_core()
     report = validate(fleet, catalog)
     idx = catalog_index(catalog)
-    ctx = {"event": event, "viewer": viewer, "entry": entry, "fleet": fleet, "report": report,
-           "names": idx, "units": _units(fleet, idx),
-           "faction": idx.factions.get(fleet.faction)}
+    ctx = {
+        "event": event,
+        "viewer": viewer,
+        "entry": entry,
+        "fleet": fleet,
+        "report": report,
+        "names": idx,
+        "units": _units(fleet, idx),
+        "faction": idx.factions.get(fleet.faction),
+    }
     return render(request, "events/entry.html", ctx)
 
 
@@ -196,8 +252,11 @@ def preview(request: HttpRequest, token: str) -> HttpResponse:
     chosen = []
     for side in ("a", "b"):
         raw = request.GET.get(side, "")
-        entry = event.active_entries().filter(pk=int(raw)).first() \
-            if raw.isascii() and raw.isdigit() and len(raw) <= 12 else None
+        entry = (
+            event.active_entries().filter(pk=int(raw)).first()
+            if raw.isascii() and raw.isdigit() and len(raw) <= 12
+            else None
+        )
         if entry is None or not entry.submitted or not viewer.sees_list(entry):
             raise Http404("No such list.")
         chosen.append(entry)
@@ -214,12 +273,23 @@ def _units(fleet: Any, idx: Any) -> list[dict[str, Any]]:
     out = []
     for unit in fleet.units:
         ships = [unit] if unit.kind == "ship" else list(unit.ships)
-        out.append({"kind": unit.kind, "name": unit.name,
-                    "ships": [{"name": idx.ship_name(s.ship),
-                               "upgrades": [idx.upgrades[u].name if u in idx.upgrades else u
-                                            for u in s.upgrades]} for s in ships],
-                    "flagship": getattr(unit, "flagship", False),
-                    "admiral": getattr(unit, "admiral", None)})
+        out.append(
+            {
+                "kind": unit.kind,
+                "name": unit.name,
+                "ships": [
+                    {
+                        "name": idx.ship_name(s.ship),
+                        "upgrades": [
+                            idx.upgrades[u].name if u in idx.upgrades else u for u in s.upgrades
+                        ],
+                    }
+                    for s in ships
+                ],
+                "flagship": getattr(unit, "flagship", False),
+                "admiral": getattr(unit, "admiral", None),
+            }
+        )
     return out
 
 
@@ -230,11 +300,18 @@ def _units(fleet: Any, idx: Any) -> list[dict[str, Any]]:
 @require_GET
 def dashboard(request: HttpRequest, token: str) -> HttpResponse:
     event = _organised(request, token)
-    ctx = {"event": event, "phase": event.phase(), "rows": _dashboard_rows(event),
-           "changes": event.changes.select_related("by")[:200],
-           "extend_form": ExtendForm()}
-    template = "events/dashboard.html#rows" if request.headers.get("HX-Request") else \
-        "events/dashboard.html"
+    ctx = {
+        "event": event,
+        "phase": event.phase(),
+        "rows": _dashboard_rows(event),
+        "changes": event.changes.select_related("by")[:200],
+        "extend_form": ExtendForm(),
+    }
+    template = (
+        "events/dashboard.html#rows"
+        if request.headers.get("HX-Request")
+        else "events/dashboard.html"
+    )
     response = render(request, template, ctx)
     patch_vary_headers(response, ("HX-Request",))  # the rows alone, or the whole page
     return response
@@ -247,8 +324,13 @@ def _dashboard_rows(event: Event, *, with_lists: bool = False) -> list[dict[str,
     entries = event.active_entries()
     for entry in entries if with_lists else entries.defer("document"):
         faction = names.factions.get(entry.faction)
-        rows.append({"entry": entry, "name": entry.player.get_username(),
-                     "faction": faction.name if faction else entry.faction})
+        rows.append(
+            {
+                "entry": entry,
+                "name": entry.player.get_username(),
+                "faction": faction.name if faction else entry.faction,
+            }
+        )
     return rows
 
 
@@ -300,18 +382,35 @@ def extend(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("events:dashboard", token)
 
 
-EXPORT_COLUMNS = ("player", "faction", "points", "legal", "problems", "submitted_at", "review",
-                  "comment")
+EXPORT_COLUMNS = (
+    "player",
+    "faction",
+    "points",
+    "legal",
+    "problems",
+    "submitted_at",
+    "review",
+    "comment",
+)
 
 
 def _export_rows(event: Event) -> list[dict[str, Any]]:
-    return [{"player": r["name"], "faction": r["faction"], "points": r["entry"].points,
-             "legal": r["entry"].legal if r["entry"].submitted else None,
-             "problems": r["entry"].problems,
-             "submitted_at": r["entry"].submitted_at.isoformat() if r["entry"].submitted_at
-             else None,
-             "review": r["entry"].review, "comment": r["entry"].comment,
-             "list": r["entry"].document} for r in _dashboard_rows(event, with_lists=True)]
+    return [
+        {
+            "player": r["name"],
+            "faction": r["faction"],
+            "points": r["entry"].points,
+            "legal": r["entry"].legal if r["entry"].submitted else None,
+            "problems": r["entry"].problems,
+            "submitted_at": r["entry"].submitted_at.isoformat()
+            if r["entry"].submitted_at
+            else None,
+            "review": r["entry"].review,
+            "comment": r["entry"].comment,
+            "list": r["entry"].document,
+        }
+        for r in _dashboard_rows(event, with_lists=True)
+    ]
 
 
 @login_required
@@ -322,8 +421,9 @@ def export_csv(request: HttpRequest, token: str) -> HttpResponse:
     writer = csv.writer(out)
     writer.writerow(EXPORT_COLUMNS)
     for row in _export_rows(event):
-        writer.writerow([_text(" ".join(row[c]) if c == "problems" else row[c])
-                         for c in EXPORT_COLUMNS])
+        writer.writerow(
+            [_text(" ".join(row[c]) if c == "problems" else row[c]) for c in EXPORT_COLUMNS]
+        )
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.csv"'
     return response
@@ -338,10 +438,14 @@ def _text(value: Any) -> str:
 @require_GET
 def export_json(request: HttpRequest, token: str) -> HttpResponse:
     event = _organised(request, token)
-    doc = {"event": event.name, "edition": event.edition,
-           "band": {"min": event.band.min, "max": event.band.max},
-           "deadline": event.deadline.isoformat(), "reveal_at": event.reveal_at.isoformat(),
-           "players": _export_rows(event)}
+    doc = {
+        "event": event.name,
+        "edition": event.edition,
+        "band": {"min": event.band.min, "max": event.band.max},
+        "deadline": event.deadline.isoformat(),
+        "reveal_at": event.reveal_at.isoformat(),
+        "players": _export_rows(event),
+    }
     response = JsonResponse(doc, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.json"'
     return response
@@ -358,16 +462,33 @@ def calendar(request: HttpRequest, token: str) -> HttpResponse:
         return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
     def text(value: str) -> str:
-        return (value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-                .replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n"))
+        return (
+            value.replace("\\", "\\\\")
+            .replace(";", "\\;")
+            .replace(",", "\\,")
+            .replace("\r\n", "\\n")
+            .replace("\n", "\\n")
+            .replace("\r", "\\n")
+        )
 
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Void Command Fleet Builder//Events//EN",
-             "CALSCALE:GREGORIAN"]
-    for uid, summary, start in ((f"event-{event.token}", event.name, event.starts_at),
-                                (f"deadline-{event.token}", f"List deadline: {event.name}",
-                                 event.deadline)):
-        lines += ["BEGIN:VEVENT", f"UID:{uid}@void-command", f"DTSTAMP:{stamp}",
-                  f"DTSTART:{utc(start)}", f"SUMMARY:{text(summary)}", f"URL:{url}"]
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//Void Command Fleet Builder//Events//EN",
+        "CALSCALE:GREGORIAN",
+    ]
+    for uid, summary, start in (
+        (f"event-{event.token}", event.name, event.starts_at),
+        (f"deadline-{event.token}", f"List deadline: {event.name}", event.deadline),
+    ):
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:{uid}@void-command",
+            f"DTSTAMP:{stamp}",
+            f"DTSTART:{utc(start)}",
+            f"SUMMARY:{text(summary)}",
+            f"URL:{url}",
+        ]
         if uid.startswith("event") and event.place:
             lines.append(f"LOCATION:{text(event.place)}")
         lines.append("END:VEVENT")
@@ -405,11 +526,18 @@ def rounds(request: HttpRequest, token: str) -> HttpResponse:
     event = _organised(request, token)
     state = event.swiss_state()
     unlisted = [e for e in event.active_entries().defer("document") if not e.submitted]
-    ctx = {"event": event, "phase": event.phase(), "state": state,
-           "rounds": list(reversed(state.rounds())), "unlisted": unlisted,
-           "error": "", "said": "",  # a game's own line, after its result is saved (htmx)
-           "ready": event.phase() is Phase.REVEALED and len(state.active) >= 2
-           and all(g.played for g in state.games)}
+    ctx = {
+        "event": event,
+        "phase": event.phase(),
+        "state": state,
+        "rounds": list(reversed(state.rounds())),
+        "unlisted": unlisted,
+        "error": "",
+        "said": "",  # a game's own line, after its result is saved (htmx)
+        "ready": event.phase() is Phase.REVEALED
+        and len(state.active) >= 2
+        and all(g.played for g in state.games),
+    }
     return render(request, "events/rounds.html", ctx)
 
 
@@ -454,17 +582,24 @@ def result(request: HttpRequest, token: str, pk: int) -> HttpResponse:
             error = " ".join(str(e) for errors in form.errors.values() for e in errors)
         else:
             try:
-                changed = game.record(request.user, form.cleaned_data["result"] or "",
-                                      form.cleaned_data["vp_a"], form.cleaned_data["vp_b"])
+                changed = game.record(
+                    request.user,
+                    form.cleaned_data["result"] or "",
+                    form.cleaned_data["vp_a"],
+                    form.cleaned_data["vp_b"],
+                )
             except ValueError as exc:
                 error = str(exc)
             else:
                 said = f"Table {game.table}: " + ("saved." if changed else "nothing changed.")
     if request.headers.get("HX-Request"):
         game.refresh_from_db()
-        return render(request, "events/rounds.html#game", {
-            "event": event, "game": game, "error": error, "said": said},
-            status=400 if error else 200)
+        return render(
+            request,
+            "events/rounds.html#game",
+            {"event": event, "game": game, "error": error, "said": said},
+            status=400 if error else 200,
+        )
     if error:
         messages.error(request, f"Table {game.table}: {error}")
     else:
@@ -481,10 +616,16 @@ def _standing_rows(viewer: Viewer, state: SwissState) -> list[dict[str, Any]]:
     for s in state.standings():
         entry = entries[s.player]
         faction = names.factions.get(entry.faction) if viewer.sees_faction(entry) else None
-        rows.append({"s": s, "entry": entry, "name": entry.player.get_username(),
-                     "faction": faction.name if faction else "",
-                     "withdrawn": entry.removed_at is not None,
-                     "mine": viewer.entry is not None and entry.pk == viewer.entry.pk})
+        rows.append(
+            {
+                "s": s,
+                "entry": entry,
+                "name": entry.player.get_username(),
+                "faction": faction.name if faction else "",
+                "withdrawn": entry.removed_at is not None,
+                "mine": viewer.entry is not None and entry.pk == viewer.entry.pk,
+            }
+        )
     return rows
 
 
@@ -501,9 +642,14 @@ def standings(request: HttpRequest, token: str) -> HttpResponse:
     event = _event(token)
     viewer = event.viewer(request.user)
     state = _visible_state(event, viewer)
-    ctx = {"event": event, "viewer": viewer, "phase": event.phase(), "state": state,
-           "rows": _standing_rows(viewer, state) if state else [],
-           "rounds": list(reversed(state.rounds())) if state else []}
+    ctx = {
+        "event": event,
+        "viewer": viewer,
+        "phase": event.phase(),
+        "state": state,
+        "rows": _standing_rows(viewer, state) if state else [],
+        "rounds": list(reversed(state.rounds())) if state else [],
+    }
     return render(request, "events/standings.html", ctx)
 
 

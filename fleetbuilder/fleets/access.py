@@ -59,11 +59,9 @@ def fleet_for_code(request: HttpRequest, code: str) -> Arrival | HttpResponse:
         arrival = arrive(sharecode.decode(code))
         check_points_bound(validate(arrival.fleet, arrival.catalog))
     except UnknownEdition as exc:
-        return render(request, "fleets/shared_bad_code.html", {"error": exc.message},
-                      status=404)
+        return render(request, "fleets/shared_bad_code.html", {"error": exc.message}, status=404)
     except sharecode.ShareCodeError as exc:
-        return render(request, "fleets/shared_bad_code.html", {"error": exc.message},
-                      status=404)
+        return render(request, "fleets/shared_bad_code.html", {"error": exc.message}, status=404)
     except rf.FleetFormatError as exc:
         error = f"The share code holds an unusable fleet ({exc.path}: {exc.message})."
         return render(request, "fleets/shared_bad_code.html", {"error": error}, status=404)

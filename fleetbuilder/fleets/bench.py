@@ -39,13 +39,26 @@ def armada_units(catalog: core.Catalog, ships: int) -> list[dict[str, Any]]:
     while count < ships:
         if n % 2 == 0 or ships - count < 3:
             ship = capitals[n % len(capitals)]
-            units.append({"kind": "ship", "ship": ship.slug, "name": None,
-                          "flagship": not units, "admiral": None, "upgrades": []})
+            units.append(
+                {
+                    "kind": "ship",
+                    "ship": ship.slug,
+                    "name": None,
+                    "flagship": not units,
+                    "admiral": None,
+                    "upgrades": [],
+                }
+            )
             count += 1
         else:
             escort = escorts[n % len(escorts)]
-            units.append({"kind": "squadron", "name": None,
-                          "ships": [{"ship": escort.slug, "upgrades": []}] * 3})
+            units.append(
+                {
+                    "kind": "squadron",
+                    "name": None,
+                    "ships": [{"ship": escort.slug, "upgrades": []}] * 3,
+                }
+            )
             count += 3
         n += 1
     return units
@@ -65,12 +78,24 @@ def bound_fleet_units(catalog: core.Catalog) -> list[dict[str, Any]]:
     ship_units = MAX_UNITS - squadrons
     per_squadron = (MAX_FLEET_SHIPS - ship_units) // squadrons
     units: list[dict[str, Any]] = [
-        {"kind": "ship", "ship": capitals[i % len(capitals)].slug, "name": f"Ship {i + 1}",
-         "flagship": i == 0, "admiral": None, "upgrades": list(upgrades)}
-        for i in range(ship_units)]
-    units += [{"kind": "squadron", "name": None,
-               "ships": [{"ship": escorts[i % len(escorts)].slug, "upgrades": []}]
-               * per_squadron} for i in range(squadrons)]
+        {
+            "kind": "ship",
+            "ship": capitals[i % len(capitals)].slug,
+            "name": f"Ship {i + 1}",
+            "flagship": i == 0,
+            "admiral": None,
+            "upgrades": list(upgrades),
+        }
+        for i in range(ship_units)
+    ]
+    units += [
+        {
+            "kind": "squadron",
+            "name": None,
+            "ships": [{"ship": escorts[i % len(escorts)].slug, "upgrades": []}] * per_squadron,
+        }
+        for i in range(squadrons)
+    ]
     return units
 
 
@@ -80,8 +105,9 @@ class QueryCounter:
     def __init__(self) -> None:
         self.statements: list[str] = []
 
-    def __call__(self, execute: Callable[..., Any], sql: str, params: Any, many: bool,
-                 context: Any) -> Any:
+    def __call__(
+        self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
+    ) -> Any:
         self.statements.append(sql)
         return execute(sql, params, many, context)
 
@@ -158,24 +184,37 @@ def edit_cases(fleet: Fleet, catalog: core.Catalog) -> list[EditCase]:
     capital = next(s.slug for s in faction.ships if s.is_capital)
     last = len(doc) - 1
     opened = {"open": "1"}
-    cases = [EditCase("add ship", "capital", "add-ship/", {"ship": capital}),
-             EditCase("add ship", "escort", "add-ship/", {"ship": escort}),
-             EditCase("new squadron", "at the end", "new-squadron/", {"name": ""})]
+    cases = [
+        EditCase("add ship", "capital", "add-ship/", {"ship": capital}),
+        EditCase("add ship", "escort", "add-ship/", {"ship": escort}),
+        EditCase("new squadron", "at the end", "new-squadron/", {"name": ""}),
+    ]
     for i in capitals:
         sheet = build_sheet(fleet, catalog, report, indexes=[i], open_unit=i)
         tick = next(t.slug for t in sheet.units[0].ship_card.toggles if not t.reason)
         cases += [
             EditCase("+1 of this", f"unit {i}", f"units/{i}/duplicate/", {}),
             EditCase("+1 of this", f"unit {i}, open", f"units/{i}/duplicate/", opened),
-            EditCase("upgrade tick", f"unit {i}", f"units/{i}/upgrades/",
-                     {"ship": "", "upgrade": [tick], **opened}),
+            EditCase(
+                "upgrade tick",
+                f"unit {i}",
+                f"units/{i}/upgrades/",
+                {"ship": "", "upgrade": [tick], **opened},
+            ),
             EditCase("rename", f"unit {i}", f"units/{i}/rename/", {"name": "Renamed", **opened}),
             EditCase("remove", f"unit {i}", f"units/{i}/remove/", opened),
         ]
     for i in others:
         cases.append(EditCase("flagship", f"unit {i}", f"units/{i}/flagship/", opened))
-    cases += [EditCase("admiral", f"unit {flagship}", f"units/{flagship}/admiral/",
-                       {"admiral": rank.slug, **opened}) for rank in catalog.admirals[-1:]]
+    cases += [
+        EditCase(
+            "admiral",
+            f"unit {flagship}",
+            f"units/{flagship}/admiral/",
+            {"admiral": rank.slug, **opened},
+        )
+        for rank in catalog.admirals[-1:]
+    ]
     for i in squadrons:
         sheet = build_sheet(fleet, catalog, report, indexes=[i], open_unit=i)
         unit = sheet.units[0]
@@ -185,41 +224,91 @@ def edit_cases(fleet: Fleet, catalog: core.Catalog) -> list[EditCase]:
         own = doc[i]["ships"][0]["ship"]
         cases += [
             EditCase("add escort", f"unit {i}", f"units/{i}/add-escort/", {"ship": own}),
-            EditCase("add escort", f"unit {i}, open", f"units/{i}/add-escort/",
-                     {"ship": escort, **opened}),
-            EditCase("+1 of this", f"unit {i}, escort 1", f"units/{i}/duplicate/",
-                     {"ship": "0", **opened}),
-            EditCase("upgrade tick", f"unit {i}, escort 1", f"units/{i}/upgrades/",
-                     {"ship": "0", "upgrade": [tick], **opened}),
-            EditCase("squadron-wide tick", f"unit {i}", f"units/{i}/upgrades/",
-                     {"ship": "all", "upgrade": [wide], **opened}),
+            EditCase(
+                "add escort",
+                f"unit {i}, open",
+                f"units/{i}/add-escort/",
+                {"ship": escort, **opened},
+            ),
+            EditCase(
+                "+1 of this",
+                f"unit {i}, escort 1",
+                f"units/{i}/duplicate/",
+                {"ship": "0", **opened},
+            ),
+            EditCase(
+                "upgrade tick",
+                f"unit {i}, escort 1",
+                f"units/{i}/upgrades/",
+                {"ship": "0", "upgrade": [tick], **opened},
+            ),
+            EditCase(
+                "squadron-wide tick",
+                f"unit {i}",
+                f"units/{i}/upgrades/",
+                {"ship": "all", "upgrade": [wide], **opened},
+            ),
             EditCase("rename", f"unit {i}", f"units/{i}/rename/", {"name": "Renamed", **opened}),
             EditCase("remove", f"unit {i}", f"units/{i}/remove/", opened),
-            EditCase("remove", f"unit {i}, escort 1", f"units/{i}/remove/",
-                     {"ship": "0", **opened}),
-            EditCase("move escort", f"unit {i} to unit {other}", f"units/{i}/move/",
-                     {"ship": "0", "to": str(other), **opened}),
-            EditCase("move escort", f"unit {i} to a new squadron", f"units/{i}/move/",
-                     {"ship": "0", "to": "new", **opened}),
+            EditCase(
+                "remove", f"unit {i}, escort 1", f"units/{i}/remove/", {"ship": "0", **opened}
+            ),
+            EditCase(
+                "move escort",
+                f"unit {i} to unit {other}",
+                f"units/{i}/move/",
+                {"ship": "0", "to": str(other), **opened},
+            ),
+            EditCase(
+                "move escort",
+                f"unit {i} to a new squadron",
+                f"units/{i}/move/",
+                {"ship": "0", "to": "new", **opened},
+            ),
             EditCase("undo", f"unit {i}", "undo/", {}, (f"units/{i}/remove/", {})),
         ]
     for i in sorted({*capitals, *squadrons}):
         for state, extra in (("", {}), (", open", opened)):
             if i > 0:
-                cases.append(EditCase("reorder up/down", f"unit {i} up{state}",
-                                      f"units/{i}/reorder/", {"by": "-1", **extra}))
-                cases.append(EditCase("drag to top", f"unit {i}{state}",
-                                      f"units/{i}/reorder/", {"to": "0", **extra}))
+                cases.append(
+                    EditCase(
+                        "reorder up/down",
+                        f"unit {i} up{state}",
+                        f"units/{i}/reorder/",
+                        {"by": "-1", **extra},
+                    )
+                )
+                cases.append(
+                    EditCase(
+                        "drag to top",
+                        f"unit {i}{state}",
+                        f"units/{i}/reorder/",
+                        {"to": "0", **extra},
+                    )
+                )
             if i < last:
-                cases.append(EditCase("reorder up/down", f"unit {i} down{state}",
-                                      f"units/{i}/reorder/", {"by": "1", **extra}))
-                cases.append(EditCase("drag to bottom", f"unit {i}{state}",
-                                      f"units/{i}/reorder/", {"to": str(last), **extra}))
+                cases.append(
+                    EditCase(
+                        "reorder up/down",
+                        f"unit {i} down{state}",
+                        f"units/{i}/reorder/",
+                        {"by": "1", **extra},
+                    )
+                )
+                cases.append(
+                    EditCase(
+                        "drag to bottom",
+                        f"unit {i}{state}",
+                        f"units/{i}/reorder/",
+                        {"to": str(last), **extra},
+                    )
+                )
     return cases
 
 
-def largest_units(catalog: core.Catalog) -> list[tuple[str, core.ShipProfile,
-                                                      list[dict[str, Any]]]]:
+def largest_units(
+    catalog: core.Catalog,
+) -> list[tuple[str, core.ShipProfile, list[dict[str, Any]]]]:
     """Every ship of every faction in the largest unit it flies in, as unit 0 of a fleet of
     that faction: (faction, ship, units). A capital ship alone (the flagship); an escort four
     to a squadron, another squadron of two after it ("Move to" has somewhere to go)."""
@@ -239,14 +328,22 @@ def _squadron(slug: str, escorts: int) -> dict[str, Any]:
 
 
 def _capital(slug: str, *, flagship: bool) -> dict[str, Any]:
-    return {"kind": "ship", "ship": slug, "name": None, "flagship": flagship, "admiral": None,
-            "upgrades": []}
+    return {
+        "kind": "ship",
+        "ship": slug,
+        "name": None,
+        "flagship": flagship,
+        "admiral": None,
+        "upgrades": [],
+    }
 
 
 def editor_cases(where: str) -> list[EditCase]:
     """Opening unit 0's editor (Edit) and closing it (Done), as htmx asks for them."""
-    return [EditCase("open editor", where, "units/0/", {"edit": "1"}, method="get"),
-            EditCase("close editor", where, "units/0/", {}, method="get")]
+    return [
+        EditCase("open editor", where, "units/0/", {"edit": "1"}, method="get"),
+        EditCase("close editor", where, "units/0/", {}, method="get"),
+    ]
 
 
 def largest_fleet(escort: str, capital: str) -> list[dict[str, Any]]:
@@ -254,9 +351,13 @@ def largest_fleet(escort: str, capital: str) -> list[dict[str, Any]]:
     faction, for ``edit_cases``: squadrons of four and of three (Add escort fills it), two of
     the capital ship, the first the flagship."""
     full = SQUADRON_MAX
-    return [_capital(capital, flagship=True), _squadron(escort, full),
-            _capital(capital, flagship=False), _squadron(escort, full - 1),
-            _squadron(escort, full)]
+    return [
+        _capital(capital, flagship=True),
+        _squadron(escort, full),
+        _capital(capital, flagship=False),
+        _squadron(escort, full - 1),
+        _squadron(escort, full),
+    ]
 
 
 def armada_fleet_of(catalog: core.Catalog, units: int) -> list[dict[str, Any]]:
@@ -269,8 +370,9 @@ def armada_fleet_of(catalog: core.Catalog, units: int) -> list[dict[str, Any]]:
 
 def answer_size(response: Any) -> int:
     """What an htmx answer weighs: its body and its HX-* headers (the events it carries)."""
-    return len(response.content) + sum(len(k) + len(v) for k, v in response.headers.items()
-                                       if k.lower().startswith("hx-"))
+    return len(response.content) + sum(
+        len(k) + len(v) for k, v in response.headers.items() if k.lower().startswith("hx-")
+    )
 
 
 def store_units(fleet: Fleet, units: list[dict[str, Any]], catalog: core.Catalog) -> Fleet:

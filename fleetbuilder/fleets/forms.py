@@ -21,23 +21,28 @@ class FleetSettingsForm(PlayerTextForm):
     """Name, list, variant and game size. The faction is chosen once, when the fleet starts."""
 
     # Empty, with the default as its placeholder: typing replaces it.
-    name = forms.CharField(widget=forms.TextInput(attrs={"placeholder": DEFAULT_NAME}),
-                           **NAME_FIELD)
+    name = forms.CharField(
+        widget=forms.TextInput(attrs={"placeholder": DEFAULT_NAME}), **NAME_FIELD
+    )
     faction = forms.ChoiceField()
     variant = forms.ChoiceField(required=False)
     game_size = forms.ChoiceField(choices=GAME_SIZE_CHOICES, initial="skirmish")
-    points_min = forms.IntegerField(required=False, min_value=0, max_value=rf.MAX_POINTS_LIMIT,
-                                    label="Custom minimum")
-    points_max = forms.IntegerField(required=False, min_value=0, max_value=rf.MAX_POINTS_LIMIT,
-                                    label="Custom maximum")
+    points_min = forms.IntegerField(
+        required=False, min_value=0, max_value=rf.MAX_POINTS_LIMIT, label="Custom minimum"
+    )
+    points_max = forms.IntegerField(
+        required=False, min_value=0, max_value=rf.MAX_POINTS_LIMIT, label="Custom maximum"
+    )
 
-    def __init__(self, *args: Any, catalog: core.Catalog, faction: str | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, catalog: core.Catalog, faction: str | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.catalog = catalog
         factions = [catalog.faction(faction)] if faction else list(catalog.factions)
         cast(forms.ChoiceField, self.fields["faction"]).choices = [
-            (f.slug, f.name) for f in factions if f]
+            (f.slug, f.name) for f in factions if f
+        ]
         if faction:
             del self.fields["faction"]
             self.fixed_faction: str | None = faction
@@ -126,7 +131,8 @@ class UpgradeSetForm(forms.Form):
         raw = self.data.getlist("upgrade") if hasattr(self.data, "getlist") else []
         if len(raw) > rf.MAX_UPGRADES_PER_SHIP:
             raise forms.ValidationError(
-                f"A ship takes at most {rf.MAX_UPGRADES_PER_SHIP} upgrades.")
+                f"A ship takes at most {rf.MAX_UPGRADES_PER_SHIP} upgrades."
+            )
         if any(len(s) > rf.MAX_SLUG_LENGTH or not core.SLUG_RE.fullmatch(s) for s in raw):
             raise forms.ValidationError(UPGRADE_NOT_LISTED)
         data["upgrades"] = list(dict.fromkeys(raw))

@@ -56,8 +56,15 @@ def bound_escort(catalog: core.Catalog) -> tuple[str, core.ShipProfile]:
     bound as the catalogue allows. Prices are calibrated per faction, so this is looked up,
     not fixed (the Imperial Navy's cheapest escort costs too much for 150 of them)."""
     most = MAX_FLEET_POINTS // (MAX_FLEET_SHIPS + 1)
-    return max(((f.slug, s) for f in catalog.factions for s in f.ships
-                if s.is_escort and s.points <= most), key=lambda fs: fs[1].points)
+    return max(
+        (
+            (f.slug, s)
+            for f in catalog.factions
+            for s in f.ships
+            if s.is_escort and s.points <= most
+        ),
+        key=lambda fs: fs[1].points,
+    )
 
 
 def busiest_capital(catalog: core.Catalog, max_points: int) -> core.ShipProfile:
@@ -89,8 +96,9 @@ def _pack(compact: Any) -> str:
 
 def bomb_code(inflated_bytes: int = 2_000_000) -> str:
     """A share code of under 3000 characters that inflates to ``inflated_bytes`` of JSON."""
-    return sharecode.PREFIX + _pack_raw(b'["imperial-navy","armada","' +
-                                        b"x" * inflated_bytes + b'"]')
+    return sharecode.PREFIX + _pack_raw(
+        b'["imperial-navy","armada","' + b"x" * inflated_bytes + b'"]'
+    )
 
 
 def _pack_raw(data: bytes) -> str:
@@ -106,10 +114,15 @@ def max_ships(catalog: core.Catalog) -> rf.Fleet:
     faction, escort = bound_escort(catalog)
     upgrades = tuple(f"no-such-upgrade-{n}" for n in range(MAX_UPGRADES_PER_SHIP))
     name = "N" * MAX_NAME_LENGTH
-    pair = rf.Squadron(tuple(rf.SquadronShip(escort.slug, upgrades) for _ in range(2)),
-                       name=name)
-    fleet = rf.Fleet(faction, rf.GameSize.ARMADA, (pair,) * (MAX_FLEET_SHIPS // 2), name=name,
-                     notes="x" * MAX_NOTES_LENGTH, edition=edition_of(catalog))
+    pair = rf.Squadron(tuple(rf.SquadronShip(escort.slug, upgrades) for _ in range(2)), name=name)
+    fleet = rf.Fleet(
+        faction,
+        rf.GameSize.ARMADA,
+        (pair,) * (MAX_FLEET_SHIPS // 2),
+        name=name,
+        notes="x" * MAX_NOTES_LENGTH,
+        edition=edition_of(catalog),
+    )
     assert fleet.ship_count == MAX_FLEET_SHIPS and len(fleet.units) <= MAX_UNITS
     assert fleet.ship_count * escort.points <= MAX_FLEET_POINTS
     return fleet
@@ -120,8 +133,9 @@ def max_cards(catalog: core.Catalog) -> rf.Fleet:
     weapons that 40 of fit in 5000 points."""
     ship = busiest_capital(catalog, MAX_FLEET_POINTS // MAX_CARDS_PER_PDF)
     units = tuple(rf.ShipUnit(ship.slug, flagship=n == 0) for n in range(MAX_CARDS_PER_PDF))
-    return rf.Fleet(FACTION, rf.GameSize.ARMADA, units, name="Forty cards",
-                    edition=edition_of(catalog))
+    return rf.Fleet(
+        FACTION, rf.GameSize.ARMADA, units, name="Forty cards", edition=edition_of(catalog)
+    )
 
 
 def big_squadrons(catalog: core.Catalog) -> rf.Fleet:
@@ -131,10 +145,12 @@ def big_squadrons(catalog: core.Catalog) -> rf.Fleet:
     room = MAX_FLEET_POINTS - 5 * MAX_SQUADRON_SHIPS * escort.points
     capital = busiest_capital(catalog, room // 10)
     units: list[rf.Unit] = [rf.ShipUnit(capital.slug, flagship=n == 0) for n in range(10)]
-    units += [rf.Squadron(tuple(rf.SquadronShip(escort.slug)
-                                for _ in range(MAX_SQUADRON_SHIPS)))] * 5
-    return rf.Fleet(FACTION, rf.GameSize.ARMADA, tuple(units), name="Big squadrons",
-                    edition=edition_of(catalog))
+    units += [
+        rf.Squadron(tuple(rf.SquadronShip(escort.slug) for _ in range(MAX_SQUADRON_SHIPS)))
+    ] * 5
+    return rf.Fleet(
+        FACTION, rf.GameSize.ARMADA, tuple(units), name="Big squadrons", edition=edition_of(catalog)
+    )
 
 
 def over_ships(catalog: core.Catalog) -> rf.Fleet:
@@ -143,8 +159,9 @@ def over_ships(catalog: core.Catalog) -> rf.Fleet:
     escort = profile.slug
     units = [rf.Squadron(tuple(rf.SquadronShip(escort) for _ in range(MAX_SQUADRON_SHIPS)))] * 7
     units.append(rf.Squadron(tuple(rf.SquadronShip(escort) for _ in range(11))))
-    return rf.Fleet(faction, rf.GameSize.ARMADA, tuple(units), name="One too many",
-                    edition=edition_of(catalog))
+    return rf.Fleet(
+        faction, rf.GameSize.ARMADA, tuple(units), name="One too many", edition=edition_of(catalog)
+    )
 
 
 def over_points(catalog: core.Catalog) -> rf.Fleet:
@@ -152,14 +169,16 @@ def over_points(catalog: core.Catalog) -> rf.Fleet:
     ship = max((s for s in _faction(catalog).ships if not s.is_escort), key=lambda s: s.points)
     count = MAX_FLEET_POINTS // ship.points + 1
     units = tuple(rf.ShipUnit(ship.slug, flagship=n == 0) for n in range(count))
-    return rf.Fleet(FACTION, rf.GameSize.ARMADA, units, name="Too dear",
-                    edition=edition_of(catalog))
+    return rf.Fleet(
+        FACTION, rf.GameSize.ARMADA, units, name="Too dear", edition=edition_of(catalog)
+    )
 
 
 def deep_json(depth: int = 100_000) -> str:
     """A fleet file whose units nest ``depth`` lists deep."""
-    return '{"format": "void-command-fleet", "version": 1, "units": ' + "[" * depth + \
-        "]" * depth + "}"
+    return (
+        '{"format": "void-command-fleet", "version": 1, "units": ' + "[" * depth + "]" * depth + "}"
+    )
 
 
 def file_text(fleet: rf.Fleet) -> str:

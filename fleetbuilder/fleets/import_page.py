@@ -53,10 +53,12 @@ MAX_PASTE_CHARS = 256 * 1024
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(required=False,
-                           label="Fleet file (.json, .txt or .zip) or roster (.ros, .rosz)")
+    file = forms.FileField(
+        required=False, label="Fleet file (.json, .txt or .zip) or roster (.ros, .rosz)"
+    )
     text = forms.CharField(
-        required=False, strip=False,
+        required=False,
+        strip=False,
         label="…or paste a fleet file, a share code or link, or a plain-text list",
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
     )
@@ -66,7 +68,8 @@ class ImportForm(forms.Form):
         if upload and upload.size > MAX_IMPORT_BYTES:
             raise forms.ValidationError(
                 f"The file is {_size(upload.size)}; the limit is {_size(MAX_IMPORT_BYTES)}. "
-                "A fleet file is a few KB.")
+                "A fleet file is a few KB."
+            )
         return upload
 
     def clean_text(self) -> str:
@@ -74,7 +77,8 @@ class ImportForm(forms.Form):
         if len(text) > MAX_PASTE_CHARS:
             raise forms.ValidationError(
                 f"The pasted text is {len(text):,} characters long; the limit is "
-                f"{MAX_PASTE_CHARS:,}.")
+                f"{MAX_PASTE_CHARS:,}."
+            )
         return text
 
     def clean(self) -> dict[str, Any]:
@@ -101,8 +105,9 @@ class ImportForm(forms.Form):
             try:
                 return data.decode("utf-8")
             except UnicodeDecodeError:
-                raise ImportProblem("The file is not a fleet file (it is not UTF-8 text).") \
-                    from None
+                raise ImportProblem(
+                    "The file is not a fleet file (it is not UTF-8 text)."
+                ) from None
         return self.cleaned_data["text"]
 
 
@@ -129,8 +134,11 @@ def _too_big(request: HttpRequest) -> bool:
 @rate_limit("import", methods=("POST",))
 def import_fleet(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and _too_big(request):
-        ctx = {"form": ImportForm(), "too_big": _size(int(request.META["CONTENT_LENGTH"])),
-               "file_limit": _size(MAX_IMPORT_BYTES)}
+        ctx = {
+            "form": ImportForm(),
+            "too_big": _size(int(request.META["CONTENT_LENGTH"])),
+            "file_limit": _size(MAX_IMPORT_BYTES),
+        }
         return render(request, "fleets/import.html", ctx, status=413)
     return _import(request)
 
@@ -155,8 +163,14 @@ def _import(request: HttpRequest) -> HttpResponse:
             messages.error(request, f"Nothing was saved: {exc.message}")
             return redirect("fleets:import")
         note = editions.resolve(None)[1] if post.get("unnamed_edition") == "1" else ""
-        return save_copy(request, arrival.fleet, arrival.catalog, back=reverse("fleets:import"),
-                         done=f"Imported “{arrival.fleet.name or 'the fleet'}”.", note=note)
+        return save_copy(
+            request,
+            arrival.fleet,
+            arrival.catalog,
+            back=reverse("fleets:import"),
+            done=f"Imported “{arrival.fleet.name or 'the fleet'}”.",
+            note=note,
+        )
     form = ImportForm(post, files)
     ctx: dict[str, Any] = {"form": form}
     status = 200
@@ -173,9 +187,16 @@ def _import(request: HttpRequest) -> HttpResponse:
                     arrival, kind = read_fleet(form.source())
                     fleet = arrival.fleet
                     ctx.update(roster_context(fleet, arrival.catalog, edition_note=arrival.note))
-                    ctx.update({"kind": kind, "preview": True, "title": fleet.name or "",
-                                "once": once_token(), "unnamed_edition": arrival.named_none,
-                                "normalised": rf.dump_fleet_json(fleet, indent=None)})
+                    ctx.update(
+                        {
+                            "kind": kind,
+                            "preview": True,
+                            "title": fleet.name or "",
+                            "once": once_token(),
+                            "unnamed_edition": arrival.named_none,
+                            "normalised": rf.dump_fleet_json(fleet, indent=None),
+                        }
+                    )
             except (ImportProblem, library.BundleProblem) as exc:
                 ctx["error"] = str(exc)
                 ctx["error_line"] = getattr(exc, "line", None) if upload is None else None
@@ -197,15 +218,25 @@ def _roster_ctx(data: bytes) -> dict[str, Any]:
         raise ImportProblem(f"The roster makes a fleet this app cannot take: {exc}") from None
     fleet = made.fleet
     ctx = roster_context(fleet, editions.catalog_for(fleet.edition))
-    ctx.update({"kind": f"{ROSTER_KINDS[made.report.form]}", "preview": True,
-                "title": fleet.name or "", "once": once_token(), "unnamed_edition": False,
-                "normalised": rf.dump_fleet_json(fleet, indent=None),
-                "roster_report": made.report})
+    ctx.update(
+        {
+            "kind": f"{ROSTER_KINDS[made.report.form]}",
+            "preview": True,
+            "title": fleet.name or "",
+            "once": once_token(),
+            "unnamed_edition": False,
+            "normalised": rf.dump_fleet_json(fleet, indent=None),
+            "roster_report": made.report,
+        }
+    )
     return ctx
 
 
-ROSTER_KINDS = {"ros": "BattleScribe roster (.ros)", "rosz": "BattleScribe roster (.rosz)",
-                "json": "New Recruit roster (JSON)"}
+ROSTER_KINDS = {
+    "ros": "BattleScribe roster (.ros)",
+    "rosz": "BattleScribe roster (.rosz)",
+    "json": "New Recruit roster (JSON)",
+}
 
 
 # --- a zip of fleet files (Saved Fleets' "Download all") ------------------------------------
@@ -226,35 +257,60 @@ def _bundle_ctx(data: bytes) -> dict[str, Any]:
             raise ImportProblem(f"{filename}: {exc}") from None
         fleets.append(arrivals[-1].fleet)
         # Stop at the first fleet past what can be saved at once, not after reading them all.
-        size += len(json.dumps(rf.fleet_to_dict(fleets[-1]), ensure_ascii=False,
-                               separators=(",", ":")).encode()) + 1
+        size += (
+            len(
+                json.dumps(
+                    rf.fleet_to_dict(fleets[-1]), ensure_ascii=False, separators=(",", ":")
+                ).encode()
+            )
+            + 1
+        )
         if size > MAX_BUNDLE_SAVE_BYTES:
-            raise ImportProblem(f"These fleets are too much to save at once (the first "
-                                f"{len(fleets)} already are); import them in smaller .zip "
-                                "files.")
+            raise ImportProblem(
+                f"These fleets are too much to save at once (the first "
+                f"{len(fleets)} already are); import them in smaller .zip "
+                "files."
+            )
     rows = []
     for arrival in arrivals:
         fleet, catalog = arrival.fleet, arrival.catalog
         report = validate(fleet, catalog)
         faction = catalog.faction(fleet.faction)
-        rows.append({"name": fleet.name or DEFAULT_NAME, "known": faction is not None,
-                     "faction": faction.name if faction else fleet.faction,
-                     "size": fleet.game_size.label, "points": report.points,
-                     "legal": report.legal, "edition": fleet.edition,
-                     "unnamed_edition": arrival.named_none})
-    everything = json.dumps([rf.fleet_to_dict(f) for f in fleets], ensure_ascii=False,
-                            separators=(",", ":"))
+        rows.append(
+            {
+                "name": fleet.name or DEFAULT_NAME,
+                "known": faction is not None,
+                "faction": faction.name if faction else fleet.faction,
+                "size": fleet.game_size.label,
+                "points": report.points,
+                "legal": report.legal,
+                "edition": fleet.edition,
+                "unnamed_edition": arrival.named_none,
+            }
+        )
+    everything = json.dumps(
+        [rf.fleet_to_dict(f) for f in fleets], ensure_ascii=False, separators=(",", ":")
+    )
     if len(everything.encode()) > MAX_BUNDLE_SAVE_BYTES:
-        raise ImportProblem(f"These {len(fleets)} fleets are too much to save at once; import "
-                            "them in smaller .zip files.")
+        raise ImportProblem(
+            f"These {len(fleets)} fleets are too much to save at once; import "
+            "them in smaller .zip files."
+        )
     unnamed = [a for a in arrivals if a.named_none]
     note = unnamed[0].note if len(arrivals) == 1 and unnamed else ""
     if len(arrivals) > 1 and unnamed and unnamed[0].edition is not None:  # R-161
-        note = (f"{len(unnamed)} of these {len(arrivals)} fleets name no edition, so they are "
-                f"read under the first, {unnamed[0].edition.title} (R-160); each can be "
-                "updated to a newer edition in the builder.")
-    return {"bundle": rows, "bundle_all": everything, "once": once_token(),
-            "all_known": all(row["known"] for row in rows), "edition_note": note}
+        note = (
+            f"{len(unnamed)} of these {len(arrivals)} fleets name no edition, so they are "
+            f"read under the first, {unnamed[0].edition.title} (R-160); each can be "
+            "updated to a newer edition in the builder."
+        )
+    return {
+        "bundle": rows,
+        "bundle_all": everything,
+        "once": once_token(),
+        "all_known": all(row["known"] for row in rows),
+        "edition_note": note,
+    }
 
 
 def _save_bundle(request: HttpRequest) -> HttpResponse:
@@ -271,14 +327,20 @@ def _save_bundle(request: HttpRequest) -> HttpResponse:
         messages.error(request, f"Nothing was saved: {exc.message}")
         return redirect("fleets:import")
     except (ValueError, TypeError, RecursionError):  # FleetFormatError is a ValueError
-        messages.error(request, "Nothing was saved: what came back is not a list of fleet "
-                                "files. Import the .zip again.")
+        messages.error(
+            request,
+            "Nothing was saved: what came back is not a list of fleet "
+            "files. Import the .zip again.",
+        )
         return redirect("fleets:import")
-    unknown = sorted({a.fleet.faction for a in arrivals
-                      if a.catalog.faction(a.fleet.faction) is None})
+    unknown = sorted(
+        {a.fleet.faction for a in arrivals if a.catalog.faction(a.fleet.faction) is None}
+    )
     if unknown:
-        messages.error(request, "Nothing was saved: this catalogue has no faction "
-                                f"{', '.join(map(repr, unknown))}.")
+        messages.error(
+            request,
+            f"Nothing was saved: this catalogue has no faction {', '.join(map(repr, unknown))}.",
+        )
         return redirect("fleets:import")
     key = once_key(request)
     try:

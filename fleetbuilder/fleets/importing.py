@@ -49,8 +49,7 @@ def read_fleet(text: str) -> tuple[Arrival, str]:
     try:
         check_points_bound(validate(arrival.fleet, arrival.catalog))
     except rf.FleetFormatError as exc:
-        raise ImportProblem(f"This {kind} cannot be imported: {exc.path} {exc.message}.") \
-            from None
+        raise ImportProblem(f"This {kind} cannot be imported: {exc.path} {exc.message}.") from None
     return arrival, kind
 
 
@@ -87,8 +86,7 @@ def _read_any(text: str) -> tuple[Arrival, str]:
         return Arrival(fleet, catalog, editions.get(number), note), "plain-text list"
     except textlist.TextListError as exc:
         where = f"Line {exc.line}: " if exc.line else ""
-        raise ImportProblem(f"{where}{exc.message[0].upper()}{exc.message[1:]}",
-                            exc.line) from None
+        raise ImportProblem(f"{where}{exc.message[0].upper()}{exc.message[1:]}", exc.line) from None
 
 
 def _saved(fleet: Fleet) -> Arrival:

@@ -58,8 +58,9 @@ SORTS = {
 class LibraryFilter(PlayerTextForm):
     q = forms.CharField(label="Search by name", max_length=100, required=False, strip=True)
     faction = forms.SlugField(label="Faction", max_length=100, required=False)
-    sort = forms.ChoiceField(label="Sort by", required=False,
-                             choices=[(k, label) for k, (label, _) in SORTS.items()])
+    sort = forms.ChoiceField(
+        label="Sort by", required=False, choices=[(k, label) for k, (label, _) in SORTS.items()]
+    )
 
 
 # --- access ---------------------------------------------------------------------------------
@@ -81,8 +82,9 @@ def _get_owned(request: HttpRequest, pk: int, *, in_trash: bool = False) -> Flee
 def _back(request: HttpRequest) -> str:
     """Where a mutation returns to: the ``next`` page if it is ours, else the list."""
     target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                                  require_https=request.is_secure()):
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return reverse("fleets:list")
 
@@ -90,8 +92,11 @@ def _back(request: HttpRequest) -> str:
 def _ago(when: datetime | None) -> str:
     if when is None:
         return ""
-    return "just now" if timezone.now() - when < timedelta(minutes=1) else \
-        f"{timesince(when, depth=1)} ago"
+    return (
+        "just now"
+        if timezone.now() - when < timedelta(minutes=1)
+        else f"{timesince(when, depth=1)} ago"
+    )
 
 
 def _label_factions(fleets: list[Fleet]) -> list[Fleet]:
@@ -111,8 +116,7 @@ def _mark_editions(fleets: list[Fleet]) -> list[Fleet]:
     """Flag each listed fleet that the newest edition would change (R-162): its total or
     verdict under it (``newer_report``), read only for fleets on an older edition."""
     newest = editions.latest()
-    older = [f.pk for f in fleets if newest and f.edition is not None
-             and f.edition < newest.number]
+    older = [f.pk for f in fleets if newest and f.edition is not None and f.edition < newest.number]
     documents = dict(Fleet.objects.filter(pk__in=older).values_list("pk", "document"))
     catalog = editions.catalog_for(newest.number) if newest and older else None
     for fleet in fleets:
@@ -150,8 +154,11 @@ def _list_ctx(request: HttpRequest, params: QueryDict) -> dict[str, Any]:
     alive = _owned(request).alive()
     counts = dict(alive.values_list("faction").annotate(n=Count("pk")).order_by())
     catalog = loader.core_catalog()
-    faction_options = [(f.slug, f.name, counts.get(f.slug, 0)) for f in catalog.factions
-                       if counts.get(f.slug) or f.slug == faction]
+    faction_options = [
+        (f.slug, f.name, counts.get(f.slug, 0))
+        for f in catalog.factions
+        if counts.get(f.slug) or f.slug == faction
+    ]
     fleets = alive.named_like(query)
     if faction:
         fleets = fleets.filter(faction=faction)
@@ -181,14 +188,17 @@ def _list_ctx(request: HttpRequest, params: QueryDict) -> dict[str, Any]:
         "canonical_url": here,
         "anonymous_days": settings.ANONYMOUS_SESSION_DAYS,
         "prev_url": library_url(query, faction, sort, page.previous_page_number())
-        if page.has_previous() else "",
+        if page.has_previous()
+        else "",
         "next_url": library_url(query, faction, sort, page.next_page_number())
-        if page.has_next() else "",
+        if page.has_next()
+        else "",
     }
 
 
-def _list_region(request: HttpRequest, ctx: dict[str, Any], *,
-                 changed: bool = False) -> HttpResponse:
+def _list_region(
+    request: HttpRequest, ctx: dict[str, Any], *, changed: bool = False
+) -> HttpResponse:
     """The results region; out of band, the trash link's count and words for screen readers.
 
     After a change (``changed``) the search form comes too, for its faction counts; not while
@@ -226,17 +236,26 @@ def fleet_list(request: HttpRequest) -> HttpResponse:
         # replaces the history entry (Back does not step through each word); the menus and
         # the pager add one.
         url = ctx["canonical_url"]
-        return replace_url(response, url) if _only_query_changed(request, url) else \
-            push_url(response, url)
+        return (
+            replace_url(response, url)
+            if _only_query_changed(request, url)
+            else push_url(response, url)
+        )
     return render(request, LIST_PAGE, ctx)
 
 
 def _trash_ctx(request: HttpRequest, params: QueryDict, **extra: Any) -> dict[str, Any]:
-    trashed = _owned(request).trashed().order_by("-deleted_at", "-pk").defer(
-        "document", "last_removed")
+    trashed = (
+        _owned(request).trashed().order_by("-deleted_at", "-pk").defer("document", "last_removed")
+    )
     page = Paginator(trashed, PER_PAGE).get_page(params.get("page"))
-    return {"params": params, "page_obj": page, "fleets": _label_factions(list(page.object_list)),
-            "trash_url": request.get_full_path() if request.method == "GET" else "", **extra}
+    return {
+        "params": params,
+        "page_obj": page,
+        "fleets": _label_factions(list(page.object_list)),
+        "trash_url": request.get_full_path() if request.method == "GET" else "",
+        **extra,
+    }
 
 
 @require_GET
@@ -278,8 +297,7 @@ def rename_fleet(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def copy_fleet(request: HttpRequest, pk: int) -> HttpResponse:
     fleet = _get_owned(request, pk)
-    copy = fleet.copy(owner=request.user,
-                      owner_token=session_owner_token(request.session) or "")
+    copy = fleet.copy(owner=request.user, owner_token=session_owner_token(request.session) or "")
     messages.success(request, f"Saved a copy: “{copy.name}”.")
     if request.POST.get("open") == "copy":  # from the builder: carry on with the copy
         return redirect(copy)
@@ -322,8 +340,7 @@ def empty_trash(request: HttpRequest) -> HttpResponse:
         _, deleted = trashed.delete()
         count = deleted.get(Fleet._meta.label, 0)
         if count:
-            messages.success(request, f"Deleted {count} fleet{'s' if count != 1 else ''} "
-                             "forever.")
+            messages.success(request, f"Deleted {count} fleet{'s' if count != 1 else ''} forever.")
         return redirect("fleets:trash")
     ctx = _trash_ctx(request, request.GET, confirm_empty=trashed.count())
     return render(request, TRASH_PAGE, ctx)
@@ -352,37 +369,43 @@ def bundle_members(data: bytes) -> list[tuple[str, str]]:
         infos = archive.infolist()
     except (zipfile.BadZipFile, EOFError, ValueError):
         raise BundleProblem("The .zip file is damaged.") from None
-    members = [info for info in infos if not info.is_dir()
-               and not info.filename.startswith("__MACOSX/")
-               and info.filename != ACCOUNT_MEMBER  # a player's export: the record, not a fleet
-               and not info.filename.rsplit("/", 1)[-1].startswith(".")]
+    members = [
+        info
+        for info in infos
+        if not info.is_dir()
+        and not info.filename.startswith("__MACOSX/")
+        and info.filename != ACCOUNT_MEMBER  # a player's export: the record, not a fleet
+        and not info.filename.rsplit("/", 1)[-1].startswith(".")
+    ]
     if not members:
         raise BundleProblem("The .zip file holds no fleet files.")
     if len(members) > MAX_BUNDLE_FLEETS:
-        raise BundleProblem(f"The .zip file holds {len(members)} files; import at most "
-                            f"{MAX_BUNDLE_FLEETS} at once.")
+        raise BundleProblem(
+            f"The .zip file holds {len(members)} files; import at most {MAX_BUNDLE_FLEETS} at once."
+        )
     read = []
     for info in members:
         name = player_text.shown(info.filename)  # quoted in messages: no control characters
-        too_big = BundleProblem(f"{name}: over {MAX_BUNDLE_MEMBER_BYTES // 1024} KB "
-                                "unpacked; a fleet file is a few KB.")
+        too_big = BundleProblem(
+            f"{name}: over {MAX_BUNDLE_MEMBER_BYTES // 1024} KB unpacked; a fleet file is a few KB."
+        )
         if info.file_size > MAX_BUNDLE_MEMBER_BYTES:
             raise too_big
         try:
             with archive.open(info) as member:
                 raw = member.read(MAX_BUNDLE_MEMBER_BYTES + 1)
         except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, OSError):
-            raise BundleProblem(f"{name}: cannot be unpacked (damaged, encrypted or "
-                                "compressed in a way this app does not read).") from None
+            raise BundleProblem(
+                f"{name}: cannot be unpacked (damaged, encrypted or "
+                "compressed in a way this app does not read)."
+            ) from None
         if len(raw) > MAX_BUNDLE_MEMBER_BYTES:
             raise too_big
         try:
             read.append((name, raw.decode("utf-8")))
         except UnicodeDecodeError:
-            raise BundleProblem(f"{name}: not a fleet file (it is not UTF-8 text).") \
-                from None
+            raise BundleProblem(f"{name}: not a fleet file (it is not UTF-8 text).") from None
     return read
-
 
 
 @require_GET
@@ -407,7 +430,8 @@ def export_all(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(buffer.getvalue(), content_type="application/zip")
     day = timezone.now().date().isoformat()
     response["Content-Disposition"] = content_disposition_header(
-        True, f"void-command-fleets-{day}.zip")
+        True, f"void-command-fleets-{day}.zip"
+    )
     response["Cache-Control"] = "private, no-store"
     return response
 
@@ -430,10 +454,18 @@ def add_to_fleet(request: HttpRequest) -> HttpResponse:
     ctx: dict[str, Any] = {"ship": None, "fleets": [], "more": False}
     if found is not None:
         ship, faction = found
-        fleets = list(_owned(request).alive().filter(faction=faction.slug)
-                      .order_by("-updated", "-pk").defer("document", "last_removed")
-                      [:ADD_TO_LIMIT + 1])
-        ctx = {"ship": ship, "faction": faction, "fleets": fleets[:ADD_TO_LIMIT],
-               "more": len(fleets) > ADD_TO_LIMIT,
-               "ship_url": reverse("catalog:ship", args=[faction.slug, ship.slug])}
+        fleets = list(
+            _owned(request)
+            .alive()
+            .filter(faction=faction.slug)
+            .order_by("-updated", "-pk")
+            .defer("document", "last_removed")[: ADD_TO_LIMIT + 1]
+        )
+        ctx = {
+            "ship": ship,
+            "faction": faction,
+            "fleets": fleets[:ADD_TO_LIMIT],
+            "more": len(fleets) > ADD_TO_LIMIT,
+            "ship_url": reverse("catalog:ship", args=[faction.slug, ship.slug]),
+        }
     return render(request, "fleets/add_to.html", ctx)

@@ -27,15 +27,20 @@ class StoredFleetOverBounds:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
 
-    def process_exception(self, request: HttpRequest, exception: Exception
-                          ) -> HttpResponse | None:
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, rf.FleetFormatError):
             return None
-        logger.warning("a stored fleet the reader refuses was read at %s: %s", request.path,
-                       exception)
-        message = (f"This fleet cannot be opened: it breaks a rule made since it was saved "
-                   f"({exception.path}: {exception.message}). It stays in your Saved Fleets, "
-                   "where you can delete it.")
-        template = "ratelimited.html#message" if getattr(request, "htmx", False) \
+        logger.warning(
+            "a stored fleet the reader refuses was read at %s: %s", request.path, exception
+        )
+        message = (
+            f"This fleet cannot be opened: it breaks a rule made since it was saved "
+            f"({exception.path}: {exception.message}). It stays in your Saved Fleets, "
+            "where you can delete it."
+        )
+        template = (
+            "ratelimited.html#message"
+            if getattr(request, "htmx", False)
             else "fleets/over_bounds.html"
+        )
         return render(request, template, {"message": message}, status=422)

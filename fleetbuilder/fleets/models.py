@@ -36,8 +36,18 @@ DEFAULT_NAME = "Untitled Fleet"
 # The session key under which an anonymous browser's owner token is kept. A token in the
 # session's data (not the session key itself) survives the key being cycled at login.
 # What an edit writes (Fleet._save_edit): the document, the fields mirroring it, Undo's memory.
-EDITED_FIELDS = ("document", "name", "faction", "variant", "game_size", "points", "legal",
-                 "last_removed", "edition", "previous_edition")
+EDITED_FIELDS = (
+    "document",
+    "name",
+    "faction",
+    "variant",
+    "game_size",
+    "points",
+    "legal",
+    "last_removed",
+    "edition",
+    "previous_edition",
+)
 
 
 class FleetChanged(Exception):
@@ -84,7 +94,8 @@ class FleetQuerySet(OwnedQuerySet):
                 continue
             if (report.points, report.legal) != (points, legal):
                 changed += self.model.objects.filter(pk=pk, version=version).update(
-                    points=report.points, legal=report.legal)
+                    points=report.points, legal=report.legal
+                )
         return changed
 
 
@@ -97,7 +108,10 @@ class Fleet(models.Model):
     newer_report: ValidationReport | None  # under the newest edition, where it differs
 
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="fleets",
     )
     # For anonymous owners: the browser session's owner token (fleetbuilder/ownership.py).
@@ -127,8 +141,7 @@ class Fleet(models.Model):
     deleted_at = models.DateTimeField(null=True, blank=True)
     # Sharing (fleetbuilder/fleets/sharing.py, R-92): a random 128-bit id, never derived from the
     # pk; null until the owner first shares, kept when the link is turned off.
-    share_id = models.CharField(max_length=32, unique=True, null=True, blank=True,
-                                editable=False)
+    share_id = models.CharField(max_length=32, unique=True, null=True, blank=True, editable=False)
     share_enabled = models.BooleanField(default=False)
 
     objects = FleetQuerySet.as_manager()
@@ -145,18 +158,36 @@ class Fleet(models.Model):
     # --- creating -------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, *, name: str, faction: str, variant: str | None, game_size: str,
-              points_limit: tuple[int, int] | None, catalog: core.Catalog,
-              edition: int | None = None, owner: Any = None, owner_token: str = "") -> Fleet:
+    def start(
+        cls,
+        *,
+        name: str,
+        faction: str,
+        variant: str | None,
+        game_size: str,
+        points_limit: tuple[int, int] | None,
+        catalog: core.Catalog,
+        edition: int | None = None,
+        owner: Any = None,
+        owner_token: str = "",
+    ) -> Fleet:
         size = rf.GameSize(game_size)
         band = None
         if size is rf.GameSize.CUSTOM:
             assert points_limit is not None
             band = rf.PointsBand("custom", *points_limit)
-        doc = rf.Fleet(faction=faction, game_size=size, name=name or DEFAULT_NAME,
-                       variant=variant or None, points_limit=band, edition=edition)
-        fleet = cls(owner=owner if owner is not None and owner.is_authenticated else None,
-                    session_key=owner_token)
+        doc = rf.Fleet(
+            faction=faction,
+            game_size=size,
+            name=name or DEFAULT_NAME,
+            variant=variant or None,
+            points_limit=band,
+            edition=edition,
+        )
+        fleet = cls(
+            owner=owner if owner is not None and owner.is_authenticated else None,
+            session_key=owner_token,
+        )
         fleet.store(doc, catalog)
         fleet.save()
         return fleet
@@ -188,8 +219,10 @@ class Fleet(models.Model):
 
     @property
     def ship_count(self) -> int:
-        return sum(len(u["ships"]) if u["kind"] == "squadron" else 1
-                   for u in self.document.get("units", []))
+        return sum(
+            len(u["ships"]) if u["kind"] == "squadron" else 1
+            for u in self.document.get("units", [])
+        )
 
     # --- writing --------------------------------------------------------------------------
 
@@ -220,9 +253,15 @@ class Fleet(models.Model):
         self._report = (catalog, report)
         return report
 
-    def apply(self, catalog: core.Catalog, units: list[rf.Unit], *,
-              removed: dict[str, Any] | None = None, previous_edition: int | None = None,
-              **changes: Any) -> ValidationReport:
+    def apply(
+        self,
+        catalog: core.Catalog,
+        units: list[rf.Unit],
+        *,
+        removed: dict[str, Any] | None = None,
+        previous_edition: int | None = None,
+        **changes: Any,
+    ) -> ValidationReport:
         """Store the fleet with new ``units`` (and other field changes), then save.
 
         Any edit but a removal forgets the last removal, and any edit but an edition update
@@ -232,9 +271,14 @@ class Fleet(models.Model):
         edits.check_bounds(fleet, catalog)  # R-95
         return self._store_edit(fleet, catalog, removed=removed, previous_edition=previous_edition)
 
-    def _store_edit(self, fleet: rf.Fleet, catalog: core.Catalog, *,
-              removed: dict[str, Any] | None = None,
-              previous_edition: int | None = None) -> ValidationReport:
+    def _store_edit(
+        self,
+        fleet: rf.Fleet,
+        catalog: core.Catalog,
+        *,
+        removed: dict[str, Any] | None = None,
+        previous_edition: int | None = None,
+    ) -> ValidationReport:
         """Store ``fleet`` (checked by the caller) as an edit: Undo remembers only ``removed``
         and ``previous_edition``; the version is bumped (``_save_edit``)."""
         report = self.store(fleet, catalog)
@@ -250,16 +294,18 @@ class Fleet(models.Model):
         if number == self.edition:
             raise EditRefused(f"This list is already on edition {number}.")
         catalog = editions.catalog_for(number)  # UnknownEdition for one this server lacks
-        return self.apply(catalog, list(self.to_core().units), edition=number,
-                          previous_edition=self.edition)
+        return self.apply(
+            catalog, list(self.to_core().units), edition=number, previous_edition=self.edition
+        )
 
     def undo_edition(self) -> ValidationReport:
         """Put the list back on the edition it had before its last update."""
         previous = self.previous_edition
         if previous is None:
             raise EditRefused("There is no edition update to undo.")
-        return self.apply(editions.catalog_for(previous), list(self.to_core().units),
-                          edition=previous)
+        return self.apply(
+            editions.catalog_for(previous), list(self.to_core().units), edition=previous
+        )
 
     def edition_news(self) -> EditionNews:
         """Its edition, the newest one and, if that is newer, the list under it."""
@@ -268,17 +314,20 @@ class Fleet(models.Model):
         comparison = None
         if own is not None and newest is not None and newest.number > own.number:
             comparison = self.compare_with(newest.number)
-        kept = (comparison is not None and newest is not None
-                and (self.kept_edition or 0) >= newest.number)
-        return EditionNews(own, newest, comparison, kept,
-                           self._edition_info(self.previous_edition))
+        kept = (
+            comparison is not None
+            and newest is not None
+            and (self.kept_edition or 0) >= newest.number
+        )
+        return EditionNews(own, newest, comparison, kept, self._edition_info(self.previous_edition))
 
     def compare_with(self, number: int) -> FleetComparison:
         """The list under its own edition and under edition ``number`` (UnknownEdition if
         there is none such)."""
         own = self.catalog()
-        return compare_fleet(self.to_core(), own, editions.catalog_for(number),
-                             old_report=self.report(own))
+        return compare_fleet(
+            self.to_core(), own, editions.catalog_for(number), old_report=self.report(own)
+        )
 
     @staticmethod
     def _edition_info(number: int | None) -> EditionInfo | None:
@@ -307,7 +356,8 @@ class Fleet(models.Model):
         """
         self.updated = timezone.now()
         written = Fleet.objects.filter(pk=self.pk, version=self.version).update(
-            version=self.version + 1, updated=self.updated,
+            version=self.version + 1,
+            updated=self.updated,
             **{name: getattr(self, name) for name in EDITED_FIELDS},
         )
         if written != 1:
@@ -316,18 +366,36 @@ class Fleet(models.Model):
 
     # --- edits: rules_core.edits decides each; the fleet stores what it returns -------------
 
-    def _commit(self, catalog: core.Catalog, before: rf.Fleet, after: rf.Fleet, *,
-                removed: dict[str, Any] | None = None) -> None:
+    def _commit(
+        self,
+        catalog: core.Catalog,
+        before: rf.Fleet,
+        after: rf.Fleet,
+        *,
+        removed: dict[str, Any] | None = None,
+    ) -> None:
         """Store an edit's result (already held to every rule and bound), unless it changed
         nothing (``after is before``): then nothing is written and Undo is kept."""
         if after is not before:
             self._store_edit(after, catalog, removed=removed)
 
-    def settings_changed(self, catalog: core.Catalog, *, name: str, variant: str | None,
-                         game_size: str, points_limit: tuple[int, int] | None) -> ValidationReport:
-        fleet = edits.change_settings(self.to_core(), catalog, name=name or DEFAULT_NAME,
-                                      variant=variant, game_size=game_size,
-                                      points_limit=points_limit)
+    def settings_changed(
+        self,
+        catalog: core.Catalog,
+        *,
+        name: str,
+        variant: str | None,
+        game_size: str,
+        points_limit: tuple[int, int] | None,
+    ) -> ValidationReport:
+        fleet = edits.change_settings(
+            self.to_core(),
+            catalog,
+            name=name or DEFAULT_NAME,
+            variant=variant,
+            game_size=game_size,
+            points_limit=points_limit,
+        )
         return self._store_edit(fleet, catalog)
 
     def add_ship(self, catalog: core.Catalog, slug: str) -> tuple[int, bool]:
@@ -366,16 +434,18 @@ class Fleet(models.Model):
         before = self.to_core()
         self._commit(catalog, before, edits.remove_upgrade(before, catalog, i, j, slug))
 
-    def set_upgrades(self, catalog: core.Catalog, i: int, j: int | None,
-                     wanted: list[str]) -> tuple[list[str], list[str]]:
+    def set_upgrades(
+        self, catalog: core.Catalog, i: int, j: int | None, wanted: list[str]
+    ) -> tuple[list[str], list[str]]:
         """The editor's boxes: (fitted, taken off); saves only on a change."""
         before = self.to_core()
         after, fitted, taken_off = edits.set_upgrades(before, catalog, i, j, wanted)
         self._commit(catalog, before, after)
         return fitted, taken_off
 
-    def set_squadron_upgrades(self, catalog: core.Catalog, i: int,
-                              wanted: list[str]) -> tuple[list[str], list[str]]:
+    def set_squadron_upgrades(
+        self, catalog: core.Catalog, i: int, wanted: list[str]
+    ) -> tuple[list[str], list[str]]:
         """Squadron-wide refits (R-151): (fitted, taken off); saves only on a change."""
         before = self.to_core()
         after, fitted, taken_off = edits.set_squadron_upgrades(before, catalog, i, wanted)
@@ -418,7 +488,6 @@ class Fleet(models.Model):
         name = catalog_index(catalog).ship_name(entry.get("ship", ""))
         return f"“{entry['name']}” ({name})" if entry.get("name") else name
 
-
     # --- the Saved Fleets library: rename, copy, trash ---------------------------------------
 
     def rename(self, name: str) -> None:
@@ -429,22 +498,24 @@ class Fleet(models.Model):
         """
         with transaction.atomic():
             locked = Fleet.objects.select_for_update().get(pk=self.pk)
-            locked.store(replace(locked.to_core(), name=name.strip() or DEFAULT_NAME),
-                         locked.catalog())
+            locked.store(
+                replace(locked.to_core(), name=name.strip() or DEFAULT_NAME), locked.catalog()
+            )
             locked._save_edit()
         for field in (*EDITED_FIELDS, "version", "updated"):
             setattr(self, field, getattr(locked, field))
         self._report = locked._report
 
-    def copy(self, *, owner: Any = None, owner_token: str = "",
-             name: str | None = None) -> Fleet:
+    def copy(self, *, owner: Any = None, owner_token: str = "", name: str | None = None) -> Fleet:
         """A new fleet with this one's list, on its edition, owned by ``owner`` or the browser
         of the token. Named "Copy of <name>" unless ``name`` is given; nothing else (Undo,
         trash, a kept edition) is copied."""
         prefix = "Copy of "
         name = name or prefix + self.name[: rf.MAX_NAME_LENGTH - len(prefix)]
-        fleet = Fleet(owner=owner if owner is not None and owner.is_authenticated else None,
-                      session_key=owner_token)
+        fleet = Fleet(
+            owner=owner if owner is not None and owner.is_authenticated else None,
+            session_key=owner_token,
+        )
         fleet.store(replace(self.to_core(), name=name), self.catalog())
         fleet.save()
         return fleet
@@ -467,11 +538,14 @@ class Fleet(models.Model):
     # --- sharing (fleetbuilder/fleets/sharing.py) -------------------------------------------
 
     @classmethod
-    def from_core(cls, fleet: rf.Fleet, catalog: core.Catalog, *, owner: Any = None,
-                  owner_token: str = "") -> Fleet:
+    def from_core(
+        cls, fleet: rf.Fleet, catalog: core.Catalog, *, owner: Any = None, owner_token: str = ""
+    ) -> Fleet:
         """A new fleet holding ``fleet`` (an import or a copy of a shared list), saved."""
-        new = cls(owner=owner if owner is not None and owner.is_authenticated else None,
-                  session_key=owner_token)
+        new = cls(
+            owner=owner if owner is not None and owner.is_authenticated else None,
+            session_key=owner_token,
+        )
         new.store(fleet, catalog)
         new.save()
         return new

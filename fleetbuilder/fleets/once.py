@@ -55,9 +55,11 @@ def once_key(request: HttpRequest) -> str:
 
 
 # Said when a form's once-token cannot be checked because the shared cache is away.
-ONCE_UNCHECKED = ("Nothing was saved: the server cannot check right now that this form is "
-                  "sent only once, because its shared store is not answering. Please send it "
-                  "again in a minute.")
+ONCE_UNCHECKED = (
+    "Nothing was saved: the server cannot check right now that this form is "
+    "sent only once, because its shared store is not answering. Please send it "
+    "again in a minute."
+)
 
 
 def forget_once(key: str) -> None:
@@ -70,8 +72,15 @@ def forget_once(key: str) -> None:
         log.warning("once-token not freed after a failed save")
 
 
-def save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, done: str,
-              back: str, note: str = "") -> HttpResponse:
+def save_copy(
+    request: HttpRequest,
+    fleet: rf.Fleet,
+    catalog: core.Catalog,
+    *,
+    done: str,
+    back: str,
+    note: str = "",
+) -> HttpResponse:
     """Save ``fleet`` as a new fleet of this player, or go ``back`` saying why it cannot be.
 
     ``catalog`` is the one of ``fleet.edition``, which the saved fleet keeps (R-160); ``note``
@@ -83,8 +92,10 @@ def save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, d
     and the pages' script sends such forms once anyway.
     """
     if catalog.faction(fleet.faction) is None:
-        messages.error(request, f"This catalogue has no faction {fleet.faction!r}; the fleet "
-                                "cannot be built here.")
+        messages.error(
+            request,
+            f"This catalogue has no faction {fleet.faction!r}; the fleet cannot be built here.",
+        )
         return redirect(back)
     try:
         check_points_bound(validate(fleet, catalog))  # R-95: the saved file came from the form
@@ -99,8 +110,12 @@ def save_copy(request: HttpRequest, fleet: rf.Fleet, catalog: core.Catalog, *, d
         messages.error(request, ONCE_UNCHECKED)
         return redirect(back)
     if not first:
-        earlier = Fleet.objects.alive().owned_by(request.user, owner_token(request)) \
-            .filter(pk=earlier_pk or 0).first()
+        earlier = (
+            Fleet.objects.alive()
+            .owned_by(request.user, owner_token(request))
+            .filter(pk=earlier_pk or 0)
+            .first()
+        )
         messages.info(request, "That was sent twice; the fleet is saved once.")
         return redirect(earlier or reverse("fleets:list"))
     try:

@@ -66,8 +66,11 @@ def unit_pieces(request: HttpRequest, fleet: Fleet, sheet: Sheet, unit: UnitCard
             parts[f"{ship.anchor}-card"] = piece("shipcard", ship=ship)
             parts[f"{ship.anchor}-tools"] = piece("ship_tools", ship=ship)
             escorts.append(render("escort", ship=ship))
-        for name, suffix in (("squadron_wide", "wide"), ("refused", "refused"),
-                             ("add_escort", "adding")):
+        for name, suffix in (
+            ("squadron_wide", "wide"),
+            ("refused", "refused"),
+            ("add_escort", "adding"),
+        ):
             parts[f"{unit.anchor}-{suffix}"] = piece(name)
         no_escorts = render("no_escorts")
     else:
@@ -76,8 +79,14 @@ def unit_pieces(request: HttpRequest, fleet: Fleet, sheet: Sheet, unit: UnitCard
         parts[f"{ship.anchor}-tools"] = piece("ship_tools", ship=ship)
         parts[f"{unit.anchor}-controls"] = piece("unit_controls")
         no_escorts = ""
-    return Pieces(unit.anchor, (unit.kind, unit.open), parts, escorts, no_escorts=no_escorts,
-                  ships=[ship.anchor for ship in unit.ships] if unit.is_squadron else [])
+    return Pieces(
+        unit.anchor,
+        (unit.kind, unit.open),
+        parts,
+        escorts,
+        no_escorts=no_escorts,
+        ships=[ship.anchor for ship in unit.ships] if unit.is_squadron else [],
+    )
 
 
 def changed_pieces(before: Pieces, after: Pieces) -> list[SafeString] | None:
@@ -86,8 +95,11 @@ def changed_pieces(before: Pieces, after: Pieces) -> list[SafeString] | None:
     the badge in its summary, static/js/builder.js)."""
     if before.anchor != after.anchor or before.shell != after.shell:
         return None
-    changed = {key: html for key, html in after.parts.items()
-               if key in before.parts and before.parts[key] != html}
+    changed = {
+        key: html
+        for key, html in after.parts.items()
+        if key in before.parts and before.parts[key] != html
+    }
     out = _copies(changed, after.ships, before)
     n_b, n_a = len(before.escorts), len(after.escorts)
     if n_a > n_b:
@@ -103,8 +115,9 @@ def changed_pieces(before: Pieces, after: Pieces) -> list[SafeString] | None:
 
 def _append(unit: Pieces, rows: str) -> SafeString:
     """Rows added at the end of the unit's list of escorts."""
-    return format_html('<div hx-swap-oob="beforeend:#{}-escorts">{}</div>', unit.anchor,
-                       mark_safe(rows))
+    return format_html(
+        '<div hx-swap-oob="beforeend:#{}-escorts">{}</div>', unit.anchor, mark_safe(rows)
+    )
 
 
 def _delete(element_id: str) -> SafeString:
@@ -116,14 +129,19 @@ def as_escort(html: str, first: str, other: str) -> str:
     read if they were alike: its anchor and the ship it posts for renumbered. builder.js makes
     the copy the same way."""
     was, now = first.rsplit("-", 1)[1], other.rsplit("-", 1)[1]
-    return html.replace(first, other).replace(f'name="ship" value="{was}"',
-                                              f'name="ship" value="{now}"')
+    return html.replace(first, other).replace(
+        f'name="ship" value="{was}"', f'name="ship" value="{now}"'
+    )
 
 
 def _copy_mark(first: str, other: str, part: str = "", *, page: bool = False) -> SafeString:
-    return format_html('<template data-copy="{}" data-as="{}"{}{}></template>', first, other,
-                       format_html(' data-part="{}"', part) if part else "",
-                       mark_safe(" data-page") if page else "")
+    return format_html(
+        '<template data-copy="{}" data-as="{}"{}{}></template>',
+        first,
+        other,
+        format_html(' data-part="{}"', part) if part else "",
+        mark_safe(" data-page") if page else "",
+    )
 
 
 def _copies(changed: dict[str, str], ships: list[str], before: Pieces) -> list[SafeString]:
@@ -142,8 +160,9 @@ def _copies(changed: dict[str, str], ships: list[str], before: Pieces) -> list[S
     return out
 
 
-def _copy_of(changed: dict[str, str], key: str, ships: list[str], whole: set[str],
-             before: Pieces) -> SafeString | None:
+def _copy_of(
+    changed: dict[str, str], key: str, ships: list[str], whole: set[str], before: Pieces
+) -> SafeString | None:
     for j, other in enumerate(ships):
         part = key.removeprefix(other)
         if part != key and part in ("-card", "-tools"):
@@ -175,11 +194,23 @@ def mark_copies(request: HttpRequest, fleet: Fleet, sheet: Sheet, unit: UnitCard
     whole = [0]  # the escorts drawn whole
     for j, ship in enumerate(unit.ships[1:], 1):
         here = ship.anchor
-        ship.copy_of = next((unit.ships[i].anchor for i in whole
-                             if as_escort(rows[i], unit.ships[i].anchor, here) == rows[j]), "")
+        ship.copy_of = next(
+            (
+                unit.ships[i].anchor
+                for i in whole
+                if as_escort(rows[i], unit.ships[i].anchor, here) == rows[j]
+            ),
+            "",
+        )
         if ship.copy_of:
             continue
         ship.tools_copy_of = next(
-            (unit.ships[i].anchor for i in whole if not unit.ships[i].tools_copy_of
-             and as_escort(tools[i], unit.ships[i].anchor, here) == tools[j]), "")
+            (
+                unit.ships[i].anchor
+                for i in whole
+                if not unit.ships[i].tools_copy_of
+                and as_escort(tools[i], unit.ships[i].anchor, here) == tools[j]
+            ),
+            "",
+        )
         whole.append(j)

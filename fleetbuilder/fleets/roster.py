@@ -79,18 +79,26 @@ class RosterUnit:
         return lineup(s.title for s in self.ships) or "no escorts"
 
 
-def build_roster(fleet: rf.Fleet, catalog: core.Catalog,
-                 report: ValidationReport) -> list[RosterUnit]:
+def build_roster(
+    fleet: rf.Fleet, catalog: core.Catalog, report: ValidationReport
+) -> list[RosterUnit]:
     idx = catalog_index(catalog)
     squadrons = 0
 
-    def ship(i: int, j: int | None, slug: str, upgrades: tuple[str, ...],
-             ship_report: ShipReport, admiral: str | None = None) -> RosterShip:
+    def ship(
+        i: int,
+        j: int | None,
+        slug: str,
+        upgrades: tuple[str, ...],
+        ship_report: ShipReport,
+        admiral: str | None = None,
+    ) -> RosterShip:
         entry = idx.ships.get(slug)
         profile, faction = entry if entry else (None, None)
         named: list[tuple[str, int | None]] = [
-            (idx.upgrades[u].name, idx.upgrades[u].points) if u in idx.upgrades
-            else (u, None) for u in upgrades]
+            (idx.upgrades[u].name, idx.upgrades[u].points) if u in idx.upgrades else (u, None)
+            for u in upgrades
+        ]
         rank = idx.admirals.get(admiral) if admiral else None
         return RosterShip(
             slug=slug,
@@ -99,30 +107,47 @@ def build_roster(fleet: rf.Fleet, catalog: core.Catalog,
             report=ship_report,
             upgrades=named,
             admiral=(rank.name if rank else admiral) if admiral else "",
-            problems=report.problems_for(i, j) if j is not None else tuple(
-                p for p in report.problems if p.unit == i and p.ship is None),
+            problems=report.problems_for(i, j)
+            if j is not None
+            else tuple(p for p in report.problems if p.unit == i and p.ship is None),
             anchor=f"unit-{i}" if j is None else f"unit-{i}-ship-{j}",
-            profile=profile, faction=faction.slug if faction else "",
+            profile=profile,
+            faction=faction.slug if faction else "",
         )
 
     units = []
     for i, (unit, unit_report) in enumerate(zip(fleet.units, report.units, strict=True)):
         if isinstance(unit, rf.ShipUnit):
             card = ship(i, None, unit.ship, unit.upgrades, unit_report.ships[0], unit.admiral)
-            units.append(RosterUnit(i, unit.name or card.title, unit.name, False,
-                                    unit_report.points, [card], ()))
+            units.append(
+                RosterUnit(
+                    i, unit.name or card.title, unit.name, False, unit_report.points, [card], ()
+                )
+            )
         else:
             squadrons += 1
-            ships = [ship(i, j, s.ship, s.upgrades, unit_report.ships[j])
-                     for j, s in enumerate(unit.ships)]
+            ships = [
+                ship(i, j, s.ship, s.upgrades, unit_report.ships[j])
+                for j, s in enumerate(unit.ships)
+            ]
             own = tuple(p for p in report.problems if p.unit == i and p.ship is None)
-            units.append(RosterUnit(i, unit.name or f"Squadron {squadrons}", unit.name, True,
-                                    unit_report.points, ships, own))
+            units.append(
+                RosterUnit(
+                    i,
+                    unit.name or f"Squadron {squadrons}",
+                    unit.name,
+                    True,
+                    unit_report.points,
+                    ships,
+                    own,
+                )
+            )
     return units
 
 
-def roster_context(fleet: rf.Fleet, catalog: core.Catalog, *,
-                   edition_note: str = "") -> dict[str, Any]:
+def roster_context(
+    fleet: rf.Fleet, catalog: core.Catalog, *, edition_note: str = ""
+) -> dict[str, Any]:
     """Everything the read-only roster template shows of ``fleet``, priced under ``catalog``
     (its edition's, R-160); ``edition_note`` is R-161's note for a list that named none."""
     report = validate(fleet, catalog)

@@ -19,5 +19,6 @@ def roster_fleet(data: bytes) -> RosterImport:
     """The fleet a roster makes under the edition this server serves (the newest published,
     or the development catalogue where none is), with its report; RosterError otherwise."""
     number = editions.current_number()
-    return import_roster(read_roster(data), editions.catalog_for(number), crosswalk.load(),
-                         edition=number)
+    return import_roster(
+        read_roster(data), editions.catalog_for(number), crosswalk.load(), edition=number
+    )

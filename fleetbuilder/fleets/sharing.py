@@ -46,7 +46,7 @@ from .models import Fleet
 from .once import once_token, save_copy
 from .roster import roster_context
 
-_SAFE_SVG = re.compile(r'^<svg [^<>]*>(?:<g [^<>]*>)?(?:<path [^<>]*/>)+(?:</g>)?</svg>$')
+_SAFE_SVG = re.compile(r"^<svg [^<>]*>(?:<g [^<>]*>)?(?:<path [^<>]*/>)+(?:</g>)?</svg>$")
 
 
 # --- helpers --------------------------------------------------------------------------------
@@ -55,7 +55,12 @@ _SAFE_SVG = re.compile(r'^<svg [^<>]*>(?:<g [^<>]*>)?(?:<path [^<>]*/>)+(?:</g>)
 def qr_svg(url: str) -> SafeString:
     """The QR code of ``url`` as inline SVG; segno writes only paths, and we check that."""
     svg = segno.make(url, error="m").svg_inline(
-        scale=4, border=2, dark="#000", light="#fff", omitsize=True, svgclass="qr__code",
+        scale=4,
+        border=2,
+        dark="#000",
+        light="#fff",
+        omitsize=True,
+        svgclass="qr__code",
         lineclass=None,
     )
     if not _SAFE_SVG.match(svg):
@@ -68,10 +73,12 @@ def _filename(name: str, ext: str) -> str:
 
 
 def _file_response(fleet: rf.Fleet) -> HttpResponse:
-    response = HttpResponse(rf.dump_fleet_json(fleet) + "\n",
-                            content_type="application/json; charset=utf-8")
+    response = HttpResponse(
+        rf.dump_fleet_json(fleet) + "\n", content_type="application/json; charset=utf-8"
+    )
     response["Content-Disposition"] = content_disposition_header(
-        True, _filename(fleet.name or "fleet", "json"))
+        True, _filename(fleet.name or "fleet", "json")
+    )
     return response
 
 
@@ -87,11 +94,13 @@ def edition_label(number: int | None) -> str:
 
 def _text_response(fleet: rf.Fleet, catalog: core.Catalog) -> HttpResponse:
     """The list as plain text, with its edition (R-160); ``catalog`` is that edition's."""
-    text = textlist.to_text(catalog, fleet, validate(fleet, catalog),
-                            edition_label=edition_label(fleet.edition))
+    text = textlist.to_text(
+        catalog, fleet, validate(fleet, catalog), edition_label=edition_label(fleet.edition)
+    )
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
-        True, _filename(fleet.name or "fleet", "txt"))
+        True, _filename(fleet.name or "fleet", "txt")
+    )
     return response
 
 
@@ -117,10 +126,10 @@ def share_page(request: HttpRequest, pk: int) -> HttpResponse:
         **_link_ctx(request, fleet),
         "code": code,
         "no_code": no_code,
-        "code_url": request.build_absolute_uri(reverse("fleets:code", args=[code]))
-        if code else "",
-        "text": textlist.to_text(catalog, core_fleet, report,
-                                 edition_label=edition_label(core_fleet.edition)),
+        "code_url": request.build_absolute_uri(reverse("fleets:code", args=[code])) if code else "",
+        "text": textlist.to_text(
+            catalog, core_fleet, report, edition_label=edition_label(core_fleet.edition)
+        ),
         "markdown": chatlist.to_markdown(catalog, core_fleet, report),
         "summary": chatlist.one_line(catalog, core_fleet, report),
     }
@@ -134,8 +143,9 @@ def _link_ctx(request: HttpRequest, fleet: Fleet) -> dict[str, Any]:
 
 
 class LinkForm(forms.Form):
-    action = forms.ChoiceField(choices=[("on", "Turn on"), ("off", "Turn off"),
-                                        ("new", "New link")])
+    action = forms.ChoiceField(
+        choices=[("on", "Turn on"), ("off", "Turn off"), ("new", "New link")]
+    )
 
 
 @require_POST
@@ -153,8 +163,9 @@ def share_link(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         fleet.new_share_link()
     if getattr(request, "htmx", False):
-        return render(request, "fleets/share.html#link", {**_link_ctx(request, fleet),
-                                                           "changed": action})
+        return render(
+            request, "fleets/share.html#link", {**_link_ctx(request, fleet), "changed": action}
+        )
     return redirect("fleets:share", pk=fleet.pk)
 
 
@@ -179,8 +190,12 @@ def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
     if isinstance(fleet, HttpResponse):
         return fleet
     catalog = fleet.catalog()
-    mine = Fleet.objects.alive().owned_by(request.user, owner_token(request)) \
-        .filter(pk=fleet.pk).exists()
+    mine = (
+        Fleet.objects.alive()
+        .owned_by(request.user, owner_token(request))
+        .filter(pk=fleet.pk)
+        .exists()
+    )
     ctx = {
         **roster_context(fleet.to_core(), catalog),
         "title": fleet.name,
@@ -199,9 +214,13 @@ def shared_fleet(request: HttpRequest, share_id: str) -> HttpResponse:
 def copy_shared(request: HttpRequest, share_id: str) -> HttpResponse:
     """Fork the shared fleet into a new fleet the visitor owns."""
     fleet = fleet_for_link(share_id)  # the copy keeps its edition (R-160)
-    return save_copy(request, fleet.to_core(), fleet.catalog(),
-                     done="A copy of the shared fleet is now in your fleets.",
-                     back=reverse("shared:fleet", args=[share_id]))
+    return save_copy(
+        request,
+        fleet.to_core(),
+        fleet.catalog(),
+        done="A copy of the shared fleet is now in your fleets.",
+        back=reverse("shared:fleet", args=[share_id]),
+    )
 
 
 @never_cache
@@ -230,9 +249,14 @@ def code_view(request: HttpRequest, code: str) -> HttpResponse:
         return arrival
     fleet = arrival.fleet
     if request.method == "POST":
-        return save_copy(request, fleet, arrival.catalog, back=request.path,
-                         done="The fleet from the share code is now in your fleets.",
-                         note=arrival.note)
+        return save_copy(
+            request,
+            fleet,
+            arrival.catalog,
+            back=request.path,
+            done="The fleet from the share code is now in your fleets.",
+            note=arrival.note,
+        )
     ctx = {
         **roster_context(fleet, arrival.catalog, edition_note=arrival.note),
         "title": fleet.name or "Shared fleet",

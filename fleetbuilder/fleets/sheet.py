@@ -214,7 +214,8 @@ class UnitCard:
         """The admiral's rank and the upgrades as chips with their points, so the row's total
         adds up; a squadron's alike upgrades are counted together."""
         counted: Counter[tuple[str, int | None]] = Counter(
-            (name, pts) for s in self.ships for _, name, pts in s.upgrades)
+            (name, pts) for s in self.ships for _, name, pts in s.upgrades
+        )
         rank = self.admiral
         admiral = [Chip(rank.name, rank.points, admiral=True)] if rank else []
         return [*admiral, *(Chip(name, pts, n) for (name, pts), n in counted.items())]
@@ -259,8 +260,14 @@ def _problems_by_unit(report: ValidationReport) -> dict[int | None, list[Problem
     return by_unit
 
 
-def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport, *,
-                indexes: Iterable[int] | None = None, open_unit: int | None = None) -> Sheet:
+def build_sheet(
+    fleet: Fleet,
+    catalog: core.Catalog,
+    report: ValidationReport,
+    *,
+    indexes: Iterable[int] | None = None,
+    open_unit: int | None = None,
+) -> Sheet:
     """The rows of ``indexes`` (every unit when None); ``open_unit``'s with its editor.
 
     Reads the stored document's dicts (no parse): a row costs the same in any size of fleet.
@@ -273,23 +280,40 @@ def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport, *
     base = reverse("fleets:units", args=[fleet.pk])
     ships_base = reverse("catalog:factions")
 
-    def card(i: int, j: int | None, entry: dict[str, Any], ship_report: ShipReport,
-             uses: Mapping[str, int] | None) -> ShipCard:
+    def card(
+        i: int,
+        j: int | None,
+        entry: dict[str, Any],
+        ship_report: ShipReport,
+        uses: Mapping[str, int] | None,
+    ) -> ShipCard:
         slug = entry["ship"]
         known = idx.ships.get(slug)
         profile = known[0] if known else None
         upgrades = tuple(entry.get("upgrades", ()))
         options = []
         if uses is not None and profile is not None:
-            options = upgrade_options(catalog, fleet.faction, fleet.variant, profile, upgrades,
-                                      uses)
+            options = upgrade_options(
+                catalog, fleet.faction, fleet.variant, profile, upgrades, uses
+            )
         named: list[tuple[str, str, int | None]] = [
-            (s, idx.upgrades[s].name, idx.upgrades[s].points) if s in idx.upgrades
-            else (s, s, None) for s in upgrades]
+            (s, idx.upgrades[s].name, idx.upgrades[s].points) if s in idx.upgrades else (s, s, None)
+            for s in upgrades
+        ]
         problems = tuple(p for p in unit_problems.get(i, ()) if p.ship == j)
         url = f"{ships_base}{known[1].slug}/{slug}/" if known else ""
-        return ShipCard(i, j, slug, profile, ship_report, entry.get("name") if j is None else None,
-                        named, options, problems, url)
+        return ShipCard(
+            i,
+            j,
+            slug,
+            profile,
+            ship_report,
+            entry.get("name") if j is None else None,
+            named,
+            options,
+            problems,
+            url,
+        )
 
     wanted = range(len(doc_units)) if indexes is None else sorted(set(indexes))
     units = []
@@ -301,22 +325,32 @@ def build_sheet(fleet: Fleet, catalog: core.Catalog, report: ValidationReport, *
             ships = [card(i, None, unit, unit_report.ships[0], uses)]
             own: tuple[Problem, ...] = ()
         else:
-            ships = [card(i, j, s, unit_report.ships[j], uses)
-                     for j, s in enumerate(unit["ships"])]
+            ships = [card(i, j, s, unit_report.ships[j], uses) for j, s in enumerate(unit["ships"])]
             own = tuple(p for p in unit_problems.get(i, ()) if p.ship is None)
-        card_ = UnitCard(i, unit["kind"], unit.get("name"), unit_report.points, ships, own,
-                         labels[i], f"{base}{i}/", is_open)
+        card_ = UnitCard(
+            i,
+            unit["kind"],
+            unit.get("name"),
+            unit_report.points,
+            ships,
+            own,
+            labels[i],
+            f"{base}{i}/",
+            is_open,
+        )
         if is_open and unit["kind"] == "squadron" and ships and uses is not None:
             card_.squadron_toggles = squadron_toggles(fleet, catalog, ships, uses)
         units.append(card_)
     escorts = [s for s in faction.ships if s.is_escort] if faction else []
-    squadrons = [SquadronRef(i, labels[i]) for i, u in enumerate(doc_units)
-                 if u["kind"] == "squadron"]
+    squadrons = [
+        SquadronRef(i, labels[i]) for i, u in enumerate(doc_units) if u["kind"] == "squadron"
+    ]
     return Sheet(units, escorts, catalog.admirals, squadrons)
 
 
-def squadron_toggles(fleet: Fleet, catalog: core.Catalog, ships: list[ShipCard],
-                     uses: Mapping[str, int]) -> list[Toggle]:
+def squadron_toggles(
+    fleet: Fleet, catalog: core.Catalog, ships: list[ShipCard], uses: Mapping[str, int]
+) -> list[Toggle]:
     """Squadron-wide boxes (R-151), one per option open to escorts: ticked when every escort
     carries it; greyed with rules_core.edits' reason when fitting it to all may not be done."""
     idx = catalog_index(catalog)
@@ -337,8 +371,11 @@ def squadron_toggles(fleet: Fleet, catalog: core.Catalog, ships: list[ShipCard],
 
 def _uses(doc_units: list[dict[str, Any]]) -> Mapping[str, int]:
     """How many ships of the fleet carry each upgrade (for per-fleet limits, R-31)."""
-    return upgrade_uses(ship.get("upgrades", ()) for unit in doc_units
-                        for ship in ((unit,) if unit["kind"] == "ship" else unit["ships"]))
+    return upgrade_uses(
+        ship.get("upgrades", ())
+        for unit in doc_units
+        for ship in ((unit,) if unit["kind"] == "ship" else unit["ships"])
+    )
 
 
 class RowState(NamedTuple):
@@ -358,11 +395,20 @@ def row_states(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) ->
     by_unit = _problems_by_unit(report)
     labels = unit_labels(fleet, catalog)
     states = []
-    for i, (unit, unit_report) in enumerate(zip(fleet.document.get("units", []), report.units,
-                                                strict=True)):
+    for i, (unit, unit_report) in enumerate(
+        zip(fleet.document.get("units", []), report.units, strict=True)
+    ):
         problems = tuple((p.code, p.message, p.severity, p.ship) for p in by_unit.get(i, ()))
-        ships = tuple((s.points, s.leadership, s.is_flagship, s.admiral.slug if s.admiral else None,
-                       tuple(sorted(s.effects.items()))) for s in unit_report.ships)
+        ships = tuple(
+            (
+                s.points,
+                s.leadership,
+                s.is_flagship,
+                s.admiral.slug if s.admiral else None,
+                tuple(sorted(s.effects.items())),
+            )
+            for s in unit_report.ships
+        )
         key = json.dumps(unit, sort_keys=True, separators=(",", ":"))
         states.append(RowState(key, labels[i], (problems, ships, unit_report.points)))
     return states
@@ -394,8 +440,12 @@ class RowChanges:
     moved: tuple[int, int] | None = None  # a reorder: the row at old index i goes to place j
 
 
-def _compare(before: list[RowState], after: list[RowState], pairs: Iterable[tuple[int, int]],
-             changes: RowChanges) -> None:
+def _compare(
+    before: list[RowState],
+    after: list[RowState],
+    pairs: Iterable[tuple[int, int]],
+    changes: RowChanges,
+) -> None:
     """Sort the rows kept (old index, new index) into redrawn, relabelled and untouched."""
     for old, new in pairs:
         if not before[old].same_row(after[new]):
@@ -419,17 +469,28 @@ def _moved(before: list[RowState], after: list[RowState]) -> RowChanges | None:
     if lo is None:
         return None
     hi = next(k for k in range(n - 1, -1, -1) if keys_b[k] != keys_a[k])
-    if keys_a[lo] == keys_b[hi] and keys_a[lo + 1:hi + 1] == keys_b[lo:hi]:
+    if keys_a[lo] == keys_b[hi] and keys_a[lo + 1 : hi + 1] == keys_b[lo:hi]:
         i, j, by, shifted = hi, lo, 1, range(lo, hi)  # moved up from hi to lo
-    elif keys_a[hi] == keys_b[lo] and keys_a[lo:hi] == keys_b[lo + 1:hi + 1]:
+    elif keys_a[hi] == keys_b[lo] and keys_a[lo:hi] == keys_b[lo + 1 : hi + 1]:
         i, j, by, shifted = lo, hi, -1, range(lo + 1, hi + 1)  # moved down from lo to hi
     else:
         return None
-    changes = RowChanges(redrawn=[], inserted=[], insert_after=-1, gone=[],
-                         shift_from=shifted.start, shift_by=by, shift_until=shifted.stop,
-                         moved=(i, j))
-    _compare(before, after, [(i, j), *((k, k + by) for k in shifted),
-                             *((k, k) for k in range(n) if not lo <= k <= hi)], changes)
+    changes = RowChanges(
+        redrawn=[],
+        inserted=[],
+        insert_after=-1,
+        gone=[],
+        shift_from=shifted.start,
+        shift_by=by,
+        shift_until=shifted.stop,
+        moved=(i, j),
+    )
+    _compare(
+        before,
+        after,
+        [(i, j), *((k, k + by) for k in shifted), *((k, k) for k in range(n) if not lo <= k <= hi)],
+        changes,
+    )
     return changes
 
 
@@ -448,13 +509,19 @@ def _run_at(keys_b: list[str], keys_a: list[str], near: int | None) -> int:
     differ_after = [0] * (n_b + 1)
     for k in range(n_b - 1, removed - 1, -1):
         differ_after[k] = differ_after[k + 1] + (keys_b[k] != keys_a[k + d])
-    return min(places, key=lambda p: (differ_before[p] + differ_after[p + removed],
-                                      abs(p - near) if near is not None and removed else 0,
-                                      -p))
+    return min(
+        places,
+        key=lambda p: (
+            differ_before[p] + differ_after[p + removed],
+            abs(p - near) if near is not None and removed else 0,
+            -p,
+        ),
+    )
 
 
-def changed_rows(before: list[RowState], after: list[RowState],
-                 near: int | None = None) -> RowChanges:
+def changed_rows(
+    before: list[RowState], after: list[RowState], near: int | None = None
+) -> RowChanges:
     """What the page must do to show ``after`` instead of ``before`` (see RowChanges)."""
     moved = _moved(before, after)
     if moved is not None:
@@ -462,19 +529,27 @@ def changed_rows(before: list[RowState], after: list[RowState],
     n_b, n_a = len(before), len(after)
     d = n_a - n_b
     if d == 0:
-        changes = RowChanges(redrawn=[], inserted=[], insert_after=-1, gone=[],
-                             shift_from=n_b, shift_by=0)
+        changes = RowChanges(
+            redrawn=[], inserted=[], insert_after=-1, gone=[], shift_from=n_b, shift_by=0
+        )
         _compare(before, after, ((k, k) for k in range(n_b)), changes)
         return changes
     p = _run_at([s.key for s in before], [s.key for s in after], near)
     removed = max(-d, 0)
     changes = RowChanges(
-        redrawn=[], inserted=list(range(p, p + max(d, 0))), insert_after=p - 1,
+        redrawn=[],
+        inserted=list(range(p, p + max(d, 0))),
+        insert_after=p - 1,
         gone=[f"unit-{k}" for k in range(p, p + removed)],
-        shift_from=p + removed, shift_by=d if p + removed < n_b else 0,
+        shift_from=p + removed,
+        shift_by=d if p + removed < n_b else 0,
     )
-    _compare(before, after, [*((k, k) for k in range(p)),
-                             *((k, k + d) for k in range(p + removed, n_b))], changes)
+    _compare(
+        before,
+        after,
+        [*((k, k) for k in range(p)), *((k, k + d) for k in range(p + removed, n_b))],
+        changes,
+    )
     return changes
 
 
@@ -565,8 +640,10 @@ def problem_rows(fleet: Fleet, catalog: core.Catalog, report: ValidationReport) 
             where = labels[p.unit]
             if unit["kind"] == "squadron" and p.ship is not None and p.ship < len(unit["ships"]):
                 where += f": {idx.ship_name(unit['ships'][p.ship]['ship'])}"
-            place = (f"#unit-{p.unit}" if p.ship is None else f"#unit-{p.unit}-ship-{p.ship}",
-                     where)
+            place = (
+                f"#unit-{p.unit}" if p.ship is None else f"#unit-{p.unit}-ship-{p.ship}",
+                where,
+            )
         key = (p.code, p.message, p.severity)
         if key in rows:
             rows[key].places.append(place)

@@ -17,8 +17,9 @@ LAST_START_KEY = "fleet_last_start"
 SIZES = {g.value for g in rf.GameSize}
 
 
-def catalogue_ship(catalog: core.Catalog,
-                   slug: str) -> tuple[core.ShipProfile, core.Faction] | None:
+def catalogue_ship(
+    catalog: core.Catalog, slug: str
+) -> tuple[core.ShipProfile, core.Faction] | None:
     """The catalogue's ship of that slug and its faction; None for anything else."""
     if not slug or len(slug) > rf.MAX_SLUG_LENGTH:
         return None
@@ -40,5 +41,4 @@ def initial_choices(request: HttpRequest, catalog: core.Catalog) -> dict[str, An
 
 
 def remember_choices(request: HttpRequest, data: dict[str, Any]) -> None:
-    request.session[LAST_START_KEY] = {"faction": data["faction"],
-                                       "game_size": data["game_size"]}
+    request.session[LAST_START_KEY] = {"faction": data["faction"], "game_size": data["game_size"]}

@@ -84,15 +84,21 @@ SETTINGS_CHANGED = "fleetSettingsChanged"
 @require_http_methods(["GET", "POST"])
 def fleet_new(request: HtmxHttpRequest) -> HttpResponse:
     catalog = loader.core_catalog()
-    form = FleetSettingsForm(request.POST or None, catalog=catalog,
-                             initial=start.initial_choices(request, catalog))
+    form = FleetSettingsForm(
+        request.POST or None, catalog=catalog, initial=start.initial_choices(request, catalog)
+    )
     first = start.catalogue_ship(catalog, request.POST.get("ship") or request.GET.get("ship", ""))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         fleet = Fleet.start(
-            name=data["name"], faction=data["faction"], variant=data["variant"],
-            game_size=data["game_size"], points_limit=data["points_limit"], catalog=catalog,
-            edition=editions.current_number(), owner=request.user,
+            name=data["name"],
+            faction=data["faction"],
+            variant=data["variant"],
+            game_size=data["game_size"],
+            points_limit=data["points_limit"],
+            catalog=catalog,
+            edition=editions.current_number(),
+            owner=request.user,
             owner_token=owner_token(request, create=True) or "",
         )
         start.remember_choices(request, data)
@@ -120,12 +126,14 @@ def _status_ctx(fleet: Fleet, catalog: core.Catalog) -> dict[str, Any]:
     }
 
 
-def _head_ctx(fleet: Fleet, catalog: core.Catalog, form: FleetSettingsForm | None = None,
-              **extra: Any) -> dict[str, Any]:
+def _head_ctx(
+    fleet: Fleet, catalog: core.Catalog, form: FleetSettingsForm | None = None, **extra: Any
+) -> dict[str, Any]:
     faction = catalog.faction(fleet.faction)
     if form is None:
-        form = FleetSettingsForm(catalog=catalog, faction=fleet.faction,
-                                 initial=_settings_initial(fleet))
+        form = FleetSettingsForm(
+            catalog=catalog, faction=fleet.faction, initial=_settings_initial(fleet)
+        )
     return {
         "fleet": fleet,
         "faction": faction,
@@ -136,8 +144,14 @@ def _head_ctx(fleet: Fleet, catalog: core.Catalog, form: FleetSettingsForm | Non
     }
 
 
-def _units_ctx(fleet: Fleet, catalog: core.Catalog, *, open_unit: int | None = None,
-               show_undo: bool = True, **extra: Any) -> dict[str, Any]:
+def _units_ctx(
+    fleet: Fleet,
+    catalog: core.Catalog,
+    *,
+    open_unit: int | None = None,
+    show_undo: bool = True,
+    **extra: Any,
+) -> dict[str, Any]:
     report = fleet.report(catalog)
     return {
         "fleet": fleet,
@@ -164,8 +178,12 @@ def fleet_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     ctx = {
         **_head_ctx(fleet, catalog),
         **_status_ctx(fleet, catalog),
-        **_units_ctx(fleet, catalog, open_unit=_unit_param(fleet, request.GET.get("edit")),
-                     show_undo=request.GET.get("removed") == "1"),
+        **_units_ctx(
+            fleet,
+            catalog,
+            open_unit=_unit_param(fleet, request.GET.get("edit")),
+            show_undo=request.GET.get("removed") == "1",
+        ),
         "ship_groups": ship_groups(fleet, catalog),
     }
     return render(request, PAGE, ctx)
@@ -190,8 +208,13 @@ def fleet_unit(request: HtmxHttpRequest, pk: int, unit: int) -> HttpResponse:
     report = fleet.report(catalog)
     sheet = build_sheet(fleet, catalog, report, indexes=[unit], open_unit=unit if opened else None)
     mark_copies(request, fleet, sheet, sheet.units[0])
-    response = _compact(render(request, f"{PAGE}#unit", {"fleet": fleet, "sheet": sheet,
-                                                         "unit": sheet.units[0], "lean": True}))
+    response = _compact(
+        render(
+            request,
+            f"{PAGE}#unit",
+            {"fleet": fleet, "sheet": sheet, "unit": sheet.units[0], "lean": True},
+        )
+    )
     # No settle delay (as for edits): the editor's boxes answer a key press at once.
     response["HX-Reswap"] = "outerHTML settle:0ms"
     return response
@@ -212,13 +235,22 @@ def _settings_initial(fleet: Fleet) -> dict[str, Any]:
     band = fleet.band
     # The default name shows as the field's placeholder, not as text to type after.
     name = "" if fleet.name == DEFAULT_NAME else fleet.name
-    return {"name": name, "variant": fleet.variant, "game_size": fleet.game_size,
-            "points_min": band.min, "points_max": band.max}
+    return {
+        "name": name,
+        "variant": fleet.variant,
+        "game_size": fleet.game_size,
+        "points_min": band.min,
+        "points_max": band.max,
+    }
 
 
 _REGIONS: dict[str, Callable[[Fleet, core.Catalog], dict[str, Any]]] = {
-    "head": _head_ctx, "meter": _status_ctx, "problems": _status_ctx, "units": _units_ctx,
-    "version": _status_ctx, "edition": _status_ctx,
+    "head": _head_ctx,
+    "meter": _status_ctx,
+    "problems": _status_ctx,
+    "units": _units_ctx,
+    "version": _status_ctx,
+    "edition": _status_ctx,
 }
 
 
@@ -242,6 +274,7 @@ fleet_head = _region("head")
 
 
 # --- edits ----------------------------------------------------------------------------------
+
 
 @dataclass
 class Outcome:
@@ -269,8 +302,13 @@ def _posted_version(request: HttpRequest) -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 10 else 0
 
 
-def _append_regions(request: HttpRequest, response: HttpResponse, fleet: Fleet,
-                    catalog: core.Catalog, regions: tuple[str, ...]) -> HttpResponse:
+def _append_regions(
+    request: HttpRequest,
+    response: HttpResponse,
+    fleet: Fleet,
+    catalog: core.Catalog,
+    regions: tuple[str, ...],
+) -> HttpResponse:
     """Append ``regions`` of the builder page to an htmx response, as out-of-band swaps."""
     for partial in regions:
         ctx = {**_REGIONS[partial](fleet, catalog), "oob": True}
@@ -278,12 +316,12 @@ def _append_regions(request: HttpRequest, response: HttpResponse, fleet: Fleet,
     return response
 
 
-def _with_status(request: HttpRequest, response: HttpResponse, fleet: Fleet,
-                 catalog: core.Catalog) -> HttpResponse:
+def _with_status(
+    request: HttpRequest, response: HttpResponse, fleet: Fleet, catalog: core.Catalog
+) -> HttpResponse:
     """Append the meter, the problems panel and the page's version (out of band) to an htmx
     edit response: every region an edit changes arrives in one answer, at one version."""
-    _append_regions(request, response, fleet, catalog,
-                    ("meter", "problems", "version", "edition"))
+    _append_regions(request, response, fleet, catalog, ("meter", "problems", "version", "edition"))
     return trigger_client_event(response, FLEET_CHANGED)
 
 
@@ -301,8 +339,9 @@ def _stale(request: HtmxHttpRequest, pk: int, *, region: str = "units") -> HttpR
     catalog = fleet.catalog()
     ctx = {**_REGIONS[region](fleet, catalog), "edit_error": FleetChanged.message}
     response = render(request, f"{PAGE}#{region}", ctx, status=409)
-    others = tuple(r for r in ("head", "units", "meter", "problems", "version", "edition")
-                   if r != region)
+    others = tuple(
+        r for r in ("head", "units", "meter", "problems", "version", "edition") if r != region
+    )
     return _append_regions(request, response, fleet, catalog, others)
 
 
@@ -336,21 +375,36 @@ def fleet_edit(edit: Edit) -> Callable[..., HttpResponse]:
             catalog = fleet.catalog()
         keep_open = outcome.unit is not None and (outcome.opened or from_editor)
         if request.htmx:
-            return _edit_answer(request, fleet, catalog, before, outcome, keep_open,
-                                kwargs.get("unit"), pieces, problems_before)
-        query = (f"?edit={outcome.unit}" if keep_open else "?removed=1" if outcome.removed
-                 else "")
+            return _edit_answer(
+                request,
+                fleet,
+                catalog,
+                before,
+                outcome,
+                keep_open,
+                kwargs.get("unit"),
+                pieces,
+                problems_before,
+            )
+        query = f"?edit={outcome.unit}" if keep_open else "?removed=1" if outcome.removed else ""
         if outcome.confirm:
-            messages.success(request, f"{outcome.says} · {fleet.points} of {fleet.band.max} "
-                             f"points in “{fleet.name}”.")
+            messages.success(
+                request,
+                f"{outcome.says} · {fleet.points} of {fleet.band.max} points in “{fleet.name}”.",
+            )
         anchor = f"#{outcome.anchor}" if outcome.anchor else ""
         return HttpResponseRedirect(f"{fleet.get_absolute_url()}{query}{anchor}")
 
     return view
 
 
-def _open_pieces(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
-                 unit: int | None, from_editor: bool) -> Pieces | None:
+def _open_pieces(
+    request: HtmxHttpRequest,
+    fleet: Fleet,
+    catalog: core.Catalog,
+    unit: int | None,
+    from_editor: bool,
+) -> Pieces | None:
     """The open editor an htmx edit was made in, in pieces, as the page shows it now."""
     if not (request.htmx and from_editor and unit is not None and 0 <= unit < fleet.unit_count):
         return None
@@ -361,14 +415,23 @@ def _open_pieces(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
 def _problems_shown(fleet: Fleet, catalog: core.Catalog) -> tuple[Any, ...]:
     """Everything the problems panel shows, to tell whether an edit changed it."""
     rows = problem_rows(fleet, catalog, fleet.report(catalog))
-    return (fleet.unit_count == 0, *((r.problem.code, r.problem.message, r.problem.severity,
-                                      tuple(r.places)) for r in rows))
+    return (
+        fleet.unit_count == 0,
+        *((r.problem.code, r.problem.message, r.problem.severity, tuple(r.places)) for r in rows),
+    )
 
 
-def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
-                 before: list[RowState], outcome: Outcome, keep_open: bool,
-                 unit: int | None, pieces: Pieces | None,
-                 problems_before: tuple[Any, ...] | None = None) -> HttpResponse:
+def _edit_answer(
+    request: HtmxHttpRequest,
+    fleet: Fleet,
+    catalog: core.Catalog,
+    before: list[RowState],
+    outcome: Outcome,
+    keep_open: bool,
+    unit: int | None,
+    pieces: Pieces | None,
+    problems_before: tuple[Any, ...] | None = None,
+) -> HttpResponse:
     """The htmx answer to an edit: the rows it changed, the new labels of rows only renumbered,
     the meter, the problems (when they changed: ``problems_before`` is what the page shows),
     the version and the sentence for the live region, all out of band (``HX-Reswap: none``).
@@ -379,11 +442,16 @@ def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
     rows = changed_rows(before, after, unit)
     open_unit = outcome.unit if keep_open else None
     redraw = set(rows.redrawn)
-    if (open_unit is not None and open_unit < fleet.unit_count and open_unit not in rows.inserted
-            and rows.moved is None):
+    if (
+        open_unit is not None
+        and open_unit < fleet.unit_count
+        and open_unit not in rows.inserted
+        and rows.moved is None
+    ):
         redraw.add(open_unit)  # its editor's options may change though its row did not
-    sheet = build_sheet(fleet, catalog, report, indexes=[*redraw, *rows.inserted],
-                        open_unit=open_unit)
+    sheet = build_sheet(
+        fleet, catalog, report, indexes=[*redraw, *rows.inserted], open_unit=open_unit
+    )
     cards = {card.index: card for card in sheet.units}
     parts: list[SafeString] = []
     if pieces is not None and open_unit == unit and open_unit in redraw:
@@ -411,13 +479,25 @@ def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
     # No settle delay: the rows have no CSS transitions to wait for (htmx waits 20 ms by default).
     response["HX-Reswap"] = "none settle:0ms"
     if rows.gone or rows.shift_by:  # done by builder.js when the answer arrives, before the swap
-        trigger_client_event(response, "fleetRows", {
-            "gone": rows.gone, "from": rows.shift_from, "by": rows.shift_by,
-            "until": rows.shift_until, "moved": rows.moved})
+        trigger_client_event(
+            response,
+            "fleetRows",
+            {
+                "gone": rows.gone,
+                "from": rows.shift_from,
+                "by": rows.shift_by,
+                "until": rows.shift_until,
+                "moved": rows.moved,
+            },
+        )
     trigger_client_event(response, FLEET_CHANGED)
     if outcome.focus:
-        trigger_client_event(response, "fleetFocus",
-                             {"ids": outcome.focus, "move": outcome.move_focus}, after="settle")
+        trigger_client_event(
+            response,
+            "fleetFocus",
+            {"ids": outcome.focus, "move": outcome.move_focus},
+            after="settle",
+        )
     return response
 
 
@@ -425,8 +505,9 @@ def _edit_answer(request: HtmxHttpRequest, fleet: Fleet, catalog: core.Catalog,
 ADDING = frozenset({"add_ship", "add_escort", "duplicate", "new_squadron"})
 
 
-def _refused(request: HtmxHttpRequest, pk: int, reason: str, *, adding: bool = False
-             ) -> HttpResponse:
+def _refused(
+    request: HtmxHttpRequest, pk: int, reason: str, *, adding: bool = False
+) -> HttpResponse:
     """A refused edit changed nothing. htmx gets the reason where the player is looking:
     in the live region, in the phone's bar (out of band; the rows stay as they
     are) and, with ``fleetRefused``, beside the control that was used (static/js/builder.js);
@@ -435,10 +516,19 @@ def _refused(request: HtmxHttpRequest, pk: int, reason: str, *, adding: bool = F
     if request.htmx:
         catalog = fleet.catalog()
         report = fleet.report(catalog)
-        says = reason if reason.startswith("Not ") else (
-            f"{'Not added' if adding else 'Not done'}: {reason}")
-        ctx = {"fleet": fleet, "report": report, "band": fleet.band,
-               "meter": meter(report.points, fleet.band), "announce": says, "refused": True}
+        says = (
+            reason
+            if reason.startswith("Not ")
+            else (f"{'Not added' if adding else 'Not done'}: {reason}")
+        )
+        ctx = {
+            "fleet": fleet,
+            "report": report,
+            "band": fleet.band,
+            "meter": meter(report.points, fleet.band),
+            "announce": says,
+            "refused": True,
+        }
         response = _compact(render(request, f"{PAGE}#refusal", ctx))
         response["HX-Reswap"] = "none"
         return trigger_client_event(response, "fleetRefused", {"message": says})
@@ -464,9 +554,13 @@ def fleet_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             with transaction.atomic():
                 fleet = fleet_for_request(request, pk, lock=True)
                 fleet.check_version(_posted_version(request))
-                fleet.settings_changed(catalog, name=data["name"], variant=data["variant"],
-                                       game_size=data["game_size"],
-                                       points_limit=data["points_limit"])
+                fleet.settings_changed(
+                    catalog,
+                    name=data["name"],
+                    variant=data["variant"],
+                    game_size=data["game_size"],
+                    points_limit=data["points_limit"],
+                )
         except FleetChanged:
             return _stale(request, pk, region="head")
         if not request.htmx:
@@ -511,8 +605,11 @@ def add_ship(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Outco
     says = f"Added {name(data['ship'])}"
     if fleet.document["units"][i]["kind"] == "squadron":
         count = len(fleet.document["units"][i]["ships"])
-        says += (f" in a new squadron, {labels[i]}" if new
-                 else f" to {labels[i]}, now {count} escort{'' if count == 1 else 's'}")
+        says += (
+            f" in a new squadron, {labels[i]}"
+            if new
+            else f" to {labels[i]}, now {count} escort{'' if count == 1 else 's'}"
+        )
     # From a ship page ("Add to my fleet"): the page opens at its top, where the message is.
     anchor = "" if request.POST.get("from") == "ship-page" else f"unit-{i}"
     return Outcome(anchor, says, confirm=True)
@@ -523,8 +620,14 @@ def new_squadron(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> O
     data = _clean(NameForm(request.POST))
     i = fleet.new_squadron(catalog, data["name"])
     _, labels = _names(catalog, fleet)
-    return Outcome(f"unit-{i}", f"Added {labels[i]}, an empty squadron", unit=i,
-                   focus=[f"unit-{i}-escort", f"unit-{i}-edit"], opened=True, move_focus=True)
+    return Outcome(
+        f"unit-{i}",
+        f"Added {labels[i]}, an empty squadron",
+        unit=i,
+        focus=[f"unit-{i}-escort", f"unit-{i}-edit"],
+        opened=True,
+        move_focus=True,
+    )
 
 
 @fleet_edit
@@ -532,8 +635,12 @@ def add_escort(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: 
     data = _clean(ShipForm(request.POST))
     fleet.add_escort(catalog, unit, data["ship"])
     name, labels = _names(catalog, fleet)
-    return Outcome(f"unit-{unit}", f"Added {name(data['ship'])} to {labels[unit]}", unit=unit,
-                   focus=[f"unit-{unit}-edit"])
+    return Outcome(
+        f"unit-{unit}",
+        f"Added {name(data['ship'])} to {labels[unit]}",
+        unit=unit,
+        focus=[f"unit-{unit}-edit"],
+    )
 
 
 @fleet_edit
@@ -547,19 +654,30 @@ def move_escort(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit:
     if emptied:
         n = fleet.unit_count
         after = min(unit, n - 1)
-        return Outcome("units", f"Moved {name(moved)}; its squadron was left empty and removed",
-                       focus=[f"unit-{after}-edit"] if n else ["units-heading"])
+        return Outcome(
+            "units",
+            f"Moved {name(moved)}; its squadron was left empty and removed",
+            focus=[f"unit-{after}-edit"] if n else ["units-heading"],
+        )
     to = data["to"] if data["to"] is not None else fleet.unit_count - 1
-    return Outcome(f"unit-{unit}", f"Moved {name(moved)} to {labels[to]}", unit=unit,
-                   focus=[f"unit-{unit}-ship-{data['ship']}-move", f"unit-{unit}-edit"])
+    return Outcome(
+        f"unit-{unit}",
+        f"Moved {name(moved)} to {labels[to]}",
+        unit=unit,
+        focus=[f"unit-{unit}-ship-{data['ship']}-move", f"unit-{unit}-edit"],
+    )
 
 
 @fleet_edit
 def set_flagship(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
     fleet.set_flagship(catalog, unit)
     _, labels = _names(catalog, fleet)
-    return Outcome(f"unit-{unit}", f"{labels[unit]} is the flagship", unit=unit,
-                   focus=[f"unit-{unit}-admiral", f"unit-{unit}-edit"])
+    return Outcome(
+        f"unit-{unit}",
+        f"{labels[unit]} is the flagship",
+        unit=unit,
+        focus=[f"unit-{unit}-admiral", f"unit-{unit}-edit"],
+    )
 
 
 @fleet_edit
@@ -568,10 +686,10 @@ def set_admiral(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit:
     fleet.set_admiral(catalog, unit, data["admiral"] or None)
     _, labels = _names(catalog, fleet)
     rank = catalog.admiral(data["admiral"]) if data["admiral"] else None
-    says = (f"{rank.name} in command on {labels[unit]}" if rank
-            else f"No admiral on {labels[unit]}")
-    return Outcome(f"unit-{unit}", says, unit=unit,
-                   focus=[f"unit-{unit}-admiral", f"unit-{unit}-edit"])
+    says = f"{rank.name} in command on {labels[unit]}" if rank else f"No admiral on {labels[unit]}"
+    return Outcome(
+        f"unit-{unit}", says, unit=unit, focus=[f"unit-{unit}-admiral", f"unit-{unit}-edit"]
+    )
 
 
 def _anchor(unit: int, ship: int | None) -> str:
@@ -590,20 +708,27 @@ def add_upgrade(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit:
     name, _ = _names(catalog, fleet)
     anchor = _anchor(unit, data["ship"])
     ship = name(_escort_slug(fleet, unit, data["ship"]))
-    return Outcome(anchor, f"{_upgrade_name(catalog, data['upgrade'])} fitted to {ship}",
-                   unit=unit, focus=[f"{anchor}-upgrade", f"unit-{unit}-edit"])
+    return Outcome(
+        anchor,
+        f"{_upgrade_name(catalog, data['upgrade'])} fitted to {ship}",
+        unit=unit,
+        focus=[f"{anchor}-upgrade", f"unit-{unit}-edit"],
+    )
 
 
 @fleet_edit
-def remove_upgrade(request: HttpRequest, fleet: Fleet, catalog: core.Catalog,
-                   unit: int) -> Outcome:
+def remove_upgrade(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
     data = _clean(UpgradeForm(request.POST))
     fleet.remove_upgrade(catalog, unit, data["ship"], data["upgrade"])
     name, _ = _names(catalog, fleet)
     anchor = _anchor(unit, data["ship"])
     ship = name(_escort_slug(fleet, unit, data["ship"]))
-    return Outcome(anchor, f"{_upgrade_name(catalog, data['upgrade'])} taken off {ship}",
-                   unit=unit, focus=[f"{anchor}-upgrade", f"unit-{unit}-edit"])
+    return Outcome(
+        anchor,
+        f"{_upgrade_name(catalog, data['upgrade'])} taken off {ship}",
+        unit=unit,
+        focus=[f"{anchor}-upgrade", f"unit-{unit}-edit"],
+    )
 
 
 def _names_of(catalog: core.Catalog, slugs: list[str]) -> str:
@@ -611,8 +736,7 @@ def _names_of(catalog: core.Catalog, slugs: list[str]) -> str:
 
 
 @fleet_edit
-def set_upgrades(request: HttpRequest, fleet: Fleet, catalog: core.Catalog,
-                 unit: int) -> Outcome:
+def set_upgrades(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int) -> Outcome:
     """The editor's upgrade boxes: one tick or untick is one POST (htmx sends the form on each
     change); without JavaScript, Save upgrades sends them all. ``ship=all``: squadron-wide."""
     data = _clean(UpgradeSetForm(request.POST))
@@ -626,14 +750,24 @@ def set_upgrades(request: HttpRequest, fleet: Fleet, catalog: core.Catalog,
         where = name(_escort_slug(fleet, unit, data["ship"]))
         anchor = _anchor(unit, data["ship"])
         box = f"{anchor}-up"
-    says = "; ".join(part for part in (
-        f"{_names_of(catalog, fitted)} fitted to {where}" if fitted else "",
-        f"{_names_of(catalog, off)} taken off {where}" if off else "",
-    ) if part) or f"No change to the upgrades of {where}"
+    says = (
+        "; ".join(
+            part
+            for part in (
+                f"{_names_of(catalog, fitted)} fitted to {where}" if fitted else "",
+                f"{_names_of(catalog, off)} taken off {where}" if off else "",
+            )
+            if part
+        )
+        or f"No change to the upgrades of {where}"
+    )
     changed = [*fitted, *off]
-    return Outcome(anchor, says, unit=unit,
-                   focus=[f"{box}-{changed[0]}" if changed else f"unit-{unit}-edit",
-                          f"unit-{unit}-edit"])
+    return Outcome(
+        anchor,
+        says,
+        unit=unit,
+        focus=[f"{box}-{changed[0]}" if changed else f"unit-{unit}-edit", f"unit-{unit}-edit"],
+    )
 
 
 @fleet_edit
@@ -644,13 +778,21 @@ def reorder(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int
     at = fleet.move_unit(catalog, unit, to)
     _, labels = _names(catalog, fleet)
     n = fleet.unit_count
-    says = (f"Moved {labels[at]} to place {at + 1} of {n}" if at != unit
-            else f"{labels[at]} stays at place {at + 1} of {n}")
+    says = (
+        f"Moved {labels[at]} to place {at + 1} of {n}"
+        if at != unit
+        else f"{labels[at]} stays at place {at + 1} of {n}"
+    )
     # Focus stays on the button pressed, on the moved unit; at the top or bottom, where that
     # button is hidden, on the other one (after a drag, on Edit).
     buttons = {-1: ["up", "down"], 1: ["down", "up"]}.get(data["by"], [])
-    return Outcome(f"unit-{at}", says, unit=at, move_focus=True,
-                   focus=[*(f"unit-{at}-{b}" for b in buttons), f"unit-{at}-edit"])
+    return Outcome(
+        f"unit-{at}",
+        says,
+        unit=at,
+        move_focus=True,
+        focus=[*(f"unit-{at}-{b}" for b in buttons), f"unit-{at}-edit"],
+    )
 
 
 @fleet_edit
@@ -658,8 +800,12 @@ def rename_unit(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit:
     data = _clean(NameForm(request.POST))
     fleet.rename_unit(catalog, unit, data["name"])
     _, labels = _names(catalog, fleet)
-    return Outcome(f"unit-{unit}", f"Renamed {labels[unit]}", unit=unit,
-                   focus=[f"unit-{unit}-name", f"unit-{unit}-edit"])
+    return Outcome(
+        f"unit-{unit}",
+        f"Renamed {labels[unit]}",
+        unit=unit,
+        focus=[f"unit-{unit}-name", f"unit-{unit}-edit"],
+    )
 
 
 @fleet_edit
@@ -669,8 +815,9 @@ def duplicate(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: i
     fleet.duplicate(catalog, unit, data["ship"])
     name, labels = _names(catalog, fleet)
     where = f" to {labels[unit]}" if data["ship"] is not None else ""
-    return Outcome(f"unit-{unit}", f"Added another {name(slug)}{where}", unit=unit,
-                   focus=[f"unit-{unit}-edit"])
+    return Outcome(
+        f"unit-{unit}", f"Added another {name(slug)}{where}", unit=unit, focus=[f"unit-{unit}-edit"]
+    )
 
 
 @fleet_edit
@@ -683,12 +830,24 @@ def remove(request: HttpRequest, fleet: Fleet, catalog: core.Catalog, unit: int)
     fleet.remove(catalog, unit, data["ship"])
     if fleet.unit_count < squadron_before:  # the whole unit went: focus the next one
         n = fleet.unit_count
-        return Outcome("units", f"Removed {was}", removed=True,
-                       focus=[f"unit-{min(unit, n - 1)}-edit"] if n else ["units-heading"])
+        return Outcome(
+            "units",
+            f"Removed {was}",
+            removed=True,
+            focus=[f"unit-{min(unit, n - 1)}-edit"] if n else ["units-heading"],
+        )
     j = data["ship"] or 0
-    return Outcome(f"unit-{unit}", f"Removed {name(slug)} from {was}", unit=unit, removed=True,
-                   focus=[f"unit-{unit}-ship-{j}-remove", f"unit-{unit}-ship-{j - 1}-remove",
-                          f"unit-{unit}-edit"])
+    return Outcome(
+        f"unit-{unit}",
+        f"Removed {name(slug)} from {was}",
+        unit=unit,
+        removed=True,
+        focus=[
+            f"unit-{unit}-ship-{j}-remove",
+            f"unit-{unit}-ship-{j - 1}-remove",
+            f"unit-{unit}-edit",
+        ],
+    )
 
 
 @fleet_edit
@@ -709,8 +868,10 @@ def fleet_compare(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     unit, side by side; nothing is changed."""
     fleet = fleet_for_request(request, pk)
     if fleet.edition is None:
-        messages.info(request, "This list was built on the development catalogue; it has no "
-                      "edition to compare.")
+        messages.info(
+            request,
+            "This list was built on the development catalogue; it has no edition to compare.",
+        )
         return redirect(fleet)
     own = editions.get(fleet.edition)
     form = EditionForm({"edition": request.GET.get("against", "")})
@@ -718,18 +879,29 @@ def fleet_compare(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     try:
         other = editions.get(form.cleaned_data["edition"]) if form.is_valid() else newest
     except UnknownEdition as exc:
-        return render(request, "fleets/compare_unknown.html", {"fleet": fleet,
-                      "message": exc.message}, status=404)
+        return render(
+            request,
+            "fleets/compare_unknown.html",
+            {"fleet": fleet, "message": exc.message},
+            status=404,
+        )
     assert other is not None  # the list has an edition, so there is one
     comparison = fleet.compare_with(other.number)
     labels = unit_labels(fleet, fleet.catalog())
-    rows = [{"label": labels[i], "old": a.points, "new": b.points, "delta": b.points - a.points}
-            for i, (a, b) in enumerate(zip(comparison.old.units, comparison.new.units,
-                                           strict=False))]
-    ctx = {"fleet": fleet, "own": own, "other": other, "known": editions.known(),
-           "comparison": comparison, "rows": rows,
-           "delta": comparison.new.points - comparison.old.points,
-           "problem_sets": [(own.title, comparison.old), (other.title, comparison.new)]}
+    rows = [
+        {"label": labels[i], "old": a.points, "new": b.points, "delta": b.points - a.points}
+        for i, (a, b) in enumerate(zip(comparison.old.units, comparison.new.units, strict=False))
+    ]
+    ctx = {
+        "fleet": fleet,
+        "own": own,
+        "other": other,
+        "known": editions.known(),
+        "comparison": comparison,
+        "rows": rows,
+        "delta": comparison.new.points - comparison.old.points,
+        "problem_sets": [(own.title, comparison.old), (other.title, comparison.new)],
+    }
     return render(request, "fleets/compare.html", ctx)
 
 
@@ -742,16 +914,24 @@ def update_edition(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) ->
         report = fleet.change_edition(data["edition"])
     except UnknownEdition as exc:
         raise EditRefused(exc.message) from None
-    return Outcome("fleet-edition", f"Updated to edition {fleet.edition}: {report.points} "
-                   f"points (was {was})", focus=["edition-undo"], move_focus=True)
+    return Outcome(
+        "fleet-edition",
+        f"Updated to edition {fleet.edition}: {report.points} points (was {was})",
+        focus=["edition-undo"],
+        move_focus=True,
+    )
 
 
 @fleet_edit
 def undo_edition(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> Outcome:
     was = fleet.points
     report = fleet.undo_edition()
-    return Outcome("fleet-edition", f"Back on edition {fleet.edition}: {report.points} points "
-                   f"(was {was})", focus=["edition-update", "edition-heading"], move_focus=True)
+    return Outcome(
+        "fleet-edition",
+        f"Back on edition {fleet.edition}: {report.points} points (was {was})",
+        focus=["edition-update", "edition-heading"],
+        move_focus=True,
+    )
 
 
 @fleet_edit
@@ -760,6 +940,9 @@ def keep_edition(request: HttpRequest, fleet: Fleet, catalog: core.Catalog) -> O
     if newest is None or fleet.edition is None or newest.number <= fleet.edition:
         raise EditRefused("There is no newer edition to keep this list away from.")
     fleet.keep_edition(newest.number)
-    return Outcome("fleet-edition", f"Kept on edition {fleet.edition}; edition "
-                   f"{newest.number} stays one click away", focus=["edition-update"],
-                   move_focus=True)
+    return Outcome(
+        "fleet-edition",
+        f"Kept on edition {fleet.edition}; edition {newest.number} stays one click away",
+        focus=["edition-update"],
+        move_focus=True,
+    )

@@ -66,17 +66,32 @@ def build_chart(rows: tuple[Row, ...]) -> Chart:
     for i, row in enumerate(rows):
         centre = LEFT + slot * (i + 0.5)
         top = _y(row.exactly)
-        bars.append(Bar(
-            k=row.k, x=round(centre - bar_w / 2, 2), y=top, width=round(bar_w, 2),
-            height=round(TOP + PLOT_H - top, 2), label_x=round(centre, 2),
-            show_label=i % step == 0, outcome=row.outcome,
-            title=f"{row.k} hull damage: exactly {row.exactly:.2%}, at least {row.at_least:.2%}",
-        ))
+        bars.append(
+            Bar(
+                k=row.k,
+                x=round(centre - bar_w / 2, 2),
+                y=top,
+                width=round(bar_w, 2),
+                height=round(TOP + PLOT_H - top, 2),
+                label_x=round(centre, 2),
+                show_label=i % step == 0,
+                outcome=row.outcome,
+                title=(
+                    f"{row.k} hull damage: exactly {row.exactly:.2%}, at least {row.at_least:.2%}"
+                ),
+            )
+        )
         dots.append((round(centre, 2), _y(row.at_least)))
     grid = tuple((_y(p / 4), f"{p * 25} %") for p in range(5))
     return Chart(
-        width=WIDTH, height=HEIGHT, bars=tuple(bars),
-        line_points=" ".join(f"{x},{y}" for x, y in dots), dots=tuple(dots), grid=grid,
-        plot_left=LEFT, plot_right=WIDTH - RIGHT, plot_bottom=TOP + PLOT_H,
+        width=WIDTH,
+        height=HEIGHT,
+        bars=tuple(bars),
+        line_points=" ".join(f"{x},{y}" for x, y in dots),
+        dots=tuple(dots),
+        grid=grid,
+        plot_left=LEFT,
+        plot_right=WIDTH - RIGHT,
+        plot_bottom=TOP + PLOT_H,
         axis_label_y=HEIGHT - 6,
     )

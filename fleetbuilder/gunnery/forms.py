@@ -74,7 +74,11 @@ def _int(
     label: str, lo: int, hi: int, *, required: bool = False, help_text: str = ""
 ) -> forms.IntegerField:
     return forms.IntegerField(
-        label=label, min_value=lo, max_value=hi, required=required, help_text=help_text,
+        label=label,
+        min_value=lo,
+        max_value=hi,
+        required=required,
+        help_text=help_text,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": lo, "max": hi}),
     )
 
@@ -84,11 +88,11 @@ class GunneryForm(forms.Form):
     attacker = forms.ChoiceField(label="Attacking ship", required=False)
     weapon = forms.ChoiceField(label="Weapon")
     weapon_type = forms.ChoiceField(
-        label="Custom weapon", required=False,
+        label="Custom weapon",
+        required=False,
         choices=[(k.value, WEAPON_LABELS[k]) for k in OddsWeapon],
     )
-    strength = _int("Strength", 1, MAX_STRENGTH,
-                    help_text="Dice, torpedoes or attack craft.")
+    strength = _int("Strength", 1, MAX_STRENGTH, help_text="Dice, torpedoes or attack craft.")
     target = forms.ChoiceField(label="Target ship", required=False)
     armor = _int("Armor", 2, 6, help_text="5 means 5+.")
     shields = _int("Shields", 0, MAX_SHIELDS)
@@ -97,13 +101,15 @@ class GunneryForm(forms.Form):
     current_hull = _int("Current hull", 1, MAX_HULL, help_text="Blank: undamaged.")
     range_cm = _int("Range (cm)", 0, MAX_RANGE_CM, required=True)
     order = forms.ChoiceField(
-        label="Attacker's special order", required=False,
+        label="Attacker's special order",
+        required=False,
         choices=[("", "None")] + [(o.value, label) for o, label in ORDER_LABELS.items()],
     )
     hesitant = forms.BooleanField(label="Attacker is hesitant", required=False)
     cover = forms.BooleanField(label="Target in cover", required=False)
-    blast_markers = _int("Blast markers", 0, MAX_BLAST_MARKERS,
-                         help_text="In contact with the target.")
+    blast_markers = _int(
+        "Blast markers", 0, MAX_BLAST_MARKERS, help_text="In contact with the target."
+    )
     braced = forms.BooleanField(label="Target is braced", required=False)
 
     def __init__(
@@ -118,14 +124,16 @@ class GunneryForm(forms.Form):
         ]
         cast(forms.ChoiceField, self.fields["attacker"]).choices = [
             ("", "None: a custom weapon"),
-            *self.ships.grouped(faction_slug if catalog.faction(faction_slug) else "")]
+            *self.ships.grouped(faction_slug if catalog.faction(faction_slug) else ""),
+        ]
         self.weapon_choices = self._weapon_choices(data.get("attacker", ""))
         cast(forms.ChoiceField, self.fields["weapon"]).choices = [
-            (c.key, c.label) for c in self.weapon_choices] + [
-            (CUSTOM, "Custom weapon (type and strength below)")
-        ]
+            (c.key, c.label) for c in self.weapon_choices
+        ] + [(CUSTOM, "Custom weapon (type and strength below)")]
         cast(forms.ChoiceField, self.fields["target"]).choices = [
-            ("", "Custom values (below)"), *self.ships.grouped()]
+            ("", "Custom values (below)"),
+            *self.ships.grouped(),
+        ]
 
     def _weapon_choices(self, attacker: str) -> list[WeaponChoice]:
         found = self.ships.find(attacker) if attacker else None
@@ -171,8 +179,9 @@ class GunneryForm(forms.Form):
             return ship_target(found[1], data.get("current_hull"))
         hull = data["hull"]
         current = data.get("current_hull") or hull
-        return TargetValues("Custom target", data["armor"], data["shields"], hull, current,
-                            data["turrets"])
+        return TargetValues(
+            "Custom target", data["armor"], data["shields"], hull, current, data["turrets"]
+        )
 
     def circumstances(self) -> Circumstances:
         data = self.cleaned_data

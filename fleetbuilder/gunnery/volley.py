@@ -135,13 +135,24 @@ def weapon_choices(faction: Faction, ship: ShipProfile) -> list[WeaponChoice]:
         if weapon.type in (WeaponType.BATTERY, WeaponType.LANCE, WeaponType.TORPEDO):
             kind = OddsWeapon(weapon.type.value)
             label = f"{weapon.name} — {weapon.strength} {kind.value} ({where})"
-            choices.append(WeaponChoice(str(index), label,
-                                        Attack(weapon.name, kind, weapon.strength,
-                                               weapon.range_cm, weapon=weapon)))
+            choices.append(
+                WeaponChoice(
+                    str(index),
+                    label,
+                    Attack(weapon.name, kind, weapon.strength, weapon.range_cm, weapon=weapon),
+                )
+            )
         elif weapon.type is WeaponType.SPECIAL:
             label = f"{weapon.name} — {weapon.strength} special ({where})"
-            attack = Attack(weapon.name, _special_kind(weapon), weapon.strength, weapon.range_cm,
-                            ignores_shields=True, rule=weapon.rule, weapon=weapon)
+            attack = Attack(
+                weapon.name,
+                _special_kind(weapon),
+                weapon.strength,
+                weapon.range_cm,
+                ignores_shields=True,
+                rule=weapon.rule,
+                weapon=weapon,
+            )
             choices.append(WeaponChoice(str(index), label, attack))
         elif weapon.type is WeaponType.LAUNCH_BAY:
             carried = [craft[s] for s in ship.attack_craft if s in craft]
@@ -150,9 +161,13 @@ def weapon_choices(faction: Faction, ship: ShipProfile) -> list[WeaponChoice]:
                 if name is None:
                     continue
                 label = f"{weapon.name} — {weapon.strength} {WEAPON_LABELS[kind].lower()} ({name})"
-                choices.append(WeaponChoice(f"{index}:{kind.value}", label,
-                                            Attack(f"{weapon.name} ({name})", kind, weapon.strength,
-                                                   weapon=weapon)))
+                choices.append(
+                    WeaponChoice(
+                        f"{index}:{kind.value}",
+                        label,
+                        Attack(f"{weapon.name} ({name})", kind, weapon.strength, weapon=weapon),
+                    )
+                )
     return choices
 
 
@@ -161,8 +176,14 @@ def custom_attack(kind: OddsWeapon, strength: int) -> Attack:
 
 
 def ship_target(ship: ShipProfile, hull: int | None = None) -> TargetValues:
-    return TargetValues(ship.name, ship.armor, ship.shields, ship.hull,
-                        ship.hull if hull is None else hull, ship.turrets)
+    return TargetValues(
+        ship.name,
+        ship.armor,
+        ship.shields,
+        ship.hull,
+        ship.hull if hull is None else hull,
+        ship.turrets,
+    )
 
 
 def calculate(attack: Attack, target: TargetValues, circ: Circumstances) -> Calculation:
@@ -221,24 +242,43 @@ def _rulings(
     if kind is OddsWeapon.BATTERY:
         out.append(("R-41", "4+ to hit up to 15 cm, 5+ beyond"))
     elif kind is OddsWeapon.LANCE:
-        out.append(("R-41", "lances hit on 4+ at any range"
-                    + (", Lock On adds 15 cm" if circ.order is SpecialOrder.LOCK_ON else "")))
+        out.append(
+            (
+                "R-41",
+                "lances hit on 4+ at any range"
+                + (", Lock On adds 15 cm" if circ.order is SpecialOrder.LOCK_ON else ""),
+            )
+        )
     if kind in GUNNERY:
         if to_hit_mod:
             out.append(("R-40", f"to-hit modifier {to_hit_mod:+d}, a 6 always hits"))
         if circ.cover:
             out.append(("R-42", "cover is −1 to hit once"))
-        out.append(("R-43", "hits allow armor saves" if kind is OddsWeapon.BATTERY
-                    else "lance damage ignores armor"))
+        out.append(
+            (
+                "R-43",
+                "hits allow armor saves"
+                if kind is OddsWeapon.BATTERY
+                else "lance damage ignores armor",
+            )
+        )
     else:
         if circ.cover or circ.order:
             out.append(("R-42", "ordnance rolls no to-hit dice: orders and cover do not apply"))
         turrets = target.effective_turrets
-        out.append(("R-51", f"{turrets} turret {'die' if turrets == 1 else 'dice'} on 4+, "
-                            "−1 per blast marker"))
+        out.append(
+            (
+                "R-51",
+                f"{turrets} turret {'die' if turrets == 1 else 'dice'} on 4+, −1 per blast marker",
+            )
+        )
         if target.is_crippled and target.turrets:
-            out.append(("R-50", f"turrets halved for crippling ({target.turrets} → "
-                                f"{target.effective_turrets})"))
+            out.append(
+                (
+                    "R-50",
+                    f"turrets halved for crippling ({target.turrets} → {target.effective_turrets})",
+                )
+            )
     if kind is OddsWeapon.BOMBERS:
         out.append(("R-52", "4+ each for 1 damage, shields ignored"))
     if kind is OddsWeapon.ASSAULT_BOATS:

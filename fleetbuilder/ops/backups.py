@@ -40,8 +40,16 @@ VERSION = 1
 MANIFEST = "manifest.json"
 MEMBERS = {"sqlite": "database.sqlite3", "postgresql": "database.pgdump"}
 # The records a backup exists for: counted in the manifest, checked after a restore.
-COUNTED = ("auth.User", "fleets.Fleet", "events.Event", "events.Entry", "events.Game",
-           "catalog.Edition", "simulator.Matchup", "api.ApiToken")
+COUNTED = (
+    "auth.User",
+    "fleets.Fleet",
+    "events.Event",
+    "events.Entry",
+    "events.Game",
+    "catalog.Edition",
+    "simulator.Matchup",
+    "api.ApiToken",
+)
 
 
 class BackupError(Exception):
@@ -106,18 +114,36 @@ def backup(out: Path) -> dict[str, Any]:
                 source.close()
         else:
             args, env = _pg_env()
-            done = subprocess.run(["pg_dump", "--format=custom", "--no-owner", "--no-privileges",
-                                   "--file", str(member), *args], env=env,
-                                  capture_output=True, text=True)
+            done = subprocess.run(
+                [
+                    "pg_dump",
+                    "--format=custom",
+                    "--no-owner",
+                    "--no-privileges",
+                    "--file",
+                    str(member),
+                    *args,
+                ],
+                env=env,
+                capture_output=True,
+                text=True,
+            )
             if done.returncode != 0:
                 raise BackupError(f"pg_dump failed: {done.stderr.strip()[-500:]}")
         from fleetbuilder.catalog import editions
 
-        manifest = {"format": FORMAT, "version": VERSION,
-                    "made": datetime.now(UTC).isoformat(timespec="seconds"),
-                    "engine": kind, "member": member.name, "sha256": _sha256(member),
-                    "bytes": member.stat().st_size, "migrations": _latest_migrations(),
-                    "editions": [e.number for e in editions.read_list()], "counts": counts()}
+        manifest = {
+            "format": FORMAT,
+            "version": VERSION,
+            "made": datetime.now(UTC).isoformat(timespec="seconds"),
+            "engine": kind,
+            "member": member.name,
+            "sha256": _sha256(member),
+            "bytes": member.stat().st_size,
+            "migrations": _latest_migrations(),
+            "editions": [e.number for e in editions.read_list()],
+            "counts": counts(),
+        }
         out.parent.mkdir(parents=True, exist_ok=True)
         partial = out.with_name(out.name + ".partial")
         with tarfile.open(partial, "w") as archive:
@@ -162,11 +188,15 @@ def restore(path: Path, *, force: bool = False) -> dict[str, Any]:
     manifest = read_manifest(path)
     kind = engine()
     if manifest["engine"] != kind:
-        raise BackupError(f"this backup is of a {manifest['engine']} database; the app is "
-                          f"set to {kind} (DATABASE_URL)")
+        raise BackupError(
+            f"this backup is of a {manifest['engine']} database; the app is "
+            f"set to {kind} (DATABASE_URL)"
+        )
     if not force and holds_records():
-        raise BackupError("the database holds fleets or accounts already: restore onto an "
-                          "empty database, or pass --force to replace them")
+        raise BackupError(
+            "the database holds fleets or accounts already: restore onto an "
+            "empty database, or pass --force to replace them"
+        )
     with tempfile.TemporaryDirectory(prefix="vc-restore-") as tmp:
         with tarfile.open(path, "r") as archive:
             archive.extract(manifest["member"], tmp, filter="data")
@@ -183,15 +213,29 @@ def restore(path: Path, *, force: bool = False) -> dict[str, Any]:
             os.replace(staged, name)
         else:
             args, env = _pg_env()
-            done = subprocess.run(["pg_restore", "--clean", "--if-exists", "--no-owner",
-                                   "--no-privileges", "--exit-on-error", "--single-transaction",
-                                   *args, str(member)], env=env, capture_output=True,
-                                  text=True)
+            done = subprocess.run(
+                [
+                    "pg_restore",
+                    "--clean",
+                    "--if-exists",
+                    "--no-owner",
+                    "--no-privileges",
+                    "--exit-on-error",
+                    "--single-transaction",
+                    *args,
+                    str(member),
+                ],
+                env=env,
+                capture_output=True,
+                text=True,
+            )
             if done.returncode != 0:
                 raise BackupError(f"pg_restore failed: {done.stderr.strip()[-500:]}")
     connections.close_all()
     found = counts()
     if found != manifest["counts"]:
-        raise BackupError(f"the restored database's rows differ from the backup's: "
-                          f"{found} against {manifest['counts']}")
+        raise BackupError(
+            f"the restored database's rows differ from the backup's: "
+            f"{found} against {manifest['counts']}"
+        )
     return manifest

@@ -65,11 +65,18 @@ class CompressTextMiddleware(GZipMiddleware):
     answers static files (precompressed by collectstatic) before this sees them.
     """
 
-    TEXT = ("text/", "application/json", "application/javascript", "image/svg+xml",
-            "application/atom+xml", "application/xml")
+    TEXT = (
+        "text/",
+        "application/json",
+        "application/javascript",
+        "image/svg+xml",
+        "application/atom+xml",
+        "application/xml",
+    )
 
-    def process_response(self, request: HttpRequest, response: HttpResponseBase
-                         ) -> HttpResponseBase:
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
         if not response.get("Content-Type", "").startswith(self.TEXT):
             return response
         return super().process_response(request, response)  # type: ignore[no-any-return]

@@ -60,6 +60,9 @@ class DrainUnreadBodyMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if unread_body(request) and not drain(request):
-            log.warning("%s %s: the body was not read in full before the answer", request.method,
-                        request.path)
+            log.warning(
+                "%s %s: the body was not read in full before the answer",
+                request.method,
+                request.path,
+            )
         return response

@@ -60,29 +60,48 @@ def outcome_chart(summary: dict[str, Any]) -> OutcomeChart:
     plot_w = WIDTH - OUT_LEFT - OUT_RIGHT
     battles = summary["battles"]
     rows = []
-    spec = (("a", "A wins", "a_win_rate", "a_win_ci95", "a_wins"),
-            ("draw", "Draws", "draw_rate", "draw_ci95", "draws"),
-            ("b", "B wins", "b_win_rate", "b_win_ci95", "b_wins"))
+    spec = (
+        ("a", "A wins", "a_win_rate", "a_win_ci95", "a_wins"),
+        ("draw", "Draws", "draw_rate", "draw_ci95", "draws"),
+        ("b", "B wins", "b_win_rate", "b_win_ci95", "b_wins"),
+    )
     for i, (key, label, rate_key, ci_key, count_key) in enumerate(spec):
         rate = summary[rate_key]
         lo, hi = summary[ci_key]
         y = OUT_TOP + i * OUT_ROW
         width = round(plot_w * rate, 2)
-        rows.append(OutcomeRow(
-            key=key, label=label, rate=rate, lo=lo, hi=hi, count=summary[count_key], y=y,
-            bar_width=width, ci_x1=round(OUT_LEFT + plot_w * lo, 2),
-            ci_x2=round(OUT_LEFT + plot_w * hi, 2),
-            # the figure sits right of the interval, or on the bar when near 100 %
-            text_x=round(OUT_LEFT + plot_w * hi + 6, 2) if hi < 0.8 else
-            round(OUT_LEFT + 6, 2), inside=hi >= 0.8,
-            title=f"{label}: {summary[count_key]} of {battles} ({pct(rate)}, "
-                  f"95 % interval {pct(lo)}–{pct(hi)})",
-        ))
+        rows.append(
+            OutcomeRow(
+                key=key,
+                label=label,
+                rate=rate,
+                lo=lo,
+                hi=hi,
+                count=summary[count_key],
+                y=y,
+                bar_width=width,
+                ci_x1=round(OUT_LEFT + plot_w * lo, 2),
+                ci_x2=round(OUT_LEFT + plot_w * hi, 2),
+                # the figure sits right of the interval, or on the bar when near 100 %
+                text_x=round(OUT_LEFT + plot_w * hi + 6, 2) if hi < 0.8 else round(OUT_LEFT + 6, 2),
+                inside=hi >= 0.8,
+                title=f"{label}: {summary[count_key]} of {battles} ({pct(rate)}, "
+                f"95 % interval {pct(lo)}–{pct(hi)})",
+            )
+        )
     bottom = OUT_TOP + 3 * OUT_ROW
     grid = tuple((round(OUT_LEFT + plot_w * q / 4, 2), f"{q * 25} %") for q in range(5))
-    return OutcomeChart(width=WIDTH, height=bottom + OUT_BOTTOM, rows=tuple(rows), grid=grid,
-                        plot_left=OUT_LEFT, plot_right=WIDTH - OUT_RIGHT, bar_height=OUT_BAR,
-                        plot_top=OUT_TOP, plot_bottom=bottom - (OUT_ROW - OUT_BAR))
+    return OutcomeChart(
+        width=WIDTH,
+        height=bottom + OUT_BOTTOM,
+        rows=tuple(rows),
+        grid=grid,
+        plot_left=OUT_LEFT,
+        plot_right=WIDTH - OUT_RIGHT,
+        bar_height=OUT_BAR,
+        plot_top=OUT_TOP,
+        plot_bottom=bottom - (OUT_ROW - OUT_BAR),
+    )
 
 
 # --- histograms -----------------------------------------------------------------------------
@@ -143,20 +162,32 @@ def _share_label(value: float) -> str:
     return f"{percent:.0f} %" if abs(percent - round(percent)) < 1e-9 else f"{percent:.1f} %"
 
 
-def vp_histograms(vp_a: dict[str, Any], vp_b: dict[str, Any], battles: int,
-                  ) -> tuple[Histogram, Histogram]:
+def vp_histograms(
+    vp_a: dict[str, Any],
+    vp_b: dict[str, Any],
+    battles: int,
+) -> tuple[Histogram, Histogram]:
     """Victory points of each side on one shared x scale, so the two can be compared."""
     bins = [*vp_a.get("histogram", []), *vp_b.get("histogram", [])]
     lo = min([b["lo"] for b in bins] + [0])
     hi = max([b["hi"] for b in bins] + [lo + 1])
     top_count = max([b["count"] for b in bins] + [0])
     top, shares = _share_grid(top_count / battles if battles else 0)
-    return (_vp_histogram(vp_a, battles, lo, hi, top, shares, "Fleet A"),
-            _vp_histogram(vp_b, battles, lo, hi, top, shares, "Fleet B"))
+    return (
+        _vp_histogram(vp_a, battles, lo, hi, top, shares, "Fleet A"),
+        _vp_histogram(vp_b, battles, lo, hi, top, shares, "Fleet B"),
+    )
 
 
-def _vp_histogram(vp: dict[str, Any], battles: int, lo: float, hi: float, top: float,
-                  shares: Sequence[float], who: str) -> Histogram:
+def _vp_histogram(
+    vp: dict[str, Any],
+    battles: int,
+    lo: float,
+    hi: float,
+    top: float,
+    shares: Sequence[float],
+    who: str,
+) -> Histogram:
     plot_w, plot_h = WIDTH - H_LEFT - H_RIGHT, H_HEIGHT - H_TOP - H_BOTTOM
     bottom = H_TOP + plot_h
     # bins hold whole victory points lo..hi inclusive: each spans [lo, hi + 1) on the axis
@@ -176,26 +207,38 @@ def _vp_histogram(vp: dict[str, Any], battles: int, lo: float, hi: float, top: f
         x1, x2 = x(b["lo"]), x(b["hi"] + 1)
         gap = min(1.0, (x2 - x1) * 0.1)
         points = f"{b['lo']}" if b["lo"] == b["hi"] else f"{b['lo']}–{b['hi']}"
-        bars.append(HistBar(
-            x=round(x1 + gap / 2, 2), y=y(share), width=round(max(x2 - x1 - gap, 0.5), 2),
-            height=round(bottom - y(share), 2),
-            title=f"{who}: {points} victory points in {b['count']} battle"
-                  f"{'' if b['count'] == 1 else 's'} ({pct(share)})",
-        ))
+        bars.append(
+            HistBar(
+                x=round(x1 + gap / 2, 2),
+                y=y(share),
+                width=round(max(x2 - x1 - gap, 0.5), 2),
+                height=round(bottom - y(share), 2),
+                title=f"{who}: {points} victory points in {b['count']} battle"
+                f"{'' if b['count'] == 1 else 's'} ({pct(share)})",
+            )
+        )
     step = max(1, round(_nice_step(span, 6)))
     first = math.ceil(lo / step) * step
     ticks = tuple((x(v + 0.5), f"{v}") for v in range(int(first), int(hi) + 1, step))
     mean, p10, p90 = vp.get("mean"), vp.get("p10"), vp.get("p90")
     centre = 0.5  # a value v is drawn at the middle of its whole-point slot
     return Histogram(
-        width=WIDTH, height=H_HEIGHT, bars=tuple(bars),
-        grid=tuple((y(s), _share_label(s)) for s in shares), xticks=ticks,
-        plot_left=H_LEFT, plot_right=WIDTH - H_RIGHT, plot_top=H_TOP, plot_bottom=bottom,
-        axis_label="victory points", plot_height=bottom - H_TOP,
+        width=WIDTH,
+        height=H_HEIGHT,
+        bars=tuple(bars),
+        grid=tuple((y(s), _share_label(s)) for s in shares),
+        xticks=ticks,
+        plot_left=H_LEFT,
+        plot_right=WIDTH - H_RIGHT,
+        plot_top=H_TOP,
+        plot_bottom=bottom,
+        axis_label="victory points",
+        plot_height=bottom - H_TOP,
         mean_x=x(mean + centre) if mean is not None else None,
         band_x=x(p10 + centre) if p10 is not None else None,
         band_width=round(x(p90 + centre) - x(p10 + centre), 2)
-        if p10 is not None and p90 is not None else None,
+        if p10 is not None and p90 is not None
+        else None,
         mean_label=f"mean {mean:.1f}" if mean is not None else "",
         mean_on_left=mean is not None and x(mean + centre) > H_LEFT + plot_w * 0.7,
     )
@@ -216,17 +259,30 @@ def rounds_histogram(rounds: dict[str, int], battles: int, max_rounds: int) -> H
         count = counts.get(r, 0)
         share = count / battles if battles else 0
         top_y = round(H_TOP + plot_h * (1 - share / top), 2)
-        bars.append(HistBar(
-            x=round(centre - bar_w / 2, 2), y=top_y, width=round(bar_w, 2),
-            height=round(bottom - top_y, 2),
-            title=f"Ended in round {r}: {count} battle{'' if count == 1 else 's'} ({pct(share)})",
-        ))
+        bars.append(
+            HistBar(
+                x=round(centre - bar_w / 2, 2),
+                y=top_y,
+                width=round(bar_w, 2),
+                height=round(bottom - top_y, 2),
+                title=(
+                    f"Ended in round {r}: {count} battle{'' if count == 1 else 's'} ({pct(share)})"
+                ),
+            )
+        )
         ticks.append((round(centre, 2), str(r)))
     return Histogram(
-        width=WIDTH, height=H_HEIGHT, bars=tuple(bars),
+        width=WIDTH,
+        height=H_HEIGHT,
+        bars=tuple(bars),
         grid=tuple((round(H_TOP + plot_h * (1 - s / top), 2), _share_label(s)) for s in shares),
-        xticks=tuple(ticks), plot_left=H_LEFT, plot_right=WIDTH - H_RIGHT, plot_top=H_TOP,
-        plot_bottom=bottom, axis_label="round the battle ended", plot_height=bottom - H_TOP,
+        xticks=tuple(ticks),
+        plot_left=H_LEFT,
+        plot_right=WIDTH - H_RIGHT,
+        plot_top=H_TOP,
+        plot_bottom=bottom,
+        axis_label="round the battle ended",
+        plot_height=bottom - H_TOP,
     )
 
 

@@ -23,8 +23,7 @@ from typing import Any
 from fleetbuilder.catalog import editions
 from rules_core.editions import EditionInfo, UnknownEdition
 
-__all__ = ["SideEdition", "UnknownEdition", "differ_sentence",
-           "recorded_edition", "side_edition"]
+__all__ = ["SideEdition", "UnknownEdition", "differ_sentence", "recorded_edition", "side_edition"]
 
 
 def recorded_edition(recorded: int | None, document: Any) -> int | None:
@@ -45,13 +44,12 @@ class SideEdition:
 
     @property
     def short(self) -> str:
-        """"edition 5", or "the development catalogue"."""
-        return f"edition {self.number}" if self.number is not None \
-            else "the development catalogue"
+        """ "edition 5", or "the development catalogue"."""
+        return f"edition {self.number}" if self.number is not None else "the development catalogue"
 
     @property
     def title(self) -> str:
-        """"Edition 5 (2026-12-02, Astartes by ship)", for a tooltip or a footer."""
+        """ "Edition 5 (2026-12-02, Astartes by ship)", for a tooltip or a footer."""
         if self.info is not None:
             return self.info.title
         if self.number is not None:
@@ -60,7 +58,7 @@ class SideEdition:
 
     @property
     def label(self) -> str:
-        """"Edition 5", or "Development catalogue": the discreet mention."""
+        """ "Edition 5", or "Development catalogue": the discreet mention."""
         return self.short[0].upper() + self.short[1:]
 
 
@@ -77,10 +75,12 @@ def side_edition(recorded: int | None) -> SideEdition:
 
 
 def differ_sentence(a: tuple[str, SideEdition], b: tuple[str, SideEdition]) -> str:
-    """"Imperial Navy (edition 5) against Orks (edition 7): each side plays its own edition's
+    """ "Imperial Navy (edition 5) against Orks (edition 7): each side plays its own edition's
     points and profiles, R-163", or "" when both sides play the same edition."""
     (name_a, ed_a), (name_b, ed_b) = a, b
     if ed_a.number == ed_b.number:
         return ""
-    return (f"{name_a} ({ed_a.short}) against {name_b} ({ed_b.short}): each side plays its own "
-            "edition's points and profiles, R-163.")
+    return (
+        f"{name_a} ({ed_a.short}) against {name_b} ({ed_b.short}): each side plays its own "
+        "edition's points and profiles, R-163."
+    )

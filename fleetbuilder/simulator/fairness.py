@@ -74,11 +74,15 @@ def budget() -> float:
 def over_budget_message(queued: float, this_run: float) -> str:
     most = budget()
     if this_run > most:
-        return (f"This run is too big: about {_cpu(this_run)} of simulator work, and one "
-                f"player may queue at most {_cpu(most)} at a time. Ask for fewer battles.")
-    return (f"You already have about {_cpu(queued)} of simulator work waiting, and this run "
-            f"adds {_cpu(this_run)}; one player may queue at most {_cpu(most)} at a time. "
-            "Wait for a run to finish, or cancel one, then start this one.")
+        return (
+            f"This run is too big: about {_cpu(this_run)} of simulator work, and one "
+            f"player may queue at most {_cpu(most)} at a time. Ask for fewer battles."
+        )
+    return (
+        f"You already have about {_cpu(queued)} of simulator work waiting, and this run "
+        f"adds {_cpu(this_run)}; one player may queue at most {_cpu(most)} at a time. "
+        "Wait for a run to finish, or cancel one, then start this one."
+    )
 
 
 def _cpu(seconds: float) -> str:

@@ -74,30 +74,40 @@ def fleet_choice_label(fleet: Fleet, faction_names: dict[str, str]) -> str:
 
 class MatchupForm(forms.Form):
     battles = forms.IntegerField(
-        min_value=1, max_value=MAX_BATTLES, initial=DEFAULT_BATTLES,
+        min_value=1,
+        max_value=MAX_BATTLES,
+        initial=DEFAULT_BATTLES,
         help_text=f"1 to {MAX_BATTLES}. More battles give narrower intervals.",
     )
     max_rounds = forms.IntegerField(
-        min_value=1, max_value=MAX_ROUNDS, initial=10, label="Rounds",
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        initial=10,
+        label="Rounds",
         help_text="The battle ends after this many rounds at the latest (§14: 10).",
     )
     table = forms.ChoiceField(
-        choices=[("", "Fleet A's game size"), *SIZE_CHOICES], required=False, label="Table",
+        choices=[("", "Fleet A's game size"), *SIZE_CHOICES],
+        required=False,
+        label="Table",
         help_text="Table size and deployment zones.",
     )
-    scoring = forms.ChoiceField(choices=SCORING_CHOICES, initial="core",
-                                label="Victory points")
+    scoring = forms.ChoiceField(choices=SCORING_CHOICES, initial="core", label="Victory points")
     terrain = forms.ChoiceField(choices=TERRAIN_CHOICES, initial="voidscape")
-    movement = forms.ChoiceField(choices=MOVEMENT_CHOICES, initial="standard", required=False,
-                                 label="Movement")
+    movement = forms.ChoiceField(
+        choices=MOVEMENT_CHOICES, initial="standard", required=False, label="Movement"
+    )
     seed = forms.IntegerField(
-        required=False, min_value=0, max_value=MAX_SEED,
+        required=False,
+        min_value=0,
+        max_value=MAX_SEED,
         help_text="Leave empty for a random seed; the results show it, and the same seed "
-                  "gives the same results.",
+        "gives the same results.",
     )
 
-    def __init__(self, *args: Any, catalog: core.Catalog, fleets: list[Fleet],
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, catalog: core.Catalog, fleets: list[Fleet], **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.catalog = catalog
         self.own_fleets = {f.pk: f for f in fleets}
@@ -105,8 +115,9 @@ class MatchupForm(forms.Form):
         fleet_choices = [(f.pk, fleet_choice_label(f, names)) for f in fleets]
         factions = [(f.slug, f.name) for f in catalog.factions]
         variants: list[Any] = [("", "Standard list (no variant)")]
-        variants += [(f.name, [(v.slug, v.name) for v in f.variants])
-                     for f in catalog.factions if f.variants]
+        variants += [
+            (f.name, [(v.slug, v.name) for v in f.variants]) for f in catalog.factions if f.variants
+        ]
         sources = []
         if fleets:
             sources.append(("fleet", "One of your fleets"))
@@ -115,32 +126,46 @@ class MatchupForm(forms.Form):
         for side in SIDES:
             name = f"Fleet {side.upper()}"
             fields[f"{side}_source"] = forms.ChoiceField(
-                choices=sources, widget=forms.RadioSelect, label=f"{name} is",
+                choices=sources,
+                widget=forms.RadioSelect,
+                label=f"{name} is",
                 initial=sources[0][0],
             )
             if fleets:
                 fields[f"{side}_fleet"] = forms.TypedChoiceField(
-                    choices=fleet_choices, coerce=int, required=False, label="Your fleet",
+                    choices=fleet_choices,
+                    coerce=int,
+                    required=False,
+                    label="Your fleet",
                 )
             fields[f"{side}_share"] = forms.CharField(
-                required=False, max_length=sharing.MAX_INPUT, label="Share link or code",
+                required=False,
+                max_length=sharing.MAX_INPUT,
+                label="Share link or code",
                 help_text="Paste a shared fleet's link, or its share code.",
             )
-            fields[f"{side}_faction"] = forms.ChoiceField(choices=factions, required=False,
-                                                          label="Faction")
-            fields[f"{side}_variant"] = forms.ChoiceField(choices=variants, required=False,
-                                                          label="Variant")
-            fields[f"{side}_size"] = forms.ChoiceField(choices=SIZE_CHOICES, required=False,
-                                                       label="Game size",
-                                                       initial="skirmish")
+            fields[f"{side}_faction"] = forms.ChoiceField(
+                choices=factions, required=False, label="Faction"
+            )
+            fields[f"{side}_variant"] = forms.ChoiceField(
+                choices=variants, required=False, label="Variant"
+            )
+            fields[f"{side}_size"] = forms.ChoiceField(
+                choices=SIZE_CHOICES, required=False, label="Game size", initial="skirmish"
+            )
             fields[f"{side}_points"] = forms.IntegerField(
-                required=False, min_value=MIN_NEAR_POINTS, max_value=MAX_FLEET_POINTS,
+                required=False,
+                min_value=MIN_NEAR_POINTS,
+                max_value=MAX_FLEET_POINTS,
                 label="Points",
                 help_text="Built to about this many points, to match a fleet; empty for the "
-                          "game size's usual total.",
+                "game size's usual total.",
             )
             fields[f"{side}_policy"] = forms.ChoiceField(
-                choices=policy_choices(), initial="standard", label="Played as", required=False,
+                choices=policy_choices(),
+                initial="standard",
+                label="Played as",
+                required=False,
             )
         self.fields = {**fields, **self.fields}
         follow_r94(self)  # the share link or code is text too
@@ -148,17 +173,22 @@ class MatchupForm(forms.Form):
     def options_dict(self) -> dict[str, Any]:
         """The scenario options as ``SimOptions.from_dict`` reads them."""
         data = self.cleaned_data
-        return {"max_rounds": data["max_rounds"], "scoring": data["scoring"],
-                "terrain": data["terrain"], "table": data["table"] or None,
-                "policy_a": data["a_policy"] or "standard",
-                "policy_b": data["b_policy"] or "standard",
-                # standard movement is left out, as SimOptions.to_dict leaves it (R-140)
-                **({"movement": "advanced"} if data.get("movement") == "advanced" else {})}
+        return {
+            "max_rounds": data["max_rounds"],
+            "scoring": data["scoring"],
+            "terrain": data["terrain"],
+            "table": data["table"] or None,
+            "policy_a": data["a_policy"] or "standard",
+            "policy_b": data["b_policy"] or "standard",
+            # standard movement is left out, as SimOptions.to_dict leaves it (R-140)
+            **({"movement": "advanced"} if data.get("movement") == "advanced" else {}),
+        }
 
     def side_fields(self, side: str) -> dict[str, forms.BoundField]:
         """The bound fields of one side by short name (source, fleet, share, faction, …)."""
-        return {name.split("_", 1)[1]: self[name] for name in self.fields
-                if name.startswith(f"{side}_")}
+        return {
+            name.split("_", 1)[1]: self[name] for name in self.fields if name.startswith(f"{side}_")
+        }
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -189,9 +219,15 @@ class MatchupForm(forms.Form):
             except sharing.ShareError as exc:
                 self.add_error(f"{side}_share", str(exc))
                 return None
-            return Side(shared.fleet, {"kind": "shared", "code": shared.code,
-                                       "label": f"{shared.name} (shared)",
-                                       **({"note": shared.note} if shared.note else {})})
+            return Side(
+                shared.fleet,
+                {
+                    "kind": "shared",
+                    "code": shared.code,
+                    "label": f"{shared.name} (shared)",
+                    **({"note": shared.note} if shared.note else {}),
+                },
+            )
         if source == "sample":
             return self._sample(side, data, name)
         return None  # the source field itself carries the error
@@ -224,6 +260,14 @@ class MatchupForm(forms.Form):
         chosen = faction.variant(variant) if variant else None
         if chosen is not None:
             label = f"{fleet.name}, {chosen.name} (sample)"
-        return Side(fleet, {"kind": "sample", "faction": faction.slug, "size": size,
-                            "variant": variant, "label": label,
-                            **({"points": points} if points else {})})
+        return Side(
+            fleet,
+            {
+                "kind": "sample",
+                "faction": faction.slug,
+                "size": size,
+                "variant": variant,
+                "label": label,
+                **({"points": points} if points else {}),
+            },
+        )

@@ -72,7 +72,10 @@ class Matchup(ChunkedRun, models.Model):
     # The results page's address: anyone holding it may read the results, nobody may guess it.
     public_id = models.CharField(max_length=32, unique=True, editable=False)
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="matchups",
     )
     session_key = models.CharField(max_length=64, blank=True, db_index=True)
@@ -88,10 +91,15 @@ class Matchup(ChunkedRun, models.Model):
     options = models.JSONField(default=dict, help_text="SimOptions.to_dict()")
     seed = models.BigIntegerField()
     battles = models.PositiveIntegerField()
-    chunk_battles = models.PositiveIntegerField(default=50,
-                                                help_text="Battles per task, fixed at the start.")
-    status = models.CharField(max_length=10, choices=ChunkedRun.Status.choices,
-                              default=ChunkedRun.Status.QUEUED, db_index=True)
+    chunk_battles = models.PositiveIntegerField(
+        default=50, help_text="Battles per task, fixed at the start."
+    )
+    status = models.CharField(
+        max_length=10,
+        choices=ChunkedRun.Status.choices,
+        default=ChunkedRun.Status.QUEUED,
+        db_index=True,
+    )
     done = models.PositiveIntegerField(default=0)
     tally = models.JSONField(null=True, blank=True, help_text="Tally.to_state() so far.")
     error = models.TextField(blank=True, help_text="Why the run stopped, for the player.")
@@ -99,8 +107,9 @@ class Matchup(ChunkedRun, models.Model):
     started = models.DateTimeField(null=True, blank=True, help_text="When a worker began.")
     updated = models.DateTimeField(auto_now=True, db_index=True)
     finished = models.DateTimeField(null=True, blank=True)
-    requeued = models.DateTimeField(null=True, blank=True,
-                                    help_text="When its missing chunks were last sent again.")
+    requeued = models.DateTimeField(
+        null=True, blank=True, help_text="When its missing chunks were last sent again."
+    )
     # Its share of the queue (R-98): whose budget it counts against (an account, else a client
     # address), its estimated CPU-seconds, and the priority its chunks were sent at.
     client = models.CharField(max_length=80, blank=True, db_index=True)
@@ -121,9 +130,19 @@ class Matchup(ChunkedRun, models.Model):
     # --- creating ---------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, *, fleet_a: rf.Fleet, fleet_b: rf.Fleet, sources: dict[str, Any],
-              options: SimOptions, seed: int, battles: int, owner: Any = None,
-              owner_token: str = "", client: str = "") -> Matchup:
+    def start(
+        cls,
+        *,
+        fleet_a: rf.Fleet,
+        fleet_b: rf.Fleet,
+        sources: dict[str, Any],
+        options: SimOptions,
+        seed: int,
+        battles: int,
+        owner: Any = None,
+        owner_token: str = "",
+        client: str = "",
+    ) -> Matchup:
         """Create a run, within the owner's, the client's and the queue's limits, and queue
         its chunks at the priority its client's queued work gives it (R-98).
 
@@ -136,18 +155,24 @@ class Matchup(ChunkedRun, models.Model):
             raise ValueError(f"A run plays 1 to {MAX_BATTLES} battles.")
         sharedstate.check_up()  # Redis away a moment ago: a 503 at once, nothing kept
         signed_in = owner is not None and owner.is_authenticated
-        client = (client or (f"user:{owner.pk}" if signed_in else f"session:{owner_token}"))
+        client = client or (f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
         per_battle = fairness.battle_seconds(fleet_a, fleet_b, options)
         cost = fairness.run_seconds(per_battle, battles)
         matchup = cls(
             public_id=secrets.token_urlsafe(16),
             owner=owner if signed_in else None,
             session_key="" if signed_in else owner_token,
-            fleet_a=rf.fleet_to_dict(fleet_a), fleet_b=rf.fleet_to_dict(fleet_b),
-            edition_a=fleet_a.edition, edition_b=fleet_b.edition, sources=sources,
-            options=options.to_dict(), seed=seed, battles=battles,
+            fleet_a=rf.fleet_to_dict(fleet_a),
+            fleet_b=rf.fleet_to_dict(fleet_b),
+            edition_a=fleet_a.edition,
+            edition_b=fleet_b.edition,
+            sources=sources,
+            options=options.to_dict(),
+            seed=seed,
+            battles=battles,
             chunk_battles=fairness.chunk_battles(per_battle),
-            client=client[:80], cost_seconds=cost,
+            client=client[:80],
+            cost_seconds=cost,
         )
         with transaction.atomic():
             lock_run_owner(owner, owner_token)
@@ -157,18 +182,26 @@ class Matchup(ChunkedRun, models.Model):
             if mine.count() >= limit:
                 raise RunRefused(
                     f"You already have {limit} previews running. Wait for one to finish, or "
-                    "cancel one from its page, then start this one.", 429)
+                    "cancel one from its page, then start this one.",
+                    429,
+                )
             queued = cls.queued_seconds(client)
             if queued + cost > fairness.budget():
                 raise RunRefused(fairness.over_budget_message(queued, cost), 429)
             matchup.priority = fairness.priority(queued + cost)
             if matchup.priority != fairness.SMALL:  # small work is bounded by the budgets
-                waiting = cls.objects.filter(status__in=cls.ACTIVE).aggregate(
-                    n=models.Sum(models.F("battles") - models.F("done")))["n"] or 0
+                waiting = (
+                    cls.objects.filter(status__in=cls.ACTIVE).aggregate(
+                        n=models.Sum(models.F("battles") - models.F("done"))
+                    )["n"]
+                    or 0
+                )
                 if waiting + battles > int(settings.SIM_MAX_QUEUED_BATTLES):
                     raise RunRefused(
                         f"The simulator is busy: {waiting:,} battles are waiting to be "
-                        "played. Try again in a few minutes, or ask for fewer battles.", 503)
+                        "played. Try again in a few minutes, or ask for fewer battles.",
+                        503,
+                    )
             matchup.save()
         matchup.enqueue()
         return matchup
@@ -176,8 +209,9 @@ class Matchup(ChunkedRun, models.Model):
     @classmethod
     def queued_seconds(cls, client: str) -> float:
         """Estimated CPU-seconds still to play in ``client``'s unfinished runs (R-98)."""
-        runs = cls.objects.filter(client=client, status__in=cls.ACTIVE) \
-            .values_list("cost_seconds", "battles", "done")
+        runs = cls.objects.filter(client=client, status__in=cls.ACTIVE).values_list(
+            "cost_seconds", "battles", "done"
+        )
         return sum(cost * (battles - done) / battles for cost, battles, done in runs if battles)
 
     @property
@@ -218,16 +252,24 @@ class Matchup(ChunkedRun, models.Model):
             if sharedstate.is_outage(exc):
                 sharedstate.mark_down(exc)
             log.exception("simulator run %s: could not queue its chunks", self.public_id)
-            self.fail("The simulator's queue could not be reached. Nothing was lost; start "
-                      "the run again in a moment.")
-            raise RunRefused("The simulator's queue cannot be reached right now. Try again in "
-                             "a moment.", 503) from exc
+            self.fail(
+                "The simulator's queue could not be reached. Nothing was lost; start "
+                "the run again in a moment."
+            )
+            raise RunRefused(
+                "The simulator's queue cannot be reached right now. Try again in a moment.", 503
+            ) from exc
 
     def inputs(self) -> dict[str, Any]:
         """Everything that decides the results; ``Matchup.start(**inputs)`` repeats the run."""
-        return {"fleet_a": self.core_fleet("a"), "fleet_b": self.core_fleet("b"),
-                "sources": self.sources, "options": self.sim_options, "seed": self.seed,
-                "battles": self.battles}
+        return {
+            "fleet_a": self.core_fleet("a"),
+            "fleet_b": self.core_fleet("b"),
+            "sources": self.sources,
+            "options": self.sim_options,
+            "seed": self.seed,
+            "battles": self.battles,
+        }
 
     def form_initial(self, own_fleets: set[int]) -> dict[str, Any]:
         """The matchup form filled in with this run's sides, options and seed.
@@ -239,9 +281,12 @@ class Matchup(ChunkedRun, models.Model):
         """
         options = self.options or {}
         initial: dict[str, Any] = {
-            "battles": self.battles, "seed": self.seed,
-            "max_rounds": options.get("max_rounds", 10), "table": options.get("table") or "",
-            "scoring": options.get("scoring", "core"), "terrain": options.get("terrain", "none"),
+            "battles": self.battles,
+            "seed": self.seed,
+            "max_rounds": options.get("max_rounds", 10),
+            "table": options.get("table") or "",
+            "scoring": options.get("scoring", "core"),
+            "terrain": options.get("terrain", "none"),
             "movement": options.get("movement", "standard"),
         }
         for side in ("a", "b"):
@@ -250,11 +295,15 @@ class Matchup(ChunkedRun, models.Model):
             if source.get("kind") == "fleet" and source.get("fleet") in own_fleets:
                 initial.update({f"{side}_source": "fleet", f"{side}_fleet": source["fleet"]})
             elif source.get("kind") == "sample":
-                initial.update({f"{side}_source": "sample",
-                                f"{side}_faction": source.get("faction"),
-                                f"{side}_size": source.get("size"),
-                                f"{side}_variant": source.get("variant") or "",
-                                f"{side}_points": source.get("points") or ""})
+                initial.update(
+                    {
+                        f"{side}_source": "sample",
+                        f"{side}_faction": source.get("faction"),
+                        f"{side}_size": source.get("size"),
+                        f"{side}_variant": source.get("variant") or "",
+                        f"{side}_points": source.get("points") or "",
+                    }
+                )
             else:
                 fleet = self.core_fleet(side)
                 if fleet.edition is None:
@@ -338,14 +387,22 @@ class Matchup(ChunkedRun, models.Model):
         except Exception:  # the cache is away: play it
             result = None
         if result is None:
-            result = play_battle(catalog_a, self.core_fleet("a"), self.core_fleet("b"),
-                                 seed=self.seed, index=index, options=self.sim_options, log=log,
-                                 catalog_b=catalog_b)
+            result = play_battle(
+                catalog_a,
+                self.core_fleet("a"),
+                self.core_fleet("b"),
+                seed=self.seed,
+                index=index,
+                options=self.sim_options,
+                log=log,
+                catalog_b=catalog_b,
+            )
             try:
                 cache.set(key, result, REPLAY_CACHE_SECONDS)
             except Exception:
                 logging.getLogger("fleetbuilder.simulator").warning(
-                    "run %s: battle %s not kept in the cache", self.public_id, index + 1)
+                    "run %s: battle %s not kept in the cache", self.public_id, index + 1
+                )
         return result
 
     def _versions(self) -> str:
@@ -353,8 +410,9 @@ class Matchup(ChunkedRun, models.Model):
         return ":".join(c.version for c in self.catalogs())
 
     def _battle_key(self, index: int, log: bool) -> str:
-        return (f"sim-battle:{sim_replay.FORMAT}:{self.public_id}:{index}:{int(log)}:"
-                f"{self._versions()}")
+        return (
+            f"sim-battle:{sim_replay.FORMAT}:{self.public_id}:{index}:{int(log)}:{self._versions()}"
+        )
 
     def has_battle(self, index: int) -> bool:
         """Whether battle ``index`` with its log is in the cache (showing it plays nothing)."""
@@ -377,10 +435,15 @@ class Matchup(ChunkedRun, models.Model):
             data = None
         if data is None:
             catalog_a, catalog_b = self.catalogs()
-            _, data = sim_replay.replay_battle(catalog_a, self.core_fleet("a"),
-                                               self.core_fleet("b"), seed=self.seed,
-                                               index=index, options=self.sim_options,
-                                               catalog_b=catalog_b)
+            _, data = sim_replay.replay_battle(
+                catalog_a,
+                self.core_fleet("a"),
+                self.core_fleet("b"),
+                seed=self.seed,
+                index=index,
+                options=self.sim_options,
+                catalog_b=catalog_b,
+            )
             try:
                 cache.set(key, data, REPLAY_CACHE_SECONDS)
             except Exception:
@@ -408,10 +471,14 @@ class Matchup(ChunkedRun, models.Model):
     def queue_ahead(self) -> int:
         """Battles of other unfinished runs played before this one: those at a higher
         priority (R-98), and those at its own queued before it."""
-        first = models.Q(priority__lt=self.priority) | models.Q(priority=self.priority,
-                                                                created__lt=self.created)
-        ahead = Matchup.objects.filter(first, status__in=self.ACTIVE).exclude(pk=self.pk) \
+        first = models.Q(priority__lt=self.priority) | models.Q(
+            priority=self.priority, created__lt=self.created
+        )
+        ahead = (
+            Matchup.objects.filter(first, status__in=self.ACTIVE)
+            .exclude(pk=self.pk)
             .aggregate(n=models.Sum(models.F("battles") - models.F("done")))["n"]
+        )
         return int(ahead or 0)
 
     # --- playing (on a worker: tasks.play_chunk) ---------------------------------------------
@@ -420,16 +487,26 @@ class Matchup(ChunkedRun, models.Model):
         first, stop = self.chunk_bounds(key[0])
         # Each side's ships from its own edition's catalogue (R-163).
         catalog_a, catalog_b = self.catalogs()  # SimError for an edition this server lacks
-        tally = simulate(catalog_a, self.core_fleet("a"), self.core_fleet("b"),
-                         battles=stop - first, seed=self.seed, options=self.sim_options,
-                         first_index=first, catalog_b=catalog_b)
-        return Played(tally.battles, {"battles": tally.battles, "tally": tally.to_state()},
-                      merge=tally)
+        tally = simulate(
+            catalog_a,
+            self.core_fleet("a"),
+            self.core_fleet("b"),
+            battles=stop - first,
+            seed=self.seed,
+            options=self.sim_options,
+            first_index=first,
+            catalog_b=catalog_b,
+        )
+        return Played(
+            tally.battles, {"battles": tally.battles, "tally": tally.to_state()}, merge=tally
+        )
 
     def broken(self, key: Key) -> str:
         first, stop = self.chunk_bounds(key[0])
-        return (f"The simulator failed on battles {first + 1}–{stop}. The error was logged; "
-                "run again, and if it happens again please report this run's link.")
+        return (
+            f"The simulator failed on battles {first + 1}–{stop}. The error was logged; "
+            "run again, and if it happens again please report this run's link."
+        )
 
     def merge_chunk(self, run: Any, merge: Any) -> list[str]:
         current = run.current_tally()
@@ -439,9 +516,14 @@ class Matchup(ChunkedRun, models.Model):
     def record_chunk(self, index: int, tally: Tally, seconds: float, worker: str = "") -> bool:
         """Write a played chunk once and merge its tally into the run, under the run's row
         lock (``ChunkedRun.record``). False when it was already written or the run stopped."""
-        return self.record((index,), Played(tally.battles, {"battles": tally.battles,
-                                                             "tally": tally.to_state()},
-                                            merge=tally), seconds, worker)
+        return self.record(
+            (index,),
+            Played(
+                tally.battles, {"battles": tally.battles, "tally": tally.to_state()}, merge=tally
+            ),
+            seconds,
+            worker,
+        )
 
 
 class MatchupChunk(models.Model):
@@ -456,8 +538,9 @@ class MatchupChunk(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["matchup", "index"],
-                                               name="simulator_chunk_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["matchup", "index"], name="simulator_chunk_once")
+        ]
         ordering = ["matchup", "index"]
 
     def __str__(self) -> str:
@@ -468,4 +551,3 @@ def stale_runs(days: int | None = None) -> models.QuerySet[Matchup]:
     """Runs untouched for ``days`` (SIM_RUN_DAYS): what ``purge_simulator_runs`` deletes."""
     days = int(settings.SIM_RUN_DAYS) if days is None else days
     return Matchup.objects.filter(updated__lt=timezone.now() - timedelta(days=days))
-

@@ -19,8 +19,14 @@ from rules_core.sim.replay import CRIPPLED, DESTROYED, DISENGAGED, frames_at
 
 STATUS_WORDS = {0: "", CRIPPLED: "crippled", DESTROYED: "destroyed", DISENGAGED: "disengaged"}
 ARC_SPANS = {"f": (-45, 45), "l": (45, 135), "b": (135, 225), "r": (225, 315)}  # engine degrees
-PHASE_WORDS = {"setup": "Set-up", "drift": "Drift", "command": "Command",
-               "activation": "Activation", "end": "End phase", "result": "Result"}
+PHASE_WORDS = {
+    "setup": "Set-up",
+    "drift": "Drift",
+    "command": "Command",
+    "activation": "Activation",
+    "end": "End phase",
+    "result": "Result",
+}
 
 
 @dataclass(frozen=True)
@@ -64,12 +70,23 @@ def ship_shapes(data: dict[str, Any]) -> list[ShipShape]:
     for i, s in enumerate(data["ships"]):
         r = float(s["radius"])
         reach = max(6.0, r * 3.5)
-        outline = f"{r:.2f},0 {-r * 0.8:.2f},{r * 0.65:.2f} {-r * 0.45:.2f},0 " \
-                  f"{-r * 0.8:.2f},{-r * 0.65:.2f}"
-        out.append(ShipShape(
-            index=i, side=s["side"], label=s["label"], radius=r, hull_points=outline,
-            arc_paths=tuple(_arc_path(reach, ARC_SPANS[a]) for a in s["arcs"]),
-            max_hull=int(s["hull"]), max_shields=int(s["shields"]), escort=bool(s["escort"])))
+        outline = (
+            f"{r:.2f},0 {-r * 0.8:.2f},{r * 0.65:.2f} {-r * 0.45:.2f},0 "
+            f"{-r * 0.8:.2f},{-r * 0.65:.2f}"
+        )
+        out.append(
+            ShipShape(
+                index=i,
+                side=s["side"],
+                label=s["label"],
+                radius=r,
+                hull_points=outline,
+                arc_paths=tuple(_arc_path(reach, ARC_SPANS[a]) for a in s["arcs"]),
+                max_hull=int(s["hull"]),
+                max_shields=int(s["shields"]),
+                escort=bool(s["escort"]),
+            )
+        )
     return out
 
 
@@ -91,8 +108,11 @@ class ShipAt:
     @property
     def title(self) -> str:
         s = self.shape
-        words = [f"{s.label} (fleet {s.side.upper()})", f"hull {self.hull}/{s.max_hull}",
-                 f"shields {self.shields}/{s.max_shields}"]
+        words = [
+            f"{s.label} (fleet {s.side.upper()})",
+            f"hull {self.hull}/{s.max_hull}",
+            f"shields {self.shields}/{s.max_shields}",
+        ]
         if self.blast_markers:
             n = self.blast_markers
             words.append(f"{n} blast marker{'s' if n > 1 else ''}")
@@ -107,12 +127,24 @@ def _ship_at(shape: ShipShape, state: list[Any] | None, depth: float) -> ShipAt:
     if state is None:
         return ShipAt(shape, 0.0, 0.0, 0, 0, 0, 0, "", 0, True, 0.0, ())
     x, y, heading, shields, hull, markers, status, crits = state
-    pips = tuple((-(shape.max_shields - 1) * 0.9 + 1.8 * k, k < shields)
-                 for k in range(shape.max_shields))
+    pips = tuple(
+        (-(shape.max_shields - 1) * 0.9 + 1.8 * k, k < shields) for k in range(shape.max_shields)
+    )
     word = STATUS_WORDS.get(status, "")
-    return ShipAt(shape, x, round(depth - y, 1), -int(heading), shields, hull, markers, word,
-                  crits, word in ("destroyed", "disengaged"),
-                  round(6.0 * hull / shape.max_hull, 2) if shape.max_hull else 0.0, pips)
+    return ShipAt(
+        shape,
+        x,
+        round(depth - y, 1),
+        -int(heading),
+        shields,
+        hull,
+        markers,
+        word,
+        crits,
+        word in ("destroyed", "disengaged"),
+        round(6.0 * hull / shape.max_hull, 2) if shape.max_hull else 0.0,
+        pips,
+    )
 
 
 @dataclass(frozen=True)
@@ -125,12 +157,12 @@ class Volley:
     hit: bool  # it took hull points
 
 
-def map_at(data: dict[str, Any], frame: dict[str, Any], shapes: list[ShipShape]
-           ) -> dict[str, Any]:
+def map_at(data: dict[str, Any], frame: dict[str, Any], shapes: list[ShipShape]) -> dict[str, Any]:
     """Everything one still map draws, at one step (a frame of :func:`frames_at`)."""
     width, depth = data["table"]
-    ships = [_ship_at(shape, state, depth) for shape, state in zip(shapes, frame["ships"],
-                                                                   strict=True)]
+    ships = [
+        _ship_at(shape, state, depth) for shape, state in zip(shapes, frame["ships"], strict=True)
+    ]
     volleys = []
     for origin, target, kind, _hits, lost in frame["volleys"]:
         t = ships[target]
@@ -143,13 +175,20 @@ def map_at(data: dict[str, Any], frame: dict[str, Any], shapes: list[ShipShape]
             continue
         volleys.append(Volley(x1, round(y1, 1), t.x, t.y, kind, lost > 0))
     return {
-        "width": width, "depth": depth, "view_w": width + 4, "view_h": depth + 4,
+        "width": width,
+        "depth": depth,
+        "view_w": width + 4,
+        "view_h": depth + 4,
         "zone_a_y": depth - 30,
-        "terrain": [{"kind": k, "x": x, "y": round(depth - y, 1), "r": r, "name": n}
-                    for k, x, y, r, n in frame["terrain"]],
+        "terrain": [
+            {"kind": k, "x": x, "y": round(depth - y, 1), "r": r, "name": n}
+            for k, x, y, r, n in frame["terrain"]
+        ],
         "markers": [(x, round(depth - y, 1)) for x, y in frame["markers"]],
-        "ordnance": [{"kind": k, "side": s, "x": x, "y": round(depth - y, 1), "rotate": -h,
-                      "count": c} for k, s, x, y, h, c in frame["ordnance"]],
+        "ordnance": [
+            {"kind": k, "side": s, "x": x, "y": round(depth - y, 1), "rotate": -h, "count": c}
+            for k, s, x, y, h, c in frame["ordnance"]
+        ],
         "ships": ships,
         "volleys": volleys,
     }
@@ -196,8 +235,11 @@ class RoundPage:
 
 def _drawn(frame: dict[str, Any]) -> int:
     """Ships a still of ``frame`` draws: those on the table."""
-    return sum(1 for state in frame["ships"] if state is not None and
-               STATUS_WORDS.get(state[6], "") not in ("destroyed", "disengaged"))
+    return sum(
+        1
+        for state in frame["ships"]
+        if state is not None and STATUS_WORDS.get(state[6], "") not in ("destroyed", "disengaged")
+    )
 
 
 def replay_context(data: dict[str, Any], first_round: int = 0) -> dict[str, Any]:
@@ -228,10 +270,20 @@ def replay_context(data: dict[str, Any], first_round: int = 0) -> dict[str, Any]
         heading = "Set-up" if number == 0 else f"Round {number}"
         # A still shows the round's end, with every shot of the round drawn on it.
         shots = [v for ln in round_lines for v in frames[ln.step]["volleys"]]
-        stills.append(RoundStill(number, heading,
-                                 map_at(data, {**last, "volleys": shots}, shapes), round_lines))
-    round_pages = [RoundPage(page[0], page[-1], page is shown) for page in pages] \
-        if len(pages) > 1 else []
-    return {"shapes": shapes, "first_map": map_at(data, frames[0], shapes), "lines": lines,
-            "stills": stills, "rounds": sorted(rounds), "round_pages": round_pages,
-            "phase_words": PHASE_WORDS}
+        stills.append(
+            RoundStill(
+                number, heading, map_at(data, {**last, "volleys": shots}, shapes), round_lines
+            )
+        )
+    round_pages = (
+        [RoundPage(page[0], page[-1], page is shown) for page in pages] if len(pages) > 1 else []
+    )
+    return {
+        "shapes": shapes,
+        "first_map": map_at(data, frames[0], shapes),
+        "lines": lines,
+        "stills": stills,
+        "rounds": sorted(rounds),
+        "round_pages": round_pages,
+        "phase_words": PHASE_WORDS,
+    }

@@ -55,11 +55,17 @@ def side_info(run: Matchup, side: str) -> SideInfo:
     faction = catalog.faction(fleet.faction)
     source = (run.sources or {}).get(side) or {}
     return SideInfo(
-        key=side, label=run.label(side), faction=faction.name if faction else fleet.faction,
-        size=fleet.game_size.label, points=report.points, legal=report.legal,
-        problems=len(report.errors), source=source.get("kind", ""),
+        key=side,
+        label=run.label(side),
+        faction=faction.name if faction else fleet.faction,
+        size=fleet.game_size.label,
+        points=report.points,
+        legal=report.legal,
+        problems=len(report.errors),
+        source=source.get("kind", ""),
         policy=_policy_word(run.options.get(f"policy_{side}", "standard")),
-        edition=side_edition(run.edition(side)), note=source.get("note", ""),
+        edition=side_edition(run.edition(side)),
+        note=source.get("note", ""),
     )
 
 
@@ -75,10 +81,15 @@ def points_note(a: SideInfo, b: SideInfo) -> str:
     more, less = (a, b) if a.points > b.points else (b, a)
     gap = more.points - less.points
     share = gap / max(less.points, 1)
-    close = ("within 5\u00a0%, a close match" if share <= 0.05
-             else "the odds lean its way for that alone")
-    return (f"The points differ: fleet {more.key.upper()} has {gap} more ({more.points} against "
-            f"{less.points}, {share * 100:.1f}\u00a0%); {close}.")
+    close = (
+        "within 5\u00a0%, a close match"
+        if share <= 0.05
+        else "the odds lean its way for that alone"
+    )
+    return (
+        f"The points differ: fleet {more.key.upper()} has {gap} more ({more.points} against "
+        f"{less.points}, {share * 100:.1f}\u00a0%); {close}."
+    )
 
 
 def _policy_word(name: str) -> str:
@@ -93,14 +104,20 @@ def verdict(summary: dict[str, Any], a: str, b: str) -> tuple[str, str]:
     a_rate, b_rate = summary["a_win_rate"], summary["b_win_rate"]
     battles = summary["battles"]
     if a_lo > b_hi:
-        return "a", (f"{a} is favoured: it wins {charts.pct(a_rate)} of {battles} battles, "
-                     f"{b} {charts.pct(b_rate)}.")
+        return "a", (
+            f"{a} is favoured: it wins {charts.pct(a_rate)} of {battles} battles, "
+            f"{b} {charts.pct(b_rate)}."
+        )
     if b_lo > a_hi:
-        return "b", (f"{b} is favoured: it wins {charts.pct(b_rate)} of {battles} battles, "
-                     f"{a} {charts.pct(a_rate)}.")
-    return "even", (f"No clear favourite after {battles} battles: {a} wins "
-                    f"{charts.pct(a_rate)}, {b} {charts.pct(b_rate)}, and the 95 % intervals "
-                    f"overlap.")
+        return "b", (
+            f"{b} is favoured: it wins {charts.pct(b_rate)} of {battles} battles, "
+            f"{a} {charts.pct(a_rate)}."
+        )
+    return "even", (
+        f"No clear favourite after {battles} battles: {a} wins "
+        f"{charts.pct(a_rate)}, {b} {charts.pct(b_rate)}, and the 95 % intervals "
+        f"overlap."
+    )
 
 
 def ship_rows(summary: dict[str, Any], run: Matchup) -> dict[str, list[ShipRow]]:
@@ -113,8 +130,11 @@ def ship_rows(summary: dict[str, Any], run: Matchup) -> dict[str, list[ShipRow]]
         units = fleets[entry["side"]]
         unit_i = entry["unit"]
         squadron = 0 <= unit_i < len(units) and isinstance(units[unit_i], rf.Squadron)
-        key = (entry["side"], unit_i, entry["ship"]) if squadron else \
-            (entry["side"], unit_i, f"{entry['ship']}#{len(groups)}")
+        key = (
+            (entry["side"], unit_i, entry["ship"])
+            if squadron
+            else (entry["side"], unit_i, f"{entry['ship']}#{len(groups)}")
+        )
         groups.setdefault(key, []).append(entry)
     rows: dict[str, list[ShipRow]] = {"a": [], "b": []}
     for (side, unit_i, _), entries in groups.items():
@@ -130,12 +150,20 @@ def ship_rows(summary: dict[str, Any], run: Matchup) -> dict[str, list[ShipRow]]
             label, note = unit.name, ship_name
         else:
             label, note = ship_name, ""
-        rates = {fate: sum(e.get(f"{fate}_rate", 0.0) for e in entries) / count
-                 for fate in charts.FATES}
+        rates = {
+            fate: sum(e.get(f"{fate}_rate", 0.0) for e in entries) / count for fate in charts.FATES
+        }
         words = ", ".join(f"{fate} {charts.pct(rates[fate])}" for fate in charts.FATES)
-        rows[side].append(ShipRow(label=label, note=note, count=count, rates=rates,
-                                  segments=charts.fate_segments(rates),
-                                  title=f"{label}: {words}"))
+        rows[side].append(
+            ShipRow(
+                label=label,
+                note=note,
+                count=count,
+                rates=rates,
+                segments=charts.fate_segments(rates),
+                title=f"{label}: {words}",
+            )
+        )
     return rows
 
 
@@ -143,11 +171,18 @@ def command_line(run: Matchup) -> list[str]:
     """The ``manage.py simulate`` call that plays this run (contract 3), given its two fleet
     files saved as fleet-a.json and fleet-b.json; in parts that a line may not break."""
     options = run.options or {}
-    parts = ["python", "manage.py", "simulate", "fleet-a.json", "fleet-b.json",
-             f"--battles {run.battles}", f"--seed {run.seed}",
-             f"--rounds {options.get('max_rounds', 10)}",
-             f"--scoring {options.get('scoring', 'core')}",
-             f"--terrain {options.get('terrain', 'none')}"]
+    parts = [
+        "python",
+        "manage.py",
+        "simulate",
+        "fleet-a.json",
+        "fleet-b.json",
+        f"--battles {run.battles}",
+        f"--seed {run.seed}",
+        f"--rounds {options.get('max_rounds', 10)}",
+        f"--scoring {options.get('scoring', 'core')}",
+        f"--terrain {options.get('terrain', 'none')}",
+    ]
     if options.get("table"):
         parts.append(f"--table {options['table']}")
     return [*parts, "--json"]
@@ -163,7 +198,9 @@ def results_context(run: Matchup) -> dict[str, Any]:
     options = run.options or {}
     table = options.get("table") or run.core_fleet("a").game_size.value
     ctx: dict[str, Any] = {
-        "side_a": sides["a"], "side_b": sides["b"], "sides": [sides["a"], sides["b"]],
+        "side_a": sides["a"],
+        "side_b": sides["b"],
+        "sides": [sides["a"], sides["b"]],
         "points_note": points_note(sides["a"], sides["b"]),
         "editions_note": editions_note(sides["a"], sides["b"]),
         "scoring_label": SCORING_LABELS.get(options.get("scoring", "core"), ""),
@@ -176,18 +213,20 @@ def results_context(run: Matchup) -> dict[str, Any]:
     summary = run.summary()
     if summary is None:
         return ctx
-    vp_a, vp_b = charts.vp_histograms(summary["vp"]["a"], summary["vp"]["b"],
-                                      summary["battles"])
+    vp_a, vp_b = charts.vp_histograms(summary["vp"]["a"], summary["vp"]["b"], summary["battles"])
     favoured, sentence = verdict(summary, sides["a"].label, sides["b"].label)
     ctx.update(
         summary=summary,
         favoured=favoured,
         verdict=sentence,
         outcome_chart=charts.outcome_chart(summary),
-        vp_charts=(("a", sides["a"], summary["vp"]["a"], vp_a),
-                   ("b", sides["b"], summary["vp"]["b"], vp_b)),
-        rounds_chart=charts.rounds_histogram(summary.get("rounds_histogram", {}),
-                                             summary["battles"], ctx["max_rounds"]),
+        vp_charts=(
+            ("a", sides["a"], summary["vp"]["a"], vp_a),
+            ("b", sides["b"], summary["vp"]["b"], vp_b),
+        ),
+        rounds_chart=charts.rounds_histogram(
+            summary.get("rounds_histogram", {}), summary["battles"], ctx["max_rounds"]
+        ),
         ships=ship_rows(summary, run),
         ended=_ended(summary),
     )
@@ -210,12 +249,15 @@ def battle_number(wanted: str | None) -> int:
 
 def battle_context(run: Matchup, wanted: str | None) -> dict[str, Any]:
     """One battle of the run with its log: battle ``wanted`` (1-based; the first by default)."""
-    ctx: dict[str, Any] = {"log_error": "", "log_battle": None, "log_result": None,
-                           "log_rounds": []}
+    ctx: dict[str, Any] = {
+        "log_error": "",
+        "log_battle": None,
+        "log_result": None,
+        "log_rounds": [],
+    }
     number = battle_number(wanted)
     if not 1 <= number <= run.battles:
-        ctx["log_error"] = f"There is no battle {wanted}: this run has battles 1 to " \
-                           f"{run.battles}."
+        ctx["log_error"] = f"There is no battle {wanted}: this run has battles 1 to {run.battles}."
         return ctx
     try:
         result = run.battle(number - 1, log=True)
@@ -225,9 +267,12 @@ def battle_context(run: Matchup, wanted: str | None) -> dict[str, Any]:
     rounds: dict[int, list[Any]] = {}
     for entry in result.log or []:
         rounds.setdefault(entry.round, []).append(entry)
-    ctx.update(log_battle=number, log_result=result,
-               log_rounds=[LogRound(n, entries) for n, entries in sorted(rounds.items())],
-               log_fates={s: _fates_by_kind(result.fates, s) for s in ("a", "b")})
+    ctx.update(
+        log_battle=number,
+        log_result=result,
+        log_rounds=[LogRound(n, entries) for n, entries in sorted(rounds.items())],
+        log_fates={s: _fates_by_kind(result.fates, s) for s in ("a", "b")},
+    )
     return ctx
 
 
@@ -250,5 +295,8 @@ def _fates_by_kind(fates: list[dict[str, Any]], side: str) -> list[tuple[str, li
             names = groups.setdefault(fate["fate"], {})
             name = fate.get("name") or fate["ship"]
             names[name] = names.get(name, 0) + 1
-    return [(kind, [f"{name} ×{n}" if n > 1 else name for name, n in groups[kind].items()])
-            for kind in charts.FATES if kind in groups]
+    return [
+        (kind, [f"{name} ×{n}" if n > 1 else name for name, n in groups[kind].items()])
+        for kind in charts.FATES
+        if kind in groups
+    ]

@@ -63,8 +63,12 @@ def resolve(text: str) -> SharedFleet:
                 arrival = arrive(fleet)  # a code naming no edition: the first
             except UnknownEdition as exc:
                 raise ShareError(f"That share code cannot be played here: {exc}") from exc
-            return SharedFleet(code=candidate, name=fleet.name or "Shared fleet",
-                               fleet=arrival.fleet, note=arrival.note)
+            return SharedFleet(
+                code=candidate,
+                name=fleet.name or "Shared fleet",
+                fleet=arrival.fleet,
+                note=arrival.note,
+            )
         if _SHARE_ID_RE.match(candidate):
             shared = Fleet.objects.shared(candidate).first()
             if shared is not None:
@@ -73,5 +77,7 @@ def resolve(text: str) -> SharedFleet:
                 except rf.FleetFormatError as exc:  # saved before the bounds of R-95
                     raise ShareError(f"That shared fleet cannot be played: {exc}.") from exc
                 return SharedFleet(code=candidate, name=shared.name, fleet=fleet)
-    raise ShareError("No shared fleet has that link or code: check it, or ask its owner "
-                     "whether it is still shared.")
+    raise ShareError(
+        "No shared fleet has that link or code: check it, or ask its owner "
+        "whether it is still shared."
+    )

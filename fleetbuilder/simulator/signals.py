@@ -14,6 +14,5 @@ from .models import Matchup
 
 
 @receiver(user_logged_in, dispatch_uid="simulator.adopt_browser_runs")
-def adopt_browser_runs(sender: Any, request: HttpRequest | None, user: Any,
-                       **kwargs: Any) -> None:
+def adopt_browser_runs(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
     Matchup.objects.adopt(user, browser_owner_token(request))

@@ -12,6 +12,7 @@ urlpatterns = [
     path("m/<str:public_id>/fleet-<str:side>.json", views.fleet_file, name="fleet_file"),
     path("m/<str:public_id>/results.json", views.results_json, name="results_json"),
     path("m/<str:public_id>/battles/<int:battle>/", views.replay, name="replay"),
-    path("m/<str:public_id>/battles/<int:battle>/replay.json", views.replay_json,
-         name="replay_json"),
+    path(
+        "m/<str:public_id>/battles/<int:battle>/replay.json", views.replay_json, name="replay_json"
+    ),
 ]

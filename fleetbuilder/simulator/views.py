@@ -61,10 +61,10 @@ def check_playable(fleet_a: rf.Fleet, fleet_b: rf.Fleet) -> None:
         except UnknownEdition as exc:
             raise SimError(f"Fleet {side} cannot be played: {exc}") from None
         except FleetFormatError as exc:
-            raise SimError(f"Fleet {side} is too big to play: {exc.path} {exc.message}.") \
-                from None
+            raise SimError(f"Fleet {side} is too big to play: {exc.path} {exc.message}.") from None
         catalogs.append(catalog)
     fleet_specs(catalogs[0], fleet_a, fleet_b, catalog_b=catalogs[1])
+
 
 NEW = "simulator/new.html"
 PAGE = "simulator/matchup.html"
@@ -82,8 +82,9 @@ def _get_matchup(public_id: str) -> Matchup:
 
 
 def _is_owner(request: HttpRequest, matchup: Matchup) -> bool:
-    return Matchup.objects.owned_by(request.user, owner_token(request)) \
-        .filter(pk=matchup.pk).exists()
+    return (
+        Matchup.objects.owned_by(request.user, owner_token(request)).filter(pk=matchup.pk).exists()
+    )
 
 
 def _start(request: HttpRequest, **inputs: Any) -> Matchup:
@@ -93,9 +94,12 @@ def _start(request: HttpRequest, **inputs: Any) -> Matchup:
     nothing is kept; so does RunRefused (over a limit, or the queue away).
     """
     check_playable(inputs["fleet_a"], inputs["fleet_b"])
-    return Matchup.start(owner=request.user,
-                         owner_token=owner_token(request, create=True) or "",
-                         client=ratelimit.client_key(request), **inputs)  # R-98
+    return Matchup.start(
+        owner=request.user,
+        owner_token=owner_token(request, create=True) or "",
+        client=ratelimit.client_key(request),
+        **inputs,
+    )  # R-98
 
 
 # --- pages ----------------------------------------------------------------------------------
@@ -106,17 +110,22 @@ def _start(request: HttpRequest, **inputs: Any) -> Matchup:
 def new(request: HtmxHttpRequest) -> HttpResponse:
     catalog = loader.core_catalog()
     status = 200
-    fleets = list(Fleet.objects.alive().owned_by(request.user, owner_token(request))
-                  .defer("last_removed"))
-    form = MatchupForm(request.POST or None, catalog=catalog, fleets=fleets,
-                       initial=_initial(request, fleets))
+    fleets = list(
+        Fleet.objects.alive().owned_by(request.user, owner_token(request)).defer("last_removed")
+    )
+    form = MatchupForm(
+        request.POST or None, catalog=catalog, fleets=fleets, initial=_initial(request, fleets)
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             options = SimOptions.from_dict(form.options_dict())
             matchup = _start(
-                request, fleet_a=data["a"].fleet, fleet_b=data["b"].fleet,
-                sources={"a": data["a"].source, "b": data["b"].source}, options=options,
+                request,
+                fleet_a=data["a"].fleet,
+                fleet_b=data["b"].fleet,
+                sources={"a": data["a"].source, "b": data["b"].source},
+                options=options,
                 seed=random_seed() if data["seed"] is None else data["seed"],
                 battles=data["battles"],
             )
@@ -127,10 +136,15 @@ def new(request: HtmxHttpRequest) -> HttpResponse:
             status = exc.status
         else:
             return redirect(matchup)
-    recent = Matchup.objects.owned_by(request.user, owner_token(request)) \
-        .defer("fleet_a", "fleet_b", "tally")[:RECENT_RUNS]
-    ctx = {"form": form, "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
-           "has_fleets": bool(fleets), "recent": recent}
+    recent = Matchup.objects.owned_by(request.user, owner_token(request)).defer(
+        "fleet_a", "fleet_b", "tally"
+    )[:RECENT_RUNS]
+    ctx = {
+        "form": form,
+        "sides": [(s, form.side_fields(s)) for s in ("a", "b")],
+        "has_fleets": bool(fleets),
+        "recent": recent,
+    }
     if form.errors and status == 200:
         status = 400
     return render(request, NEW, ctx, status=status)
@@ -157,9 +171,15 @@ def _initial(request: HttpRequest, fleets: list[Fleet]) -> dict[str, Any]:
     chosen = next((f for f in fleets if str(f.pk) == wanted), None)
     if chosen is not None:
         size = chosen.game_size if chosen.game_size != "custom" else "skirmish"
-        initial.update(a_source="fleet", a_fleet=chosen.pk, b_source="sample",
-                       b_faction=_rival(loader.core_catalog(), chosen.faction), b_size=size,
-                       a_faction=chosen.faction, a_size=size)
+        initial.update(
+            a_source="fleet",
+            a_fleet=chosen.pk,
+            b_source="sample",
+            b_faction=_rival(loader.core_catalog(), chosen.faction),
+            b_size=size,
+            a_faction=chosen.faction,
+            a_size=size,
+        )
         if chosen.points >= MIN_NEAR_POINTS:
             initial["b_points"] = chosen.points
     for side in ("a", "b"):  # a shared list's code (an event's two revealed lists)
@@ -181,11 +201,11 @@ def matchup(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """
     run = _get_matchup(public_id)
     run.resume_if_stalled()
-    target = request.htmx.target if request.htmx and \
-        not request.htmx.history_restore_request else None
+    target = (
+        request.htmx.target if request.htmx and not request.htmx.history_restore_request else None
+    )
     if target == "sim-run":
-        response = render(request, f"{PAGE}#run",
-                          _run_ctx(request, run, _is_owner(request, run)))
+        response = render(request, f"{PAGE}#run", _run_ctx(request, run, _is_owner(request, run)))
     else:
         if wait := _battle_log_wait(request, run):
             return ratelimit.refused(request, "replay", wait)
@@ -211,9 +231,13 @@ def _battle_log_wait(request: HttpRequest, run: Matchup) -> int:
 
 def _run_ctx(request: HttpRequest, run: Matchup, is_owner: bool) -> dict[str, Any]:
     link = request.build_absolute_uri(run.get_absolute_url())
-    return {"run": run, "is_owner": is_owner, "link": link,
-            "queue_ahead": run.queue_ahead() if run.status == Matchup.Status.QUEUED else 0,
-            **results_context(run)}
+    return {
+        "run": run,
+        "is_owner": is_owner,
+        "link": link,
+        "queue_ahead": run.queue_ahead() if run.status == Matchup.Status.QUEUED else 0,
+        **results_context(run),
+    }
 
 
 @require_POST
@@ -266,11 +290,17 @@ def results_json(request: HttpRequest, public_id: str) -> HttpResponse:
     """The results so far in the shape of ``simulate --json`` (contract 3), with the run's
     inputs and progress."""
     run = _get_matchup(public_id)
-    body = {**(run.summary() or {"battles": 0, "seed": run.seed}),
-            "run": {"battles_requested": run.battles, "battles_done": run.done,
-                    "finished": run.done >= run.battles, "error": run.error or None,
-                    "options": run.options, "url": request.build_absolute_uri(
-                        run.get_absolute_url())}}
+    body = {
+        **(run.summary() or {"battles": 0, "seed": run.seed}),
+        "run": {
+            "battles_requested": run.battles,
+            "battles_done": run.done,
+            "finished": run.done >= run.battles,
+            "error": run.error or None,
+            "options": run.options,
+            "url": request.build_absolute_uri(run.get_absolute_url()),
+        },
+    }
     return JsonResponse(body, json_dumps_params={"indent": 2})
 
 
@@ -324,18 +354,27 @@ def replay_json(request: HttpRequest, public_id: str, battle: int) -> HttpRespon
     run = _get_matchup(public_id)
     if wait := _replay_wait(request, run, battle):
         most, window = ratelimit.limit_of("replay")
-        response = JsonResponse({"error": f"Too many battle replays from you: at most {most} "
-                                          f"every {ratelimit.in_words(window)}. Please wait "
-                                          f"{ratelimit.in_words(wait)} and try again."},
-                                status=429)
+        response = JsonResponse(
+            {
+                "error": f"Too many battle replays from you: at most {most} "
+                f"every {ratelimit.in_words(window)}. Please wait "
+                f"{ratelimit.in_words(wait)} and try again."
+            },
+            status=429,
+        )
         response["Retry-After"] = str(wait)
         return response
     try:
         with ratelimit.in_flight(request, "replay") as may:  # one at a time an address
             if not may:
-                return JsonResponse({"error": "Your battle replays are made one at a time "
-                                              "from one network address; please wait for "
-                                              "the one being made."}, status=429)
+                return JsonResponse(
+                    {
+                        "error": "Your battle replays are made one at a time "
+                        "from one network address; please wait for "
+                        "the one being made."
+                    },
+                    status=429,
+                )
             data = _replay_data(run, battle)
     except SimError as exc:
         return JsonResponse({"error": f"This battle cannot be replayed: {exc}"}, status=409)

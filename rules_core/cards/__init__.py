@@ -27,4 +27,5 @@ def __getattr__(name: str) -> Any:
         return getattr(fetcher, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = ["LAYOUTS", "AssetFetcher", "LayoutError", "RefusedURL", "cards_html", "render_cards"]

@@ -28,29 +28,44 @@ BUDGET_SECONDS = 1.5  # a 30-card Armada fleet, median CPU seconds
 PAGES = 30
 
 # A legal 2500-point Imperial Navy Armada of 30 units: 14 light cruisers, 16 escort squadrons.
-CAPITALS = (["siluria-class-light-cruiser"] * 4 + ["dauntless-class-light-cruiser"] * 4
-            + ["endeavour-class-light-cruiser"] * 3 + ["endurance-class-light-cruiser"] * 3)
-SQUADRONS = ([("cobra-class-destroyer", "cobra-class-destroyer")] * 8
-             + [("cobra-class-destroyer", "sword-class-frigate")] * 8)
+CAPITALS = (
+    ["siluria-class-light-cruiser"] * 4
+    + ["dauntless-class-light-cruiser"] * 4
+    + ["endeavour-class-light-cruiser"] * 3
+    + ["endurance-class-light-cruiser"] * 3
+)
+SQUADRONS = [("cobra-class-destroyer", "cobra-class-destroyer")] * 8 + [
+    ("cobra-class-destroyer", "sword-class-frigate")
+] * 8
 
 
 def bench_fleet() -> Fleet:
     units: list[ShipUnit | Squadron] = [
         ShipUnit(slug, flagship=(i == 0)) for i, slug in enumerate(CAPITALS)
     ]
-    units += [Squadron(tuple(SquadronShip(s) for s in pair), name=f"Patrol {n}")
-              for n, pair in enumerate(SQUADRONS, start=1)]
-    return Fleet(faction="imperial-navy", game_size=GameSize.ARMADA, units=tuple(units),
-                 name="Benchmark Armada")
+    units += [
+        Squadron(tuple(SquadronShip(s) for s in pair), name=f"Patrol {n}")
+        for n, pair in enumerate(SQUADRONS, start=1)
+    ]
+    return Fleet(
+        faction="imperial-navy",
+        game_size=GameSize.ARMADA,
+        units=tuple(units),
+        name="Benchmark Armada",
+    )
 
 
 def trivial_html(pages: int = PAGES) -> str:
     """WeasyPrint's floor: ``pages`` poker-size pages of a heading and a line each."""
-    body = "".join(f"<section><h1>Page {n}</h1><p>A line of text on page {n}.</p></section>"
-                   for n in range(1, pages + 1))
-    return ("<!doctype html><html><head><meta charset='utf-8'><style>"
-            "@page { size: 63mm 88mm; margin: 3mm } section { break-after: page }"
-            f"</style></head><body>{body}</body></html>")
+    body = "".join(
+        f"<section><h1>Page {n}</h1><p>A line of text on page {n}.</p></section>"
+        for n in range(1, pages + 1)
+    )
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><style>"
+        "@page { size: 63mm 88mm; margin: 3mm } section { break-after: page }"
+        f"</style></head><body>{body}</body></html>"
+    )
 
 
 def render_trivial(pages: int = PAGES) -> bytes:
@@ -72,8 +87,9 @@ class Timing:
     @classmethod
     def of(cls, samples: list[tuple[float, float]]) -> Timing:
         cpu = [c for c, _ in samples]
-        return cls(statistics.median(cpu), statistics.median(w for _, w in samples),
-                   min(cpu), max(cpu))
+        return cls(
+            statistics.median(cpu), statistics.median(w for _, w in samples), min(cpu), max(cpu)
+        )
 
 
 @dataclass(frozen=True)
@@ -90,8 +106,10 @@ class BenchResult:
         """(what was measured against what, met) for each goal."""
         return [
             (f"ratio {self.ratio:.2f}× (goal ≤ {RATIO_GOAL:g}×)", self.ratio <= RATIO_GOAL),
-            (f"30 cards {self.cards.cpu:.3f} s (goal ≤ {BUDGET_SECONDS:g} s)",
-             self.cards.cpu <= BUDGET_SECONDS),
+            (
+                f"30 cards {self.cards.cpu:.3f} s (goal ≤ {BUDGET_SECONDS:g} s)",
+                self.cards.cpu <= BUDGET_SECONDS,
+            ),
         ]
 
 

@@ -30,7 +30,8 @@ SCHEME = "drawing"
 # images are embedded once per document, however many cards repeat it. The URL says all that
 # decides the picture, and :func:`drawing` accepts only URLs of exactly that shape.
 ARCS_RE = re.compile(
-    r"drawing:arcs-(\d{3})-(\d{3})-([01])-((?:[0-9a-f][1-9]\.){0,59}[0-9a-f][1-9])")
+    r"drawing:arcs-(\d{3})-(\d{3})-([01])-((?:[0-9a-f][1-9]\.){0,59}[0-9a-f][1-9])"
+)
 RULES_RE = re.compile(r"drawing:rules-(\d{3})-([01])-([1-9]{1,60})")
 MAX_LINES = 60  # a weapons list's lines: far more than a card holds; bounds a drawing's size
 _ARC_BITS = {Arc.FRONT: 1, Arc.RIGHT: 2, Arc.REAR: 4, Arc.LEFT: 8, Arc.ALL_AROUND: 15}
@@ -44,8 +45,9 @@ def _arc_bits(arcs: Iterable[Arc]) -> int:
     return bits
 
 
-def arcs_url(rows: Iterable[tuple[tuple[Arc, ...], int]], *, pitch: float, size: float,
-             ink_saver: bool) -> str:
+def arcs_url(
+    rows: Iterable[tuple[tuple[Arc, ...], int]], *, pitch: float, size: float, ink_saver: bool
+) -> str:
     """The strip of arc diagrams for ``rows`` ((arcs, lines) per weapon): a diagram of
     diameter ``size`` mm centred in each row's first line, rows ``pitch`` mm a line."""
     code = ".".join(f"{_arc_bits(arcs):x}{lines}" for arcs, lines in rows)
@@ -89,11 +91,14 @@ def _arcs_png(pitch: float, size: float, ink_saver: bool, rows: list[tuple[int, 
         box = (cx - r, cy - r, cx + r, cy + r)
         # PIL's angles run clockwise from three o'clock: the front sector is 225°–315°.
         for bit, start in ((1, 225), (2, 315), (4, 45), (8, 135)):
-            draw.pieslice(box, start, start + 90, fill=on if bits & bit else white,
-                          outline=grey, width=stroke)
+            draw.pieslice(
+                box, start, start + 90, fill=on if bits & bit else white, outline=grey, width=stroke
+            )
         u = size / 48 * px  # the ship, in the 48-unit frame of the catalogue's drawing
-        ship = [(cx + (x - 24) * u, cy + (yy - 24) * u)
-                for x, yy in ((24, 12), (29, 32), (24, 29), (19, 32))]
+        ship = [
+            (cx + (x - 24) * u, cy + (yy - 24) * u)
+            for x, yy in ((24, 12), (29, 32), (24, 29), (19, 32))
+        ]
         draw.polygon(ship, fill=white, outline=black, width=stroke)
         y += n * pitch
     return _png(img.resize((width // 2, height // 2), Image.Resampling.LANCZOS))

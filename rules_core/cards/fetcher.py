@@ -59,5 +59,6 @@ class AssetFetcher(URLFetcher):
             self.refused.append(url)
             raise
         self.served.append(path.name)
-        return URLFetcherResponse(path.as_uri(), path.read_bytes(),
-                                  {"Content-Type": CONTENT_TYPES[path.suffix]})
+        return URLFetcherResponse(
+            path.as_uri(), path.read_bytes(), {"Content-Type": CONTENT_TYPES[path.suffix]}
+        )

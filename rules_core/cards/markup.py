@@ -57,9 +57,16 @@ def stat_text(block: ShipBlock, leadership: int | None) -> tuple[str, str]:
     """The stat line's labels and values, each a line on the character grid."""
     s = block.stats
     ld = leadership if leadership is not None else s.leadership
-    cells = (("SPEED", f"{s.speed_cm}"), ("TURNS", f"{s.turns}°"), ("LD", f"{ld}"),
-             ("SHIELDS", f"{s.shields}"), ("HULL", f"{s.hull}"), ("ARMOR", f"{s.armor}+"),
-             ("TURRETS", f"{s.turrets}"), ("BASE", f"{s.base_mm}"))
+    cells = (
+        ("SPEED", f"{s.speed_cm}"),
+        ("TURNS", f"{s.turns}°"),
+        ("LD", f"{ld}"),
+        ("SHIELDS", f"{s.shields}"),
+        ("HULL", f"{s.hull}"),
+        ("ARMOR", f"{s.armor}+"),
+        ("TURRETS", f"{s.turrets}"),
+        ("BASE", f"{s.base_mm}"),
+    )
     labels = "".join(_centre(k, STAT_LABEL_CHARS) for k, _ in cells)
     values = "".join(_centre(v, STAT_VALUE_CHARS) for _, v in cells)
     return labels, values
@@ -73,8 +80,10 @@ def squadron_text(blocks: tuple[ShipBlock, ...]) -> tuple[str, list[tuple[str, s
         s = b.stats
         name = f"{b.count}× {b.profile.name.replace(' Class ', ' ')}"
         name = name if len(name) <= 20 else name[:19] + "…"
-        values = (f"{s.speed_cm:>3} {str(s.turns) + '°':>3} {s.leadership:>2} {s.shields:>2} "
-                  f"{s.hull:>2} {str(s.armor) + '+':>3} {s.turrets:>3} {s.base_mm:>4}")
+        values = (
+            f"{s.speed_cm:>3} {str(s.turns) + '°':>3} {s.leadership:>2} {s.shields:>2} "
+            f"{s.hull:>2} {str(s.armor) + '+':>3} {s.turrets:>3} {s.base_mm:>4}"
+        )
         rows.append((f"{name:<20}", f"{values:>29}"))
     return head, rows
 
@@ -93,8 +102,12 @@ PT = 25.4 / 72  # millimetres per point
 CARD_INNER_MM = 57.8
 # Per density (the card's class): names' size (pt), the tails' size (pt), a line's pitch and
 # the arc diagram's diameter (mm). cards.css sets the same sizes and pitches.
-WEAPON_METRICS = {"": (5.6, 4.8, 3.15, 3.0), "dense": (5.0, 4.8, 3.05, 3.0),
-                  "tight": (4.5, 4.4, 2.55, 2.8), "max": (4.2, 4.2, 2.4, 2.4)}
+WEAPON_METRICS = {
+    "": (5.6, 4.8, 3.15, 3.0),
+    "dense": (5.0, 4.8, 3.05, 3.0),
+    "tight": (4.5, 4.4, 2.55, 2.8),
+    "max": (4.2, 4.2, 2.4, 2.4),
+}
 
 
 def _tail(type_label: str, arc: str, rng: str, strength: str, gap: str = ARC_GAP) -> str:
@@ -147,8 +160,14 @@ class WeaponsView:
     backgrounds: str  # the names block's CSS backgrounds: the row rules and the arc diagrams
 
 
-def weapons_view(block: ShipBlock, ink_saver: bool = False, *, header: bool = True,
-                 caption: str = "", density: str = "") -> WeaponsView | None:
+def weapons_view(
+    block: ShipBlock,
+    ink_saver: bool = False,
+    *,
+    header: bool = True,
+    caption: str = "",
+    density: str = "",
+) -> WeaponsView | None:
     """One row per weapon (None for a ship without): its name, then type, arc diagram and
     label, range and strength (crippled)."""
     if not block.weapons:
@@ -161,14 +180,21 @@ def weapons_view(block: ShipBlock, ink_saver: bool = False, *, header: bool = Tr
     rows = []
     for line in block.weapons:
         w = line.weapon
-        lines = _name_lines(f"{BOX} {w.name}" + (f" {line.note}" if line.note else ""),
-                            name_pt, room)
+        lines = _name_lines(
+            f"{BOX} {w.name}" + (f" {line.note}" if line.note else ""), name_pt, room
+        )
         if line.note:  # the note's number is a superscript after the name
             lines = (*lines[:-1], lines[-1].removesuffix(f" {line.note}"))
         names.append(("\n".join(lines), line.note))
-        tails.append(_tail(line.short_type, w.arc_label, line.range_label,
-                           f"{w.strength} ({line.crippled_strength})")
-                     + "\n" * (len(lines) - 1))
+        tails.append(
+            _tail(
+                line.short_type,
+                w.arc_label,
+                line.range_label,
+                f"{w.strength} ({line.crippled_strength})",
+            )
+            + "\n" * (len(lines) - 1)
+        )
         rows.append((w.arcs, len(lines)))
     arc_x = CARD_INNER_MM - tail_mm + (8 + len(ARC_GAP) / 2) * MONO_ADVANCE * tail_pt * PT
     strip = arc_strip_width(arc_mm)
@@ -180,14 +206,19 @@ def weapons_view(block: ShipBlock, ink_saver: bool = False, *, header: bool = Tr
     arcs = arcs_url(rows, pitch=pitch, size=arc_mm, ink_saver=ink_saver)
     rules = rules_url((n for _, n in rows), pitch=pitch, ink_saver=ink_saver)
     # The row rules over the arcs (drawings.arcs_url); the URLs are made of numbers only.
-    backgrounds = (f"background-image:url({rules}),url({arcs});"
-                   f"background-position:0 0,{arc_x - strip / 2:.2f}mm 0;"
-                   f"background-size:100% {height:.3f}mm,{strip:.2f}mm {height:.3f}mm")
-    return WeaponsView(header=_tail("TYPE", "ARC", "RNG", "STR(CR)", " " * len(ARC_GAP))
-                       if header else "",
-                       caption=caption, tails=tails_text,
-                       tails_style=f"margin-bottom:-{tails_height:.3f}mm", names=tuple(names),
-                       backgrounds=backgrounds)
+    backgrounds = (
+        f"background-image:url({rules}),url({arcs});"
+        f"background-position:0 0,{arc_x - strip / 2:.2f}mm 0;"
+        f"background-size:100% {height:.3f}mm,{strip:.2f}mm {height:.3f}mm"
+    )
+    return WeaponsView(
+        header=_tail("TYPE", "ARC", "RNG", "STR(CR)", " " * len(ARC_GAP)) if header else "",
+        caption=caption,
+        tails=tails_text,
+        tails_style=f"margin-bottom:-{tails_height:.3f}mm",
+        names=tuple(names),
+        backgrounds=backgrounds,
+    )
 
 
 # --- the rest of a card --------------------------------------------------------------------
@@ -211,8 +242,12 @@ def density(card: Card) -> str:
     return ""
 
 
-DENSITY_CLASSES = {"": "", "dense": " card--dense", "tight": " card--tight",
-                   "max": " card--tight card--max"}
+DENSITY_CLASSES = {
+    "": "",
+    "dense": " card--dense",
+    "tight": " card--tight",
+    "max": " card--tight card--max",
+}
 
 
 def thrust_sot(block: ShipBlock, leadership: int | None) -> str:
@@ -257,14 +292,27 @@ class JoinLines(Extension):
 
 
 # One environment a process: each template is compiled on first use and kept (no reloading).
-ENV = Environment(loader=PackageLoader("rules_core.cards", "templates"), autoescape=True,
-                  undefined=StrictUndefined, auto_reload=False, extensions=[JoinLines])
+ENV = Environment(
+    loader=PackageLoader("rules_core.cards", "templates"),
+    autoescape=True,
+    undefined=StrictUndefined,
+    auto_reload=False,
+    extensions=[JoinLines],
+)
 ENV.filters["pyrepr"] = repr
 ENV.globals.update(
-    BOX=BOX, CRITICALS_URL=CRITICALS_URL, CRITICALS_ALT=CRITICALS_ALT,
-    DENSITY_CLASSES=DENSITY_CLASSES, ROLE_LABELS=ROLE_LABELS,
-    density=density, points_width=points_width, qr_svg=qr_svg, squadron_text=squadron_text,
-    stat_text=stat_text, thrust_sot=thrust_sot, weapons_view=weapons_view,
+    BOX=BOX,
+    CRITICALS_URL=CRITICALS_URL,
+    CRITICALS_ALT=CRITICALS_ALT,
+    DENSITY_CLASSES=DENSITY_CLASSES,
+    ROLE_LABELS=ROLE_LABELS,
+    density=density,
+    points_width=points_width,
+    qr_svg=qr_svg,
+    squadron_text=squadron_text,
+    stat_text=stat_text,
+    thrust_sot=thrust_sot,
+    weapons_view=weapons_view,
 )
 
 
@@ -299,17 +347,30 @@ def roster_density(roster: Roster) -> str:
 
 
 ROSTER_ROOM_MM = 77  # of the card's 82 mm inside its margins: room for the estimates' error
-ROSTER_DENSITY_CLASSES = {"": "", "dense": " roster--dense",
-                          "tight": " roster--dense roster--tight"}
+ROSTER_DENSITY_CLASSES = {
+    "": "",
+    "dense": " roster--dense",
+    "tight": " roster--dense roster--tight",
+}
 
 
-def document_html(roster: Roster, cards: list[Card], *, layout: str, ink_saver: bool,
-                  advanced_movement: bool = False) -> str:
+def document_html(
+    roster: Roster,
+    cards: list[Card],
+    *,
+    layout: str,
+    ink_saver: bool,
+    advanced_movement: bool = False,
+) -> str:
     """The whole document: the roster page, then the cards."""
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}")
     density = roster_density(roster) if layout == "poker" else ""
     return ENV.get_template("document.html").render(
-        roster=roster, cards=cards, layout=layout, ink_saver=ink_saver,
+        roster=roster,
+        cards=cards,
+        layout=layout,
+        ink_saver=ink_saver,
         advanced_movement=advanced_movement,
-        roster_density_class=ROSTER_DENSITY_CLASSES[density])
+        roster_density_class=ROSTER_DENSITY_CLASSES[density],
+    )

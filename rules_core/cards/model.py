@@ -148,10 +148,16 @@ class ShipBlock:
         s = self.stats
         if s.crippled_at is None:
             return "1 hull: cannot be crippled (R-09)"
-        parts = [f"speed {s.speed_cm // 2}", f"turrets {s.turrets // 2}",
-                 "weapons halved", "Ld −2 for checks"]
-        if any(w.weapon.type in (WeaponType.NOVA_CANNON, WeaponType.LAUNCH_BAY,
-                                 WeaponType.TORPEDO) for w in self.weapons):
+        parts = [
+            f"speed {s.speed_cm // 2}",
+            f"turrets {s.turrets // 2}",
+            "weapons halved",
+            "Ld −2 for checks",
+        ]
+        if any(
+            w.weapon.type in (WeaponType.NOVA_CANNON, WeaponType.LAUNCH_BAY, WeaponType.TORPEDO)
+            for w in self.weapons
+        ):
             parts.append("no nova cannon or ordnance")
         return f"Crippled at hull ≤ {s.crippled_at}: " + ", ".join(parts)
 
@@ -194,8 +200,11 @@ class Card:
         """Characters of free text on the card, for choosing a denser type size."""
         n = sum(len(t) for b in self.blocks for (_, _, t) in b.notes)
         n += sum(len(r) for b in self.blocks for r in b.rules)
-        n += sum(len(u.name) + (12 if u.effects else len(u.text) + 8)
-                 for b in self.blocks for u in b.upgrades)
+        n += sum(
+            len(u.name) + (12 if u.effects else len(u.text) + 8)
+            for b in self.blocks
+            for u in b.upgrades
+        )
         n += sum(len(c.name) + 12 for b in self.blocks for c in b.craft)
         n += sum(70 for b in self.blocks if b.craft or b.stats.launch_capacity)
         if self.admiral is not None:
@@ -255,8 +264,9 @@ def _rules(profile: ShipProfile) -> tuple[str, ...]:
     return tuple(rules)
 
 
-def _block(profile: ShipProfile, report: ShipReport, faction: Faction | None,
-           count: int, note_start: int) -> ShipBlock:
+def _block(
+    profile: ShipProfile, report: ShipReport, faction: Faction | None, count: int, note_start: int
+) -> ShipBlock:
     lines: list[WeaponLine] = []
     notes: list[tuple[int, str, str]] = []
     for w in profile.weapons:
@@ -290,38 +300,80 @@ def build_cards(catalog: Catalog, fleet: Fleet, report: ValidationReport) -> lis
     for i, (unit, unit_report) in enumerate(zip(fleet.units, report.units, strict=True)):
         problems = report.problems_for(i)
         if isinstance(unit, ShipUnit):
-            cards.append(_ship_card(i, unit, unit_report.ships[0], faction, faction_name,
-                                    problems))
+            cards.append(_ship_card(i, unit, unit_report.ships[0], faction, faction_name, problems))
         else:
-            cards.append(_squadron_card(i, unit.name, unit_report.ships, unit_report.points,
-                                        faction, faction_name, problems))
+            cards.append(
+                _squadron_card(
+                    i,
+                    unit.name,
+                    unit_report.ships,
+                    unit_report.points,
+                    faction,
+                    faction_name,
+                    problems,
+                )
+            )
     if fleet.edition is not None:  # every card says whose numbers it prints (R-160)
         cards = [replace(card, edition=fleet.edition) for card in cards]
     return cards
 
 
-def _ship_card(i: int, unit: ShipUnit, ship: ShipReport, faction: Faction | None,
-               faction_name: str, problems: tuple[Problem, ...]) -> Card:
+def _ship_card(
+    i: int,
+    unit: ShipUnit,
+    ship: ShipReport,
+    faction: Faction | None,
+    faction_name: str,
+    problems: tuple[Problem, ...],
+) -> Card:
     profile = ship.profile
     if profile is None:
-        return Card("ship", i, unit.name or ship.ship, "Not in the catalogue", faction_name,
-                    ship.points, (), (), unit.flagship, ship.admiral, None, False,
-                    (ship.ship,), problems)
+        return Card(
+            "ship",
+            i,
+            unit.name or ship.ship,
+            "Not in the catalogue",
+            faction_name,
+            ship.points,
+            (),
+            (),
+            unit.flagship,
+            ship.admiral,
+            None,
+            False,
+            (ship.ship,),
+            problems,
+        )
     block = _block(profile, ship, faction, 1, 1)
     label = profile.ship_class.label
     subtitle = f"{profile.name} · {label}" if unit.name else label
     track = HullTrack("", block.stats.hull, block.stats.crippled_at, block.stats.shields)
     return Card(
-        kind="ship", unit=i, title=unit.name or profile.name, subtitle=subtitle,
-        faction=faction_name, points=ship.points, blocks=(block,), tracks=(track,),
-        flagship=ship.is_flagship, admiral=ship.admiral, leadership=ship.leadership,
-        criticals=block.stats.hull > 1, problems=problems,
+        kind="ship",
+        unit=i,
+        title=unit.name or profile.name,
+        subtitle=subtitle,
+        faction=faction_name,
+        points=ship.points,
+        blocks=(block,),
+        tracks=(track,),
+        flagship=ship.is_flagship,
+        admiral=ship.admiral,
+        leadership=ship.leadership,
+        criticals=block.stats.hull > 1,
+        problems=problems,
     )
 
 
-def _squadron_card(i: int, name: str | None, ships: tuple[ShipReport, ...], points: int,
-                   faction: Faction | None, faction_name: str,
-                   problems: tuple[Problem, ...]) -> Card:
+def _squadron_card(
+    i: int,
+    name: str | None,
+    ships: tuple[ShipReport, ...],
+    points: int,
+    faction: Faction | None,
+    faction_name: str,
+    problems: tuple[Problem, ...],
+) -> Card:
     # Identical escorts (same ship, same upgrades) share one stat line and weapons table.
     groups: dict[tuple[str, tuple[str, ...]], list[ShipReport]] = {}
     for s in ships:
@@ -347,19 +399,33 @@ def _squadron_card(i: int, name: str | None, ships: tuple[ShipReport, ...], poin
         subtitle = f"Escort squadron · {len(ships)} × {blocks[0].profile.name}"
     else:
         subtitle = f"Escort squadron · {len(ships)} escorts"
-    title = name or (f"{blocks[0].profile.name} Squadron" if len(blocks) == 1 and not unknown
-                     else "Squadron")
+    title = name or (
+        f"{blocks[0].profile.name} Squadron" if len(blocks) == 1 and not unknown else "Squadron"
+    )
     lds = [s.leadership for s in ships if s.leadership is not None]
     return Card(
-        kind="squadron", unit=i, title=title, subtitle=subtitle, faction=faction_name,
-        points=points, blocks=tuple(blocks), tracks=tuple(tracks),
+        kind="squadron",
+        unit=i,
+        title=title,
+        subtitle=subtitle,
+        faction=faction_name,
+        points=points,
+        blocks=tuple(blocks),
+        tracks=tuple(tracks),
         leadership=max(lds, default=None),
-        criticals=any(t.hull > 1 for t in tracks), unknown=tuple(unknown), problems=problems,
+        criticals=any(t.hull > 1 for t in tracks),
+        unknown=tuple(unknown),
+        problems=problems,
     )
 
 
-def build_roster(catalog: Catalog, fleet: Fleet, report: ValidationReport,
-                 cards: list[Card], share_url: str | None = None) -> Roster:
+def build_roster(
+    catalog: Catalog,
+    fleet: Fleet,
+    report: ValidationReport,
+    cards: list[Card],
+    share_url: str | None = None,
+) -> Roster:
     idx = catalog_index(catalog)
     faction = idx.factions.get(fleet.faction)
     variant = idx.variants.get((fleet.faction, fleet.variant)) if fleet.variant else None
@@ -372,8 +438,17 @@ def build_roster(catalog: Catalog, fleet: Fleet, report: ValidationReport,
         else:
             detail = ", ".join(f"{b.count} × {b.profile.name}" for b in card.blocks) or "—"
             label = card.title
-        lines.append(RosterLine(card.unit, label, detail, card.points, card.leadership,
-                                card.flagship, card.admiral.name if card.admiral else None))
+        lines.append(
+            RosterLine(
+                card.unit,
+                label,
+                detail,
+                card.points,
+                card.leadership,
+                card.flagship,
+                card.admiral.name if card.admiral else None,
+            )
+        )
     return Roster(
         name=fleet.name or "Untitled Fleet",
         faction=faction.name if faction else fleet.faction,

@@ -64,9 +64,16 @@ def _cards_html_class() -> type[HTML]:
     return CardsHTML
 
 
-def cards_html(catalog: Catalog, fleet: Fleet, *, layout: str = "poker", ink_saver: bool = False,
-               share_url: str | None = None, report: ValidationReport | None = None,
-               advanced_movement: bool = False) -> str:
+def cards_html(
+    catalog: Catalog,
+    fleet: Fleet,
+    *,
+    layout: str = "poker",
+    ink_saver: bool = False,
+    share_url: str | None = None,
+    report: ValidationReport | None = None,
+    advanced_movement: bool = False,
+) -> str:
     """The document's HTML (no stylesheet): the roster, then one card per unit;
     ``advanced_movement`` adds each ship's thrust rating and SOT (R-141)."""
     if layout not in LAYOUTS:
@@ -74,15 +81,22 @@ def cards_html(catalog: Catalog, fleet: Fleet, *, layout: str = "poker", ink_sav
     report = report if report is not None else validate(fleet, catalog)
     cards = build_cards(catalog, fleet, report)
     roster = build_roster(catalog, fleet, report, cards, share_url)
-    return document_html(roster, cards, layout=layout, ink_saver=ink_saver,
-                         advanced_movement=advanced_movement)
+    return document_html(
+        roster, cards, layout=layout, ink_saver=ink_saver, advanced_movement=advanced_movement
+    )
 
 
-def render_cards(catalog: Catalog, fleet: Fleet, *, layout: str = "poker",
-                 ink_saver: bool = False, share_url: str | None = None,
-                 report: ValidationReport | None = None,
-                 fetcher: AssetFetcher | None = None,
-                 advanced_movement: bool = False) -> bytes:
+def render_cards(
+    catalog: Catalog,
+    fleet: Fleet,
+    *,
+    layout: str = "poker",
+    ink_saver: bool = False,
+    share_url: str | None = None,
+    report: ValidationReport | None = None,
+    fetcher: AssetFetcher | None = None,
+    advanced_movement: bool = False,
+) -> bytes:
     """The fleet's roster and ship cards as a PDF.
 
     ``layout`` is ``poker`` (a 63 × 88 mm page per card), ``a4`` or ``letter`` (nine cards a
@@ -91,9 +105,17 @@ def render_cards(catalog: Catalog, fleet: Fleet, *, layout: str = "poker",
     """
     from .fetcher import AssetFetcher
 
-    source = cards_html(catalog, fleet, layout=layout, ink_saver=ink_saver,
-                        share_url=share_url, report=report, advanced_movement=advanced_movement)
-    document = _cards_html_class()(string=source, base_url=ASSETS.as_uri() + "/",
-                                   url_fetcher=fetcher or AssetFetcher())
+    source = cards_html(
+        catalog,
+        fleet,
+        layout=layout,
+        ink_saver=ink_saver,
+        share_url=share_url,
+        report=report,
+        advanced_movement=advanced_movement,
+    )
+    document = _cards_html_class()(
+        string=source, base_url=ASSETS.as_uri() + "/", url_fetcher=fetcher or AssetFetcher()
+    )
     pdf: bytes = document.write_pdf(stylesheets=[_stylesheet()])
     return pdf

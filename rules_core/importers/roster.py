@@ -113,46 +113,61 @@ def read_roster(data: bytes) -> Roster:
     if data.startswith(ZIP_MAGIC):
         return _from_xml(_unzip(data), "rosz")
     if len(data) > MAX_ROSTER_BYTES:
-        raise RosterError(f"The roster is {len(data) // 1024} KB; a roster may be at most "
-                          f"{MAX_ROSTER_BYTES // 1024} KB.")
+        raise RosterError(
+            f"The roster is {len(data) // 1024} KB; a roster may be at most "
+            f"{MAX_ROSTER_BYTES // 1024} KB."
+        )
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     if head == b"{":
         return _from_json(data)
     if head == b"<":
         return _from_xml(data, "ros")
-    raise RosterError("This is not a BattleScribe roster (.ros or .rosz) nor New Recruit's JSON "
-                      "export.")
+    raise RosterError(
+        "This is not a BattleScribe roster (.ros or .rosz) nor New Recruit's JSON export."
+    )
 
 
 def _unzip(data: bytes) -> bytes:
     if len(data) > MAX_ZIP_BYTES:
-        raise RosterError(f"The .rosz is {len(data) // 1024} KB; it may be at most "
-                          f"{MAX_ZIP_BYTES // 1024} KB.")
+        raise RosterError(
+            f"The .rosz is {len(data) // 1024} KB; it may be at most {MAX_ZIP_BYTES // 1024} KB."
+        )
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = archive.infolist()
             if len(members) > MAX_ZIP_MEMBERS:
-                raise RosterError(f"The .rosz holds {len(members)} files; a roster's zip holds "
-                                  "one .ros.")
+                raise RosterError(
+                    f"The .rosz holds {len(members)} files; a roster's zip holds one .ros."
+                )
             rosters = [m for m in members if m.filename.lower().endswith(".ros")]
             if len(rosters) != 1:
                 raise RosterError("The .rosz must hold exactly one .ros roster.")
             member = rosters[0]
             if member.file_size > MAX_ROSTER_BYTES:
-                raise RosterError(f"The roster inside the .rosz unpacks to "
-                                  f"{member.file_size // 1024} KB; a roster may be at most "
-                                  f"{MAX_ROSTER_BYTES // 1024} KB.")
+                raise RosterError(
+                    f"The roster inside the .rosz unpacks to "
+                    f"{member.file_size // 1024} KB; a roster may be at most "
+                    f"{MAX_ROSTER_BYTES // 1024} KB."
+                )
             if member.file_size > MAX_ZIP_RATIO * max(member.compress_size, 1):
-                raise RosterError("The .rosz is compressed more than any roster is: it is "
-                                  "refused as a zip bomb.")
+                raise RosterError(
+                    "The .rosz is compressed more than any roster is: it is refused as a zip bomb."
+                )
             with archive.open(member) as stream:
                 raw = stream.read(MAX_ROSTER_BYTES + 1)  # never trust the stated size
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError,
-            NotImplementedError, RuntimeError) as exc:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        OSError,
+        EOFError,
+        NotImplementedError,
+        RuntimeError,
+    ) as exc:
         raise RosterError(f"The .rosz is not a readable zip ({exc}).") from None
     if len(raw) > MAX_ROSTER_BYTES:
-        raise RosterError("The roster inside the .rosz unpacks to more than "
-                          f"{MAX_ROSTER_BYTES // 1024} KB.")
+        raise RosterError(
+            f"The roster inside the .rosz unpacks to more than {MAX_ROSTER_BYTES // 1024} KB."
+        )
     return raw
 
 
@@ -160,11 +175,13 @@ def _from_xml(data: bytes, form: str) -> Roster:
     try:
         root = parse_xml(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except DefusedXmlException:
-        raise RosterError("The roster declares a DTD or entities, which no roster needs: it "
-                          "is refused.") from None
+        raise RosterError(
+            "The roster declares a DTD or entities, which no roster needs: it is refused."
+        ) from None
     except ParseError as exc:
-        raise RosterError(f"The roster is not well-formed XML ({exc}); is the file "
-                          "complete?") from None
+        raise RosterError(
+            f"The roster is not well-formed XML ({exc}); is the file complete?"
+        ) from None
     if _local(root.tag) != "roster":
         raise RosterError(f"This XML is a {_local(root.tag)!r}, not a BattleScribe roster.")
     _check_depth(root)
@@ -178,11 +195,11 @@ def _from_json(data: bytes) -> Roster:
     except RecursionError:
         raise RosterError("The roster nests deeper than any roster does.") from None
     except (UnicodeDecodeError, ValueError) as exc:
-        raise RosterError(f"The JSON roster cannot be read ({exc}); is the file "
-                          "complete?") from None
+        raise RosterError(
+            f"The JSON roster cannot be read ({exc}); is the file complete?"
+        ) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("roster"), dict):
-        raise RosterError("This JSON is not a New Recruit roster export (it has no "
-                          "\"roster\").")
+        raise RosterError('This JSON is not a New Recruit roster export (it has no "roster").')
     return _roster(doc["roster"], "json")
 
 
@@ -223,8 +240,10 @@ def _items(value: Any, singular: str) -> list[Mapping[str, Any]]:
 
 def _points(costs: Any) -> float | None:
     for cost in _items(costs, "cost"):
-        if str(cost.get("name", "")).strip().lower() in ("pts", "points") or \
-                str(cost.get("typeId", "")).lower() == "points":
+        if (
+            str(cost.get("name", "")).strip().lower() in ("pts", "points")
+            or str(cost.get("typeId", "")).lower() == "points"
+        ):
             try:
                 return float(cost.get("value", 0))
             except (TypeError, ValueError):
@@ -239,18 +258,28 @@ class _Count:
 def _roster(doc: Mapping[str, Any], form: str) -> Roster:
     count = _Count()
     forces = tuple(
-        Force(entry_id=_text(f.get("entryId")).split("::")[-1], name=_text(f.get("name")),
-              catalogue_id=_text(f.get("catalogueId")),
-              catalogue_name=_text(f.get("catalogueName")),
-              selections=tuple(_selection(s, 1, count)
-                               for s in _items(f.get("selections"), "selection")))
-        for f in _items(doc.get("forces"), "force"))
+        Force(
+            entry_id=_text(f.get("entryId")).split("::")[-1],
+            name=_text(f.get("name")),
+            catalogue_id=_text(f.get("catalogueId")),
+            catalogue_name=_text(f.get("catalogueName")),
+            selections=tuple(
+                _selection(s, 1, count) for s in _items(f.get("selections"), "selection")
+            ),
+        )
+        for f in _items(doc.get("forces"), "force")
+    )
     if not forces:
         raise RosterError("The roster has no force: there is nothing to import.")
     limit = _points(doc.get("costLimits"))
-    return Roster(name=_text(doc.get("name")), game_system=_text(doc.get("gameSystemName")),
-                  points=_points(doc.get("costs")), points_limit=limit if limit and limit > 0
-                  else None, forces=forces, format=form)
+    return Roster(
+        name=_text(doc.get("name")),
+        game_system=_text(doc.get("gameSystemName")),
+        points=_points(doc.get("costs")),
+        points_limit=limit if limit and limit > 0 else None,
+        forces=forces,
+        format=form,
+    )
 
 
 def _text(value: Any, most: int = 200) -> str:
@@ -266,20 +295,35 @@ def _selection(doc: Mapping[str, Any], depth: int, count: _Count) -> Selection:
     try:
         number = int(str(doc.get("number", 1)))
     except ValueError:
-        raise RosterError(f"{_text(doc.get('name'))!r} has a number of "
-                          f"{doc.get('number')!r}.") from None
+        raise RosterError(
+            f"{_text(doc.get('name'))!r} has a number of {doc.get('number')!r}."
+        ) from None
     if not 0 <= number <= MAX_NUMBER:
-        raise RosterError(f"{_text(doc.get('name'))!r} is taken {number} times; a roster "
-                          f"takes a selection at most {MAX_NUMBER} times.")
+        raise RosterError(
+            f"{_text(doc.get('name'))!r} is taken {number} times; a roster "
+            f"takes a selection at most {MAX_NUMBER} times."
+        )
     path = _text(doc.get("entryId"), 1000)
-    categories = [c for c in _items(doc.get("categories"), "category")
-                  if _text(c.get("name")) not in NEW_RECRUIT_CATEGORIES]
-    primary = next((_text(c.get("name")) for c in categories
-                    if str(c.get("primary", "")).lower() == "true"), "")
+    categories = [
+        c
+        for c in _items(doc.get("categories"), "category")
+        if _text(c.get("name")) not in NEW_RECRUIT_CATEGORIES
+    ]
+    primary = next(
+        (_text(c.get("name")) for c in categories if str(c.get("primary", "")).lower() == "true"),
+        "",
+    )
     return Selection(
-        entry_id=path.split("::")[-1], entry_path=path, name=_text(doc.get("name")),
-        custom_name=_text(doc.get("customName"), 100), number=number,
-        type=_text(doc.get("type")), points=_points(doc.get("costs")) or 0.0,
-        categories=tuple(_text(c.get("name")) for c in categories), primary_category=primary,
-        selections=tuple(_selection(s, depth + 1, count)
-                         for s in _items(doc.get("selections"), "selection")))
+        entry_id=path.split("::")[-1],
+        entry_path=path,
+        name=_text(doc.get("name")),
+        custom_name=_text(doc.get("customName"), 100),
+        number=number,
+        type=_text(doc.get("type")),
+        points=_points(doc.get("costs")) or 0.0,
+        categories=tuple(_text(c.get("name")) for c in categories),
+        primary_category=primary,
+        selections=tuple(
+            _selection(s, depth + 1, count) for s in _items(doc.get("selections"), "selection")
+        ),
+    )

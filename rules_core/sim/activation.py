@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from .state import Ship, Unit
 
 
-
 def activate(b: Battle, unit: Unit) -> None:
     """The unit's whole activation, step by step; each step is a function below."""
     ships = unit.alive_ships()
@@ -70,8 +69,12 @@ def _command_check(b: Battle, unit: Unit, ships: list[Ship], lead: Ship) -> tupl
             forced = True
             s.hesitant_next = False
     flag = b.flagships[side]
-    vice = (flag is not None and lead is flag and flag.spec.admiral == Rank.VICE_ADMIRAL
-            and b.vice_admiral_used[side] != rnd)
+    vice = (
+        flag is not None
+        and lead is flag
+        and flag.spec.admiral == Rank.VICE_ADMIRAL
+        and b.vice_admiral_used[side] != rnd
+    )
     if forced:
         if vice:
             b.vice_admiral_used[side] = rnd
@@ -81,17 +84,26 @@ def _command_check(b: Battle, unit: Unit, ships: list[Ship], lead: Ship) -> tupl
         return False, True
     # The Rear Admiral's free order goes to a unit whose player wants an order now (R-86): no
     # command check for it at all.
-    rear = (flag is not None and flag.on_table and flag.spec.admiral == Rank.REAR_ADMIRAL
-            and b.rear_admiral_used[side] != rnd
-            and policy.wants_free_order(b, unit, lead)
-            and policy.plan(b, unit, lead, True, False)[0] is not None)
+    rear = (
+        flag is not None
+        and flag.on_table
+        and flag.spec.admiral == Rank.REAR_ADMIRAL
+        and b.rear_admiral_used[side] != rnd
+        and policy.wants_free_order(b, unit, lead)
+        and policy.plan(b, unit, lead, True, False)[0] is not None
+    )
     if rear:
         b.rear_admiral_used[side] = rnd
-        b.log(side, f"The Rear Admiral issues {unit.spec.name} a special order "
-              f"without a command check.")
+        b.log(
+            side,
+            f"The Rear Admiral issues {unit.spec.name} a special order without a command check.",
+        )
         return True, False
-    if (faction_actions.command_step(b, unit, lead, policy) if lead.spec.rules.order_rules
-            else o.command_check(b, lead)):  # R-114, R-117
+    if (
+        faction_actions.command_step(b, unit, lead, policy)
+        if lead.spec.rules.order_rules
+        else o.command_check(b, lead)
+    ):  # R-114, R-117
         return True, False
     if vice:
         b.vice_admiral_used[side] = rnd
@@ -100,15 +112,17 @@ def _command_check(b: Battle, unit: Unit, ships: list[Ship], lead: Ship) -> tupl
     return False, True
 
 
-def _special_order(b: Battle, unit: Unit, ships: list[Ship], lead: Ship, may_order: bool,
-                   hesitant: bool) -> tuple[SpecialOrder | None, movement.Plan, float]:
+def _special_order(
+    b: Battle, unit: Unit, ships: list[Ship], lead: Ship, may_order: bool, hesitant: bool
+) -> tuple[SpecialOrder | None, movement.Plan, float]:
     """The policy's order and plan, the order given (§4): Brace for Impact's hesitancy next
     round, All Ahead Full's extra distance, a ram's command check. Returns the order, the plan
     and the extra distance."""
     side = unit.side
     kept = faction_actions.take_plan(b, unit) if may_order and lead.spec.rules.order_rules else None
-    order, plan = (kept if kept is not None
-                   else b.policies[side].plan(b, unit, lead, may_order, hesitant))
+    order, plan = (
+        kept if kept is not None else b.policies[side].plan(b, unit, lead, may_order, hesitant)
+    )
     if order is not None and not may_order:
         order = None
     if order is not None:
@@ -128,14 +142,24 @@ def _special_order(b: Battle, unit: Unit, ships: list[Ship], lead: Ship, may_ord
             b.log(side, f"All Ahead Full: +{bonus:.0f} cm.")
     if plan.ram is not None:
         free = lead.spec.rules.ram_freely and b.policies[side].takes_faction_options()
-        if hesitant or not (free  # Ere We Go (R-89): no check
-                            or o.command_check(b, lead, what="command check to ram")):
+        if hesitant or not (
+            free  # Ere We Go (R-89): no check
+            or o.command_check(b, lead, what="command check to ram")
+        ):
             plan.ram = None
     return order, plan, bonus
 
 
-def _move(b: Battle, unit: Unit, ships: list[Ship], lead: Ship, order: SpecialOrder | None,
-          plan: movement.Plan, bonus: float, hesitant: bool) -> list[Ship]:
+def _move(
+    b: Battle,
+    unit: Unit,
+    ships: list[Ship],
+    lead: Ship,
+    order: SpecialOrder | None,
+    plan: movement.Plan,
+    bonus: float,
+    hesitant: bool,
+) -> list[Ship]:
     """Every ship's move (§5; seed 003's vector movement when in play, R-141; orbits, R-132),
     then the squadron's coherency (§6). Returns the unit's ships still on the table."""
     side = unit.side
@@ -164,9 +188,15 @@ def _move(b: Battle, unit: Unit, ships: list[Ship], lead: Ship, order: SpecialOr
                 if s is lead:
                     helm_plan = m
             else:  # a squadron flies the lead's manoeuvre, keeping formation
-                m = advanced_movement.Manoeuvre(helm_plan.dv, helm_plan.turns,
-                                                helm_plan.facing, helm_plan.push, None,
-                                                helm_plan.late_turns, helm_plan.late_at)
+                m = advanced_movement.Manoeuvre(
+                    helm_plan.dv,
+                    helm_plan.turns,
+                    helm_plan.facing,
+                    helm_plan.push,
+                    None,
+                    helm_plan.late_turns,
+                    helm_plan.late_at,
+                )
             advanced_movement.move(b, s, m, order, slow)
         else:
             movement.move_ship(b, s, s_plan, lim)
@@ -178,8 +208,11 @@ def _move(b: Battle, unit: Unit, ships: list[Ship], lead: Ship, order: SpecialOr
         s, d = moved[0]
         where = ", ".join(f"({m.x:.0f}, {m.y:.0f})" for m, _ in moved)
         who = unit.spec.name if unit.spec.is_squadron else s.label()
-        b.log(side, f"{who} {'moves' if len(moved) == 1 else 'move'} {d:.0f} cm to {where}, "
-              f"heading {math.degrees(s.heading) % 360:.0f}°{' (hesitant)' if hesitant else ''}.")
+        b.log(
+            side,
+            f"{who} {'moves' if len(moved) == 1 else 'move'} {d:.0f} cm to {where}, "
+            f"heading {math.degrees(s.heading) % 360:.0f}°{' (hesitant)' if hesitant else ''}.",
+        )
     ships = [s for s in ships if s.on_table]
     if unit.spec.is_squadron:
         movement.check_coherency(b, ships)
@@ -212,9 +245,13 @@ def _shoot(b: Battle, ships: list[Ship], hesitant: bool) -> None:
                 gunnery.board(b, s, enemy)  # a boarding ship fires nothing else (R-82)
                 continue
         if seen:
-            skip = (faction_actions.teleport_assault(b, s, seen, hesitant)  # R-116
-                    if s.spec.rules.teleport and seen[0].dist <= factions.TELEPORT_CM
-                    and b.policies[s.side].takes_faction_options() else -1)
+            skip = (
+                faction_actions.teleport_assault(b, s, seen, hesitant)  # R-116
+                if s.spec.rules.teleport
+                and seen[0].dist <= factions.TELEPORT_CM
+                and b.policies[s.side].takes_faction_options()
+                else -1
+            )
             gunnery.fire_guns(b, s, hesitant, seen, skip)
             if not s.on_table:
                 continue

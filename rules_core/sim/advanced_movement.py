@@ -67,17 +67,34 @@ HEAD_RR: Final = 8
 HEAD_LL: Final = 9
 SPIN: Final = 10
 MANEUVER_NAMES: Final = {
-    SLOW: "loses 1 velocity", FAST: "gains 1 velocity", FACE_R: "yaws 45° to starboard",
-    FACE_L: "yaws 45° to port", TUMBLE: "tumbles", HEAD_R: "veers 45° to starboard",
-    HEAD_L: "veers 45° to port", HEAD_RR: "veers 90° to starboard",
-    HEAD_LL: "veers 90° to port", SPIN: "spins in place",
+    SLOW: "loses 1 velocity",
+    FAST: "gains 1 velocity",
+    FACE_R: "yaws 45° to starboard",
+    FACE_L: "yaws 45° to port",
+    TUMBLE: "tumbles",
+    HEAD_R: "veers 45° to starboard",
+    HEAD_L: "veers 45° to port",
+    HEAD_RR: "veers 90° to starboard",
+    HEAD_LL: "veers 90° to port",
+    SPIN: "spins in place",
 }
 _HEAD1: Final = (1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6)
 _HEAD2: Final = (2, 2, 4, 4, 4, 6, 6, 6, 8, 8, 8, 10, 10, 10, 12)
 RANDOM_COST: Final = tuple(
-    (1, 1 if v <= 6 else 2, 1 if v == 1 else 2, 2, 3, _HEAD1[v - 1], _HEAD1[v - 1],
-     _HEAD2[v - 1], _HEAD2[v - 1], 3)
-    for v in range(1, 16))
+    (
+        1,
+        1 if v <= 6 else 2,
+        1 if v == 1 else 2,
+        2,
+        3,
+        _HEAD1[v - 1],
+        _HEAD1[v - 1],
+        _HEAD2[v - 1],
+        _HEAD2[v - 1],
+        3,
+    )
+    for v in range(1, 16)
+)
 
 # Asteroids (seed 003): the piloting roll's modifier by velocity.
 ASTEROID_MODIFIER: Final = ((2, 0), (4, 1), (6, 2), (8, 3), (10, 4), (14, 5), (20, 6))  # 20+: +7
@@ -87,21 +104,44 @@ ASTEROID_LIFE: Final = 200  # "An asteroid can suffer 200 damage points before b
 ASTEROID_CRASH: Final = 100  # "collision with one another (which will inflict 100 hits per
 # collision)"
 # The location of asteroid damage for a ship in random movement (d10).
-ASTEROID_LOCATION: Final = ((4, "Forward"), (6, "Left Forward"), (8, "Right Forward"),
-                     (9, "Left Aft"), (10, "Right Aft"))
-_LOCATION_BEARING: Final = {"Forward": 0.0, "Left Forward": math.pi / 3,
-                     "Right Forward": -math.pi / 3, "Left Aft": 2 * math.pi / 3,
-                     "Right Aft": -2 * math.pi / 3}
+ASTEROID_LOCATION: Final = (
+    (4, "Forward"),
+    (6, "Left Forward"),
+    (8, "Right Forward"),
+    (9, "Left Aft"),
+    (10, "Right Aft"),
+)
+_LOCATION_BEARING: Final = {
+    "Forward": 0.0,
+    "Left Forward": math.pi / 3,
+    "Right Forward": -math.pi / 3,
+    "Left Aft": 2 * math.pi / 3,
+    "Right Aft": -2 * math.pi / 3,
+}
 
 # Planets (seed 003): what a roll missed by means, as (effect, damage in hits); 8 or more burns
 # up. ENTER: the ship goes on into the zone; BOUNCE: it bounces off.
 ENTER: Final = "enters"
 BOUNCE: Final = "bounces"
 BURN: Final = "burns up"
-FAILED_ENTRY: Final = ((ENTER, 5), (ENTER, 10), (ENTER, 15), (ENTER, 25),
-                (BOUNCE, 10), (BOUNCE, 15), (BOUNCE, 25))
-FAILED_BOUNCE: Final = ((BOUNCE, 5), (BOUNCE, 10), (BOUNCE, 15), (BOUNCE, 25),
-                 (ENTER, 10), (ENTER, 15), (ENTER, 25))
+FAILED_ENTRY: Final = (
+    (ENTER, 5),
+    (ENTER, 10),
+    (ENTER, 15),
+    (ENTER, 25),
+    (BOUNCE, 10),
+    (BOUNCE, 15),
+    (BOUNCE, 25),
+)
+FAILED_BOUNCE: Final = (
+    (BOUNCE, 5),
+    (BOUNCE, 10),
+    (BOUNCE, 15),
+    (BOUNCE, 25),
+    (ENTER, 10),
+    (ENTER, 15),
+    (ENTER, 25),
+)
 
 # Collision Damage Table (seed 003): 25 % less damage per point of the ram roll's
 # differential; an unintentional collision 75 % less; at least 10 hits.
@@ -187,8 +227,14 @@ def hits_to_hull(hits: int) -> int:
     return (max(0, hits) + HITS_PER_HULL - 1) // HITS_PER_HULL
 
 
-def collision_hits(mass: int, v_rammer: int, v_target: int, contact: str,
-                   differential: int = 0, unintentional: bool = False) -> int:
+def collision_hits(
+    mass: int,
+    v_rammer: int,
+    v_target: int,
+    contact: str,
+    differential: int = 0,
+    unintentional: bool = False,
+) -> int:
     """The Collision Damage Table in hits (R-146): the rammer's tonnage × a velocity factor —
     (rammer − target) ÷ 3 through the target's rear, (rammer + target) ÷ 3 through its front,
     rammer ÷ 3 against an installation (an asteroid), each rounded down, at least 1 — less
@@ -252,8 +298,16 @@ class Manoeuvre:
 
     __slots__ = ("dv", "turns", "facing", "push", "ram", "late_turns", "late_at")
 
-    def __init__(self, dv: int = 0, turns: int = 0, facing: int = 0, push: int = 0,
-                 ram: Ship | None = None, late_turns: int = 0, late_at: int = 0) -> None:
+    def __init__(
+        self,
+        dv: int = 0,
+        turns: int = 0,
+        facing: int = 0,
+        push: int = 0,
+        ram: Ship | None = None,
+        late_turns: int = 0,
+        late_at: int = 0,
+    ) -> None:
         self.dv = dv
         self.turns = turns
         self.facing = facing
@@ -328,16 +382,18 @@ def allowed(b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool) -
     return t // 2 if hesitant else t
 
 
-def legal(b: Battle, ship: Ship, m: Manoeuvre, order: SpecialOrder | None,
-          hesitant: bool) -> Manoeuvre:
+def legal(
+    b: Battle, ship: Ship, m: Manoeuvre, order: SpecialOrder | None, hesitant: bool
+) -> Manoeuvre:
     """The manoeuvre trimmed to what the rules allow (R-149): Lock On neither turns nor
     yaws; any ship but a hesitant one may push the plant (seed 003: "he may push the
     powerplant", R-144), never more than the table allows; a heading change during the move
     comes after at most the whole velocity; parts that cannot be paid for are dropped from
     the last."""
     h = helm(b, ship)
-    out = Manoeuvre(max(m.dv, -h.velocity), m.turns, m.facing, m.push, m.ram,
-                    m.late_turns, m.late_at)
+    out = Manoeuvre(
+        max(m.dv, -h.velocity), m.turns, m.facing, m.push, m.ram, m.late_turns, m.late_at
+    )
     if order == o.LOCK_ON:
         out.turns = out.facing = out.late_turns = 0
     out.late_at = max(0, min(out.late_at, h.velocity + out.dv)) if out.late_turns else 0
@@ -414,8 +470,11 @@ def move(b: Battle, ship: Ship, m: Manoeuvre, order: SpecialOrder | None, hesita
             moved = min(m.late_at, begin)
             if moved:
                 _travel(b, ship, h, moved * HEX_CM, m.ram, trace, last=False)
-                if not ship.on_table or in_well(ship) is not None or (
-                        m.ram is not None and h.ram is m.ram):
+                if (
+                    not ship.on_table
+                    or in_well(ship) is not None
+                    or (m.ram is not None and h.ram is m.ram)
+                ):
                     ship.turned = abs(ship.heading - start_heading) > 1e-9
                     return  # gone, in orbit, or in contact to ram: the leg ended the move
         if spent <= sot < spent + c and total > sot:
@@ -423,11 +482,17 @@ def move(b: Battle, ship: Ship, m: Manoeuvre, order: SpecialOrder | None, hesita
             roll = d10(b)
             if roll > target:
                 lost_at, lost_cost = i, c
-                b.log(ship.side, f"{ship.label()} spends {total} thrust against an SOT of {sot}"
-                      f" and loses control (rolled {roll}, needed {target} or less).")
+                b.log(
+                    ship.side,
+                    f"{ship.label()} spends {total} thrust against an SOT of {sot}"
+                    f" and loses control (rolled {roll}, needed {target} or less).",
+                )
                 break
-            b.log(ship.side, f"{ship.label()} exceeds its SOT of {sot} and holds it "
-                  f"(rolled {roll}, needed {target} or less).")
+            b.log(
+                ship.side,
+                f"{ship.label()} exceeds its SOT of {sot} and holds it "
+                f"(rolled {roll}, needed {target} or less).",
+            )
         spent += c
         if kind == "speed":
             h.velocity = max(0, h.velocity + m.dv)
@@ -461,19 +526,26 @@ def push_plant(b: Battle, ship: Ship, h: Helm, thrust: int, extra: int) -> bool:
         roll = d10(b)
         ok = roll <= target
     if ok:
-        b.log(ship.side, f"{ship.label()} pushes the plant for {extra} thrust (rolled {roll}, "
-              f"needed {target} or less).")
+        b.log(
+            ship.side,
+            f"{ship.label()} pushes the plant for {extra} thrust (rolled {roll}, "
+            f"needed {target} or less).",
+        )
         return True
     loss = (thrust_from_speed(ship.base_speed) + 3) // 4
     h.plant_lost += loss
-    b.log(ship.side, f"{ship.label()} pushes the plant for {extra} thrust and damages it: "
-          f"thrust −{loss} for the rest of the battle"
-          + (f" (rolled {roll}, needed {target} or less)." if target != AUTO else "."))
+    b.log(
+        ship.side,
+        f"{ship.label()} pushes the plant for {extra} thrust and damages it: "
+        f"thrust −{loss} for the rest of the battle"
+        + (f" (rolled {roll}, needed {target} or less)." if target != AUTO else "."),
+    )
     return False
 
 
-def random_movement(b: Battle, ship: Ship, h: Helm, points: int, begin: int,
-                    trace: Trace | None = None) -> int:
+def random_movement(
+    b: Battle, ship: Ship, h: Helm, points: int, begin: int, trace: Trace | None = None
+) -> int:
     """Seriously out of control (R-143): maneuvers rolled on the d10 table and paid from
     ``points`` at the current velocity; one the points left cannot pay for makes the ship drift
     one hex while a new one is rolled, never more hexes than its beginning velocity. Returns
@@ -523,8 +595,15 @@ def _debris(b: Battle, ship: Ship, trace: Trace) -> None:
         debris_after_move(b, ship, trace.path, ship.velocity)
 
 
-def _travel(b: Battle, ship: Ship, h: Helm, distance: float, ram: Ship | None, trace: Trace,
-            last: bool = True) -> None:
+def _travel(
+    b: Battle,
+    ship: Ship,
+    h: Helm,
+    distance: float,
+    ram: Ship | None,
+    trace: Trace,
+    last: bool = True,
+) -> None:
     """Move ``distance`` cm along the course: a ram target met stops the ship in contact
     (R-146), a planet's interface zone is rolled for on the way (R-148), then the rest of the
     terrain as the standard move meets it (planets, wells, bodies; asteroids by R-147), and the
@@ -607,8 +686,9 @@ def collide(b: Battle, rammer: Ship, target: Ship, hits: int, what: str) -> None
     reports = []
     for s in (rammer, target):
         other = target if s is rammer else rammer
-        report = b.attack(s, gunnery.damage_points, points, b.dice, attack="collision",
-                          source=other, defer=True)
+        report = b.attack(
+            s, gunnery.damage_points, points, b.dice, attack="collision", source=other, defer=True
+        )
         reports.append((s, report))
         b.log(s.side, f"  {s.label()}: " + gunnery.describe(report))
     first = ("a", "b").index(b.initiative[-1]) if b.initiative else rammer.side
@@ -624,14 +704,24 @@ def ram_attempt(b: Battle, ship: Ship, enemy: Ship) -> None:
     mine, theirs = d10(b), d10(b)
     diff = abs(mine - theirs)
     if diff > RAM_REACH:
-        b.log(ship.side, f"{ship.label()} tries to ram {enemy.label()} and misses (rolled "
-              f"{mine} against {theirs}).")
+        b.log(
+            ship.side,
+            f"{ship.label()} tries to ram {enemy.label()} and misses (rolled "
+            f"{mine} against {theirs}).",
+        )
         return
     contact = contact_side(enemy, ship.x, ship.y)
-    hits = collision_hits(mass_of(ship), helm(b, ship).velocity, helm(b, enemy).velocity,
-                          contact, differential=diff)
-    collide(b, ship, enemy, hits, f"{ship.label()} rams {enemy.label()} through its {contact} "
-            f"(rolled {mine} against {theirs})")
+    hits = collision_hits(
+        mass_of(ship), helm(b, ship).velocity, helm(b, enemy).velocity, contact, differential=diff
+    )
+    collide(
+        b,
+        ship,
+        enemy,
+        hits,
+        f"{ship.label()} rams {enemy.label()} through its {contact} "
+        f"(rolled {mine} against {theirs})",
+    )
 
 
 def in_ram_contact(a: Ship, t: Ship) -> bool:
@@ -679,8 +769,13 @@ def accidental_collisions(b: Battle, rams: list[tuple[Ship, Ship]] | None = None
                 continue
             rammer, target = (s, t) if helm(b, s).velocity >= helm(b, t).velocity else (t, s)
             contact = contact_side(target, rammer.x, rammer.y)
-            hits = collision_hits(mass_of(rammer), helm(b, rammer).velocity,
-                                  helm(b, target).velocity, contact, unintentional=True)
+            hits = collision_hits(
+                mass_of(rammer),
+                helm(b, rammer).velocity,
+                helm(b, target).velocity,
+                contact,
+                unintentional=True,
+            )
             collide(b, rammer, target, hits, f"{rammer.label()} and {target.label()} collide")
 
 
@@ -698,8 +793,10 @@ def asteroid_roll(b: Battle, ship: Ship, t: Terrain, moving_belt: bool = False) 
     skill = skill_of(b, ship)
     roll = d10(b)
     if roll + mod <= skill:
-        b.log(ship.side, f"{ship.label()} threads the {t.name} (rolled {roll} + {mod}, skill "
-              f"{skill}).")
+        b.log(
+            ship.side,
+            f"{ship.label()} threads the {t.name} (rolled {roll} + {mod}, skill {skill}).",
+        )
         return
     hits = collision_hits(mass_of(ship), h.velocity, 0, INSTALLATION)
     if moving_belt:
@@ -712,10 +809,21 @@ def asteroid_roll(b: Battle, ship: Ship, t: Terrain, moving_belt: bool = False) 
         angle = ship.heading + _LOCATION_BEARING[side]
         sx, sy = ship.x + 10.0 * math.cos(angle), ship.y + 10.0 * math.sin(angle)
     points = hits_to_hull(hits)
-    b.attack(ship, gunnery.damage_points, points, b.dice, attack="asteroids", source_xy=(sx, sy),
-             log_as=(ship.side, f"{ship.label()} strikes an asteroid ({side}; rolled {roll} + "
-                                f"{mod}, skill {skill}) for {hits} hits, {points} damage: ")
-             if b.logging else None)
+    b.attack(
+        ship,
+        gunnery.damage_points,
+        points,
+        b.dice,
+        attack="asteroids",
+        source_xy=(sx, sy),
+        log_as=(
+            ship.side,
+            f"{ship.label()} strikes an asteroid ({side}; rolled {roll} + "
+            f"{mod}, skill {skill}) for {hits} hits, {points} damage: ",
+        )
+        if b.logging
+        else None,
+    )
     if b.asteroids_moving:
         _wear(b, t, hits, reroll=True)
 
@@ -744,8 +852,11 @@ def set_asteroids_moving(b: Battle) -> None:
     roll = int(b.dice.d6())
     for t in belts:
         _aim(t, roll)
-    b.log(None, f"The asteroids drift 5 cm a round toward {roll} on the d6 "
-          f"({math.degrees(asteroid_direction(roll)):.0f}°).")
+    b.log(
+        None,
+        f"The asteroids drift 5 cm a round toward {roll} on the d6 "
+        f"({math.degrees(asteroid_direction(roll)):.0f}°).",
+    )
 
 
 def _wear(b: Battle, t: Terrain, hits: int, reroll: bool) -> None:
@@ -848,21 +959,38 @@ def interface_roll(b: Battle, ship: Ship, t: Terrain, bounce: bool) -> str:
     total = roll + zone_modifier(b, ship)
     if total <= chance:
         effect = BOUNCE if bounce else ENTER
-        b.log(ship.side, f"{ship.label()} {effect} the {t.name}'s interface zone (rolled "
-              f"{roll}, {total} against {chance}).")
+        b.log(
+            ship.side,
+            f"{ship.label()} {effect} the {t.name}'s interface zone (rolled "
+            f"{roll}, {total} against {chance}).",
+        )
         return effect
     effect, hits = failed_table_row(FAILED_BOUNCE if bounce else FAILED_ENTRY, total - chance)
     if effect == BURN:
-        b.log(ship.side, f"{ship.label()} burns up in the {t.name}'s atmosphere (rolled {roll}, "
-              f"{total} against {chance}).")
+        b.log(
+            ship.side,
+            f"{ship.label()} burns up in the {t.name}'s atmosphere (rolled {roll}, "
+            f"{total} against {chance}).",
+        )
         b.remove_destroyed(ship, catastrophe=None)
         return BURN
     points = hits_to_hull(hits)
-    b.attack(ship, gunnery.damage_points, points, b.dice, attack="interface",
-             source_xy=(ship.x + ship.hx, ship.y + ship.hy),
-             log_as=(ship.side, f"{ship.label()} {effect} the {t.name}'s interface zone badly "
-                                f"(rolled {roll}, {total} against {chance}): {hits} hits, "
-                                f"{points} damage: ") if b.logging else None)
+    b.attack(
+        ship,
+        gunnery.damage_points,
+        points,
+        b.dice,
+        attack="interface",
+        source_xy=(ship.x + ship.hx, ship.y + ship.hy),
+        log_as=(
+            ship.side,
+            f"{ship.label()} {effect} the {t.name}'s interface zone badly "
+            f"(rolled {roll}, {total} against {chance}): {hits} hits, "
+            f"{points} damage: ",
+        )
+        if b.logging
+        else None,
+    )
     return effect if ship.on_table else BURN
 
 
@@ -886,8 +1014,9 @@ def _bounce_course(ship: Ship, h: Helm, t: Terrain, x: float, y: float) -> None:
     ship.face(ship.heading + turn)
 
 
-def _interface_on_leg(b: Battle, ship: Ship, h: Helm, x0: float, y0: float, x1: float,
-                      y1: float, distance: float) -> tuple[float, float, float] | None:
+def _interface_on_leg(
+    b: Battle, ship: Ship, h: Helm, x0: float, y0: float, x1: float, y1: float, distance: float
+) -> tuple[float, float, float] | None:
     """The first planet whose interface zone the leg enters from outside: the ship rolls —
     to bounce if going on would touch the planet, else to enter (the policy's choice; a ship
     out of control cannot bounce on purpose); a ship whose bow is off its course cannot enter

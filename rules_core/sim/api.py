@@ -42,8 +42,11 @@ class SimOptions:
     asteroids: str = "still"  # "still" | "moving" (seed 003's optional rule, advanced only)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.max_rounds, int) or isinstance(self.max_rounds, bool) \
-                or not 1 <= self.max_rounds <= MAX_ROUNDS_LIMIT:
+        if (
+            not isinstance(self.max_rounds, int)
+            or isinstance(self.max_rounds, bool)
+            or not 1 <= self.max_rounds <= MAX_ROUNDS_LIMIT
+        ):
             raise ValueError(f"max_rounds must be a whole number from 1 to {MAX_ROUNDS_LIMIT}")
         if self.scoring not in SCORINGS:
             raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}")
@@ -59,8 +62,9 @@ class SimOptions:
             raise ValueError(f"table must be one of {', '.join(TABLES)} (or null)")
         for name in (self.policy_a, self.policy_b):
             if name not in POLICY_REGISTRY:
-                raise ValueError(f"unknown policy {name!r}; known: "
-                                 f"{', '.join(sorted(POLICY_REGISTRY))}")
+                raise ValueError(
+                    f"unknown policy {name!r}; known: {', '.join(sorted(POLICY_REGISTRY))}"
+                )
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -28,8 +28,9 @@ DEFAULT_OPTIONS = SimOptions()
 _SPEC_CACHE: dict[tuple[str, int, Fleet], FleetSpec] = {}
 
 
-def fleet_specs(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *,
-                catalog_b: Catalog | None = None) -> tuple[FleetSpec, FleetSpec]:
+def fleet_specs(
+    catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *, catalog_b: Catalog | None = None
+) -> tuple[FleetSpec, FleetSpec]:
     """Both fleets as the battle loop reads them, computed once per catalogue version.
 
     Each side's ships come from its own catalogue (R-163: a list is played with its edition's
@@ -53,9 +54,17 @@ def fleet_specs(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *,
     return out[0], out[1]
 
 
-def play_battle(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *, seed: int, index: int = 0,
-                options: SimOptions = DEFAULT_OPTIONS, log: bool = False,
-                catalog_b: Catalog | None = None) -> BattleResult:
+def play_battle(
+    catalog: Catalog,
+    fleet_a: Fleet,
+    fleet_b: Fleet,
+    *,
+    seed: int,
+    index: int = 0,
+    options: SimOptions = DEFAULT_OPTIONS,
+    log: bool = False,
+    catalog_b: Catalog | None = None,
+) -> BattleResult:
     """One battle; its random stream is derived from (seed, index) only. ``catalog_b``: fleet
     B's catalogue when its edition is not fleet A's (R-163; see :func:`fleet_specs`)."""
     a, b = fleet_specs(catalog, fleet_a, fleet_b, catalog_b=catalog_b)
@@ -79,8 +88,9 @@ def wilson(successes: float, n: int, z: float = Z95) -> list[float]:
 class Tally:
     """Raw counts of a run's battles; mergeable and JSON round-trippable."""
 
-    def __init__(self, ships: list[dict[str, Any]] | None = None,
-                 max_vp: tuple[int, int] = (0, 0)) -> None:
+    def __init__(
+        self, ships: list[dict[str, Any]] | None = None, max_vp: tuple[int, int] = (0, 0)
+    ) -> None:
         self.battles = 0
         self.a_wins = 0
         self.b_wins = 0
@@ -95,9 +105,18 @@ class Tally:
 
     @classmethod
     def for_specs(cls, a: FleetSpec, b: FleetSpec) -> Tally:
-        ships = [{"side": "ab"[s.side], "unit": s.unit, "index": s.index, "ship": s.slug,
-                  "name": s.name, "unit_name": spec.units[s.unit].name}
-                 for spec in (a, b) for s in spec.ships]
+        ships = [
+            {
+                "side": "ab"[s.side],
+                "unit": s.unit,
+                "index": s.index,
+                "ship": s.slug,
+                "name": s.name,
+                "unit_name": spec.units[s.unit].name,
+            }
+            for spec in (a, b)
+            for s in spec.ships
+        ]
         return cls(ships, (b.total_vp, a.total_vp))
 
     def add(self, r: BattleResult) -> None:
@@ -113,19 +132,26 @@ class Tally:
         self.rounds[r.rounds] += 1
         self.ended_by[r.ended_by] += 1
         if not self.ships:
-            self.ships = [{k: f[k] for k in ("side", "unit", "index", "ship", "name",
-                                             "unit_name")} for f in r.fates]
+            self.ships = [
+                {k: f[k] for k in ("side", "unit", "index", "ship", "name", "unit_name")}
+                for f in r.fates
+            ]
             self.fates = [Counter() for _ in self.ships]
         for counter, f in zip(self.fates, r.fates, strict=True):
             counter[f["fate"]] += 1
 
     def merge(self, other: Tally) -> Tally:
         """A new tally holding both; the two must count the same fleets."""
-        if self.ships and other.ships and [s["ship"] for s in self.ships] != \
-                [s["ship"] for s in other.ships]:
+        if (
+            self.ships
+            and other.ships
+            and [s["ship"] for s in self.ships] != [s["ship"] for s in other.ships]
+        ):
             raise ValueError("cannot merge tallies of different fleets")
-        out = Tally(self.ships or other.ships,
-                    (max(self.max_vp[0], other.max_vp[0]), max(self.max_vp[1], other.max_vp[1])))
+        out = Tally(
+            self.ships or other.ships,
+            (max(self.max_vp[0], other.max_vp[0]), max(self.max_vp[1], other.max_vp[1])),
+        )
         for t in (self, other):
             out.battles += t.battles
             out.a_wins += t.a_wins
@@ -142,7 +168,9 @@ class Tally:
 
     def to_state(self) -> dict[str, Any]:
         return {
-            "battles": self.battles, "a_wins": self.a_wins, "b_wins": self.b_wins,
+            "battles": self.battles,
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
             "draws": self.draws,
             "vp": [{str(k): v for k, v in sorted(c.items())} for c in self.vp],
             "rounds": {str(k): v for k, v in sorted(self.rounds.items())},
@@ -160,8 +188,10 @@ class Tally:
             t.a_wins = int(d["a_wins"])
             t.b_wins = int(d["b_wins"])
             t.draws = int(d["draws"])
-            t.vp = (Counter({int(k): int(v) for k, v in d["vp"][0].items()}),
-                    Counter({int(k): int(v) for k, v in d["vp"][1].items()}))
+            t.vp = (
+                Counter({int(k): int(v) for k, v in d["vp"][0].items()}),
+                Counter({int(k): int(v) for k, v in d["vp"][1].items()}),
+            )
             t.rounds = Counter({int(k): int(v) for k, v in d["rounds"].items()})
             t.ended_by = Counter({str(k): int(v) for k, v in d.get("ended_by", {}).items()})
             t.fates = [Counter({str(k): int(v) for k, v in f.items()}) for f in d["fates"]]
@@ -207,8 +237,14 @@ class Tally:
         vp_a, vp_b = self._vp_summary(0), self._vp_summary(1)
         ships = []
         for s, c in zip(self.ships, self.fates, strict=True):
-            row = {"side": s["side"], "unit": s["unit"], "index": s["index"], "ship": s["ship"],
-                   "name": s["name"], "unit_name": s.get("unit_name", s["name"])}
+            row = {
+                "side": s["side"],
+                "unit": s["unit"],
+                "index": s["index"],
+                "ship": s["ship"],
+                "name": s["name"],
+                "unit_name": s.get("unit_name", s["name"]),
+            }
             for fate in FATES:
                 row[f"{fate}_rate"] = rate(c.get(fate, 0))
             ships.append(row)
@@ -250,18 +286,28 @@ def _run_chunk(bounds: tuple[int, int]) -> dict[str, Any]:
     return _play_range(a, b, options, seed, bounds[0], bounds[1]).to_state()
 
 
-def _play_range(a: FleetSpec, b: FleetSpec, options: SimOptions, seed: int, start: int,
-                stop: int) -> Tally:
+def _play_range(
+    a: FleetSpec, b: FleetSpec, options: SimOptions, seed: int, start: int, stop: int
+) -> Tally:
     tally = Tally.for_specs(a, b)
     for i in range(start, stop):
         tally.add(Battle(a, b, battle_dice(seed, i), options).play())
     return tally
 
 
-def simulate(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *, battles: int, seed: int,
-             options: SimOptions = DEFAULT_OPTIONS, first_index: int = 0, workers: int = 1,
-             progress: Callable[[int, int], None] | None = None,
-             catalog_b: Catalog | None = None) -> Tally:
+def simulate(
+    catalog: Catalog,
+    fleet_a: Fleet,
+    fleet_b: Fleet,
+    *,
+    battles: int,
+    seed: int,
+    options: SimOptions = DEFAULT_OPTIONS,
+    first_index: int = 0,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    catalog_b: Catalog | None = None,
+) -> Tally:
     """Battles ``first_index`` … ``first_index + battles - 1``; the same tally whatever
     ``workers`` is. ``progress(done, total)`` is called as chunks finish. ``catalog_b``: fleet
     B's catalogue when its edition is not fleet A's (R-163; see :func:`fleet_specs`)."""
@@ -291,8 +337,9 @@ def simulate(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *, battles: int, 
     # the parent unfreezes its own at once.
     gc.freeze()
     try:
-        pool = ctx.Pool(min(workers, len(bounds)), initializer=_init_worker,
-                        initargs=(a, b, options, seed))
+        pool = ctx.Pool(
+            min(workers, len(bounds)), initializer=_init_worker, initargs=(a, b, options, seed)
+        )
     finally:
         gc.unfreeze()
     with pool:

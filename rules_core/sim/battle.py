@@ -111,10 +111,18 @@ class BattleDice:
 
 
 class Battle:
-    def __init__(self, fleet_a: FleetSpec, fleet_b: FleetSpec, dice: Any,
-                 options: SimOptions | None = None, *, log: bool = False,
-                 policies: tuple[Policy, Policy] | None = None,
-                 deploy: bool = True, observer: Any = None) -> None:
+    def __init__(
+        self,
+        fleet_a: FleetSpec,
+        fleet_b: FleetSpec,
+        dice: Any,
+        options: SimOptions | None = None,
+        *,
+        log: bool = False,
+        policies: tuple[Policy, Policy] | None = None,
+        deploy: bool = True,
+        observer: Any = None,
+    ) -> None:
         options = options or SimOptions()
         self.options = options
         # Typed by the protocol (erased at run time, so any dice object still fits): the rolls
@@ -129,16 +137,21 @@ class Battle:
         self.round = 0
         self.phase = "setup"
         self.specs = (fleet_a, fleet_b)
-        table = options.table or (fleet_a.game_size if fleet_a.game_size in TABLE_SIZES
-                                  else "skirmish")
+        table = options.table or (
+            fleet_a.game_size if fleet_a.game_size in TABLE_SIZES else "skirmish"
+        )
         self.width, self.depth = TABLE_SIZES[table]
         self.units: tuple[list[Unit], list[Unit]] = (
-            [Unit(u) for u in fleet_a.units], [Unit(u) for u in fleet_b.units])
+            [Unit(u) for u in fleet_a.units],
+            [Unit(u) for u in fleet_b.units],
+        )
         self.sides: tuple[list[Ship], list[Ship]] = (
             [s for u in self.units[0] for s in u.ships],
-            [s for u in self.units[1] for s in u.ships])
+            [s for u in self.units[1] for s in u.ships],
+        )
         self.flagships: list[Ship | None] = [
-            next((s for s in side if s.spec.flagship), None) for side in self.sides]
+            next((s for s in side if s.spec.flagship), None) for side in self.sides
+        ]
         self.markers: list[BlastMarker] = []
         self.salvos: list[Salvo] = []
         self.waves: list[Wave] = []
@@ -209,9 +222,12 @@ class Battle:
         if self.logging:
             for side in (0, 1):
                 spec = self.specs[side]
-                self.log(side, f"Fleet {SIDES[side].upper()}: {spec.name} ({spec.faction}), "
-                         f"{sum(len(u.ships) for u in self.units[side])} ships, "
-                         f"{spec.total_vp} points.")
+                self.log(
+                    side,
+                    f"Fleet {SIDES[side].upper()}: {spec.name} ({spec.faction}), "
+                    f"{sum(len(u.ships) for u in self.units[side])} ships, "
+                    f"{spec.total_vp} points.",
+                )
 
     # --- geometry helpers --------------------------------------------------------------------
 
@@ -224,8 +240,7 @@ class Battle:
         x, y = ship.x, ship.y
         for t in self.terrain:
             reach = t.r + ship.radius
-            if (t.gives_cover and -reach <= x - t.x <= reach
-                    and _hypot(x - t.x, y - t.y) <= reach):
+            if t.gives_cover and -reach <= x - t.x <= reach and _hypot(x - t.x, y - t.y) <= reach:
                 return True
         return False
 
@@ -241,8 +256,13 @@ class Battle:
         reach = ship.radius + MARKER_RADIUS
         x, y = ship.x, ship.y
         x0, x1, y0, y1, r2 = x - reach, x + reach, y - reach, y + reach, reach * reach
-        return [m for m in self.markers if x0 <= m.x <= x1 and y0 <= m.y <= y1
-                and (m.x - x) * (m.x - x) + (m.y - y) * (m.y - y) <= r2]
+        return [
+            m
+            for m in self.markers
+            if x0 <= m.x <= x1
+            and y0 <= m.y <= y1
+            and (m.x - x) * (m.x - x) + (m.y - y) * (m.y - y) <= r2
+        ]
 
     def settle(self, ship: Ship) -> None:
         """After a move: count the blast markers in contact; clear of all of them, the shields
@@ -252,8 +272,11 @@ class Battle:
             reach = ship.radius + MARKER_RADIUS
             x, y, r2 = ship.x, ship.y, reach * reach
             for m in self.markers:  # contact_markers, counted
-                if (x - reach <= m.x <= x + reach and y - reach <= m.y <= y + reach
-                        and (m.x - x) * (m.x - x) + (m.y - y) * (m.y - y) <= r2):
+                if (
+                    x - reach <= m.x <= x + reach
+                    and y - reach <= m.y <= y + reach
+                    and (m.x - x) * (m.x - x) + (m.y - y) * (m.y - y) <= r2
+                ):
                     count += 1
         t = ship.target
         if count == 0:
@@ -273,11 +296,19 @@ class Battle:
 
     # --- attacks and their aftermath ---------------------------------------------------------
 
-    def attack(self, ship: Ship, fn: Callable[..., damage.AttackReport], *args: Any,
-               source: Ship | None = None, source_xy: tuple[float, float] | None = None,
-               defer: bool = False, log_as: tuple[int, str] | None = None,
-               react: bool = False, aboard: bool = False,
-               **kwargs: Any) -> damage.AttackReport:
+    def attack(
+        self,
+        ship: Ship,
+        fn: Callable[..., damage.AttackReport],
+        *args: Any,
+        source: Ship | None = None,
+        source_xy: tuple[float, float] | None = None,
+        defer: bool = False,
+        log_as: tuple[int, str] | None = None,
+        react: bool = False,
+        aboard: bool = False,
+        **kwargs: Any,
+    ) -> damage.AttackReport:
         """Every attack on a ship goes through here: bracing (§4's order for the round; §10's
         reaction, ``react``, for this attack only, R-85) and the orbit save (§13) as the
         resolver's 4+ save, the resolver itself, then blast markers, crippling and
@@ -290,19 +321,24 @@ class Battle:
         ordnance = fn in ORDNANCE
         hidden = self.before_attack(ship, source, react, ordnance, aboard)
         report = fn(ship.target, *args, **kwargs)
-        return self.after_attack(ship, report, hidden, source, source_xy, defer, log_as,
-                                 ordnance)
+        return self.after_attack(ship, report, hidden, source, source_xy, defer, log_as, ordnance)
 
-    def before_attack(self, ship: Ship, source: Ship | None, react: bool,
-                      ordnance: bool, aboard: bool = False) -> int:
+    def before_attack(
+        self, ship: Ship, source: Ship | None, react: bool, ordnance: bool, aboard: bool = False
+    ) -> int:
         """:meth:`attack`'s first half: bracing and the orbit save as the resolver's 4+ save,
         markers hidden from it; returns the markers hidden, for :meth:`after_attack`.
         ``aboard``: damage from aboard the ship (a fire), which §13's orbit save, against
         attacks from outside the orbit, does not meet (R-44)."""
         t = ship.target
         braced = react or ship.braced_round == self.round
-        if (not braced and not aboard and ship.orbit is not None and ship.orbit.kind == "planet"
-                and (source is None or source.orbit is not ship.orbit)):
+        if (
+            not braced
+            and not aboard
+            and ship.orbit is not None
+            and ship.orbit.kind == "planet"
+            and (source is None or source.orbit is not ship.orbit)
+        ):
             # §13: in a planet's orbit, 4+ save against attacks from outside it (R-80); a
             # gravity well's orbit is fired at as normal (seed 001, R-133)
             braced = True
@@ -315,9 +351,17 @@ class Battle:
             hidden, t.blast_markers = t.blast_markers, 0
         return hidden
 
-    def after_attack(self, ship: Ship, report: damage.AttackReport, hidden: int,
-                     source: Ship | None, source_xy: tuple[float, float] | None, defer: bool,
-                     log_as: tuple[int, str] | None, ordnance: bool) -> damage.AttackReport:
+    def after_attack(
+        self,
+        ship: Ship,
+        report: damage.AttackReport,
+        hidden: int,
+        source: Ship | None,
+        source_xy: tuple[float, float] | None,
+        defer: bool,
+        log_as: tuple[int, str] | None,
+        ordnance: bool,
+    ) -> damage.AttackReport:
         """:meth:`attack`'s second half, once the resolver has made ``report``."""
         t = ship.target
         rules = ship.spec.rules
@@ -329,13 +373,20 @@ class Battle:
         if report.shields_absorbed or report.hull_lost:
             ship.damaged_round = self.round
         if report.blast_markers_placed:
-            sx, sy = (source.x, source.y) if source is not None else (
-                source_xy if source_xy is not None else (ship.x, ship.y))
+            sx, sy = (
+                (source.x, source.y)
+                if source is not None
+                else (source_xy if source_xy is not None else (ship.x, ship.y))
+            )
             self.place_marker(ship, sx, sy)
         if log_as is not None and self.logging:
             self.log(log_as[0], log_as[1] + gunnery.describe(report))
-        if (rules.grudge and report.hull_lost and source is not None
-                and self.policies[ship.side].takes_faction_options()):
+        if (
+            rules.grudge
+            and report.hull_lost
+            and source is not None
+            and self.policies[ship.side].takes_faction_options()
+        ):
             factions.name_grudge(self, ship, source)  # Ancestral Grudge (R-118)
         if report.destroyed and not defer:
             self.remove_destroyed(ship, report.catastrophe)
@@ -369,8 +420,15 @@ class Battle:
             text = f"{ship.label()} is destroyed: {label} (rolled {cat.roll})"
         if cat.leaves_debris_field:
             ship.hulk = True
-            self.terrain.append(Terrain("debris", ship.x, ship.y, max(HULK_DEBRIS_R, ship.radius),
-                                        name=f"hulk of {ship.name}"))
+            self.terrain.append(
+                Terrain(
+                    "debris",
+                    ship.x,
+                    ship.y,
+                    max(HULK_DEBRIS_R, ship.radius),
+                    name=f"hulk of {ship.name}",
+                )
+            )
             self.log(ship.side, text + "; its hulk drifts on as a debris field.")
             return
         if cat.leaves_blast_marker:
@@ -389,8 +447,11 @@ class Battle:
         radius = cat.roll_radius(self.dice, ship.spec.ship_class)
         hits = cat.roll_hits(self.dice)
         if self.logging:
-            self.log(ship.side, text + f": the blast reaches {radius} cm with {hits} "
-                     f"hit{'s' if hits != 1 else ''}.")
+            self.log(
+                ship.side,
+                text + f": the blast reaches {radius} cm with {hits} "
+                f"hit{'s' if hits != 1 else ''}.",
+            )
         if self.seed001:
             wreck_drifts(self, ship)  # seed 001 (R-137)
         if radius <= 0 or hits <= 0:
@@ -406,10 +467,17 @@ class Battle:
         for _, s in caught:
             if not s.on_table or s.target.hull <= 0:  # gone, or about to go (simultaneous)
                 continue
-            self.attack(s, damage.resolve_hits, hits, self.dice, attack="explosion",
-                        source_xy=(ship.x, ship.y),
-                        log_as=(s.side, f"  the explosion of {ship.label()} hits {s.label()}: ")
-                        if self.logging else None)
+            self.attack(
+                s,
+                damage.resolve_hits,
+                hits,
+                self.dice,
+                attack="explosion",
+                source_xy=(ship.x, ship.y),
+                log_as=(s.side, f"  the explosion of {ship.label()} hits {s.label()}: ")
+                if self.logging
+                else None,
+            )
 
     def flagship_lost(self, ship: Ship) -> None:
         """§15 Priority Target: every friendly ship must pass a command check or be hesitant
@@ -419,8 +487,9 @@ class Battle:
             return
         self.log(ship.side, "The flagship is lost! Every ship of the fleet tests its nerve.")
         for s in self.sides[ship.side]:
-            if s.on_table and not o.command_check(self, s, reroll=False,
-                                                  what="command check (flagship lost)"):
+            if s.on_table and not o.command_check(
+                self, s, reroll=False, what="command check (flagship lost)"
+            ):
                 s.hesitant_next = True
 
     def leave_table(self, ship: Ship) -> None:
@@ -450,10 +519,17 @@ class Battle:
         if o.command_check(self, ship, reroll=False, what=f"Ld check for the {t.name}"):
             return
         points = self.dice.d3()
-        self.attack(ship, gunnery.damage_points, points, self.dice, attack="asteroids",
-                    source_xy=(t.x, t.y),
-                    log_as=(ship.side, f"{ship.label()} is struck in the {t.name} for {points} "
-                                       f"damage: ") if self.logging else None)
+        self.attack(
+            ship,
+            gunnery.damage_points,
+            points,
+            self.dice,
+            attack="asteroids",
+            source_xy=(t.x, t.y),
+            log_as=(ship.side, f"{ship.label()} is struck in the {t.name} for {points} damage: ")
+            if self.logging
+            else None,
+        )
 
     def ram(self, ship: Ship, enemy: Ship) -> None:
         """§11: both ships take d6 damage; the one with the better armor (the lower save,
@@ -471,11 +547,20 @@ class Battle:
         reports = []
         for s in (ship, enemy):
             other = enemy if s is ship else ship
-            report = self.attack(s, gunnery.damage_points, rolls[id(s)], self.dice,
-                                 attack="ramming", source=other, defer=True)
+            report = self.attack(
+                s,
+                gunnery.damage_points,
+                rolls[id(s)],
+                self.dice,
+                attack="ramming",
+                source=other,
+                defer=True,
+            )
             reports.append((s, report))
-            self.log(s.side, f"  {s.label()} takes {rolls[id(s)]} ramming damage: "
-                     + gunnery.describe(report))
+            self.log(
+                s.side,
+                f"  {s.label()} takes {rolls[id(s)]} ramming damage: " + gunnery.describe(report),
+            )
         first = SIDES.index(self.initiative[-1]) if self.initiative else ship.side
         reports.sort(key=lambda sr: sr[0].side != first)
         for s, report in reports:
@@ -498,8 +583,10 @@ class Battle:
         for s in unit.ships:
             if s.on_table:
                 s.hesitant_next = True
-        self.log(ship.side, f"{unit.spec.name} braces for impact against this attack, giving "
-                 f"up its activation.")
+        self.log(
+            ship.side,
+            f"{unit.spec.name} braces for impact against this attack, giving up its activation.",
+        )
         return True
 
     def scramble(self, ship: Ship, role: CraftRole | None = None, count: int = 1) -> bool:
@@ -507,9 +594,13 @@ class Battle:
         round launches one fighter wing at incoming torpedoes (``role`` None) or bombers;
         it launches nothing else this round, but keeps its activation (R-85). Whether it does
         is the policy's choice (R-121)."""
-        if (ship.unit.activated_round >= self.round or not ship.bays_ready
-                or ship.no_launch_round == self.round or ship.crippled
-                or not any(r is CraftRole.FIGHTER for r, _ in ship.spec.craft)):
+        if (
+            ship.unit.activated_round >= self.round
+            or not ship.bays_ready
+            or ship.no_launch_round == self.round
+            or ship.crippled
+            or not any(r is CraftRole.FIGHTER for r, _ in ship.spec.craft)
+        ):
             return False
         if not self.policies[ship.side].wants_scramble(self, ship, role, count):
             return False
@@ -561,8 +652,11 @@ class Battle:
         best = 0
         for s in self.sides[side]:
             if s.on_table:
-                ld = (o.BRIDGE_DESTROYED_LD if s.target.has(damage.Critical.BRIDGE_DESTROYED)
-                      else s.spec.leadership)
+                ld = (
+                    o.BRIDGE_DESTROYED_LD
+                    if s.target.has(damage.Critical.BRIDGE_DESTROYED)
+                    else s.spec.leadership
+                )
                 best = max(best, ld)
         return best
 
@@ -583,24 +677,32 @@ class Battle:
             rolls = [self.dice.d6(), self.dice.d6()]
             for si in (0, 1):
                 flag = self.flagships[si]
-                if (flag is not None and flag.on_table and flag.spec.admiral == Rank.FLEET_CAPTAIN
-                        and not self.fleet_captain_used[si]
-                        and rolls[si] + ld[si] < rolls[1 - si] + ld[1 - si]
-                        and self.policies[si].reroll_initiative(self, si, rolls[si])):
+                if (
+                    flag is not None
+                    and flag.on_table
+                    and flag.spec.admiral == Rank.FLEET_CAPTAIN
+                    and not self.fleet_captain_used[si]
+                    and rolls[si] + ld[si] < rolls[1 - si] + ld[1 - si]
+                    and self.policies[si].reroll_initiative(self, si, rolls[si])
+                ):
                     self.fleet_captain_used[si] = True
                     old = rolls[si]
                     rolls[si] = self.dice.d6()
-                    self.log(si, f"The Fleet Captain re-rolls the command die: {old} → "
-                             f"{rolls[si]}.")
+                    self.log(
+                        si, f"The Fleet Captain re-rolls the command die: {old} → {rolls[si]}."
+                    )
             a, b = rolls[0] + ld[0], rolls[1] + ld[1]
             if a != b:
                 break
         winner = 0 if a > b else 1
         first = self.policies[winner].first_player(self, winner)
         self.initiative.append(SIDES[first])
-        self.log(None, f"Command: A {a} (rolled {rolls[0]} + Ld {ld[0]}), B {b} (rolled "
-                 f"{rolls[1]} + Ld {ld[1]}); {SIDES[winner].upper()} wins and "
-                 f"{SIDES[first].upper()} activates first.")
+        self.log(
+            None,
+            f"Command: A {a} (rolled {rolls[0]} + Ld {ld[0]}), B {b} (rolled "
+            f"{rolls[1]} + Ld {ld[1]}); {SIDES[winner].upper()} wins and "
+            f"{SIDES[first].upper()} activates first.",
+        )
         return first
 
     def activation_phase(self, first: int) -> None:
@@ -611,11 +713,11 @@ class Battle:
         turn = first
         while True:
             # Units leave the queue when they have activated (or braced, §10) or are gone.
-            mine = pending[turn] = [u for u in pending[turn]
-                                    if u.activated_round < rnd and u.alive]
+            mine = pending[turn] = [u for u in pending[turn] if u.activated_round < rnd and u.alive]
             if not mine:
-                other = pending[1 - turn] = [u for u in pending[1 - turn]
-                                             if u.activated_round < rnd and u.alive]
+                other = pending[1 - turn] = [
+                    u for u in pending[1 - turn] if u.activated_round < rnd and u.alive
+                ]
                 if not other:
                     return
                 turn = 1 - turn
@@ -636,9 +738,14 @@ class Battle:
         for side in self.sides:
             for s in side:
                 if s.on_table and s.target.fires:
-                    self.attack(s, damage.resolve_fires, self.dice, source_xy=(s.x, s.y),
-                                aboard=True,
-                                log_as=(s.side, f"{s.label()} burns: ") if self.logging else None)
+                    self.attack(
+                        s,
+                        damage.resolve_fires,
+                        self.dice,
+                        source_xy=(s.x, s.y),
+                        aboard=True,
+                        log_as=(s.side, f"{s.label()} burns: ") if self.logging else None,
+                    )
         for side in self.sides:
             for s in side:
                 if s.on_table and s.target.criticals:
@@ -722,21 +829,36 @@ class Battle:
         vp = self.victory_points()
         winner = None if vp[0] == vp[1] else ("a" if vp[0] > vp[1] else "b")
         fates = [
-            {"side": SIDES[s.side], "unit": s.spec.unit, "index": s.spec.index,
-             "ship": s.spec.slug, "name": s.name, "unit_name": s.unit.spec.name,
-             "fate": self.fate(s)}
-            for side in self.sides for s in side
+            {
+                "side": SIDES[s.side],
+                "unit": s.spec.unit,
+                "index": s.spec.index,
+                "ship": s.spec.slug,
+                "name": s.name,
+                "unit_name": s.unit.spec.name,
+                "fate": self.fate(s),
+            }
+            for side in self.sides
+            for s in side
         ]
         if self.logging:
             self.phase = "result"
-            text = (f"After {self.round} round{'s' if self.round != 1 else ''} "
-                    f"({'annihilation' if self.ended_by == 'annihilation' else 'time'}): "
-                    f"A {vp[0]} VP, B {vp[1]} VP — "
-                    + ("a draw." if winner is None else f"fleet {winner.upper()} wins."))
+            text = (
+                f"After {self.round} round{'s' if self.round != 1 else ''} "
+                f"({'annihilation' if self.ended_by == 'annihilation' else 'time'}): "
+                f"A {vp[0]} VP, B {vp[1]} VP — "
+                + ("a draw." if winner is None else f"fleet {winner.upper()} wins.")
+            )
             self.log(None, text)
-        return BattleResult(winner=winner, rounds=self.round, vp={"a": vp[0], "b": vp[1]},
-                            fates=fates, log=self.entries if self.logging else None,
-                            ended_by=self.ended_by, first_player=list(self.initiative))
+        return BattleResult(
+            winner=winner,
+            rounds=self.round,
+            vp={"a": vp[0], "b": vp[1]},
+            fates=fates,
+            log=self.entries if self.logging else None,
+            ended_by=self.ended_by,
+            first_player=list(self.initiative),
+        )
 
 
 def _touches(m: BlastMarker, ships: list[Ship]) -> bool:
@@ -745,8 +867,11 @@ def _touches(m: BlastMarker, ships: list[Ship]) -> bool:
     for s in ships:
         x = s.x
         y = s.y
-        if (mx - 4.0 <= x <= mx + 4.0 and my - 4.0 <= y <= my + 4.0
-                and _hypot(x - mx, y - my) <= s.radius + MARKER_RADIUS):
+        if (
+            mx - 4.0 <= x <= mx + 4.0
+            and my - 4.0 <= y <= my + 4.0
+            and _hypot(x - mx, y - my) <= s.radius + MARKER_RADIUS
+        ):
             return True
     return False
 
@@ -755,4 +880,3 @@ def battle_dice(seed: int | str, index: int) -> BattleDice:
     """The dice of battle ``index`` of a run seeded ``seed``: the same derivation as
     :meth:`SeededDice.for_battle`."""
     return BattleDice(f"battle:{seed}:{index}")
-

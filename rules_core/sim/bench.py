@@ -18,13 +18,21 @@ FLEETS = (("imperial-navy", "skirmish"), ("orks", "skirmish"))
 SEED = 2026
 
 
-def main(catalog: Catalog | None = None, *, battles: int = 1000, workers: int = 2,
-         single: int = 200, repeat: int = 5) -> int:
+def main(
+    catalog: Catalog | None = None,
+    *,
+    battles: int = 1000,
+    workers: int = 2,
+    single: int = 200,
+    repeat: int = 5,
+) -> int:
     catalog = catalog or load_catalog_dir(DATA_DIR)
     a = sample_fleet(catalog, *FLEETS[0])
     b = sample_fleet(catalog, *FLEETS[1])
-    print(f"fleets: {a.name} ({validate(a, catalog).points} pts, {a.ship_count} ships) vs "
-          f"{b.name} ({validate(b, catalog).points} pts, {b.ship_count} ships); seed {SEED}")
+    print(
+        f"fleets: {a.name} ({validate(a, catalog).points} pts, {a.ship_count} ships) vs "
+        f"{b.name} ({validate(b, catalog).points} pts, {b.ship_count} ships); seed {SEED}"
+    )
     simulate(catalog, a, b, battles=5, seed=SEED)  # warm the caches
     # The same battles ``repeat`` times: on a shared host the CPU time of one run swings with
     # what the other tenants do (a third, here), so the best run says what the code costs and
@@ -37,25 +45,31 @@ def main(catalog: Catalog | None = None, *, battles: int = 1000, workers: int = 
     s = tally.summary(seed=SEED)
     best = min(cpus)
     median = sorted(cpus)[len(cpus) // 2]
-    print(f"one core: {single} battles, {len(cpus)} runs: best {single / best:.0f} battles per "
-          f"second per core ({1000 * best / single:.2f} ms a battle), median "
-          f"{single / median:.0f} ({1000 * median / single:.2f} ms); "
-          f"{s['rounds_mean']:.1f} rounds on average")
+    print(
+        f"one core: {single} battles, {len(cpus)} runs: best {single / best:.0f} battles per "
+        f"second per core ({1000 * best / single:.2f} ms a battle), median "
+        f"{single / median:.0f} ({1000 * median / single:.2f} ms); "
+        f"{s['rounds_mean']:.1f} rounds on average"
+    )
     children = _children_cpu()
     start = time.perf_counter()
     simulate(catalog, a, b, battles=battles, seed=SEED, workers=workers)
     elapsed = time.perf_counter() - start
     cores = os.cpu_count() or 1
-    print(f"{battles} battles with {workers} workers ({cores} cores here): {elapsed:.2f} s wall"
-          f" ({battles / elapsed:.0f} battles per second: {battles / elapsed * median / single:.2f}"
-          f"x the one-core median)")
+    print(
+        f"{battles} battles with {workers} workers ({cores} cores here): {elapsed:.2f} s wall"
+        f" ({battles / elapsed:.0f} battles per second: {battles / elapsed * median / single:.2f}"
+        f"x the one-core median)"
+    )
     if children is not None and workers > 1:
         used = (_children_cpu() or 0.0) - children
         # Other jobs on the machine stretch the wall time; the workers' own CPU time says what
         # the run would take with the cores to itself.
-        print(f"  the workers used {used:.2f} s CPU in all ({1000 * used / battles:.2f} ms a "
-              f"battle): about {used / min(workers, cores):.2f} s on {min(workers, cores)} idle "
-              f"cores")
+        print(
+            f"  the workers used {used:.2f} s CPU in all ({1000 * used / battles:.2f} ms a "
+            f"battle): about {used / min(workers, cores):.2f} s on {min(workers, cores)} idle "
+            f"cores"
+        )
     return 0
 
 

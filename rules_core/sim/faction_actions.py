@@ -38,12 +38,21 @@ def command_step(b: Battle, unit: Unit, lead: Ship, policy: Policy) -> bool:
     rules = lead.spec.rules
     side = unit.side
     rnd = b.round
-    naval = (rules.naval_discipline and policy.takes_faction_options()
-             and not unit.spec.is_squadron
-             and b.memo.naval_discipline_round[side] != rnd and o.in_command_radius(b, lead))
-    doctrine = (rules.torpedo_doctrine and not lead.crippled
-                and ((lead.spec.torpedoes and not lead.torpedoes_ready)
-                     or (lead.spec.bays and not lead.bays_ready)))
+    naval = (
+        rules.naval_discipline
+        and policy.takes_faction_options()
+        and not unit.spec.is_squadron
+        and b.memo.naval_discipline_round[side] != rnd
+        and o.in_command_radius(b, lead)
+    )
+    doctrine = (
+        rules.torpedo_doctrine
+        and not lead.crippled
+        and (
+            (lead.spec.torpedoes and not lead.torpedoes_ready)
+            or (lead.spec.bays and not lead.bays_ready)
+        )
+    )
     hatred = rules.hatred and b.specs[1 - side].allegiance == "imperium"
     if not (naval or doctrine or hatred):
         checked: bool = o.command_check(b, lead)
@@ -53,8 +62,11 @@ def command_step(b: Battle, unit: Unit, lead: Ship, policy: Policy) -> bool:
     if naval and order in (o.LOCK_ON, o.RELOAD):
         b.memo.naval_discipline_round[side] = rnd
         b.memo.kept_plans[unit] = (rnd, probe)
-        b.log(side, f"{lead.label()} takes {o.ORDER_LABELS[order]} without a command check "
-              f"(Naval Discipline).")
+        b.log(
+            side,
+            f"{lead.label()} takes {o.ORDER_LABELS[order]} without a command check "
+            f"(Naval Discipline).",
+        )
         return True
     ld = DOCTRINE_LD if doctrine and order == o.RELOAD else None
     also = "Hatred of the False Emperor" if hatred and order == o.LOCK_ON else None
@@ -115,11 +127,22 @@ def teleport_assault(b: Battle, ship: Ship, seen: list[Sighting], hesitant: bool
         enemy = max(near, key=lambda s: (s.ship.spec.victory_points, -s.dist)).ship
     roll = b.dice.d6()
     ship.fired_round = b.round
-    text = (f"{ship.label()} gives up its {give_up.name} to teleport a strike team aboard "
-            f"{enemy.label()}: rolled {roll}") if b.logging else ""
+    text = (
+        (
+            f"{ship.label()} gives up its {give_up.name} to teleport a strike team aboard "
+            f"{enemy.label()}: rolled {roll}"
+        )
+        if b.logging
+        else ""
+    )
     if roll < TELEPORT_ON:
         b.log(ship.side, text + ", the team is lost.")
         return give_up.index
-    b.attack(enemy, strike_team, b.dice, source=ship,
-             log_as=(ship.side, text + ": ") if b.logging else None)
+    b.attack(
+        enemy,
+        strike_team,
+        b.dice,
+        source=ship,
+        log_as=(ship.side, text + ": ") if b.logging else None,
+    )
     return give_up.index

@@ -61,10 +61,10 @@ class FactionRules:
     hardy: bool = field(init=False)  # lives on the ship's damage state (harden)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "order_rules",
-                           self.naval_discipline or self.torpedo_doctrine or self.hatred)
-        object.__setattr__(self, "hardy",
-                           self.acts_of_faith or self.auramite or self.void_armour)
+        object.__setattr__(
+            self, "order_rules", self.naval_discipline or self.torpedo_doctrine or self.hatred
+        )
+        object.__setattr__(self, "hardy", self.acts_of_faith or self.auramite or self.void_armour)
 
 
 NONE: Final = FactionRules()
@@ -76,8 +76,9 @@ RULES: dict[str, FactionRules] = {
     "adeptus-astartes": FactionRules(boarding=2, unshakeable=True, boat_crit_on=3),
     "grey-knights": FactionRules(boarding=2, boarding_vs_chaos=1, aegis=True, teleport=True),
     "adeptus-custodes": FactionRules(boarding=3, auramite=True),
-    "adepta-sororitas": FactionRules(boarding=1, boarding_vs_chaos=1, crippled_ld=-1,
-                                     acts_of_faith=True),
+    "adepta-sororitas": FactionRules(
+        boarding=1, boarding_vs_chaos=1, crippled_ld=-1, acts_of_faith=True
+    ),
     "leagues-of-votann": FactionRules(crippled_ld=-1, grudge=True, void_armour=True),
     "archenemy": FactionRules(fickle=True, marks=True, hatred=True),
     "drukhari": FactionRules(shadowfields=True, webway=True, power_from_pain=True),

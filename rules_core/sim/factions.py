@@ -63,8 +63,10 @@ def power_from_pain(b: Battle, dead: Ship) -> None:
     for s in b.sides[1 - dead.side]:
         if s.on_table and _hypot(s.x - dead.x, s.y - dead.y) <= PAIN_CM:
             if b.memo.pain_until.get(s) != until and b.logging:
-                b.log(s.side, f"{s.label()} feeds on the death of {dead.label()}: +1 Ld "
-                      f"(Power from Pain).")
+                b.log(
+                    s.side,
+                    f"{s.label()} feeds on the death of {dead.label()}: +1 Ld (Power from Pain).",
+                )
             b.memo.pain_until[s] = until
 
 
@@ -93,9 +95,16 @@ def holofield_save(ship: Ship, dist: float) -> int:
     return HOLOFIELD_SAVE if dist > HOLOFIELD_RANGE_CM else HOLOFIELD_NEAR_SAVE
 
 
-def dakka_volley(target: damage.Target, strength: int, range_cm: float, dice: Dice, *,
-                 to_hit_mod: int = 0, holofields: int = 0,
-                 prow: bool = False) -> damage.AttackReport:
+def dakka_volley(
+    target: damage.Target,
+    strength: int,
+    range_cm: float,
+    dice: Dice,
+    *,
+    to_hit_mod: int = 0,
+    holofields: int = 0,
+    prow: bool = False,
+) -> damage.AttackReport:
     """Ork gunz at 15 cm or less (R-120): to-hit dice of 1 are re-rolled once; then the
     armoured prow and holofields (as :func:`gunnery.screened_volley`; ``holofields`` is the
     save, 0 for none), armor, shields, hull."""
@@ -117,8 +126,9 @@ def dakka_volley(target: damage.Target, strength: int, range_cm: float, dice: Di
     holo_saved = damage.count_at_least(dice, through, holofields) if holofields else 0
     through -= holo_saved
     report = damage.AttackReport("battery", dice=strength)
-    damage.resolve_damage(target, through, dice, report, armor_save=True, shields=True,
-                          blast_marker=True)
+    damage.resolve_damage(
+        target, through, dice, report, armor_save=True, shields=True, blast_marker=True
+    )
     report.hits = hits
     if prow or holofields:
         report.attack = f"battery:screened:{prow_saved}:{holo_saved}"
@@ -133,8 +143,11 @@ def name_grudge(b: Battle, ship: Ship, source: Ship) -> None:
     if source.spec.is_escort and any(not s.spec.is_escort for s in b.sides[source.side]):
         return
     b.memo.grudge[ship.side] = source
-    b.log(ship.side, f"{source.label()} has wronged the Kin: it is named the fleet's grudge "
-          f"(+1 to hit it, Ancestral Grudge).")
+    b.log(
+        ship.side,
+        f"{source.label()} has wronged the Kin: it is named the fleet's grudge "
+        f"(+1 to hit it, Ancestral Grudge).",
+    )
 
 
 def grudge_of(b: Battle, side: int) -> Ship | None:
@@ -165,5 +178,8 @@ def seek(b: Battle, salvo: Salvo) -> None:
     heading += turn
     salvo.hx, salvo.hy = math.cos(heading), math.sin(heading)
     if b.logging:
-        b.log(salvo.side, f"Seeking missiles from {salvo.launcher.label()} turn "
-              f"{abs(math.degrees(turn)):.0f}° towards {best.label()}.")
+        b.log(
+            salvo.side,
+            f"Seeking missiles from {salvo.launcher.label()} turn "
+            f"{abs(math.degrees(turn)):.0f}° towards {best.label()}.",
+        )

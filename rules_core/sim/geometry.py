@@ -89,8 +89,6 @@ def hypot(x: float, y: float) -> float:
     return h / scale
 
 
-
-
 def distance(ax: float, ay: float, bx: float, by: float) -> float:
     return hypot(bx - ax, by - ay)
 
@@ -132,8 +130,9 @@ def angle_diff(a: float, b: float) -> float:
     return d - TAU if d > math.pi else d
 
 
-def segment_point_distance(ax: float, ay: float, bx: float, by: float,
-                           px: float, py: float) -> float:
+def segment_point_distance(
+    ax: float, ay: float, bx: float, by: float, px: float, py: float
+) -> float:
     """Shortest distance from point P to the segment AB."""
     dx = bx - ax
     dy = by - ay
@@ -148,8 +147,9 @@ def segment_point_distance(ax: float, ay: float, bx: float, by: float,
     return hypot(px - ax - t * dx, py - ay - t * dy)
 
 
-def segment_first_contact(ax: float, ay: float, bx: float, by: float,
-                          px: float, py: float, r: float) -> float | None:
+def segment_first_contact(
+    ax: float, ay: float, bx: float, by: float, px: float, py: float, r: float
+) -> float | None:
     """How far along AB (0..1) a point moving from A to B first comes within ``r`` of P, or
     None if it never does."""
     dx = bx - ax
@@ -170,8 +170,16 @@ def segment_first_contact(ax: float, ay: float, bx: float, by: float,
     return t if 0.0 <= t <= 1.0 else None
 
 
-def sight_blocked(terrain: list[Any], ax: float, ay: float, bx: float, by: float,
-                  ignore: object = None, ignore2: object = None, gas: bool = True) -> bool:
+def sight_blocked(
+    terrain: list[Any],
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+    ignore: object = None,
+    ignore2: object = None,
+    gas: bool = True,
+) -> bool:
     """Line of sight is centre to centre (§7); a gas cloud, planet, gravity well or drifting
     body across the line blocks it, shooter or target inside one included (R-80). ``ignore``
     and ``ignore2``: the gravity wells the shooter and the target orbit, which block nothing

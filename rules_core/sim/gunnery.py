@@ -36,8 +36,11 @@ NOVA_MIN_CM: Final = 30.0
 LARGEST_RADIUS: Final = 3.0  # a 60 mm base (R-10)
 NOVA_HOLE_R: Final = 0.5  # the template's 1 cm centre hole
 NOVA_TEMPLATE_R: Final = 5.0  # 10 cm across
-ORDNANCE_ATTACKS: Final = {"torpedo": "strike home", "bombers": "score (4+)",
-                    "assault_boats": "get aboard (4+)"}
+ORDNANCE_ATTACKS: Final = {
+    "torpedo": "strike home",
+    "bombers": "score (4+)",
+    "assault_boats": "get aboard (4+)",
+}
 KIND_NAMES: Final = {BATTERY: "battery", LANCE: "lance", SPECIAL: "special"}
 # Seed 003: a randomly moving ship fires "with a +3 To-Hit die roll modifier in lieu of all
 # other modifiers" — 3 worse on Void Command's roll-at-or-over d6 (R-143).
@@ -112,8 +115,12 @@ def sightings(b: Battle, firer: Ship) -> list[Sighting]:
         else:
             afwd = fwd if fwd >= 0.0 else -fwd
             aleft = left if left >= 0.0 else -left
-            arcs = ((FRONT if fwd >= aleft else 0) | (REAR if -fwd >= aleft else 0)
-                    | (LEFT if left >= afwd else 0) | (RIGHT if -left >= afwd else 0))
+            arcs = (
+                (FRONT if fwd >= aleft else 0)
+                | (REAR if -fwd >= aleft else 0)
+                | (LEFT if left >= afwd else 0)
+                | (RIGHT if -left >= afwd else 0)
+            )
         out.append(Sighting(s, dist, arcs, bool(terrain) and b.in_cover(s)))
     return out
 
@@ -156,9 +163,14 @@ def _orbit_sightings(b: Battle, firer: Ship) -> list[Sighting]:
         if fw is not None:
             out.append(Sighting(s, dist, FRONT | LEFT | RIGHT | REAR, True))
         else:
-            out.append(Sighting(s, dist, arc_of(fx, fy, hx, hy, s.x, s.y),
-                                bool(terrain) and (b.in_cover(s)
-                                                   or through_gas(terrain, fx, fy, s.x, s.y))))
+            out.append(
+                Sighting(
+                    s,
+                    dist,
+                    arc_of(fx, fy, hx, hy, s.x, s.y),
+                    bool(terrain) and (b.in_cover(s) or through_gas(terrain, fx, fy, s.x, s.y)),
+                )
+            )
     return out
 
 
@@ -181,8 +193,9 @@ def gun_strength(ship: Ship, gun: Gun) -> int:
     return gun.strength // 2 if ship.target.hull <= ship.cripple_at else gun.strength
 
 
-def fire_guns(b: Battle, ship: Ship, hesitant: bool,
-              seen: list[Sighting] | None = None, skip: int = -1) -> bool:
+def fire_guns(
+    b: Battle, ship: Ship, hesitant: bool, seen: list[Sighting] | None = None, skip: int = -1
+) -> bool:
     """Every working gun of the ship fires at the target its side's policy picks (``seen``:
     the ship's :func:`sightings`, if the caller has them). Returns whether anything fired."""
     t = ship.target
@@ -215,8 +228,11 @@ def fire_guns(b: Battle, ship: Ship, hesitant: bool,
         strength = gun.strength // 2 if t.hull <= ship.cripple_at else gun.strength
         if strength <= 0:
             continue
-        reach = (gun.range_cm + damage.LOCK_ON_LANCE_RANGE_CM if lock_on and gun.kind == LANCE
-                 else gun.range_cm)
+        reach = (
+            gun.range_cm + damage.LOCK_ON_LANCE_RANGE_CM
+            if lock_on and gun.kind == LANCE
+            else gun.range_cm
+        )
         g_arcs = gun.arcs
         options = [s for s in seen if s.dist <= reach and s.arcs & g_arcs and s.ship.on_table]
         if not options:
@@ -228,8 +244,11 @@ def fire_guns(b: Battle, ship: Ship, hesitant: bool,
         if not wild:  # out of control: none of these (R-143)
             if pick.cover:
                 mod -= 1  # cover: -1 (R-42)
-            if (gun.kind == BATTERY and pick.dist > SHADOWFIELD_RANGE_CM
-                    and pick.ship.spec.rules.shadowfields):
+            if (
+                gun.kind == BATTERY
+                and pick.dist > SHADOWFIELD_RANGE_CM
+                and pick.ship.spec.rules.shadowfields
+            ):
                 mod -= 1  # Drukhari shadowfields (R-89)
             if grudge is not None and pick.ship is grudge:
                 mod += 1  # Ancestral Grudge (R-118)
@@ -245,28 +264,60 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
     when the target is destroyed passes to the next closest escort in range and arc (R-78)."""
     target = pick.ship
     # §10: the brace reaction covers this volley, its carry-over along a squadron included
-    react = (target.unit.activated_round < b.round  # else it cannot react
-             and b.brace_reaction(target, strength, gun.kind))
+    react = (
+        target.unit.activated_round < b.round  # else it cannot react
+        and b.brace_reaction(target, strength, gun.kind)
+    )
     dice = b.dice
-    log_as = (firer.side, f"{firer.label()} fires {gun.name} ({KIND_NAMES[gun.kind]} "
-                          f"{strength}) at {target.label()} ({pick.dist:.0f} cm"
-                          f"{', cover' if pick.cover else ''}, to-hit modifier {mod:+d}): "
-              ) if b.logging else None
+    log_as = (
+        (
+            firer.side,
+            f"{firer.label()} fires {gun.name} ({KIND_NAMES[gun.kind]} "
+            f"{strength}) at {target.label()} ({pick.dist:.0f} cm"
+            f"{', cover' if pick.cover else ''}, to-hit modifier {mod:+d}): ",
+        )
+        if b.logging
+        else None
+    )
     rules = target.spec.rules
     holo = holofield_save(target, pick.dist)
-    prow = (rules.prows and target.spec.armoured_prow
-            and arc_of(target.x, target.y, target.hx, target.hy, firer.x, firer.y) == FRONT)
+    prow = (
+        rules.prows
+        and target.spec.armoured_prow
+        and arc_of(target.x, target.y, target.hx, target.hy, firer.x, firer.y) == FRONT
+    )
     hit_range = pick.dist
-    if (gun.kind == BATTERY and firer.spec.rules.auspex and hit_range <= AUSPEX_RANGE_CM):
+    if gun.kind == BATTERY and firer.spec.rules.auspex and hit_range <= AUSPEX_RANGE_CM:
         hit_range = float(damage.POINT_BLANK_CM)  # Advanced Auspex: 4+ out to 30 cm (R-89)
     if gun.kind == BATTERY and firer.spec.rules.dakka and pick.dist <= DAKKA_CM:
-        report = b.attack(target, dakka_volley, strength, hit_range, dice, to_hit_mod=mod,
-                          holofields=holo, prow=prow, source=firer, log_as=log_as,
-                          react=react)  # R-120
+        report = b.attack(
+            target,
+            dakka_volley,
+            strength,
+            hit_range,
+            dice,
+            to_hit_mod=mod,
+            holofields=holo,
+            prow=prow,
+            source=firer,
+            log_as=log_as,
+            react=react,
+        )  # R-120
     elif holo or prow:
-        report = b.attack(target, screened_volley, gun.kind, strength, hit_range, dice,
-                          to_hit_mod=mod, holofields=holo, prow=prow, source=firer,
-                          log_as=log_as, react=react)
+        report = b.attack(
+            target,
+            screened_volley,
+            gun.kind,
+            strength,
+            hit_range,
+            dice,
+            to_hit_mod=mod,
+            holofields=holo,
+            prow=prow,
+            source=firer,
+            log_as=log_as,
+            react=react,
+        )
     elif gun.kind == BATTERY:  # b.attack(target, damage.fire_batteries, …), called directly
         hidden = b.before_attack(target, firer, react, False)
         report = damage.fire_batteries(target.target, strength, hit_range, dice, to_hit_mod=mod)
@@ -276,17 +327,33 @@ def volley(b: Battle, firer: Ship, gun: Gun, strength: int, pick: Sighting, mod:
         report = damage.fire_lances(target.target, strength, dice, to_hit_mod=mod)
         report = b.after_attack(target, report, hidden, firer, None, False, log_as, False)
     else:
-        report = b.attack(target, special_volley, strength, pick.dist, dice, to_hit_mod=mod,
-                          source=firer, log_as=log_as, react=react)
+        report = b.attack(
+            target,
+            special_volley,
+            strength,
+            pick.dist,
+            dice,
+            to_hit_mod=mod,
+            source=firer,
+            log_as=log_as,
+            react=react,
+        )
     leftover = report.hull_damage + report.extra_damage - report.hull_lost
     if report.destroyed and leftover > 0 and target.unit.spec.is_squadron:
         reach = gun_range(gun, None if out_of_control(b, firer) else firer.order)
         nxt = _next_escort(b, firer, gun, target, reach)
         while nxt is not None and leftover > 0:
-            r2 = b.attack(nxt, damage_points, leftover, dice, source=firer,
-                          log_as=(firer.side, f"  {leftover} damage carries on to "
-                                              f"{nxt.label()}: ") if b.logging else None,
-                          react=react)
+            r2 = b.attack(
+                nxt,
+                damage_points,
+                leftover,
+                dice,
+                source=firer,
+                log_as=(firer.side, f"  {leftover} damage carries on to {nxt.label()}: ")
+                if b.logging
+                else None,
+                react=react,
+            )
             leftover = r2.hull_damage + r2.extra_damage - r2.hull_lost if r2.destroyed else 0
             nxt = _next_escort(b, firer, gun, nxt, reach) if leftover > 0 else None
 
@@ -300,28 +367,37 @@ def _next_escort(b: Battle, firer: Ship, gun: Gun, after: Ship, reach: float) ->
         d = _hypot(s.x - firer.x, s.y - firer.y)
         if d > reach or not arc_of(firer.x, firer.y, firer.hx, firer.hy, s.x, s.y) & gun.arcs:
             continue
-        if b.terrain and sight_blocked(b.terrain, firer.x, firer.y, s.x, s.y,
-                                       gas=not b.seed001):
+        if b.terrain and sight_blocked(b.terrain, firer.x, firer.y, s.x, s.y, gas=not b.seed001):
             continue
         if best is None or d < best_d:
             best, best_d = s, d
     return best
 
 
-def special_volley(target: damage.Target, strength: int, range_cm: float, dice: Dice,
-                   *, to_hit_mod: int = 0) -> damage.AttackReport:
+def special_volley(
+    target: damage.Target, strength: int, range_cm: float, dice: Dice, *, to_hit_mod: int = 0
+) -> damage.AttackReport:
     """A ``special`` weapon rolls as a battery (4+/5+ by range) and its hits ignore shields
     (docs/catalogue.md); armor saves apply."""
     need = damage.needed_to_hit(damage.battery_base_to_hit(range_cm), to_hit_mod)
     report = damage.AttackReport("special", dice=strength)
     report.hits = damage.count_at_least(dice, strength, need)
-    return damage.resolve_damage(target, report.hits, dice, report, armor_save=True,
-                                  shields=False, blast_marker=True)
+    return damage.resolve_damage(
+        target, report.hits, dice, report, armor_save=True, shields=False, blast_marker=True
+    )
 
 
-def screened_volley(target: damage.Target, kind: int, strength: int, range_cm: float, dice: Dice,
-                    *, to_hit_mod: int = 0, holofields: int = 0,
-                    prow: bool = False) -> damage.AttackReport:
+def screened_volley(
+    target: damage.Target,
+    kind: int,
+    strength: int,
+    range_cm: float,
+    dice: Dice,
+    *,
+    to_hit_mod: int = 0,
+    holofields: int = 0,
+    prow: bool = False,
+) -> damage.AttackReport:
     """A volley at a ship with a screen between the to-hit roll and the resolver (R-89):
     an armoured prow facing the firer ignores the volley's first hit; Eldar holofields ignore
     each hit on ``holofields`` or more (:func:`factions.holofield_save`; 0: none). What gets
@@ -336,22 +412,36 @@ def screened_volley(target: damage.Target, kind: int, strength: int, range_cm: f
     holo_saved = damage.count_at_least(dice, through, holofields) if holofields else 0
     through -= holo_saved
     report = damage.AttackReport(KIND_NAMES[kind], dice=strength)
-    damage.resolve_damage(target, through, dice, report, armor_save=kind != LANCE,
-                           shields=kind != SPECIAL, blast_marker=True)
+    damage.resolve_damage(
+        target,
+        through,
+        dice,
+        report,
+        armor_save=kind != LANCE,
+        shields=kind != SPECIAL,
+        blast_marker=True,
+    )
     report.hits = hits
     report.attack = f"{KIND_NAMES[kind]}:screened:{prow_saved}:{holo_saved}"
     return report
 
 
-def damage_points(target: damage.Target, points: int, dice: Dice, *,
-                  attack: str = "damage", shields: bool = True,
-                  blast_marker: bool = True) -> damage.AttackReport:
+def damage_points(
+    target: damage.Target,
+    points: int,
+    dice: Dice,
+    *,
+    attack: str = "damage",
+    shields: bool = True,
+    blast_marker: bool = True,
+) -> damage.AttackReport:
     """Damage that needs no to-hit roll and allows no armor save (R-43): spill-over, ramming,
     nova cannon, asteroids; brace, shields and hull as the resolver does them. Boarding passes
     ``shields=False`` (§11)."""
     report = damage.AttackReport(attack, hits=points)
-    return damage.resolve_damage(target, points, dice, report, armor_save=False,
-                                  shields=shields, blast_marker=blast_marker)
+    return damage.resolve_damage(
+        target, points, dice, report, armor_save=False, shields=shields, blast_marker=blast_marker
+    )
 
 
 def describe(r: damage.AttackReport) -> str:
@@ -381,8 +471,10 @@ def describe(r: damage.AttackReport) -> str:
         parts.append(f"{r.hull_lost} hull lost")
     for c in r.criticals:
         if c.effect is not None:
-            parts.append(f"critical: {c.effect.label}"
-                         + (f" (+{c.extra_damage} damage)" if c.extra_damage else ""))
+            parts.append(
+                f"critical: {c.effect.label}"
+                + (f" (+{c.extra_damage} damage)" if c.extra_damage else "")
+            )
         elif c.roll == 0:
             parts.append("a critical hit ignored (Auramite Hulls)")
     if r.became_crippled:
@@ -439,9 +531,17 @@ def fire_nova(b: Battle, ship: Ship, hesitant: bool) -> bool:
             if points <= 0:
                 b.log(ship.side, f"  {s.label()}'s holofields turn the nova blast aside.")
                 continue
-        b.attack(s, damage_points, points, b.dice, attack="nova", source=ship,
-                 log_as=(ship.side, f"  the nova blast hits {s.label()} for {points}: ")
-                 if b.logging else None)
+        b.attack(
+            s,
+            damage_points,
+            points,
+            b.dice,
+            attack="nova",
+            source=ship,
+            log_as=(ship.side, f"  the nova blast hits {s.label()} for {points}: ")
+            if b.logging
+            else None,
+        )
     return True
 
 
@@ -469,8 +569,10 @@ def board(b: Battle, ship: Ship, enemy: Ship) -> None:
     e_roll = b.dice.d6()
     a_score = a_roll + boarding_score_base(b, ship, enemy)
     e_score = e_roll + boarding_score_base(b, enemy, ship)
-    text = (f"{ship.label()} boards {enemy.label()}: {a_score} (rolled {a_roll}) against "
-            f"{e_score} (rolled {e_roll})")
+    text = (
+        f"{ship.label()} boards {enemy.label()}: {a_score} (rolled {a_roll}) against "
+        f"{e_score} (rolled {e_roll})"
+    )
     ship.fired_round = b.round
     if a_score == e_score:
         if b.logging:
@@ -478,10 +580,19 @@ def board(b: Battle, ship: Ship, enemy: Ship) -> None:
         return
     winner, loser = (ship, enemy) if a_score > e_score else (enemy, ship)
     points = abs(a_score - e_score)
-    b.attack(loser, damage_points, points, b.dice, attack="boarding", shields=False,
-             blast_marker=False, source=winner,
-             log_as=(ship.side, text + f": {loser.label()} takes {points} damage: ")
-             if b.logging else None)
+    b.attack(
+        loser,
+        damage_points,
+        points,
+        b.dice,
+        attack="boarding",
+        shields=False,
+        blast_marker=False,
+        source=winner,
+        log_as=(ship.side, text + f": {loser.label()} takes {points} damage: ")
+        if b.logging
+        else None,
+    )
 
 
 def in_contact(a: Ship, c: Ship) -> bool:

@@ -60,8 +60,9 @@ class Limits:
     max_turn: float  # radians
     turn_anywhere: bool  # Come to New Heading / Burn Retros: turn at any point (so: first)
 
-    def __init__(self, min_move: float, max_move: float, max_turn: float,
-                 turn_anywhere: bool) -> None:
+    def __init__(
+        self, min_move: float, max_move: float, max_turn: float, turn_anywhere: bool
+    ) -> None:
         self.min_move = min_move
         self.max_move = max_move
         self.max_turn = max_turn
@@ -87,8 +88,9 @@ def _open_space(terrain: list[Any]) -> bool:
     return True
 
 
-def limits(b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool,
-           bonus: float = 0.0) -> Limits:
+def limits(
+    b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool, bonus: float = 0.0
+) -> Limits:
     """What the rules allow this activation (§4, §5, §3).
 
     Minimum move is half the current speed for every ship (R-76); a ship starting in a debris
@@ -201,8 +203,9 @@ def move_ship(b: Battle, ship: Ship, plan: Plan, lim: Limits) -> None:
         x0, y0 = ship.x, ship.y
         x1, y1 = x0 + length * ship.hx, y0 + length * ship.hy
         if plan.ram is not None and plan.ram.on_table:
-            hit = segment_first_contact(x0, y0, x1, y1, plan.ram.x, plan.ram.y,
-                                        ship.radius + plan.ram.radius)
+            hit = segment_first_contact(
+                x0, y0, x1, y1, plan.ram.x, plan.ram.y, ship.radius + plan.ram.radius
+            )
             if hit is not None:
                 ship.x = x0 + (x1 - x0) * hit
                 ship.y = y0 + (y1 - y0) * hit
@@ -231,8 +234,16 @@ def move_ship(b: Battle, ship: Ship, plan: Plan, lim: Limits) -> None:
     b.settle(ship)
 
 
-def _terrain_on_leg(b: Battle, ship: Ship, x0: float, y0: float, x1: float, y1: float,
-                    crossed: set[int], path: list[tuple[float, float]]) -> bool:
+def _terrain_on_leg(
+    b: Battle,
+    ship: Ship,
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    crossed: set[int],
+    path: list[tuple[float, float]],
+) -> bool:
     """Terrain met on one leg of the move. Returns False when the move ends here (the ship
     was destroyed or stopped in orbit); ``path`` then ends where it stopped."""
     lo_x, hi_x = (x0, x1) if x0 <= x1 else (x1, x0)
@@ -241,8 +252,7 @@ def _terrain_on_leg(b: Battle, ship: Ship, x0: float, y0: float, x1: float, y1: 
         if not t.moves:
             continue
         reach = t.r + ship.radius
-        if (t.x + reach < lo_x or t.x - reach > hi_x or t.y + reach < lo_y
-                or t.y - reach > hi_y):
+        if t.x + reach < lo_x or t.x - reach > hi_x or t.y + reach < lo_y or t.y - reach > hi_y:
             continue  # the leg passes nowhere near it
         if t.kind in ("planet", "gravity_well"):
             hit = segment_first_contact(x0, y0, x1, y1, t.x, t.y, reach)
@@ -262,8 +272,9 @@ def _terrain_on_leg(b: Battle, ship: Ship, x0: float, y0: float, x1: float, y1: 
             # higher velocity, the ship's or the body's.
             if segment_point_distance(x0, y0, x1, y1, t.x, t.y) <= reach:
                 crossed.add(id(t))
-                debris_roll(b, ship, max(ship.velocity, body_velocity(t)), t,
-                            f"against the {t.name}")
+                debris_roll(
+                    b, ship, max(ship.velocity, body_velocity(t)), t, f"against the {t.name}"
+                )
                 if not ship.on_table:
                     return False
             continue
@@ -289,8 +300,11 @@ def _slingshot(b: Battle, ship: Ship) -> None:
             if turn:
                 turn = max(-DEG90, min(DEG90, turn))
                 ship.face(ship.heading + turn)
-                b.log(ship.side, f"{ship.label()} slingshots round the {t.name}, turning "
-                      f"{abs(math.degrees(turn)):.0f}°.")
+                b.log(
+                    ship.side,
+                    f"{ship.label()} slingshots round the {t.name}, turning "
+                    f"{abs(math.degrees(turn)):.0f}°.",
+                )
             return
 
 

@@ -60,8 +60,11 @@ def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
         ld = spec.leadership
         if rules.synapse and not spec.synapse and not _near(b, ship, SYNAPSE_CM, synapse=True):
             ld = SYNAPSE_LD  # Tyranid instinctive behaviour (R-89)
-        if (flag is not None and flag.spec.admiral == Rank.LORD_ADMIRAL
-                and in_command_radius(b, ship)):
+        if (
+            flag is not None
+            and flag.spec.admiral == Rank.LORD_ADMIRAL
+            and in_command_radius(b, ship)
+        ):
             ld += 1
         if rules.greater_good and _near(b, ship, NEAR_FRIEND_CM):
             ld += 1  # For the Greater Good (R-89)
@@ -77,8 +80,9 @@ def leadership(b: Battle, ship: Ship, *, disengaging: bool = False) -> int:
     ld -= markers
     if t.hull <= ship.cripple_at and not (disengaging and rules.inertialess):
         penalty = rules.crippled_ld
-        if rules.fickle and not (flag is not None and flag.on_table and distance(
-                flag.x, flag.y, ship.x, ship.y) <= 30.0):
+        if rules.fickle and not (
+            flag is not None and flag.on_table and distance(flag.x, flag.y, ship.x, ship.y) <= 30.0
+        ):
             penalty = -3  # Fickle Crews: -3 unless the flagship is within 30 cm
         ld += penalty
     if criticals:
@@ -93,8 +97,12 @@ def _near(b: Battle, ship: Ship, reach: float, *, synapse: bool = False) -> bool
     centre."""
     x, y = ship.x, ship.y
     for s in b.sides[ship.side]:
-        if s is not ship and s.on_table and (not synapse or s.spec.synapse) \
-                and distance(s.x, s.y, x, y) <= reach:
+        if (
+            s is not ship
+            and s.on_table
+            and (not synapse or s.spec.synapse)
+            and distance(s.x, s.y, x, y) <= reach
+        ):
             return True
     return False
 
@@ -109,9 +117,16 @@ def roll_check(b: Battle, ld: int) -> tuple[bool, int]:
     return roll <= ld, roll
 
 
-def command_check(b: Battle, ship: Ship, *, reroll: bool = True, disengaging: bool = False,
-                  what: str = "command check", ld: int | None = None,
-                  also: str | None = None) -> bool:
+def command_check(
+    b: Battle,
+    ship: Ship,
+    *,
+    reroll: bool = True,
+    disengaging: bool = False,
+    what: str = "command check",
+    ld: int | None = None,
+    also: str | None = None,
+) -> bool:
     """A command check, re-rolled once on a failure within the flagship's command radius
     (§15), else by Mob Rule, by the rule named ``also`` (Hatred of the False Emperor) or by a
     Sororitas capital ship's Acts of Faith (R-110, R-114): a check is re-rolled once at most.
@@ -152,15 +167,23 @@ def emergency_damage_control(b: Battle, ship: Ship) -> None:
     if command_check(b, ship, reroll=False, what=f"emergency damage control ({effect.label})"):
         t.repair(effect)
         if b.logging:
-            b.log(ship.side, f"{ship.label()} puts out the {effect.label}."
-                  if effect is Critical.FIRE else f"{ship.label()} seals a Hull Breach.")
+            b.log(
+                ship.side,
+                f"{ship.label()} puts out the {effect.label}."
+                if effect is Critical.FIRE
+                else f"{ship.label()} seals a Hull Breach.",
+            )
 
 
 REPAIR_PRIORITY: Final = (
-    Critical.FIRE, Critical.THRUSTERS_DAMAGED,
-    Critical.PROW_ARMAMENT_DAMAGED, Critical.PORT_ARMAMENT_DAMAGED,
-    Critical.STARBOARD_ARMAMENT_DAMAGED, Critical.ARMAMENT_DAMAGED,
-    Critical.DORSAL_ARMAMENT_DAMAGED, Critical.HULL_BREACH,
+    Critical.FIRE,
+    Critical.THRUSTERS_DAMAGED,
+    Critical.PROW_ARMAMENT_DAMAGED,
+    Critical.PORT_ARMAMENT_DAMAGED,
+    Critical.STARBOARD_ARMAMENT_DAMAGED,
+    Critical.ARMAMENT_DAMAGED,
+    Critical.DORSAL_ARMAMENT_DAMAGED,
+    Critical.HULL_BREACH,
 )
 
 
@@ -181,9 +204,15 @@ def end_phase_repair(b: Battle, ship: Ship) -> None:
     else:
         passed, roll = roll_check(b, ld)
     if b.logging:
-        how = ("needing 4+ (Blessings of the Omnissiah)" if ship.spec.rules.blessings
-               else f"against Ld {ld}{' (1d6: blast markers)' if t.blast_markers else ''}")
-        b.log(ship.side, f"{ship.label()} tries to repair {effect.label}: rolled {roll} {how}: "
-              f"{'repaired' if passed else 'failed'}.")
+        how = (
+            "needing 4+ (Blessings of the Omnissiah)"
+            if ship.spec.rules.blessings
+            else f"against Ld {ld}{' (1d6: blast markers)' if t.blast_markers else ''}"
+        )
+        b.log(
+            ship.side,
+            f"{ship.label()} tries to repair {effect.label}: rolled {roll} {how}: "
+            f"{'repaired' if passed else 'failed'}.",
+        )
     if passed:
         t.repair(effect)

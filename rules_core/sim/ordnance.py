@@ -21,8 +21,11 @@ if TYPE_CHECKING:
 
 TORPEDO_SPEED: Final = 30.0  # §3, §12
 FIGHTER_SCREEN_CM: Final = 5.0  # §12: a fighter wing within 5 cm of a friendly ship intercepts
-ROLE_NAMES: Final = {CraftRole.FIGHTER: "fighters", CraftRole.BOMBER: "bombers",
-              CraftRole.ASSAULT_BOAT: "assault boats"}
+ROLE_NAMES: Final = {
+    CraftRole.FIGHTER: "fighters",
+    CraftRole.BOMBER: "bombers",
+    CraftRole.ASSAULT_BOAT: "assault boats",
+}
 
 
 def craft_in_flight(b: Battle, carrier: Ship) -> int:
@@ -52,17 +55,20 @@ def launch_torpedoes(b: Battle, ship: Ship) -> bool:
         if ship.orbit is not None and ship.orbit.kind == "gravity_well":
             # Seed 001: torpedoes fired from orbit go straight onto the well.
             launched = True
-            b.log(ship.side, f"{ship.label()} launches {tube.strength} torpedoes from orbit; "
-                  f"they go straight onto the {ship.orbit.name}.")
+            b.log(
+                ship.side,
+                f"{ship.label()} launches {tube.strength} torpedoes from orbit; "
+                f"they go straight onto the {ship.orbit.name}.",
+            )
             continue
         hx, hy = math.cos(heading), math.sin(heading)
         start = ship.radius + MARKER_RADIUS
-        b.salvos.append(Salvo(ship.side, ship.x + hx * start, ship.y + hy * start, hx, hy,
-                              tube.strength, ship))
+        b.salvos.append(
+            Salvo(ship.side, ship.x + hx * start, ship.y + hy * start, hx, hy, tube.strength, ship)
+        )
         launched = True
         if b.logging:
-            b.log(ship.side, f"{ship.label()} launches {tube.strength} torpedoes "
-                  f"({tube.name}).")
+            b.log(ship.side, f"{ship.label()} launches {tube.strength} torpedoes ({tube.name}).")
     if launched:
         ship.torpedoes_ready = False
         ship.fired_round = b.round
@@ -111,8 +117,12 @@ def drift(b: Battle) -> None:
 
 def _screening_fighters(b: Battle, defender_side: int, ship: Ship) -> Wave | None:
     for w in b.waves:
-        if (w.side == defender_side and w.role is CraftRole.FIGHTER and w.count > 0
-                and _hypot(w.x - ship.x, w.y - ship.y) <= ship.radius + FIGHTER_SCREEN_CM):
+        if (
+            w.side == defender_side
+            and w.role is CraftRole.FIGHTER
+            and w.count > 0
+            and _hypot(w.x - ship.x, w.y - ship.y) <= ship.radius + FIGHTER_SCREEN_CM
+        ):
             return w
     return None
 
@@ -146,12 +156,18 @@ def _move_salvo(b: Battle, salvo: Salvo) -> None:
             t = segment_first_contact(x0, y0, x1, y1, s.x, s.y, s.radius + reach)
             if t is not None and (hit_t is None or t < hit_t):
                 hit_t, hit_ship = t, s
-    if (hit_ship is not None and hit_ship.side == salvo.side
-            and b.policies[salvo.side].detonate_salvo(b, salvo, hit_ship)):
+    if (
+        hit_ship is not None
+        and hit_ship.side == salvo.side
+        and b.policies[salvo.side].detonate_salvo(b, salvo, hit_ship)
+    ):
         b.salvos.remove(salvo)  # §12 remote control, before it moves
         if b.logging:
-            b.log(salvo.side, f"A torpedo salvo ({salvo.count}) from {salvo.launcher.label()} "
-                  f"is detonated by remote control before it strikes {hit_ship.label()}.")
+            b.log(
+                salvo.side,
+                f"A torpedo salvo ({salvo.count}) from {salvo.launcher.label()} "
+                f"is detonated by remote control before it strikes {hit_ship.label()}.",
+            )
         return
     end_t = 1.0 if hit_t is None else hit_t
     ex, ey = x0 + (x1 - x0) * end_t, y0 + (y1 - y0) * end_t
@@ -168,9 +184,12 @@ def _move_salvo(b: Battle, salvo: Salvo) -> None:
             if roll == 6:
                 b.salvos.remove(salvo)
                 if b.logging:
-                    b.log(salvo.side, f"A torpedo salvo ({salvo.count}) from "
-                          f"{salvo.launcher.label()} crosses a blast marker and detonates "
-                          f"harmlessly (rolled 6).")
+                    b.log(
+                        salvo.side,
+                        f"A torpedo salvo ({salvo.count}) from "
+                        f"{salvo.launcher.label()} crosses a blast marker and detonates "
+                        f"harmlessly (rolled 6).",
+                    )
                 return
             break
     if b.terrain:
@@ -181,14 +200,19 @@ def _move_salvo(b: Battle, salvo: Salvo) -> None:
                     lost = sum(1 for _ in range(salvo.count) if b.dice.d6() <= 2)
                     salvo.count -= lost
                     if lost and b.logging:
-                        b.log(salvo.side, f"{lost} torpedoes of a salvo from "
-                              f"{salvo.launcher.label()} are lost in the {piece.name}.")
+                        b.log(
+                            salvo.side,
+                            f"{lost} torpedoes of a salvo from "
+                            f"{salvo.launcher.label()} are lost in the {piece.name}.",
+                        )
                     if salvo.count <= 0:
                         b.salvos.remove(salvo)
                         return
             elif piece.blocks_sight and piece.kind != "gas":
-                if segment_first_contact(x0, y0, ex, ey, piece.x, piece.y,
-                                         piece.r + reach) is not None:
+                if (
+                    segment_first_contact(x0, y0, ex, ey, piece.x, piece.y, piece.r + reach)
+                    is not None
+                ):
                     b.salvos.remove(salvo)  # a planet or body stops it
                     return
     salvo.x, salvo.y = ex, ey
@@ -206,17 +230,26 @@ def _torpedo_impact(b: Battle, salvo: Salvo, ship: Ship) -> None:
     if fighters is not None:
         _spend_fighter(b, fighters)
         if b.logging:
-            b.log(ship.side, f"Fighters screening {ship.label()} intercept {who}: the salvo is "
-                  f"destroyed and the wing is spent.")
+            b.log(
+                ship.side,
+                f"Fighters screening {ship.label()} intercept {who}: the salvo is "
+                f"destroyed and the wing is spent.",
+            )
         return
     if b.scramble(ship, None, salvo.count):
         if b.logging:
             b.log(ship.side, f"{ship.label()} scrambles interceptors: {who} are destroyed.")
         return
     react = b.brace_reaction(ship, salvo.count, -1)
-    b.attack(ship, damage.torpedo_salvo, salvo.count, b.dice, source_xy=(salvo.x, salvo.y),
-             log_as=(salvo.side, f"{who} strike {ship.label()}: ") if b.logging else None,
-             react=react)
+    b.attack(
+        ship,
+        damage.torpedo_salvo,
+        salvo.count,
+        b.dice,
+        source_xy=(salvo.x, salvo.y),
+        log_as=(salvo.side, f"{who} strike {ship.label()}: ") if b.logging else None,
+        react=react,
+    )
 
 
 def _move_wave(b: Battle, wave: Wave) -> None:
@@ -247,8 +280,11 @@ def _move_wave(b: Battle, wave: Wave) -> None:
         if new is None:
             b.waves.remove(wave)  # recalled to reserves (§12)
             if b.logging:
-                b.log(wave.side, f"{ROLE_NAMES[wave.role].capitalize()} from "
-                      f"{wave.carrier.label()} lose their target and are recalled.")
+                b.log(
+                    wave.side,
+                    f"{ROLE_NAMES[wave.role].capitalize()} from "
+                    f"{wave.carrier.label()} lose their target and are recalled.",
+                )
             return
         wave.target = target = new
     dx, dy = target.x - wave.x, target.y - wave.y
@@ -291,8 +327,11 @@ def _dogfight(b: Battle, wave: Wave, x0: float, y0: float) -> bool:
         if w.count <= 0:
             b.waves.remove(w)
         if b.logging:
-            b.log(wave.side, f"{lost} {ROLE_NAMES[wave.role]} from {wave.carrier.label()} meet "
-                  f"fighters from {w.carrier.label()}: {lost} of each are destroyed.")
+            b.log(
+                wave.side,
+                f"{lost} {ROLE_NAMES[wave.role]} from {wave.carrier.label()} meet "
+                f"fighters from {w.carrier.label()}: {lost} of each are destroyed.",
+            )
         if wave.count <= 0:
             if wave in b.waves:
                 b.waves.remove(wave)
@@ -311,23 +350,51 @@ def _craft_attack(b: Battle, wave: Wave, ship: Ship) -> None:
         _spend_fighter(b, fighters)
         wave.count -= 1
         if b.logging:
-            b.log(ship.side, f"Fighters over {ship.label()} meet the {what}: one wing and "
-                  f"one of the attackers are destroyed.")
-    if (wave.count > 0 and wave.role is CraftRole.BOMBER  # §10: torpedoes or bombers
-            and b.scramble(ship, wave.role, wave.count)):
+            b.log(
+                ship.side,
+                f"Fighters over {ship.label()} meet the {what}: one wing and "
+                f"one of the attackers are destroyed.",
+            )
+    if (
+        wave.count > 0
+        and wave.role is CraftRole.BOMBER  # §10: torpedoes or bombers
+        and b.scramble(ship, wave.role, wave.count)
+    ):
         wave.count -= 1
         if b.logging:
-            b.log(ship.side, f"{ship.label()} scrambles interceptors against the {what}: one "
-                  f"is destroyed.")
+            b.log(
+                ship.side,
+                f"{ship.label()} scrambles interceptors against the {what}: one is destroyed.",
+            )
     if wave.count <= 0:
         return
-    log_as = (wave.side, f"{wave.count} {ROLE_NAMES[wave.role]} from "
-                         f"{wave.carrier.label()} attack {ship.label()}: ") if b.logging else None
+    log_as = (
+        (
+            wave.side,
+            f"{wave.count} {ROLE_NAMES[wave.role]} from "
+            f"{wave.carrier.label()} attack {ship.label()}: ",
+        )
+        if b.logging
+        else None
+    )
     if wave.role is CraftRole.BOMBER:
         react = b.brace_reaction(ship, wave.count, -1)
-        b.attack(ship, damage.bomber_attack, wave.count, b.dice, source_xy=(wave.x, wave.y),
-                 log_as=log_as, react=react)
+        b.attack(
+            ship,
+            damage.bomber_attack,
+            wave.count,
+            b.dice,
+            source_xy=(wave.x, wave.y),
+            log_as=log_as,
+            react=react,
+        )
     else:
-        b.attack(ship, damage.assault_boat_attack, wave.count, b.dice,
-                 need=wave.carrier.spec.rules.boat_crit_on,  # Orbital Assault
-                 source_xy=(wave.x, wave.y), log_as=log_as)
+        b.attack(
+            ship,
+            damage.assault_boat_attack,
+            wave.count,
+            b.dice,
+            need=wave.carrier.spec.rules.boat_crit_on,  # Orbital Assault
+            source_xy=(wave.x, wave.y),
+            log_as=log_as,
+        )

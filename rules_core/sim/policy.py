@@ -76,20 +76,23 @@ class Policy:
         written in plain Python can override it."""
         return True
 
-    def plan(self, b: Battle, unit: Unit, lead: Ship, may_order: bool,
-             hesitant: bool) -> tuple[SpecialOrder | None, Plan]:
+    def plan(
+        self, b: Battle, unit: Unit, lead: Ship, may_order: bool, hesitant: bool
+    ) -> tuple[SpecialOrder | None, Plan]:
         return None, Plan(lead.speed())
 
     def rejoin_plan(self, b: Battle, ship: Ship, lim: Limits) -> Plan:
         return Plan(lim.max_move)
 
-    def manoeuvre(self, b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool,
-                  ram: Ship | None) -> adv.Manoeuvre:
+    def manoeuvre(
+        self, b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool, ram: Ship | None
+    ) -> adv.Manoeuvre:
         """Advanced movement (R-141): what to spend thrust on; by default, coast."""
         return adv.Manoeuvre(ram=ram)
 
-    def gun_target(self, b: Battle, ship: Ship, gun: Gun, options: list[Sighting]
-                   ) -> Sighting | None:
+    def gun_target(
+        self, b: Battle, ship: Ship, gun: Gun, options: list[Sighting]
+    ) -> Sighting | None:
         return options[0]
 
     def torpedo_heading(self, b: Battle, ship: Ship, tube: Ordnance) -> float | None:
@@ -106,8 +109,9 @@ class Policy:
     def craft_retarget(self, b: Battle, wave: Wave) -> Ship | None:
         return None
 
-    def nova_target(self, b: Battle, ship: Ship, lo: float, hi: float
-                    ) -> tuple[float, float] | None:
+    def nova_target(
+        self, b: Battle, ship: Ship, lo: float, hi: float
+    ) -> tuple[float, float] | None:
         return None
 
     def slingshot_turn(self, b: Battle, ship: Ship) -> float:
@@ -120,8 +124,11 @@ class Policy:
         well = ship.orbit
         reach = ship.spec.gun_reach + (well.r if well is not None else 0.0)
         for e in b.sides[1 - ship.side]:
-            if (e.on_table and (e.orbit is None or e.orbit.kind != "gravity_well")
-                    and _hypot(e.x - ship.x, e.y - ship.y) <= reach):
+            if (
+                e.on_table
+                and (e.orbit is None or e.orbit.kind != "gravity_well")
+                and _hypot(e.x - ship.x, e.y - ship.y) <= reach
+            ):
                 return 3 if lo <= 3 else lo
         return hi if hi > 3 else 3
 
@@ -175,9 +182,22 @@ class _Bearing:
 class _Profile:
     """What the standard policy needs to know about a ship, worked out once per spec."""
 
-    __slots__ = ("arc_weight", "total", "best_range", "max_range", "battery_share",
-                 "carrier", "torpedoes", "guns", "half_speed", "bearing", "tactic_range",
-                 "tactic_pb", "close_in", "keep_near")
+    __slots__ = (
+        "arc_weight",
+        "total",
+        "best_range",
+        "max_range",
+        "battery_share",
+        "carrier",
+        "torpedoes",
+        "guns",
+        "half_speed",
+        "bearing",
+        "tactic_range",
+        "tactic_pb",
+        "close_in",
+        "keep_near",
+    )
 
     def __init__(self, spec: ShipSpec) -> None:
         arc_weight = {FRONT: 0.0, LEFT: 0.0, RIGHT: 0.0, REAR: 0.0}
@@ -354,8 +374,13 @@ class _Piece:
         self.kind = kind
 
 
-def _scoring_terrain(terrain: list[Terrain], planet_margin: float, x: float = 0.0,
-                     y: float = 0.0, spread: float = -1.0) -> list[_Piece]:
+def _scoring_terrain(
+    terrain: list[Terrain],
+    planet_margin: float,
+    x: float = 0.0,
+    y: float = 0.0,
+    spread: float = -1.0,
+) -> list[_Piece]:
     """The pieces that weigh on a move's score, in table order, as (x, y, reach, kind): planets
     within their radius + ``planet_margin``, asteroid belts and other cover within theirs.
     With ``spread`` >= 0, only pieces that can reach a point within ``spread`` cm of (x, y)."""
@@ -394,14 +419,45 @@ class _Scorer:
     arcs facing it, distance from the ship's best range, a torpedo line, table edges and
     room ahead of the bow (the next minimum move), planets, asteroid belts and cover."""
 
-    __slots__ = ("tx", "ty", "bearing", "inv_total", "best_range", "point_blank", "close_in",
-                 "closing", "width", "depth", "need", "fire_factor", "torpedo_ready", "near",
-                 "keep_near", "surely_near", "surely_far", "anchor_xs", "anchor_ys", "sx", "sy",
-                 "debris_xs", "debris_ys", "debris_reach", "fracture_cost")
+    __slots__ = (
+        "tx",
+        "ty",
+        "bearing",
+        "inv_total",
+        "best_range",
+        "point_blank",
+        "close_in",
+        "closing",
+        "width",
+        "depth",
+        "need",
+        "fire_factor",
+        "torpedo_ready",
+        "near",
+        "keep_near",
+        "surely_near",
+        "surely_far",
+        "anchor_xs",
+        "anchor_ys",
+        "sx",
+        "sy",
+        "debris_xs",
+        "debris_ys",
+        "debris_reach",
+        "fracture_cost",
+    )
 
-    def __init__(self, policy: StandardPolicy, b: Battle, ship: Ship, p: _Profile,
-                 target: Ship, fire_factor: float, torpedo_ready: bool,
-                 near: list[_Piece]) -> None:
+    def __init__(
+        self,
+        policy: StandardPolicy,
+        b: Battle,
+        ship: Ship,
+        p: _Profile,
+        target: Ship,
+        fire_factor: float,
+        torpedo_ready: bool,
+        near: list[_Piece],
+    ) -> None:
         self.tx = target.x
         self.ty = target.y
         self.bearing = p.bearing
@@ -412,8 +468,11 @@ class _Scorer:
         if policy.faction_tactics:
             if p.tactic_range > 0.0:
                 best_range, point_blank, close_in = p.tactic_range, p.tactic_pb, p.close_in
-            if (target.spec.rules.holofields and not target.target.crippled
-                    and best_range > INSIDE_HOLOFIELDS_CM):
+            if (
+                target.spec.rules.holofields
+                and not target.target.crippled
+                and best_range > INSIDE_HOLOFIELDS_CM
+            ):
                 # Holofields ignore hits on 2+ beyond 15 cm, 5+ within (R-89): close inside.
                 best_range = INSIDE_HOLOFIELDS_CM
         self.best_range = best_range
@@ -477,8 +536,12 @@ class _Scorer:
         left = dy * hx - dx * hy
         afwd = fwd if fwd >= 0.0 else -fwd
         aleft = left if left >= 0.0 else -left
-        bits = ((FRONT if fwd >= aleft else 0) | (REAR if -fwd >= aleft else 0)
-                | (LEFT if left >= afwd else 0) | (RIGHT if -left >= afwd else 0))
+        bits = (
+            (FRONT if fwd >= aleft else 0)
+            | (REAR if -fwd >= aleft else 0)
+            | (LEFT if left >= afwd else 0)
+            | (RIGHT if -left >= afwd else 0)
+        )
         bearing = self.bearing[bits]
         point_blank = self.point_blank
         fire = 0.0
@@ -546,7 +609,7 @@ class _Scorer:
             score -= (EDGE_MARGIN_CM - margin) / EDGE_SLOPE_CM
         need = self.need
         if margin < need:  # else the runway ahead is at least the margin: no penalty
-            runway = ((width - x) / hx if hx > 1e-9 else -x / hx if hx < -1e-9 else 1e9)
+            runway = (width - x) / hx if hx > 1e-9 else -x / hx if hx < -1e-9 else 1e9
             if hy > 1e-9:
                 r = (depth - y) / hy
                 if r < runway:
@@ -682,8 +745,9 @@ class StandardPolicy(Policy):
                         best = d2
                 index = u.spec.index
                 i = len(ranked)
-                while i > 0 and (keys[i - 1] > best
-                                 or (keys[i - 1] == best and indices[i - 1] > index)):
+                while i > 0 and (
+                    keys[i - 1] > best or (keys[i - 1] == best and indices[i - 1] > index)
+                ):
                     i -= 1
                 ranked.insert(i, u)
                 keys.insert(i, best)
@@ -721,10 +785,17 @@ class StandardPolicy(Policy):
 
     # --- movement and orders -----------------------------------------------------------------
 
-    def _scores(self, b: Battle, ship: Ship, p: _Profile, target: Ship,
-                points: Sequence[tuple[float, float, float, float]],
-                fire_factor: float, torpedo_ready: bool, near: list[_Piece] | None = None
-                ) -> list[float]:
+    def _scores(
+        self,
+        b: Battle,
+        ship: Ship,
+        p: _Profile,
+        target: Ship,
+        points: Sequence[tuple[float, float, float, float]],
+        fire_factor: float,
+        torpedo_ready: bool,
+        near: list[_Piece] | None = None,
+    ) -> list[float]:
         """How good it is to end a move at each of ``points`` (x, y, hx, hy), against ``target``
         (:meth:`_Scorer.at`; ``near``: the terrain pieces that may weigh, all by default)."""
         if near is None:  # the pieces that may weigh (:func:`_scoring_terrain`)
@@ -746,8 +817,16 @@ class StandardPolicy(Policy):
                 xs.append(s.x)
                 ys.append(s.y)
 
-    def _best_move(self, b: Battle, ship: Ship, p: _Profile, target: Ship, lim: Limits,
-                   fire_factor: float, torpedo_ready: bool) -> tuple[float, Plan]:
+    def _best_move(
+        self,
+        b: Battle,
+        ship: Ship,
+        p: _Profile,
+        target: Ship,
+        lim: Limits,
+        fire_factor: float,
+        torpedo_ready: bool,
+    ) -> tuple[float, Plan]:
         """The best of the moves the limits allow, in two stages: the best turn at full
         distance, then the best distance on that heading."""
         lo, hi = lim.min_move, lim.max_move
@@ -766,8 +845,11 @@ class StandardPolicy(Policy):
             bx, by = x0 + first * hx0, y0 + first * hy0
         rest = hi - first
         # Every end point lies within ``hi`` of the ship: terrain beyond that cannot weigh.
-        near = (_scoring_terrain(b.terrain, ship.radius + 2.0, x0, y0, hi + 1.0)
-                if b.terrain else _NO_TERRAIN)
+        near = (
+            _scoring_terrain(b.terrain, ship.radius + 2.0, x0, y0, hi + 1.0)
+            if b.terrain
+            else _NO_TERRAIN
+        )
         scorer = _Scorer(self, b, ship, p, target, fire_factor, torpedo_ready, near)
         best = 0.0
         best_turn = 0.0
@@ -779,8 +861,17 @@ class StandardPolicy(Policy):
             elif n_turns == 3:
                 turn = -mt if j == 0 else 0.0 if j == 1 else mt
             else:
-                turn = (-mt if j == 0 else -mt / 2.0 if j == 1 else 0.0 if j == 2
-                        else mt / 2.0 if j == 3 else mt)
+                turn = (
+                    -mt
+                    if j == 0
+                    else -mt / 2.0
+                    if j == 1
+                    else 0.0
+                    if j == 2
+                    else mt / 2.0
+                    if j == 3
+                    else mt
+                )
             # Straight on is the ship's own heading vector (cos and sin of the same angle).
             if turn:
                 tc = math.cos(h0 + turn)
@@ -805,16 +896,21 @@ class StandardPolicy(Policy):
                     best, best_d = v, d
         return best, Plan(best_d, best_turn)
 
-    def plan(self, b: Battle, unit: Unit, lead: Ship, may_order: bool,
-             hesitant: bool) -> tuple[SpecialOrder | None, Plan]:
+    def plan(
+        self, b: Battle, unit: Unit, lead: Ship, may_order: bool, hesitant: bool
+    ) -> tuple[SpecialOrder | None, Plan]:
         target = self.objective(b, lead)
         if target is None:
             return None, Plan(lead.speed() / 2.0)
         p = profile_of(lead.spec)
         torp = lead.torpedoes_ready and not hesitant
         lim = limits(b, lead, None, hesitant)
-        if (self.faction_tactics and lead.spec.rules.boarding and not lead.spec.rules.dakka
-                and not unit.spec.is_squadron):
+        if (
+            self.faction_tactics
+            and lead.spec.rules.boarding
+            and not lead.spec.rules.dakka
+            and not unit.spec.is_squadron
+        ):
             boarding = self._boarding_plan(b, lead, lim)
             if boarding is not None:
                 return None, boarding
@@ -826,15 +922,17 @@ class StandardPolicy(Policy):
             x, y, h = end_point(lead, plan, lim)
             # no terrain here: nothing for the scorer to look up
             score = _Scorer(self, b, lead, p, target, 1.0, torp, _NO_TERRAIN).at(
-                x, y, math.cos(h), math.sin(h))
+                x, y, math.cos(h), math.sin(h)
+            )
         else:
             score, plan = self._best_move(b, lead, p, target, lim, 1.0, torp)
         if not may_order:
             return None, plan
         reach = p.max_range + lead.speed()
         # Reload when ordnance is spent and nothing is in gun range yet, or for a carrier.
-        spent = (lead.spec.torpedoes and not lead.torpedoes_ready) or \
-                (lead.spec.bays and not lead.bays_ready)
+        spent = (lead.spec.torpedoes and not lead.torpedoes_ready) or (
+            lead.spec.bays and not lead.bays_ready
+        )
         if spent and (p.carrier or p.torpedoes > p.total or dist > p.max_range + 5.0):
             return o.RELOAD, plan
         rules = lead.spec.rules
@@ -858,13 +956,18 @@ class StandardPolicy(Policy):
         d = lock.min_move
         near = _scoring_terrain(b.terrain, lead.radius + 2.0) if b.terrain else _NO_TERRAIN
         lock_score = _Scorer(self, b, lead, p, target, 1.25, torp, near).at(
-            lead.x + d * lead.hx, lead.y + d * lead.hy, lead.hx, lead.hy)
+            lead.x + d * lead.hx, lead.y + d * lead.hy, lead.hx, lead.hy
+        )
         lock_bonus = -0.02
         if self.faction_tactics and (
-                (rules.hatred and b.specs[1 - lead.side].allegiance == "imperium")
-                or (rules.naval_discipline and not unit.spec.is_squadron
-                    and b.memo.naval_discipline_round[lead.side] != b.round
-                    and o.in_command_radius(b, lead))):
+            (rules.hatred and b.specs[1 - lead.side].allegiance == "imperium")
+            or (
+                rules.naval_discipline
+                and not unit.spec.is_squadron
+                and b.memo.naval_discipline_round[lead.side] != b.round
+                and o.in_command_radius(b, lead)
+            )
+        ):
             # Hatred of the False Emperor re-rolls a failed check for Lock On (R-114); Naval
             # Discipline takes it with no check (R-117): either way the ship is rarely hesitant.
             lock_bonus = LOCK_ON_SURE_BONUS
@@ -910,8 +1013,9 @@ class StandardPolicy(Policy):
                 best, best_vp = plan, e.spec.victory_points
         return best
 
-    def manoeuvre(self, b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool,
-                  ram: Ship | None) -> adv.Manoeuvre:
+    def manoeuvre(
+        self, b: Battle, ship: Ship, order: SpecialOrder | None, hesitant: bool, ram: Ship | None
+    ) -> adv.Manoeuvre:
         """Advanced movement (R-141 – R-149): every velocity change, course change (up to three
         hexsides either way) and facing change (up to two) the thrust pays for, the pushed
         points included (any order but a hesitant ship's, R-144), and course changes of one or
@@ -951,8 +1055,10 @@ class StandardPolicy(Policy):
         def leg_risk(x0: float, y0: float, x: float, y: float, v: int) -> float:
             risk = 0.0
             for t in planets:
-                if segment_point_distance(x0, y0, x, y, t.x, t.y) \
-                        <= t.r + ship.radius + adv.INTERFACE_CM:
+                if (
+                    segment_point_distance(x0, y0, x, y, t.x, t.y)
+                    <= t.r + ship.radius + adv.INTERFACE_CM
+                ):
                     risk += 3.0
             for t in belts:  # the piloting roll (R-147): its chance to fail
                 if segment_point_distance(x0, y0, x, y, t.x, t.y) <= t.r:
@@ -961,8 +1067,11 @@ class StandardPolicy(Policy):
             return risk
 
         def rams(x0: float, y0: float, x: float, y: float) -> bool:
-            return ram is not None and ram.on_table and segment_point_distance(
-                x0, y0, x, y, ram.x, ram.y) <= ship.radius + ram.radius
+            return (
+                ram is not None
+                and ram.on_table
+                and segment_point_distance(x0, y0, x, y, ram.x, ram.y) <= ship.radius + ram.radius
+            )
 
         def end_risk(x: float, y: float, course: float, v: int) -> float:
             # next round, braking as hard as a hesitant ship may (half its thrust), it still
@@ -986,15 +1095,16 @@ class StandardPolicy(Policy):
                 elif gap <= adv.GRAVITY_CM:
                     risk += 0.3
             for t in belts:  # a moving belt that will move onto the ship (R-147)
-                if (t.vx or t.vy) and _hypot(x - t.x, y - t.y) > t.r \
-                        and _hypot(x - t.x - t.vx, y - t.y - t.vy) <= t.r:
-                    miss = 1.0 - max(0.0, min(1.0, (skill - adv.asteroid_modifier(v + 1))
-                                              / 10.0))
+                if (
+                    (t.vx or t.vy)
+                    and _hypot(x - t.x, y - t.y) > t.r
+                    and _hypot(x - t.x - t.vx, y - t.y - t.vy) <= t.r
+                ):
+                    miss = 1.0 - max(0.0, min(1.0, (skill - adv.asteroid_modifier(v + 1)) / 10.0))
                     risk += miss * 1.5
             return risk
 
-        def add(cost: int, risk: float, x: float, y: float, bow: int,
-                m: adv.Manoeuvre) -> None:
+        def add(cost: int, risk: float, x: float, y: float, bow: int, m: adv.Manoeuvre) -> None:
             if cost > cap + push_max:
                 return
             r = risk
@@ -1091,14 +1201,16 @@ class StandardPolicy(Policy):
 
     # --- shooting ----------------------------------------------------------------------------
 
-    def gun_target(self, b: Battle, ship: Ship, gun: Gun, options: list[Sighting]
-                   ) -> Sighting | None:
+    def gun_target(
+        self, b: Battle, ship: Ship, gun: Gun, options: list[Sighting]
+    ) -> Sighting | None:
         """Focus fire: the fleet's focus target when this gun bears on it (unless its holofields
         stand, beyond 15 cm); else the target where the volley does most harm per point of
         protection left."""
         focus = self.focus(b, ship.side)
-        grudge = (b.memo.grudge[ship.side] if self.faction_tactics and ship.spec.rules.grudge
-                  else None)
+        grudge = (
+            b.memo.grudge[ship.side] if self.faction_tactics and ship.spec.rules.grudge else None
+        )
         best = None
         best_score = -1.0
         aware = self.faction_tactics
@@ -1162,8 +1274,13 @@ class StandardPolicy(Policy):
             left -= n
         if left > 0:
             target = self._craft_target(b, ship, 60.0)
-            role = (CraftRole.BOMBER if CraftRole.BOMBER in roles else
-                    CraftRole.ASSAULT_BOAT if CraftRole.ASSAULT_BOAT in roles else None)
+            role = (
+                CraftRole.BOMBER
+                if CraftRole.BOMBER in roles
+                else CraftRole.ASSAULT_BOAT
+                if CraftRole.ASSAULT_BOAT in roles
+                else None
+            )
             if target is not None and role is not None:
                 plan.append((role, left, target))
             elif CraftRole.FIGHTER in roles and not has_cap and not plan:
@@ -1174,21 +1291,20 @@ class StandardPolicy(Policy):
         focus = self.focus(b, ship.side)
         if focus is not None and _hypot(focus.x - ship.x, focus.y - ship.y) <= reach:
             return focus
-        near = [e for e in b.enemies(ship.side)
-                if _hypot(e.x - ship.x, e.y - ship.y) <= reach]
+        near = [e for e in b.enemies(ship.side) if _hypot(e.x - ship.x, e.y - ship.y) <= reach]
         if not near:
             return None
         return max(near, key=lambda e: (not e.spec.is_escort, e.spec.victory_points))
 
     def craft_retarget(self, b: Battle, wave: Wave) -> Ship | None:
-        near = [e for e in b.enemies(wave.side)
-                if _hypot(e.x - wave.x, e.y - wave.y) <= 40.0]
+        near = [e for e in b.enemies(wave.side) if _hypot(e.x - wave.x, e.y - wave.y) <= 40.0]
         if not near:
             return None
         return min(near, key=lambda e: _hypot(e.x - wave.x, e.y - wave.y))
 
-    def nova_target(self, b: Battle, ship: Ship, lo: float, hi: float
-                    ) -> tuple[float, float] | None:
+    def nova_target(
+        self, b: Battle, ship: Ship, lo: float, hi: float
+    ) -> tuple[float, float] | None:
         """The most valuable enemy 30–150 cm away in the front arc, with no friend within 10 cm
         of it (the template and its scatter hit friends too)."""
         best = None
@@ -1225,8 +1341,10 @@ class StandardPolicy(Policy):
         if t.crippled or t.crippled_at is None or t.hull - expected > t.crippled_at:
             return False
         p = profile_of(ship.spec)
-        return not any(_hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
-                       for e in b.enemies(ship.side))
+        return not any(
+            _hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
+            for e in b.enemies(ship.side)
+        )
 
     def escorts_brace(self, b: Battle, ship: Ship, strength: int, kind: int) -> bool:
         """An escort squadron braces (§10, giving up its activation) against an attack expected
@@ -1244,8 +1362,10 @@ class StandardPolicy(Policy):
         if expected >= (hull + 1) // 2:
             return True
         p = profile_of(ship.spec)
-        return not any(_hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
-                       for e in b.enemies(ship.side))
+        return not any(
+            _hypot(e.x - ship.x, e.y - ship.y) <= p.max_range + ship.speed()
+            for e in b.enemies(ship.side)
+        )
 
     def detonate_salvo(self, b: Battle, salvo: Salvo, friend: Ship) -> bool:
         """A salvo about to strike one of its own ships is detonated (R-121)."""
@@ -1264,8 +1384,14 @@ class StandardPolicy(Policy):
     def board_target(self, b: Battle, ship: Ship) -> Ship | None:
         """Board an enemy in base contact when ship's hull + Ld beats it by 3 or more."""
         x, y = ship.x, ship.y
-        touching = [e for e in b.sides[1 - ship.side] if e.on_table and x - 8.0 < e.x < x + 8.0
-                    and y - 8.0 < e.y < y + 8.0 and in_contact(ship, e)]
+        touching = [
+            e
+            for e in b.sides[1 - ship.side]
+            if e.on_table
+            and x - 8.0 < e.x < x + 8.0
+            and y - 8.0 < e.y < y + 8.0
+            and in_contact(ship, e)
+        ]
         if not touching:
             return None
         best = None
@@ -1382,8 +1508,10 @@ def _friend_in_lane(b: Battle, ship: Ship, ax: float, ay: float) -> bool:
     """Whether a friendly ship's base lies across the torpedo lane from ``ship`` to the aim
     point (a salvo strikes the first ship it touches, R-83)."""
     for f in b.sides[ship.side]:
-        if (f is not ship and f.on_table
-                and segment_point_distance(ship.x, ship.y, ax, ay, f.x, f.y)
-                <= f.radius + MARKER_RADIUS):
+        if (
+            f is not ship
+            and f.on_table
+            and segment_point_distance(ship.x, ship.y, ax, ay, f.x, f.y) <= f.radius + MARKER_RADIUS
+        ):
             return True
     return False

@@ -45,8 +45,16 @@ def _ship_state(s: Ship) -> list[Any]:
         status = DISENGAGED
     else:
         status = CRIPPLED if s.crippled else ON_TABLE
-    return [_r(s.x), _r(s.y), round(math.degrees(s.heading)) % 360, t.shields,
-            max(0, t.hull), t.blast_markers, status, len(t.criticals)]
+    return [
+        _r(s.x),
+        _r(s.y),
+        round(math.degrees(s.heading)) % 360,
+        t.shields,
+        max(0, t.hull),
+        t.blast_markers,
+        status,
+        len(t.criticals),
+    ]
 
 
 class Recorder:
@@ -69,9 +77,15 @@ class Recorder:
             self.last = [[] for _ in self.ships]
         return self.ships
 
-    def attack(self, b: Battle, ship: Ship, source: Ship | None,
-               source_xy: tuple[float, float] | None, ordnance: bool,
-               report: AttackReport) -> None:
+    def attack(
+        self,
+        b: Battle,
+        ship: Ship,
+        source: Ship | None,
+        source_xy: tuple[float, float] | None,
+        ordnance: bool,
+        report: AttackReport,
+    ) -> None:
         self._ships(b)
         kind = "ordnance" if ordnance else ("volley" if source is not None else "hazard")
         origin: Any
@@ -81,13 +95,16 @@ class Recorder:
             origin = [_r(source_xy[0]), _r(source_xy[1])]
         else:
             origin = -1
-        self.volleys.append([origin, self.index[id(ship)], kind, report.hits,
-                             report.hull_lost])
+        self.volleys.append([origin, self.index[id(ship)], kind, report.hits, report.hull_lost])
 
     def step(self, b: Battle, entry: LogEntry) -> None:
         ships = self._ships(b)
-        frame: dict[str, Any] = {"r": entry.round, "p": entry.phase, "s": entry.side,
-                                 "t": entry.text}
+        frame: dict[str, Any] = {
+            "r": entry.round,
+            "p": entry.phase,
+            "s": entry.side,
+            "t": entry.text,
+        }
         changed: dict[str, list[Any]] = {}
         for i, s in enumerate(ships):
             state = _ship_state(s)
@@ -101,10 +118,17 @@ class Recorder:
             self.last_markers = markers
             frame["markers"] = markers
         ordnance: list[list[Any]] = [
-            ["torpedoes", SIDES[v.side], _r(v.x), _r(v.y),
-             round(math.degrees(math.atan2(v.hy, v.hx))) % 360, v.count] for v in b.salvos]
-        ordnance += [[w.role.value, SIDES[w.side], _r(w.x), _r(w.y), 0, w.count]
-                     for w in b.waves]
+            [
+                "torpedoes",
+                SIDES[v.side],
+                _r(v.x),
+                _r(v.y),
+                round(math.degrees(math.atan2(v.hy, v.hx))) % 360,
+                v.count,
+            ]
+            for v in b.salvos
+        ]
+        ordnance += [[w.role.value, SIDES[w.side], _r(w.x), _r(w.y), 0, w.count] for w in b.waves]
         if ordnance != self.last_ordnance:
             self.last_ordnance = ordnance
             frame["ordnance"] = ordnance
@@ -144,9 +168,16 @@ def _arcs(s: Ship) -> str:
     return "".join(letter for bit, letter in ARC_LETTERS if bits & bit)
 
 
-def replay_battle(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *, seed: int, index: int,
-                  options: SimOptions = DEFAULT_OPTIONS, catalog_b: Catalog | None = None
-                  ) -> tuple[BattleResult, dict[str, Any]]:
+def replay_battle(
+    catalog: Catalog,
+    fleet_a: Fleet,
+    fleet_b: Fleet,
+    *,
+    seed: int,
+    index: int,
+    options: SimOptions = DEFAULT_OPTIONS,
+    catalog_b: Catalog | None = None,
+) -> tuple[BattleResult, dict[str, Any]]:
     """Battle ``index`` of a run seeded ``seed`` played again with a recorder: its result (the
     run's own, the dice being the same) and the replay's data (JSON-ready). ``catalog_b``:
     fleet B's catalogue when its edition is not fleet A's (R-163)."""
@@ -162,12 +193,26 @@ def replay_battle(catalog: Catalog, fleet_a: Fleet, fleet_b: Fleet, *, seed: int
         "index": index,
         "table": [battle.width, battle.depth],
         "fleets": [{"name": spec.name, "faction": spec.faction} for spec in battle.specs],
-        "ships": [{"side": SIDES[s.side], "label": s.label(), "class": s.spec.name,
-                   "radius": s.radius, "hull": s.target.max_hull, "shields": s.spec.shields,
-                   "escort": s.spec.is_escort, "arcs": _arcs(s)} for s in ships],
+        "ships": [
+            {
+                "side": SIDES[s.side],
+                "label": s.label(),
+                "class": s.spec.name,
+                "radius": s.radius,
+                "hull": s.target.max_hull,
+                "shields": s.spec.shields,
+                "escort": s.spec.is_escort,
+                "arcs": _arcs(s),
+            }
+            for s in ships
+        ],
         "steps": recorder.steps,
-        "result": {"winner": result.winner, "rounds": result.rounds, "vp": dict(result.vp),
-                   "ended_by": result.ended_by},
+        "result": {
+            "winner": result.winner,
+            "rounds": result.rounds,
+            "vp": dict(result.vp),
+            "ended_by": result.ended_by,
+        },
     }
     return result, data
 
@@ -186,8 +231,17 @@ def frames_at(data: dict[str, Any]) -> list[dict[str, Any]]:
         markers = step.get("markers", markers)
         ordnance = step.get("ordnance", ordnance)
         terrain = step.get("terrain", terrain)
-        out.append({"round": step["r"], "phase": step["p"], "side": step["s"],
-                    "text": step["t"], "ships": list(ships), "markers": markers,
-                    "ordnance": ordnance, "terrain": terrain,
-                    "volleys": step.get("volleys", [])})
+        out.append(
+            {
+                "round": step["r"],
+                "phase": step["p"],
+                "side": step["s"],
+                "text": step["t"],
+                "ships": list(ships),
+                "markers": markers,
+                "ordnance": ordnance,
+                "terrain": terrain,
+                "volleys": step.get("volleys", []),
+            }
+        )
     return out

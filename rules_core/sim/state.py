@@ -36,8 +36,13 @@ LEFT: Final = 2
 RIGHT: Final = 4
 REAR: Final = 8
 ALL_ARCS: Final = FRONT | LEFT | RIGHT | REAR
-ARC_BITS: Final = {Arc.FRONT: FRONT, Arc.LEFT: LEFT, Arc.RIGHT: RIGHT, Arc.REAR: REAR,
-            Arc.ALL_AROUND: ALL_ARCS}
+ARC_BITS: Final = {
+    Arc.FRONT: FRONT,
+    Arc.LEFT: LEFT,
+    Arc.RIGHT: RIGHT,
+    Arc.REAR: REAR,
+    Arc.ALL_AROUND: ALL_ARCS,
+}
 
 BATTERY: Final = 0  # gun kinds
 LANCE: Final = 1
@@ -55,8 +60,13 @@ class Rank(StrEnum):
     REAR_ADMIRAL = "rear-admiral"
     VICE_ADMIRAL = "vice-admiral"
     LORD_ADMIRAL = "lord-admiral"
-GUN_KINDS: Final = {WeaponType.BATTERY: BATTERY, WeaponType.LANCE: LANCE,
-                    WeaponType.SPECIAL: SPECIAL}
+
+
+GUN_KINDS: Final = {
+    WeaponType.BATTERY: BATTERY,
+    WeaponType.LANCE: LANCE,
+    WeaponType.SPECIAL: SPECIAL,
+}
 
 MARKER_RADIUS: Final = 1.0  # blast markers, torpedo and attack-craft markers: 2 cm across (§2)
 
@@ -67,7 +77,6 @@ TABLE_SIZES: Final = {
     "battle": (180.0, 120.0),
     "armada": (240.0, 120.0),
 }
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,17 +192,28 @@ def fleet_spec(catalog: Catalog, fleet: Fleet, side: int) -> FleetSpec:
         ships = []
         for si, ship_report in enumerate(unit_report.ships):
             if ship_report.profile is None:
-                raise SimError(f"Fleet {label}: unit {ui + 1} names a ship the catalogue does "
-                               f"not know ({ship_report.ship!r}).")
-            ships.append(_ship_spec(side, ui, si, ship_report, craft_by_slug, admirals,
-                                    fleet.faction if faction is not None else ""))
+                raise SimError(
+                    f"Fleet {label}: unit {ui + 1} names a ship the catalogue does "
+                    f"not know ({ship_report.ship!r})."
+                )
+            ships.append(
+                _ship_spec(
+                    side,
+                    ui,
+                    si,
+                    ship_report,
+                    craft_by_slug,
+                    admirals,
+                    fleet.faction if faction is not None else "",
+                )
+            )
             total_vp += ship_report.victory_points
         if not ships:
             continue
-        name = unit.name or (ships[0].name if isinstance(unit, ShipUnit)
-                             else f"{ships[0].name} squadron")
-        units.append(UnitSpec(side, len(units), name, not isinstance(unit, ShipUnit),
-                              tuple(ships)))
+        name = unit.name or (
+            ships[0].name if isinstance(unit, ShipUnit) else f"{ships[0].name} squadron"
+        )
+        units.append(UnitSpec(side, len(units), name, not isinstance(unit, ShipUnit), tuple(ships)))
     if not units:
         raise SimError(f"Fleet {label} ({fleet.name or 'unnamed'}) has no ships to play.")
     # Unit indices above follow the file; squadrons emptied of ships are skipped, so re-index.
@@ -204,12 +224,19 @@ def fleet_spec(catalog: Catalog, fleet: Fleet, side: int) -> FleetSpec:
     for u in units:
         seen[u.name] += 1
         named.append(u.name if counts[u.name] == 1 else f"{u.name} {seen[u.name]}")
-    units = [UnitSpec(u.side, i, named[i], u.is_squadron,
-                      tuple(_reindex(s, i) for s in u.ships)) for i, u in enumerate(units)]
-    return FleetSpec(side, fleet.name or f"Fleet {label}", fleet.faction,
-                     fleet.game_size.value if fleet.game_size is not GameSize.CUSTOM else "custom",
-                     tuple(units), total_vp,
-                     faction.allegiance if faction is not None else "")
+    units = [
+        UnitSpec(u.side, i, named[i], u.is_squadron, tuple(_reindex(s, i) for s in u.ships))
+        for i, u in enumerate(units)
+    ]
+    return FleetSpec(
+        side,
+        fleet.name or f"Fleet {label}",
+        fleet.faction,
+        fleet.game_size.value if fleet.game_size is not GameSize.CUSTOM else "custom",
+        tuple(units),
+        total_vp,
+        faction.allegiance if faction is not None else "",
+    )
 
 
 def _reindex(spec: ShipSpec, unit: int) -> ShipSpec:
@@ -220,9 +247,15 @@ def _reindex(spec: ShipSpec, unit: int) -> ShipSpec:
     return replace(spec, unit=unit)
 
 
-def _ship_spec(side: int, unit: int, index: int, report: ShipReport,
-               craft_by_slug: dict[str, Any], admirals: dict[str, Any],
-               faction: str) -> ShipSpec:
+def _ship_spec(
+    side: int,
+    unit: int,
+    index: int,
+    report: ShipReport,
+    craft_by_slug: dict[str, Any],
+    admirals: dict[str, Any],
+    faction: str,
+) -> ShipSpec:
     p = report.profile
     assert p is not None
     fx = report.effects
@@ -245,8 +278,11 @@ def _ship_spec(side: int, unit: int, index: int, report: ShipReport,
     capacity = sum(b.strength for b in bays)
     if bays:
         capacity = max(1, capacity + fx.get("launch_capacity", 0))
-    craft = tuple((craft_by_slug[c].role, float(craft_by_slug[c].speed_cm))
-                  for c in p.attack_craft if c in craft_by_slug)
+    craft = tuple(
+        (craft_by_slug[c].role, float(craft_by_slug[c].speed_cm))
+        for c in p.attack_craft
+        if c in craft_by_slug
+    )
     admiral = admirals.get(report.admiral.slug) if report.admiral is not None else None
     rules = rules_for(faction)
     hull = max(1, p.hull + fx.get("hull", 0))
@@ -254,19 +290,32 @@ def _ship_spec(side: int, unit: int, index: int, report: ShipReport,
     # R-10 on the upgraded values; a ship whose profile is on a large base keeps it.
     radius = max(base_size_mm(p.ship_class, shields, hull), p.base_mm) / 20.0
     return ShipSpec(
-        side=side, unit=unit, index=index, slug=p.slug, name=p.name, profile=p,
-        ship_class=p.ship_class, is_escort=p.is_escort,
+        side=side,
+        unit=unit,
+        index=index,
+        slug=p.slug,
+        name=p.name,
+        profile=p,
+        ship_class=p.ship_class,
+        is_escort=p.is_escort,
         victory_points=report.victory_points,
         leadership=min(LEADERSHIP_CAP, report.leadership or p.leadership),
         speed=float(max(0, p.speed_cm + fx.get("speed", 0))),
         turns=turn_degrees(p.ship_class, _SAILS if rules.solar_sails else ()),  # R-11
-        hull=hull, shields=shields, armor=min(6, max(2, p.armor + fx.get("armor", 0))),
-        turrets=max(0, p.turrets + fx.get("turrets", 0)), radius=radius,
+        hull=hull,
+        shields=shields,
+        armor=min(6, max(2, p.armor + fx.get("armor", 0))),
+        turrets=max(0, p.turrets + fx.get("turrets", 0)),
+        radius=radius,
         guns=tuple(guns),
-        gun_reach=max([g.range_cm + (15.0 if g.kind == LANCE else 0.0) for g in guns]
-                      + [radius + 3.0]),  # at least base contact, for boarding
-        torpedoes=tuple(torpedoes), bays=tuple(bays),
-        launch_capacity=capacity, craft=craft, nova=nova,
+        gun_reach=max(
+            [g.range_cm + (15.0 if g.kind == LANCE else 0.0) for g in guns] + [radius + 3.0]
+        ),  # at least base contact, for boarding
+        torpedoes=tuple(torpedoes),
+        bays=tuple(bays),
+        launch_capacity=capacity,
+        craft=craft,
+        nova=nova,
         aaf_dice=_dice_count(p.all_ahead_full),
         flagship=report.is_flagship,
         admiral=Rank(admiral.slug) if admiral is not None else None,
@@ -289,11 +338,36 @@ class Ship:
     """A ship in one battle."""
 
     __slots__ = (
-        "spec", "side", "unit", "target", "x", "y", "heading", "hx", "hy", "radius",
-        "on_table", "destroyed", "disengaged", "hulk", "crippled_when_left",
-        "torpedoes_ready", "bays_ready", "order", "braced_round", "hesitant_next",
-        "fired_round", "damaged_round", "turned", "no_launch_round", "orbit",
-        "out_of_coherency", "name", "cripple_at", "base_speed", "velocity",
+        "spec",
+        "side",
+        "unit",
+        "target",
+        "x",
+        "y",
+        "heading",
+        "hx",
+        "hy",
+        "radius",
+        "on_table",
+        "destroyed",
+        "disengaged",
+        "hulk",
+        "crippled_when_left",
+        "torpedoes_ready",
+        "bays_ready",
+        "order",
+        "braced_round",
+        "hesitant_next",
+        "fired_round",
+        "damaged_round",
+        "turned",
+        "no_launch_round",
+        "orbit",
+        "out_of_coherency",
+        "name",
+        "cripple_at",
+        "base_speed",
+        "velocity",
     )
 
     def __init__(self, spec: ShipSpec, unit: Unit) -> None:
@@ -301,9 +375,15 @@ class Ship:
         self.side = spec.side
         self.unit = unit
         self.name = spec.name
-        self.target = Target(hull=spec.hull, max_hull=spec.hull, armor=spec.armor,
-                             shields=spec.shields, turrets=spec.turrets,
-                             weapons=spec.profile.weapons, name=spec.name)
+        self.target = Target(
+            hull=spec.hull,
+            max_hull=spec.hull,
+            armor=spec.armor,
+            shields=spec.shields,
+            turrets=spec.turrets,
+            weapons=spec.profile.weapons,
+            name=spec.name,
+        )
         if spec.rules.hardy:
             harden(self.target, spec)  # R-110, R-112, R-118
         self.x = 0.0
@@ -446,8 +526,9 @@ class Salvo:
 
     __slots__ = ("side", "x", "y", "hx", "hy", "count", "launcher", "fresh")
 
-    def __init__(self, side: int, x: float, y: float, hx: float, hy: float, count: int,
-                 launcher: Ship) -> None:
+    def __init__(
+        self, side: int, x: float, y: float, hx: float, hy: float, count: int, launcher: Ship
+    ) -> None:
         self.side = side
         self.x = x
         self.y = y
@@ -463,8 +544,17 @@ class Wave:
 
     __slots__ = ("side", "role", "x", "y", "count", "target", "carrier", "speed")
 
-    def __init__(self, side: int, role: CraftRole, x: float, y: float, count: int,
-                 target: Ship, carrier: Ship, speed: float) -> None:
+    def __init__(
+        self,
+        side: int,
+        role: CraftRole,
+        x: float,
+        y: float,
+        count: int,
+        target: Ship,
+        carrier: Ship,
+        speed: float,
+    ) -> None:
         self.side = side
         self.role = role
         self.x = x
@@ -482,11 +572,18 @@ class Terrain:
     """A terrain piece as a circle (R-80): kind is "asteroids", "gas", "planet", "debris",
     "gravity_well" or "drifting_body"."""
 
-    __slots__ = ("kind", "x", "y", "r", "vx", "vy", "name", "blocks_sight", "gives_cover",
-                 "moves")
+    __slots__ = ("kind", "x", "y", "r", "vx", "vy", "name", "blocks_sight", "gives_cover", "moves")
 
-    def __init__(self, kind: str, x: float, y: float, r: float, vx: float = 0.0,
-                 vy: float = 0.0, name: str = "") -> None:
+    def __init__(
+        self,
+        kind: str,
+        x: float,
+        y: float,
+        r: float,
+        vx: float = 0.0,
+        vy: float = 0.0,
+        name: str = "",
+    ) -> None:
         self.kind = kind
         self.x = x
         self.y = y

@@ -26,8 +26,12 @@ if TYPE_CHECKING:
 
 
 SECTION13: Final = {  # d6 → (kind, radius cm)
-    1: ("asteroids", 8.0), 2: ("asteroids", 8.0), 3: ("gas", 7.0), 4: ("planet", 5.0),
-    5: ("debris", 7.0), 6: ("debris", 7.0),
+    1: ("asteroids", 8.0),
+    2: ("asteroids", 8.0),
+    3: ("gas", 7.0),
+    4: ("planet", 5.0),
+    5: ("debris", 7.0),
+    6: ("debris", 7.0),
 }
 VOID_AREA_R: Final = 5.5  # seed 001: areas 4–6" by 2–4" → a circle of the same area (R-80)
 GRAVITY_WELL_R: Final = 5.5  # 4–5" across
@@ -39,8 +43,12 @@ WELL: Final = "gravity_well"
 SEED001_TERRAINS: Final = ("void", "voidscape")
 # Seed 001's Mass, from Void Command's class (R-130): small ships slip through debris easily.
 MASS: Final = {
-    ShipClass.ESCORT: 1, ShipClass.LIGHT_CRUISER: 2, ShipClass.CRUISER: 2,
-    ShipClass.HEAVY_CRUISER: 3, ShipClass.BATTLECRUISER: 3, ShipClass.GRAND_CRUISER: 4,
+    ShipClass.ESCORT: 1,
+    ShipClass.LIGHT_CRUISER: 2,
+    ShipClass.CRUISER: 2,
+    ShipClass.HEAVY_CRUISER: 3,
+    ShipClass.BATTLECRUISER: 3,
+    ShipClass.GRAND_CRUISER: 4,
     ShipClass.BATTLESHIP: 4,
 }
 
@@ -106,8 +114,7 @@ def _place_void(b: Battle, count: int) -> None:
             b.terrain.append(Terrain(WELL, *_spot(b), GRAVITY_WELL_R))
         elif roll in (2, 3):
             for _ in range(roll - 1):
-                b.terrain.append(Terrain("debris", *_spot(b), VOID_AREA_R,
-                                         name="debris field"))
+                b.terrain.append(Terrain("debris", *_spot(b), VOID_AREA_R, name="debris field"))
         elif roll in (4, 5):
             for _ in range(roll - 3):
                 b.terrain.append(Terrain("gas", *_spot(b), VOID_AREA_R, name="gas cloud"))
@@ -116,9 +123,17 @@ def _place_void(b: Battle, count: int) -> None:
             speed = (b.dice.roll(5) - 1) * VELOCITY_CM  # velocity 0–4
             clock = b.dice.d12()
             angle = math.pi / 2 - clock * math.pi / 6
-            b.terrain.append(Terrain("drifting_body", x, y, DRIFTING_BODY_R,
-                                     speed * math.cos(angle), speed * math.sin(angle),
-                                     name="drifting body"))
+            b.terrain.append(
+                Terrain(
+                    "drifting_body",
+                    x,
+                    y,
+                    DRIFTING_BODY_R,
+                    speed * math.cos(angle),
+                    speed * math.sin(angle),
+                    name="drifting body",
+                )
+            )
 
 
 def place_terrain(b: Battle, kind: str) -> None:
@@ -133,8 +148,13 @@ def place_terrain(b: Battle, kind: str) -> None:
         _place_section13(b, b.dice.d3() + 1)
         _place_void(b, b.dice.d3())
     if b.logging and b.terrain:
-        b.log(None, "Terrain: " + "; ".join(f"{t.name} at ({t.x:.0f}, {t.y:.0f}), "
-                                            f"{2 * t.r:.0f} cm across" for t in b.terrain))
+        b.log(
+            None,
+            "Terrain: "
+            + "; ".join(
+                f"{t.name} at ({t.x:.0f}, {t.y:.0f}), {2 * t.r:.0f} cm across" for t in b.terrain
+            ),
+        )
 
 
 # --- fractures (R-131) ---------------------------------------------------------------------------
@@ -144,17 +164,27 @@ def fracture_damage(target: damage.Target, points: int, dice: Any) -> damage.Att
     """A fracture is 1 hull point lost: no armor save, shields do not stop it; each point rolls
     for a critical (§8: seed 001's "test criticality") and places a blast marker (R-131)."""
     report = damage.AttackReport("fractures", hits=points)
-    return damage.resolve_damage(target, points, dice, report, armor_save=False,
-                                 shields=False, blast_marker=True)
+    return damage.resolve_damage(
+        target, points, dice, report, armor_save=False, shields=False, blast_marker=True
+    )
 
 
 def fractures(b: Battle, ship: Ship, count: int, what: str, x: float, y: float) -> None:
     if count <= 0 or not ship.on_table:
         return
-    b.attack(ship, fracture_damage, count, b.dice, source_xy=(x, y),
-             log_as=(ship.side, f"{ship.label()} takes {count} fracture"
-                                f"{'s' if count != 1 else ''} {what}: ")
-             if b.logging else None)
+    b.attack(
+        ship,
+        fracture_damage,
+        count,
+        b.dice,
+        source_xy=(x, y),
+        log_as=(
+            ship.side,
+            f"{ship.label()} takes {count} fracture{'s' if count != 1 else ''} {what}: ",
+        )
+        if b.logging
+        else None,
+    )
 
 
 def debris_roll(b: Battle, ship: Ship, velocity: int, t: Terrain, what: str) -> None:
@@ -170,12 +200,14 @@ def debris_roll(b: Battle, ship: Ship, velocity: int, t: Terrain, what: str) -> 
     if count:
         fractures(b, ship, count, what, t.x, t.y)
     elif b.logging:
-        b.log(ship.side, f"{ship.label()} comes through {what} unharmed ({velocity} "
-              f"d6, Mass {mass}).")
+        b.log(
+            ship.side, f"{ship.label()} comes through {what} unharmed ({velocity} d6, Mass {mass})."
+        )
 
 
-def debris_after_move(b: Battle, ship: Ship, path: list[tuple[float, float]],
-                      velocity: int) -> None:
+def debris_after_move(
+    b: Battle, ship: Ship, path: list[tuple[float, float]], velocity: int
+) -> None:
     """After a ship moves (seed 001, R-131): one roll for each debris field any part of its
     base passed through or into, at the velocity of its move."""
     if velocity <= 0 or len(path) < 2:
@@ -199,8 +231,11 @@ def enter_orbit(b: Battle, ship: Ship, well: Terrain) -> None:
     (at its centre); it keeps the velocity of its move (R-132)."""
     ship.x, ship.y = well.x, well.y
     ship.orbit = well
-    b.log(ship.side, f"{ship.label()} is caught by the {well.name} and enters orbit at "
-          f"velocity {ship.velocity}.")
+    b.log(
+        ship.side,
+        f"{ship.label()} is caught by the {well.name} and enters orbit at "
+        f"velocity {ship.velocity}.",
+    )
 
 
 def moving_away(x0: float, y0: float, x1: float, y1: float, t: Terrain) -> bool:
@@ -226,8 +261,11 @@ def orbit_manoeuvre(b: Battle, ship: Ship, order: SpecialOrder | None) -> None:
     want = b.policies[ship.side].orbit_velocity(b, ship, lo, hi)
     new = max(lo, min(hi, int(want)))
     if new != v and b.logging:
-        b.log(ship.side, f"{ship.label()} {'accelerates' if new > v else 'flips and burns'} "
-              f"in orbit: velocity {v} → {new}.")
+        b.log(
+            ship.side,
+            f"{ship.label()} {'accelerates' if new > v else 'flips and burns'} "
+            f"in orbit: velocity {v} → {new}.",
+        )
     ship.velocity = new
     _steer(b, ship, None)
 
@@ -252,8 +290,11 @@ def check_orbits(b: Battle, ships: list[Ship]) -> None:
         if well is None or not s.on_table:
             continue
         if s.velocity < ORBIT_VELOCITY:
-            b.log(s.side, f"{s.label()} falls out of orbit at velocity {s.velocity} and "
-                  f"crashes into the {well.name}.")
+            b.log(
+                s.side,
+                f"{s.label()} falls out of orbit at velocity {s.velocity} and "
+                f"crashes into the {well.name}.",
+            )
             b.remove_destroyed(s, None)
         elif s.velocity > ORBIT_VELOCITY:
             bearing = b.policies[s.side].orbit_exit(b, s)
@@ -263,8 +304,11 @@ def check_orbits(b: Battle, ships: list[Ship]) -> None:
             s.face(bearing)
             s.velocity += 1
             _steer(b, s, bearing)  # "its vector facing directly away" (R-132)
-            b.log(s.side, f"{s.label()} slingshots out of the {well.name} at velocity "
-                  f"{s.velocity}, heading {math.degrees(s.heading) % 360:.0f}°.")
+            b.log(
+                s.side,
+                f"{s.label()} slingshots out of the {well.name} at velocity "
+                f"{s.velocity}, heading {math.degrees(s.heading) % 360:.0f}°.",
+            )
             if not b.on_table(s.x, s.y):
                 b.leave_table(s)
                 continue
@@ -283,8 +327,15 @@ def orbit_explosion(b: Battle, ship: Ship) -> None:
                 continue
             roll = b.dice.d6()
             if roll > mass_of(s):
-                fractures(b, s, 1, f"from the wreck of {ship.label()} falling into the "
-                          f"{well.name} (rolled {roll})", well.x, well.y)
+                fractures(
+                    b,
+                    s,
+                    1,
+                    f"from the wreck of {ship.label()} falling into the "
+                    f"{well.name} (rolled {roll})",
+                    well.x,
+                    well.y,
+                )
 
 
 # --- drifting bodies (R-135, R-137) --------------------------------------------------------------
@@ -300,15 +351,23 @@ def wreck_drifts(b: Battle, ship: Ship) -> None:
     h = b.helms.get(ship)
     course = h.course if h is not None else ship.heading
     speed = ship.velocity * VELOCITY_CM
-    b.terrain.append(Terrain("drifting_body", ship.x, ship.y, ship.radius,
-                             speed * math.cos(course), speed * math.sin(course),
-                             name=f"wreck of {ship.name}"))
+    b.terrain.append(
+        Terrain(
+            "drifting_body",
+            ship.x,
+            ship.y,
+            ship.radius,
+            speed * math.cos(course),
+            speed * math.sin(course),
+            name=f"wreck of {ship.name}",
+        )
+    )
     b.log(ship.side, f"{ship.label()} becomes a drifting body at velocity {ship.velocity}.")
 
 
-
-def _first_well(b: Battle, t: Terrain, x0: float, y0: float, x1: float, y1: float
-                ) -> tuple[float, Terrain] | None:
+def _first_well(
+    b: Battle, t: Terrain, x0: float, y0: float, x1: float, y1: float
+) -> tuple[float, Terrain] | None:
     best: tuple[float, Terrain] | None = None
     for w in b.terrain:
         if w.kind != WELL and w.kind != "planet":
@@ -321,20 +380,27 @@ def _first_well(b: Battle, t: Terrain, x0: float, y0: float, x1: float, y1: floa
     return best
 
 
-def _clear_end(b: Battle, t: Terrain, x1: float, y1: float, ux: float, uy: float
-               ) -> tuple[float, float]:
+def _clear_end(
+    b: Battle, t: Terrain, x1: float, y1: float, ux: float, uy: float
+) -> tuple[float, float]:
     """Seed 001: a body that would end on a ship or another body moves on along its vector
     until it is clear (1 cm steps, at most 20 cm)."""
     for _ in range(20):
         blocked = False
         for side in b.sides:
             for s in side:
-                if (s.on_table and in_well(s) is None
-                        and _hypot(s.x - x1, s.y - y1) < t.r + s.radius):
+                if (
+                    s.on_table
+                    and in_well(s) is None
+                    and _hypot(s.x - x1, s.y - y1) < t.r + s.radius
+                ):
                     blocked = True
         for other in b.terrain:
-            if (other is not t and other.kind == "drifting_body"
-                    and _hypot(other.x - x1, other.y - y1) < t.r + other.r):
+            if (
+                other is not t
+                and other.kind == "drifting_body"
+                and _hypot(other.x - x1, other.y - y1) < t.r + other.r
+            ):
                 blocked = True
         if not blocked:
             break
@@ -366,13 +432,18 @@ def drift_bodies(b: Battle) -> None:
         for salvo in list(b.salvos):
             if segment_point_distance(x0, y0, x1, y1, salvo.x, salvo.y) <= t.r + MARKER_RADIUS:
                 b.salvos.remove(salvo)
-                b.log(salvo.side, f"A torpedo salvo from {salvo.launcher.label()} is smashed "
-                      f"by the {t.name}.")
+                b.log(
+                    salvo.side,
+                    f"A torpedo salvo from {salvo.launcher.label()} is smashed by the {t.name}.",
+                )
         v_body = body_velocity(t)
         for side in b.sides:
             for s in side:
-                if (s.on_table and in_well(s) is None
-                        and segment_point_distance(x0, y0, x1, y1, s.x, s.y) <= t.r + s.radius):
+                if (
+                    s.on_table
+                    and in_well(s) is None
+                    and segment_point_distance(x0, y0, x1, y1, s.x, s.y) <= t.r + s.radius
+                ):
                     debris_roll(b, s, max(s.velocity, v_body), t, f"from the {t.name}")
         t.x, t.y = x1, y1
         if met is not None:
@@ -389,7 +460,12 @@ def drift_bodies(b: Battle) -> None:
             for side in b.sides:
                 for s in side:
                     if s.on_table and s.orbit is well:
-                        debris_roll(b, s, max(s.velocity, final), t,
-                                    f"from the {t.name} meeting the {well.name}")
+                        debris_roll(
+                            b,
+                            s,
+                            max(s.velocity, final),
+                            t,
+                            f"from the {t.name} meeting the {well.name}",
+                        )
         elif not b.on_table(x1, y1):
             b.terrain.remove(t)

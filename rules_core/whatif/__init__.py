@@ -48,7 +48,7 @@ class Skipped:
 
 
 def short_name(profile: ShipProfile | None, slug: str) -> str:
-    """"Lunar" for "Lunar Class Cruiser": the word a player says at the table."""
+    """ "Lunar" for "Lunar Class Cruiser": the word a player says at the table."""
     if profile is None:
         return slug
     return profile.name.split()[0] if profile.name.split() else profile.name
@@ -72,8 +72,9 @@ def _same_unit(a: Unit, b: Unit) -> bool:
     return False
 
 
-def _move_flagship(units: list[Unit], names: dict[str, ShipProfile], admiral: str | None
-                   ) -> tuple[list[Unit], str] | None:
+def _move_flagship(
+    units: list[Unit], names: dict[str, ShipProfile], admiral: str | None
+) -> tuple[list[Unit], str] | None:
     """Give the flagship (and its admiral) to the most expensive capital ship left (the first
     of equals); None when no capital ship is left (R-97)."""
     best: int | None = None
@@ -91,20 +92,26 @@ def _move_flagship(units: list[Unit], names: dict[str, ShipProfile], admiral: st
     return units, short_name(names.get(heir.ship), heir.ship)
 
 
-def _alternatives(profile: ShipProfile, pool: Sequence[ShipProfile], limit: int | None
-                  ) -> tuple[list[ShipProfile], int]:
+def _alternatives(
+    profile: ShipProfile, pool: Sequence[ShipProfile], limit: int | None
+) -> tuple[list[ShipProfile], int]:
     """Same class, equal or lower points, nearest first (ties by name); and how many more."""
-    found = [p for p in pool if p.slug != profile.slug and p.ship_class == profile.ship_class
-             and p.points <= profile.points]
+    found = [
+        p
+        for p in pool
+        if p.slug != profile.slug
+        and p.ship_class == profile.ship_class
+        and p.points <= profile.points
+    ]
     found.sort(key=lambda p: (profile.points - p.points, p.name))
     if limit is None or len(found) <= limit:
         return found, 0
     return found[:limit], len(found) - limit
 
 
-def what_if_variants(catalog: Catalog, fleet: Fleet, *,
-                     alternatives: int | None = DEFAULT_ALTERNATIVES
-                     ) -> tuple[list[Variant], list[Skipped]]:
+def what_if_variants(
+    catalog: Catalog, fleet: Fleet, *, alternatives: int | None = DEFAULT_ALTERNATIVES
+) -> tuple[list[Variant], list[Skipped]]:
     """The baseline first, then for each unit (in list order) its removal and its swaps.
 
     Alternatives come from the fleet's faction list, less the ships its variant forbids and
@@ -117,7 +124,8 @@ def what_if_variants(catalog: Catalog, fleet: Fleet, *,
     if list_variant is not None:
         pool = [p for p in pool if p.slug not in list_variant.forbidden_ships]
     held = {u.ship for u in fleet.units if isinstance(u, ShipUnit)} | {
-        s.ship for u in fleet.units if isinstance(u, Squadron) for s in u.ships}
+        s.ship for u in fleet.units if isinstance(u, Squadron) for s in u.ships
+    }
     pool = [p for p in pool if not (p.is_unique and p.slug in held)]
 
     variants = [Variant("base", "base", "your fleet as it is", fleet)]
@@ -135,24 +143,41 @@ def what_if_variants(catalog: Catalog, fleet: Fleet, *,
             if isinstance(unit, ShipUnit) and unit.flagship:
                 moved = _move_flagship(rest, names, unit.admiral)
                 if moved is None:
-                    skipped.append(Skipped(
-                        f"without {label}", "it is the flagship and no other capital ship "
-                        "could take over (R-97)"))
+                    skipped.append(
+                        Skipped(
+                            f"without {label}",
+                            "it is the flagship and no other capital ship could take over (R-97)",
+                        )
+                    )
                     rest = []
                 else:
                     rest, heir = moved
                     admiral = catalog.admiral(unit.admiral) if unit.admiral else None
                     note = f"flagship{f' and {admiral.name}' if admiral else ''} moved to {heir}"
             if rest:
-                variants.append(Variant(f"remove-{i}", "remove", f"without {label}",
-                                        replace(fleet, units=tuple(rest)), i, note))
+                variants.append(
+                    Variant(
+                        f"remove-{i}",
+                        "remove",
+                        f"without {label}",
+                        replace(fleet, units=tuple(rest)),
+                        i,
+                        note,
+                    )
+                )
         variants += _swaps(fleet, i, unit, names, pool, alternatives, skipped)
     return variants, skipped
 
 
-def _swaps(fleet: Fleet, i: int, unit: Unit, names: dict[str, ShipProfile],
-           pool: Sequence[ShipProfile], limit: int | None, skipped: list[Skipped]
-           ) -> list[Variant]:
+def _swaps(
+    fleet: Fleet,
+    i: int,
+    unit: Unit,
+    names: dict[str, ShipProfile],
+    pool: Sequence[ShipProfile],
+    limit: int | None,
+    skipped: list[Skipped],
+) -> list[Variant]:
     out: list[Variant] = []
     if isinstance(unit, ShipUnit):
         profile = names.get(unit.ship)
@@ -162,14 +187,23 @@ def _swaps(fleet: Fleet, i: int, unit: Unit, names: dict[str, ShipProfile],
         for alt in found:
             units = list(fleet.units)
             units[i] = replace(unit, ship=alt.slug)
-            out.append(Variant(f"swap-{i}-{alt.slug}", "swap",
-                               f"swap {short_name(profile, unit.ship)} for "
-                               f"{short_name(alt, alt.slug)}", replace(fleet, units=tuple(units)),
-                               i))
+            out.append(
+                Variant(
+                    f"swap-{i}-{alt.slug}",
+                    "swap",
+                    f"swap {short_name(profile, unit.ship)} for {short_name(alt, alt.slug)}",
+                    replace(fleet, units=tuple(units)),
+                    i,
+                )
+            )
         if more:
-            skipped.append(Skipped(f"other swaps for {short_name(profile, unit.ship)}",
-                                   f"{more} more of lower points not played: the {limit} "
-                                   "nearest in points are (R-97)"))
+            skipped.append(
+                Skipped(
+                    f"other swaps for {short_name(profile, unit.ship)}",
+                    f"{more} more of lower points not played: the {limit} "
+                    "nearest in points are (R-97)",
+                )
+            )
         return out
     seen: list[str] = []
     for ship in unit.ships:
@@ -182,18 +216,29 @@ def _swaps(fleet: Fleet, i: int, unit: Unit, names: dict[str, ShipProfile],
         count = sum(1 for s in unit.ships if s.ship == ship.ship)
         found, more = _alternatives(profile, pool, limit)
         for alt in found:
-            ships = tuple(SquadronShip(alt.slug, s.upgrades) if s.ship == ship.ship else s
-                          for s in unit.ships)
+            ships = tuple(
+                SquadronShip(alt.slug, s.upgrades) if s.ship == ship.ship else s for s in unit.ships
+            )
             units = list(fleet.units)
             units[i] = replace(unit, ships=ships)
             what = short_name(profile, ship.ship)
-            out.append(Variant(f"swap-{i}-{ship.ship}-{alt.slug}", "swap",
-                               f"swap {count} {what} for {short_name(alt, alt.slug)}",
-                               replace(fleet, units=tuple(units)), i))
+            out.append(
+                Variant(
+                    f"swap-{i}-{ship.ship}-{alt.slug}",
+                    "swap",
+                    f"swap {count} {what} for {short_name(alt, alt.slug)}",
+                    replace(fleet, units=tuple(units)),
+                    i,
+                )
+            )
         if more:
-            skipped.append(Skipped(f"other swaps for {short_name(profile, ship.ship)}",
-                                   f"{more} more of lower points not played: the {limit} "
-                                   "nearest in points are (R-97)"))
+            skipped.append(
+                Skipped(
+                    f"other swaps for {short_name(profile, ship.ship)}",
+                    f"{more} more of lower points not played: the {limit} "
+                    "nearest in points are (R-97)",
+                )
+            )
     return out
 
 

@@ -31,8 +31,10 @@ def build(catalog) -> Callable[..., Fleet]:
     """Start a fleet through the builder page in ``client``'s browser."""
 
     def start(client: Client, name: str = "", faction: str = "imperial-navy") -> Fleet:
-        response = client.post("/fleets/new/", {"name": name, "faction": faction, "variant": "",
-                                                "game_size": "skirmish"})
+        response = client.post(
+            "/fleets/new/",
+            {"name": name, "faction": faction, "variant": "", "game_size": "skirmish"},
+        )
         assert response.status_code == 302, response.content.decode()[:2000]
         return Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
 

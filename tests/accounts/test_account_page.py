@@ -18,7 +18,8 @@ def test_the_account_page_needs_a_login(client: Client, db) -> None:
 
 
 def test_the_account_page_counts_saved_and_trashed_fleets(
-        client: Client, player, build: Callable, log_in: Callable) -> None:
+    client: Client, player, build: Callable, log_in: Callable
+) -> None:
     log_in(client)
     build(client, "One")
     gone = build(client, "Two")
@@ -30,8 +31,9 @@ def test_the_account_page_counts_saved_and_trashed_fleets(
     assertInHTML('<a href="/fleets/export.zip" download>download all (.zip)</a>', html)
 
 
-def test_the_email_changes_with_the_current_password(client: Client, player,
-                                                     log_in: Callable) -> None:
+def test_the_email_changes_with_the_current_password(
+    client: Client, player, log_in: Callable
+) -> None:
     log_in(client)
     response = client.post("/accounts/", {"email": "new@example.com", "password": PASSWORD})
     assert response.status_code == 302
@@ -41,7 +43,8 @@ def test_the_email_changes_with_the_current_password(client: Client, player,
 
 
 def test_a_wrong_password_or_a_taken_email_changes_nothing(
-        client: Client, player, django_user_model, log_in: Callable) -> None:
+    client: Client, player, django_user_model, log_in: Callable
+) -> None:
     django_user_model.objects.create_user("voss", "voss@example.com", PASSWORD)
     log_in(client)
     wrong = client.post("/accounts/", {"email": "new@example.com", "password": "not-it"})
@@ -61,15 +64,15 @@ def test_the_email_can_be_removed(client: Client, player, log_in: Callable) -> N
 
 
 def test_deleting_the_account_takes_its_fleets_and_only_its_own(
-        client: Client, player, build: Callable, log_in: Callable) -> None:
+    client: Client, player, build: Callable, log_in: Callable
+) -> None:
     log_in(client)
     build(client, "Mine")
     stranger = Client()
     theirs = build(stranger, "Theirs")
     page = client.get("/accounts/delete/").content.decode()
     assert "Delete “rhaine” and its 1 fleet forever?" in page
-    assertInHTML('<a href="/fleets/export.zip" download>Download your saved fleets first</a>',
-                 page)
+    assertInHTML('<a href="/fleets/export.zip" download>Download your saved fleets first</a>', page)
     wrong = client.post("/accounts/delete/", {"password": "not-it"})
     assert wrong.status_code == 400
     assert "That is not your password; nothing was deleted." in wrong.content.decode()
@@ -84,7 +87,9 @@ def test_deleting_the_account_takes_its_fleets_and_only_its_own(
 
 
 def test_deleting_needs_a_login_and_a_post(client: Client, player) -> None:
-    assert client.get("/accounts/delete/").headers["Location"] == \
-        "/accounts/login/?next=/accounts/delete/"
+    assert (
+        client.get("/accounts/delete/").headers["Location"]
+        == "/accounts/login/?next=/accounts/delete/"
+    )
     client.force_login(player)
     assert client.put("/accounts/delete/").status_code == 405

@@ -84,8 +84,10 @@ def test_r191_another_server_imports_the_export(owner) -> None:
     client, _, _ = owner
     data = client.get("/accounts/export.zip").content
     newcomer, new_user = player("kassia-elsewhere")
-    page = newcomer.post("/fleets/import/", {
-        "file": SimpleUploadedFile("void-command-kassia.zip", data, "application/zip")})
+    page = newcomer.post(
+        "/fleets/import/",
+        {"file": SimpleUploadedFile("void-command-kassia.zip", data, "application/zip")},
+    )
     text = page.content.decode()
     assert page.status_code == 200, text[:2000]
     assert "2 fleets" in text  # the account record is not a fleet
@@ -93,4 +95,6 @@ def test_r191_another_server_imports_the_export(owner) -> None:
     once = re.search(r'name="once" value="([^"]*)"', text).group(1)
     newcomer.post("/fleets/import/", {"save_all": bundle, "once": once})
     assert sorted(Fleet.objects.filter(owner=new_user).values_list("name", flat=True)) == [
-        "Kassia's Picket", "Old Orks"]
+        "Kassia's Picket",
+        "Old Orks",
+    ]

@@ -24,8 +24,9 @@ from fleetbuilder.http import client_address
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "Ironclad-Lunar-1138"
 REFUSED = "Please enter a correct username and password."
-LOCKED = ("Too many failed attempts to log in as this user. Wait a few minutes, "
-          "or reset your password.")
+LOCKED = (
+    "Too many failed attempts to log in as this user. Wait a few minutes, or reset your password."
+)
 LIMIT = 10
 
 
@@ -76,8 +77,7 @@ def test_the_same_username_from_another_address_still_logs_in(player) -> None:
     assert "_auth_user_id" in other.session
 
 
-def test_another_username_from_the_same_address_still_logs_in(
-        player, django_user_model) -> None:
+def test_another_username_from_the_same_address_still_logs_in(player, django_user_model) -> None:
     django_user_model.objects.create_user("voss", password=PASSWORD)
     client = Client(REMOTE_ADDR="198.51.100.7")
     fail(client, LIMIT)
@@ -98,8 +98,9 @@ def test_a_password_reset_by_email_logs_in_and_lifts_the_lockout(client: Client,
     client.post("/accounts/password/reset/", {"email": "rhaine@example.com"})
     link = re.search(r"http://testserver(\S+)", mail.outbox[0].body).group(1)
     url = client.get(link, follow=True).redirect_chain[-1][0]
-    response = client.post(url, {"new_password1": "Retribution-Gothic-42",
-                                 "new_password2": "Retribution-Gothic-42"})
+    response = client.post(
+        url, {"new_password1": "Retribution-Gothic-42", "new_password2": "Retribution-Gothic-42"}
+    )
     assert response.headers["Location"] == "/accounts/password/reset/done/"
     assert "_auth_user_id" in client.session  # logged in at once
     client.post("/accounts/logout/")
@@ -109,11 +110,14 @@ def test_a_password_reset_by_email_logs_in_and_lifts_the_lockout(client: Client,
 def test_the_admin_login_is_braked_too_without_crashing(player) -> None:
     client = Client(REMOTE_ADDR="198.51.100.7")
     for _ in range(LIMIT - 1):
-        response = client.post("/admin/login/?next=/admin/",
-                               {"username": "rhaine", "password": "guess", "next": "/admin/"})
+        response = client.post(
+            "/admin/login/?next=/admin/",
+            {"username": "rhaine", "password": "guess", "next": "/admin/"},
+        )
         assert response.status_code == 200
-    response = client.post("/admin/login/?next=/admin/",
-                           {"username": "rhaine", "password": "guess", "next": "/admin/"})
+    response = client.post(
+        "/admin/login/?next=/admin/", {"username": "rhaine", "password": "guess", "next": "/admin/"}
+    )
     assert_locked_out(response)
     assert 'name="next" value="/admin/"' in response.content.decode()
     # The same pair is locked on our login page as well.
@@ -121,11 +125,17 @@ def test_the_admin_login_is_braked_too_without_crashing(player) -> None:
 
 
 def test_the_password_change_and_account_deletion_rechecks_still_work(
-        client: Client, player) -> None:
+    client: Client, player
+) -> None:
     client.force_login(player)
-    response = client.post("/accounts/password/", {
-        "old_password": PASSWORD, "new_password1": "Retribution-Gothic-42",
-        "new_password2": "Retribution-Gothic-42"})
+    response = client.post(
+        "/accounts/password/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": "Retribution-Gothic-42",
+            "new_password2": "Retribution-Gothic-42",
+        },
+    )
     assert response.status_code == 302
     assert client.post("/accounts/delete/", {"password": "wrong"}).status_code == 400
     response = client.post("/accounts/delete/", {"password": "Retribution-Gothic-42"})
@@ -134,6 +144,7 @@ def test_the_password_change_and_account_deletion_rechecks_still_work(
 
 
 # --- the client address: REMOTE_ADDR unless proxies are trusted ----------------------------
+
 
 def test_without_trusted_proxies_a_forged_forwarded_for_cannot_escape_a_lockout(player) -> None:
     client = Client(REMOTE_ADDR="198.51.100.7")
@@ -161,16 +172,19 @@ def test_behind_one_trusted_proxy_the_forwarded_address_counts(player) -> None:
     assert log_in(proxy, HTTP_X_FORWARDED_FOR="203.0.113.10").status_code == 302
 
 
-@pytest.mark.parametrize(("count", "forwarded", "expected"), [
-    (0, "192.0.2.1", "10.0.0.1"),
-    (1, "192.0.2.1", "192.0.2.1"),
-    (1, "6.6.6.6, 192.0.2.1", "192.0.2.1"),
-    (1, " 2001:db8::1 ", "2001:db8::1"),
-    (2, "6.6.6.6, 192.0.2.1, 10.0.0.9", "192.0.2.1"),
-    (2, "192.0.2.1", "10.0.0.1"),  # fewer entries than trusted proxies: not our proxies' header
-    (1, "", "10.0.0.1"),
-    (1, "not-an-address", "10.0.0.1"),
-])
+@pytest.mark.parametrize(
+    ("count", "forwarded", "expected"),
+    [
+        (0, "192.0.2.1", "10.0.0.1"),
+        (1, "192.0.2.1", "192.0.2.1"),
+        (1, "6.6.6.6, 192.0.2.1", "192.0.2.1"),
+        (1, " 2001:db8::1 ", "2001:db8::1"),
+        (2, "6.6.6.6, 192.0.2.1, 10.0.0.9", "192.0.2.1"),
+        (2, "192.0.2.1", "10.0.0.1"),  # fewer entries than trusted proxies: not our proxies' header
+        (1, "", "10.0.0.1"),
+        (1, "not-an-address", "10.0.0.1"),
+    ],
+)
 def test_client_address(count: int, forwarded: str, expected: str) -> None:
     request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
     with override_settings(TRUSTED_PROXY_COUNT=count):
@@ -181,21 +195,30 @@ def settings_with(**env: str) -> subprocess.CompletedProcess[str]:
     code = "import fleetbuilder.settings as s; print(s.TRUSTED_PROXY_COUNT)"
     clean = {k: v for k, v in os.environ.items() if k != "TRUSTED_PROXY_COUNT"}
     clean.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, **env},
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_trusted_proxy_count_is_zero_by_default_and_checked() -> None:
     assert settings_with().stdout.split() == ["0"]
     assert settings_with(TRUSTED_PROXY_COUNT="2").stdout.split() == ["2"]
-    for bad, message in [("-1", "TRUSTED_PROXY_COUNT must be 0 or more"),
-                         ("one", "TRUSTED_PROXY_COUNT must be an integer")]:
+    for bad, message in [
+        ("-1", "TRUSTED_PROXY_COUNT must be 0 or more"),
+        ("one", "TRUSTED_PROXY_COUNT must be an integer"),
+    ]:
         result = settings_with(TRUSTED_PROXY_COUNT=bad)
         assert result.returncode != 0
         assert message in result.stderr
 
 
 # --- shared by every process: the counts live in Redis --------------------------------------
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -209,9 +232,11 @@ def redis_url() -> Iterator[str]:
     if binary is None:
         pytest.skip("redis-server is not installed")
     port = _free_port()
-    server = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1",
-                               "--save", "", "--appendonly", "no"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         import redis
 
@@ -232,8 +257,13 @@ def redis_url() -> Iterator[str]:
 
 @pytest.fixture
 def redis_cache(redis_url: str) -> Iterator[str]:
-    caches = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": redis_url, "KEY_PREFIX": "vc"}}
+    caches = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": "vc",
+        }
+    }
     with override_settings(CACHES=caches):
         AxesProxyHandler.get_implementation(force=True)  # it holds the cache it was made with
         cache.clear()
@@ -270,11 +300,22 @@ def test_the_lockout_is_in_redis_and_seen_by_another_process(player, redis_cache
     assert_locked_out(log_in(Client(REMOTE_ADDR="198.51.100.7")))
     # ...and so is the same pair in a separate Python process (another gunicorn worker or host):
     # it shares nothing with this one but Redis.
-    env = {**os.environ, "REDIS_URL": redis_cache, "CACHE_KEY_PREFIX": "vc",
-           "DJANGO_SETTINGS_MODULE": "fleetbuilder.settings"}
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_cache,
+        "CACHE_KEY_PREFIX": "vc",
+        "DJANGO_SETTINGS_MODULE": "fleetbuilder.settings",
+    }
     env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
-    other = subprocess.run([sys.executable, "-c", LOCKED_IN_ANOTHER_PROCESS], cwd=ROOT, env=env,
-                           capture_output=True, text=True, check=False, timeout=60)
+    other = subprocess.run(
+        [sys.executable, "-c", LOCKED_IN_ANOTHER_PROCESS],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
     assert other.returncode == 0, other.stderr
     assert other.stdout.split() == ["198.51.100.7", "True", "203.0.113.9", "False"]
 

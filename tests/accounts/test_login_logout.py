@@ -12,7 +12,8 @@ REFUSED = "Please enter a correct username and password."
 
 
 def test_logging_in_lands_on_saved_fleets_with_the_name_in_the_header(
-        client: Client, player, log_in: Callable) -> None:
+    client: Client, player, log_in: Callable
+) -> None:
     response = log_in(client)
     assert response.status_code == 302
     assert response.headers["Location"] == "/fleets/"
@@ -23,13 +24,16 @@ def test_logging_in_lands_on_saved_fleets_with_the_name_in_the_header(
 
 
 def test_login_follows_next(client: Client, player) -> None:
-    response = client.post("/accounts/login/?next=/gunnery/",
-                           {"username": "rhaine", "password": PASSWORD, "next": "/gunnery/"})
+    response = client.post(
+        "/accounts/login/?next=/gunnery/",
+        {"username": "rhaine", "password": PASSWORD, "next": "/gunnery/"},
+    )
     assert response.headers["Location"] == "/gunnery/"
 
 
 def test_a_wrong_password_or_unknown_user_gets_the_same_refusal(
-        client: Client, player, log_in: Callable) -> None:
+    client: Client, player, log_in: Callable
+) -> None:
     wrong_password = log_in(client, password="not-it")
     unknown_user = log_in(client, username="nobody")
     for response in (wrong_password, unknown_user):
@@ -44,8 +48,7 @@ def test_the_header_offers_log_in_and_sign_up_to_visitors(client: Client, db) ->
     assert 'href="/accounts/signup/?next=/ships/"' in html
 
 
-def test_log_out_is_a_post_and_ends_the_session(client: Client, player,
-                                                log_in: Callable) -> None:
+def test_log_out_is_a_post_and_ends_the_session(client: Client, player, log_in: Callable) -> None:
     log_in(client)
     assert client.get("/accounts/logout/").status_code == 405
     assert "_auth_user_id" in client.session

@@ -11,11 +11,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def settings_with(**env: str) -> subprocess.CompletedProcess[str]:
-    code = ("import fleetbuilder.settings as s; print(s.EMAIL_BACKEND.rsplit('.', 2)[-2], "
-            "s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS)")
+    code = (
+        "import fleetbuilder.settings as s; print(s.EMAIL_BACKEND.rsplit('.', 2)[-2], "
+        "s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS)"
+    )
     clean = {k: v for k, v in os.environ.items() if not k.startswith("EMAIL_")}
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, **env},
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_console_by_default() -> None:
@@ -24,8 +32,9 @@ def test_console_by_default() -> None:
 
 def test_file_and_smtp_by_setting() -> None:
     assert settings_with(EMAIL_DELIVERY="file").stdout.split()[0] == "filebased"
-    smtp = settings_with(EMAIL_DELIVERY="SMTP", EMAIL_HOST="mail.example.com",
-                         EMAIL_PORT="587", EMAIL_USE_TLS="true")
+    smtp = settings_with(
+        EMAIL_DELIVERY="SMTP", EMAIL_HOST="mail.example.com", EMAIL_PORT="587", EMAIL_USE_TLS="true"
+    )
     assert smtp.stdout.split() == ["smtp", "mail.example.com", "587", "True"]
 
 

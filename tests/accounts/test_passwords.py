@@ -14,11 +14,14 @@ NEW = "Retribution-Gothic-42"
 LINK = re.compile(r"http://testserver(/accounts/password/reset/[^/\s]+/[^/\s]+/)")
 
 
-def test_changing_the_password_keeps_the_player_logged_in(client: Client, player,
-                                                          log_in: Callable) -> None:
+def test_changing_the_password_keeps_the_player_logged_in(
+    client: Client, player, log_in: Callable
+) -> None:
     log_in(client)
-    response = client.post("/accounts/password/", {
-        "old_password": PASSWORD, "new_password1": NEW, "new_password2": NEW})
+    response = client.post(
+        "/accounts/password/",
+        {"old_password": PASSWORD, "new_password1": NEW, "new_password2": NEW},
+    )
     assert response.status_code == 302
     assert response.headers["Location"] == "/accounts/password/changed/"
     assert "Password changed" in client.get("/accounts/password/changed/").content.decode()
@@ -28,11 +31,12 @@ def test_changing_the_password_keeps_the_player_logged_in(client: Client, player
     assert log_in(client, password=NEW).status_code == 302
 
 
-def test_a_wrong_old_password_changes_nothing(client: Client, player,
-                                              log_in: Callable) -> None:
+def test_a_wrong_old_password_changes_nothing(client: Client, player, log_in: Callable) -> None:
     log_in(client)
-    response = client.post("/accounts/password/", {
-        "old_password": "not-it", "new_password1": NEW, "new_password2": NEW})
+    response = client.post(
+        "/accounts/password/",
+        {"old_password": "not-it", "new_password1": NEW, "new_password2": NEW},
+    )
     assert response.status_code == 200
     assert "Your old password was entered incorrectly." in response.content.decode()
     player.refresh_from_db()
@@ -45,8 +49,9 @@ def test_changing_the_password_needs_a_login(client: Client, db) -> None:
     assert response.headers["Location"] == "/accounts/login/?next=/accounts/password/"
 
 
-def test_a_reset_link_arrives_by_email_and_sets_a_new_password(client: Client, player,
-                                                               log_in: Callable) -> None:
+def test_a_reset_link_arrives_by_email_and_sets_a_new_password(
+    client: Client, player, log_in: Callable
+) -> None:
     response = client.post("/accounts/password/reset/", {"email": "RHAINE@example.com"})
     assert response.status_code == 302
     assert response.headers["Location"] == "/accounts/password/reset/sent/"
@@ -75,8 +80,7 @@ def test_a_reset_link_arrives_by_email_and_sets_a_new_password(client: Client, p
     assert "This link no longer works" in again
 
 
-def test_an_unknown_email_looks_the_same_and_sends_nothing(client: Client,
-                                                           player) -> None:
+def test_an_unknown_email_looks_the_same_and_sends_nothing(client: Client, player) -> None:
     known = client.post("/accounts/password/reset/", {"email": "rhaine@example.com"})
     unknown = client.post("/accounts/password/reset/", {"email": "nobody@example.com"})
     assert known.status_code == unknown.status_code == 302

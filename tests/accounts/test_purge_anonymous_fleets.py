@@ -27,8 +27,9 @@ def purge(*args: str) -> str:
     return out.getvalue()
 
 
-def test_only_unreachable_fleets_are_deleted(player, build: Callable[..., Fleet],
-                                             log_in: Callable[..., object]) -> None:
+def test_only_unreachable_fleets_are_deleted(
+    player, build: Callable[..., Fleet], log_in: Callable[..., object]
+) -> None:
     gone_browser, live_browser, shared_browser, account = Client(), Client(), Client(), Client()
     lost = build(gone_browser, "Lost")
     recent_lost = build(gone_browser, "Recent but lost")
@@ -43,13 +44,18 @@ def test_only_unreachable_fleets_are_deleted(player, build: Callable[..., Fleet]
     # The first and third browsers' sessions are gone (expired, or cleared by clearsessions).
     for browser in (gone_browser, shared_browser):
         Session.objects.filter(session_key=browser.session.session_key).update(
-            expire_date=timezone.now() - timedelta(days=1))
+            expire_date=timezone.now() - timedelta(days=1)
+        )
 
     assert purge("--dry-run").startswith("1 anonymous fleet would be deleted")
     assert Fleet.objects.count() == 5
     assert purge().startswith("1 anonymous fleet deleted")
     assert set(Fleet.objects.values_list("name", flat=True)) == {
-        "Recent but lost", "Old, session alive", "Shared, session gone", "In an account"}
+        "Recent but lost",
+        "Old, session alive",
+        "Shared, session gone",
+        "In an account",
+    }
     assert "Old, session alive" in live_browser.get("/fleets/").content.decode()
     assert Client().get(shared.share_url_path()).status_code == 200
 

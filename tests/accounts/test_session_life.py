@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def stored(client: Client) -> Session:
-    return Session.objects.get(session_key=client.cookies[django_settings.SESSION_COOKIE_NAME]
-                               .value)
+    return Session.objects.get(
+        session_key=client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    )
 
 
 def days_left(client: Client) -> float:
@@ -37,8 +38,9 @@ def cookie_age(response) -> int:
     return int(response.cookies[django_settings.SESSION_COOKIE_NAME]["max-age"])
 
 
-def test_an_anonymous_builders_session_lasts_180_days(client: Client,
-                                                       build: Callable[..., Fleet]) -> None:
+def test_an_anonymous_builders_session_lasts_180_days(
+    client: Client, build: Callable[..., Fleet]
+) -> None:
     build(client, "Gothic Patrol")
     response = client.get("/fleets/")
     assert 179.9 < days_left(client) <= 180
@@ -47,15 +49,17 @@ def test_an_anonymous_builders_session_lasts_180_days(client: Client,
     assert django_settings.SESSION_COOKIE_NAME not in client.get("/fleets/").cookies
 
 
-def test_the_session_is_renewed_on_the_first_visit_of_a_day(client: Client,
-                                                            build: Callable[..., Fleet]) -> None:
+def test_the_session_is_renewed_on_the_first_visit_of_a_day(
+    client: Client, build: Callable[..., Fleet]
+) -> None:
     build(client, "Gothic Patrol")
     # Pretend the last visit was 170 days ago: ten days are left.
     session = client.session
     session[RENEWED_KEY] = (timezone.now() - timedelta(days=170)).date().isoformat()
     session.save()
     Session.objects.filter(session_key=session.session_key).update(
-        expire_date=timezone.now() + timedelta(days=10))
+        expire_date=timezone.now() + timedelta(days=10)
+    )
     assert 9.9 < days_left(client) < 10.1
     response = client.get("/fleets/")
     assert cookie_age(response) == 180 * DAY
@@ -69,9 +73,9 @@ def test_a_visitor_who_builds_nothing_gets_no_session(client: Client, db) -> Non
     assert not Session.objects.exists()
 
 
-def test_logging_in_gives_the_session_djangos_own_age(client: Client, player,
-                                                      build: Callable[..., Fleet],
-                                                      log_in: Callable[..., object]) -> None:
+def test_logging_in_gives_the_session_djangos_own_age(
+    client: Client, player, build: Callable[..., Fleet], log_in: Callable[..., object]
+) -> None:
     build(client, "Gothic Patrol")
     response = log_in(client)
     assert cookie_age(response) == django_settings.SESSION_COOKIE_AGE
@@ -79,8 +83,7 @@ def test_logging_in_gives_the_session_djangos_own_age(client: Client, player,
     assert "Gothic Patrol" in client.get("/fleets/").content.decode()
 
 
-def test_the_length_is_a_setting(client: Client, build: Callable[..., Fleet],
-                                 settings) -> None:
+def test_the_length_is_a_setting(client: Client, build: Callable[..., Fleet], settings) -> None:
     settings.ANONYMOUS_SESSION_DAYS = 30
     build(client, "Short Lived")
     assert 29.9 < days_left(client) <= 30
@@ -88,7 +91,8 @@ def test_the_length_is_a_setting(client: Client, build: Callable[..., Fleet],
 
 
 def test_saved_fleets_tells_an_anonymous_builder_how_to_keep_them(
-        client: Client, player, build: Callable[..., Fleet], log_in: Callable[..., object]) -> None:
+    client: Client, player, build: Callable[..., Fleet], log_in: Callable[..., object]
+) -> None:
     build(client, "Gothic Patrol")
     html = client.get("/fleets/").content.decode()
     assert "kept for 180 days after your last visit" in html
@@ -103,8 +107,9 @@ def test_saved_fleets_tells_an_anonymous_builder_how_to_keep_them(
 def test_the_environment_sets_it_and_a_bad_value_stops_start_up(value: str, ok: bool) -> None:
     code = "import fleetbuilder.settings as s; print(s.ANONYMOUS_SESSION_DAYS)"
     env = {**os.environ, "ANONYMOUS_SESSION_DAYS": value}
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
     if ok:
         assert result.stdout.strip() == value
     else:

@@ -30,8 +30,9 @@ def _stored(analysis: Analysis, variant: int) -> tuple[list[int], list[int]]:
     return hp, margin
 
 
-def test_the_table_is_the_hand_computed_paired_interval(start_analysis: Callable[..., Analysis],
-                                                        client: Client) -> None:
+def test_the_table_is_the_hand_computed_paired_interval(
+    start_analysis: Callable[..., Analysis], client: Client
+) -> None:
     analysis = start_analysis(battles="8")
     assert analysis.status == "done" and analysis.done == 8 * analysis.variant_count
     base_hp, base_margin = _stored(analysis, 0)
@@ -56,34 +57,45 @@ def test_the_table_is_the_hand_computed_paired_interval(start_analysis: Callable
     assert line in page
 
 
-def test_every_version_fights_battle_i_with_the_same_dice(start_analysis: Callable[..., Analysis],
-                                                          catalog: Any) -> None:
+def test_every_version_fights_battle_i_with_the_same_dice(
+    start_analysis: Callable[..., Analysis], catalog: Any
+) -> None:
     analysis = start_analysis(battles="4")
     for v in (0, 1, analysis.variant_count - 1):
         hp, _ = _stored(analysis, v)
         for i in range(4):
-            r = play_battle(catalog, analysis.variant_fleet(v), analysis.core_opponent(),
-                            seed=analysis.seed, index=i, options=analysis.sim_options)
+            r = play_battle(
+                catalog,
+                analysis.variant_fleet(v),
+                analysis.core_opponent(),
+                seed=analysis.seed,
+                index=i,
+                options=analysis.sim_options,
+            )
             assert hp[i] == (2 if r.winner == "a" else 1 if r.winner is None else 0)
 
 
-def test_run_again_gives_the_same_numbers(start_analysis: Callable[..., Analysis],
-                                          outsider: Client) -> None:
+def test_run_again_gives_the_same_numbers(
+    start_analysis: Callable[..., Analysis], outsider: Client
+) -> None:
     first = start_analysis(battles="4")
     response = outsider.post(f"/analysis/a/{first.public_id}/again/")
     assert response.status_code == 302
     second = Analysis.objects.exclude(pk=first.pk).get()
     assert second.owner is None and second.session_key != first.session_key
     assert second.seed == first.seed and second.variants == first.variants
-    assert [(r["key"], r["delta"], r["vp_delta"]) for r in second.results()["rows"]] == \
-        [(r["key"], r["delta"], r["vp_delta"]) for r in first.results()["rows"]]
+    assert [(r["key"], r["delta"], r["vp_delta"]) for r in second.results()["rows"]] == [
+        (r["key"], r["delta"], r["vp_delta"]) for r in first.results()["rows"]
+    ]
 
 
 def test_a_line_opens_its_version_in_the_builder_as_a_new_fleet(
-        start_analysis: Callable[..., Analysis], outsider: Client) -> None:
+    start_analysis: Callable[..., Analysis], outsider: Client
+) -> None:
     analysis = start_analysis(battles="2")
-    v = next(i for i, m in enumerate(analysis.variants)
-             if m["key"] == "swap-0-gothic-class-cruiser")
+    v = next(
+        i for i, m in enumerate(analysis.variants) if m["key"] == "swap-0-gothic-class-cruiser"
+    )
     before = Fleet.objects.count()
     response = outsider.post(f"/analysis/a/{analysis.public_id}/v/{v}/open/")
     assert response.status_code == 302 and Fleet.objects.count() == before + 1
@@ -98,8 +110,9 @@ def test_a_line_opens_its_version_in_the_builder_as_a_new_fleet(
     assert outsider.post(f"/analysis/a/{analysis.public_id}/v/999/open/").status_code == 400
 
 
-def test_a_chunk_is_written_once_whatever_the_order(start_analysis: Callable[..., Analysis],
-                                                    held_analysis_chunks: list[Any]) -> None:
+def test_a_chunk_is_written_once_whatever_the_order(
+    start_analysis: Callable[..., Analysis], held_analysis_chunks: list[Any]
+) -> None:
     analysis = start_analysis(battles="6")
     assert analysis.status == "queued" and len(held_analysis_chunks) == 2 * analysis.variant_count
     for task in reversed(held_analysis_chunks):
@@ -111,28 +124,32 @@ def test_a_chunk_is_written_once_whatever_the_order(start_analysis: Callable[...
 
 
 def test_the_page_polls_until_done_and_refreshes_without_js(
-        start_analysis: Callable[..., Analysis], held_analysis_chunks: list[Any],
-        client: Client) -> None:
+    start_analysis: Callable[..., Analysis], held_analysis_chunks: list[Any], client: Client
+) -> None:
     analysis = start_analysis(battles="6")
     page = client.get(analysis.get_absolute_url()).content.decode()
     assert 'hx-trigger="every 1s"' in page and 'http-equiv="refresh"' in page
     assert "Played <strong data-done>0</strong>" in page
     for task in held_analysis_chunks[: analysis.variant_count]:  # the first chunk of each
         play_analysis_chunk(*task)
-    part = client.get(analysis.get_absolute_url(), headers={"HX-Request": "true",
-                                                            "HX-Target": "analysis-run"})
+    part = client.get(
+        analysis.get_absolute_url(), headers={"HX-Request": "true", "HX-Target": "analysis-run"}
+    )
     body = part.content.decode()
     assert body.lstrip().startswith('<section id="analysis-run"') and "so far" in body
     assert "<html" not in body
-    for task in held_analysis_chunks[analysis.variant_count:]:
+    for task in held_analysis_chunks[analysis.variant_count :]:
         play_analysis_chunk(*task)
     done = client.get(analysis.get_absolute_url()).content.decode()
     assert 'hx-trigger="every 1s"' not in done and 'http-equiv="refresh"' not in done
 
 
-def test_only_the_owner_may_cancel(start_analysis: Callable[..., Analysis],
-                                   held_analysis_chunks: list[Any], client: Client,
-                                   outsider: Client) -> None:
+def test_only_the_owner_may_cancel(
+    start_analysis: Callable[..., Analysis],
+    held_analysis_chunks: list[Any],
+    client: Client,
+    outsider: Client,
+) -> None:
     analysis = start_analysis()
     assert outsider.get(analysis.get_absolute_url()).status_code == 200
     assert outsider.post(f"/analysis/a/{analysis.public_id}/cancel/").status_code == 403
@@ -143,17 +160,35 @@ def test_only_the_owner_may_cancel(start_analysis: Callable[..., Analysis],
     assert client.get("/analysis/a/not-a-real-id/").status_code == 404
 
 
-def test_the_owner_limit_counts_matchups_and_analyses(start_analysis: Callable[..., Analysis],
-                                                      held_analysis_chunks: list[Any],
-                                                      held_chunks: list[Any], client: Client,
-                                                      settings: Any, saved_fleet: Fleet) -> None:
+def test_the_owner_limit_counts_matchups_and_analyses(
+    start_analysis: Callable[..., Analysis],
+    held_analysis_chunks: list[Any],
+    held_chunks: list[Any],
+    client: Client,
+    settings: Any,
+    saved_fleet: Fleet,
+) -> None:
     settings.SIM_MAX_ACTIVE_PER_OWNER = 2
     start_analysis()
-    response = client.post("/simulator/", {
-        "a_source": "sample", "a_faction": "imperial-navy", "a_size": "patrol", "a_variant": "",
-        "b_source": "sample", "b_faction": "orks", "b_size": "patrol", "b_variant": "",
-        "battles": "4", "max_rounds": "10", "table": "", "scoring": "core", "terrain": "none",
-        "seed": "1"})
+    response = client.post(
+        "/simulator/",
+        {
+            "a_source": "sample",
+            "a_faction": "imperial-navy",
+            "a_size": "patrol",
+            "a_variant": "",
+            "b_source": "sample",
+            "b_faction": "orks",
+            "b_size": "patrol",
+            "b_variant": "",
+            "battles": "4",
+            "max_rounds": "10",
+            "table": "",
+            "scoring": "core",
+            "terrain": "none",
+            "seed": "1",
+        },
+    )
     assert response.status_code == 302 and Matchup.objects.count() == 1
     from .conftest import FORM
 
@@ -162,24 +197,31 @@ def test_the_owner_limit_counts_matchups_and_analyses(start_analysis: Callable[.
     assert "already have 2" in refused.content.decode()
 
 
-def test_the_queue_bound_counts_every_version(client: Client, saved_fleet: Fleet,
-                                              held_analysis_chunks: list[Any],
-                                              settings: Any) -> None:
+def test_the_queue_bound_counts_every_version(
+    client: Client, saved_fleet: Fleet, held_analysis_chunks: list[Any], settings: Any
+) -> None:
     from .conftest import FORM
 
     settings.SIM_MAX_QUEUED_BATTLES = 70  # 11 versions x 6 battles = 66 fit an empty queue
-    Matchup.objects.create(public_id="waiting", fleet_a={}, fleet_b={}, battles=10, seed=1,
-                           status=Matchup.Status.QUEUED)  # 10 waiting: 76 would not
+    Matchup.objects.create(
+        public_id="waiting",
+        fleet_a={},
+        fleet_b={},
+        battles=10,
+        seed=1,
+        status=Matchup.Status.QUEUED,
+    )  # 10 waiting: 76 would not
     response = client.post("/analysis/", {**FORM, "a_fleet": str(saved_fleet.pk)})
     assert response.status_code == 503 and not Analysis.objects.exists()
     assert "The simulator is busy: 10 battles are waiting" in html.unescape(
-        response.content.decode())
+        response.content.decode()
+    )
     assert not held_analysis_chunks
 
 
 def test_more_battles_than_the_queue_holds_is_refused_at_once_with_what_fits(
-        client: Client, saved_fleet: Fleet, held_analysis_chunks: list[Any],
-        settings: Any) -> None:
+    client: Client, saved_fleet: Fleet, held_analysis_chunks: list[Any], settings: Any
+) -> None:
     """R-153: waiting would never help, so the answer is no "busy" but how many would fit."""
     from .conftest import FORM
 
@@ -201,16 +243,30 @@ def test_the_fleet_must_be_your_own(saved_fleet: Fleet, outsider: Client) -> Non
     assert response.status_code == 400 and not Analysis.objects.exists()
 
 
-def test_the_builder_and_a_matchup_link_here(client: Client, saved_fleet: Fleet,
-                                             held_chunks: list[Any]) -> None:
+def test_the_builder_and_a_matchup_link_here(
+    client: Client, saved_fleet: Fleet, held_chunks: list[Any]
+) -> None:
     builder = client.get(f"/fleets/{saved_fleet.pk}/").content.decode()
     assert f'href="/analysis/?fleet={saved_fleet.pk}"' in builder
     form = client.get(f"/analysis/?fleet={saved_fleet.pk}").content.decode()
     assert f'<option value="{saved_fleet.pk}" selected>' in form
-    response = client.post("/simulator/", {
-        "a_source": "fleet", "a_fleet": str(saved_fleet.pk), "b_source": "sample",
-        "b_faction": "orks", "b_size": "patrol", "b_variant": "", "battles": "4",
-        "max_rounds": "10", "table": "", "scoring": "core", "terrain": "none", "seed": "1"})
+    response = client.post(
+        "/simulator/",
+        {
+            "a_source": "fleet",
+            "a_fleet": str(saved_fleet.pk),
+            "b_source": "sample",
+            "b_faction": "orks",
+            "b_size": "patrol",
+            "b_variant": "",
+            "battles": "4",
+            "max_rounds": "10",
+            "table": "",
+            "scoring": "core",
+            "terrain": "none",
+            "seed": "1",
+        },
+    )
     run = Matchup.objects.get()
     page = client.get(response.headers["Location"]).content.decode()
     assert f'href="/analysis/?from={run.public_id}"' in page

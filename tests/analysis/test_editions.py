@@ -25,7 +25,8 @@ OLD = 1  # the original conversion: the Lunar and the Dauntless cost less than t
 
 
 def test_the_versions_are_the_fleets_editions_and_the_opponent_plays_its_own(
-        client: Client, settings: Any) -> None:
+    client: Client, settings: Any
+) -> None:
     settings.ANALYSIS_CHUNK_BATTLES = 2
     old = editions.catalog_for(OLD)
     current = editions.current_number()
@@ -49,16 +50,24 @@ def test_the_versions_are_the_fleets_editions_and_the_opponent_plays_its_own(
     assert analysis.status == "done"
     chunk = analysis.played_chunks.get(variant=0, index=0)
     for i in range(2):
-        r = play_battle(old, analysis.variant_fleet(0), analysis.core_opponent(),
-                        seed=analysis.seed, index=i, options=analysis.sim_options,
-                        catalog_b=today)
+        r = play_battle(
+            old,
+            analysis.variant_fleet(0),
+            analysis.core_opponent(),
+            seed=analysis.seed,
+            index=i,
+            options=analysis.sim_options,
+            catalog_b=today,
+        )
         assert (chunk.vp_a[i], chunk.vp_b[i]) == (r.vp["a"], r.vp["b"])
 
     page = html.unescape(client.get(analysis.get_absolute_url()).content.decode())
     assert f"your fleet: edition {OLD}" in page
-    assert (f"What If Patrol (edition {OLD}) against Orks Patrol Fleet (sample) "
-            f"(edition {current}): each side plays its own edition's points and profiles, "
-            "R-163.") in page
+    assert (
+        f"What If Patrol (edition {OLD}) against Orks Patrol Fleet (sample) "
+        f"(edition {current}): each side plays its own edition's points and profiles, "
+        "R-163."
+    ) in page
     data = client.get(f"/analysis/a/{analysis.public_id}/results.json").json()
     assert data["editions"] == {"a": OLD, "b": current}
 

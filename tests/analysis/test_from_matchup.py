@@ -63,13 +63,31 @@ class SubmittedForm(HTMLParser):
 
 
 def test_an_analysis_from_a_matchup_plays_its_points_matched_opponent(
-        client: Client, saved_fleet: Fleet, held_chunks: list[Any],
-        held_analysis_chunks: list[Any], catalog: Any) -> None:
-    response = client.post("/simulator/", {
-        "a_source": "fleet", "a_fleet": str(saved_fleet.pk), "b_source": "sample",
-        "b_faction": "orks", "b_size": "patrol", "b_variant": "", "b_points": "835",
-        "battles": "4", "max_rounds": "10", "table": "", "scoring": "core",
-        "terrain": "none", "movement": "advanced", "seed": "1"})
+    client: Client,
+    saved_fleet: Fleet,
+    held_chunks: list[Any],
+    held_analysis_chunks: list[Any],
+    catalog: Any,
+) -> None:
+    response = client.post(
+        "/simulator/",
+        {
+            "a_source": "fleet",
+            "a_fleet": str(saved_fleet.pk),
+            "b_source": "sample",
+            "b_faction": "orks",
+            "b_size": "patrol",
+            "b_variant": "",
+            "b_points": "835",
+            "battles": "4",
+            "max_rounds": "10",
+            "table": "",
+            "scoring": "core",
+            "terrain": "none",
+            "movement": "advanced",
+            "seed": "1",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     run = Matchup.objects.get()
     opponent_points = validate(run.core_fleet("b"), catalog).points
@@ -91,7 +109,8 @@ def test_an_analysis_from_a_matchup_plays_its_points_matched_opponent(
 
 
 def test_from_the_builder_the_opponent_is_built_to_the_fleets_points(
-        client: Client, saved_fleet: Fleet) -> None:
+    client: Client, saved_fleet: Fleet
+) -> None:
     """The preview's points-matched choice: the sample is built to the fleet's points."""
     data = SubmittedForm(client.get(f"/analysis/?fleet={saved_fleet.pk}").content.decode()).data
     assert data["a_fleet"] == str(saved_fleet.pk)

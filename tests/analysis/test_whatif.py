@@ -30,17 +30,21 @@ def test_r97_removing_the_flagship_moves_it_and_its_admiral(catalog) -> None:
 
 
 def test_r97_a_flagship_with_no_capital_ship_left_is_not_removed(catalog) -> None:
-    fleet = rf.Fleet("imperial-navy", rf.GameSize.PATROL, units=(
-        rf.ShipUnit("lunar-class-cruiser", flagship=True),
-        rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 2)))
+    fleet = rf.Fleet(
+        "imperial-navy",
+        rf.GameSize.PATROL,
+        units=(
+            rf.ShipUnit("lunar-class-cruiser", flagship=True),
+            rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 2),
+        ),
+    )
     variants, skipped = what_if_variants(catalog, fleet)
     assert "remove-0" not in [v.key for v in variants]
     assert any(s.label == "without Lunar" and "flagship" in s.reason for s in skipped)
     assert "remove-1" in [v.key for v in variants]  # the escorts may go
 
 
-def test_r97_alike_units_are_asked_about_once_and_swaps_are_same_class_cheaper(
-        catalog) -> None:
+def test_r97_alike_units_are_asked_about_once_and_swaps_are_same_class_cheaper(catalog) -> None:
     variants, _ = what_if_variants(catalog, whatif_fleet())
     keys = [v.key for v in variants]
     assert keys[0] == "base" and variants[0].fleet == whatif_fleet()
@@ -48,16 +52,24 @@ def test_r97_alike_units_are_asked_about_once_and_swaps_are_same_class_cheaper(
     lunar = [v.label for v in variants if v.kind == "swap" and v.unit == 0]
     assert lunar == ["swap Lunar for Gothic"]  # Tyrant (185) and Dictator cost more
     swords = [v for v in variants if v.kind == "swap" and v.unit == 2]
-    assert {v.label for v in swords} == {"swap 2 Sword for Falchion", "swap 2 Sword for Viper",
-                                         "swap 2 Sword for Cobra"}
+    assert {v.label for v in swords} == {
+        "swap 2 Sword for Falchion",
+        "swap 2 Sword for Viper",
+        "swap 2 Sword for Cobra",
+    }
     for v in swords:  # the whole squadron changes, the rest of the fleet does not
         assert v.fleet.units[3] == whatif_fleet().units[3]
 
 
 def test_r97_only_the_three_nearest_alternatives_are_played(catalog) -> None:
-    fleet = rf.Fleet("imperial-navy", rf.GameSize.PATROL, units=(
-        rf.ShipUnit("lunar-class-cruiser", flagship=True),
-        rf.Squadron((rf.SquadronShip("firestorm-class-frigate"),) * 2)))
+    fleet = rf.Fleet(
+        "imperial-navy",
+        rf.GameSize.PATROL,
+        units=(
+            rf.ShipUnit("lunar-class-cruiser", flagship=True),
+            rf.Squadron((rf.SquadronShip("firestorm-class-frigate"),) * 2),
+        ),
+    )
     variants, skipped = what_if_variants(catalog, fleet)
     swaps = [v.label for v in variants if v.kind == "swap" and v.unit == 1]
     assert len(swaps) == 3 and "swap 2 Firestorm for Cobra" not in swaps  # 30 pts: 4th

@@ -40,11 +40,19 @@ class Api(Client):
             kwargs["HTTP_AUTHORIZATION"] = f"Bearer {self.token}"
         return kwargs
 
-    def call(self, method: str, path: str, body: Any = None, *, raw: str | bytes | None = None,
-             **kwargs: Any) -> Any:
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: str | bytes | None = None,
+        **kwargs: Any,
+    ) -> Any:
         data = raw if raw is not None else (json.dumps(body) if body is not None else "")
-        return self.generic(method, path, data, content_type="application/json",
-                            **self._auth(kwargs))
+        return self.generic(
+            method, path, data, content_type="application/json", **self._auth(kwargs)
+        )
 
     def get(self, path: str, data: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
         return super().get(path, data, **self._auth(kwargs))

@@ -47,17 +47,18 @@ class ApiRoute:
 
 
 MATRIX: dict[str, ApiRoute] = {
-    "api/v1/fleets/<int:fleet_id>": ApiRoute("fleet", {"GET": OWNER, "PUT": OWNER,
-                                                   "DELETE": OWNER}),
+    "api/v1/fleets/<int:fleet_id>": ApiRoute(
+        "fleet", {"GET": OWNER, "PUT": OWNER, "DELETE": OWNER}
+    ),
     "api/v1/share-codes/<code>": ApiRoute("code", {"GET": ANYONE}),
     "api/v1/runs/<public_id>": ApiRoute("run", {"GET": ANYONE}),
     "api/v1/runs/<public_id>/cancel": ApiRoute("run", {"POST": OWNER_ELSE_403}),
 }
 ELSEWHERE: dict[str, str] = {
     "api/v1/editions/<int:number>/diff": "public, as the catalogue: a published edition, named "
-                                         "by its number (tests/editions/test_api.py)",
+    "by its number (tests/editions/test_api.py)",
     "api/tokens/<int:pk>/revoke/": "the account page's revoke form (a signed-in browser with "
-                                   "CSRF): tests/api/test_tokens.py, another's token is 404",
+    "CSRF): tests/api/test_tokens.py, another's token is 404",
 }
 
 
@@ -70,15 +71,21 @@ def test_every_api_url_with_an_argument_is_classified() -> None:
     unclassified = [r for r in routes if r not in MATRIX and r not in ELSEWHERE]
     assert unclassified == [], (
         f"New API URLs that take an id: add each to MATRIX in {__file__} (who may use it by "
-        f"which method) or to ELSEWHERE with the reason: {unclassified}")
+        f"which method) or to ELSEWHERE with the reason: {unclassified}"
+    )
     assert sorted(set(MATRIX) | set(ELSEWHERE)) == routes, "the matrix names URLs that are gone"
 
 
 def _doc() -> rf.Fleet:
-    return rf.Fleet(faction="imperial-navy", game_size=rf.GameSize.PATROL, name="Matrix Patrol",
-                    units=(rf.ShipUnit("lunar-class-cruiser", flagship=True,
-                                       admiral="commodore", name="Wrath"),
-                           rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 2)))
+    return rf.Fleet(
+        faction="imperial-navy",
+        game_size=rf.GameSize.PATROL,
+        name="Matrix Patrol",
+        units=(
+            rf.ShipUnit("lunar-class-cruiser", flagship=True, admiral="commodore", name="Wrath"),
+            rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 2),
+        ),
+    )
 
 
 def _counts() -> tuple[int, int]:
@@ -86,8 +93,9 @@ def _counts() -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("route", sorted(MATRIX))
-def test_api_access_matrix(route: str, make_player: Callable[[str], ApiUser], catalog,
-                           held_chunks: list[Any]) -> None:
+def test_api_access_matrix(
+    route: str, make_player: Callable[[str], ApiUser], catalog, held_chunks: list[Any]
+) -> None:
     spec = MATRIX[route]
     owner, other = make_player("owner"), make_player("rival")
     Fleet.from_core(_doc(), catalog, owner=other.user)  # the rival has fleets of their own
@@ -99,9 +107,15 @@ def test_api_access_matrix(route: str, make_player: Callable[[str], ApiUser], ca
         kwargs: dict[str, Any] = {"fleet_id": fleet.pk}
         state: Callable[[], Any] = lambda: fleet_state(fleet)  # noqa: E731
     elif spec.obj == "run":
-        run = Matchup.start(fleet_a=doc, fleet_b=sample_fleet(catalog, "orks", "patrol"),
-                            sources={}, options=SimOptions(), seed=7, battles=4,
-                            owner=owner.user)
+        run = Matchup.start(
+            fleet_a=doc,
+            fleet_b=sample_fleet(catalog, "orks", "patrol"),
+            sources={},
+            options=SimOptions(),
+            seed=7,
+            battles=4,
+            owner=owner.user,
+        )
         kwargs = {"public_id": run.public_id}
         state = lambda: run_state(run)  # noqa: E731
     else:
@@ -109,10 +123,13 @@ def test_api_access_matrix(route: str, make_player: Callable[[str], ApiUser], ca
         state = lambda: None  # noqa: E731
     name = next(r.name for r in walk() if r.route == route)
     url = reverse(name, kwargs=kwargs)
-    body = rf.fleet_to_dict(rf.Fleet(faction="orks", game_size=rf.GameSize.ARMADA,
-                                     name="Pwned"))
-    callers: list[tuple[str, Any]] = [("another token", other.api), ("no token", Api()),
-                                      ("the owner's session", browser), ("owner", owner.api)]
+    body = rf.fleet_to_dict(rf.Fleet(faction="orks", game_size=rf.GameSize.ARMADA, name="Pwned"))
+    callers: list[tuple[str, Any]] = [
+        ("another token", other.api),
+        ("no token", Api()),
+        ("the owner's session", browser),
+        ("owner", owner.api),
+    ]
     for role, caller in callers:
         for method in METHODS:
             rule = spec.rules.get(method)
@@ -147,8 +164,9 @@ def test_api_access_matrix(route: str, make_player: Callable[[str], ApiUser], ca
         assert Fleet.objects.get(pk=kwargs["fleet_id"]).in_trash
 
 
-def test_a_private_fleet_looks_exactly_like_a_missing_one(make_player: Callable[[str], ApiUser],
-                                                          catalog) -> None:
+def test_a_private_fleet_looks_exactly_like_a_missing_one(
+    make_player: Callable[[str], ApiUser], catalog
+) -> None:
     owner, other = make_player("owner"), make_player("rival")
     fleet = Fleet.from_core(_doc(), catalog, owner=owner.user)
     private = other.api.get(f"/api/v1/fleets/{fleet.pk}")

@@ -22,10 +22,23 @@ def test_the_catalogue_is_export_catalogs_document(anonymous: Api, catalog, caps
     call_command("export_catalog")
     assert body == json.loads(capsys.readouterr().out)
     assert body["catalog_version"] == catalog.version
-    ship = next(s for f in body["factions"] for s in f["ships"]
-                if s["slug"] == "lunar-class-cruiser")
-    assert {"slug", "name", "class", "points", "speed", "turns", "leadership", "shields", "hull",
-            "armor", "turrets", "weapons"} <= set(ship)
+    ship = next(
+        s for f in body["factions"] for s in f["ships"] if s["slug"] == "lunar-class-cruiser"
+    )
+    assert {
+        "slug",
+        "name",
+        "class",
+        "points",
+        "speed",
+        "turns",
+        "leadership",
+        "shields",
+        "hull",
+        "armor",
+        "turrets",
+        "weapons",
+    } <= set(ship)
     assert {"name", "type", "arc", "strength", "range"} <= set(ship["weapons"][0])
     assert {"slug", "name", "points", "leadership_bonus"} <= set(body["admirals"][0])
 

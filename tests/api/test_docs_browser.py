@@ -20,8 +20,9 @@ document.addEventListener("securitypolicyviolation", function (e) {
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_docs_page_is_a_site_page_and_axe_clean(browser: Browser, live_catalog,
-                                                    scheme: str) -> None:
+def test_the_docs_page_is_a_site_page_and_axe_clean(
+    browser: Browser, live_catalog, scheme: str
+) -> None:
     context = axe_context(browser, color_scheme=scheme, viewport={"width": 1366, "height": 900})
     page = context.new_page()
     requests: list[str] = []
@@ -34,13 +35,15 @@ def test_the_docs_page_is_a_site_page_and_axe_clean(browser: Browser, live_catal
     expect(page.get_by_role("heading", level=1)).to_contain_text("The API")
     expect(page.get_by_role("navigation", name="Main")).to_be_visible()
     expect(page.locator("#fleetbuilder_api_api_validate_file")).to_contain_text(
-        "/api/v1/fleet-files/validate")
+        "/api/v1/fleet-files/validate"
+    )
     page.get_by_role("link", name="POST /api/v1/runs", exact=True).click()
     expect(page).to_have_url(live_catalog.url + "/api/docs#fleetbuilder_api_api_start_run")
     page.wait_for_load_state("networkidle")
     assert page.evaluate("window.__csp") == []
-    outside = [u for u in requests if not u.startswith(live_catalog.url)
-               and not u.startswith("data:")]
+    outside = [
+        u for u in requests if not u.startswith(live_catalog.url) and not u.startswith("data:")
+    ]
     assert outside == []
     found = violations(page)
     assert not found, "\n".join(found)

@@ -16,8 +16,19 @@ from fleetbuilder.fleets.models import Fleet
 from .conftest import Api, ApiUser
 
 pytestmark = pytest.mark.django_db
-SUMMARY_KEYS = {"id", "name", "faction", "variant", "game_size", "points", "legal", "version",
-                "created", "updated", "url"}
+SUMMARY_KEYS = {
+    "id",
+    "name",
+    "faction",
+    "variant",
+    "game_size",
+    "points",
+    "legal",
+    "version",
+    "created",
+    "updated",
+    "url",
+}
 
 
 def priced(doc: dict[str, Any]) -> int:
@@ -25,8 +36,10 @@ def priced(doc: dict[str, Any]) -> int:
     admirals (prices are calibrated; tests don't copy totals)."""
     catalog = loader.core_catalog()
     faction = catalog.faction(doc["faction"])
-    prices = {x.slug: x.points for x in (*faction.ships, *faction.upgrades, *catalog.refits,
-                                         *catalog.admirals)}
+    prices = {
+        x.slug: x.points
+        for x in (*faction.ships, *faction.upgrades, *catalog.refits, *catalog.admirals)
+    }
     total = 0
     for unit in doc["units"]:
         for item in unit.get("ships", [unit]):
@@ -38,13 +51,19 @@ def priced(doc: dict[str, Any]) -> int:
 # --- tokens ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("header", [None, "Bearer", "Bearer vc_unknown", "Bearer nonsense",
-                                    "Basic dXNlcjpwYXNz", "Token vc_x"])
+@pytest.mark.parametrize(
+    "header",
+    [None, "Bearer", "Bearer vc_unknown", "Bearer nonsense", "Basic dXNlcjpwYXNz", "Token vc_x"],
+)
 def test_missing_or_invalid_token_is_401(player: ApiUser, saved, header: str | None) -> None:
     fleet = saved(player)
     kwargs = {} if header is None else {"HTTP_AUTHORIZATION": header}
-    for method, path in (("GET", "/api/v1/fleets"), ("GET", f"/api/v1/fleets/{fleet.pk}"),
-                         ("DELETE", f"/api/v1/fleets/{fleet.pk}"), ("POST", "/api/v1/runs")):
+    for method, path in (
+        ("GET", "/api/v1/fleets"),
+        ("GET", f"/api/v1/fleets/{fleet.pk}"),
+        ("DELETE", f"/api/v1/fleets/{fleet.pk}"),
+        ("POST", "/api/v1/runs"),
+    ):
         response = Api().call(method, path, **kwargs)
         assert response.status_code == 401, (method, path)
         assert response["WWW-Authenticate"].startswith("Bearer")
@@ -102,20 +121,25 @@ def test_list_holds_only_your_living_fleets(player: ApiUser, rival: ApiUser, sav
     assert body[0]["url"] == f"http://testserver/fleets/{mine.pk}/"
 
 
-def test_read_gives_the_file_the_report_and_the_version(player: ApiUser, saved,
-                                                        patrol: dict[str, Any]) -> None:
+def test_read_gives_the_file_the_report_and_the_version(
+    player: ApiUser, saved, patrol: dict[str, Any]
+) -> None:
     fleet = saved(player)
     body = player.api.get(f"/api/v1/fleets/{fleet.pk}").json()
     assert set(body) == SUMMARY_KEYS | {"document", "report"}
     assert body["document"] == patrol
-    assert body["report"] == {**fleet.report(loader.core_catalog()).to_dict(),
-                              "edition": fleet.edition, "edition_note": None}  # R-160
+    assert body["report"] == {
+        **fleet.report(loader.core_catalog()).to_dict(),
+        "edition": fleet.edition,
+        "edition_note": None,
+    }  # R-160
     assert body["version"] == fleet.version == 1
     assert body["points"] == body["report"]["points"] == priced(patrol)
 
 
-def test_create_stores_the_file_as_your_fleet(player: ApiUser,
-                                              named_patrol: dict[str, Any]) -> None:
+def test_create_stores_the_file_as_your_fleet(
+    player: ApiUser, named_patrol: dict[str, Any]
+) -> None:
     response = player.api.call("POST", "/api/v1/fleets", named_patrol)
     assert response.status_code == 201
     fleet = Fleet.objects.get(pk=response.json()["id"])
@@ -124,8 +148,9 @@ def test_create_stores_the_file_as_your_fleet(player: ApiUser,
     assert fleet.edition == named_patrol["edition"]  # R-160
 
 
-def test_an_illegal_list_may_be_saved_as_in_the_builder(player: ApiUser,
-                                                        patrol: dict[str, Any]) -> None:
+def test_an_illegal_list_may_be_saved_as_in_the_builder(
+    player: ApiUser, patrol: dict[str, Any]
+) -> None:
     doc = copy.deepcopy(patrol)
     doc["units"][0]["ship"] = "no-such-ship"
     response = player.api.call("POST", "/api/v1/fleets", doc)
@@ -134,7 +159,8 @@ def test_an_illegal_list_may_be_saved_as_in_the_builder(player: ApiUser,
 
 
 def test_an_unknown_faction_is_refused_with_the_contract_2_problem(
-        player: ApiUser, patrol: dict[str, Any]) -> None:
+    player: ApiUser, patrol: dict[str, Any]
+) -> None:
     doc = {**patrol, "faction": "no-such-faction"}
     response = player.api.call("POST", "/api/v1/fleets", doc)
     assert response.status_code == 422
@@ -152,8 +178,9 @@ def test_a_bad_file_stores_nothing(player: ApiUser) -> None:
 # --- ownership -------------------------------------------------------------------------------
 
 
-def test_another_players_fleet_is_404_like_a_missing_one(player: ApiUser, rival: ApiUser,
-                                                         saved, patrol: dict[str, Any]) -> None:
+def test_another_players_fleet_is_404_like_a_missing_one(
+    player: ApiUser, rival: ApiUser, saved, patrol: dict[str, Any]
+) -> None:
     theirs = saved(rival)
     before = (theirs.document, theirs.version)
     for fleet_id in (theirs.pk, theirs.pk + 1000):
@@ -173,8 +200,9 @@ def _renamed(doc: dict[str, Any], name: str) -> dict[str, Any]:
     return {**doc, "name": name}
 
 
-def test_update_replaces_the_list_and_bumps_the_version(player: ApiUser, saved,
-                                                        named_patrol: dict[str, Any]) -> None:
+def test_update_replaces_the_list_and_bumps_the_version(
+    player: ApiUser, saved, named_patrol: dict[str, Any]
+) -> None:
     patrol = named_patrol
     fleet = saved(player)
     doc = _renamed(patrol, "Renamed by a script")
@@ -188,13 +216,15 @@ def test_update_replaces_the_list_and_bumps_the_version(player: ApiUser, saved,
     assert body["points"] == fleet.points == priced(doc) < priced(patrol)
 
 
-def test_a_stale_version_is_409_and_nothing_is_applied(player: ApiUser, saved,
-                                                       patrol: dict[str, Any]) -> None:
+def test_a_stale_version_is_409_and_nothing_is_applied(
+    player: ApiUser, saved, patrol: dict[str, Any]
+) -> None:
     fleet = saved(player)
     # The builder changes it meanwhile (version 1 → 2).
     fleet.rename("Changed in the builder")
-    response = player.api.call("PUT", f"/api/v1/fleets/{fleet.pk}?version=1",
-                               _renamed(patrol, "Stale edit"))
+    response = player.api.call(
+        "PUT", f"/api/v1/fleets/{fleet.pk}?version=1", _renamed(patrol, "Stale edit")
+    )
     assert response.status_code == 409
     assert "version 2" in response.json()["detail"]
     fleet.refresh_from_db()
@@ -211,8 +241,9 @@ def test_update_needs_the_version(player: ApiUser, saved, patrol: dict[str, Any]
         assert response.json()["errors"][0]["path"] == "version"
 
 
-def test_update_refuses_a_bad_file_with_its_path(player: ApiUser, saved,
-                                                 patrol: dict[str, Any]) -> None:
+def test_update_refuses_a_bad_file_with_its_path(
+    player: ApiUser, saved, patrol: dict[str, Any]
+) -> None:
     fleet = saved(player)
     doc = copy.deepcopy(patrol)
     doc["units"][0]["flagship"] = "yes"
@@ -226,8 +257,7 @@ def test_update_refuses_a_bad_file_with_its_path(player: ApiUser, saved,
 # --- delete to the trash ---------------------------------------------------------------------
 
 
-def test_delete_moves_the_fleet_to_the_trash(player: ApiUser, saved: Callable[..., Fleet]
-                                             ) -> None:
+def test_delete_moves_the_fleet_to_the_trash(player: ApiUser, saved: Callable[..., Fleet]) -> None:
     fleet = saved(player)
     response = player.api.call("DELETE", f"/api/v1/fleets/{fleet.pk}")
     assert response.status_code == 204

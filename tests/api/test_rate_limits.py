@@ -35,8 +35,9 @@ def test_validate_counts_against_the_import_limit_per_client(patrol: dict[str, A
     assert two.call("POST", "/api/v1/fleet-files/validate", patrol).status_code == 200
 
 
-def test_a_token_counts_the_player_not_the_address(player: ApiUser, rival: ApiUser,
-                                                   patrol: dict[str, Any]) -> None:
+def test_a_token_counts_the_player_not_the_address(
+    player: ApiUser, rival: ApiUser, patrol: dict[str, Any]
+) -> None:
     for _ in range(LIMITS["import"]):
         assert player.api.call("POST", "/api/v1/fleets", patrol).status_code == 201
     assert player.api.call("POST", "/api/v1/fleets", patrol).status_code == 429
@@ -47,12 +48,24 @@ def test_a_token_counts_the_player_not_the_address(player: ApiUser, rival: ApiUs
 def test_the_api_and_the_pages_share_one_count(player: ApiUser, held_chunks: list[Any]) -> None:
     browser = Client()
     browser.force_login(player.user)
-    body = {"a": {"sample": {"faction": "imperial-navy", "size": "patrol"}},
-            "b": {"sample": {"faction": "orks", "size": "patrol"}}, "battles": 2}
+    body = {
+        "a": {"sample": {"faction": "imperial-navy", "size": "patrol"}},
+        "b": {"sample": {"faction": "orks", "size": "patrol"}},
+        "battles": 2,
+    }
     assert player.api.call("POST", "/api/v1/runs", body).status_code == 201
-    form = {"a_source": "sample", "a_faction": "imperial-navy", "a_size": "patrol",
-            "b_source": "sample", "b_faction": "orks", "b_size": "patrol", "battles": "2",
-            "max_rounds": "10", "scoring": "core", "terrain": "none"}
+    form = {
+        "a_source": "sample",
+        "a_faction": "imperial-navy",
+        "a_size": "patrol",
+        "b_source": "sample",
+        "b_faction": "orks",
+        "b_size": "patrol",
+        "battles": "2",
+        "max_rounds": "10",
+        "scoring": "core",
+        "terrain": "none",
+    }
     assert browser.post("/simulator/", form).status_code == 302
     assert browser.post("/simulator/", form).status_code == 429  # the third of two
     refused = player.api.call("POST", "/api/v1/runs", body)

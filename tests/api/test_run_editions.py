@@ -19,8 +19,9 @@ ORKS = {"sample": {"faction": "orks", "size": "patrol"}}
 
 
 def _start(player: ApiUser, a: dict[str, Any]) -> Any:
-    return player.api.call("POST", "/api/v1/runs",
-                           {"a": a, "b": ORKS, "battles": 1, "seed": 7, "terrain": "none"})
+    return player.api.call(
+        "POST", "/api/v1/runs", {"a": a, "b": ORKS, "battles": 1, "seed": 7, "terrain": "none"}
+    )
 
 
 def test_a_file_plays_its_own_edition(player: ApiUser, patrol: dict[str, Any]) -> None:
@@ -33,19 +34,22 @@ def test_a_file_plays_its_own_edition(player: ApiUser, patrol: dict[str, Any]) -
 
 
 def test_a_file_naming_no_edition_is_read_under_the_first_with_a_note(
-        player: ApiUser, patrol: dict[str, Any]) -> None:
+    player: ApiUser, patrol: dict[str, Any]
+) -> None:
     unnamed = {k: v for k, v in patrol.items() if k != "edition"}
     response = _start(player, {"file": unnamed})
     assert response.status_code == 201, response.content
     first = editions.known()[0]
     assert Matchup.objects.get().edition_a == first.number
     note = response.json()["run"]["sides"]["a"]["note"]
-    assert note.startswith(f"This list names no edition, so it is read under the first, "
-                           f"{first.title}")
+    assert note.startswith(
+        f"This list names no edition, so it is read under the first, {first.title}"
+    )
 
 
-def test_a_file_naming_an_unknown_edition_is_refused(player: ApiUser,
-                                                     patrol: dict[str, Any]) -> None:
+def test_a_file_naming_an_unknown_edition_is_refused(
+    player: ApiUser, patrol: dict[str, Any]
+) -> None:
     unknown = max(editions.numbers()) + 1
     response = _start(player, {"file": {**patrol, "edition": unknown}})
     assert response.status_code == 400, response.content

@@ -15,14 +15,27 @@ from .conftest import Api, ApiUser
 pytestmark = pytest.mark.django_db
 ORKS = {"sample": {"faction": "orks", "size": "patrol"}}
 NAVY = {"sample": {"faction": "imperial-navy", "size": "patrol"}}
-CONTRACT_3 = {"battles", "seed", "a_wins", "b_wins", "draws", "a_win_rate", "a_win_ci95",
-              "a_vp_mean", "b_vp_mean", "rounds_mean", "ships"}
+CONTRACT_3 = {
+    "battles",
+    "seed",
+    "a_wins",
+    "b_wins",
+    "draws",
+    "a_win_rate",
+    "a_win_ci95",
+    "a_vp_mean",
+    "b_vp_mean",
+    "rounds_mean",
+    "ships",
+}
 
 
 def _start(player: ApiUser, **body: Any) -> Any:
-    return player.api.call("POST", "/api/v1/runs",
-                           {"a": NAVY, "b": ORKS, "battles": 6, "seed": 11, "terrain": "none",
-                            **body})
+    return player.api.call(
+        "POST",
+        "/api/v1/runs",
+        {"a": NAVY, "b": ORKS, "battles": 6, "seed": 11, "terrain": "none", **body},
+    )
 
 
 def test_a_run_is_played_and_reads_as_simulate_json(player: ApiUser, anonymous: Api) -> None:
@@ -43,8 +56,9 @@ def test_a_run_is_played_and_reads_as_simulate_json(player: ApiUser, anonymous: 
     assert progress["percent"] == 100
     # The same numbers as the run's results.json on the site.
     page = Client().get(f"/simulator/m/{run.public_id}/results.json").json()
-    assert {k: v for k, v in result.items() if k != "run"} == \
-        {k: v for k, v in page.items() if k != "run"}
+    assert {k: v for k, v in result.items() if k != "run"} == {
+        k: v for k, v in page.items() if k != "run"
+    }
 
 
 def test_progress_while_queued(player: ApiUser, held_chunks: list[Any]) -> None:
@@ -55,9 +69,9 @@ def test_progress_while_queued(player: ApiUser, held_chunks: list[Any]) -> None:
     assert len(held_chunks) == 1
 
 
-def test_sides_from_your_fleet_a_share_code_and_a_file(player: ApiUser, saved, patrol,
-                                                       anonymous: Api,
-                                                       held_chunks: list[Any]) -> None:
+def test_sides_from_your_fleet_a_share_code_and_a_file(
+    player: ApiUser, saved, patrol, anonymous: Api, held_chunks: list[Any]
+) -> None:
     fleet = saved(player)
     code = anonymous.call("POST", "/api/v1/share-codes", patrol).json()["code"]
     for a, b in (({"fleet": fleet.pk}, {"share": code}), ({"file": patrol}, ORKS)):
@@ -76,19 +90,23 @@ def test_another_players_fleet_is_not_a_side(player: ApiUser, rival: ApiUser, sa
     assert Matchup.objects.count() == 0
 
 
-@pytest.mark.parametrize(("body", "path"), [
-    ({"a": {}}, "a"),
-    ({"a": {"fleet": 1, "sample": {"faction": "orks"}}}, "a"),
-    ({"b": {"sample": {"faction": "no-such-faction", "size": "patrol"}}}, "b.sample.faction"),
-    ({"b": {"sample": {"faction": "orks", "size": "huge"}}}, "b.sample.size"),
-    ({"battles": 0}, "battles"),
-    ({"battles": "many"}, "battles"),
-    ({"seed": -1}, "seed"),
-    ({"b": {"share": "v1.AAAA"}}, "b.share"),
-    ({"a": {"file": {"format": "void-command-fleet", "version": 1}}}, "a.file.faction"),
-])
-def test_bad_input_is_a_400_with_the_json_path(player: ApiUser, body: dict[str, Any],
-                                               path: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ({"a": {}}, "a"),
+        ({"a": {"fleet": 1, "sample": {"faction": "orks"}}}, "a"),
+        ({"b": {"sample": {"faction": "no-such-faction", "size": "patrol"}}}, "b.sample.faction"),
+        ({"b": {"sample": {"faction": "orks", "size": "huge"}}}, "b.sample.size"),
+        ({"battles": 0}, "battles"),
+        ({"battles": "many"}, "battles"),
+        ({"seed": -1}, "seed"),
+        ({"b": {"share": "v1.AAAA"}}, "b.share"),
+        ({"a": {"file": {"format": "void-command-fleet", "version": 1}}}, "a.file.faction"),
+    ],
+)
+def test_bad_input_is_a_400_with_the_json_path(
+    player: ApiUser, body: dict[str, Any], path: str
+) -> None:
     response = _start(player, **body)
     assert response.status_code == 400, response.content
     data = response.json()
@@ -119,8 +137,9 @@ def test_starting_needs_a_token(anonymous: Api) -> None:
     assert response.status_code == 401
 
 
-def test_list_and_cancel_are_yours_only(player: ApiUser, rival: ApiUser,
-                                        held_chunks: list[Any]) -> None:
+def test_list_and_cancel_are_yours_only(
+    player: ApiUser, rival: ApiUser, held_chunks: list[Any]
+) -> None:
     run_id = _start(player).json()["run"]["id"]
     assert [r["id"] for r in player.api.get("/api/v1/runs").json()] == [run_id]
     assert rival.api.get("/api/v1/runs").json() == []

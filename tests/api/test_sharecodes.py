@@ -27,7 +27,13 @@ def test_encode_then_decode_round_trips(anonymous: Api, named_patrol: dict[str, 
     assert body["code"] == code
     assert body["fleet"] == patrol
     assert body["report"]["legal"] is True and set(body["report"]) == {
-        "legal", "points", "band", "problems", "edition", "edition_note"}
+        "legal",
+        "points",
+        "band",
+        "problems",
+        "edition",
+        "edition_note",
+    }
     assert body["report"]["edition"] == patrol["edition"]  # the code carries it
 
 

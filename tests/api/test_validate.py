@@ -17,8 +17,9 @@ REPORT_KEYS = {"legal", "points", "band", "problems", "edition", "edition_note"}
 PROBLEM_KEYS = {"code", "severity", "message", "unit", "ship"}
 
 
-def test_a_legal_fleet_gets_contract_2(anonymous: Api, patrol: dict[str, Any], tmp_path,
-                                       capsys) -> None:
+def test_a_legal_fleet_gets_contract_2(
+    anonymous: Api, patrol: dict[str, Any], tmp_path, capsys
+) -> None:
     response = anonymous.call("POST", URL, patrol)
     assert response.status_code == 200
     body = response.json()
@@ -42,8 +43,7 @@ def test_an_illegal_fleet_lists_every_problem(anonymous: Api, patrol: dict[str, 
     assert all(set(p) == PROBLEM_KEYS for p in body["problems"])
 
 
-def test_an_unknown_slug_is_the_contract_2_problem(anonymous: Api,
-                                                   patrol: dict[str, Any]) -> None:
+def test_an_unknown_slug_is_the_contract_2_problem(anonymous: Api, patrol: dict[str, Any]) -> None:
     doc = copy.deepcopy(patrol)
     doc["units"][0]["ship"] = "no-such-ship"
     response = anonymous.call("POST", URL, doc)
@@ -75,20 +75,24 @@ def test_a_shape_error_names_the_json_path(anonymous: Api, patrol: dict[str, Any
     assert f"units[{i}].ships[0].upgrades" in body["problems"][0]["message"]
 
 
-@pytest.mark.parametrize(("raw", "path"), [
-    ('{"format": "void-command-fleet", "version": 1, "version": 1}', ""),  # "appears twice"
-    ('{"format": "other", "version": 1}', "format"),
-    ('{"format": "void-command-fleet", "version": 2}', "version"),
-    ("[]", ""),
-])
+@pytest.mark.parametrize(
+    ("raw", "path"),
+    [
+        ('{"format": "void-command-fleet", "version": 1, "version": 1}', ""),  # "appears twice"
+        ('{"format": "other", "version": 1}', "format"),
+        ('{"format": "void-command-fleet", "version": 2}', "version"),
+        ("[]", ""),
+    ],
+)
 def test_the_readers_rules_hold(anonymous: Api, raw: str, path: str) -> None:
     response = anonymous.call("POST", URL, raw=raw)
     assert response.status_code == 400
     assert response.json()["error"]["path"] == path
 
 
-def test_r94_a_control_character_is_refused_with_its_path(anonymous: Api,
-                                                          patrol: dict[str, Any]) -> None:
+def test_r94_a_control_character_is_refused_with_its_path(
+    anonymous: Api, patrol: dict[str, Any]
+) -> None:
     doc = copy.deepcopy(patrol)
     doc["name"] = "Bad\u0000name"
     body = anonymous.call("POST", URL, doc).json()

@@ -13,15 +13,23 @@ pytestmark = pytest.mark.browser
 
 
 def publish() -> None:
-    call_command("balance", "--size", "skirmish", "--battles", "2", "--factions",
-                 "orks,necrons,tau-empire,craftworld-eldar", "--publish",
-                 stdout=io.StringIO(), stderr=io.StringIO())
+    call_command(
+        "balance",
+        "--size",
+        "skirmish",
+        "--battles",
+        "2",
+        "--factions",
+        "orks,necrons,tau-empire,craftworld-eldar",
+        "--publish",
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+    )
 
 
 def test_without_javascript_on_a_phone(browser: Browser, live_catalog) -> None:
     publish()
-    context = browser.new_context(java_script_enabled=False,
-                                  viewport={"width": 375, "height": 800})
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 375, "height": 800})
     page = context.new_page()
     page.goto(live_catalog.url + "/")
     page.get_by_text("Menu", exact=True).click()  # a phone's navigation folds into a menu
@@ -29,15 +37,13 @@ def test_without_javascript_on_a_phone(browser: Browser, live_catalog) -> None:
     expect(page.get_by_role("heading", level=1)).to_have_text("Balance")
     matrix = page.get_by_role("table", name="Every pair")
     expect(matrix.locator("td.heat:not(.heat-self)")).to_have_count(12)
-    expect(page.get_by_role("table", name="Against the field").locator("tbody tr")) \
-        .to_have_count(4)
+    expect(page.get_by_role("table", name="Against the field").locator("tbody tr")).to_have_count(4)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     context.close()
 
 
 @pytest.mark.parametrize("width", [1280, 1366, 1440])
-def test_the_header_fits_with_the_balance_link(page: Page, live_catalog,
-                                               width: int) -> None:
+def test_the_header_fits_with_the_balance_link(page: Page, live_catalog, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 700})
     page.goto(live_catalog.url + "/balance/")
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0

@@ -64,8 +64,7 @@ def test_battle_k_of_a_pair_replays_with_the_sides_alternating(catalog) -> None:
     wins = draws = 0
     for k in range(4):
         a, b = (first, second) if k % 2 == 0 else (second, first)
-        winner = play_battle(catalog, a, b, seed=pair.seed, index=k,
-                             options=spec.options).winner
+        winner = play_battle(catalog, a, b, seed=pair.seed, index=k, options=spec.options).winner
         draws += winner is None
         wins += winner == ("a" if k % 2 == 0 else "b")
     row = rr.play()["pairs"][0]
@@ -99,12 +98,19 @@ def test_publish_stores_the_table_with_the_command_that_repeats_it(catalog) -> N
     stored = BalanceTable.objects.get()
     assert stored.note == "Before calibration."
     assert stored.result == json.loads(out)
-    assert (stored.size, stored.policy, stored.terrain, stored.battles, stored.seed) == \
-        ("patrol", "standard", "none", 4, 5)
+    assert (stored.size, stored.policy, stored.terrain, stored.battles, stored.seed) == (
+        "patrol",
+        "standard",
+        "none",
+        4,
+        5,
+    )
     assert stored.catalog_version == catalog.version and stored.seconds is not None
-    assert stored.command == ("python manage.py balance --size patrol --battles 4 --policy "
-                              "standard --terrain none --seed 5 --factions "
-                              "orks,imperial-navy,necrons")
+    assert stored.command == (
+        "python manage.py balance --size patrol --battles 4 --policy "
+        "standard --terrain none --seed 5 --factions "
+        "orks,imperial-navy,necrons"
+    )
 
 
 @pytest.mark.django_db
@@ -120,14 +126,16 @@ BASE = ("--size", "patrol", "--factions", "orks,necrons")
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("args", "reason"), [
-    (("--battles", "3"), "even"),
-    (("--battles", "2", "--factions", "orks"), "at least two"),
-    (("--battles", "2", "--factions", "orks,space-elves"), "space-elves"),
-    (("--battles", "2", "--workers", "0"), "--workers"),
-    (("--battles", "2", "--workers", "2", "--queue"), "--queue"),
-])
-def test_unusable_input_exits_2_with_one_line(catalog, args: tuple[str, ...],
-                                              reason: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (("--battles", "3"), "even"),
+        (("--battles", "2", "--factions", "orks"), "at least two"),
+        (("--battles", "2", "--factions", "orks,space-elves"), "space-elves"),
+        (("--battles", "2", "--workers", "0"), "--workers"),
+        (("--battles", "2", "--workers", "2", "--queue"), "--queue"),
+    ],
+)
+def test_unusable_input_exits_2_with_one_line(catalog, args: tuple[str, ...], reason: str) -> None:
     code, out, err = balance(*BASE, *args)
     assert code == 2 and out == "" and reason in err and err.strip().count("\n") == 0

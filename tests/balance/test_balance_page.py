@@ -66,10 +66,23 @@ def parse(html: str) -> Page:
 
 
 def publish(*args: str) -> BalanceTable:
-    call_command("balance", "--size", "patrol", "--battles", "4", "--seed", "5", "--factions",
-                 "orks,imperial-navy,necrons", "--publish", "--note", "A <b>note</b>.", *args,
-                 stdout=io.StringIO(),
-                 stderr=io.StringIO())
+    call_command(
+        "balance",
+        "--size",
+        "patrol",
+        "--battles",
+        "4",
+        "--seed",
+        "5",
+        "--factions",
+        "orks,imperial-navy,necrons",
+        "--publish",
+        "--note",
+        "A <b>note</b>.",
+        *args,
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+    )
     return BalanceTable.objects.order_by("-pk").first()  # type: ignore[return-value]
 
 
@@ -96,15 +109,25 @@ def test_the_published_table_as_a_heat_map(client: Client, catalog) -> None:
     page = parse(html)
     # Every pair's two cells carry their numbers and the colour band of their score.
     matrix = table.result["matrix"]
-    expected = sorted((f"heat heat-{views.heat_band(s)}", str(round(100 * s)))
-                      for row in matrix.values() for s in row.values())
+    expected = sorted(
+        (f"heat heat-{views.heat_band(s)}", str(round(100 * s)))
+        for row in matrix.values()
+        for s in row.values()
+    )
     assert sorted(c for c in page.cells if "heat-self" not in c[0]) == expected
     assert len(page.cells) == 9  # 3 × 3, the diagonal included
     assert len(page.legend) == len(views.BANDS)
     # What was played, when, on which catalogue, and the command that repeats it.
-    for text in (table.catalog_version, table.command, "Patrol", "Standard, for both sides",
-                 "Open space", "4 a pair, 3 pairs, seed 5", table.created.strftime("%Y"),
-                 "A &lt;b&gt;note&lt;/b&gt;."):
+    for text in (
+        table.catalog_version,
+        table.command,
+        "Patrol",
+        "Standard, for both sides",
+        "Open space",
+        "4 a pair, 3 pairs, seed 5",
+        table.created.strftime("%Y"),
+        "A &lt;b&gt;note&lt;/b&gt;.",
+    ):
         assert text in html, text
     assert 'aria-current="page">Balance</a>' in html  # the site nav's link
     # Works without JavaScript (all of it is in the HTML), and no inline style or script:
@@ -116,11 +139,17 @@ def test_the_published_table_as_a_heat_map(client: Client, catalog) -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("beyond, words", [(0, "0 pairs are beyond 85/15"),
-                                           (1, "1 pair is beyond 85/15"),
-                                           (2, "2 pairs are beyond 85/15")])
-def test_the_figures_count_the_lopsided_pairs_in_plain_english(client: Client, catalog,
-                                                               beyond: int, words: str) -> None:
+@pytest.mark.parametrize(
+    "beyond, words",
+    [
+        (0, "0 pairs are beyond 85/15"),
+        (1, "1 pair is beyond 85/15"),
+        (2, "2 pairs are beyond 85/15"),
+    ],
+)
+def test_the_figures_count_the_lopsided_pairs_in_plain_english(
+    client: Client, catalog, beyond: int, words: str
+) -> None:
     table = publish()
     table.result["summary"]["pairs_beyond_85_15"] = beyond
     table.save()
@@ -130,8 +159,9 @@ def test_the_figures_count_the_lopsided_pairs_in_plain_english(client: Client, c
 
 
 @pytest.mark.django_db
-def test_the_page_is_rendered_once_per_published_table(client: Client, catalog,
-                                                       monkeypatch) -> None:
+def test_the_page_is_rendered_once_per_published_table(
+    client: Client, catalog, monkeypatch
+) -> None:
     first = publish()
     assert client.get(URL).status_code == 200
 
@@ -148,8 +178,7 @@ def test_the_page_is_rendered_once_per_published_table(client: Client, catalog,
 
 
 @pytest.mark.django_db
-def test_the_selector_shows_the_newest_table_of_each_setting(client: Client,
-                                                             catalog) -> None:
+def test_the_selector_shows_the_newest_table_of_each_setting(client: Client, catalog) -> None:
     patrol = publish()
     result = copy.deepcopy(patrol.result)
     BalanceTable.publish({**result, "size": "battle", "terrain": "section13"}, "battle cmd")

@@ -23,18 +23,35 @@ from tests.support.timing import bound
 
 pytestmark = pytest.mark.production
 
-ARGS = ["--size", "patrol", "--battles", "6", "--seed", "11", "--factions",
-        "orks,necrons,tau-empire", "--json"]
+ARGS = [
+    "--size",
+    "patrol",
+    "--battles",
+    "6",
+    "--seed",
+    "11",
+    "--factions",
+    "orks,necrons,tau-empire",
+    "--json",
+]
 
 
 def balance(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PYTHON, "manage.py", "balance", *ARGS, *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [PYTHON, "manage.py", "balance", *ARGS, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_the_queue_gives_the_table_of_this_process(
-        workers: Callable[[int], Any], redis_url: str,  # noqa: F811
-        stack_database: str) -> None:  # noqa: F811
+    workers: Callable[[int], Any],  # noqa: F811
+    redis_url: str,  # noqa: F811
+    stack_database: str,  # noqa: F811
+) -> None:
     env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url)
     workers(2)
     queued = balance(env, "--queue", "--chunk", "2")
@@ -45,8 +62,7 @@ def test_the_queue_gives_the_table_of_this_process(
     assert "18 / 18 battles" in queued.stderr and "on the task queue" in queued.stderr
 
 
-def test_without_a_worker_the_queue_is_refused_at_once(
-        redis_url: str, stack_database: str) -> None:  # noqa: F811
+def test_without_a_worker_the_queue_is_refused_at_once(redis_url: str, stack_database: str) -> None:  # noqa: F811
     env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url)
     began = time.monotonic()
     result = balance(env, "--queue")

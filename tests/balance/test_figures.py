@@ -46,11 +46,28 @@ def test_the_edges_of_beyond_are_not_beyond() -> None:
     assert even["factions_within_40_60"] == 2  # 0.60 and 0.40
 
 
-@pytest.mark.parametrize(("score", "band"), [
-    (0.0, 0), (0.149, 0), (0.15, 1), (0.20, 2), (0.349, 2), (0.35, 3), (0.45, 4), (0.5, 4),
-    (0.55, 4), (0.56, 5), (0.65, 5), (0.66, 6), (0.80, 6), (0.81, 7), (0.85, 7), (0.86, 8),
-    (1.0, 8),
-])
+@pytest.mark.parametrize(
+    ("score", "band"),
+    [
+        (0.0, 0),
+        (0.149, 0),
+        (0.15, 1),
+        (0.20, 2),
+        (0.349, 2),
+        (0.35, 3),
+        (0.45, 4),
+        (0.5, 4),
+        (0.55, 4),
+        (0.56, 5),
+        (0.65, 5),
+        (0.66, 6),
+        (0.80, 6),
+        (0.81, 7),
+        (0.85, 7),
+        (0.86, 8),
+        (1.0, 8),
+    ],
+)
 def test_heat_bands_follow_the_issues_edges(score: float, band: int) -> None:
     assert heat_band(score) == band
 
@@ -62,9 +79,17 @@ def test_a_pairs_seed_comes_from_the_run_seed_and_the_pair_only() -> None:
     assert 0 <= pair_seed(7, "a", "b") < 2**63
 
 
-@pytest.mark.parametrize("kwargs", [{"battles": 3}, {"battles": 0}, {"size": "custom"},
-                                    {"policy": "reckless"}, {"terrain": "nebula"},
-                                    {"factions": ("orks", "orks")}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"battles": 3},
+        {"battles": 0},
+        {"size": "custom"},
+        {"policy": "reckless"},
+        {"terrain": "nebula"},
+        {"factions": ("orks", "orks")},
+    ],
+)
 def test_a_spec_that_cannot_be_played_is_refused(kwargs: dict[str, object]) -> None:
     with pytest.raises(BalanceError):
         BalanceSpec(**kwargs)  # type: ignore[arg-type]

@@ -25,9 +25,12 @@ def test_every_published_file_loads_once_and_the_page_shows_it(client: Client) -
     assert BalanceTable.objects.count() == len(files)
     for path in files:  # every setting published has its page, showing that file's table
         doc = json.loads(path.read_text())
-        page = html.unescape(client.get("/balance/", {
-            "size": doc["size"], "policy": doc["policy"], "terrain": doc["terrain"]}
-        ).content.decode())  # "T'au Empire" is written T&#x27;au
+        page = html.unescape(
+            client.get(
+                "/balance/",
+                {"size": doc["size"], "policy": doc["policy"], "terrain": doc["terrain"]},
+            ).content.decode()
+        )  # "T'au Empire" is written T&#x27;au
         assert doc["command"] in page, path.name
         best = max(doc["result"]["factions"], key=lambda f: f["score"])
         assert best["name"] in page, path.name

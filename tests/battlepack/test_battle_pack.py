@@ -24,14 +24,16 @@ pytestmark = pytest.mark.django_db
 
 def pdf_pages(data: bytes) -> list[str]:
     """Each page's text in drawing order (a table cell's wrapped lines stay together)."""
-    out = subprocess.run(["pdftotext", "-raw", "-", "-"], input=data, capture_output=True,
-                         check=True).stdout.decode("utf-8")
+    out = subprocess.run(
+        ["pdftotext", "-raw", "-", "-"], input=data, capture_output=True, check=True
+    ).stdout.decode("utf-8")
     return out.split("\f")[:-1]
 
 
 def pdf_size_pts(data: bytes) -> tuple[float, float]:
-    info = subprocess.run(["pdfinfo", "-"], input=data, capture_output=True,
-                          check=True).stdout.decode()
+    info = subprocess.run(
+        ["pdfinfo", "-"], input=data, capture_output=True, check=True
+    ).stdout.decode()
     m = re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", info, re.M)
     assert m is not None
     return float(m[1]), float(m[2])
@@ -46,11 +48,20 @@ def run(catalog, client: Client) -> Callable[..., Matchup]:
     def make(terrain: str = "voidscape") -> Matchup:
         a = sample_fleet(catalog, "imperial-navy", "patrol")
         b = sample_fleet(catalog, "orks", "patrol")
-        sources = {"a": {"kind": "sample", "label": "Navy patrol"},
-                   "b": {"kind": "sample", "label": "Ork patrol"}}
-        return Matchup.start(fleet_a=a, fleet_b=b, sources=sources,
-                             options=SimOptions(terrain=terrain), seed=9, battles=2,
-                             owner=None, owner_token="the-runs-owner")
+        sources = {
+            "a": {"kind": "sample", "label": "Navy patrol"},
+            "b": {"kind": "sample", "label": "Ork patrol"},
+        }
+        return Matchup.start(
+            fleet_a=a,
+            fleet_b=b,
+            sources=sources,
+            options=SimOptions(terrain=terrain),
+            seed=9,
+            battles=2,
+            owner=None,
+            owner_token="the-runs-owner",
+        )
 
     return make
 
@@ -65,7 +76,8 @@ def ask(client: Client, run: Matchup, paper: str = "a4") -> Any:
 
 
 def test_one_click_from_the_matchup_page_gives_the_whole_pack(
-        client: Client, run: Callable[..., Matchup], catalog) -> None:
+    client: Client, run: Callable[..., Matchup], catalog
+) -> None:
     matchup = run()
     page = client.get(matchup.get_absolute_url()).content.decode()
     assert f'action="/pack/from-run/{matchup.public_id}/"' in page
@@ -86,13 +98,27 @@ def test_one_click_from_the_matchup_page_gives_the_whole_pack(
     reference = squash(" ".join(pages[:2]))
     assert "Quick reference" in pages[0] and "Quick reference" not in pages[2]
     today = editions.current_number()  # the run's samples name none: the loaded catalogue
-    assert (f"Fleet A: Navy patrol (Edition {today}) vs Fleet B: Ork patrol "
-            f"(Edition {today})") in reference
-    for heading in ("The game round", "Special orders", "Gunnery", "Critical hits and repairs",
-                    "Catastrophic damage", "Crippled ships", "Terrain"):
+    assert (
+        f"Fleet A: Navy patrol (Edition {today}) vs Fleet B: Ork patrol (Edition {today})"
+    ) in reference
+    for heading in (
+        "The game round",
+        "Special orders",
+        "Gunnery",
+        "Critical hits and repairs",
+        "Catastrophic damage",
+        "Crippled ships",
+        "Terrain",
+    ):
         assert heading in reference, heading
-    for order in ("All Ahead Full", "Come to New Heading", "Burn Retros", "Lock On",
-                  "Reload Ordnance", "Brace for Impact"):
+    for order in (
+        "All Ahead Full",
+        "Come to New Heading",
+        "Burn Retros",
+        "Lock On",
+        "Reload Ordnance",
+        "Brace for Impact",
+    ):
         assert order in reference, order
     assert "Command check:" in reference
     assert "Void elements" in reference and "Asteroid belt" in reference  # voidscape: both
@@ -112,19 +138,24 @@ def test_one_click_from_the_matchup_page_gives_the_whole_pack(
 
 
 def test_the_reference_prints_the_rules_pages_own_words(
-        client: Client, run: Callable[..., Matchup]) -> None:
+    client: Client, run: Callable[..., Matchup]
+) -> None:
     """Not typed twice: every row of the Rules page's to-hit and critical tables is in the
     pack as the page has it."""
     rules = client.get("/rules/").content.decode()
     to_hit = re.search(r"<caption>To hit</caption>.*?</table>", rules, re.S)
     crits = re.search(r"<caption>Critical hit table.*?</table>", rules, re.S)
     assert to_hit and crits
-    rows = [squash(re.sub(r"<[^>]+>", " ", r)).strip()
-            for table in (to_hit[0], crits[0]) for r in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
+    rows = [
+        squash(re.sub(r"<[^>]+>", " ", r)).strip()
+        for table in (to_hit[0], crits[0])
+        for r in re.findall(r"<tr>(.*?)</tr>", table, re.S)
+    ]
     ask(client, run(terrain="section13"))
     pack = BattlePack.objects.get()
-    reference = squash(" ".join(pdf_pages(
-        client.get(f"/pack/{pack.public_id}/battle-pack.pdf").content)[:2]))
+    reference = squash(
+        " ".join(pdf_pages(client.get(f"/pack/{pack.public_id}/battle-pack.pdf").content)[:2])
+    )
     for row in rows[1:]:
         words = row.split(" ")
         assert all(w in reference for w in words), row
@@ -141,8 +172,9 @@ def test_letter_paper_and_an_open_table(client: Client, run: Callable[..., Match
     assert "Terrain effects" not in reference
 
 
-def test_the_page_follows_the_worker(client: Client, run: Callable[..., Matchup],
-                                     monkeypatch) -> None:
+def test_the_page_follows_the_worker(
+    client: Client, run: Callable[..., Matchup], monkeypatch
+) -> None:
     from fleetbuilder.battlepack import tasks
 
     held: list[int] = []
@@ -171,7 +203,8 @@ def test_the_page_follows_the_worker(client: Client, run: Callable[..., Matchup]
 
 
 def test_a_pack_is_its_requesters_and_bad_requests_are_refused(
-        client: Client, outsider: Client, run: Callable[..., Matchup]) -> None:
+    client: Client, outsider: Client, run: Callable[..., Matchup]
+) -> None:
     matchup = run()
     ask(client, matchup)
     pack = BattlePack.objects.get()
@@ -184,9 +217,17 @@ def test_a_pack_is_its_requesters_and_bad_requests_are_refused(
     assert BattlePack.objects.count() == 1
 
 
-PACK_FORM = {"a_source": "sample", "a_faction": "imperial-navy", "a_size": "patrol",
-             "a_variant": "", "b_source": "shared", "b_share": "", "terrain": "void",
-             "movement": "standard", "paper": "a4"}
+PACK_FORM = {
+    "a_source": "sample",
+    "a_faction": "imperial-navy",
+    "a_size": "patrol",
+    "a_variant": "",
+    "b_source": "shared",
+    "b_share": "",
+    "terrain": "void",
+    "movement": "standard",
+    "paper": "a4",
+}
 
 
 def test_a_pack_of_any_two_fleets_the_player_can_see(client: Client, catalog) -> None:
@@ -200,39 +241,60 @@ def test_a_pack_of_any_two_fleets_the_player_can_see(client: Client, catalog) ->
     assert response.status_code == 302, response.content.decode()[:2000]
     pack = BattlePack.objects.get()
     assert (pack.terrain, pack.paper, pack.matchup) == ("void", "a4", None)
-    text = squash(" ".join(pdf_pages(
-        client.get(f"/pack/{pack.public_id}/battle-pack.pdf").content)))
+    text = squash(
+        " ".join(pdf_pages(client.get(f"/pack/{pack.public_id}/battle-pack.pdf").content))
+    )
     navy = sample_fleet(catalog, "imperial-navy", "patrol")
     assert text.index(navy.name) < text.index(eldar.name)
     assert "Void elements" in text and "Terrain effects" not in text
 
 
-@pytest.mark.parametrize(("field", "value", "message"), [
-    ("b_share", "", "share"),
-    ("b_share", "v1." + "A" * 5000, "characters"),
-    ("b_share", "v1.\u202e<script>", "share"),
-    ("a_faction", "no-such-faction", "valid choice"),
-    ("paper", "a3", "valid choice"),
-    ("terrain", "lava", "valid choice"),
-])
-def test_a_bad_pack_request_says_why_and_makes_nothing(client: Client, field: str, value: str,
-                                                        message: str) -> None:
-    response = client.post("/pack/", {**PACK_FORM, "b_source": "sample",
-                                      "b_faction": "orks", "b_size": "patrol",
-                                      "b_share": "", field: value,
-                                      **({"b_source": "shared"} if field == "b_share" else {})})
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("b_share", "", "share"),
+        ("b_share", "v1." + "A" * 5000, "characters"),
+        ("b_share", "v1.\u202e<script>", "share"),
+        ("a_faction", "no-such-faction", "valid choice"),
+        ("paper", "a3", "valid choice"),
+        ("terrain", "lava", "valid choice"),
+    ],
+)
+def test_a_bad_pack_request_says_why_and_makes_nothing(
+    client: Client, field: str, value: str, message: str
+) -> None:
+    response = client.post(
+        "/pack/",
+        {
+            **PACK_FORM,
+            "b_source": "sample",
+            "b_faction": "orks",
+            "b_size": "patrol",
+            "b_share": "",
+            field: value,
+            **({"b_source": "shared"} if field == "b_share" else {}),
+        },
+    )
     assert response.status_code == 400
     assert message in response.content.decode()
     assert BattlePack.objects.count() == 0
 
 
-def test_the_quick_reference_stays_within_two_pages_with_everything_in_play(
-        client: Client) -> None:
+def test_the_quick_reference_stays_within_two_pages_with_everything_in_play(client: Client) -> None:
     """The most the reference can hold: §13's terrain, seed 001's void elements and seed 003's
     advanced movement."""
-    response = client.post("/pack/", {**PACK_FORM, "b_source": "sample", "b_faction": "orks",
-                                      "b_size": "patrol", "terrain": "voidscape",
-                                      "movement": "advanced", "paper": "letter"})
+    response = client.post(
+        "/pack/",
+        {
+            **PACK_FORM,
+            "b_source": "sample",
+            "b_faction": "orks",
+            "b_size": "patrol",
+            "terrain": "voidscape",
+            "movement": "advanced",
+            "paper": "letter",
+        },
+    )
     assert response.status_code == 302
     pack = BattlePack.objects.get()
     data = client.get(f"/pack/{pack.public_id}/battle-pack.pdf").content

@@ -29,15 +29,20 @@ def test_each_fleet_is_printed_with_its_own_edition(client: Client) -> None:
     current = editions.current_number()
     assert current is not None and current != OLD
     today = editions.catalog_for(current)
-    a = replace(sample_fleet(old, "imperial-navy", "patrol"), name="Gothic Sector",
-                edition=OLD)
+    a = replace(sample_fleet(old, "imperial-navy", "patrol"), name="Gothic Sector", edition=OLD)
     b = replace(sample_fleet(today, "orks", "patrol"), edition=current)
     points_a, points_b = validate(a, old).points, validate(b, today).points
     assert points_a != validate(a, today).points  # the premise: a wrong edition would show
-    run = Matchup.start(fleet_a=a, fleet_b=b, sources={"a": {"label": "Navy patrol"},
-                                                       "b": {"label": "Ork patrol"}},
-                        options=SimOptions(), seed=3, battles=1, owner=None,
-                        owner_token="the-runs-owner")
+    run = Matchup.start(
+        fleet_a=a,
+        fleet_b=b,
+        sources={"a": {"label": "Navy patrol"}, "b": {"label": "Ork patrol"}},
+        options=SimOptions(),
+        seed=3,
+        battles=1,
+        owner=None,
+        owner_token="the-runs-owner",
+    )
 
     response = client.post(f"/pack/from-run/{run.public_id}/", {"paper": "a4"})
     assert response.status_code == 302
@@ -48,8 +53,9 @@ def test_each_fleet_is_printed_with_its_own_edition(client: Client) -> None:
     pages = [squash(p) for p in pdf_pages(download.content)]
 
     # The reference names both editions; each fleet's pages are footed with its own.
-    assert (f"Fleet A: Navy patrol (Edition {OLD}) vs Fleet B: Ork patrol "
-            f"(Edition {current})") in pages[0]
+    assert (
+        f"Fleet A: Navy patrol (Edition {OLD}) vs Fleet B: Ork patrol (Edition {current})"
+    ) in pages[0]
     old_title, today_title = editions.get(OLD).title, editions.get(current).title
     roster_a = next(p for p in pages if "Gothic Sector" in p and "Navy patrol ·" in p)
     roster_b = next(p for p in pages if "Ork patrol ·" in p and "Fleet B:" in p)

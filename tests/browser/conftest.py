@@ -20,7 +20,6 @@ def price(*slugs: str) -> int:
     return sum(items[slug] for slug in slugs)
 
 
-
 @pytest.fixture(autouse=True)
 def _expect_waits_for_a_loaded_machine() -> None:
     """Playwright's ``expect`` waits 5 s by default; on a loaded machine (a PDF preview took

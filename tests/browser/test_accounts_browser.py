@@ -24,7 +24,8 @@ def start_fleet(page: Page, base: str, name: str, faction: str = "imperial-navy"
 
 @pytest.mark.postgresql_too
 def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
-        page: Page, live_catalog) -> None:
+    page: Page, live_catalog
+) -> None:
     base = live_catalog.url
     start_fleet(page, base, "Gothic Patrol")
     page.get_by_role("button", name="Add Lunar Class Cruiser", exact=True).click()
@@ -43,8 +44,9 @@ def test_a_fleet_built_before_signing_up_is_kept_deleted_and_restored(
 
     # Back on the builder (the page sign-up started from), told the fleets moved.
     expect(page.get_by_role("heading", level=1)).to_have_text("Waaagh Gitsmasha")
-    expect(page.get_by_text("2 fleets built in this browser are now saved in your account."))\
-        .to_be_visible()
+    expect(
+        page.get_by_text("2 fleets built in this browser are now saved in your account.")
+    ).to_be_visible()
     expect(page.get_by_role("navigation", name="Account")).to_contain_text("rhaine")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Saved Fleets").click()
     table = page.locator(".library-table")

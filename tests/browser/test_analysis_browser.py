@@ -19,22 +19,26 @@ pytestmark = pytest.mark.browser
 
 # The screenshot goes to docs/img only when asked (UPDATE_SCREENSHOTS=1), so a test run leaves
 # the work tree as it found it.
-IMG = (Path(__file__).resolve().parents[2] / "docs" / "img" / "analysis-table.png"
-       if os.environ.get("UPDATE_SCREENSHOTS") == "1"
-       else Path(tempfile.gettempdir()) / "fleetbuilder-analysis-table.png")
+IMG = (
+    Path(__file__).resolve().parents[2] / "docs" / "img" / "analysis-table.png"
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1"
+    else Path(tempfile.gettempdir()) / "fleetbuilder-analysis-table.png"
+)
 
 
 @pytest.mark.postgresql_too
-def test_an_analysis_from_the_builder_to_its_table(page: Page, live_catalog,
-                                                   monkeypatch, settings) -> None:
+def test_an_analysis_from_the_builder_to_its_table(
+    page: Page, live_catalog, monkeypatch, settings
+) -> None:
     from fleetbuilder.analysis.tasks import play_analysis_chunk
     from fleetbuilder.catalog import loader
     from fleetbuilder.fleets.models import Fleet
     from tests.analysis.conftest import whatif_fleet
 
     held: list[tuple[int, int, int]] = []
-    monkeypatch.setattr(play_analysis_chunk, "apply_async",
-                        lambda args, **kwargs: held.append(tuple(args)))
+    monkeypatch.setattr(
+        play_analysis_chunk, "apply_async", lambda args, **kwargs: held.append(tuple(args))
+    )
     settings.ANALYSIS_CHUNK_BATTLES = 20
     page.goto(live_catalog.url + "/fleets/new/")
     page.get_by_label("Faction").select_option("imperial-navy")
@@ -57,14 +61,14 @@ def test_an_analysis_from_the_builder_to_its_table(page: Page, live_catalog,
     page.get_by_label("Seed").fill("7")
     page.get_by_role("button", name="Find out which ship matters").click()
 
-    expect(page.locator("label[for=analysis-progress-bar]")).to_have_text(
-        "Played 0 of 440 battles")
+    expect(page.locator("label[for=analysis-progress-bar]")).to_have_text("Played 0 of 440 battles")
     assert len(held) == 22
     for task in held[:11]:  # the first chunk of every version
         with between_requests():
             play_analysis_chunk(*task)
     expect(page.locator("label[for=analysis-progress-bar]")).to_have_text(
-        "Played 220 of 440 battles")
+        "Played 220 of 440 battles"
+    )
     expect(page.locator("#analysis-table tbody tr")).to_have_count(10)
     for task in held[11:]:
         with between_requests():
@@ -99,12 +103,20 @@ def _finished_analysis(battles: int = 6):
     fleet = whatif_fleet()
     variants, skipped = bound_variants(*what_if_variants(catalog, fleet))
     run = Analysis.start(
-        fleet=fleet, opponent=sample_fleet(catalog, "orks", "patrol"),
-        variants=variant_records(variants), skipped=[], owner_token="axe-visitor",
-        sources={"a": {"kind": "fleet", "label": "What If Patrol"},
-                 "b": {"kind": "sample", "label": "Ork Patrol (sample)"}},
-        options=SimOptions.from_dict({"terrain": "none"}), seed=11, battles=battles,
-        send=False)
+        fleet=fleet,
+        opponent=sample_fleet(catalog, "orks", "patrol"),
+        variants=variant_records(variants),
+        skipped=[],
+        owner_token="axe-visitor",
+        sources={
+            "a": {"kind": "fleet", "label": "What If Patrol"},
+            "b": {"kind": "sample", "label": "Ork Patrol (sample)"},
+        },
+        options=SimOptions.from_dict({"terrain": "none"}),
+        seed=11,
+        battles=battles,
+        send=False,
+    )
     for variant, index in run.all_tasks():
         play_analysis_chunk(run.pk, variant, index)
     run.refresh_from_db()
@@ -113,8 +125,7 @@ def _finished_analysis(battles: int = 6):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_analysis_page_is_axe_clean_in_both_schemes(browser, live_catalog,
-                                                        scheme: str) -> None:
+def test_the_analysis_page_is_axe_clean_in_both_schemes(browser, live_catalog, scheme: str) -> None:
     """issue 29 §11: "Open in builder" named otherwise than it reads
     (label-content-name-mismatch, once a row) and the green and red at 3.19:1 in dark mode."""
     from tests.browser.test_axe_browser import axe_context, violations
@@ -135,5 +146,6 @@ def test_the_analysis_page_is_axe_clean_in_both_schemes(browser, live_catalog,
     found = violations(page)
     assert not found, "\n".join(found)
     page.locator("main").screenshot(
-        path=str(Path(tempfile.gettempdir()) / f"fleetbuilder-analysis-{scheme}.png"))
+        path=str(Path(tempfile.gettempdir()) / f"fleetbuilder-analysis-{scheme}.png")
+    )
     context.close()

@@ -38,8 +38,10 @@ def violations(page: Page) -> list[str]:
             nodes: v.nodes.map(n => n.target.join(" ") + " :: " + n.failureSummary
                                         .replace(/\\s+/g, " ").slice(0, 300))}));
     }""")
-    return [f"{page.url} [{v['id']}] ({v['impact']}) {v['help']}\n    "
-            + "\n    ".join(v["nodes"]) for v in found]
+    return [
+        f"{page.url} [{v['id']}] ({v['impact']}) {v['help']}\n    " + "\n    ".join(v["nodes"])
+        for v in found
+    ]
 
 
 class Walk:
@@ -76,7 +78,8 @@ def build_fleet_with_problems(page: Page, base: str) -> None:
 
 
 def test_builder_share_and_print_pages_have_no_axe_violations(
-        browser: Browser, live_catalog) -> None:
+    browser: Browser, live_catalog
+) -> None:
     base = live_catalog.url
     walk = Walk()
     context = axe_context(browser)
@@ -124,16 +127,29 @@ def test_builder_share_and_print_pages_have_no_axe_violations(
 
 
 def test_catalogue_gunnery_balance_and_account_pages_have_no_axe_violations(
-        browser: Browser, live_catalog) -> None:
+    browser: Browser, live_catalog
+) -> None:
     base = live_catalog.url
     walk = Walk()
     context = axe_context(browser)
     page = context.new_page()
-    for path in ("/", "/ships/", "/ships/imperial-navy/",
-                 "/ships/imperial-navy/lunar-class-cruiser/", "/rules/", "/gunnery/",
-                 "/balance/", "/editions/", "/editions/6/", "/editions/1/",
-                 "/editions/5/?against=nothing", "/accounts/login/", "/accounts/signup/",
-                 "/accounts/password/reset/", "/this-page-is-not-here/"):
+    for path in (
+        "/",
+        "/ships/",
+        "/ships/imperial-navy/",
+        "/ships/imperial-navy/lunar-class-cruiser/",
+        "/rules/",
+        "/gunnery/",
+        "/balance/",
+        "/editions/",
+        "/editions/6/",
+        "/editions/1/",
+        "/editions/5/?against=nothing",
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/accounts/password/reset/",
+        "/this-page-is-not-here/",
+    ):
         page.goto(base + path)
         walk.check(page)
 
@@ -151,7 +167,8 @@ def test_catalogue_gunnery_balance_and_account_pages_have_no_axe_violations(
 
 
 def test_simulator_form_and_results_have_no_axe_violations(
-        browser: Browser, live_catalog, held_chunks, settings) -> None:
+    browser: Browser, live_catalog, held_chunks, settings
+) -> None:
     from fleetbuilder.simulator.tasks import play_chunk
 
     settings.SIM_CHUNK_BATTLES = 10
@@ -171,8 +188,7 @@ def test_simulator_form_and_results_have_no_axe_violations(
     while held_chunks:
         with between_requests():
             play_chunk(*held_chunks.pop(0))
-    expect(page.locator("#sim-status")).to_have_text("Finished: 10 battles played.",
-                                                     timeout=10_000)
+    expect(page.locator("#sim-status")).to_have_text("Finished: 10 battles played.", timeout=10_000)
     walk.check(page)
     context.close()
     walk.assert_clean()
@@ -183,15 +199,16 @@ def test_axe_sees_a_violation_when_there_is_one(browser: Browser, live_catalog) 
     context = axe_context(browser)
     page = context.new_page()
     page.goto(live_catalog.url + "/gunnery/")
-    page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend',"
-                  " '<img src=\"/static/none.png\">')")
+    page.evaluate(
+        "document.querySelector('main').insertAdjacentHTML('beforeend',"
+        " '<img src=\"/static/none.png\">')"
+    )
     found = violations(page)
     assert any("[image-alt]" in line for line in found), json.dumps(found)
     context.close()
 
 
-def test_the_dark_scheme_on_a_phone_has_no_axe_violations(
-        browser: Browser, live_catalog) -> None:
+def test_the_dark_scheme_on_a_phone_has_no_axe_violations(browser: Browser, live_catalog) -> None:
     """The same checks in the dark colour scheme, 375 px wide: the builder, a ship, gunnery."""
     base = live_catalog.url
     walk = Walk()
@@ -204,8 +221,14 @@ def test_the_dark_scheme_on_a_phone_has_no_axe_violations(
     page.get_by_text("Menu", exact=True).click()  # the navigation's menu, open
     expect(page.get_by_role("navigation", name="Main")).to_be_visible()
     walk.check(page)
-    for path in ("/", "/ships/imperial-navy/lunar-class-cruiser/", "/gunnery/", "/rules/",
-                 "/editions/", "/editions/6/"):
+    for path in (
+        "/",
+        "/ships/imperial-navy/lunar-class-cruiser/",
+        "/gunnery/",
+        "/rules/",
+        "/editions/",
+        "/editions/6/",
+    ):
         page.goto(base + path)
         walk.check(page)
     context.close()

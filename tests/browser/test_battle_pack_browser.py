@@ -15,8 +15,9 @@ from tests.support.liveserver import between_requests
 pytestmark = pytest.mark.browser
 
 
-def test_a_battle_pack_from_the_results_page(page: Page, live_catalog, monkeypatch,
-                                             tmp_path) -> None:
+def test_a_battle_pack_from_the_results_page(
+    page: Page, live_catalog, monkeypatch, tmp_path
+) -> None:
     from fleetbuilder.battlepack import tasks
     from fleetbuilder.catalog import loader
     from fleetbuilder.simulator.models import Matchup
@@ -26,8 +27,16 @@ def test_a_battle_pack_from_the_results_page(page: Page, live_catalog, monkeypat
     catalog = loader.core_catalog()
     a = sample_fleet(catalog, "tau-empire", "patrol")
     b = sample_fleet(catalog, "necrons", "patrol")
-    run = Matchup.start(fleet_a=a, fleet_b=b, sources={}, options=SimOptions(terrain="void"),
-                        seed=1, battles=2, owner=None, owner_token="not-this-browser")
+    run = Matchup.start(
+        fleet_a=a,
+        fleet_b=b,
+        sources={},
+        options=SimOptions(terrain="void"),
+        seed=1,
+        battles=2,
+        owner=None,
+        owner_token="not-this-browser",
+    )
     held: list[int] = []
     monkeypatch.setattr(tasks.render_pack, "apply_async", lambda args, **kw: held.append(*args))
 
@@ -46,8 +55,9 @@ def test_a_battle_pack_from_the_results_page(page: Page, live_catalog, monkeypat
     path = tmp_path / "pack.pdf"
     info.value.save_as(path)
     assert re.fullmatch(r"battle-pack-.+-vs-.+-letter\.pdf", info.value.suggested_filename)
-    text = subprocess.run(["pdftotext", "-raw", str(path), "-"], capture_output=True,
-                          check=True).stdout.decode()
+    text = subprocess.run(
+        ["pdftotext", "-raw", str(path), "-"], capture_output=True, check=True
+    ).stdout.decode()
     pages = text.split("\f")
     assert "Quick reference" in pages[0]
     assert "Void elements" in text and "Terrain effects" not in text  # only seed 001's

@@ -18,8 +18,9 @@ pytestmark = pytest.mark.browser
 
 def answer_size(response: Response) -> int:
     """An answer's body and its HX-* headers (the events it carries), as bench_builder counts."""
-    return len(response.body()) + sum(len(k) + len(v) for k, v in response.headers.items()
-                                      if k.lower().startswith("hx-"))
+    return len(response.body()) + sum(
+        len(k) + len(v) for k, v in response.headers.items() if k.lower().startswith("hx-")
+    )
 
 
 def big_fleet(page: Page, url: str) -> tuple[Any, list[dict[str, Any]]]:
@@ -46,13 +47,17 @@ def big_fleet(page: Page, url: str) -> tuple[Any, list[dict[str, Any]]]:
 
 def roster(page: Page) -> list[tuple[str, str, str]]:
     """Each row as the page shows it: its id, its title, and where its Move up posts."""
-    return page.eval_on_selector_all("#unit-list > article", """rows => rows.map(row => [
+    return page.eval_on_selector_all(
+        "#unit-list > article",
+        """rows => rows.map(row => [
         row.id, row.querySelector("h3").innerText,
-        row.querySelector("form.unit__order").getAttribute("hx-post")])""")
+        row.querySelector("form.unit__order").getAttribute("hx-post")])""",
+    )
 
 
 def test_a_drag_to_the_top_and_a_squadron_wide_refit_answer_under_12_kb(
-        page: Page, live_catalog) -> None:
+    page: Page, live_catalog
+) -> None:
     page.set_viewport_size({"width": 1280, "height": 7000})  # all 40 rows on the screen
     fleet, units = big_fleet(page, live_catalog.url)
     squadrons = [i for i, u in enumerate(units) if u["kind"] == "squadron"]
@@ -70,18 +75,23 @@ def test_a_drag_to_the_top_and_a_squadron_wide_refit_answer_under_12_kb(
         page.mouse.up()
     assert answer_size(moved.value) < 12 * 1024
     expect(page.locator("#builder-announce")).to_contain_text(
-        f"Moved Squadron 1 to place 1 of {len(units)}")
+        f"Moved Squadron 1 to place 1 of {len(units)}"
+    )
     # Where it was dropped, with the squadrons numbered again, every row posting to its place.
     expect(page.locator("#unit-0-title")).to_contain_text("Squadron 1 3×")
     shown = roster(page)
     assert [row_id for row_id, _, _ in shown] == [f"unit-{i}" for i in range(len(units))]
     assert [post for _, _, post in shown] == [
-        f"/fleets/{fleet.pk}/units/{i}/reorder/" for i in range(len(units))]
+        f"/fleets/{fleet.pk}/units/{i}/reorder/" for i in range(len(units))
+    ]
     titles = [title for _, title, _ in shown]
-    assert titles[1:] == [re.sub(r"Squadron (\d+)", lambda m: f"Squadron {int(m[1]) + 1}", t)
-                          for t in before[:last] + before[last + 1:]]
+    assert titles[1:] == [
+        re.sub(r"Squadron (\d+)", lambda m: f"Squadron {int(m[1]) + 1}", t)
+        for t in before[:last] + before[last + 1 :]
+    ]
     assert re.findall(r"Squadron \d+", " ".join(titles)) == [
-        f"Squadron {n}" for n in range(1, len(squadrons) + 1)]
+        f"Squadron {n}" for n in range(1, len(squadrons) + 1)
+    ]
     page.reload()
     assert [title for _, title, _ in roster(page)] == titles
 
@@ -111,7 +121,8 @@ def test_a_drag_to_the_top_and_a_squadron_wide_refit_answer_under_12_kb(
 
 
 def test_move_to_offers_the_squadrons_on_the_page_and_moves_the_escort(
-        page: Page, live_catalog) -> None:
+    page: Page, live_catalog
+) -> None:
     # An editor opened with htmx comes without the squadrons to move to (its answer would grow
     # with the fleet): the page lists them from its roster, numbered as it shows them.
     page.goto(live_catalog.url + "/fleets/new/")
@@ -137,15 +148,18 @@ def test_move_to_offers_the_squadrons_on_the_page_and_moves_the_escort(
     move_to.select_option(label="Squadron 1")
     page.locator("#unit-1-ship-1-move").click()
     expect(page.locator("#unit-0-title")).to_contain_text(
-        "Squadron 1 1× Cobra Destroyer, 1× Sword Frigate")
+        "Squadron 1 1× Cobra Destroyer, 1× Sword Frigate"
+    )
     expect(page.locator("#unit-1-title")).to_contain_text("Squadron 2 1× Sword Frigate")
     page.reload()
     expect(page.locator("#unit-0-title")).to_contain_text(
-        "Squadron 1 1× Cobra Destroyer, 1× Sword Frigate")
+        "Squadron 1 1× Cobra Destroyer, 1× Sword Frigate"
+    )
 
 
 def test_opening_a_squadron_of_four_alike_escorts_draws_each_and_each_posts_for_itself(
-        page: Page, live_catalog) -> None:
+    page: Page, live_catalog
+) -> None:
     # The answer sends the first escort and a mark for each alike (pieces.mark_copies); the
     # page draws them all, each box and button posting for its own escort.
     from fleetbuilder.catalog.loader import core_catalog
@@ -155,11 +169,15 @@ def test_opening_a_squadron_of_four_alike_escorts_draws_each_and_each_posts_for_
     catalog = core_catalog()
 
     def escort_options(faction: Any) -> int:
-        return sum(1 for u in (*faction.upgrades, *catalog.refits)
-                   if any(c.value == "escort" for c in u.classes))
+        return sum(
+            1
+            for u in (*faction.upgrades, *catalog.refits)
+            if any(c.value == "escort" for c in u.classes)
+        )
 
-    faction = max((f for f in catalog.factions if any(s.is_escort for s in f.ships)),
-                  key=escort_options)
+    faction = max(
+        (f for f in catalog.factions if any(s.is_escort for s in f.ships)), key=escort_options
+    )
     escort = next(s for s in faction.ships if s.is_escort)
     page.goto(live_catalog.url + "/fleets/new/")
     page.get_by_label("Faction").select_option(faction.slug)
@@ -169,8 +187,10 @@ def test_opening_a_squadron_of_four_alike_escorts_draws_each_and_each_posts_for_
     fleet = Fleet.objects.get(pk=int(page.url.rstrip("/").split("/")[-1]))
     four = SQUADRON_MAX
     ships = [{"ship": escort.slug, "upgrades": []}] * four
-    fleet.document = {**fleet.document,
-                      "units": [{"kind": "squadron", "name": None, "ships": ships}]}
+    fleet.document = {
+        **fleet.document,
+        "units": [{"kind": "squadron", "name": None, "ships": ships}],
+    }
     fleet.store(fleet.to_core(), catalog)
     fleet.save()
     page.reload()
@@ -185,10 +205,12 @@ def test_opening_a_squadron_of_four_alike_escorts_draws_each_and_each_posts_for_
         card = page.locator(f"#unit-0-ship-{j}")
         expect(card.get_by_role("group", name=f"Upgrades of {escort.name}")).to_be_visible()
         expect(card.get_by_role("button", name=f"Duplicate {escort.name}")).to_have_id(
-            f"unit-0-ship-{j}-dup")
+            f"unit-0-ship-{j}-dup"
+        )
         expect(card.locator('input[name="ship"]').first).to_have_value(str(j))
-    drawn = page.eval_on_selector_all("#unit-0-escorts input[type=checkbox]",
-                                      "boxes => boxes.map(b => [b.id, b.checked])")
+    drawn = page.eval_on_selector_all(
+        "#unit-0-escorts input[type=checkbox]", "boxes => boxes.map(b => [b.id, b.checked])"
+    )
     # The last escort's first free box ticks that escort alone, and keeps the focus.
     box = page.locator(f"#unit-0-ship-{four - 1} input[type=checkbox]:not([disabled])").first
     slug = box.get_attribute("value")
@@ -198,18 +220,21 @@ def test_opening_a_squadron_of_four_alike_escorts_draws_each_and_each_posts_for_
     expect(box).to_be_checked()
     expect(box).to_be_focused()
     fleet.refresh_from_db()
-    assert [slug in s["upgrades"] for s in fleet.document["units"][0]["ships"]] == [
-        False] * (four - 1) + [True]
+    assert [slug in s["upgrades"] for s in fleet.document["units"][0]["ships"]] == [False] * (
+        four - 1
+    ) + [True]
     # The page as a reload draws it, the editor open: the same boxes.
     page.goto(f"{live_catalog.url}/fleets/{fleet.pk}/?edit=0")
-    reloaded = page.eval_on_selector_all("#unit-0-escorts input[type=checkbox]",
-                                         "boxes => boxes.map(b => [b.id, b.checked])")
+    reloaded = page.eval_on_selector_all(
+        "#unit-0-escorts input[type=checkbox]", "boxes => boxes.map(b => [b.id, b.checked])"
+    )
     ticked = f"unit-0-ship-{four - 1}-up-{slug}"
     assert [[i, c or i == ticked] for i, c in drawn] == reloaded
 
 
 def test_an_escort_added_or_removed_mid_squadron_moves_the_others_as_a_reload_draws_them(
-        page: Page, live_catalog) -> None:
+    page: Page, live_catalog
+) -> None:
     # The escorts after it move one place: the answer copies them from the page (data-page).
     from fleetbuilder.catalog.loader import core_catalog
     from fleetbuilder.fleets.models import Fleet
@@ -222,22 +247,32 @@ def test_an_escort_added_or_removed_mid_squadron_moves_the_others_as_a_reload_dr
     fleet = Fleet.objects.get(pk=int(page.url.rstrip("/").split("/")[-1]))
     faction = catalog.faction("imperial-navy")
     escort = next(s for s in faction.ships if s.is_escort)
-    refits = [u.slug for u in (*faction.upgrades, *catalog.refits)
-              if any(c.value == "escort" for c in u.classes)][:2]
-    ships = [{"ship": escort.slug, "upgrades": [refits[0]]},
-             {"ship": escort.slug, "upgrades": [refits[1]]},
-             {"ship": escort.slug, "upgrades": []}]
-    fleet.document = {**fleet.document,
-                      "units": [{"kind": "squadron", "name": None, "ships": ships}]}
+    refits = [
+        u.slug
+        for u in (*faction.upgrades, *catalog.refits)
+        if any(c.value == "escort" for c in u.classes)
+    ][:2]
+    ships = [
+        {"ship": escort.slug, "upgrades": [refits[0]]},
+        {"ship": escort.slug, "upgrades": [refits[1]]},
+        {"ship": escort.slug, "upgrades": []},
+    ]
+    fleet.document = {
+        **fleet.document,
+        "units": [{"kind": "squadron", "name": None, "ships": ships}],
+    }
     fleet.store(fleet.to_core(), catalog)
     fleet.save()
     page.goto(f"{live_catalog.url}/fleets/{fleet.pk}/?edit=0")
 
     def drawn() -> list[Any]:
-        return page.eval_on_selector_all("#unit-0-escorts li.escort", """rows => rows.map(
+        return page.eval_on_selector_all(
+            "#unit-0-escorts li.escort",
+            """rows => rows.map(
             row => [row.id, row.querySelector('input[name="ship"]').value,
                     Array.from(row.querySelectorAll("input[type=checkbox]"),
-                               b => [b.id, b.checked])])""")
+                               b => [b.id, b.checked])])""",
+        )
 
     def as_reloaded() -> None:
         shown = drawn()
@@ -258,4 +293,7 @@ def test_an_escort_added_or_removed_mid_squadron_moves_the_others_as_a_reload_dr
     as_reloaded()
     fleet.refresh_from_db()
     assert [s["upgrades"] for s in fleet.document["units"][0]["ships"]] == [
-        [refits[0]], [refits[1]], []]
+        [refits[0]],
+        [refits[1]],
+        [],
+    ]

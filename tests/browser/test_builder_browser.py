@@ -40,11 +40,19 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
     # Every edit below is an htmx request: the page itself never reloads.
     page.evaluate("window.__sameDocument = true")
 
-    for ship in ("Dictator Class Cruiser", "Lunar Class Cruiser", "Tyrant Class Cruiser",
-                 "Gothic Class Cruiser"):
+    for ship in (
+        "Dictator Class Cruiser",
+        "Lunar Class Cruiser",
+        "Tyrant Class Cruiser",
+        "Gothic Class Cruiser",
+    ):
         add(page, ship)
-    cruisers = price("dictator-class-cruiser", "lunar-class-cruiser", "tyrant-class-cruiser",
-                     "gothic-class-cruiser")
+    cruisers = price(
+        "dictator-class-cruiser",
+        "lunar-class-cruiser",
+        "tyrant-class-cruiser",
+        "gothic-class-cruiser",
+    )
     expect(meter.locator("[data-points]")).to_have_text(str(cruisers))
     expect(page.locator("#unit-0")).to_contain_text("Flagship")
 
@@ -89,8 +97,9 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
     expect(page.locator("#unit-0 h3")).to_contain_text("Emperor's Wrath")
 
     # The cruisers, two escorts, the Commodore and the upgrade: in the band, legal.
-    total = cruisers + price("sword-class-frigate", "sword-class-frigate", "commodore",
-                             "reinforced-hull")
+    total = cruisers + price(
+        "sword-class-frigate", "sword-class-frigate", "commodore", "reinforced-hull"
+    )
     assert 750 <= total <= 1000  # the scenario is a legal Skirmish fleet
     expect(meter.locator("[data-points]")).to_have_text(str(total))
     expect(meter.locator("[data-verdict]")).to_have_text("Legal fleet")
@@ -103,7 +112,8 @@ def test_build_a_legal_skirmish_fleet_then_break_it(page: Page, live_catalog) ->
     expect(page.locator(".undo-bar")).to_contain_text("Removed Sword Frigate")
     expect(page.locator("#builder-announce")).to_have_text(
         f"Removed Sword Frigate from Squadron 1 · {total - price('sword-class-frigate')} "
-        "of 1000 points")
+        "of 1000 points"
+    )
     expect(meter.locator("[data-verdict]")).to_have_text("Not legal")
     problem = problems.locator('[data-code="squadron.too_small"]')
     expect(problem).to_contain_text("This squadron has 1 escort")
@@ -168,7 +178,8 @@ def test_quick_clicks_on_add_in_one_tab_all_land(page: Page, live_catalog) -> No
         add.click(delay=0, no_wait_after=True)
     expect(page.locator("#units article.unit")).to_have_count(5)
     expect(page.locator("#fleet-meter [data-points]")).to_have_text(
-        str(5 * price("lunar-class-cruiser")))
+        str(5 * price("lunar-class-cruiser"))
+    )
     expect(page.locator("#fleet-version")).to_have_value("6")
     expect(page.locator("#units .alert")).to_have_count(0)
     assert conflicts == []
@@ -179,7 +190,8 @@ def test_quick_clicks_on_add_in_one_tab_all_land(page: Page, live_catalog) -> No
 
 @pytest.mark.postgresql_too
 def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
-        page: Page, live_catalog) -> None:
+    page: Page, live_catalog
+) -> None:
     url = start_imperial_skirmish(page, live_catalog.url)
     for ship in ("Lunar Class Cruiser", "Gothic Class Cruiser", "Dauntless Class Light Cruiser"):
         add(page, ship)
@@ -193,7 +205,8 @@ def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
     second.get_by_role("button", name="Remove Lunar Class Cruiser").click()
     expect(second.locator("#units article.unit")).to_have_count(2)
     expect(second.locator("#fleet-meter [data-points]")).to_have_text(
-        str(price("gothic-class-cruiser", "dauntless-class-light-cruiser")))
+        str(price("gothic-class-cruiser", "dauntless-class-light-cruiser"))
+    )
 
     # The first tab still shows the Lunar at 0 and the Gothic at 1; it removes the Gothic.
     # (A player switches to it; a tab behind another gets no animation frames, and Playwright
@@ -201,17 +214,20 @@ def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
     first.bring_to_front()
     first.get_by_role("button", name="Remove Gothic Class Cruiser").click()
     alert = first.locator("#units").get_by_role("alert")
-    expect(alert).to_have_text("This fleet changed in another tab. It has been refreshed; "
-                               "make your change again.")
+    expect(alert).to_have_text(
+        "This fleet changed in another tab. It has been refreshed; make your change again."
+    )
     # Nothing was removed; the roster, the meter and the version are the fleet's as it is.
     units = first.locator("#units article.unit h3")
     expect(units).to_have_count(2)
     expect(units.nth(0)).to_contain_text("Gothic Class Cruiser")
     expect(units.nth(1)).to_contain_text("Dauntless Class Light Cruiser")
     expect(first.locator("#fleet-meter [data-points]")).to_have_text(
-        second.locator("#fleet-meter [data-points]").inner_text())
+        second.locator("#fleet-meter [data-points]").inner_text()
+    )
     expect(first.locator("#fleet-version")).to_have_value(
-        second.locator("#fleet-version").input_value())
+        second.locator("#fleet-version").input_value()
+    )
 
     # Made again on the refreshed roster, the edit goes through.
     open_editor(first, "Gothic Class Cruiser")
@@ -226,7 +242,8 @@ def test_an_edit_from_a_tab_left_behind_is_refused_and_the_tab_refreshed(
 
 @pytest.mark.postgresql_too
 def test_without_javascript_a_stale_edit_returns_to_the_refreshed_builder(
-        browser, live_catalog) -> None:
+    browser, live_catalog
+) -> None:
     context = browser.new_context(java_script_enabled=False)
     first, second = context.new_page(), context.new_page()
     # Each tab is brought to the front as a player switches to it (a tab behind another gets

@@ -32,13 +32,21 @@ def press_add(page: Page, ship: str) -> None:
 def test_keyboard_only_build_with_focus_and_announcements(page: Page, live_catalog) -> None:
     start(page, live_catalog.url)
     announce = page.locator("#builder-announce")
-    for ship in ("Lunar Class Cruiser", "Gothic Class Cruiser", "Dictator Class Cruiser",
-                 "Tyrant Class Cruiser"):
+    for ship in (
+        "Lunar Class Cruiser",
+        "Gothic Class Cruiser",
+        "Dictator Class Cruiser",
+        "Tyrant Class Cruiser",
+    ):
         press_add(page, ship)
         # Focus stays on Add, so the player can add again at once.
         expect(page.get_by_role("button", name=f"Add {ship}", exact=True)).to_be_focused()
-    cruisers = price("lunar-class-cruiser", "gothic-class-cruiser", "dictator-class-cruiser",
-                     "tyrant-class-cruiser")
+    cruisers = price(
+        "lunar-class-cruiser",
+        "gothic-class-cruiser",
+        "dictator-class-cruiser",
+        "tyrant-class-cruiser",
+    )
     expect(announce).to_have_text(f"Added Tyrant Class Cruiser · {cruisers} of 1000 points")
     expect(announce).to_have_attribute("role", "status")
 
@@ -51,7 +59,8 @@ def test_keyboard_only_build_with_focus_and_announcements(page: Page, live_catal
     expect(plus).to_be_focused()
     sword = price("sword-class-frigate")
     expect(announce).to_have_text(
-        f"Added Sword Frigate to Squadron 1 · {cruisers + 2 * sword} of 1000 points")
+        f"Added Sword Frigate to Squadron 1 · {cruisers + 2 * sword} of 1000 points"
+    )
 
     # Edit opens the Gothic's controls in place; an upgrade keeps focus in the unit.
     edit = page.locator("#unit-1-edit")
@@ -63,7 +72,8 @@ def test_keyboard_only_build_with_focus_and_announcements(page: Page, live_catal
     page.locator("#unit-1-up-reinforced-hull").focus()
     page.keyboard.press("Space")
     expect(page.locator("#unit-1 .chips")).to_contain_text(
-        f"Reinforced Hull +{price('reinforced-hull')}")
+        f"Reinforced Hull +{price('reinforced-hull')}"
+    )
     expect(page.locator("#unit-1-up-reinforced-hull")).to_be_checked()
     expect(page.locator("#unit-1-up-reinforced-hull")).to_be_focused()
     # Escape closes the editor and leaves focus on its Edit link.
@@ -101,9 +111,14 @@ def test_keyboard_only_build_with_focus_and_announcements(page: Page, live_catal
     # What the page shows is what was stored.
     page.reload()
     titles = page.locator("#unit-list article h3")
-    expect(titles).to_have_text(["Lunar Class Cruiser", "Dictator Class Cruiser",
-                                 "Light of Terra Tyrant Class Cruiser",
-                                 "Squadron 1 3× Sword Frigate"])
+    expect(titles).to_have_text(
+        [
+            "Lunar Class Cruiser",
+            "Dictator Class Cruiser",
+            "Light of Terra Tyrant Class Cruiser",
+            "Squadron 1 3× Sword Frigate",
+        ]
+    )
     # The Undo bar does not survive a reload.
     expect(page.locator(".undo-bar")).to_have_count(0)
 
@@ -145,8 +160,12 @@ def test_a_legal_skirmish_fleet_built_with_the_keyboard_alone(page: Page, live_c
     page.keyboard.press("Enter")
     expect(page.get_by_text("No ships yet.")).to_be_visible()
 
-    ships = ("Lunar Class Cruiser", "Gothic Class Cruiser", "Dictator Class Cruiser",
-             "Tyrant Class Cruiser")
+    ships = (
+        "Lunar Class Cruiser",
+        "Gothic Class Cruiser",
+        "Dictator Class Cruiser",
+        "Tyrant Class Cruiser",
+    )
     for ship in ships:
         press_add(page, ship)
     press_add(page, "Sword Frigate")
@@ -154,8 +173,14 @@ def test_a_legal_skirmish_fleet_built_with_the_keyboard_alone(page: Page, live_c
     page.keyboard.press("Enter")
     expect(page.locator("#unit-4-title")).to_contain_text("2× Sword Frigate")
 
-    total = price("lunar-class-cruiser", "gothic-class-cruiser", "dictator-class-cruiser",
-                  "tyrant-class-cruiser", "sword-class-frigate", "sword-class-frigate")
+    total = price(
+        "lunar-class-cruiser",
+        "gothic-class-cruiser",
+        "dictator-class-cruiser",
+        "tyrant-class-cruiser",
+        "sword-class-frigate",
+        "sword-class-frigate",
+    )
     assert 750 <= total <= 1000  # the Skirmish band: the list is legal by its points
     expect(page.locator("#fleet-meter [data-points]")).to_have_text(str(total))
     expect(page.locator("#fleet-meter [data-verdict]")).to_have_text("Legal fleet")

@@ -59,7 +59,8 @@ def in_view(page: Page, box: dict[str, Any] | None) -> bool:
 
 @pytest.mark.parametrize("viewport", [LAPTOP, DESKTOP], ids=["1366x900", "1920x1080"])
 def test_an_empty_fleet_has_one_line_of_problems_and_its_first_add_on_the_first_screen(
-        browser: Browser, live_catalog, viewport: dict[str, int]) -> None:
+    browser: Browser, live_catalog, viewport: dict[str, int]
+) -> None:
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     start(page, live_catalog.url)
@@ -72,13 +73,16 @@ def test_an_empty_fleet_has_one_line_of_problems_and_its_first_add_on_the_first_
     expect(first).to_have_accessible_name("Add Cobra Destroyer")
     button = first.bounding_box()
     assert button is not None and button["y"] + button["height"] <= viewport["height"], button
-    print(f"first Add button at {viewport['width']}×{viewport['height']}: "
-          f"y = {button['y']:.0f}–{button['y'] + button['height']:.0f} px")
+    print(
+        f"first Add button at {viewport['width']}×{viewport['height']}: "
+        f"y = {button['y']:.0f}–{button['y'] + button['height']:.0f} px"
+    )
     context.close()
 
 
 def test_the_ship_list_and_the_roster_stay_in_sight_on_a_laptop(
-        browser: Browser, live_catalog) -> None:
+    browser: Browser, live_catalog
+) -> None:
     context = browser.new_context(viewport=LAPTOP)
     page = context.new_page()
     forty_ships(start(page, live_catalog.url))
@@ -88,8 +92,7 @@ def test_the_ship_list_and_the_roster_stay_in_sight_on_a_laptop(
     ships, roster = page.locator("#add-ships"), page.locator("#unit-list")
     # Side by side, both on the first screen.
     assert in_view(page, ships.bounding_box()) and in_view(page, roster.bounding_box())
-    assert roster.bounding_box()["x"] + roster.bounding_box()["width"] <= \
-        ships.bounding_box()["x"]
+    assert roster.bounding_box()["x"] + roster.bounding_box()["width"] <= ships.bounding_box()["x"]
     # Down the ship list to its last ship: the list scrolls in its column, the roster stays.
     side = page.locator(".builder__side")
     assert side.evaluate("e => e.scrollHeight > e.clientHeight")  # it has its own scroll

@@ -17,9 +17,11 @@ pytestmark = pytest.mark.browser
 
 # The screenshot goes to docs/img only when asked (UPDATE_SCREENSHOTS=1), so a test run leaves
 # the work tree as it found it.
-IMG = (Path(__file__).resolve().parents[2] / "docs" / "img" / "builder-phone-bar.png"
-       if os.environ.get("UPDATE_SCREENSHOTS") == "1"
-       else Path(tempfile.gettempdir()) / "fleetbuilder-builder-phone-bar.png")
+IMG = (
+    Path(__file__).resolve().parents[2] / "docs" / "img" / "builder-phone-bar.png"
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1"
+    else Path(tempfile.gettempdir()) / "fleetbuilder-builder-phone-bar.png"
+)
 PHONE = {"width": 375, "height": 740}
 
 # Elements that scroll inside the page: a box whose content is taller than it and may scroll.
@@ -93,8 +95,9 @@ def test_the_phone_bar_follows_every_edit(browser: Browser, live_catalog) -> Non
     menu = page.get_by_text("Menu", exact=True)
     menu.click()
     expect(main_nav.get_by_role("link", name="Saved Fleets")).to_be_visible()
-    expect(page.get_by_role("navigation", name="Account")
-           .get_by_role("link", name="Sign up")).to_be_visible()
+    expect(
+        page.get_by_role("navigation", name="Account").get_by_role("link", name="Sign up")
+    ).to_be_visible()
     page.keyboard.press("Escape")
     expect(main_nav).to_be_hidden()
     expect(menu).to_be_focused()
@@ -105,8 +108,7 @@ def test_the_phone_bar_follows_every_edit(browser: Browser, live_catalog) -> Non
     context.close()
 
 
-def test_every_problem_shows_without_an_inner_scroll_on_a_desktop(
-        page: Page, live_catalog) -> None:
+def test_every_problem_shows_without_an_inner_scroll_on_a_desktop(page: Page, live_catalog) -> None:
     # Issue 29 §2 gave the ship list's column a scroll of its own (it stays on the screen
     # beside the roster); the problems are above the roster, in no scrolling box.
     page.set_viewport_size({"width": 1280, "height": 720})
@@ -127,8 +129,7 @@ def test_every_problem_shows_without_an_inner_scroll_on_a_desktop(
     # The whole navigation on one row, no Menu button.
     expect(page.get_by_text("Menu", exact=True)).to_be_hidden()
     nav_links = page.get_by_role("navigation", name="Main").get_by_role("link")
-    assert len({round(nav_links.nth(i).bounding_box()["y"])
-                for i in range(nav_links.count())}) == 1
+    assert len({round(nav_links.nth(i).bounding_box()["y"]) for i in range(nav_links.count())}) == 1
     # The meter stays in sight while the page scrolls down the roster and the ship list.
     page.mouse.wheel(0, 2000)
     page.wait_for_timeout(200)

@@ -19,9 +19,11 @@ from .test_builder_layout_browser import forty_ships, start
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-IMG = (Path(__file__).resolve().parents[2] / "docs" / "img" / "builder-compact-phone.png"
-       if os.environ.get("UPDATE_SCREENSHOTS") == "1"
-       else Path(tempfile.gettempdir()) / "fleetbuilder-builder-compact-phone.png")
+IMG = (
+    Path(__file__).resolve().parents[2] / "docs" / "img" / "builder-compact-phone.png"
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1"
+    else Path(tempfile.gettempdir()) / "fleetbuilder-builder-compact-phone.png"
+)
 
 # Every control on the screen under 44×44 px (a box counts with its label, which ticks it).
 SMALL_TARGETS = """() => [...document.querySelectorAll(
@@ -47,7 +49,8 @@ def phone(browser: Browser, **kwargs) -> Page:
 
 
 def test_the_switch_shows_one_side_and_keeps_focus_and_scroll(
-        browser: Browser, live_catalog) -> None:
+    browser: Browser, live_catalog
+) -> None:
     page = phone(browser)
     forty_ships(start(page, live_catalog.url))
     page.reload()
@@ -90,14 +93,17 @@ def test_the_switch_shows_one_side_and_keeps_focus_and_scroll(
 
 
 def test_tap_targets_a_compact_editor_and_forty_ships_in_three_screens(
-        browser: Browser, live_catalog) -> None:
+    browser: Browser, live_catalog
+) -> None:
     page = phone(browser)
     forty_ships(start(page, live_catalog.url))
     page.reload()
     expect(page.locator("#unit-list > article")).to_have_count(20)
     height = page.evaluate("document.documentElement.scrollHeight")
-    print(f"40 ships (20 units) on a 390×844 phone: {height} px, "
-          f"{height / PHONE['height']:.2f} screens")
+    print(
+        f"40 ships (20 units) on a 390×844 phone: {height} px, "
+        f"{height / PHONE['height']:.2f} screens"
+    )
     assert height <= 3 * PHONE["height"]
     assert page.evaluate(SMALL_TARGETS) == []
     page.screenshot(path=str(IMG))
@@ -120,10 +126,12 @@ def test_tap_targets_a_compact_editor_and_forty_ships_in_three_screens(
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_both_sides_of_the_switch_have_no_axe_violations(
-        browser: Browser, live_catalog, scheme: str) -> None:
+    browser: Browser, live_catalog, scheme: str
+) -> None:
     walk = Walk()
-    context = axe_context(browser, color_scheme=scheme, viewport=PHONE, is_mobile=True,
-                          has_touch=True)
+    context = axe_context(
+        browser, color_scheme=scheme, viewport=PHONE, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     start(page, live_catalog.url, "skirmish")
     page.get_by_role("button", name="Add ships", exact=True).click()

@@ -36,23 +36,30 @@ def near_the_bound(pk: int, room: int = 0) -> str:
     catalog = core_catalog()
     dear = hostile.over_points(catalog)
     fleet = Fleet.objects.get(pk=pk)
-    fleet.store(rf.Fleet(fleet.faction, rf.GameSize.ARMADA, dear.units[:-1 - room],
-                         edition=fleet.edition), catalog)
+    fleet.store(
+        rf.Fleet(fleet.faction, rf.GameSize.ARMADA, dear.units[: -1 - room], edition=fleet.edition),
+        catalog,
+    )
     fleet.save()
     ship = dear.units[0].ship
     return next(s.name for f in catalog.factions for s in f.ships if s.slug == ship)
 
 
 def test_escorts_fill_their_squadron_and_the_live_region_says_which(
-        page: Page, live_catalog) -> None:
+    page: Page, live_catalog
+) -> None:
     start(page, live_catalog.url, "skirmish")
     announce = page.locator("#builder-announce")
     for n in range(1, 4):
         page.get_by_role("button", name="Add Sword Frigate", exact=True).click()
         expect(page.locator("#unit-0-title")).to_contain_text(f"{n}× Sword Frigate")
     expect(page.locator("#unit-list > article")).to_have_count(1)
-    expect(announce).to_have_text(re.compile(r"^Added Sword Frigate to Squadron 1, now 3 "
-                                             r"escorts · \d+ of 1000 points$"))
+    expect(announce).to_have_text(
+        re.compile(
+            r"^Added Sword Frigate to Squadron 1, now 3 "
+            r"escorts · \d+ of 1000 points$"
+        )
+    )
     page.get_by_role("button", name="Add Cobra Destroyer", exact=True).click()
     expect(page.locator("#unit-list > article")).to_have_count(2)
     expect(announce).to_contain_text("Added Cobra Destroyer in a new squadron, Squadron 2")

@@ -61,12 +61,14 @@ def test_remove_from_the_row_undo_and_the_admiral_on_change(page: Page, live_cat
     chip = lunar.locator(".chip--admiral")
     expect(chip).to_have_text(f"Admiral: Commodore +{price('commodore')}")
     expect(lunar.locator(".unit__summary .pts")).to_have_text(
-        f"{price('lunar-class-cruiser', 'commodore')} pts")
+        f"{price('lunar-class-cruiser', 'commodore')} pts"
+    )
     expect(lunar.get_by_label("Admiral")).to_be_focused()
 
 
 def test_the_name_is_typed_over_its_placeholder_and_a_copy_says_so(
-        page: Page, live_catalog) -> None:
+    page: Page, live_catalog
+) -> None:
     start(page, live_catalog.url)
     page.get_by_text("Fleet settings").click()
     name = page.get_by_label("Name")
@@ -90,7 +92,8 @@ def test_add_to_my_fleet_from_a_ship_page_is_confirmed(page: Page, live_catalog)
     page.get_by_role("button", name="Add to Untitled Fleet").click()
     assert page.url == builder
     message = page.get_by_role("status").filter(has_text="Added Gothic Class Cruiser")
-    expect(message).to_have_text(re.compile(
-        r"^Added Gothic Class Cruiser · \d+ of 1000 points in “Untitled Fleet”\.$"))
+    expect(message).to_have_text(
+        re.compile(r"^Added Gothic Class Cruiser · \d+ of 1000 points in “Untitled Fleet”\.$")
+    )
     expect(message).to_be_in_viewport()
     expect(page.locator("#unit-1-title")).to_have_text("Gothic Class Cruiser")

@@ -29,12 +29,14 @@ def test_print_cards_from_the_builder(page: Page, live_catalog) -> None:
     download = info.value
     assert download.suggested_filename == "untitled-fleet-cards.pdf"
     path = download.path()
-    pdfinfo = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True,
-                             check=True).stdout
+    pdfinfo = subprocess.run(
+        ["pdfinfo", str(path)], capture_output=True, text=True, check=True
+    ).stdout
     assert "Pages:           2" in pdfinfo  # the roster, then a sheet with one card
     assert "(A4)" in pdfinfo
-    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert "Lunar Class Cruiser" in text and f"{price('lunar-class-cruiser')} pts" in text
 
 
@@ -63,11 +65,13 @@ def test_a_visitor_prints_a_shared_fleet_on_letter_sheets(browser, live_catalog)
         visitor.get_by_role("button", name="Download PDF").click()
     download = info.value
     assert download.suggested_filename == "da-kroozas-cards.pdf"
-    pdfinfo = subprocess.run(["pdfinfo", str(download.path())], capture_output=True, text=True,
-                             check=True).stdout
+    pdfinfo = subprocess.run(
+        ["pdfinfo", str(download.path())], capture_output=True, text=True, check=True
+    ).stdout
     assert "(letter)" in pdfinfo and "Pages:           2" in pdfinfo
-    text = subprocess.run(["pdftotext", str(download.path()), "-"], capture_output=True,
-                          text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", str(download.path()), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert "Ork Kill Kroozer" in text
     # The roster names its link, wrapped; pdftotext joins a line that ends in "-" to the next
     # without it, and a share id may hold "-" (base64url), so compare without hyphens.

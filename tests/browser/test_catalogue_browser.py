@@ -67,8 +67,13 @@ def test_rules_search_filters_sections_and_announces_matches(page: Page, live_ca
 @pytest.mark.markup_only
 @pytest.mark.parametrize(
     "path",
-    ["/", "/ships/", "/ships/imperial-navy/", "/ships/imperial-navy/emperor-class-battleship/",
-     "/rules/"],
+    [
+        "/",
+        "/ships/",
+        "/ships/imperial-navy/",
+        "/ships/imperial-navy/emperor-class-battleship/",
+        "/rules/",
+    ],
 )
 def test_phone_width_has_no_horizontal_overflow(page: Page, live_catalog, path: str) -> None:
     page.set_viewport_size({"width": 375, "height": 812})

@@ -18,7 +18,8 @@ document.addEventListener("securitypolicyviolation", function (e) {
 
 
 def test_building_a_fleet_breaks_no_csp_rule_and_the_meter_is_to_scale(
-        page: Page, live_catalog) -> None:
+    page: Page, live_catalog
+) -> None:
     console: list[str] = []
     page.on("console", lambda message: console.append(message.text))
     page.add_init_script(RECORD_VIOLATIONS)
@@ -58,7 +59,8 @@ def test_building_a_fleet_breaks_no_csp_rule_and_the_meter_is_to_scale(
     assert page.evaluate("document.querySelectorAll('style').length") == 0
     assert page.evaluate(
         "[...document.styleSheets].some(s => [...s.cssRules].some("
-        "r => r.selectorText === '.htmx-indicator'))")
+        "r => r.selectorText === '.htmx-indicator'))"
+    )
 
     assert page.evaluate("window.__csp") == []
     assert [m for m in console if "Content Security Policy" in m] == []

@@ -49,7 +49,8 @@ def _tab_to(page: Page, selector: str, limit: int = 60) -> None:
 
 
 def test_update_and_undo_an_edition_by_keyboard_with_axe_clean(
-        browser: Browser, live_catalog) -> None:
+    browser: Browser, live_catalog
+) -> None:
     base = live_catalog.url
     context = axe_context(browser)
     page = context.new_page()

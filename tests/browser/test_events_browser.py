@@ -31,8 +31,11 @@ PHONE = {"width": 390, "height": 844}
 
 # The screenshots go to docs/img only when asked (UPDATE_SCREENSHOTS=1), so a test run leaves
 # the work tree as it found it.
-IMG = (Path(__file__).resolve().parents[2] / "docs" / "img"
-       if os.environ.get("UPDATE_SCREENSHOTS") == "1" else Path(tempfile.gettempdir()))
+IMG = (
+    Path(__file__).resolve().parents[2] / "docs" / "img"
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1"
+    else Path(tempfile.gettempdir())
+)
 
 
 def _user(name: str):
@@ -162,15 +165,17 @@ def hold_the_refresh_while_typing(page: Page) -> None:
     rows = page.locator("#event-rows")
     while rows.evaluate("el => el.contains(document.activeElement)"):
         page.keyboard.press("Shift+Tab")  # back out of the rows, to the Print button
-    with page.expect_response(lambda r: "/dashboard/" in r.url
-                              and r.request.headers.get("hx-request") == "true"):
+    with page.expect_response(
+        lambda r: "/dashboard/" in r.url and r.request.headers.get("hx-request") == "true"
+    ):
         page.clock.run_for(11_000)
     expect(page.locator("#event-rows tbody tr")).to_have_count(3)
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_an_event_from_form_to_reveal_by_keyboard_with_axe_clean(
-        browser: Browser, live_catalog, viewport) -> None:
+    browser: Browser, live_catalog, viewport
+) -> None:
     from django.utils import timezone
 
     from fleetbuilder.events.models import Entry, Event, Game
@@ -236,8 +241,7 @@ def test_an_event_from_form_to_reveal_by_keyboard_with_axe_clean(
     expect(brannoc.get_by_text("List submitted:")).to_be_visible()
     submit_list(brannoc, "Brannoc Raiders")
     expect(brannoc.get_by_text("List submitted:")).to_be_visible()
-    expect(brannoc.locator("section[aria-labelledby=your-list]")).to_contain_text(
-        "Brannoc Raiders")
+    expect(brannoc.locator("section[aria-labelledby=your-list]")).to_contain_text("Brannoc Raiders")
     entry.refresh_from_db()
     assert entry.fleet_id == second.pk and entry.document["name"] == "Brannoc Raiders"
 
@@ -252,8 +256,10 @@ def test_an_event_from_form_to_reveal_by_keyboard_with_axe_clean(
 
     # The deadline passes (as close() in tests/events does); Cassia's page still shows the
     # form, and what she sends now is refused by the server's clock.
-    Event.objects.filter(pk=event.pk).update(deadline=timezone.now() - timedelta(seconds=1),
-                                             reveal_at=timezone.now() + timedelta(hours=1))
+    Event.objects.filter(pk=event.pk).update(
+        deadline=timezone.now() - timedelta(seconds=1),
+        reveal_at=timezone.now() + timedelta(hours=1),
+    )
     submit_list(cassia, "Cassia Battlegroup")
     expect(cassia.get_by_role("alert")).to_contain_text("The list deadline has passed")
     assert Entry.objects.get(player=users["cassia"]).submitted_at == taken
@@ -273,8 +279,11 @@ def test_an_event_from_form_to_reveal_by_keyboard_with_axe_clean(
         else:
             action.focus()
         expect(action).to_have_value("approve")  # the first choice: Tab on to Apply
-        tab_to(organiser, organiser.locator("#event-rows tr", has_text=name)
-               .get_by_role("button", name="Apply"), limit=3)
+        tab_to(
+            organiser,
+            organiser.locator("#event-rows tr", has_text=name).get_by_role("button", name="Apply"),
+            limit=3,
+        )
         organiser.keyboard.press("Enter")
         expect(organiser.get_by_text(f"{name}'s list: approved.")).to_be_visible()
     expect(rows.filter(has_text="Approved")).to_have_count(3)
@@ -294,8 +303,7 @@ def test_an_event_from_form_to_reveal_by_keyboard_with_axe_clean(
         if name == "brannoc":
             expect(alia.get_by_role("heading", level=1)).to_contain_text("Brannoc Raiders")
             walk.check(alia)  # a revealed list
-        press(alia, alia.get_by_role("link", name="Back to Friday Skirmish"),
-              tab=name == "alia")
+        press(alia, alia.get_by_role("link", name="Back to Friday Skirmish"), tab=name == "alia")
     visitor.reload()
     expect(visitor.get_by_role("link", name="View list", exact=False)).to_have_count(0)
     walk.check(visitor)
@@ -303,9 +311,11 @@ def test_an_event_from_form_to_reveal_by_keyboard_with_axe_clean(
     # The event pack: every list in one PDF, from the dashboard.
     organiser.reload()
     press(organiser, organiser.get_by_role("button", name="Print every list"))
-    expect(organiser.get_by_role("link", name="Download the PDF")
-           .or_(organiser.get_by_role("button", name="Download the PDF"))).to_be_visible(
-        timeout=20_000)
+    expect(
+        organiser.get_by_role("link", name="Download the PDF").or_(
+            organiser.get_by_role("button", name="Download the PDF")
+        )
+    ).to_be_visible(timeout=20_000)
     walk.check(organiser)
 
     # Round 1 (R-175): three players, so one table and a bye; the result goes in over htmx.
@@ -324,8 +334,7 @@ def test_an_event_from_form_to_reveal_by_keyboard_with_axe_clean(
     organiser.keyboard.type("5")
     tab_to(organiser, organiser.get_by_role("button", name="Save table 1"), limit=2)
     organiser.keyboard.press("Enter")
-    expect(organiser.locator(f"#game-{game.pk} [role=status]")).to_have_text(
-        "Table 1: saved.")
+    expect(organiser.locator(f"#game-{game.pk} [role=status]")).to_have_text("Table 1: saved.")
     game.refresh_from_db()
     assert (game.result, game.vp_a, game.vp_b) == ("a", 12, 5)
     walk.check(organiser)  # the rounds page

@@ -18,7 +18,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_a_rosz_roster_is_imported_by_keyboard_with_axe_clean(
-        browser: Browser, live_catalog, viewport, tmp_path) -> None:
+    browser: Browser, live_catalog, viewport, tmp_path
+) -> None:
     base = live_catalog.url
     _user("grimtoof")
     path = tmp_path / "waaagh.rosz"
@@ -38,7 +39,8 @@ def test_a_rosz_roster_is_imported_by_keyboard_with_axe_clean(
     expect(report).to_contain_text("Roster: 470 pts in BFG")
     expect(report.locator(".roster-report__lines tbody tr")).to_have_count(5)
     expect(report.locator(".roster-report__lines tbody tr").first).to_contain_text(
-        "by its catalogue entry")
+        "by its catalogue entry"
+    )
     assert not Fleet.objects.exists()  # nothing until the player saves
     walk.check(page)  # the preview with its report
     press(page, page.get_by_role("button", name="Save to my fleets"), tab=True)

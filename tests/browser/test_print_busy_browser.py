@@ -25,20 +25,24 @@ def test_the_print_page_is_busy_until_the_pdf_downloads(browser: Browser, live_c
 
     # The preview's page follows the options (one whole page, page 1 first).
     picture = page.locator("[data-print-preview] img")
-    expect(picture).to_have_attribute("data-page-url",
-                                      re.compile(r"layout=letter\S*&preview=1&page=1$"))
+    expect(picture).to_have_attribute(
+        "data-page-url", re.compile(r"layout=letter\S*&preview=1&page=1$")
+    )
     expect(picture).to_have_js_property("complete", True)
     assert picture.evaluate("img => img.naturalWidth") > 200
     page.get_by_label("Poker cards").check()
-    expect(picture).to_have_attribute("data-page-url", re.compile(
-        r"layout=poker&movement=standard&preview=1&page=1$"))
+    expect(picture).to_have_attribute(
+        "data-page-url", re.compile(r"layout=poker&movement=standard&preview=1&page=1$")
+    )
     expect(picture).to_have_js_property("complete", True)
     expect(page.locator("[data-print-preview]")).not_to_have_class(re.compile("busy"))
     page.get_by_label("US Letter sheets").check()
 
     held: list[Route] = []
-    page.route(lambda url: "/cards/fleet/" in url and "?" in url and "preview" not in url,
-               lambda route: held.append(route))
+    page.route(
+        lambda url: "/cards/fleet/" in url and "?" in url and "preview" not in url,
+        lambda route: held.append(route),
+    )
     page.get_by_role("button", name="Download PDF").click()
     button = page.get_by_role("button", name="Making the PDF…")
     expect(button).to_be_disabled()
@@ -58,8 +62,9 @@ def test_the_print_page_is_busy_until_the_pdf_downloads(browser: Browser, live_c
     assert download.suggested_filename == "untitled-fleet-cards.pdf"
     expect(page.get_by_role("status")).to_have_text("Downloaded untitled-fleet-cards.pdf.")
     expect(page.get_by_role("button", name="Download PDF")).to_be_enabled()
-    pdfinfo = subprocess.run(["pdfinfo", str(download.path())], capture_output=True, text=True,
-                             check=True).stdout
+    pdfinfo = subprocess.run(
+        ["pdfinfo", str(download.path())], capture_output=True, text=True, check=True
+    ).stdout
     assert "(letter)" in pdfinfo.lower()
     context.close()
 

@@ -23,17 +23,20 @@ def _print_url() -> str:
     from rules_core.sample_fleets import sample_fleet
 
     catalog = loader.core_catalog()
-    fleet = Fleet.from_core(sample_fleet(catalog, "imperial-navy", "patrol"), catalog,
-                            owner_token="printer")
+    fleet = Fleet.from_core(
+        sample_fleet(catalog, "imperial-navy", "patrol"), catalog, owner_token="printer"
+    )
     fleet.share()
     return f"{fleet.share_url_path()}cards/"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_preview_shows_a_whole_page_to_read(browser: Browser, live_catalog,
-                                                scheme: str) -> None:
-    context = axe_context(browser, color_scheme=scheme, locale="en-GB",
-                          viewport={"width": 1366, "height": 900})
+def test_the_preview_shows_a_whole_page_to_read(
+    browser: Browser, live_catalog, scheme: str
+) -> None:
+    context = axe_context(
+        browser, color_scheme=scheme, locale="en-GB", viewport={"width": 1366, "height": 900}
+    )
     page = context.new_page()
     page.goto(live_catalog.url + _print_url())
     preview = page.locator("[data-print-preview]")
@@ -56,8 +59,9 @@ def test_the_preview_shows_a_whole_page_to_read(browser: Browser, live_catalog,
     page.wait_for_load_state("networkidle")
     found = violations(page)
     assert not found, "\n".join(found)
-    page.screenshot(path=str(Path(tempfile.gettempdir()) / f"fleetbuilder-print-{scheme}.png"),
-                    full_page=True)
+    page.screenshot(
+        path=str(Path(tempfile.gettempdir()) / f"fleetbuilder-print-{scheme}.png"), full_page=True
+    )
     page.get_by_label("Poker cards").check()  # a new layout starts at its page 1
     expect(picture).to_have_attribute("data-page-url", re.compile(r"layout=poker\S*&page=1$"))
     expect(preview).to_contain_text(re.compile(r"Preview: page 1 of \d+"))

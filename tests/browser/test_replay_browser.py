@@ -22,8 +22,11 @@ pytestmark = pytest.mark.browser
 
 # The screenshot goes to docs/img only when asked (UPDATE_SCREENSHOTS=1), so a test run leaves
 # the work tree as it found it.
-SHOTS = (Path(__file__).resolve().parents[2] / "docs" / "img"
-         if os.environ.get("UPDATE_SCREENSHOTS") == "1" else Path(tempfile.gettempdir()))
+SHOTS = (
+    Path(__file__).resolve().parents[2] / "docs" / "img"
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1"
+    else Path(tempfile.gettempdir())
+)
 IMG = SHOTS / ("replay.png" if SHOTS.name == "img" else "fleetbuilder-replay.png")
 PHONE_IMG = SHOTS / ("replay-phone.png" if SHOTS.name == "img" else "fleetbuilder-replay-phone.png")
 
@@ -35,11 +38,20 @@ def _run(catalog, battles: int = 3, seed: int = 20261201):
 
     a = sample_fleet(catalog, "imperial-navy", "skirmish")
     b = sample_fleet(catalog, "archenemy", "skirmish")
-    sources = {"a": {"kind": "sample", "label": f"{a.name} (sample)"},
-               "b": {"kind": "sample", "label": f"{b.name} (sample)"}}
-    return Matchup.start(fleet_a=a, fleet_b=b, sources=sources,
-                         options=SimOptions(terrain="section13"), seed=seed, battles=battles,
-                         owner=None, owner_token="someone-else")
+    sources = {
+        "a": {"kind": "sample", "label": f"{a.name} (sample)"},
+        "b": {"kind": "sample", "label": f"{b.name} (sample)"},
+    }
+    return Matchup.start(
+        fleet_a=a,
+        fleet_b=b,
+        sources=sources,
+        options=SimOptions(terrain="section13"),
+        seed=seed,
+        battles=battles,
+        owner=None,
+        owner_token="someone-else",
+    )
 
 
 def _steps(url: str) -> list[dict]:
@@ -103,8 +115,9 @@ def test_step_through_a_battle_with_the_keyboard(page: Page, live_catalog) -> No
     round_2 = next(i for i, s in enumerate(steps) if s["r"] == 2)
     expect(current).to_have_attribute("data-step", str(round_2))
     expect(where).to_contain_text(f"Round 2 · {steps[round_2]['p']}")
-    expect(page.get_by_role("button", name="2", exact=True)).to_have_attribute("aria-pressed",
-                                                                                "true")
+    expect(page.get_by_role("button", name="2", exact=True)).to_have_attribute(
+        "aria-pressed", "true"
+    )
     assert first_ship.get_attribute("transform") != at_start  # the fleet has moved since set-up
     page.keyboard.press("End")
     expect(where).to_contain_text(f"step {n} of {n}")
@@ -139,8 +152,11 @@ def test_step_through_a_battle_with_the_keyboard(page: Page, live_catalog) -> No
     assert _map_state(page) == ships
 
     # The picture for the README: a step of round 3 with shots on the map.
-    shot = next(i for i, s in enumerate(steps) if s["r"] >= 3 and any(
-        v[2] == "volley" and v[4] for v in s.get("volleys", [])))
+    shot = next(
+        i
+        for i, s in enumerate(steps)
+        if s["r"] >= 3 and any(v[2] == "volley" and v[4] for v in s.get("volleys", []))
+    )
     page.goto("about:blank")
     page.goto(f"{base}#step-{shot + 1}")
     expect(current).to_have_attribute("data-step", str(shot))
@@ -151,18 +167,17 @@ def test_step_through_a_battle_with_the_keyboard(page: Page, live_catalog) -> No
     assert problems == []
 
 
-def test_without_javascript_the_rounds_are_still_maps(browser: Browser, live_catalog
-                                                      ) -> None:
+def test_without_javascript_the_rounds_are_still_maps(browser: Browser, live_catalog) -> None:
     from fleetbuilder.catalog import loader
 
     run = _run(loader.core_catalog(), battles=1, seed=3)
-    context = browser.new_context(java_script_enabled=False, viewport={"width": 375,
-                                                                       "height": 800})
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 375, "height": 800})
     page = context.new_page()
     page.goto(f"{live_catalog.url}/simulator/m/{run.public_id}/battles/1/")
     expect(page.locator("[data-replay]")).to_be_hidden()
     page.locator(".replay-round").nth(1).screenshot(
-        path=str(Path(tempfile.gettempdir()) / "fleetbuilder-replay-still.png"))
+        path=str(Path(tempfile.gettempdir()) / "fleetbuilder-replay-still.png")
+    )
     rounds = page.locator(".replay-round")
     steps = _steps(f"{live_catalog.url}/simulator/m/{run.public_id}/battles/1/replay.json")
     expect(rounds).to_have_count(len({s["r"] for s in steps}))
@@ -173,9 +188,11 @@ def test_without_javascript_the_rounds_are_still_maps(browser: Browser, live_cat
 
 # ---- The map a player watches.
 
+
 def _contrast(page: Page, fg: str, bg: str) -> float:
     """WCAG contrast of two computed CSS colours ("rgb(…)")."""
-    return page.evaluate("""([fg, bg]) => {
+    return page.evaluate(
+        """([fg, bg]) => {
       const lum = c => {
         const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map(v => {
           v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
@@ -183,12 +200,15 @@ def _contrast(page: Page, fg: str, bg: str) -> float:
       };
       const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
       return (a + 0.05) / (b + 0.05);
-    }""", [fg, bg])
+    }""",
+        [fg, bg],
+    )
 
 
 def _style(page: Page, selector: str, prop: str) -> str:
-    return page.evaluate("([s, p]) => getComputedStyle(document.querySelector(s))[p]",
-                         [selector, prop])
+    return page.evaluate(
+        "([s, p]) => getComputedStyle(document.querySelector(s))[p]", [selector, prop]
+    )
 
 
 def _view_box(page: Page) -> list[float]:
@@ -217,9 +237,13 @@ def _labels(page: Page) -> list[dict]:
 def _overlaps(labels: list[dict]) -> list[tuple[str, str]]:
     out = []
     for i, a in enumerate(labels):
-        for b in labels[i + 1:]:
-            if (a["x0"] < b["x1"] - 0.5 and b["x0"] < a["x1"] - 0.5
-                    and a["y0"] < b["y1"] - 0.5 and b["y0"] < a["y1"] - 0.5):
+        for b in labels[i + 1 :]:
+            if (
+                a["x0"] < b["x1"] - 0.5
+                and b["x0"] < a["x1"] - 0.5
+                and a["y0"] < b["y1"] - 0.5
+                and b["y0"] < a["y1"] - 0.5
+            ):
                 out.append((a["text"], b["text"]))
     return out
 
@@ -233,12 +257,16 @@ def _open_replay(page: Page, live_catalog, run, step: int | None = None) -> tupl
 
 
 def _shot_step(steps: list[dict]) -> int:
-    return next(i for i, s in enumerate(steps) if s["r"] >= 3 and any(
-        v[2] == "volley" and v[4] for v in s.get("volleys", [])))
+    return next(
+        i
+        for i, s in enumerate(steps)
+        if s["r"] >= 3 and any(v[2] == "volley" and v[4] for v in s.get("volleys", []))
+    )
 
 
 def test_the_map_fills_the_window_follows_the_ships_and_moves_by_mouse_and_keys(
-        page: Page, live_catalog) -> None:
+    page: Page, live_catalog
+) -> None:
     from fleetbuilder.catalog import loader
 
     run = _run(loader.core_catalog())
@@ -271,8 +299,7 @@ def test_the_map_fills_the_window_follows_the_ships_and_moves_by_mouse_and_keys(
     expect(page.get_by_role("button", name="Follow")).to_have_attribute("aria-pressed", "false")
     # A drag moves it; the step stays.
     page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2 + 120, box["y"] + box["height"] / 2 + 60,
-                    steps=6)
+    page.mouse.move(box["x"] + box["width"] / 2 + 120, box["y"] + box["height"] / 2 + 60, steps=6)
     page.mouse.up()
     dragged = _view_box(page)
     assert dragged[0] < zoomed[0] - 1 and dragged[1] < zoomed[1] - 1, (zoomed, dragged)
@@ -313,7 +340,8 @@ def test_the_map_fills_the_window_follows_the_ships_and_moves_by_mouse_and_keys(
 
 
 def test_labels_never_overlap_and_a_ship_is_named_on_hover_and_focus(
-        page: Page, live_catalog) -> None:
+    page: Page, live_catalog
+) -> None:
     from fleetbuilder.catalog import loader
 
     run = _run(loader.core_catalog())
@@ -361,8 +389,9 @@ def test_labels_never_overlap_and_a_ship_is_named_on_hover_and_focus(
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_sides_terrain_and_highlights_read_in_both_themes(browser: Browser, live_catalog,
-                                                          scheme: str) -> None:
+def test_sides_terrain_and_highlights_read_in_both_themes(
+    browser: Browser, live_catalog, scheme: str
+) -> None:
     from fleetbuilder.catalog import loader
     from tests.browser.test_axe_browser import axe_context, violations
 
@@ -392,8 +421,9 @@ def test_sides_terrain_and_highlights_read_in_both_themes(browser: Browser, live
     page.locator("body").click(position={"x": 5, "y": 5})
     pressed = '.replay__rounds [aria-pressed="true"]'
     assert _style(page, pressed, "outlineStyle") == "none"
-    assert _style(page, pressed, "backgroundColor") == _style(page, ".button:not(.button--ghost)",
-                                                             "backgroundColor")
+    assert _style(page, pressed, "backgroundColor") == _style(
+        page, ".button:not(.button--ghost)", "backgroundColor"
+    )
     # The highlighted log step reads at 4.5:1 (dark mode was 1.95:1).
     step = "[data-log] [aria-current]"
     bg = _style(page, step, "backgroundColor")
@@ -410,8 +440,14 @@ def test_a_phone_reads_the_map_the_log_and_the_ships(browser: Browser, live_cata
     from tests.browser.test_axe_browser import axe_context, violations
 
     run = _run(loader.core_catalog())
-    context = axe_context(browser, viewport={"width": 390, "height": 844}, has_touch=True,
-                          is_mobile=True, device_scale_factor=2, color_scheme="dark")
+    context = axe_context(
+        browser,
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        device_scale_factor=2,
+        color_scheme="dark",
+    )
     page = context.new_page()
     base, steps = _open_replay(page, live_catalog, run)
     page.goto("about:blank")
@@ -442,8 +478,12 @@ def test_a_phone_reads_the_map_the_log_and_the_ships(browser: Browser, live_cata
     expect(page.locator("[data-now]")).to_be_visible()
     under = page.locator("[data-now]").bounding_box()
     assert 0 <= under["y"] - (view["y"] + view["height"]) <= 12, (view, under)
-    assert _contrast(page, _style(page, "[data-now]", "color"),
-                     _style(page, "[data-now]", "backgroundColor")) >= 4.5
+    assert (
+        _contrast(
+            page, _style(page, "[data-now]", "color"), _style(page, "[data-now]", "backgroundColor")
+        )
+        >= 4.5
+    )
     expect(page.locator("[data-ship-ref]").first).to_be_visible()
     found = violations(page)
     assert found == [], "\n".join(found)
@@ -455,8 +495,11 @@ def test_a_phone_reads_the_map_the_log_and_the_ships(browser: Browser, live_cata
     cx, cy = view["x"] + view["width"] / 2, view["y"] + view["height"] / 2
 
     def touch(kind: str, spread: float) -> None:
-        points = [] if kind == "touchEnd" else [
-            {"x": cx - spread, "y": cy, "id": 1}, {"x": cx + spread, "y": cy, "id": 2}]
+        points = (
+            []
+            if kind == "touchEnd"
+            else [{"x": cx - spread, "y": cy, "id": 1}, {"x": cx + spread, "y": cy, "id": 2}]
+        )
         cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
     touch("touchStart", 30)
@@ -466,12 +509,15 @@ def test_a_phone_reads_the_map_the_log_and_the_ships(browser: Browser, live_cata
     pinched = _view_box(page)
     assert pinched[2] < vb[2] * 0.6, (vb, pinched)
     # One finger drags it.
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart",
-                                          "touchPoints": [{"x": cx, "y": cy, "id": 3}]})
+    cdp.send(
+        "Input.dispatchTouchEvent",
+        {"type": "touchStart", "touchPoints": [{"x": cx, "y": cy, "id": 3}]},
+    )
     for k in range(1, 6):
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
-                                              "touchPoints": [{"x": cx + 20 * k, "y": cy,
-                                                               "id": 3}]})
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchMove", "touchPoints": [{"x": cx + 20 * k, "y": cy, "id": 3}]},
+        )
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     assert _view_box(page)[0] < pinched[0] - 1
 

@@ -24,18 +24,25 @@ def _shared_fleet_url() -> str:
     from rules_core import fleet as rf
 
     doc = rf.Fleet(
-        faction="imperial-navy", game_size=rf.GameSize.PATROL, name="Gothic Sector Patrol",
-        units=(rf.ShipUnit("lunar-class-cruiser", name="Emperor's Wrath", flagship=True,
-                           admiral="commodore"),
-               rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 3, name="Swords")))
+        faction="imperial-navy",
+        game_size=rf.GameSize.PATROL,
+        name="Gothic Sector Patrol",
+        units=(
+            rf.ShipUnit(
+                "lunar-class-cruiser", name="Emperor's Wrath", flagship=True, admiral="commodore"
+            ),
+            rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 3, name="Swords"),
+        ),
+    )
     fleet = Fleet.from_core(doc, loader.core_catalog(), owner_token="someone-else")
     fleet.share()
     return fleet.share_url_path()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_shared_page_shows_each_ships_profile(browser: Browser, live_catalog,
-                                                  scheme: str) -> None:
+def test_the_shared_page_shows_each_ships_profile(
+    browser: Browser, live_catalog, scheme: str
+) -> None:
     from fleetbuilder.catalog import loader
 
     lunar = loader.core_catalog().faction("imperial-navy").ship("lunar-class-cruiser")
@@ -44,9 +51,13 @@ def test_the_shared_page_shows_each_ships_profile(browser: Browser, live_catalog
     page.goto(live_catalog.url + _shared_fleet_url())
     card = page.locator("#unit-0 .shipcard")
     stats = card.locator(".shipcard__stats")
-    for name, value in (("Speed", f"{lunar.speed_cm} cm"), ("Shields", str(lunar.shields)),
-                        ("Armour", f"{lunar.armor}+"), ("Turrets", str(lunar.turrets)),
-                        ("Hull", str(lunar.hull))):
+    for name, value in (
+        ("Speed", f"{lunar.speed_cm} cm"),
+        ("Shields", str(lunar.shields)),
+        ("Armour", f"{lunar.armor}+"),
+        ("Turrets", str(lunar.turrets)),
+        ("Hull", str(lunar.hull)),
+    ):
         expect(stats.locator(f"abbr[title='{name}'] + strong")).to_have_text(value)
     weapons = card.locator(".shipcard__weapons li")
     expect(weapons).to_have_count(len(lunar.weapons))

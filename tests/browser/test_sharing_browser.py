@@ -12,9 +12,11 @@ from .conftest import price
 
 pytestmark = pytest.mark.browser
 
-SHIPS = {"Lunar Class Cruiser": "lunar-class-cruiser",
-         "Gothic Class Cruiser": "gothic-class-cruiser",
-         "Dictator Class Cruiser": "dictator-class-cruiser"}
+SHIPS = {
+    "Lunar Class Cruiser": "lunar-class-cruiser",
+    "Gothic Class Cruiser": "gothic-class-cruiser",
+    "Dictator Class Cruiser": "dictator-class-cruiser",
+}
 
 
 def built_points() -> str:
@@ -70,7 +72,8 @@ def test_share_open_and_fork_in_another_browser(browser, live_catalog) -> None:
     # The copy is the visitor's to change...
     visitor.get_by_role("button", name="Add Tyrant Class Cruiser", exact=True).click()
     expect(visitor.locator("#fleet-meter [data-points]")).to_have_text(
-        str(int(built_points()) + price("tyrant-class-cruiser")))
+        str(int(built_points()) + price("tyrant-class-cruiser"))
+    )
     # ...and the shared original did not move.
     visitor.goto(share_url)
     expect(visitor.locator("[data-points]")).to_have_text(built_points())
@@ -168,7 +171,12 @@ def test_a_long_one_word_name_never_widens_a_phone_page(page, live_catalog) -> N
     page.goto(fleet_url + "share/")
     page.get_by_role("button", name="Make a link").click()
     share_url = page.locator("#share-url").input_value()
-    for url in (fleet_url + "share/", share_url, share_url + "cards/", base + "/fleets/",
-                base + "/cards/fleet/" + fleet_url.rstrip("/").split("/")[-1] + "/print/"):
+    for url in (
+        fleet_url + "share/",
+        share_url,
+        share_url + "cards/",
+        base + "/fleets/",
+        base + "/cards/fleet/" + fleet_url.rstrip("/").split("/")[-1] + "/print/",
+    ):
         page.goto(url)
         assert page.evaluate("document.documentElement.scrollWidth") <= 375, url

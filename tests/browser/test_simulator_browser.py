@@ -27,7 +27,8 @@ def play_all_queued(held: list[tuple[int, int]]) -> None:
 
 @pytest.mark.postgresql_too
 def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
-        page: Page, live_catalog, held_chunks, settings) -> None:
+    page: Page, live_catalog, held_chunks, settings
+) -> None:
     settings.SIM_CHUNK_BATTLES = 10
     page.goto(live_catalog.url + "/fleets/new/")
     page.get_by_label("Faction").select_option("imperial-navy")
@@ -55,8 +56,10 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
     page.get_by_label("Seed").fill("5")
 
     polls: list[str] = []
-    page.on("request", lambda r: polls.append(r.url)
-            if r.headers.get("hx-target") == "sim-run" else None)
+    page.on(
+        "request",
+        lambda r: polls.append(r.url) if r.headers.get("hx-target") == "sim-run" else None,
+    )
     page.get_by_role("button", name="Run the battles").click()
     expect(page.locator("[data-run-status]")).to_contain_text("Waiting for a simulator worker")
     expect(page.get_by_role("button", name="Cancel run")).to_be_visible()
@@ -67,14 +70,14 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
         play_chunk(*held_chunks.pop(0))
     expect(page.locator("label[for=sim-progress-bar]")).to_have_text("Played 10 of 30 battles")
     play_all_queued(held_chunks)
-    expect(page.locator("#sim-status")).to_have_text("Finished: 30 battles played.",
-                                                     timeout=10_000)
+    expect(page.locator("#sim-status")).to_have_text("Finished: 30 battles played.", timeout=10_000)
     assert len(polls) >= 2  # the page followed the run by itself
     expect(page.locator("#sim-progress-bar")).to_have_count(0)
 
     expect(page.get_by_role("heading", level=1)).to_contain_text("Untitled Fleet")
     expect(page.get_by_role("heading", level=1)).to_contain_text(
-        f"Orks {points}-point Fleet (sample)")
+        f"Orks {points}-point Fleet (sample)"
+    )
     expect(page.locator("[data-seed]")).to_have_text("5")
     wins = page.locator("#stat-a-wins")
     expect(wins).to_have_text(re.compile(r"^\d{1,3}\.\d\s%$"))
@@ -99,17 +102,18 @@ def test_preview_a_built_fleet_against_a_sample_and_read_the_results(
     page.get_by_role("button", name="Run again with the same seed").click()
     expect(page.locator("[data-run-status]")).to_be_visible()
     play_all_queued(held_chunks)
-    expect(page.locator("#sim-status")).to_have_text("Finished: 30 battles played.",
-                                                     timeout=10_000)
+    expect(page.locator("#sim-status")).to_have_text("Finished: 30 battles played.", timeout=10_000)
     assert page.url.split("?")[0] != first_url
     expect(page.locator("#stat-a-wins")).to_have_text(first_wins)
 
 
 def test_without_javascript_the_page_refreshes_itself_until_the_run_ends(
-        browser: Browser, live_catalog, held_chunks, settings) -> None:
+    browser: Browser, live_catalog, held_chunks, settings
+) -> None:
     settings.SIM_CHUNK_BATTLES = 4
-    context = browser.new_context(java_script_enabled=False,
-                                  viewport={"width": 375, "height": 800})  # and on a phone
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 375, "height": 800}
+    )  # and on a phone
     page = context.new_page()
     page.goto(live_catalog.url + "/simulator/")
     page.locator("#side-a").get_by_label("Faction").select_option("tau-empire")
@@ -123,11 +127,11 @@ def test_without_javascript_the_page_refreshes_itself_until_the_run_ends(
 
     with between_requests():
         play_chunk(*held_chunks.pop(0))
-    expect(page.locator("label[for=sim-progress-bar]")).to_have_text("Played 4 of 8 battles",
-                                                                     timeout=10_000)
+    expect(page.locator("label[for=sim-progress-bar]")).to_have_text(
+        "Played 4 of 8 battles", timeout=10_000
+    )
     play_all_queued(held_chunks)
-    expect(page.locator("#sim-status")).to_have_text("Finished: 8 battles played.",
-                                                     timeout=10_000)
+    expect(page.locator("#sim-status")).to_have_text("Finished: 8 battles played.", timeout=10_000)
     expect(page.locator("#stat-b-wins")).to_be_visible()
     expect(page.locator("#battle-log [data-battle-outcome]")).to_contain_text("Battle 1:")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375  # nothing overflows

@@ -22,11 +22,16 @@ ROW = """() => {
 }"""
 
 
-@pytest.mark.parametrize(("width", "signed_in"), [
-    *((w, False) for w in (1200, 1366, 1407, 1408, 1440, 1600, 1920, 2560)),
-    *((w, True) for w in (1200, 1408, 1920))])
-def test_the_header_is_one_row_of_one_line_links(browser: Browser, live_catalog,
-                                                 width: int, signed_in: bool) -> None:
+@pytest.mark.parametrize(
+    ("width", "signed_in"),
+    [
+        *((w, False) for w in (1200, 1366, 1407, 1408, 1440, 1600, 1920, 2560)),
+        *((w, True) for w in (1200, 1408, 1920)),
+    ],
+)
+def test_the_header_is_one_row_of_one_line_links(
+    browser: Browser, live_catalog, width: int, signed_in: bool
+) -> None:
     page = browser.new_page(viewport={"width": width, "height": 900})
     if signed_in:  # a long name (shown up to its width limit) and Log out
         from django.contrib.auth.models import User
@@ -47,15 +52,21 @@ def test_the_header_is_one_row_of_one_line_links(browser: Browser, live_catalog,
     tallest = max(i["height"] for i in nav)
     shortest = min(i["height"] for i in nav)
     assert tallest < shortest * 1.3, f"{width} px: a link wraps inside: {nav}"
-    inner = page.evaluate("(() => { const e = document.querySelector('.site-header__inner');"
-                          " const last = [...e.querySelectorAll('a, button')].pop()"
-                          ".getBoundingClientRect(); const box = e.getBoundingClientRect();"
-                          " const pad = parseFloat(getComputedStyle(e).paddingRight);"
-                          " return {right: last.right, limit: box.right - pad + 1}; })()")
+    inner = page.evaluate(
+        "(() => { const e = document.querySelector('.site-header__inner');"
+        " const last = [...e.querySelectorAll('a, button')].pop()"
+        ".getBoundingClientRect(); const box = e.getBoundingClientRect();"
+        " const pad = parseFloat(getComputedStyle(e).paddingRight);"
+        " return {right: last.right, limit: box.right - pad + 1}; })()"
+    )
     assert inner["right"] <= inner["limit"], f"{width} px: the row overflows: {inner}"
     header = page.locator(".site-header").bounding_box()
     assert header is not None and header["height"] < 80, f"{width} px: {header}"
-    page.screenshot(path=str(Path(tempfile.gettempdir())
-                             / f"fleetbuilder-header-{width}{'-signed-in' * signed_in}.png"),
-                    clip={"x": 0, "y": 0, "width": width, "height": 160})
+    page.screenshot(
+        path=str(
+            Path(tempfile.gettempdir())
+            / f"fleetbuilder-header-{width}{'-signed-in' * signed_in}.png"
+        ),
+        clip={"x": 0, "y": 0, "width": width, "height": 160},
+    )
     page.close()

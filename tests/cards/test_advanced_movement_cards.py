@@ -28,8 +28,9 @@ from .test_big_prints import held_prints, own_fleet, thirty_one  # noqa: F401 (a
 
 pytestmark = pytest.mark.django_db
 
-STAT_VALUES = re.compile(r"^\s*(\d+)\s+(\d+)°\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d)\+\s+(\d+)\s+(\d+)\s*$",
-                         re.M)
+STAT_VALUES = re.compile(
+    r"^\s*(\d+)\s+(\d+)°\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d)\+\s+(\d+)\s+(\d+)\s*$", re.M
+)
 THRUST = re.compile(r"Advanced movement: thrust (\d+) · SOT (\d+)")
 
 
@@ -41,11 +42,17 @@ def empty_cache() -> None:
 def patrol() -> FleetList:
     """A legal patrol: a Lunar flagship (Speed 20, Ld 8 + 1 as flagship), a squadron of Sword
     frigates, a Gothic and a Dauntless."""
-    return FleetList(faction="imperial-navy", game_size=GameSize.PATROL, name="Vector Patrol",
-                     units=(ShipUnit("lunar-class-cruiser", flagship=True),
-                            Squadron((SquadronShip("sword-class-frigate"),) * 2),
-                            ShipUnit("gothic-class-cruiser"),
-                            ShipUnit("dauntless-class-light-cruiser")))
+    return FleetList(
+        faction="imperial-navy",
+        game_size=GameSize.PATROL,
+        name="Vector Patrol",
+        units=(
+            ShipUnit("lunar-class-cruiser", flagship=True),
+            Squadron((SquadronShip("sword-class-frigate"),) * 2),
+            ShipUnit("gothic-class-cruiser"),
+            ShipUnit("dauntless-class-light-cruiser"),
+        ),
+    )
 
 
 def printed_thrust(pdf: Pdf) -> list[tuple[int, int, int, int]]:
@@ -59,8 +66,10 @@ def printed_thrust(pdf: Pdf) -> list[tuple[int, int, int, int]]:
             rows = re.findall(r"\d+× .+? (\d+) \d+° (\d+) \d+ \d+ \d\+ \d+ \d+", flat)
             kinds = re.findall(r"(?:Advanced movement: |; )[^;]+? thrust (\d+) · SOT (\d+)", flat)
             assert len(rows) == len(kinds) >= 2, flat
-            found += [(int(r[0]), int(r[1]), int(k[0]), int(k[1]))
-                      for r, k in zip(rows, kinds, strict=True)]
+            found += [
+                (int(r[0]), int(r[1]), int(k[0]), int(k[1]))
+                for r, k in zip(rows, kinds, strict=True)
+            ]
             continue
         stats, thrust = STAT_VALUES.search(text), THRUST.search(text)
         assert stats and thrust, text
@@ -80,13 +89,20 @@ def assert_cards_say_what_the_module_computes(pdf: Pdf) -> None:
     assert cards[:2] == [(20, 9, 4, 5), (25, 7, 5, 5)]
 
 
-def test_ship_cards_with_advanced_movement_prints_thrust_and_sot(
-        tmp_path: Path, catalog) -> None:
+def test_ship_cards_with_advanced_movement_prints_thrust_and_sot(tmp_path: Path, catalog) -> None:
     source = tmp_path / "patrol.json"
     source.write_text(dump_fleet_json(replace(patrol(), edition=editions.current_number())))
     out, err = io.StringIO(), io.StringIO()
-    call_command("ship_cards", str(source), "-o", str(tmp_path / "am.pdf"), "--movement",
-                 "advanced", stdout=out, stderr=err)
+    call_command(
+        "ship_cards",
+        str(source),
+        "-o",
+        str(tmp_path / "am.pdf"),
+        "--movement",
+        "advanced",
+        stdout=out,
+        stderr=err,
+    )
     assert err.getvalue() == ""
     assert "(poker, advanced movement," in out.getvalue()
     assert_cards_say_what_the_module_computes(Pdf((tmp_path / "am.pdf").read_bytes()))
@@ -98,8 +114,7 @@ def test_ship_cards_refuses_an_unknown_movement(tmp_path: Path) -> None:
     from django.core.management.base import CommandError
 
     with pytest.raises(CommandError, match="invalid choice: 'vector'"):
-        call_command("ship_cards", "x.json", "-o", str(tmp_path / "x.pdf"),
-                     "--movement", "vector")
+        call_command("ship_cards", "x.json", "-o", str(tmp_path / "x.pdf"), "--movement", "vector")
 
 
 @pytest.fixture
@@ -109,14 +124,18 @@ def stored(client: Client, catalog) -> Fleet:
 
 def test_the_print_form_offers_advanced_movement(client: Client, stored: Fleet) -> None:
     page = client.get(f"/cards/fleet/{stored.pk}/print/").content.decode()
-    assert re.search(r'<input type="radio" name="movement" value="standard" '
-                     r'id="movement-standard" checked', page)
+    assert re.search(
+        r'<input type="radio" name="movement" value="standard" '
+        r'id="movement-standard" checked',
+        page,
+    )
     assert 'name="movement" value="advanced"' in page
     assert '<label for="movement-advanced">Advanced movement</label>' in page
 
 
 def test_the_print_form_prints_thrust_and_sot_as_its_own_cached_pdf(
-        client: Client, stored: Fleet) -> None:
+    client: Client, stored: Fleet
+) -> None:
     standard = client.get(f"/cards/fleet/{stored.pk}/")
     advanced = client.get(f"/cards/fleet/{stored.pk}/?movement=advanced")
     assert advanced.status_code == 200 and advanced["Content-Type"] == "application/pdf"
@@ -124,15 +143,17 @@ def test_the_print_form_prints_thrust_and_sot_as_its_own_cached_pdf(
     assert_cards_say_what_the_module_computes(Pdf(advanced.content))
     assert advanced["ETag"] != standard["ETag"]
     # each is kept under its own key: the repeat of either is a 304 on its own ETag
-    again = client.get(f"/cards/fleet/{stored.pk}/?movement=advanced",
-                       HTTP_IF_NONE_MATCH=advanced["ETag"])
+    again = client.get(
+        f"/cards/fleet/{stored.pk}/?movement=advanced", HTTP_IF_NONE_MATCH=advanced["ETag"]
+    )
     assert again.status_code == 304
     assert client.get(f"/cards/fleet/{stored.pk}/?movement=standard")["ETag"] == standard["ETag"]
 
 
 @pytest.mark.parametrize("value", ["vector", "ADVANCED", "advanced\u200b", "é" * 500])
-def test_an_unknown_movement_is_400_with_the_reason(client: Client, stored: Fleet,
-                                                    value: str) -> None:
+def test_an_unknown_movement_is_400_with_the_reason(
+    client: Client, stored: Fleet, value: str
+) -> None:
     response = client.get(f"/cards/fleet/{stored.pk}/", {"movement": value})
     assert response.status_code == 400
     assert response.content.decode().startswith("movement must be standard or advanced, not ")
@@ -140,7 +161,10 @@ def test_an_unknown_movement_is_400_with_the_reason(client: Client, stored: Flee
 
 
 def test_a_big_print_on_the_workers_keeps_advanced_movement(
-        client: Client, catalog, held_prints: list[int]) -> None:  # noqa: F811
+    client: Client,
+    catalog,
+    held_prints: list[int],  # noqa: F811
+) -> None:
     fleet = replace(thirty_one(), units=(*patrol().units[:2], *thirty_one().units[2:]))
     big = own_fleet(client, catalog, fleet)
     response = client.get(f"/cards/fleet/{big.pk}/?layout=poker&movement=advanced")
@@ -157,12 +181,14 @@ def test_a_big_print_on_the_workers_keeps_advanced_movement(
     assert_cards_say_what_the_module_computes(pdf)
 
 
-def test_the_cache_key_holds_the_movement_and_the_module(stored: Fleet, tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cache_key_holds_the_movement_and_the_module(
+    stored: Fleet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     standard = pdfcache.PrintOptions("poker", False, None)
     advanced = pdfcache.PrintOptions("poker", False, None, advanced_movement=True)
-    assert pdfcache.pdf_key(stored.document, standard) != pdfcache.pdf_key(stored.document,
-                                                                           advanced)
+    assert pdfcache.pdf_key(stored.document, standard) != pdfcache.pdf_key(
+        stored.document, advanced
+    )
     # a deploy that changes how thrust and SOT are computed changes every card's key
     build = pdfcache.cards_build()
     changed = tmp_path / "advanced_movement.py"

@@ -29,14 +29,15 @@ def empty_cache() -> None:
 def held_prints(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Print jobs sent to the queue are held; the test renders them with ``render_print``."""
     sent: list[int] = []
-    monkeypatch.setattr(render_print, "apply_async",
-                        lambda args, **kwargs: sent.append(args[0]))
+    monkeypatch.setattr(render_print, "apply_async", lambda args, **kwargs: sent.append(args[0]))
     return sent
 
 
 def own_fleet(client: Client, catalog, fleet) -> Fleet:
-    response = client.post("/fleets/new/", {"name": "Big", "faction": "imperial-navy",
-                                            "variant": "", "game_size": "armada"})
+    response = client.post(
+        "/fleets/new/",
+        {"name": "Big", "faction": "imperial-navy", "variant": "", "game_size": "armada"},
+    )
     stored = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
     stored.store(fleet, catalog)
     stored.save()
@@ -55,7 +56,8 @@ def big(client: Client, catalog) -> Fleet:
 
 
 def test_a_print_of_31_cards_is_queued_and_its_page_follows_it(
-        client: Client, big: Fleet, held_prints: list[int]) -> None:
+    client: Client, big: Fleet, held_prints: list[int]
+) -> None:
     response = client.get(f"/cards/fleet/{big.pk}/?layout=a4")
     assert response.status_code == 302
     job = PrintJob.objects.get()
@@ -70,7 +72,7 @@ def test_a_print_of_31_cards_is_queued_and_its_page_follows_it(
 
     assert render_print(job.pk) is True
     page = client.get(job.get_absolute_url()).content.decode()
-    assert "Ready: 31 cards" in page and 'hx-trigger' not in page and "refresh" not in page
+    assert "Ready: 31 cards" in page and "hx-trigger" not in page and "refresh" not in page
     download = client.get(f"{job.get_absolute_url()}cards.pdf")
     assert download.status_code == 200 and download["Content-Type"] == "application/pdf"
     assert download["Content-Disposition"] == 'attachment; filename="thirty-one-cards.pdf"'
@@ -78,17 +80,18 @@ def test_a_print_of_31_cards_is_queued_and_its_page_follows_it(
     assert sum(pdf.page_texts[i].count("· Unit ") for i in pdf.card_pages) == 31
 
 
-def test_the_htmx_poll_gets_the_progress_region_alone(client: Client, big: Fleet,
-                                                      held_prints: list[int]) -> None:
+def test_the_htmx_poll_gets_the_progress_region_alone(
+    client: Client, big: Fleet, held_prints: list[int]
+) -> None:
     client.get(f"/cards/fleet/{big.pk}/")
     job = PrintJob.objects.get()
-    part = client.get(job.get_absolute_url(), HTTP_HX_REQUEST="true",
-                      HTTP_HX_TARGET="print-job").content.decode()
+    part = client.get(
+        job.get_absolute_url(), HTTP_HX_REQUEST="true", HTTP_HX_TARGET="print-job"
+    ).content.decode()
     assert part.lstrip().startswith('<section id="print-job"') and "<html" not in part
 
 
-def test_asking_twice_queues_one_print(client: Client, big: Fleet,
-                                       held_prints: list[int]) -> None:
+def test_asking_twice_queues_one_print(client: Client, big: Fleet, held_prints: list[int]) -> None:
     first = client.get(f"/cards/fleet/{big.pk}/?layout=a4")["Location"]
     assert client.get(f"/cards/fleet/{big.pk}/?layout=a4")["Location"] == first
     assert len(held_prints) == 1
@@ -96,8 +99,9 @@ def test_asking_twice_queues_one_print(client: Client, big: Fleet,
     assert PrintJob.objects.count() == 2
 
 
-def test_a_finished_print_is_answered_from_the_cache_at_once(client: Client, big: Fleet,
-                                                            held_prints: list[int]) -> None:
+def test_a_finished_print_is_answered_from_the_cache_at_once(
+    client: Client, big: Fleet, held_prints: list[int]
+) -> None:
     client.get(f"/cards/fleet/{big.pk}/")
     render_print(PrintJob.objects.get().pk)
     again = client.get(f"/cards/fleet/{big.pk}/")
@@ -105,8 +109,9 @@ def test_a_finished_print_is_answered_from_the_cache_at_once(client: Client, big
     assert len(held_prints) == 1
 
 
-def test_only_the_requester_sees_or_downloads_a_print(client: Client, big: Fleet,
-                                                     held_prints: list[int]) -> None:
+def test_only_the_requester_sees_or_downloads_a_print(
+    client: Client, big: Fleet, held_prints: list[int]
+) -> None:
     client.get(f"/cards/fleet/{big.pk}/")
     job = PrintJob.objects.get()
     render_print(job.pk)
@@ -123,8 +128,12 @@ def test_with_an_eager_queue_the_print_is_ready_on_arrival(client: Client, big: 
 
 
 def test_a_failed_print_says_so_and_logs_the_traceback(
-        client: Client, big: Fleet, held_prints: list[int], monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture) -> None:
+    client: Client,
+    big: Fleet,
+    held_prints: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     from fleetbuilder.cards import models
 
     def broken(*args, **kwargs):
@@ -144,15 +153,13 @@ def test_a_failed_print_says_so_and_logs_the_traceback(
     assert record.exc_info and "the printer caught fire" in str(record.exc_info[1])
 
 
-def test_thirty_cards_stay_in_the_request(client: Client, catalog,
-                                          held_prints: list[int]) -> None:
+def test_thirty_cards_stay_in_the_request(client: Client, catalog, held_prints: list[int]) -> None:
     fleet = own_fleet(client, catalog, bench_fleet())
     response = client.get(f"/cards/fleet/{fleet.pk}/?layout=a4")
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert held_prints == [] and not PrintJob.objects.exists()
 
 
-def test_the_options_page_says_a_big_print_goes_to_the_workers(client: Client,
-                                                              big: Fleet) -> None:
+def test_the_options_page_says_a_big_print_goes_to_the_workers(client: Client, big: Fleet) -> None:
     page = client.get(f"/cards/fleet/{big.pk}/print/").content.decode()
     assert "made by the print workers" in page

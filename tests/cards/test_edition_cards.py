@@ -32,8 +32,12 @@ HARBINGER = "harbinger-class-heavy-cruiser"  # 300 points in edition 5, 315 in e
 
 
 def harvest() -> FleetList:
-    return FleetList("necrons", GameSize.BATTLE, name="Harvest", units=(
-        ShipUnit(HARBINGER, flagship=True), ShipUnit(HARBINGER)))
+    return FleetList(
+        "necrons",
+        GameSize.BATTLE,
+        name="Harvest",
+        units=(ShipUnit(HARBINGER, flagship=True), ShipUnit(HARBINGER)),
+    )
 
 
 @pytest.mark.parametrize("layout", ["poker", "a4"])
@@ -61,8 +65,10 @@ def test_the_foot_takes_no_room_from_the_card(real_catalog: Catalog) -> None:
 
 @pytest.mark.django_db
 def test_a_saved_list_prints_its_editions_prices(client: Client, catalog) -> None:
-    response = client.post("/fleets/new/", {"name": "Harvest", "faction": "necrons",
-                                            "variant": "", "game_size": "battle"})
+    response = client.post(
+        "/fleets/new/",
+        {"name": "Harvest", "faction": "necrons", "variant": "", "game_size": "battle"},
+    )
     fleet = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
     fleet.store(replace(harvest(), edition=5), editions.catalog_for(5))
     fleet.save()
@@ -81,8 +87,9 @@ def test_an_old_v1_codes_cards_are_the_first_editions(client: Client, catalog) -
     """R-161: a code naming no edition prints under the first, and says so on every card."""
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
     payload = json.dumps(sharecode.to_compact(harvest())[:7]).encode()
-    code = "v1." + base64.urlsafe_b64encode(packer.compress(payload) + packer.flush()) \
-        .decode().rstrip("=")
+    code = "v1." + base64.urlsafe_b64encode(
+        packer.compress(payload) + packer.flush()
+    ).decode().rstrip("=")
     first = editions.known()[0]
     price = editions.catalog_for(first.number).faction("necrons").ship(HARBINGER).points
     pdf = Pdf(client.get(f"/fleets/code/{code}/cards.pdf").content)

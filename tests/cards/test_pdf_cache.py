@@ -38,16 +38,18 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 @pytest.fixture
 def fleet(client: Client, catalog) -> Fleet:
-    response = client.post("/fleets/new/", {"name": "Da Boyz", "faction": "orks", "variant": "",
-                                            "game_size": "patrol"})
+    response = client.post(
+        "/fleets/new/", {"name": "Da Boyz", "faction": "orks", "variant": "", "game_size": "patrol"}
+    )
     fleet = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
     fleet.store(replace(sample_fleet(catalog, "orks", "patrol"), name="Da Boyz"), catalog)
     fleet.save()
     return fleet
 
 
-def test_a_repeat_download_is_served_from_the_cache(client: Client, fleet: Fleet,
-                                                    renders: list[int]) -> None:
+def test_a_repeat_download_is_served_from_the_cache(
+    client: Client, fleet: Fleet, renders: list[int]
+) -> None:
     url = f"/cards/fleet/{fleet.pk}/?layout=a4"
     first = client.get(url)
     start = time.perf_counter()
@@ -59,11 +61,12 @@ def test_a_repeat_download_is_served_from_the_cache(client: Client, fleet: Fleet
     assert seconds < bound(0.5), seconds  # the goal is 50 ms: bench_cards measures it
 
 
-def test_a_conditional_request_gets_304_without_rendering(client: Client, fleet: Fleet,
-                                                         renders: list[int]) -> None:
+def test_a_conditional_request_gets_304_without_rendering(
+    client: Client, fleet: Fleet, renders: list[int]
+) -> None:
     url = f"/cards/fleet/{fleet.pk}/?layout=poker"
     etag = client.get(url)["ETag"]
-    assert etag.startswith('"') and not etag.startswith('W/')  # strong
+    assert etag.startswith('"') and not etag.startswith("W/")  # strong
     cache.clear()  # not even the cache is read: the key alone answers
     response = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304 and response["ETag"] == etag
@@ -72,8 +75,9 @@ def test_a_conditional_request_gets_304_without_rendering(client: Client, fleet:
     assert client.get(url, HTTP_IF_NONE_MATCH='"something-else"').status_code == 200
 
 
-def test_a_changed_fleet_gives_a_new_pdf_and_a_new_etag(client: Client, fleet: Fleet, catalog,
-                                                        renders: list[int]) -> None:
+def test_a_changed_fleet_gives_a_new_pdf_and_a_new_etag(
+    client: Client, fleet: Fleet, catalog, renders: list[int]
+) -> None:
     url = f"/cards/fleet/{fleet.pk}/?layout=poker"
     before = client.get(url)
     fleet.store(replace(fleet.to_core(), name="Da Uvver Boyz"), catalog)
@@ -90,9 +94,9 @@ def test_each_option_is_its_own_pdf(client: Client, fleet: Fleet, query: str) ->
     assert client.get(f"/cards/fleet/{fleet.pk}/{query}")["ETag"] != plain
 
 
-def test_a_new_catalogue_version_or_cards_build_changes_the_key(fleet: Fleet,
-                                                               monkeypatch: pytest.MonkeyPatch
-                                                               ) -> None:
+def test_a_new_catalogue_version_or_cards_build_changes_the_key(
+    fleet: Fleet, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from fleetbuilder import pdfcache
 
     options = pdfcache.PrintOptions("poker", False, None)
@@ -120,8 +124,9 @@ def test_a_cached_pdf_is_still_only_the_owners(client: Client, fleet: Fleet) -> 
     assert stranger.get(url, HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 404
 
 
-def test_the_shared_link_serves_the_cache_too(client: Client, fleet: Fleet,
-                                              renders: list[int]) -> None:
+def test_the_shared_link_serves_the_cache_too(
+    client: Client, fleet: Fleet, renders: list[int]
+) -> None:
     if not hasattr(fleet, "share"):
         pytest.skip("sharing is not in this build")
     fleet.share()
@@ -146,6 +151,7 @@ def test_editing_a_card_template_changes_the_cards_build(tmp_path, monkeypatch) 
     monkeypatch.setattr(pdfcache, "CARDS_DIR", copy)
     before = pdfcache.cards_build.__wrapped__()
     template = copy / "templates" / "card.html"
-    template.write_text(template.read_text(encoding="utf-8").replace("Critical hits", "Crits"),
-                        encoding="utf-8")
+    template.write_text(
+        template.read_text(encoding="utf-8").replace("Critical hits", "Crits"), encoding="utf-8"
+    )
     assert pdfcache.cards_build.__wrapped__() != before

@@ -18,9 +18,20 @@ from tests.environment import cases
 from .conftest import Pdf, price
 
 FACTIONS = [
-    "adepta-sororitas", "adeptus-astartes", "adeptus-custodes", "adeptus-mechanicus",
-    "archenemy", "craftworld-eldar", "drukhari", "grey-knights", "imperial-navy",
-    "leagues-of-votann", "necrons", "orks", "tau-empire", "tyranids",
+    "adepta-sororitas",
+    "adeptus-astartes",
+    "adeptus-custodes",
+    "adeptus-mechanicus",
+    "archenemy",
+    "craftworld-eldar",
+    "drukhari",
+    "grey-knights",
+    "imperial-navy",
+    "leagues-of-votann",
+    "necrons",
+    "orks",
+    "tau-empire",
+    "tyranids",
 ]
 
 
@@ -28,11 +39,23 @@ def squashed(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
-FLAGSHIP = ("retribution-class-battleship", "shield-capacitors", "reinforced-hull",
-            "imperial-gunnery-cadre", "commodore")
-PATROL = (*FLAGSHIP, "lunar-class-cruiser", "extra-turrets", "siluria-class-light-cruiser",
-          "siluria-class-light-cruiser", *("sword-class-frigate",) * 3, "cobra-class-destroyer",
-          "sword-class-frigate")  # everything the patrol below pays for
+FLAGSHIP = (
+    "retribution-class-battleship",
+    "shield-capacitors",
+    "reinforced-hull",
+    "imperial-gunnery-cadre",
+    "commodore",
+)
+PATROL = (
+    *FLAGSHIP,
+    "lunar-class-cruiser",
+    "extra-turrets",
+    "siluria-class-light-cruiser",
+    "siluria-class-light-cruiser",
+    *("sword-class-frigate",) * 3,
+    "cobra-class-destroyer",
+    "sword-class-frigate",
+)  # everything the patrol below pays for
 
 
 @pytest.fixture(scope="module")
@@ -40,11 +63,17 @@ def patrol() -> Fleet:
     """A legal Battle list with a named, upgraded flagship and two kinds of squadron (with
     calibrated prices it is about 1085 points: a Battle list, well inside its band)."""
     return Fleet(
-        faction="imperial-navy", game_size=GameSize.BATTLE, name="Gothic Sector Patrol",
+        faction="imperial-navy",
+        game_size=GameSize.BATTLE,
+        name="Gothic Sector Patrol",
         units=(
-            ShipUnit("retribution-class-battleship", name="Emperor's Wrath", flagship=True,
-                     admiral="commodore",
-                     upgrades=("shield-capacitors", "reinforced-hull", "imperial-gunnery-cadre")),
+            ShipUnit(
+                "retribution-class-battleship",
+                name="Emperor's Wrath",
+                flagship=True,
+                admiral="commodore",
+                upgrades=("shield-capacitors", "reinforced-hull", "imperial-gunnery-cadre"),
+            ),
             ShipUnit("lunar-class-cruiser", upgrades=("extra-turrets",)),
             ShipUnit("siluria-class-light-cruiser"),
             ShipUnit("siluria-class-light-cruiser"),
@@ -73,7 +102,8 @@ def test_poker_prints_a_roster_then_one_63_by_88_card_per_unit(patrol_pdf: Pdf) 
 
 
 def test_the_flagship_card_has_its_upgraded_stats_points_and_command(
-        real_catalog: Catalog, patrol_pdf: Pdf) -> None:
+    real_catalog: Catalog, patrol_pdf: Pdf
+) -> None:
     card = squashed(patrol_pdf.page_texts[1])
     assert "Emperor's Wrath" in card and "Retribution Class Battleship · Battleship" in card
     # The ship, its three upgrades and the Commodore (R-24).
@@ -90,8 +120,7 @@ def test_the_flagship_card_has_its_upgraded_stats_points_and_command(
     assert "command radius" in card and "Critical hits".upper() in card
 
 
-def test_weapons_print_type_arc_range_and_strength_with_crippled_strength(
-        patrol_pdf: Pdf) -> None:
+def test_weapons_print_type_arc_range_and_strength_with_crippled_strength(patrol_pdf: Pdf) -> None:
     card = squashed(patrol_pdf.page_texts[1])
     assert re.search(r"Port Weapons Battery Battery L 60 12 \(6\)", card), card
     assert re.search(r"Dorsal Lance Battery Lance L/F/R 60 3 \(1\)", card)
@@ -130,12 +159,16 @@ def test_the_roster_lists_the_fleet(real_catalog: Catalog, patrol_pdf: Pdf) -> N
     assert "Naval Discipline." in roster  # the faction's rules
 
 
-@pytest.mark.parametrize(("layout", "size", "pages"), [
-    ("a4", (210.0, 297.0), 2),
-    ("letter", (215.9, 279.4), 2),
-])
-def test_sheets_hold_nine_cards(real_catalog: Catalog, patrol: Fleet, layout: str,
-                                size: tuple[float, float], pages: int) -> None:
+@pytest.mark.parametrize(
+    ("layout", "size", "pages"),
+    [
+        ("a4", (210.0, 297.0), 2),
+        ("letter", (215.9, 279.4), 2),
+    ],
+)
+def test_sheets_hold_nine_cards(
+    real_catalog: Catalog, patrol: Fleet, layout: str, size: tuple[float, float], pages: int
+) -> None:
     # Pins R-67: a4 and letter hold nine cards a sheet after the roster.
     pdf = Pdf(render_cards(real_catalog, patrol, layout=layout))
     assert pdf.page_size_mm == size
@@ -150,15 +183,15 @@ def test_thirty_cards_fill_four_sheets_nine_at_a_time(real_catalog: Catalog) -> 
     pdf = Pdf(render_cards(real_catalog, bench_fleet(), layout="a4"))
     per_sheet = [len(re.findall(r"· Unit \d+", pdf.page_texts[i])) for i in pdf.card_pages]
     assert per_sheet == [9, 9, 9, 3]
-    units = [int(u) for i in pdf.card_pages for u in re.findall(r"· Unit (\d+)",
-                                                                 pdf.page_texts[i])]
+    units = [int(u) for i in pdf.card_pages for u in re.findall(r"· Unit (\d+)", pdf.page_texts[i])]
     assert sorted(units) == list(range(1, 31))
 
 
 # Three factions by default (squadrons, mixed squadrons, the most weapons); all with --full.
 @pytest.mark.parametrize("faction", cases(FACTIONS, ["imperial-navy", "tyranids", "tau-empire"]))
 def test_every_factions_sample_fleet_prints_each_unit_on_its_own_card(
-        real_catalog: Catalog, faction: str) -> None:
+    real_catalog: Catalog, faction: str
+) -> None:
     fleet = sample_fleet(real_catalog, faction, "battle")
     report = validate(fleet, real_catalog)
     pdf = Pdf(render_cards(real_catalog, fleet, layout="poker"))
@@ -182,8 +215,10 @@ def test_every_catalogue_ship_fits_one_card(real_catalog: Catalog) -> None:
     """The longest names, most weapons and most upgrades still fit a poker card."""
     units: list[ShipUnit | Squadron] = []
     # Every faction with --full; by default the three with the longest names and most weapons.
-    longest = sorted(real_catalog.factions, key=lambda f: -max(
-        len(s.name) + 10 * len(s.weapons) for s in f.ships))[:3]
+    longest = sorted(
+        real_catalog.factions,
+        key=lambda f: -max(len(s.name) + 10 * len(s.weapons) for s in f.ships),
+    )[:3]
     for faction in cases(real_catalog.factions, longest):
         upgrades = (*faction.upgrades, *real_catalog.refits)
         escorts = [s for s in faction.ships if s.is_escort]
@@ -192,9 +227,15 @@ def test_every_catalogue_ship_fits_one_card(real_catalog: Catalog) -> None:
                 units.append(Squadron((SquadronShip(ship.slug),) * 4))
                 continue
             taken = tuple(u.slug for u in upgrades if ship.ship_class in u.classes)[:4]
-            units.append(ShipUnit(ship.slug, name="The Very Long Named Vessel of Doom Eternal",
-                                  flagship=not units, admiral="lord-admiral" if not units else None,
-                                  upgrades=taken))
+            units.append(
+                ShipUnit(
+                    ship.slug,
+                    name="The Very Long Named Vessel of Doom Eternal",
+                    flagship=not units,
+                    admiral="lord-admiral" if not units else None,
+                    upgrades=taken,
+                )
+            )
         units.append(Squadron(tuple(SquadronShip(s.slug) for s in (escorts * 4)[:4])))
     fleet = Fleet("imperial-navy", GameSize.ARMADA, tuple(units), name="Everything")
     pdf = Pdf(render_cards(real_catalog, fleet, layout="poker"))
@@ -204,8 +245,9 @@ def test_every_catalogue_ship_fits_one_card(real_catalog: Catalog) -> None:
 
 
 def test_an_illegal_fleet_prints_and_its_roster_says_why(real_catalog: Catalog) -> None:
-    fleet = Fleet("imperial-navy", GameSize.BATTLE, (ShipUnit("lunar-class-cruiser"),),
-                  name="Too Small")
+    fleet = Fleet(
+        "imperial-navy", GameSize.BATTLE, (ShipUnit("lunar-class-cruiser"),), name="Too Small"
+    )
     roster = squashed(Pdf(render_cards(real_catalog, fleet)).page_texts[0])
     assert "Not legal (2 errors)" in roster
     lunar = price(real_catalog, "lunar-class-cruiser")
@@ -238,8 +280,12 @@ def _ink(pdf: bytes, page: int) -> float:
     """Mean darkness (0 white … 1 black) of one page rendered at 100 dpi."""
     import subprocess
 
-    png = subprocess.run(["pdftoppm", "-r", "100", "-png", "-f", str(page), "-l", str(page),
-                          "-"], input=pdf, capture_output=True, check=True).stdout
+    png = subprocess.run(
+        ["pdftoppm", "-r", "100", "-png", "-f", str(page), "-l", str(page), "-"],
+        input=pdf,
+        capture_output=True,
+        check=True,
+    ).stdout
     gray = Image.open(io.BytesIO(png)).convert("L")
     histogram = gray.histogram()  # 256 counts, one per gray level
     total = sum(level * n for level, n in enumerate(histogram))
@@ -256,8 +302,12 @@ def _margin_ink(pdf: bytes, page: int) -> float:
     """Dark pixels in the sheet's top-left corner, up to the card grid (10.5, 16.5 mm)."""
     import subprocess
 
-    png = subprocess.run(["pdftoppm", "-r", "200", "-gray", "-png", "-f", str(page), "-l",
-                          str(page), "-"], input=pdf, capture_output=True, check=True).stdout
+    png = subprocess.run(
+        ["pdftoppm", "-r", "200", "-gray", "-png", "-f", str(page), "-l", str(page), "-"],
+        input=pdf,
+        capture_output=True,
+        check=True,
+    ).stdout
     image = Image.open(io.BytesIO(png)).convert("L")
     mm = 200 / 25.4
     corner = image.crop((0, 0, round(10.7 * mm), round(16.7 * mm)))
@@ -271,11 +321,21 @@ def test_sheets_have_cut_marks_in_the_margin(real_catalog: Catalog, patrol: Flee
 
 
 def test_a_fleet_of_unknown_ships_and_faction_still_prints(real_catalog: Catalog) -> None:
-    fleet = Fleet("no-such-faction", GameSize.PATROL, (
-        ShipUnit("no-such-ship", name="Ghost", flagship=True, admiral="no-such-rank",
-                 upgrades=("no-such-upgrade",)),
-        Squadron((SquadronShip("sword-class-frigate"), SquadronShip("phantom-escort"))),
-    ), name="Strays")
+    fleet = Fleet(
+        "no-such-faction",
+        GameSize.PATROL,
+        (
+            ShipUnit(
+                "no-such-ship",
+                name="Ghost",
+                flagship=True,
+                admiral="no-such-rank",
+                upgrades=("no-such-upgrade",),
+            ),
+            Squadron((SquadronShip("sword-class-frigate"), SquadronShip("phantom-escort"))),
+        ),
+        name="Strays",
+    )
     pdf = Pdf(render_cards(real_catalog, fleet, layout="poker"))
     assert pdf.pages == 3
     assert "The catalogue has no faction 'no-such-faction'" in squashed(pdf.page_texts[0])

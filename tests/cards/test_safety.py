@@ -46,31 +46,39 @@ def server() -> Iterator[str]:
 
 def hostile_fleet(base: str) -> Fleet:
     return Fleet(
-        faction="imperial-navy", game_size=GameSize.PATROL,
+        faction="imperial-navy",
+        game_size=GameSize.PATROL,
         name=f'<img src="{base}/fleet.png"><b>Raiders</b>',
         units=(
-            ShipUnit("lunar-class-cruiser", flagship=True,
-                     name=f'<link rel="stylesheet" href="{base}/x.css">'),
+            ShipUnit(
+                "lunar-class-cruiser",
+                flagship=True,
+                name=f'<link rel="stylesheet" href="{base}/x.css">',
+            ),
             ShipUnit("lunar-class-cruiser", name='<style>@import "file:///etc/passwd";</style>'),
             ShipUnit("gothic-class-cruiser", name=f"<svg><image href='{base}/i.svg'/></svg>"),
-            Squadron((SquadronShip("sword-class-frigate"),) * 2,
-                     name=f"<iframe src='{base}/frame'></iframe> & co"),
+            Squadron(
+                (SquadronShip("sword-class-frigate"),) * 2,
+                name=f"<iframe src='{base}/frame'></iframe> & co",
+            ),
         ),
     )
 
 
 @pytest.mark.parametrize("layout", ["poker", "a4"])
 def test_markup_in_names_is_printed_literally_and_fetches_nothing(
-        real_catalog: Catalog, server: str, layout: str) -> None:
+    real_catalog: Catalog, server: str, layout: str
+) -> None:
     fetcher = AssetFetcher()
-    pdf = Pdf(render_cards(real_catalog, hostile_fleet(server), layout=layout,
-                           fetcher=fetcher))
+    pdf = Pdf(render_cards(real_catalog, hostile_fleet(server), layout=layout, fetcher=fetcher))
     # Names may wrap round the points: compare without spaces, in layout and drawing order.
     text = re.sub(r"\s+", "", pdf.text + "".join(pdf.raw_texts))
-    for name in (f'<img src="{server}/fleet.png"><b>Raiders</b>',
-                 f'<link rel="stylesheet" href="{server}/x.css">',
-                 '<style>@import "file:///etc/passwd";</style>',
-                 f"<iframe src='{server}/frame'></iframe> & co"):
+    for name in (
+        f'<img src="{server}/fleet.png"><b>Raiders</b>',
+        f'<link rel="stylesheet" href="{server}/x.css">',
+        '<style>@import "file:///etc/passwd";</style>',
+        f"<iframe src='{server}/frame'></iframe> & co",
+    ):
         assert re.sub(r"\s+", "", name) in text
     assert _Counter.hits == []
     assert fetcher.refused == []  # the names never became URLs at all
@@ -89,17 +97,27 @@ def test_a_url_in_the_share_link_is_text_not_a_fetch(real_catalog: Catalog, serv
 
 def test_the_fetcher_refuses_the_network_and_other_files(server: str) -> None:
     fetcher = AssetFetcher()
-    for url in (f"{server}/x.css", "https://example.org/x.css", "ftp://example.org/x",
-                "file:///etc/passwd", "data:text/css,body{}",
-                (ASSETS / "markup.py").as_uri(),  # a project file, but not an asset
-                ASSETS.as_uri() + "/../catalog.py",
-                ASSETS.as_uri() + "/assets/../../catalog.py",
-                "drawing:arc-l-f-r", "drawing:../../etc/passwd", "drawing:stat-cells-x",
-                # arcs and rules only in their exact shape, sizes within a card's
-                "drawing:arcs-315-300-0-g1", "drawing:arcs-999-300-0-11",
-                "drawing:arcs-315-300-0-11/../x", "drawing:rules-315-0-0",
-                "drawing:rules-315-0-" + "1" * 61, "drawing:rules-315-0-" + "9" * 7,
-                "drawing:arcs-315-300-0-" + ".".join(["f9"] * 7)):
+    for url in (
+        f"{server}/x.css",
+        "https://example.org/x.css",
+        "ftp://example.org/x",
+        "file:///etc/passwd",
+        "data:text/css,body{}",
+        (ASSETS / "markup.py").as_uri(),  # a project file, but not an asset
+        ASSETS.as_uri() + "/../catalog.py",
+        ASSETS.as_uri() + "/assets/../../catalog.py",
+        "drawing:arc-l-f-r",
+        "drawing:../../etc/passwd",
+        "drawing:stat-cells-x",
+        # arcs and rules only in their exact shape, sizes within a card's
+        "drawing:arcs-315-300-0-g1",
+        "drawing:arcs-999-300-0-11",
+        "drawing:arcs-315-300-0-11/../x",
+        "drawing:rules-315-0-0",
+        "drawing:rules-315-0-" + "1" * 61,
+        "drawing:rules-315-0-" + "9" * 7,
+        "drawing:arcs-315-300-0-" + ".".join(["f9"] * 7),
+    ):
         with pytest.raises(RefusedURL):
             fetcher.fetch(url)
     assert len(fetcher.refused) == 18
@@ -134,10 +152,15 @@ def test_control_the_server_does_see_a_fetch_weasyprint_makes(server: str) -> No
 
 def test_a_name_without_spaces_wraps_inside_its_card(real_catalog: Catalog) -> None:
     long = "W" * 100  # the longest name a fleet file allows, with nowhere to break
-    fleet = Fleet("imperial-navy", GameSize.PATROL, (
-        ShipUnit("lunar-class-cruiser", flagship=True, name=long),
-        Squadron((SquadronShip("sword-class-frigate"),) * 2, name=long),
-    ), name=long)
+    fleet = Fleet(
+        "imperial-navy",
+        GameSize.PATROL,
+        (
+            ShipUnit("lunar-class-cruiser", flagship=True, name=long),
+            Squadron((SquadronShip("sword-class-frigate"),) * 2, name=long),
+        ),
+        name=long,
+    )
     for layout in ("poker", "a4"):
         pdf = Pdf(render_cards(real_catalog, fleet, layout=layout))
         assert len(pdf.card_pages) == (2 if layout == "poker" else 1)

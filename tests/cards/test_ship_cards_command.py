@@ -34,8 +34,7 @@ def run(*args: str) -> tuple[int, str, str]:
 def fleet_file(tmp_path: Path, catalog) -> Path:
     path = tmp_path / "necrons.json"
     # Naming the edition its prices are: a file naming none prints under the first.
-    fleet = replace(sample_fleet(catalog, "necrons", "skirmish"),
-                    edition=editions.current_number())
+    fleet = replace(sample_fleet(catalog, "necrons", "skirmish"), edition=editions.current_number())
     path.write_text(dump_fleet_json(fleet))
     return path
 
@@ -63,13 +62,17 @@ def test_an_illegal_fleet_prints_with_a_warning(fleet_file: Path, tmp_path: Path
     assert "Not legal" in Pdf(out.read_bytes()).page_texts[0]
 
 
-@pytest.mark.parametrize(("content", "reason"), [
-    (None, "cannot read"),
-    ("{not json", "is not a usable fleet file"),
-    ('{"format": "void-command-fleet", "version": 2}', "is not a usable fleet file"),
-])
-def test_unusable_input_exits_2_with_one_line(tmp_path: Path, content: str | None,
-                                               reason: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (None, "cannot read"),
+        ("{not json", "is not a usable fleet file"),
+        ('{"format": "void-command-fleet", "version": 2}', "is not a usable fleet file"),
+    ],
+)
+def test_unusable_input_exits_2_with_one_line(
+    tmp_path: Path, content: str | None, reason: str
+) -> None:
     path = tmp_path / "fleet.json"
     if content is not None:
         path.write_text(content)
@@ -90,9 +93,21 @@ def test_an_unknown_layout_exits_2(fleet_file: Path, tmp_path: Path) -> None:
     import sys
 
     root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "manage.py", "ship_cards", str(fleet_file), "-o",
-                           str(tmp_path / "x.pdf"), "--layout", "tarot"], cwd=root,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "ship_cards",
+            str(fleet_file),
+            "-o",
+            str(tmp_path / "x.pdf"),
+            "--layout",
+            "tarot",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2
     assert "invalid choice: 'tarot'" in done.stderr
 

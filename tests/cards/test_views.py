@@ -20,8 +20,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def fleet(client: Client, catalog) -> Fleet:
     """A fleet this browser started in the builder, holding the Ork Battle sample list."""
-    response = client.post("/fleets/new/", {"name": "Da Boyz", "faction": "orks", "variant": "",
-                                            "game_size": "battle"})
+    response = client.post(
+        "/fleets/new/", {"name": "Da Boyz", "faction": "orks", "variant": "", "game_size": "battle"}
+    )
     assert response.status_code == 302
     fleet = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
     fleet.store(replace(sample_fleet(catalog, "orks", "battle"), name="Da Boyz"), catalog)
@@ -79,13 +80,17 @@ def test_a_deleted_or_missing_fleet_is_404(client: Client, fleet: Fleet) -> None
     assert client.get(pdf_url(fleet)).status_code == 404
 
 
-@pytest.mark.parametrize(("query", "message"), [
-    ("?layout=tarot", "Unknown layout 'tarot': choose poker, a4, letter."),
-    ("?layout=", "Unknown layout '': choose poker, a4, letter."),
-    ("?ink=maybe", "ink must be 1 or 0, not 'maybe'."),
-])
-def test_bad_parameters_are_400_with_the_reason(client: Client, fleet: Fleet, query: str,
-                                                message: str) -> None:
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("?layout=tarot", "Unknown layout 'tarot': choose poker, a4, letter."),
+        ("?layout=", "Unknown layout '': choose poker, a4, letter."),
+        ("?ink=maybe", "ink must be 1 or 0, not 'maybe'."),
+    ],
+)
+def test_bad_parameters_are_400_with_the_reason(
+    client: Client, fleet: Fleet, query: str, message: str
+) -> None:
     response = client.get(pdf_url(fleet, query))
     assert response.status_code == 400
     assert response.content.decode() == message
@@ -112,11 +117,17 @@ def test_an_unshared_fleet_prints_no_link(client: Client, fleet: Fleet) -> None:
 
 def test_pdf_response_for_a_shared_page(fleet: Fleet) -> None:
     """The helper the shared-fleet pages call: any layout, a file name, the share link."""
-    response = pdf_response(fleet.document, filename="shared.pdf", layout="letter",
-                            ink_saver=False, share_url="https://example.org/s/abc/")
+    response = pdf_response(
+        fleet.document,
+        filename="shared.pdf",
+        layout="letter",
+        ink_saver=False,
+        share_url="https://example.org/s/abc/",
+    )
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="shared.pdf"'
     assert Pdf(response.content).page_size_mm == (215.9, 279.4)
-    bad = pdf_response({"format": "nope"}, filename="x.pdf", layout="poker", ink_saver=False,
-                       share_url=None)
+    bad = pdf_response(
+        {"format": "nope"}, filename="x.pdf", layout="poker", ink_saver=False, share_url=None
+    )
     assert bad.status_code == 400 and b"Not a usable fleet" in bad.content

@@ -15,12 +15,15 @@ from rules_core.validator import validate
 from .conftest import Pdf
 
 
-def test_a_two_line_last_weapon_keeps_its_columns_on_its_first_line(
-        real_catalog: Catalog) -> None:
+def test_a_two_line_last_weapon_keeps_its_columns_on_its_first_line(real_catalog: Catalog) -> None:
     # Four Kinstar frigates print densely enough that "Prow Bolt Cannon Battery", their only
     # weapon, takes two lines: its columns once slid a line down, off their row.
-    fleet = Fleet("leagues-of-votann", GameSize.BATTLE,
-                  (Squadron((SquadronShip("votann-kinstar-frigate"),) * 4),), name="Kinstar")
+    fleet = Fleet(
+        "leagues-of-votann",
+        GameSize.BATTLE,
+        (Squadron((SquadronShip("votann-kinstar-frigate"),) * 4),),
+        name="Kinstar",
+    )
     card = build_cards(real_catalog, fleet, validate(fleet, real_catalog))[0]
     block = card.blocks[0]
     view = weapons_view(block, density=density(card))
@@ -32,5 +35,8 @@ def test_a_two_line_last_weapon_keeps_its_columns_on_its_first_line(
     rows = [line for line in text.splitlines() if first_line in line]
     assert len(rows) == 1, text  # the name's first line printed clear of the header's labels
     row = rows[0]
-    assert re.search(rf"{re.escape(first_line)}\s+\S+\s+{re.escape(weapon.arc_label)}\s+\d+"
-                     rf"\s+{weapon.strength} \(\d+\)", row), row
+    assert re.search(
+        rf"{re.escape(first_line)}\s+\S+\s+{re.escape(weapon.arc_label)}\s+\d+"
+        rf"\s+{weapon.strength} \(\d+\)",
+        row,
+    ), row

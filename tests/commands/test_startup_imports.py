@@ -11,11 +11,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def imported_by(*args: str) -> set[str]:
-    result = subprocess.run([sys.executable, "-X", "importtime", "manage.py", *args], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "manage.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
-    return {line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines()
-            if line.startswith("import time:") and "|" in line}
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in result.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
 
 
 def test_manage_py_check_loads_every_view_but_not_weasyprint() -> None:

@@ -23,19 +23,28 @@ NEEDS_DATABASE = ["load_catalog", "bench_builder", "purge_anonymous_fleets"]
 def manage(database: Path | str, *args: str) -> subprocess.CompletedProcess[str]:
     url = database if isinstance(database, str) else f"sqlite:///{database}"
     env = {**os.environ, "DATABASE_URL": url}
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.parametrize("command", NEEDS_DATABASE)
-def test_without_a_database_file_one_line_exit_2_and_no_file_made(tmp_path: Path,
-                                                                   command: str) -> None:
+def test_without_a_database_file_one_line_exit_2_and_no_file_made(
+    tmp_path: Path, command: str
+) -> None:
     database = tmp_path / "new.sqlite3"
     result = manage(database, command)
     assert result.returncode == 2, result.stderr
     assert result.stderr.count("\n") == 1, result.stderr
-    assert result.stderr == (f"CommandError: the database {database} does not exist yet: run "
-                             "`python manage.py migrate` first\n")
+    assert result.stderr == (
+        f"CommandError: the database {database} does not exist yet: run "
+        "`python manage.py migrate` first\n"
+    )
     assert result.stdout == ""
     assert list(tmp_path.iterdir()) == []  # no db file, no -wal or -shm either
 

@@ -57,8 +57,10 @@ class Player:
 
     def post(self, path: str, data: dict[str, Any], *, htmx: bool = True) -> tuple[int, str]:
         body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.csrf_token(), **data})
-        headers = {"Content-Type": "application/x-www-form-urlencoded",
-                   "X-CSRFToken": self.csrf_token()}
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "X-CSRFToken": self.csrf_token(),
+        }
         if htmx:
             headers["HX-Request"] = "true"
         request = urllib.request.Request(self.base + path, body.encode(), headers)
@@ -72,8 +74,9 @@ class Player:
         return token or ""
 
     def log_in(self, username: str, password: str = PASSWORD) -> None:
-        status, html = self.post("/accounts/login/", {"username": username,
-                                                      "password": password}, htmx=False)
+        status, html = self.post(
+            "/accounts/login/", {"username": username, "password": password}, htmx=False
+        )
         assert status == 200 and "Log out" in html, html[:2000]
 
     def version(self, fleet: int) -> int | None:
@@ -90,8 +93,9 @@ class Player:
         assert status == 200, text[:2000]
         ships: list[str] = []
         for unit in json.loads(text)["units"]:
-            ships += [s["ship"] for s in unit["ships"]] if unit["kind"] == "squadron" \
-                else [unit["ship"]]
+            ships += (
+                [s["ship"] for s in unit["ships"]] if unit["kind"] == "squadron" else [unit["ship"]]
+            )
         return ships
 
 
@@ -106,8 +110,9 @@ class BusyServerThread(LiveServerThread):
 
 
 @pytest.fixture
-def real_server(transactional_db: None, tmp_path: Path,
-                monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], str]]:
+def real_server(
+    transactional_db: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[[], str]]:
     """``start()`` serves the database as it is then (set it up first) and returns the URL."""
     catalogue_rows.load()
     default = connections["default"]

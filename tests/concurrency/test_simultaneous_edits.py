@@ -29,9 +29,15 @@ def fleet_of_one_account(real_server: Callable[[], str]) -> tuple[list[Player], 
     user = get_user_model().objects.create_user("admiral", password=PASSWORD)
     from fleetbuilder.catalog import loader
 
-    fleet = Fleet.start(name="Crowded", faction="imperial-navy", variant=None,
-                        game_size="armada", points_limit=None, catalog=loader.core_catalog(),
-                        owner=user)
+    fleet = Fleet.start(
+        name="Crowded",
+        faction="imperial-navy",
+        variant=None,
+        game_size="armada",
+        points_limit=None,
+        catalog=loader.core_catalog(),
+        owner=user,
+    )
     base = real_server()
     players = [Player(base) for _ in range(SESSIONS)]
     for player in players:
@@ -61,7 +67,8 @@ def run_together(work: list[Callable[[], None]]) -> None:
 
 
 def test_eight_sessions_adding_twelve_ships_each_lose_no_acknowledged_add(
-        fleet_of_one_account: tuple[list[Player], int]) -> None:
+    fleet_of_one_account: tuple[list[Player], int],
+) -> None:
     """Each session is a tab: it sends the version its page shows and, refused as stale (409),
     takes the version from the refreshed regions and adds again, as the page does."""
     players, fleet = fleet_of_one_account
@@ -93,7 +100,8 @@ def test_eight_sessions_adding_twelve_ships_each_lose_no_acknowledged_add(
 
 
 def test_simultaneous_adds_without_a_version_are_all_kept(
-        fleet_of_one_account: tuple[list[Player], int]) -> None:
+    fleet_of_one_account: tuple[list[Player], int],
+) -> None:
     """A client that sends no version (a script) is not checked, but its edit still runs under
     the fleet's row lock: 96 adds sent at once from eight sessions, 96 ships."""
     players, fleet = fleet_of_one_account

@@ -38,12 +38,24 @@ def test_the_diff_against_the_previous_edition(client: Client) -> None:
     body = response.json()
     assert body["edition"]["number"] == 5 and body["against"]["number"] == 4
     cobra = next(p for p in body["points"] if p["slug"] == "cobra-rapid-strike-vessel")
-    assert cobra == {"kind": "ship", "slug": "cobra-rapid-strike-vessel",
-                     "name": "Cobra Rapid Strike Vessel", "faction": "adeptus-astartes",
-                     "old": 30, "new": 40}
+    assert cobra == {
+        "kind": "ship",
+        "slug": "cobra-rapid-strike-vessel",
+        "name": "Cobra Rapid Strike Vessel",
+        "faction": "adeptus-astartes",
+        "old": 30,
+        "new": 40,
+    }
     assert len(body["points"]) == 10
-    assert body["factions"] == [{"faction": "adeptus-astartes", "name": "Adeptus Astartes",
-                                 "changed": 10, "ships": 22, "share": 0.4545}]
+    assert body["factions"] == [
+        {
+            "faction": "adeptus-astartes",
+            "name": "Adeptus Astartes",
+            "changed": 10,
+            "ships": 22,
+            "share": 0.4545,
+        }
+    ]
     assert body["added"] == body["removed"] == body["changes"] == []
 
 
@@ -63,8 +75,10 @@ def test_the_first_edition_has_nothing_before_it(client: Client) -> None:
     assert client.get("/api/v1/editions/1/diff", {"against": 2}).json()["against"]["number"] == 2
 
 
-@pytest.mark.parametrize("url", ["/api/v1/editions/99/diff", "/api/v1/editions/5/diff?against=99",
-                                 "/api/v1/editions/0/diff"])
+@pytest.mark.parametrize(
+    "url",
+    ["/api/v1/editions/99/diff", "/api/v1/editions/5/diff?against=99", "/api/v1/editions/0/diff"],
+)
 def test_an_unknown_edition_is_404_naming_the_known_ones(client: Client, url: str) -> None:
     response = client.get(url)
     assert response.status_code == 404
@@ -77,8 +91,9 @@ def test_an_unknown_edition_is_404_naming_the_known_ones(client: Client, url: st
 def test_a_bad_against_is_400_with_its_path(client: Client) -> None:
     itself = client.get("/api/v1/editions/5/diff", {"against": 5})
     assert itself.status_code == 400
-    assert itself.json()["errors"] == [{"path": "against", "message": "Compare edition 5 with "
-                                        "another edition, not with itself."}]
+    assert itself.json()["errors"] == [
+        {"path": "against", "message": "Compare edition 5 with another edition, not with itself."}
+    ]
     words = client.get("/api/v1/editions/5/diff", {"against": "abc"})
     assert words.status_code == 400 and words.json()["errors"][0]["path"] == "against"
 

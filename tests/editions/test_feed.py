@@ -21,7 +21,9 @@ def test_the_feed_is_atom_with_one_entry_per_edition_newest_first(client: Client
     assert feed.findtext(f"{ATOM}title") == "Void Command Fleet Builder: catalogue editions"
     entries = feed.findall(f"{ATOM}entry")
     assert [e.findtext(f"{ATOM}title") for e in entries][:2] == [
-        "Edition 7 (2026-12, Necrons' Battle ships)", "Edition 6 (2026-12-02, fourth calibration)"]
+        "Edition 7 (2026-12, Necrons' Battle ships)",
+        "Edition 6 (2026-12-02, fourth calibration)",
+    ]
     assert len(entries) == 7
     newest, first = entries[0], entries[-1]
     link = newest.find(f"{ATOM}link")
@@ -37,12 +39,13 @@ def test_the_feed_is_atom_with_one_entry_per_edition_newest_first(client: Client
     assert (first.findtext(f"{ATOM}summary") or "").endswith("The first edition.")
     # Every entry has its own id, kept for good (an edition never changes).
     ids = [e.findtext(f"{ATOM}id") for e in entries]
-    assert len(set(ids)) == 7 and all(i and i.startswith("urn:void-command:edition:")
-                                      for i in ids)
+    assert len(set(ids)) == 7 and all(i and i.startswith("urn:void-command:edition:") for i in ids)
 
 
 def test_the_pages_point_feed_readers_to_it(client: Client) -> None:
     for url in ("/editions/", "/editions/3/"):
         html = client.get(url).content.decode()
-        assert ('<link rel="alternate" type="application/atom+xml" title="Catalogue editions" '
-                'href="/editions/feed/">') in html, url
+        assert (
+            '<link rel="alternate" type="application/atom+xml" title="Catalogue editions" '
+            'href="/editions/feed/">'
+        ) in html, url

@@ -13,8 +13,10 @@ from pytest_django.asserts import assertContains, assertInHTML, assertNotContain
 
 pytestmark = pytest.mark.django_db
 
-FEED_LINK = ('<link rel="alternate" type="application/atom+xml" title="Catalogue editions" '
-             'href="/editions/feed/">')
+FEED_LINK = (
+    '<link rel="alternate" type="application/atom+xml" title="Catalogue editions" '
+    'href="/editions/feed/">'
+)
 
 
 def text(response) -> str:  # type: ignore[no-untyped-def]
@@ -29,9 +31,12 @@ def test_the_list_shows_every_edition_newest_first_and_the_one_served(client: Cl
     html = response.content.decode()
     numbers = [int(n) for n in re.findall(r'<a href="/editions/(\d+)/">Edition \d+</a>', html)]
     assert numbers == [7, 6, 5, 4, 3, 2, 1]
-    assertContains(response, "This server serves "
-                   '<a href="/editions/7/">Edition 7 (2026-12, Necrons&#x27; Battle ships)</a>.',
-                   html=False)
+    assertContains(
+        response,
+        "This server serves "
+        '<a href="/editions/7/">Edition 7 (2026-12, Necrons&#x27; Battle ships)</a>.',
+        html=False,
+    )
     # Edition 5 changed ten prices (the Astartes by ship); edition 1 is the first.
     assertInHTML('<td class="num">10</td>', html)  # edition 5's row
     row5 = html.split('href="/editions/5/"', 1)[1].split("</tr>", 1)[0]
@@ -48,12 +53,10 @@ def test_a_development_state_is_said_as_such(client: Client, monkeypatch) -> Non
 
     monkeypatch.setattr(views.editions, "current", lambda request=None: None)
     page = text(client.get("/editions/"))
-    assert "This server serves a development state : unpublished changes since edition 7" \
-        in page
+    assert "This server serves a development state : unpublished changes since edition 7" in page
 
 
-def test_an_edition_shows_its_price_changes_against_the_previous_by_faction(
-        client: Client) -> None:
+def test_an_edition_shows_its_price_changes_against_the_previous_by_faction(client: Client) -> None:
     """Edition 5 priced the Astartes by ship: escorts x1.25 (30 to 40 points for the smallest),
     strike cruisers x0.85 (R-160: the changelog is what a player needs to re-cost a list)."""
     response = client.get("/editions/5/")
@@ -61,18 +64,32 @@ def test_an_edition_shows_its_price_changes_against_the_previous_by_faction(
     page = text(response)
     assert "What changed since edition 4" in page
     assert "10 prices changed (10 ships)" in page
-    assertContains(response, "<caption>Adeptus Astartes: 10 of 22 ships repriced (45&nbsp;%)"
-                             "</caption>", html=True)
-    assertContains(response, '<tr><th scope="row">Cobra Rapid Strike Vessel</th>'
-                             '<td class="num">30</td><td class="num">40</td>'
-                             '<td class="num">+10</td></tr>', html=True)
-    assertContains(response, '<tr><th scope="row">Strike Cruiser</th>'
-                             '<td class="num">130</td><td class="num">110</td>'
-                             '<td class="num">\u221220</td></tr>', html=True)
+    assertContains(
+        response,
+        "<caption>Adeptus Astartes: 10 of 22 ships repriced (45&nbsp;%)</caption>",
+        html=True,
+    )
+    assertContains(
+        response,
+        '<tr><th scope="row">Cobra Rapid Strike Vessel</th>'
+        '<td class="num">30</td><td class="num">40</td>'
+        '<td class="num">+10</td></tr>',
+        html=True,
+    )
+    assertContains(
+        response,
+        '<tr><th scope="row">Strike Cruiser</th>'
+        '<td class="num">130</td><td class="num">110</td>'
+        '<td class="num">\u221220</td></tr>',
+        html=True,
+    )
     assert "Craftworld Eldar" not in page  # untouched factions are not listed
     # The form offers the other editions, the previous one chosen.
-    assertContains(response, '<option value="4" selected>Edition 4 (2026-12-01, third '
-                             'calibration)</option>', html=True)
+    assertContains(
+        response,
+        '<option value="4" selected>Edition 4 (2026-12-01, third calibration)</option>',
+        html=True,
+    )
     assertNotContains(response, '<option value="5"')
     assertContains(response, FEED_LINK, html=True)
 
@@ -83,18 +100,29 @@ def test_an_edition_against_any_other_chosen_on_the_page(client: Client) -> None
     page = text(response)
     assert "Compared with edition 5" in page
     # Edition 6's Eldar and edition 7's Necrons prices, each old -> new under its column.
-    assertContains(response, '<tr><th scope="row">Harbinger-class Heavy Cruiser</th>'
-                             '<td class="num">300</td><td class="num">315</td>'
-                             '<td class="num">+15</td></tr>', html=True)
+    assertContains(
+        response,
+        '<tr><th scope="row">Harbinger-class Heavy Cruiser</th>'
+        '<td class="num">300</td><td class="num">315</td>'
+        '<td class="num">+15</td></tr>',
+        html=True,
+    )
     assert "Necrons: 2 of 8 ships repriced" in page
     assert "Craftworld Eldar: 4 of 10 ships repriced" in page
-    assertContains(response, '<option value="5" selected>Edition 5 (2026-12-02, Astartes by '
-                             'ship)</option>', html=True)
+    assertContains(
+        response,
+        '<option value="5" selected>Edition 5 (2026-12-02, Astartes by ship)</option>',
+        html=True,
+    )
     # Older against newer works too: the columns say which edition is which.
     back = client.get("/editions/5/", {"against": "7"})
-    assertContains(back, '<tr><th scope="row">Harbinger-class Heavy Cruiser</th>'
-                         '<td class="num">315</td><td class="num">300</td>'
-                         '<td class="num">\u221215</td></tr>', html=True)
+    assertContains(
+        back,
+        '<tr><th scope="row">Harbinger-class Heavy Cruiser</th>'
+        '<td class="num">315</td><td class="num">300</td>'
+        '<td class="num">\u221215</td></tr>',
+        html=True,
+    )
 
 
 def test_a_rule_change_shows_old_and_new_text(client: Client) -> None:
@@ -122,17 +150,27 @@ def test_an_unknown_edition_is_not_found(client: Client) -> None:
 
 
 @pytest.mark.parametrize("against", ["abc", "99", "5", "-1", "4.5"])
-def test_a_bad_comparison_is_refused_with_the_editions_to_choose_from(client: Client,
-                                                                      against: str) -> None:
+def test_a_bad_comparison_is_refused_with_the_editions_to_choose_from(
+    client: Client, against: str
+) -> None:
     response = client.get("/editions/5/", {"against": against})
     assert response.status_code == 400
-    assertContains(response, f'<p class="alert" role="alert" id="against-error">“{against}” is '
-                             "not an edition to compare edition 5 with: choose one of editions "
-                             "1, 2, 3, 4, 6 and 7.</p>", status_code=400, html=True)
+    assertContains(
+        response,
+        f'<p class="alert" role="alert" id="against-error">“{against}” is '
+        "not an edition to compare edition 5 with: choose one of editions "
+        "1, 2, 3, 4, 6 and 7.</p>",
+        status_code=400,
+        html=True,
+    )
     assert 'aria-invalid="true"' in response.content.decode()
     # The select still shows the edition compared by default, the previous one.
-    assertContains(response, '<option value="4" selected>Edition 4 (2026-12-01, third '
-                             'calibration)</option>', status_code=400, html=True)
+    assertContains(
+        response,
+        '<option value="4" selected>Edition 4 (2026-12-01, third calibration)</option>',
+        status_code=400,
+        html=True,
+    )
 
 
 def test_htmx_swaps_only_the_comparison(client: Client) -> None:
@@ -150,7 +188,8 @@ def test_only_get_is_answered(client: Client) -> None:
 
 
 def test_refits_admiral_ranks_and_ships_added_or_removed_have_their_own_sections(
-        client: Client, monkeypatch) -> None:
+    client: Client, monkeypatch
+) -> None:
     """The shipped editions only repriced ships; an edition that changes a refit's and an
     admiral rank's price and adds and removes a ship shows each where a player looks for it."""
     from dataclasses import replace
@@ -167,12 +206,15 @@ def test_refits_admiral_ranks_and_ships_added_or_removed_have_their_own_sections
     assert orks is not None
     gone, kept = orks.ships[0], orks.ships[1:]
     newcomer = replace(kept[0], slug="rok-of-tests", name="Rok of Tests", points=155)
-    changed = replace(six, refits=(replace(refit, points=refit.points + 5), *six.refits[1:]),
-                      admirals=(replace(admiral, points=admiral.points - 10), *six.admirals[1:]),
-                      factions=tuple(replace(f, ships=(*kept, newcomer)) if f is orks else f
-                                     for f in six.factions))
-    monkeypatch.setattr(changelog.editions, "catalog_for",
-                        lambda n: changed if n == 7 else real(n))
+    changed = replace(
+        six,
+        refits=(replace(refit, points=refit.points + 5), *six.refits[1:]),
+        admirals=(replace(admiral, points=admiral.points - 10), *six.admirals[1:]),
+        factions=tuple(
+            replace(f, ships=(*kept, newcomer)) if f is orks else f for f in six.factions
+        ),
+    )
+    monkeypatch.setattr(changelog.editions, "catalog_for", lambda n: changed if n == 7 else real(n))
     cache.clear()  # the real changelog of 6 -> 7 may be kept: this one is made up
     try:
         response = client.get("/editions/7/")
@@ -180,16 +222,32 @@ def test_refits_admiral_ranks_and_ships_added_or_removed_have_their_own_sections
     finally:
         cache.clear()
     assert "Refits and admiral ranks" in page
-    assertContains(response, f'<tr><th scope="row">{refit.name} <span class="muted small">'
-                             f'(refit)</span></th><td class="num">{refit.points}</td>'
-                             f'<td class="num">{refit.points + 5}</td><td class="num">+5</td>'
-                             '</tr>', html=True)
-    assertContains(response, f'<tr><th scope="row">{admiral.name} <span class="muted small">'
-                             f'(admiral rank)</span></th><td class="num">{admiral.points}</td>'
-                             f'<td class="num">{admiral.points - 10}</td>'
-                             '<td class="num">\u221210</td></tr>', html=True)
-    assertContains(response, '<tr><th scope="row">Rok of Tests</th><td>Ship</td><td>Orks</td>'
-                             '<td class="num">155</td></tr>', html=True)
+    assertContains(
+        response,
+        f'<tr><th scope="row">{refit.name} <span class="muted small">'
+        f'(refit)</span></th><td class="num">{refit.points}</td>'
+        f'<td class="num">{refit.points + 5}</td><td class="num">+5</td>'
+        "</tr>",
+        html=True,
+    )
+    assertContains(
+        response,
+        f'<tr><th scope="row">{admiral.name} <span class="muted small">'
+        f'(admiral rank)</span></th><td class="num">{admiral.points}</td>'
+        f'<td class="num">{admiral.points - 10}</td>'
+        '<td class="num">\u221210</td></tr>',
+        html=True,
+    )
+    assertContains(
+        response,
+        '<tr><th scope="row">Rok of Tests</th><td>Ship</td><td>Orks</td>'
+        '<td class="num">155</td></tr>',
+        html=True,
+    )
     assert "Added in edition 7" in page and "Removed since edition 6" in page
-    assertContains(response, f'<tr><th scope="row">{gone.name}</th><td>Ship</td><td>Orks</td>'
-                             f'<td class="num">{gone.points}</td></tr>', html=True)
+    assertContains(
+        response,
+        f'<tr><th scope="row">{gone.name}</th><td>Ship</td><td>Orks</td>'
+        f'<td class="num">{gone.points}</td></tr>',
+        html=True,
+    )

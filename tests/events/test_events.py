@@ -34,8 +34,9 @@ def player(name: str) -> tuple[Client, object]:
     return client, user
 
 
-def legal_fleet(user, faction: str = "imperial-navy", size: str = "skirmish",
-                name: str = "") -> Fleet:
+def legal_fleet(
+    user, faction: str = "imperial-navy", size: str = "skirmish", name: str = ""
+) -> Fleet:
     catalog = editions.catalog_for(7)
     sample = sample_fleet(catalog, faction, size)
     fleet = Fleet(owner=user)
@@ -46,11 +47,19 @@ def legal_fleet(user, faction: str = "imperial-navy", size: str = "skirmish",
 
 def form_data(**changes) -> dict:
     now = timezone.now().astimezone(timezone.get_fixed_timezone(0))
-    data = {"name": "Friday Skirmish", "starts_at": (now + timedelta(days=3)).strftime(
-        "%Y-%m-%dT%H:%M"), "time_zone": "UTC", "place": "The club", "description": "Bring dice",
-        "edition": "7", "game_size": "skirmish", "player_cap": "8",
-        "deadline": (now + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M"), "reveal_at": "",
-        "public": "on"}
+    data = {
+        "name": "Friday Skirmish",
+        "starts_at": (now + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M"),
+        "time_zone": "UTC",
+        "place": "The club",
+        "description": "Bring dice",
+        "edition": "7",
+        "game_size": "skirmish",
+        "player_cap": "8",
+        "deadline": (now + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M"),
+        "reveal_at": "",
+        "public": "on",
+    }
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
 
@@ -58,8 +67,9 @@ def form_data(**changes) -> dict:
 def close(event: Event, *, reveal_in: timedelta = timedelta(hours=1)) -> None:
     """The deadline passes (the clock moved on): set it just behind now."""
     now = timezone.now()
-    Event.objects.filter(pk=event.pk).update(deadline=now - timedelta(seconds=1),
-                                             reveal_at=now + reveal_in)
+    Event.objects.filter(pk=event.pk).update(
+        deadline=now - timedelta(seconds=1), reveal_at=now + reveal_in
+    )
     event.refresh_from_db()
 
 
@@ -73,19 +83,27 @@ def test_r171_an_event_is_made_with_its_settings_and_its_edition(event: Event) -
     assert len(event.token) >= 20  # an invite link nobody can guess
 
 
-@pytest.mark.parametrize(("changes", "error"), [
-    ({"deadline": "2020-01-01T10:00"}, "The list deadline must be in the future."),
-    ({"reveal_at": "2020-01-01T10:00"}, "The lists cannot be revealed before the deadline."),
-    ({"game_size": "custom", "points_min": "900", "points_max": "800"},
-     "The maximum must not be below the minimum."),
-    ({"game_size": "custom", "points_min": "900", "points_max": "90000"},
-     "Ensure this value is less than or equal to 5000."),
-    ({"time_zone": "Mars/Olympus"}, "Select a valid choice."),
-    ({"name": "Night\u0000Raid"}, "contains a control character"),
-    ({"edition": "99"}, "Select a valid choice."),
-])
+@pytest.mark.parametrize(
+    ("changes", "error"),
+    [
+        ({"deadline": "2020-01-01T10:00"}, "The list deadline must be in the future."),
+        ({"reveal_at": "2020-01-01T10:00"}, "The lists cannot be revealed before the deadline."),
+        (
+            {"game_size": "custom", "points_min": "900", "points_max": "800"},
+            "The maximum must not be below the minimum.",
+        ),
+        (
+            {"game_size": "custom", "points_min": "900", "points_max": "90000"},
+            "Ensure this value is less than or equal to 5000.",
+        ),
+        ({"time_zone": "Mars/Olympus"}, "Select a valid choice."),
+        ({"name": "Night\u0000Raid"}, "contains a control character"),
+        ({"edition": "99"}, "Select a valid choice."),
+    ],
+)
 def test_r171_bad_settings_are_refused_with_a_reason_and_nothing_is_stored(
-        organiser, catalog, changes, error) -> None:
+    organiser, catalog, changes, error
+) -> None:
     client, _ = organiser
     response = client.post("/events/new/", form_data(**changes))
     assert response.status_code == 400
@@ -100,10 +118,12 @@ def test_making_an_event_needs_an_account(catalog) -> None:
 
 
 def test_r171_settings_change_until_the_deadline_then_only_reveal_and_description(
-        event: Event, organiser) -> None:
+    event: Event, organiser
+) -> None:
     client, user = organiser
-    response = client.post(f"/events/{event.token}/edit/", form_data(name="Friday Battle",
-                                                                     player_cap="12"))
+    response = client.post(
+        f"/events/{event.token}/edit/", form_data(name="Friday Battle", player_cap="12")
+    )
     assert response.status_code == 302
     event.refresh_from_db()
     assert (event.name, event.player_cap) == ("Friday Battle", 12)
@@ -157,17 +177,22 @@ def test_r172_an_illegal_list_is_refused_unless_the_event_takes_them(event: Even
     assert entry.submitted and not entry.legal and entry.problems
 
 
-@pytest.mark.parametrize("case", ["other edition", "faction", "someone else's", "trashed",
-                                  "not joined"])
+@pytest.mark.parametrize(
+    "case", ["other edition", "faction", "someone else's", "trashed", "not joined"]
+)
 def test_r172_lists_the_event_cannot_take_are_refused_and_nothing_is_stored(
-        event: Event, case: str) -> None:
+    event: Event, case: str
+) -> None:
     client, user = player("carol")
     event.join(user)
     fleet = legal_fleet(user)
-    message = {"other edition": "Update the list to it first",
-               "faction": "does not allow that fleet's faction",
-               "someone else's": "Choose one of your own fleets",
-               "trashed": "in the trash", "not joined": "Join the event"}[case]
+    message = {
+        "other edition": "Update the list to it first",
+        "faction": "does not allow that fleet's faction",
+        "someone else's": "Choose one of your own fleets",
+        "trashed": "in the trash",
+        "not joined": "Join the event",
+    }[case]
     if case == "other edition":
         fleet.change_edition(5)
     elif case == "faction":
@@ -185,8 +210,7 @@ def test_r172_lists_the_event_cannot_take_are_refused_and_nothing_is_stored(
     assert not Entry.objects.filter(player=user).exclude(document=None).exists()
 
 
-def test_r172_a_list_of_another_edition_is_updated_and_submitted_in_one_click(
-        event: Event) -> None:
+def test_r172_a_list_of_another_edition_is_updated_and_submitted_in_one_click(event: Event) -> None:
     client, user = player("carol")
     event.join(user)
     fleet = legal_fleet(user, name="Old Guard")
@@ -196,8 +220,9 @@ def test_r172_a_list_of_another_edition_is_updated_and_submitted_in_one_click(
     page = html.unescape(refused.content.decode())
     assert "Update “Old Guard” to edition 7 and submit it" in page
     assert 'name="update_edition" value="on"' in page
-    done = client.post(f"/events/{event.token}/submit/",
-                       {"fleet": fleet.pk, "update_edition": "on"}, follow=True)
+    done = client.post(
+        f"/events/{event.token}/submit/", {"fleet": fleet.pk, "update_edition": "on"}, follow=True
+    )
     assert "“Old Guard” is updated to edition 7" in html.unescape(done.content.decode())
     fleet.refresh_from_db()
     entry = Entry.objects.get(player=user)
@@ -211,8 +236,9 @@ def test_r172_an_update_then_refused_leaves_the_list_on_its_edition(event: Event
     fleet = legal_fleet(user)  # Imperial Navy
     fleet.change_edition(5)
     Event.objects.filter(pk=event.pk).update(factions=["orks"])
-    response = client.post(f"/events/{event.token}/submit/",
-                           {"fleet": fleet.pk, "update_edition": "on"})
+    response = client.post(
+        f"/events/{event.token}/submit/", {"fleet": fleet.pk, "update_edition": "on"}
+    )
     assert response.status_code == 400
     assert "does not allow that fleet's faction" in html.unescape(response.content.decode())
     fleet.refresh_from_db()
@@ -265,13 +291,16 @@ def test_r173_nothing_of_another_list_shows_before_the_reveal(event: Event, orga
             assert client.get(f"/events/{event.token}/export.csv").status_code in (302, 404)
     # The organiser sees everything; the player sees their own.
     org, _ = organiser
-    assert "Gorka Secret Plan" in org.get(f"/events/{event.token}/lists/{entry.pk}/")\
-        .content.decode()
+    assert (
+        "Gorka Secret Plan" in org.get(f"/events/{event.token}/lists/{entry.pk}/").content.decode()
+    )
     assert bob.get(f"/events/{event.token}/lists/{entry.pk}/").status_code == 200
     # Revealed: participants see it; a visitor still does not.
     Event.objects.filter(pk=event.pk).update(reveal_at=timezone.now() - timedelta(seconds=1))
-    assert "Gorka Secret Plan" in alice.get(f"/events/{event.token}/lists/{entry.pk}/")\
-        .content.decode()
+    assert (
+        "Gorka Secret Plan"
+        in alice.get(f"/events/{event.token}/lists/{entry.pk}/").content.decode()
+    )
     assert Client().get(f"/events/{event.token}/lists/{entry.pk}/").status_code == 404
 
 
@@ -315,8 +344,7 @@ def test_r174_approve_send_back_with_a_comment_and_remove(event: Event, organise
         event.join(alice_user)
 
 
-def test_r171_the_organiser_extends_the_deadline_and_it_is_logged(event: Event,
-                                                                  organiser) -> None:
+def test_r171_the_organiser_extends_the_deadline_and_it_is_logged(event: Event, organiser) -> None:
     org, _ = organiser
     close(event)
     assert event.phase() is Phase.LOCKED
@@ -327,14 +355,16 @@ def test_r171_the_organiser_extends_the_deadline_and_it_is_logged(event: Event,
     assert EventChange.objects.filter(event=event, field="deadline").exists()
 
 
-def test_r174_exports_hold_every_list_and_defuse_spreadsheet_formulas(event: Event,
-                                                                       organiser) -> None:
+def test_r174_exports_hold_every_list_and_defuse_spreadsheet_formulas(
+    event: Event, organiser
+) -> None:
     org, _ = organiser
     _, user = player("=cmd|calc")
     event.join(user)
     event.submit(user, legal_fleet(user))
-    rows = list(csv.reader(io.StringIO(org.get(f"/events/{event.token}/export.csv")
-                                       .content.decode())))
+    rows = list(
+        csv.reader(io.StringIO(org.get(f"/events/{event.token}/export.csv").content.decode()))
+    )
     assert rows[0][:4] == ["player", "faction", "points", "legal"]
     assert rows[1][0] == "'=cmd|calc" and rows[1][1] == "Imperial Navy"
     doc = json.loads(org.get(f"/events/{event.token}/export.json").content)
@@ -358,7 +388,8 @@ def test_an_invite_only_event_is_not_listed_but_opens_by_its_link(event: Event) 
 
 
 def test_r173_after_the_reveal_a_participant_opens_two_lists_in_the_matchup_preview(
-        event: Event) -> None:
+    event: Event,
+) -> None:
     alice, alice_user = player("alice")
     _, bob_user = player("bob")
     for user, faction in ((alice_user, "imperial-navy"), (bob_user, "orks")):
@@ -367,14 +398,17 @@ def test_r173_after_the_reveal_a_participant_opens_two_lists_in_the_matchup_prev
     a, b = (Entry.objects.get(player=u).pk for u in (alice_user, bob_user))
     url = f"/events/{event.token}/preview/?a={a}&b={b}"
     assert alice.get(url).status_code == 404  # before the reveal: nothing
-    Event.objects.filter(pk=event.pk).update(deadline=timezone.now() - timedelta(minutes=2),
-                                             reveal_at=timezone.now() - timedelta(minutes=1))
+    Event.objects.filter(pk=event.pk).update(
+        deadline=timezone.now() - timedelta(minutes=2),
+        reveal_at=timezone.now() - timedelta(minutes=1),
+    )
     assert "Preview a matchup" in alice.get(event.get_absolute_url()).content.decode()
     response = alice.get(url)
     assert response.status_code == 302 and "/simulator/" in response["Location"]
     form = alice.get(response["Location"]).content.decode()
     for side in ("a", "b"):  # both sides filled in as shared lists, by their codes
-        assert re.search(rf'name="{side}_share"[^>]*value="v2\.', form) or \
-            re.search(rf'value="v2\.[^"]*"[^>]*name="{side}_share"', form)
+        assert re.search(rf'name="{side}_share"[^>]*value="v2\.', form) or re.search(
+            rf'value="v2\.[^"]*"[^>]*name="{side}_share"', form
+        )
         assert re.search(rf'name="{side}_source" value="shared"[^>]*checked', form)
     assert Client().get(url).status_code == 404  # a visitor sees no list, even revealed

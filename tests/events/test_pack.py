@@ -20,8 +20,9 @@ pytestmark = pytest.mark.django_db
 
 def pdf_pages(data: bytes) -> list[str]:
     """Each page's text, its runs of white space made one space."""
-    out = subprocess.run(["pdftotext", "-raw", "-", "-"], input=data, capture_output=True,
-                         check=True).stdout.decode("utf-8")
+    out = subprocess.run(
+        ["pdftotext", "-raw", "-", "-"], input=data, capture_output=True, check=True
+    ).stdout.decode("utf-8")
     return [re.sub(r"\s+", " ", page) for page in out.split("\f")[:-1]]
 
 
@@ -33,8 +34,9 @@ def organiser() -> tuple[Client, object]:
 @pytest.fixture
 def event(organiser, catalog) -> Event:
     client, _ = organiser
-    response = client.post("/events/new/", form_data(name="Friday Skirmish",
-                                                     time_zone="Europe/London"))
+    response = client.post(
+        "/events/new/", form_data(name="Friday Skirmish", time_zone="Europe/London")
+    )
     assert response.status_code == 302, response.content.decode()[:3000]
     return Event.objects.get()
 
@@ -62,7 +64,8 @@ def ask(client: Client, event: Event):
 
 
 def test_the_organiser_prints_every_list_as_one_pdf_cover_then_rosters(
-        organiser, event: Event, lists: list[Entry]) -> None:
+    organiser, event: Event, lists: list[Entry]
+) -> None:
     client, _ = organiser
     dashboard = client.get(f"/events/{event.token}/dashboard/").content.decode()
     assert f'action="/events/{event.token}/pack/"' in dashboard
@@ -115,7 +118,8 @@ def test_an_illegal_list_prints_with_its_problem_codes(organiser, event: Event) 
 
 
 def test_only_the_organiser_may_ask_follow_or_download(
-        organiser, event: Event, lists: list[Entry]) -> None:
+    organiser, event: Event, lists: list[Entry]
+) -> None:
     client, _ = organiser
     ask(client, event)
     pack = EventPack.objects.get()
@@ -124,8 +128,10 @@ def test_only_the_organiser_may_ask_follow_or_download(
     _, stranger_user = player("stranger")
     stranger = Client()
     stranger.force_login(stranger_user)
-    urls = [f"/events/{event.token}/pack/{pack.public_id}/",
-            f"/events/{event.token}/pack/{pack.public_id}/pdf"]
+    urls = [
+        f"/events/{event.token}/pack/{pack.public_id}/",
+        f"/events/{event.token}/pack/{pack.public_id}/pdf",
+    ]
     for other in (participant, stranger):
         assert ask(other, event).status_code == 404
         for url in urls:
@@ -138,14 +144,14 @@ def test_only_the_organiser_may_ask_follow_or_download(
     other_client, _ = player("other-organiser")
     assert other_client.post("/events/new/", form_data(name="Elsewhere")).status_code == 302
     elsewhere = Event.objects.get(name="Elsewhere")
-    assert other_client.get(f"/events/{elsewhere.token}/pack/{pack.public_id}/").status_code \
-        == 404
+    assert other_client.get(f"/events/{elsewhere.token}/pack/{pack.public_id}/").status_code == 404
     # Asking needs a POST.
     assert client.get(f"/events/{event.token}/pack/").status_code == 405
 
 
-def test_the_progress_page_follows_the_worker(organiser, event: Event, lists: list[Entry],
-                                              monkeypatch) -> None:
+def test_the_progress_page_follows_the_worker(
+    organiser, event: Event, lists: list[Entry], monkeypatch
+) -> None:
     monkeypatch.setattr(EventPack, "enqueue", lambda self: None)  # no worker takes it
     client, _ = organiser
     ask(client, event)
@@ -157,8 +163,9 @@ def test_the_progress_page_follows_the_worker(organiser, event: Event, lists: li
     assert waiting["Cache-Control"] == "private, no-store"
     assert pack.claim()
     pack.advance(3)  # the second roster
-    partial = client.get(pack.get_absolute_url(), HTTP_HX_REQUEST="true",
-                         HTTP_HX_TARGET="event-pack").content.decode()
+    partial = client.get(
+        pack.get_absolute_url(), HTTP_HX_REQUEST="true", HTTP_HX_TARGET="event-pack"
+    ).content.decode()
     assert "Making the roster 2 of 2…" in partial and "<html" not in partial
     assert '<progress max="5" value="4">' in partial
     assert client.get(f"/events/{event.token}/pack/{pack.public_id}/pdf").status_code == 404
@@ -167,7 +174,8 @@ def test_the_progress_page_follows_the_worker(organiser, event: Event, lists: li
 
 
 def test_the_same_lists_lead_to_the_same_pack_and_a_new_submission_to_a_new_one(
-        organiser, event: Event, lists: list[Entry]) -> None:
+    organiser, event: Event, lists: list[Entry]
+) -> None:
     client, _ = organiser
     first = ask(client, event)["Location"]
     assert ask(client, event)["Location"] == first
@@ -181,15 +189,18 @@ def test_the_same_lists_lead_to_the_same_pack_and_a_new_submission_to_a_new_one(
     second = ask(client, event)["Location"]
     assert second != first and EventPack.objects.count() == 2
     new = EventPack.objects.get(public_id=second.rstrip("/").split("/")[-1])
-    assert "Bob's Second Waaagh" in pdf_pages(
-        client.get(f"/events/{event.token}/pack/{new.public_id}/pdf").content)[2]
+    assert (
+        "Bob's Second Waaagh"
+        in pdf_pages(client.get(f"/events/{event.token}/pack/{new.public_id}/pdf").content)[2]
+    )
     # After the deadline, the same lists: still the same pack.
     close(event, reveal_in=timedelta(hours=2))
     assert ask(client, event)["Location"] == second
 
 
-def test_r155_the_print_queue_bounds_apply(organiser, event: Event, lists: list[Entry],
-                                           monkeypatch, settings) -> None:
+def test_r155_the_print_queue_bounds_apply(
+    organiser, event: Event, lists: list[Entry], monkeypatch, settings
+) -> None:
     monkeypatch.setattr(EventPack, "enqueue", lambda self: None)  # nothing finishes
     settings.RENDER_MAX_ACTIVE_PER_OWNER = 1
     client, _ = organiser
@@ -201,8 +212,9 @@ def test_r155_the_print_queue_bounds_apply(organiser, event: Event, lists: list[
     again.post(f"/events/{event.token}/submit/", {"fleet": fleet.pk})
     refused = ask(client, event)
     assert refused.status_code == 429
-    assert "You already have 1 prints of an event&#x27;s lists being made" in \
-        refused.content.decode()
+    assert (
+        "You already have 1 prints of an event&#x27;s lists being made" in refused.content.decode()
+    )
     assert EventPack.objects.count() == 1
     settings.RENDER_MAX_ACTIVE_PER_OWNER = 3
     settings.RENDER_MAX_QUEUED = 1

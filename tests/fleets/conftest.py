@@ -20,8 +20,13 @@ from rules_core.catalog import DATA_DIR
 @pytest.fixture
 def start_fleet(catalog) -> Callable[..., Fleet]:
     def start(client: Client, **fields: str) -> Fleet:
-        data = {"name": "", "faction": "imperial-navy", "variant": "",
-                "game_size": "skirmish", **fields}
+        data = {
+            "name": "",
+            "faction": "imperial-navy",
+            "variant": "",
+            "game_size": "skirmish",
+            **fields,
+        }
         response = client.post("/fleets/new/", data)
         assert response.status_code == 302, response.content.decode()[:2000]
         pk = int(response.headers["Location"].strip("/").split("/")[-1])
@@ -39,9 +44,13 @@ def reprice(tmp_path: Path) -> Callable[[str, int], Path]:
         data = tmp_path / "data"
         shutil.copytree(DATA_DIR, data)
         path = data / "factions" / "imperial-navy.json"
-        text, n = re.subn(r'("slug": "' + slug + r'",.*?"points": )\d+',
-                          lambda m: m.group(1) + str(points), path.read_text(encoding="utf-8"),
-                          count=1, flags=re.DOTALL)
+        text, n = re.subn(
+            r'("slug": "' + slug + r'",.*?"points": )\d+',
+            lambda m: m.group(1) + str(points),
+            path.read_text(encoding="utf-8"),
+            count=1,
+            flags=re.DOTALL,
+        )
         assert n == 1
         path.write_text(text, encoding="utf-8")
         return data
@@ -63,19 +72,26 @@ def outsider() -> Client:
 def edit(client: Client) -> Callable[..., Any]:
     """POST an edit of ``fleet`` as its owner (as htmx unless ``htmx=False``)."""
 
-    def post(fleet: Fleet, path: str, data: dict[str, Any] | None = None, *,
-             htmx: bool = True, as_client: Client | None = None) -> Any:
+    def post(
+        fleet: Fleet,
+        path: str,
+        data: dict[str, Any] | None = None,
+        *,
+        htmx: bool = True,
+        as_client: Client | None = None,
+    ) -> Any:
         headers = {"HX-Request": "true"} if htmx else {}
-        return (as_client or client).post(f"/fleets/{fleet.pk}/{path}", data or {},
-                                          headers=headers)
+        return (as_client or client).post(f"/fleets/{fleet.pk}/{path}", data or {}, headers=headers)
 
     return post
 
 
 # --- escorts alike, sent once: the page copies them (static/js/builder.js) ------------------
 
-MARK = re.compile(r'<template data-copy="([^"]+)" data-as="([^"]+)"(?: data-part="([^"]*)")?>'
-                  r'</template>')
+MARK = re.compile(
+    r'<template data-copy="([^"]+)" data-as="([^"]+)"(?: data-part="([^"]*)")?>'
+    r"</template>"
+)
 
 
 def element(body: str, id_: str) -> str:
@@ -87,12 +103,13 @@ def element(body: str, id_: str) -> str:
     for m in re.finditer(rf"<(/?){tag.group(1)}\b", body[start:]):
         depth += -1 if m.group(1) else 1
         if depth == 0:
-            return body[start:body.index(">", start + m.start()) + 1]
+            return body[start : body.index(">", start + m.start()) + 1]
     raise AssertionError(id_)
 
 
 def expand_copies(body: str) -> str:
     """The answer as builder.js hands it to htmx: each mark replaced by its copy."""
+
     def copy(m: re.Match[str]) -> str:
         first, other, part = m.group(1), m.group(2), m.group(3) or ""
         return as_escort(element(body, first + part), first, other)

@@ -32,7 +32,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.markup_only]  # bytes, not rows
 
 
 def test_every_edit_on_a_40_unit_fleet_answers_under_12_kb(
-        client: Client, start_fleet: Callable[..., Fleet], catalog: Any) -> None:
+    client: Client, start_fleet: Callable[..., Fleet], catalog: Any
+) -> None:
     fleet = start_fleet(client, game_size="armada")
     units = armada_fleet_of(catalog, 40)
     assert len(units) == 40
@@ -43,9 +44,19 @@ def test_every_edit_on_a_40_unit_fleet_answers_under_12_kb(
     reset()
     cases = edit_cases(fleet, catalog)
     kinds = {case.kind for case in cases}
-    assert {"add ship", "add escort", "+1 of this", "upgrade tick", "squadron-wide tick",
-            "rename", "remove", "reorder up/down", "drag to top", "flagship",
-            "admiral"} <= kinds
+    assert {
+        "add ship",
+        "add escort",
+        "+1 of this",
+        "upgrade tick",
+        "squadron-wide tick",
+        "rename",
+        "remove",
+        "reorder up/down",
+        "drag to top",
+        "flagship",
+        "admiral",
+    } <= kinds
     headers = {"HX-Request": "true"}
     too_big = []
     for case in cases:
@@ -60,7 +71,8 @@ def test_every_edit_on_a_40_unit_fleet_answers_under_12_kb(
 
 
 def test_a_squadron_wide_refit_answers_with_every_escort_ticked(
-        client: Client, start_fleet: Callable[..., Fleet], catalog: Any, edit: Any) -> None:
+    client: Client, start_fleet: Callable[..., Fleet], catalog: Any, edit: Any
+) -> None:
     fleet = start_fleet(client, game_size="armada")
     store_units(fleet, armada_fleet_of(catalog, 40), catalog)
     case = next(c for c in edit_cases(fleet, catalog) if c.kind == "squadron-wide tick")
@@ -73,14 +85,17 @@ def test_a_squadron_wide_refit_answers_with_every_escort_ticked(
     escorts = fleet.document["units"][unit]["ships"]
     assert all(slug in ship["upgrades"] for ship in escorts)
     # Each escort's box comes back ticked, and the squadron-wide one.
-    for box in [*(f"unit-{unit}-ship-{j}-up-{slug}" for j in range(len(escorts))),
-                f"unit-{unit}-all-{slug}"]:
+    for box in [
+        *(f"unit-{unit}-ship-{j}-up-{slug}" for j in range(len(escorts))),
+        f"unit-{unit}-all-{slug}",
+    ]:
         tag = re.search(rf'<input type="checkbox"[^>]* id="{box}"[^>]*>', body)
         assert tag and "checked" in tag.group(0), box
 
 
 def test_edit_and_done_on_every_ship_at_its_largest_and_every_edit_on_the_heaviest_under_12_kb(
-        client: Client, start_fleet: Callable[..., Fleet], catalog: Any) -> None:
+    client: Client, start_fleet: Callable[..., Fleet], catalog: Any
+) -> None:
     fleets: dict[str, Fleet] = {}
     opened: dict[tuple[str, bool], tuple[int, str]] = {}
     too_big = []
@@ -112,7 +127,8 @@ def test_edit_and_done_on_every_ship_at_its_largest_and_every_edit_on_the_heavie
 
 
 def test_an_opened_squadron_sends_alike_escorts_once_and_the_page_draws_each(
-        client: Client, start_fleet: Callable[..., Fleet], catalog: Any) -> None:
+    client: Client, start_fleet: Callable[..., Fleet], catalog: Any
+) -> None:
     fleet = start_fleet(client, game_size="armada")
     faction = catalog.faction(fleet.faction)
     escort = next(s for s in faction.ships if s.is_escort)
@@ -120,8 +136,9 @@ def test_an_opened_squadron_sends_alike_escorts_once_and_the_page_draws_each(
     squadron = next(u for f, s, u in units if s.slug == escort.slug)[0]
     store_units(fleet, [squadron], catalog)
     four = SQUADRON_MAX
-    response = client.get(f"/fleets/{fleet.pk}/units/0/", {"edit": "1"},
-                          headers={"HX-Request": "true"})
+    response = client.get(
+        f"/fleets/{fleet.pk}/units/0/", {"edit": "1"}, headers={"HX-Request": "true"}
+    )
     body = response.content.decode()
     assert body.count("<template data-copy=") == four - 1
     page = expand_copies(body)
@@ -133,18 +150,21 @@ def test_an_opened_squadron_sends_alike_escorts_once_and_the_page_draws_each(
         assert re.search(rf'id="unit-0-ship-{j}-up-[\w-]+"', row)
         assert f'id="unit-0-ship-{j}-dup"' in row and "unit-0-ship-0" not in row or j == 0
     # An escort unlike the first (an upgrade of its own) comes whole.
-    tick = next(t for t in (*faction.upgrades, *catalog.refits)
-                if any(c.value == "escort" for c in t.classes))
+    tick = next(
+        t
+        for t in (*faction.upgrades, *catalog.refits)
+        if any(c.value == "escort" for c in t.classes)
+    )
     ships = [dict(s) for s in squadron["ships"]]
     ships[2] = {**ships[2], "upgrades": [tick.slug]}
     store_units(fleet, [{**squadron, "ships": ships}], catalog)
-    body = client.get(f"/fleets/{fleet.pk}/units/0/", {"edit": "1"},
-                      headers={"HX-Request": "true"}).content.decode()
+    body = client.get(
+        f"/fleets/{fleet.pk}/units/0/", {"edit": "1"}, headers={"HX-Request": "true"}
+    ).content.decode()
     assert len(re.findall(r'<template data-copy="[^"]+" data-as="[^"]+">', body)) == four - 2
     assert re.search(r'id="unit-0-ship-2-up-' + tick.slug + r'" checked', body)
     # Its tools (Duplicate, Remove, Move to) read as the first escort's: a mark for them.
-    assert ('<template data-copy="unit-0-ship-0" data-as="unit-0-ship-2" data-part="-tools">'
-            in body)
+    assert '<template data-copy="unit-0-ship-0" data-as="unit-0-ship-2" data-part="-tools">' in body
     page = expand_copies(body)
     assert all(f'id="unit-0-ship-{j}-dup"' in page for j in range(four))
     # The page itself (and without JavaScript) draws every escort.
@@ -154,7 +174,8 @@ def test_an_opened_squadron_sends_alike_escorts_once_and_the_page_draws_each(
 
 
 def test_every_edit_on_40_units_of_one_escort_squadrons_answers_under_12_kb(
-        client: Client, start_fleet: Callable[..., Fleet], catalog: Any) -> None:
+    client: Client, start_fleet: Callable[..., Fleet], catalog: Any
+) -> None:
     """Issue 29's numbers: a flagship and 39 squadrons of one escort, each with its own
     problem. The problems panel lists alike problems once, linking to each squadron, and goes
     out only when it changed (an upgrade tick answered 18.8 KB, every other edit 16.9)."""
@@ -162,11 +183,24 @@ def test_every_edit_on_40_units_of_one_escort_squadrons_answers_under_12_kb(
     faction = catalog.faction(fleet.faction)
     escorts = [s.slug for s in faction.ships if s.is_escort]
     capital = next(s.slug for s in faction.ships if s.is_capital)
-    units = [{"kind": "ship", "ship": capital, "name": None, "flagship": True,
-              "admiral": None, "upgrades": []}]
-    units += [{"kind": "squadron", "name": None,
-               "ships": [{"ship": escorts[n % len(escorts)], "upgrades": []}]}
-              for n in range(39)]
+    units = [
+        {
+            "kind": "ship",
+            "ship": capital,
+            "name": None,
+            "flagship": True,
+            "admiral": None,
+            "upgrades": [],
+        }
+    ]
+    units += [
+        {
+            "kind": "squadron",
+            "name": None,
+            "ships": [{"ship": escorts[n % len(escorts)], "upgrades": []}],
+        }
+        for n in range(39)
+    ]
     store_units(fleet, units, catalog)
     assert len(fleet.report(catalog).errors) >= 39
     too_big = []

@@ -19,14 +19,16 @@ def add_ship_queries(client: Client, fleet: Fleet, catalog, ships: int) -> int:
     fleet.save()
     editions.known()  # kept per process for MEMO_SECONDS: a slow set-up must not add its read
     with QueryCounter() as queries:
-        response = client.post(f"/fleets/{fleet.pk}/add-ship/", {"ship": "lunar-class-cruiser"},
-                               headers={"HX-Request": "true"})
+        response = client.post(
+            f"/fleets/{fleet.pk}/add-ship/",
+            {"ship": "lunar-class-cruiser"},
+            headers={"HX-Request": "true"},
+        )
     assert response.status_code == 200
     return queries.count
 
 
-def test_add_ship_queries_do_not_grow_with_the_fleet(client: Client, start_fleet,
-                                                     catalog) -> None:
+def test_add_ship_queries_do_not_grow_with_the_fleet(client: Client, start_fleet, catalog) -> None:
     fleet = start_fleet(client, game_size="armada")
     add_ship_queries(client, fleet, catalog, 5)  # warm the catalogue cache
     small = add_ship_queries(client, fleet, catalog, 5)

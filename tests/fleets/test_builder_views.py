@@ -90,8 +90,9 @@ def test_every_edit_refuses_get(client: Client, built: Fleet, path: str, data: d
 
 
 @pytest.mark.parametrize(("path", "data"), EDITS)
-def test_every_edit_is_404_to_an_outsider(built: Fleet, outsider: Client, edit, path: str,
-                                          data: dict) -> None:
+def test_every_edit_is_404_to_an_outsider(
+    built: Fleet, outsider: Client, edit, path: str, data: dict
+) -> None:
     before = dict(built.document)
     assert edit(built, path, data, as_client=outsider).status_code == 404
     assert edit(built, path, data, as_client=outsider, htmx=False).status_code == 404
@@ -104,8 +105,9 @@ def test_pages_are_404_to_an_outsider(built: Fleet, outsider: Client, region: st
     assert outsider.get(f"/fleets/{built.pk}/{region}").status_code == 404
 
 
-def test_saved_fleets_lists_only_this_browsers_fleets(client: Client, built: Fleet,
-                                                     outsider: Client, start_fleet) -> None:
+def test_saved_fleets_lists_only_this_browsers_fleets(
+    client: Client, built: Fleet, outsider: Client, start_fleet
+) -> None:
     start_fleet(outsider, name="Not yours")
     mine = client.get("/fleets/").content.decode()
     assert built.get_absolute_url() in mine
@@ -133,7 +135,8 @@ def test_adding_ships_capital_alone_escort_in_a_new_squadron(built: Fleet) -> No
 
 
 def test_an_edit_answers_htmx_with_only_what_it_changed_and_fleet_changed(
-        built: Fleet, edit) -> None:
+    built: Fleet, edit
+) -> None:
     response = edit(built, "add-ship/", {"ship": "gothic-class-cruiser"})
     assert response.status_code == 200
     assert "fleetChanged" in response.headers["HX-Trigger"]
@@ -143,12 +146,16 @@ def test_an_edit_answers_htmx_with_only_what_it_changed_and_fleet_changed(
     # The new unit is appended to the list; the two units it did not change are not sent.
     assert re.search(r'<div hx-swap-oob="afterend:#unit-1">\s*<article [^>]*id="unit-2"', html)
     assert 'id="unit-0"' not in html and 'id="unit-1"' not in html
-    total = price("lunar-class-cruiser") + 2 * price("sword-class-frigate") + price(
-        "gothic-class-cruiser")
+    total = (
+        price("lunar-class-cruiser")
+        + 2 * price("sword-class-frigate")
+        + price("gothic-class-cruiser")
+    )
     assert f"Added Gothic Class Cruiser · {total} of 1000 points" in html
     # The meter and the problems panel ride along out of band, in the same state as the units.
-    meter = re.search(r'<section id="fleet-meter"[^>]*hx-swap-oob="true"[^>]*>(.*?)</section>',
-                      html, re.S)
+    meter = re.search(
+        r'<section id="fleet-meter"[^>]*hx-swap-oob="true"[^>]*>(.*?)</section>', html, re.S
+    )
     assert meter
     assertInHTML(f"<strong data-points>{total}</strong>", meter.group(1))
     assert re.search(r'<section id="fleet-problems"[^>]*hx-swap-oob="true"', html)
@@ -184,8 +191,9 @@ def test_move_an_escort_between_squadrons(built: Fleet, edit) -> None:
 
 
 @pytest.mark.parametrize("to", ["²", "٣", "-1", "1.0", ""])
-def test_moving_an_escort_to_a_squadron_that_is_not_a_number_is_refused(built: Fleet, edit,
-                                                                          to: str) -> None:
+def test_moving_an_escort_to_a_squadron_that_is_not_a_number_is_refused(
+    built: Fleet, edit, to: str
+) -> None:
     # "²".isdigit() and "٣".isdigit() are true, but no squadron is numbered so
     before = units(built)
     for htmx in (True, False):
@@ -212,7 +220,7 @@ def test_admiral_and_effective_leadership_on_the_card(built: Fleet, edit) -> Non
     response = edit(built, "units/0/admiral/", {"admiral": "vice-admiral", "open": "1"})
     html = response.content.decode()
     # Lunar Ld 8 + 1 flagship + 2 vice admiral = 11, capped at 10 (R-06)
-    card = html[html.index('id="unit-0-summary"'):]
+    card = html[html.index('id="unit-0-summary"') :]
     assert 'id="unit-1"' not in html  # the squadron did not change
     assert re.search(r"Ld</abbr> <strong data-leadership>10</strong>", card)
     edit(built, "units/0/admiral/", {"admiral": ""})
@@ -222,18 +230,20 @@ def test_admiral_and_effective_leadership_on_the_card(built: Fleet, edit) -> Non
 
 
 def test_upgrades_offered_where_allowed_and_refused_with_a_reason(
-        client: Client, built: Fleet, edit) -> None:
+    client: Client, built: Fleet, edit
+) -> None:
     edit(built, "units/0/upgrades/add/", {"upgrade": "veteran-crew"})
     assert units(built)[0]["upgrades"] == ["veteran-crew"]
     # The squadron's editor (Edit) offers each escort what it may take.
-    html = client.get(f"/fleets/{built.pk}/units/1/?edit=1",
-                      headers={"HX-Request": "true"}).content.decode()
-    escort = html[html.index('id="unit-1-ship-0"'):]
+    html = client.get(
+        f"/fleets/{built.pk}/units/1/?edit=1", headers={"HX-Request": "true"}
+    ).content.decode()
+    escort = html[html.index('id="unit-1-ship-0"') :]
     # (the next escort, alike, comes as a mark copying this one: pieces.mark_copies)
     escort = re.split(r'id="unit-1-ship-1"|data-as="unit-1-ship-1"', escort)[0]
     assert 'value="extra-turrets"' in escort  # a refit escorts may take
     assert 'value="veteran-crew"' not in escort
-    squadron = html[html.index('id="unit-1"'):]
+    squadron = html[html.index('id="unit-1"') :]
     assert "Veteran Crew</strong>: Veteran Crew is for light cruisers" in squadron
     response = edit(built, "units/1/upgrades/add/", {"ship": 0, "upgrade": "veteran-crew"})
     assert "is for light cruisers" in response.content.decode()
@@ -297,15 +307,24 @@ def test_hostile_names_are_escaped_everywhere(client: Client, built: Fleet, edit
 
 
 def test_settings_change_band_and_name(built: Fleet, edit) -> None:
-    response = edit(built, "settings/", {"name": "Patrol", "variant": "gothic-sector-fleet",
-                                         "game_size": "patrol"})
+    response = edit(
+        built,
+        "settings/",
+        {"name": "Patrol", "variant": "gothic-sector-fleet", "game_size": "patrol"},
+    )
     assert "fleetSettingsChanged" in response.headers["HX-Trigger"]
     built.refresh_from_db()
-    assert (built.name, built.variant, built.game_size) == ("Patrol", "gothic-sector-fleet",
-                                                            "patrol")
+    assert (built.name, built.variant, built.game_size) == (
+        "Patrol",
+        "gothic-sector-fleet",
+        "patrol",
+    )
     assert built.document["variant"] == "gothic-sector-fleet"
-    response = edit(built, "settings/", {"name": "", "variant": "", "game_size": "custom",
-                                         "points_min": 10, "points_max": 5})
+    response = edit(
+        built,
+        "settings/",
+        {"name": "", "variant": "", "game_size": "custom", "points_min": 10, "points_max": 5},
+    )
     assert "must not be below" in response.content.decode()
     built.refresh_from_db()
     assert built.game_size == "patrol"
@@ -314,12 +333,18 @@ def test_settings_change_band_and_name(built: Fleet, edit) -> None:
 def test_problems_panel_links_to_the_unit(client: Client, built: Fleet, edit) -> None:
     edit(built, "add-ship/", {"ship": "cobra-class-destroyer"})  # a squadron of one
     html = client.get(f"/fleets/{built.pk}/problems/").content.decode()
-    assert re.search(r'<a class="problem__where" href="#unit-2">Squadron 2</a>\s*'
-                     r'<span class="problem__message">This squadron has 1 escort', html)
+    assert re.search(
+        r'<a class="problem__where" href="#unit-2">Squadron 2</a>\s*'
+        r'<span class="problem__message">This squadron has 1 escort',
+        html,
+    )
     assert "points.under_band" in html
     meter = client.get(f"/fleets/{built.pk}/meter/").content.decode()
-    total = price("lunar-class-cruiser") + 2 * price("sword-class-frigate") + price(
-        "cobra-class-destroyer")
+    total = (
+        price("lunar-class-cruiser")
+        + 2 * price("sword-class-frigate")
+        + price("cobra-class-destroyer")
+    )
     assert 'role="meter"' in meter and f'aria-valuenow="{total}"' in meter
 
 
@@ -334,8 +359,7 @@ def test_plain_posts_redirect_back_to_the_builder(client: Client, built: Fleet, 
     assert "Gothic Class Cruiser" in page.content.decode()
 
 
-def test_plain_post_refusal_is_shown_after_the_redirect(client: Client, built: Fleet,
-                                                       edit) -> None:
+def test_plain_post_refusal_is_shown_after_the_redirect(client: Client, built: Fleet, edit) -> None:
     response = edit(built, "units/0/admiral/", {"admiral": "nobody"}, htmx=False)
     assert response.status_code == 302
     page = client.get(response.headers["Location"]).content.decode()
@@ -351,8 +375,11 @@ def test_every_builder_form_has_an_action_and_a_csrf_token(client: Client, built
         assert re.search(r'action="/fleets/', form), form[:200]
         assert "csrfmiddlewaretoken" in form
     hx = [f for f in posts if "hx-post" in f]
-    assert all(re.search(r'hx-post="(/fleets/[^"]+)"', f).group(1)
-               == re.search(r'action="(/fleets/[^"]+)"', f).group(1) for f in hx)
+    assert all(
+        re.search(r'hx-post="(/fleets/[^"]+)"', f).group(1)
+        == re.search(r'action="(/fleets/[^"]+)"', f).group(1)
+        for f in hx
+    )
 
 
 def test_csrf_is_enforced(client: Client, built: Fleet) -> None:

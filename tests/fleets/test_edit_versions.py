@@ -50,17 +50,18 @@ class Forms(HTMLParser):
 
 def builder_edit_forms(html: str) -> list[dict[str, Any]]:
     # Duplicate and Delete on the head are Saved Fleets actions, not edits of the document.
-    return [f for f in Forms(html).forms
-            if not f["action"].endswith(("/copy/", "/trash/"))]
+    return [f for f in Forms(html).forms if not f["action"].endswith(("/copy/", "/trash/"))]
 
 
 @pytest.fixture
 def built(fleet: Fleet, edit) -> Fleet:
     """A Lunar (the flagship), a squadron of two Swords and a Dauntless: units 0, 1 and 2."""
-    for path, data in (("add-ship/", {"ship": "lunar-class-cruiser"}),
-                       ("add-ship/", {"ship": "sword-class-frigate"}),
-                       ("units/1/add-escort/", {"ship": "sword-class-frigate"}),
-                       ("add-ship/", {"ship": "dauntless-class-light-cruiser"})):
+    for path, data in (
+        ("add-ship/", {"ship": "lunar-class-cruiser"}),
+        ("add-ship/", {"ship": "sword-class-frigate"}),
+        ("units/1/add-escort/", {"ship": "sword-class-frigate"}),
+        ("add-ship/", {"ship": "dauntless-class-light-cruiser"}),
+    ):
         assert edit(fleet, path, data).status_code == 200
     fleet.refresh_from_db()
     return fleet
@@ -101,7 +102,8 @@ def test_every_builder_form_carries_the_fleets_version(client: Client, built: Fl
 
 
 def test_one_tab_edits_in_a_row_each_sending_the_version_the_last_answer_brought(
-        built: Fleet, edit) -> None:
+    built: Fleet, edit
+) -> None:
     version = built.version
     steps = [
         ("add-ship/", {"ship": "gothic-class-cruiser"}),
@@ -162,27 +164,33 @@ def other_tab_removed_the_lunar(built: Fleet, edit) -> tuple[Fleet, int]:
     """Tab A drew the page at version v; tab B then fitted a Commissar and removed the Lunar,
     so every unit moved up one place. Returns the fleet and tab A's version."""
     seen = built.version
-    edit(built, "units/0/upgrades/add/", {"upgrade": "imperial-fleet-commissar",
-                                          "version": seen})
-    edit(built, "units/0/upgrades/remove/", {"upgrade": "imperial-fleet-commissar",
-                                             "version": seen + 1})
+    edit(built, "units/0/upgrades/add/", {"upgrade": "imperial-fleet-commissar", "version": seen})
+    edit(
+        built,
+        "units/0/upgrades/remove/",
+        {"upgrade": "imperial-fleet-commissar", "version": seen + 1},
+    )
     assert edit(built, "units/0/remove/", {"version": seen + 2}).status_code == 200
     built.refresh_from_db()
-    assert [u.get("ship") or u["kind"] for u in built.document["units"]] == \
-        ["squadron", "dauntless-class-light-cruiser"]
+    assert [u.get("ship") or u["kind"] for u in built.document["units"]] == [
+        "squadron",
+        "dauntless-class-light-cruiser",
+    ]
     return built, seen
 
 
 @pytest.mark.parametrize(("path", "data"), STALE_EDITS)
 def test_a_stale_edit_is_refused_with_409_and_touches_nothing(
-        other_tab_removed_the_lunar: tuple[Fleet, int], edit, path: str, data: dict) -> None:
+    other_tab_removed_the_lunar: tuple[Fleet, int], edit, path: str, data: dict
+) -> None:
     fleet, seen = other_tab_removed_the_lunar
     before = stored(fleet)
     response = edit(fleet, path, {**data, "version": seen})
     assert response.status_code == 409
     assert stored(fleet) == before
-    assertContains(response, f'<p class="alert" role="alert">{STALE}</p>', html=True,
-                   status_code=409)
+    assertContains(
+        response, f'<p class="alert" role="alert">{STALE}</p>', html=True, status_code=409
+    )
     # The page gets every region back at the current version: it can try again from there.
     html = response.content.decode()
     assert html.lstrip().startswith('<section id="units"')
@@ -193,14 +201,17 @@ def test_a_stale_edit_is_refused_with_409_and_touches_nothing(
     for region in regions:
         assert f'id="{region}"' in html and html.count('hx-swap-oob="true"') == len(regions)
     assert "HX-Trigger" not in response.headers
-    assertInHTML('<h2 id="units-heading">Ships and squadrons '
-                 '<span class="count">3 ships in 2 units</span></h2>', html)
+    assertInHTML(
+        '<h2 id="units-heading">Ships and squadrons '
+        '<span class="count">3 ships in 2 units</span></h2>',
+        html,
+    )
 
 
 @pytest.mark.parametrize("path", ["units/1/remove/", "units/1/rename/", "units/2/upgrades/add/"])
 def test_without_javascript_a_stale_edit_goes_back_to_the_refreshed_builder(
-        client: Client, other_tab_removed_the_lunar: tuple[Fleet, int], edit,
-        path: str) -> None:
+    client: Client, other_tab_removed_the_lunar: tuple[Fleet, int], edit, path: str
+) -> None:
     fleet, seen = other_tab_removed_the_lunar
     before = stored(fleet)
     data = {"name": "Blade", "upgrade": "veteran-crew", "version": seen}
@@ -209,31 +220,38 @@ def test_without_javascript_a_stale_edit_goes_back_to_the_refreshed_builder(
     assert response.headers["Location"] == fleet.get_absolute_url()
     assert stored(fleet) == before
     page = client.get(response.headers["Location"])
-    assertContains(page, f'<p class="message message--error" role="alert">{STALE}</p>',
-                   html=True)
-    assert all(f["fields"]["version"] == [str(fleet.version)]
-               for f in builder_edit_forms(page.content.decode()))
+    assertContains(page, f'<p class="message message--error" role="alert">{STALE}</p>', html=True)
+    assert all(
+        f["fields"]["version"] == [str(fleet.version)]
+        for f in builder_edit_forms(page.content.decode())
+    )
 
 
 def test_stale_settings_are_refused_in_the_head_with_the_rest_refreshed(
-        other_tab_removed_the_lunar: tuple[Fleet, int], edit) -> None:
+    other_tab_removed_the_lunar: tuple[Fleet, int], edit
+) -> None:
     fleet, seen = other_tab_removed_the_lunar
     before = stored(fleet)
-    response = edit(fleet, "settings/", {"name": "Mine", "variant": "", "game_size": "battle",
-                                         "version": seen})
+    response = edit(
+        fleet, "settings/", {"name": "Mine", "variant": "", "game_size": "battle", "version": seen}
+    )
     assert response.status_code == 409
     assert stored(fleet) == before
     html = response.content.decode()
     assert html.lstrip().startswith('<header id="fleet-head"')
-    assertContains(response, f'<p class="alert" role="alert">{STALE}</p>', html=True,
-                   status_code=409)
-    assert '<section id="units" class="units" aria-labelledby="units-heading" ' \
-           'hx-sync="#fleet-builder:drop" hx-target="#units" hx-swap="outerHTML" ' \
-           'hx-swap-oob="true">' in html
+    assertContains(
+        response, f'<p class="alert" role="alert">{STALE}</p>', html=True, status_code=409
+    )
+    assert (
+        '<section id="units" class="units" aria-labelledby="units-heading" '
+        'hx-sync="#fleet-builder:drop" hx-target="#units" hx-swap="outerHTML" '
+        'hx-swap-oob="true">' in html
+    )
 
 
 def test_the_current_version_is_accepted_after_a_refusal(
-        other_tab_removed_the_lunar: tuple[Fleet, int], edit) -> None:
+    other_tab_removed_the_lunar: tuple[Fleet, int], edit
+) -> None:
     fleet, seen = other_tab_removed_the_lunar
     assert edit(fleet, "units/1/remove/", {"version": seen}).status_code == 409
     response = edit(fleet, "units/1/remove/", {"version": fleet.version})
@@ -248,8 +266,7 @@ def test_a_version_that_is_not_a_number_counts_as_stale(built: Fleet, edit) -> N
     assert stored(built) == before
 
 
-def test_an_edit_without_a_version_is_applied_to_the_fleet_as_it_is(built: Fleet,
-                                                                    edit) -> None:
+def test_an_edit_without_a_version_is_applied_to_the_fleet_as_it_is(built: Fleet, edit) -> None:
     # Scripts and the load benchmark send no version: the edit still runs under the row lock.
     response = edit(built, "add-ship/", {"ship": "gothic-class-cruiser"})
     assert response.status_code == 200
@@ -264,8 +281,7 @@ def test_an_outsider_gets_404_not_409(built: Fleet, outsider: Client, edit) -> N
 # --- the model's own guard --------------------------------------------------------------------
 
 
-def test_an_edit_on_a_stale_copy_never_overwrites_a_newer_document(built: Fleet,
-                                                                   catalog) -> None:
+def test_an_edit_on_a_stale_copy_never_overwrites_a_newer_document(built: Fleet, catalog) -> None:
     tab_a = Fleet.objects.get(pk=built.pk)
     tab_b = Fleet.objects.get(pk=built.pk)
     tab_b.remove(catalog, 0)

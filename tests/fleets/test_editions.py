@@ -55,7 +55,8 @@ def test_a_new_list_names_the_edition_the_server_serves(client: Client, start_fl
 
 @pytest.mark.django_db
 def test_r162_an_old_list_shows_its_edition_and_what_the_newest_would_change(
-        client: Client, start_fleet, edit) -> None:
+    client: Client, start_fleet, edit
+) -> None:
     fleet = start_fleet(client)
     for _ in range(2):
         assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
@@ -71,8 +72,9 @@ def test_r162_an_old_list_shows_its_edition_and_what_the_newest_would_change(
 
 
 @pytest.mark.django_db
-def test_r162_update_moves_the_list_and_undo_brings_it_back(client: Client, start_fleet,
-                                                             edit) -> None:
+def test_r162_update_moves_the_list_and_undo_brings_it_back(
+    client: Client, start_fleet, edit
+) -> None:
     fleet = start_fleet(client)
     assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
     _on_edition(fleet, 4)
@@ -102,13 +104,13 @@ def test_r162_any_other_edit_forgets_the_update_undo(client: Client, start_fleet
     assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
     fleet.refresh_from_db()
     assert fleet.previous_edition is None
-    assert "Undo: back" not in _edition_section(client.get(f"/fleets/{fleet.pk}/")
-                                                .content.decode())
+    assert "Undo: back" not in _edition_section(client.get(f"/fleets/{fleet.pk}/").content.decode())
 
 
 @pytest.mark.django_db
-def test_r162_keep_folds_the_banner_until_a_newer_edition(client: Client, start_fleet,
-                                                          edit) -> None:
+def test_r162_keep_folds_the_banner_until_a_newer_edition(
+    client: Client, start_fleet, edit
+) -> None:
     fleet = _on_edition(start_fleet(client), 6)
     assert edit(fleet, "edition/keep/", {}).status_code == 200
     fleet.refresh_from_db()
@@ -119,8 +121,9 @@ def test_r162_keep_folds_the_banner_until_a_newer_edition(client: Client, start_
 
 
 @pytest.mark.django_db
-def test_an_unknown_edition_is_refused_and_nothing_changes(client: Client, start_fleet,
-                                                            edit) -> None:
+def test_an_unknown_edition_is_refused_and_nothing_changes(
+    client: Client, start_fleet, edit
+) -> None:
     fleet = _on_edition(start_fleet(client), 5)
     before = (fleet.version, fleet.edition, fleet.document)
     response = edit(fleet, "edition/update/", {"edition": 99})
@@ -130,8 +133,9 @@ def test_an_unknown_edition_is_refused_and_nothing_changes(client: Client, start
 
 
 @pytest.mark.django_db
-def test_two_tabs_an_update_and_an_add_lose_no_acknowledged_edit(client: Client, start_fleet,
-                                                                 edit) -> None:
+def test_two_tabs_an_update_and_an_add_lose_no_acknowledged_edit(
+    client: Client, start_fleet, edit
+) -> None:
     fleet = _on_edition(start_fleet(client), 5)
     seen = fleet.version  # both tabs drew the page at this version
     assert edit(fleet, "edition/update/", {"edition": 7, "version": seen}).status_code == 200
@@ -156,17 +160,16 @@ def test_every_page_of_an_old_list_uses_its_edition(client: Client, start_fleet,
     assert fleet.points == _price(1, LUNAR)
     page = client.get(f"/fleets/{fleet.pk}/").content.decode()
     # The Add list prices ships as the list's edition does.
-    assert re.search(r"Lunar Class Cruiser.*?shiplist__pts\">" + str(_price(1, LUNAR)), page,
-                     re.S)
+    assert re.search(r"Lunar Class Cruiser.*?shiplist__pts\">" + str(_price(1, LUNAR)), page, re.S)
 
 
 # --- publishing a new edition: the round trip ---------------------------------------------------
 
 
-
 @pytest.mark.django_db(transaction=True)
 def test_r160_publishing_a_new_edition_changes_no_saved_list_and_the_round_trip_holds(
-        client: Client, start_fleet, edit, catalog, tmp_path: Path, reprice) -> None:
+    client: Client, start_fleet, edit, catalog, tmp_path: Path, reprice
+) -> None:
     fleet = start_fleet(client, game_size="patrol")
     for _ in range(3):
         assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
@@ -180,8 +183,13 @@ def test_r160_publishing_a_new_edition_changes_no_saved_list_and_the_round_trip_
     shipped = tmp_path / "editions"
     shutil.copytree(editions.EDITIONS_DIR, shipped)
     try:
-        info = editions.publish("2027-01, test prices", notes="Lunar up", data_dir=data,
-                                directory=shipped, now=datetime(2027, 1, 1, tzinfo=UTC))
+        info = editions.publish(
+            "2027-01, test prices",
+            notes="Lunar up",
+            data_dir=data,
+            directory=shipped,
+            now=datetime(2027, 1, 1, tzinfo=UTC),
+        )
         assert info.number == 8
         loader.load(data, editions_dir=shipped)
         assert editions.current().number == 8
@@ -192,8 +200,10 @@ def test_r160_publishing_a_new_edition_changes_no_saved_list_and_the_round_trip_
         fleet.refresh_from_db()
         assert (fleet.points, fleet.legal, fleet.version, fleet.document) == a
         text = _edition_section(client.get(f"/fleets/{fleet.pk}/").content.decode())
-        assert (f"Under edition 8 (2027-01, test prices) this list costs {3 * (lunar + 70)} "
-                f"(was {3 * lunar}, +210) and has 1 problem") in text
+        assert (
+            f"Under edition 8 (2027-01, test prices) this list costs {3 * (lunar + 70)} "
+            f"(was {3 * lunar}, +210) and has 1 problem"
+        ) in text
         assert edit(fleet, "edition/update/", {"edition": 8}).status_code == 200
         fleet.refresh_from_db()
         assert (fleet.edition, fleet.points, fleet.legal) == (8, 3 * (lunar + 70), False)
@@ -211,7 +221,8 @@ def test_r160_publishing_a_new_edition_changes_no_saved_list_and_the_round_trip_
 
 @pytest.mark.django_db(transaction=True)
 def test_r160_unpublished_data_files_are_a_development_state_shown_on_every_page(
-        client: Client, start_fleet, catalog, reprice) -> None:
+    client: Client, start_fleet, catalog, reprice
+) -> None:
     try:
         loader.load(reprice(LUNAR, 999))
         assert editions.current() is None
@@ -252,7 +263,8 @@ def test_r160_publishing_nothing_new_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.django_db
 def test_r161_a_list_saved_before_editions_takes_the_edition_of_its_last_edit(
-        client: Client, start_fleet, edit) -> None:
+    client: Client, start_fleet, edit
+) -> None:
     fleet = start_fleet(client)
     assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
     fleet.refresh_from_db()
@@ -260,8 +272,11 @@ def test_r161_a_list_saved_before_editions_takes_the_edition_of_its_last_edit(
     # As before editions: no edition, today's total cached, last edited on 1 December at 13:00
     # (after the first calibration, edition 2, and before the second, edition 3).
     Fleet.objects.filter(pk=fleet.pk).update(
-        edition=None, document=document, points=_price(7, LUNAR),
-        updated=datetime(2026, 12, 1, 13, 0, tzinfo=UTC))
+        edition=None,
+        document=document,
+        points=_price(7, LUNAR),
+        updated=datetime(2026, 12, 1, 13, 0, tzinfo=UTC),
+    )
     migration = importlib.import_module("fleetbuilder.fleets.migrations.0005_edition")
     migration.stamp_editions(apps, None)
     fleet.refresh_from_db()
@@ -273,8 +288,10 @@ def test_r160_every_shipped_edition_reads_and_its_files_match_their_sums() -> No
     from rules_core import editions as ed
     from rules_core.sample_fleets import sample_fleet
 
-    sums = dict(reversed(line.split("  ")) for line in
-                (editions.EDITIONS_DIR / "SHA256SUMS").read_text().splitlines())
+    sums = dict(
+        reversed(line.split("  "))
+        for line in (editions.EDITIONS_DIR / "SHA256SUMS").read_text().splitlines()
+    )
     raws = ed.read_edition_dir(editions.EDITIONS_DIR)
     assert len(raws) == len(sums) >= 7
     for raw in raws:
@@ -284,13 +301,18 @@ def test_r160_every_shipped_edition_reads_and_its_files_match_their_sums() -> No
         for faction in catalog.factions:
             for size in (rf.GameSize.SKIRMISH, rf.GameSize.BATTLE):
                 report = validate(sample_fleet(catalog, faction.slug, size), catalog)
-                assert report.legal, (info.number, faction.slug, size,
-                                      [p.message for p in report.errors])
+                assert report.legal, (
+                    info.number,
+                    faction.slug,
+                    size,
+                    [p.message for p in report.errors],
+                )
 
 
 @pytest.mark.django_db
 def test_side_by_side_shows_each_unit_under_both_editions_and_changes_nothing(
-        client: Client, start_fleet, edit) -> None:
+    client: Client, start_fleet, edit
+) -> None:
     fleet = start_fleet(client)
     for ship in (LUNAR, SWORD, SWORD):
         assert edit(fleet, "add-ship/", {"ship": ship}).status_code == 200
@@ -299,10 +321,14 @@ def test_side_by_side_shows_each_unit_under_both_editions_and_changes_nothing(
     page = client.get(f"/fleets/{fleet.pk}/editions/?against=7").content.decode()
     total_1 = _price(1, LUNAR) + 2 * _price(1, SWORD)
     total_7 = _price(7, LUNAR) + 2 * _price(7, SWORD)
-    assert re.search(rf"Total</th><td class=\"num\">{total_1}</td><td class=\"num\">{total_7}",
-                     page)
-    assert re.search(rf"Lunar Class Cruiser</th><td class=\"num\">{_price(1, LUNAR)}</td>"
-                     rf"<td class=\"num\">{_price(7, LUNAR)}", page)
+    assert re.search(
+        rf"Total</th><td class=\"num\">{total_1}</td><td class=\"num\">{total_7}", page
+    )
+    assert re.search(
+        rf"Lunar Class Cruiser</th><td class=\"num\">{_price(1, LUNAR)}</td>"
+        rf"<td class=\"num\">{_price(7, LUNAR)}",
+        page,
+    )
     assert "Problems under Edition 1" in page and "Problems under Edition 7" in page
     unknown = client.get(f"/fleets/{fleet.pk}/editions/?against=12")
     assert unknown.status_code == 404
@@ -315,15 +341,20 @@ def test_side_by_side_shows_each_unit_under_both_editions_and_changes_nothing(
 
 @pytest.mark.django_db
 def test_saved_fleets_shows_each_lists_edition_and_flags_what_the_newest_changes(
-        client: Client, start_fleet, edit) -> None:
+    client: Client, start_fleet, edit
+) -> None:
     changed = start_fleet(client, name="Changed by edition 7")
     assert edit(changed, "add-ship/", {"ship": LUNAR}).status_code == 200
     _on_edition(changed, 1)
     current = start_fleet(client, name="Already on edition 7")
     assert edit(current, "add-ship/", {"ship": LUNAR}).status_code == 200
     page = client.get("/fleets/").content.decode()
-    rows = {name: row for row in re.findall(r"<tr\b.*?</tr>", page, re.S)
-            for name in ("Changed by edition 7", "Already on edition 7") if name in row}
+    rows = {
+        name: row
+        for row in re.findall(r"<tr\b.*?</tr>", page, re.S)
+        for name in ("Changed by edition 7", "Already on edition 7")
+        if name in row
+    }
     cell = re.search(r'data-label="Edition">(.*?)</td>', rows["Changed by edition 7"], re.S)
     assert cell and cell.group(1).lstrip().startswith("1")
     assert f"Edition 7: {_price(7, LUNAR)}" in cell.group(1)

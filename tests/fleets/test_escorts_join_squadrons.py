@@ -22,19 +22,24 @@ SWORD, FIRESTORM = "sword-class-frigate", "firestorm-class-frigate"
 def lineup(fleet: Fleet) -> list[Any]:
     """Each unit as the list reads it: a ship's slug, or a squadron's escorts' slugs."""
     fleet.refresh_from_db()
-    return [[s["ship"] for s in u["ships"]] if u["kind"] == "squadron" else u["ship"]
-            for u in fleet.document["units"]]
+    return [
+        [s["ship"] for s in u["ships"]] if u["kind"] == "squadron" else u["ship"]
+        for u in fleet.document["units"]
+    ]
 
 
 def announced(response: Any) -> str:
-    found = re.search(r'<div id="builder-announce" hx-swap-oob="innerHTML">([^<]*)</div>',
-                      response.content.decode())
+    found = re.search(
+        r'<div id="builder-announce" hx-swap-oob="innerHTML">([^<]*)</div>',
+        response.content.decode(),
+    )
     assert found, response.content.decode()[:500]
     return found.group(1)
 
 
 def test_r180_three_adds_of_one_escort_make_one_squadron_of_three(
-        fleet: Fleet, edit: Callable[..., Any]) -> None:
+    fleet: Fleet, edit: Callable[..., Any]
+) -> None:
     first = edit(fleet, "add-ship/", {"ship": SWORD})
     assert announced(first).startswith("Added Sword Frigate in a new squadron, Squadron 1 · ")
     edit(fleet, "add-ship/", {"ship": SWORD})
@@ -44,7 +49,8 @@ def test_r180_three_adds_of_one_escort_make_one_squadron_of_three(
 
 
 def test_r180_a_full_squadron_makes_the_fifth_start_a_new_one(
-        fleet: Fleet, edit: Callable[..., Any]) -> None:
+    fleet: Fleet, edit: Callable[..., Any]
+) -> None:
     for _ in range(5):
         last = edit(fleet, "add-ship/", {"ship": SWORD})
     assert lineup(fleet) == [[SWORD] * 4, [SWORD]]
@@ -52,7 +58,8 @@ def test_r180_a_full_squadron_makes_the_fifth_start_a_new_one(
 
 
 def test_r180_another_type_never_joins_unasked_but_joins_its_own_last_squadron(
-        fleet: Fleet, edit: Callable[..., Any]) -> None:
+    fleet: Fleet, edit: Callable[..., Any]
+) -> None:
     edit(fleet, "add-ship/", {"ship": SWORD})
     edit(fleet, "add-ship/", {"ship": FIRESTORM})
     edit(fleet, "add-ship/", {"ship": "lunar-class-cruiser"})
@@ -61,12 +68,12 @@ def test_r180_another_type_never_joins_unasked_but_joins_its_own_last_squadron(
     # A squadron the player mixed (Add escort in its editor) is left as it is.
     edit(fleet, "units/1/add-escort/", {"ship": SWORD})
     edit(fleet, "add-ship/", {"ship": FIRESTORM})
-    assert lineup(fleet) == [[SWORD, SWORD], [FIRESTORM, SWORD], "lunar-class-cruiser",
-                             [FIRESTORM]]
+    assert lineup(fleet) == [[SWORD, SWORD], [FIRESTORM, SWORD], "lunar-class-cruiser", [FIRESTORM]]
 
 
 def test_r180_the_last_squadron_with_room_is_joined_and_new_squadron_is_asked_for(
-        fleet: Fleet, edit: Callable[..., Any]) -> None:
+    fleet: Fleet, edit: Callable[..., Any]
+) -> None:
     for _ in range(3):
         edit(fleet, "add-ship/", {"ship": SWORD})
     edit(fleet, "units/0/move/", {"ship": 0, "to": "new"})  # two squadrons: 2 and 1 Swords
@@ -80,7 +87,8 @@ def test_r180_the_last_squadron_with_room_is_joined_and_new_squadron_is_asked_fo
 
 
 def test_without_javascript_and_from_a_ship_page_the_add_is_confirmed(
-        client: Client, fleet: Fleet, edit: Callable[..., Any]) -> None:
+    client: Client, fleet: Fleet, edit: Callable[..., Any]
+) -> None:
     """Issue 29 §6: "Add to my fleet" on a ship page (fleets/add_to.html) says what it did, on
     the builder page it opens at its top, where the message is."""
     page = client.get(f"/fleets/add/?ship={SWORD}").content.decode()
@@ -91,6 +99,10 @@ def test_without_javascript_and_from_a_ship_page_the_add_is_confirmed(
     assert response.headers["Location"] == f"/fleets/{fleet.pk}/"
     fleet.refresh_from_db()
     page = client.get(response.headers["Location"])
-    assertContains(page, '<p class="message message--success" role="status">Added Sword '
-                         f'Frigate to Squadron 1, now 2 escorts · {fleet.points} of 1000 '
-                         'points in “Untitled Fleet”.</p>', html=True)
+    assertContains(
+        page,
+        '<p class="message message--success" role="status">Added Sword '
+        f"Frigate to Squadron 1, now 2 escorts · {fleet.points} of 1000 "
+        "points in “Untitled Fleet”.</p>",
+        html=True,
+    )

@@ -29,7 +29,8 @@ def near_the_bound(fleet: Fleet, catalog: Any) -> Fleet:
 
 
 def test_a_refused_add_is_announced_in_the_live_region_and_the_phone_bar(
-        fleet: Fleet, edit: Callable[..., Any], catalog: Any) -> None:
+    fleet: Fleet, edit: Callable[..., Any], catalog: Any
+) -> None:
     near_the_bound(fleet, catalog)
     ship = fleet.document["units"][0]["ship"]
     before = fleet.document
@@ -38,13 +39,13 @@ def test_a_refused_add_is_announced_in_the_live_region_and_the_phone_bar(
     assert response.headers["HX-Reswap"] == "none"
     body = response.content.decode()
     says = re.search(r'<div id="builder-announce" hx-swap-oob="innerHTML">([^<]*)</div>', body)
-    assert says and says.group(1).startswith("Not added: that would bring the fleet to more "
-                                             "than 5000 points")
+    assert says and says.group(1).startswith(
+        "Not added: that would bring the fleet to more than 5000 points"
+    )
     # The bar comes whole, out of band, its flash the refusal: the last "Added …" is gone.
     bar = re.search(r'<div id="fleet-bar"[^>]*>', body)
     assert bar and 'hx-swap-oob="true"' in bar.group(0)
-    assertInHTML(f'<p class="fleet-bar__flash fleet-bar__flash--refused">{says.group(1)}</p>',
-                 body)
+    assertInHTML(f'<p class="fleet-bar__flash fleet-bar__flash--refused">{says.group(1)}</p>', body)
     assert "<article" not in body  # no row redrawn
     trigger = json.loads(response.headers["HX-Trigger"])
     assert trigger == {"fleetRefused": {"message": html.unescape(says.group(1))}}
@@ -53,7 +54,8 @@ def test_a_refused_add_is_announced_in_the_live_region_and_the_phone_bar(
 
 
 def test_a_refused_edit_of_another_kind_says_not_done(
-        fleet: Fleet, edit: Callable[..., Any]) -> None:
+    fleet: Fleet, edit: Callable[..., Any]
+) -> None:
     edit(fleet, "add-ship/", {"ship": "lunar-class-cruiser"})
     response = edit(fleet, "units/0/upgrades/", {"ship": "", "upgrade": "warp-drive"})
     assert "Not done: That upgrade is not in this fleet&#x27;s list." in response.content.decode()

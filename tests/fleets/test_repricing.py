@@ -16,9 +16,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 LUNAR = "lunar-class-cruiser"
 
 
-
 def test_a_reload_with_new_prices_leaves_saved_lists_on_their_edition(
-        client: Client, start_fleet, edit, catalog, reprice) -> None:
+    client: Client, start_fleet, edit, catalog, reprice
+) -> None:
     fleet = start_fleet(client, name="Gothic Sector")
     for _ in range(2):
         assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
@@ -32,8 +32,7 @@ def test_a_reload_with_new_prices_leaves_saved_lists_on_their_edition(
         loader.load(reprice(LUNAR, lunar + 25))
         fleet.refresh_from_db()
         # Nothing about the list moved: not its total, verdict, version, place or document.
-        assert (fleet.points, fleet.legal, fleet.version, fleet.updated,
-                fleet.document) == before
+        assert (fleet.points, fleet.legal, fleet.version, fleet.updated, fleet.document) == before
         page = client.get("/fleets/").content.decode()
         assert re.search(r'data-label="Points" class="num">\s*' + str(2 * lunar), page)
         # Its edits go on under its own edition's prices.
@@ -45,7 +44,8 @@ def test_a_reload_with_new_prices_leaves_saved_lists_on_their_edition(
 
 
 def test_a_list_of_the_development_state_follows_the_data_files(
-        client: Client, start_fleet, edit, catalog, reprice) -> None:
+    client: Client, start_fleet, edit, catalog, reprice
+) -> None:
     fleet = start_fleet(client)
     assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
     Fleet.objects.filter(pk=fleet.pk).update(edition=None)
@@ -59,7 +59,8 @@ def test_a_list_of_the_development_state_follows_the_data_files(
 
 
 def test_repricing_never_overwrites_an_edit_made_meanwhile(
-        client: Client, start_fleet, edit, catalog) -> None:
+    client: Client, start_fleet, edit, catalog
+) -> None:
     fleet = start_fleet(client)
     assert edit(fleet, "add-ship/", {"ship": LUNAR}).status_code == 200
     fleet.refresh_from_db()

@@ -49,9 +49,16 @@ def test_start_a_fleet_with_the_ship_of_the_page(client: Client, catalog: Any) -
     assert selected(page, "faction") == "imperial-navy"
     assertInHTML(f'<input type="hidden" name="ship" value="{LUNAR}">', page)
     assert "The fleet starts with a Lunar Class Cruiser." in page
-    response = client.post(f"/fleets/new/?ship={LUNAR}", {
-        "name": "", "faction": "imperial-navy", "variant": "", "game_size": "skirmish",
-        "ship": LUNAR})
+    response = client.post(
+        f"/fleets/new/?ship={LUNAR}",
+        {
+            "name": "",
+            "faction": "imperial-navy",
+            "variant": "",
+            "game_size": "skirmish",
+            "ship": LUNAR,
+        },
+    )
     assert response.status_code == 302
     fleet = Fleet.objects.get()
     assert [u["ship"] for u in fleet.document["units"]] == [LUNAR]
@@ -59,16 +66,22 @@ def test_start_a_fleet_with_the_ship_of_the_page(client: Client, catalog: Any) -
 
 
 def test_a_ship_of_another_faction_is_not_added_and_the_player_is_told(
-        client: Client, catalog: Any) -> None:
-    response = client.post("/fleets/new/", {"name": "", "faction": "orks", "variant": "",
-                                            "game_size": "skirmish", "ship": LUNAR}, follow=True)
+    client: Client, catalog: Any
+) -> None:
+    response = client.post(
+        "/fleets/new/",
+        {"name": "", "faction": "orks", "variant": "", "game_size": "skirmish", "ship": LUNAR},
+        follow=True,
+    )
     assert Fleet.objects.get().document["units"] == []
     assert "Lunar Class Cruiser was not added: That ship is not in this fleet" in (
-        response.content.decode())
+        response.content.decode()
+    )
 
 
-@pytest.mark.parametrize("ship", ["nope", "x" * 5000, "%00", "lunar-class-cruiser%0A",
-                                  "ＬＵＮＡＲ"])
+@pytest.mark.parametrize(
+    "ship", ["nope", "x" * 5000, "%00", "lunar-class-cruiser%0A", "ＬＵＮＡＲ"]
+)
 def test_a_bad_ship_in_the_address_is_ignored(client: Client, catalog: Any, ship: str) -> None:
     response = client.get(f"/fleets/new/?ship={ship}")
     assert response.status_code in (200, 400)  # a control character is refused before any view
@@ -78,8 +91,9 @@ def test_a_bad_ship_in_the_address_is_ignored(client: Client, catalog: Any, ship
 # --- Add to my fleet ------------------------------------------------------------------------
 
 
-def test_add_to_my_fleet_lists_my_fleets_of_that_faction(client: Client, start_fleet: Any,
-                                                         outsider: Client) -> None:
+def test_add_to_my_fleet_lists_my_fleets_of_that_faction(
+    client: Client, start_fleet: Any, outsider: Client
+) -> None:
     mine = start_fleet(client, name="Gothic Patrol")
     start_fleet(client, name="Waaagh", faction="orks")
     start_fleet(outsider, name="Not yours")
@@ -114,18 +128,24 @@ def test_add_to_my_fleet_of_an_unknown_ship_is_404(client: Client, catalog: Any)
 
 
 def test_catalogue_pages_offer_start_and_add_the_same_for_everyone(
-        client: Client, start_fleet: Any, outsider: Client) -> None:
+    client: Client, start_fleet: Any, outsider: Client
+) -> None:
     start_fleet(client, name="Secret Fleet Name")
     home = client.get("/").content.decode()
     assertInHTML('<a class="button" href="/fleets/new/">Start a fleet</a>', home)
     faction = client.get("/ships/imperial-navy/").content.decode()
-    assertInHTML('<a class="button" href="/fleets/new/?faction=imperial-navy">Start a fleet</a>',
-                 faction)
+    assertInHTML(
+        '<a class="button" href="/fleets/new/?faction=imperial-navy">Start a fleet</a>', faction
+    )
     ship_url = f"/ships/imperial-navy/{LUNAR}/"
     for visitor in (client, outsider):
         page = visitor.get(ship_url).content.decode()
-        assertInHTML(f'<a class="button" href="/fleets/add/?ship={LUNAR}">Add to my fleet</a>',
-                     page)
-        assertInHTML(f'<a class="button button--ghost" href="/fleets/new/?ship={LUNAR}">'
-                     'Start a fleet with it</a>', page)
+        assertInHTML(
+            f'<a class="button" href="/fleets/add/?ship={LUNAR}">Add to my fleet</a>', page
+        )
+        assertInHTML(
+            f'<a class="button button--ghost" href="/fleets/new/?ship={LUNAR}">'
+            "Start a fleet with it</a>",
+            page,
+        )
         assert "Secret Fleet Name" not in page

@@ -35,8 +35,9 @@ def run(*args: str) -> tuple[int, str, str]:
 def legal_file(tmp_path: Path, catalog) -> Path:
     path = tmp_path / "legal.json"
     # Naming the edition its prices are (R-160): a file naming none is judged under the first.
-    fleet = replace(sample_fleet(catalog, "imperial-navy", "skirmish"),
-                    edition=editions.current_number())
+    fleet = replace(
+        sample_fleet(catalog, "imperial-navy", "skirmish"), edition=editions.current_number()
+    )
     path.write_text(dump_fleet_json(fleet))
     return path
 
@@ -83,8 +84,10 @@ def test_json_of_a_legal_fleet(legal_file: Path) -> None:
     assert 750 <= report["points"] <= 1000
 
 
-@pytest.mark.parametrize("content", ["{not json", '{"format": "void-command-fleet", "version": 9}',
-                                     '{"format": "other"}', "[]"])
+@pytest.mark.parametrize(
+    "content",
+    ["{not json", '{"format": "void-command-fleet", "version": 9}', '{"format": "other"}', "[]"],
+)
 def test_unreadable_files_exit_2(tmp_path: Path, catalog, content: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content)
@@ -93,8 +96,7 @@ def test_unreadable_files_exit_2(tmp_path: Path, catalog, content: str) -> None:
     assert err.strip() and err.strip().count("\n") == 0
 
 
-def test_an_unreadable_file_with_json_still_prints_format_invalid(tmp_path: Path,
-                                                                 catalog) -> None:
+def test_an_unreadable_file_with_json_still_prints_format_invalid(tmp_path: Path, catalog) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"format": "void-command-fleet", "version": 1, "faction": 3}')
     code, out, err = run(str(path), "--json")
@@ -123,8 +125,7 @@ def test_a_file_is_judged_under_the_edition_it_names(legal_file: Path) -> None:
     assert report["edition_note"] is None and "note:" not in err
 
 
-def test_a_file_naming_no_edition_is_judged_under_the_first_with_a_note(
-        legal_file: Path) -> None:
+def test_a_file_naming_no_edition_is_judged_under_the_first_with_a_note(legal_file: Path) -> None:
     """R-161: the first edition, and the note on stderr (one line)."""
     data = json.loads(legal_file.read_text())
     del data["edition"]
@@ -134,8 +135,9 @@ def test_a_file_naming_no_edition_is_judged_under_the_first_with_a_note(
     report = json.loads(out)
     assert report["edition"] == first.number
     assert report["edition_note"] == editions.resolve(None)[1]
-    assert err.startswith(f"note: This list names no edition, so it is read under the first, "
-                          f"{first.title}")
+    assert err.startswith(
+        f"note: This list names no edition, so it is read under the first, {first.title}"
+    )
 
 
 def test_an_unknown_edition_exits_2_naming_the_known_ones(legal_file: Path) -> None:
@@ -146,13 +148,14 @@ def test_an_unknown_edition_exits_2_naming_the_known_ones(legal_file: Path) -> N
     code, out, err = run(str(legal_file))
     known = ", ".join(str(i.number) for i in editions.known())
     assert code == 2 and out == ""
-    assert err.strip() == (f"{legal_file}: Edition 99 is not one this server knows; the known "
-                           f"editions are {known}.")
+    assert err.strip() == (
+        f"{legal_file}: Edition 99 is not one this server knows; the known editions are {known}."
+    )
 
 
-def test_without_a_database_the_shipped_edition_files_answer(legal_file: Path,
-                                                             monkeypatch) -> None:
+def test_without_a_database_the_shipped_edition_files_answer(legal_file: Path, monkeypatch) -> None:
     """A clone with no database set up reads the editions from the shipped files."""
+
     def no_database(number: object) -> object:
         raise DatabaseError("no such table: catalog_edition")
 

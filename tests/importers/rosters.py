@@ -59,19 +59,24 @@ def _points(sel: Sel) -> float:
 def _xml(sel: Sel, indent: str) -> str:
     known = crosswalk.load().entries.get(sel.entry)
     kind = sel.type or ("unit" if known and known.kind == "ship" else "upgrade")
-    path = f"{secrets.token_hex(2)}-{secrets.token_hex(2)}::{sel.entry}" if sel.link \
-        else sel.entry
-    attrs = (f'id="{secrets.token_hex(4)}" name={quoteattr(_name(sel))} '
-             f'entryId={quoteattr(path)} number="{sel.number}" type="{kind}"')
+    path = f"{secrets.token_hex(2)}-{secrets.token_hex(2)}::{sel.entry}" if sel.link else sel.entry
+    attrs = (
+        f'id="{secrets.token_hex(4)}" name={quoteattr(_name(sel))} '
+        f'entryId={quoteattr(path)} number="{sel.number}" type="{kind}"'
+    )
     if sel.custom_name:
         attrs += f" customName={quoteattr(sel.custom_name)}"
-    inner = [f'{indent}  <costs><cost name="pts" typeId="points" '
-             f'value="{_points(sel)}"/></costs>']
+    inner = [f'{indent}  <costs><cost name="pts" typeId="points" value="{_points(sel)}"/></costs>']
     if sel.categories:
-        inner.append(f"{indent}  <categories>" + "".join(
-            f'<category id="c{i}" name={quoteattr(c)} entryId="c{i}" '
-            f'primary="{str(i == 0).lower()}"/>'
-            for i, c in enumerate(sel.categories)) + "</categories>")
+        inner.append(
+            f"{indent}  <categories>"
+            + "".join(
+                f'<category id="c{i}" name={quoteattr(c)} entryId="c{i}" '
+                f'primary="{str(i == 0).lower()}"/>'
+                for i, c in enumerate(sel.categories)
+            )
+            + "</categories>"
+        )
     if sel.children:
         inner.append(f"{indent}  <selections>")
         inner += [_xml(c, indent + "    ") for c in sel.children]
@@ -83,8 +88,14 @@ def total(selections: list[Sel]) -> float:
     return sum(_points(s) + total(s.children) for s in selections)
 
 
-def ros(force: str, selections: list[Sel], *, name: str = "Imported Roster",
-        limit: int = 1500, extra_forces: str = "") -> bytes:
+def ros(
+    force: str,
+    selections: list[Sel],
+    *,
+    name: str = "Imported Roster",
+    limit: int = 1500,
+    extra_forces: str = "",
+) -> bytes:
     """A ``.ros`` roster of one force (a BSData force entry id) holding ``selections``."""
     cw = crosswalk.load()
     listed = cw.forces[force]
@@ -131,5 +142,6 @@ def as_json(data: bytes) -> bytes:
     for force in doc.get("forces", []):  # New Recruit's own category on every unit
         for selection in force.get("selections", []):
             selection.setdefault("categories", []).append(
-                {"id": "nr", "name": "Illegal Units", "entryId": "nr", "primary": "false"})
+                {"id": "nr", "name": "Illegal Units", "entryId": "nr", "primary": "false"}
+            )
     return json.dumps({"roster": doc}).encode()

@@ -43,28 +43,53 @@ def made(data: bytes):
 def orks_roster() -> bytes:
     """Hand-checked roster 1: a named Kill Kroozer with the Warlord, a Terror Ship, and an
     escort squadron of three Savage Gunships (BattleScribe's "Escort Squadron" group)."""
-    return ros(force("Ork Waaagh!"), [
-        Sel(find("ship", "Ork Kill Kroozer"), custom_name="Da Big Red",
-            children=[Sel(find("commander", "Ork Warlord"), points=40)]),
-        Sel(find("ship", "Ork Terror Ship")),
-        Sel("e774-548d-9436-6e14", name="Escort Squadron", points=0,
-            children=[Sel(find("ship", "Savage Gunship"), number=3)]),
-    ], name="Waaagh Grimtoof")
+    return ros(
+        force("Ork Waaagh!"),
+        [
+            Sel(
+                find("ship", "Ork Kill Kroozer"),
+                custom_name="Da Big Red",
+                children=[Sel(find("commander", "Ork Warlord"), points=40)],
+            ),
+            Sel(find("ship", "Ork Terror Ship")),
+            Sel(
+                "e774-548d-9436-6e14",
+                name="Escort Squadron",
+                points=0,
+                children=[Sel(find("ship", "Savage Gunship"), number=3)],
+            ),
+        ],
+        name="Waaagh Grimtoof",
+    )
 
 
 def imperial_roster() -> bytes:
     """Hand-checked roster 2: an admiral bought apart from any ship (as Imperium lists do), a
     Lunar with a refit, two Gothics (number 2), a squadron of Swords, an Inquisitorial cruiser
     (no counterpart) and a weapon option (none either)."""
-    return ros(force("Gothic Sector"), [
-        Sel(find("commander", "Admiral Ldr 9"), points=100, type="unit", link=False),
-        Sel(find("ship", "Lunar Class Cruiser", "Battlefleet Gothic"), custom_name="Fist of Bakka",
-            children=[Sel(find("upgrade", "Improved Thrusters") if _has("Improved Thrusters")
-                          else "nope", name="Improved Thrusters", points=10)]),
-        Sel(find("ship", "Gothic Class Cruiser", "Battlefleet Gothic"), number=2),
-        Sel(find("ship", "Sword Frigate", "Imperial Navy"), number=3),
-        Sel(find("ship", "Inquisitorial Cruiser", "Armada Imperialis")),
-    ], name="Gothic Sector Patrol")
+    return ros(
+        force("Gothic Sector"),
+        [
+            Sel(find("commander", "Admiral Ldr 9"), points=100, type="unit", link=False),
+            Sel(
+                find("ship", "Lunar Class Cruiser", "Battlefleet Gothic"),
+                custom_name="Fist of Bakka",
+                children=[
+                    Sel(
+                        find("upgrade", "Improved Thrusters")
+                        if _has("Improved Thrusters")
+                        else "nope",
+                        name="Improved Thrusters",
+                        points=10,
+                    )
+                ],
+            ),
+            Sel(find("ship", "Gothic Class Cruiser", "Battlefleet Gothic"), number=2),
+            Sel(find("ship", "Sword Frigate", "Imperial Navy"), number=3),
+            Sel(find("ship", "Inquisitorial Cruiser", "Armada Imperialis")),
+        ],
+        name="Gothic Sector Patrol",
+    )
 
 
 def _has(name: str) -> bool:
@@ -80,7 +105,11 @@ def test_r190_an_ork_roster_imports_as_checked_by_hand(catalog) -> None:
     assert (fleet.faction, fleet.variant, fleet.name) == ("orks", None, "Waaagh Grimtoof")
     big, terror, escorts = fleet.units
     assert (big.ship, big.name, big.flagship, big.admiral) == (
-        "ork-kill-kroozer", "Da Big Red", True, "vice-admiral")  # the Warlord: R-190's table
+        "ork-kill-kroozer",
+        "Da Big Red",
+        True,
+        "vice-admiral",
+    )  # the Warlord: R-190's table
     assert terror.ship == "ork-terror-ship" and not terror.flagship
     assert [s.ship for s in escorts.ships] == ["savage-gunship"] * 3
     # Each selection, and how it was matched.
@@ -94,8 +123,9 @@ def test_r190_an_ork_roster_imports_as_checked_by_hand(catalog) -> None:
     # The roster's points (BSData: 155 + 40, 185, 3 × 30) against these (the unit reports).
     catalog7 = editions.catalog_for(fleet.edition)
     orks = catalog7.faction("orks")
-    kroozer, terror_ship, gunship = (orks.ship(s).points for s in (
-        "ork-kill-kroozer", "ork-terror-ship", "savage-gunship"))
+    kroozer, terror_ship, gunship = (
+        orks.ship(s).points for s in ("ork-kill-kroozer", "ork-terror-ship", "savage-gunship")
+    )
     admiral = catalog7.admiral("vice-admiral").points
     assert [(u.label, u.roster_points, u.points) for u in report.units] == [
         ("Da Big Red", 195.0, kroozer + admiral),
@@ -112,15 +142,23 @@ def test_r190_an_imperial_roster_with_a_loose_admiral_and_a_stranger(catalog) ->
     result = made(imperial_roster())
     fleet, report = result.fleet, result.report
     assert fleet.faction == "imperial-navy"
-    ships = [u.ship if isinstance(u, rf.ShipUnit) else [s.ship for s in u.ships]
-             for u in fleet.units]
-    assert ships == ["lunar-class-cruiser", "gothic-class-cruiser", "gothic-class-cruiser",
-                     ["sword-class-frigate"] * 3]
+    ships = [
+        u.ship if isinstance(u, rf.ShipUnit) else [s.ship for s in u.ships] for u in fleet.units
+    ]
+    assert ships == [
+        "lunar-class-cruiser",
+        "gothic-class-cruiser",
+        "gothic-class-cruiser",
+        ["sword-class-frigate"] * 3,
+    ]
     lunar = fleet.units[0]
     # The admiral bought apart commands the most expensive capital ship: a Gothic (180) over
     # the Lunar (Ld 9: Vice Admiral, R-190).
-    costs = {u.ship: editions.catalog_for(fleet.edition).faction("imperial-navy").ship(u.ship)
-             .points for u in fleet.units if isinstance(u, rf.ShipUnit)}
+    costs = {
+        u.ship: editions.catalog_for(fleet.edition).faction("imperial-navy").ship(u.ship).points
+        for u in fleet.units
+        if isinstance(u, rf.ShipUnit)
+    }
     flagship = next(u for u in fleet.units if isinstance(u, rf.ShipUnit) and u.flagship)
     assert flagship.admiral == "vice-admiral" and costs[flagship.ship] == max(costs.values())
     assert lunar.name == "Fist of Bakka"
@@ -128,7 +166,9 @@ def test_r190_an_imperial_roster_with_a_loose_admiral_and_a_stranger(catalog) ->
     assert by_name["Admiral Ldr 9"].became == "Vice Admiral"
     stranger = by_name["Inquisitorial Cruiser"]
     assert (stranger.status, stranger.reason) == (
-        NOT_MATCHED, "Left out: no ship here is the Inquisitorial Cruiser.")
+        NOT_MATCHED,
+        "Left out: no ship here is the Inquisitorial Cruiser.",
+    )
     thrusters = by_name["Improved Thrusters"]  # not in the crosswalk: this game's refit, by name
     assert (thrusters.status, thrusters.became) == (BY_NAME, "Improved Thrusters")
     assert "improved-thrusters" in lunar.upgrades
@@ -153,14 +193,17 @@ def _one_force_per_faction() -> dict[str, str]:
 @pytest.mark.parametrize("faction", sorted(_one_force_per_faction()))
 def test_r190_a_roster_of_each_faction_with_a_counterpart_imports(faction: str, catalog) -> None:
     key = _one_force_per_faction()[faction]
-    ships = [(k, e) for k, e in CW.entries.items()
-             if e.kind == "ship" and e.target and e.faction == faction]
+    ships = [
+        (k, e)
+        for k, e in CW.entries.items()
+        if e.kind == "ship" and e.target and e.faction == faction
+    ]
     catalog7 = editions.catalog_for(editions.current_number())
     own = catalog7.faction(faction)
-    capital = next((k, e) for k, e in ships
-                   if own.ship(e.target).ship_class.value != "escort")
-    escort = next(((k, e) for k, e in ships
-                   if own.ship(e.target).ship_class.value == "escort"), None)
+    capital = next((k, e) for k, e in ships if own.ship(e.target).ship_class.value != "escort")
+    escort = next(
+        ((k, e) for k, e in ships if own.ship(e.target).ship_class.value == "escort"), None
+    )
     selections = [Sel(capital[0], custom_name="Pride of the Fleet")]
     if escort:
         selections.append(Sel(escort[0], number=2))
@@ -174,8 +217,12 @@ def test_r190_a_roster_of_each_faction_with_a_counterpart_imports(faction: str, 
 
 
 def test_r190_a_selection_unknown_by_id_is_matched_by_name(catalog) -> None:
-    result = made(ros(force("Ork Waaagh!"), [
-        Sel("0000-newer-bsdata-entry", name="Ork Kill Kroozer", points=155, type="unit")]))
+    result = made(
+        ros(
+            force("Ork Waaagh!"),
+            [Sel("0000-newer-bsdata-entry", name="Ork Kill Kroozer", points=155, type="unit")],
+        )
+    )
     assert result.fleet.units[0].ship == "ork-kill-kroozer"
     assert result.report.lines[0].status == BY_NAME
 
@@ -188,13 +235,20 @@ def test_r190_rosz_and_new_recruit_json_make_the_same_fleet(catalog) -> None:
     fleets = [made(form).fleet for form in (data, rosz(data), as_json(data))]
     assert fleets[0] == fleets[1] == fleets[2]
     assert [read_roster(f).format for f in (data, rosz(data), as_json(data))] == [
-        "ros", "rosz", "json"]
+        "ros",
+        "rosz",
+        "json",
+    ]
 
 
 def test_r190_a_roster_of_no_counterpart_is_refused_with_why(catalog) -> None:
     with pytest.raises(RosterError, match="Inquisition"):
-        made(ros(force("Emperor's Inquisition Fleet List"), [
-            Sel(find("ship", "Inquisitorial Cruiser", "Armada Imperialis"))]))
+        made(
+            ros(
+                force("Emperor's Inquisition Fleet List"),
+                [Sel(find("ship", "Inquisitorial Cruiser", "Armada Imperialis"))],
+            )
+        )
 
 
 # --- hostile files ------------------------------------------------------------------------------
@@ -218,8 +272,9 @@ def _zip_bomb() -> bytes:
 
 def _deep() -> bytes:
     inner = "<selection name='x'><selections>" * 60 + "</selections></selection>" * 60
-    return (f"<roster><forces><force><selections>{inner}</selections></force></forces>"
-            "</roster>").encode()
+    return (
+        f"<roster><forces><force><selections>{inner}</selections></force></forces></roster>"
+    ).encode()
 
 
 HOSTILE = {
@@ -233,8 +288,7 @@ HOSTILE = {
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_r190_a_hostile_roster_is_refused_quickly_and_nothing_is_stored(name: str,
-                                                                        catalog) -> None:
+def test_r190_a_hostile_roster_is_refused_quickly_and_nothing_is_stored(name: str, catalog) -> None:
     data, words = HOSTILE[name]
     user = get_user_model().objects.create_user("victim", password="Ironclad-Lunar-1138")
     client = Client()
@@ -245,8 +299,7 @@ def test_r190_a_hostile_roster_is_refused_quickly_and_nothing_is_stored(name: st
     took = time.perf_counter() - began
     response = client.post("/fleets/import/", {"file": _upload(data, "hostile.ros")})
     assert response.status_code == 400 and "Nothing was imported." in response.content.decode()
-    api = Client().post("/api/v1/imports/battlescribe", data=data,
-                        content_type="application/xml")
+    api = Client().post("/api/v1/imports/battlescribe", data=data, content_type="application/xml")
     assert api.status_code == 400 and words.split()[0].lower() in api.json()["detail"].lower()
     assert not Fleet.objects.exists()
     print(f"{name}: refused in {took * 1000:.1f} ms")  # the figure in the issue's note
@@ -254,8 +307,9 @@ def test_r190_a_hostile_roster_is_refused_quickly_and_nothing_is_stored(name: st
 
 def test_r190_a_50_mb_roster_is_refused_before_it_is_read(catalog) -> None:
     body = b"<roster>" + b" " * (50 * 1024 * 1024) + b"</roster>"
-    response = Client().post("/api/v1/imports/battlescribe", data=body,
-                             content_type="application/xml")
+    response = Client().post(
+        "/api/v1/imports/battlescribe", data=body, content_type="application/xml"
+    )
     assert response.status_code == 413 and "limit" in response.json()["detail"]
     with pytest.raises(RosterError, match="at most"):
         read_roster(body)
@@ -282,6 +336,7 @@ def test_r190_the_import_page_shows_the_report_and_saves_on_request(catalog) -> 
     assert not Fleet.objects.exists()  # nothing until the player saves (R-93)
     import html
     import re
+
     normalised = html.unescape(re.search(r'name="save" value="([^"]*)"', text).group(1))
     once = re.search(r'name="once" value="([^"]*)"', text).group(1)
     client.post("/fleets/import/", {"save": normalised, "once": once})
@@ -291,8 +346,9 @@ def test_r190_the_import_page_shows_the_report_and_saves_on_request(catalog) -> 
 
 
 def test_r190_the_api_answers_the_fleet_file_and_the_report(catalog) -> None:
-    response = Client().post("/api/v1/imports/battlescribe", data=as_json(orks_roster()),
-                             content_type="application/json")
+    response = Client().post(
+        "/api/v1/imports/battlescribe", data=as_json(orks_roster()), content_type="application/json"
+    )
     assert response.status_code == 200
     doc = response.json()
     assert doc["fleet"]["format"] == "void-command-fleet" and doc["fleet"]["faction"] == "orks"
@@ -326,14 +382,21 @@ def test_r190_every_bsdata_ship_is_matched_or_says_why_not(catalog) -> None:
     ships = {s.slug for f in catalog7.factions for s in f.ships}
     ranks = {a.slug for a in catalog7.admirals}
     upgrades = {u.slug for u in catalog7.refits} | {
-        u.slug for f in catalog7.factions for u in f.upgrades}
+        u.slug for f in catalog7.factions for u in f.upgrades
+    }
     neither = [e.name for e in CW.entries.values() if not e.target and not e.reason]
     assert neither == []
     for entry in CW.entries.values():
         if entry.target:
-            assert entry.target in {"ship": ships, "commander": ranks,
-                                    "upgrade": upgrades}[entry.kind], entry
+            assert (
+                entry.target in {"ship": ships, "commander": ranks, "upgrade": upgrades}[entry.kind]
+            ), entry
     counted = sum(1 for e in CW.entries.values() if e.kind == "ship")
     assert counted > 300 and CW.commit and len(CW.commit) == 40
     assert {e.catalogue for e in CW.entries.values() if e.kind == "ship"} >= {
-        "Orks", "Chaos", "Necrons", "Inquisition", "Pirates and Wolf Packs"}
+        "Orks",
+        "Chaos",
+        "Necrons",
+        "Inquisition",
+        "Pirates and Wolf Packs",
+    }

@@ -24,8 +24,10 @@ def own_fleet(catalog, client: Client) -> Callable[[rf.Fleet], Fleet]:
 
     def make(doc: rf.Fleet) -> Fleet:
         client.get("/fleets/")
-        response = client.post("/fleets/new/", {"faction": doc.faction, "variant": "",
-                                                "game_size": "armada", "name": "tmp"})
+        response = client.post(
+            "/fleets/new/",
+            {"faction": doc.faction, "variant": "", "game_size": "armada", "name": "tmp"},
+        )
         assert response.status_code == 302
         fleet = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
         fleet.store(doc, catalog)

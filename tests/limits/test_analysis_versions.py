@@ -24,10 +24,21 @@ from rules_core.whatif import what_if_variants
 pytestmark = pytest.mark.django_db
 
 FACTION = "imperial-navy"
-FORM = {"a_source": "fleet", "a_policy": "standard", "b_source": "sample",
-        "b_faction": "orks", "b_size": "patrol", "b_variant": "", "b_policy": "standard",
-        "battles": "1", "max_rounds": "10", "table": "", "scoring": "core", "terrain": "none",
-        "seed": "5"}
+FORM = {
+    "a_source": "fleet",
+    "a_policy": "standard",
+    "b_source": "sample",
+    "b_faction": "orks",
+    "b_size": "patrol",
+    "b_variant": "",
+    "b_policy": "standard",
+    "battles": "1",
+    "max_rounds": "10",
+    "table": "",
+    "scoring": "core",
+    "terrain": "none",
+    "seed": "5",
+}
 
 
 def many_unlike_squadrons(catalog: Any) -> rf.Fleet:
@@ -83,16 +94,23 @@ def test_a_fleet_of_hundreds_of_versions_plays_the_bound(browser: Client, catalo
     assert f"at most {MAX_VARIANTS} versions" in page
 
 
-def test_an_analysis_stored_with_more_versions_is_not_run_again(browser: Client,
-                                                               catalog: Any) -> None:
+def test_an_analysis_stored_with_more_versions_is_not_run_again(
+    browser: Client, catalog: Any
+) -> None:
     doc = many_unlike_squadrons(catalog)
     every, _ = what_if_variants(catalog, doc)
     opponent = doc
     stored = Analysis.objects.create(
-        public_id="old-analysis-with-every-version", session_key="someone",
-        fleet=rf.fleet_to_dict(doc), opponent=rf.fleet_to_dict(opponent),
-        variants=variant_records(every), variant_count=len(every), options=SimOptions()
-        .to_dict(), seed=1, battles=1)
+        public_id="old-analysis-with-every-version",
+        session_key="someone",
+        fleet=rf.fleet_to_dict(doc),
+        opponent=rf.fleet_to_dict(opponent),
+        variants=variant_records(every),
+        variant_count=len(every),
+        options=SimOptions().to_dict(),
+        seed=1,
+        battles=1,
+    )
     before = Analysis.objects.count()
     response = browser.post(f"/analysis/a/{stored.public_id}/again/")
     assert response.status_code == 400

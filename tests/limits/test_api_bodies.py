@@ -15,8 +15,7 @@ from fleetbuilder.simulator.models import Matchup
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("path", ["/api/v1/runs", "/api/v1/fleets",
-                                  "/api/v1/fleet-files/validate"])
+@pytest.mark.parametrize("path", ["/api/v1/runs", "/api/v1/fleets", "/api/v1/fleet-files/validate"])
 def test_a_body_over_the_request_limit_is_a_json_413(bearer_api: Client, path: str) -> None:
     padding = "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1024)
     body = '{"a": {"file": {"name": "' + padding + '"}}}'

@@ -23,9 +23,20 @@ def test_a_seed_out_of_range_is_refused_before_any_battle(catalog, seed: int) ->
     err = io.StringIO()
     started = time.monotonic()
     with pytest.raises(SystemExit) as exc:
-        call_command("balance", "--size", "patrol", "--battles", "2", "--seed", str(seed),
-                     "--factions", "orks,necrons", "--publish", stdout=io.StringIO(),
-                     stderr=err)
+        call_command(
+            "balance",
+            "--size",
+            "patrol",
+            "--battles",
+            "2",
+            "--seed",
+            str(seed),
+            "--factions",
+            "orks,necrons",
+            "--publish",
+            stdout=io.StringIO(),
+            stderr=err,
+        )
     assert exc.value.code == 2
     assert f"--seed must be from 0 to {MAX_SEED}" in err.getvalue()
     assert time.monotonic() - started < bound(3)
@@ -33,7 +44,18 @@ def test_a_seed_out_of_range_is_refused_before_any_battle(catalog, seed: int) ->
 
 
 def test_the_largest_seed_is_played_and_published(catalog) -> None:
-    call_command("balance", "--size", "patrol", "--battles", "2", "--seed", str(MAX_SEED),
-                 "--factions", "orks,necrons", "--publish", stdout=io.StringIO(),
-                 stderr=io.StringIO())
+    call_command(
+        "balance",
+        "--size",
+        "patrol",
+        "--battles",
+        "2",
+        "--seed",
+        str(MAX_SEED),
+        "--factions",
+        "orks,necrons",
+        "--publish",
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+    )
     assert BalanceTable.objects.get().seed == MAX_SEED

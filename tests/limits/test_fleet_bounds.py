@@ -83,8 +83,10 @@ def test_the_issues_100_squadrons_of_32_code_is_refused(catalog) -> None:
     with pytest.raises(sharecode.ShareCodeError):
         sharecode.decode(code)
     # The same shape small enough to inflate under the cap meets the squadron bound.
-    escort = min((s for s in catalog.faction("imperial-navy").ships if s.is_escort),
-                 key=lambda s: len(s.slug)).slug
+    escort = min(
+        (s for s in catalog.faction("imperial-navy").ships if s.is_escort),
+        key=lambda s: len(s.slug),
+    ).slug
     with pytest.raises(sharecode.ShareCodeError) as refused:
         sharecode.decode(hostile.raw_code(hostile.squadrons_of(escort, 60, 32)))
     assert refused.value.path == "units[0].ships"
@@ -143,12 +145,15 @@ def test_deep_json_is_refused_quickly() -> None:
 # --- the web readers -------------------------------------------------------------------------
 
 
-def test_import_refuses_each_kind_naming_the_path_and_saves_nothing(catalog, client: Client
-                                                                     ) -> None:
+def test_import_refuses_each_kind_naming_the_path_and_saves_nothing(
+    catalog, client: Client
+) -> None:
     over = hostile.over_ships(catalog)
-    for text, where in ((hostile.file_text(over), "units[7].ships[10]"),
-                        (hostile.raw_code(over), "units[7].ships[10]"),
-                        (_text_list(catalog, hostile.over_points(catalog)), "Line ")):
+    for text, where in (
+        (hostile.file_text(over), "units[7].ships[10]"),
+        (hostile.raw_code(over), "units[7].ships[10]"),
+        (_text_list(catalog, hostile.over_points(catalog)), "Line "),
+    ):
         response = client.post("/fleets/import/", {"text": text})
         assert response.status_code == 400
         assert where in response.context["error"]
@@ -170,25 +175,29 @@ def test_import_of_a_zip_names_the_file_at_fault(catalog, client: Client) -> Non
 
 def test_a_forged_save_is_refused(catalog, client: Client) -> None:
     client.post("/fleets/import/", {"save": hostile.file_text(hostile.over_points(catalog))})
-    client.post("/fleets/import/", {"save_all": "[" + hostile.file_text(
-        hostile.over_points(catalog)) + "]"})
+    client.post(
+        "/fleets/import/", {"save_all": "[" + hostile.file_text(hostile.over_points(catalog)) + "]"}
+    )
     client.post("/fleets/import/", {"save": hostile.file_text(hostile.over_ships(catalog))})
     assert not Fleet.objects.exists()
 
 
 def test_share_code_pages_refuse_with_the_reason(catalog, client: Client) -> None:
-    for code in (hostile.raw_code(hostile.over_ships(catalog)),
-                 hostile.raw_code(hostile.over_points(catalog)), hostile.bomb_code(),
-                 hostile.issue_code(catalog)):
+    for code in (
+        hostile.raw_code(hostile.over_ships(catalog)),
+        hostile.raw_code(hostile.over_points(catalog)),
+        hostile.bomb_code(),
+        hostile.issue_code(catalog),
+    ):
         for suffix in ("", "cards/", "cards.pdf"):
             response = client.get(f"/fleets/code/{code}/{suffix}")
             assert response.status_code == 404, suffix
             assert b"cannot be opened" in response.content
 
 
-def test_no_request_renders_more_than_a_pdf_holds(catalog, client: Client,
-                                                  own_fleet: Callable[[rf.Fleet], Fleet],
-                                                  monkeypatch) -> None:
+def test_no_request_renders_more_than_a_pdf_holds(
+    catalog, client: Client, own_fleet: Callable[[rf.Fleet], Fleet], monkeypatch
+) -> None:
     """Past the per-request bound the print goes to the task queue, not the request."""
     from fleetbuilder.cards.tasks import render_print
 
@@ -204,64 +213,82 @@ def test_no_request_renders_more_than_a_pdf_holds(catalog, client: Client,
     assert "/cards/print/" in client.get(f"/fleets/code/{code}/cards.pdf")["Location"]
 
 
-def test_the_cards_refuse_a_stored_fleet_over_the_points(catalog, client: Client,
-                                                         own_fleet: Callable[[rf.Fleet], Fleet]
-                                                         ) -> None:
+def test_the_cards_refuse_a_stored_fleet_over_the_points(
+    catalog, client: Client, own_fleet: Callable[[rf.Fleet], Fleet]
+) -> None:
     fleet = own_fleet(hostile.over_points(catalog))
     response = client.get(f"/cards/fleet/{fleet.pk}/")
     assert response.status_code == 400
     assert b"at most 5000" in response.content
 
 
-def test_the_simulator_refuses_an_oversized_shared_fleet(catalog, client: Client,
-                                                         held_chunks: list) -> None:
+def test_the_simulator_refuses_an_oversized_shared_fleet(
+    catalog, client: Client, held_chunks: list
+) -> None:
     from fleetbuilder.simulator.models import Matchup
 
-    base = {"battles": 10, "max_rounds": 10, "scoring": "core", "terrain": "none",
-            "b_source": "sample", "b_faction": "archenemy", "b_size": "skirmish",
-            "a_source": "shared"}
-    for code, why in ((hostile.raw_code(hostile.over_ships(catalog)), "units[7].ships[10]"),
-                      (hostile.raw_code(hostile.over_points(catalog)), "at most 5000"),
-                      (hostile.issue_code(catalog), "units[0].ships: has 32 entries")):
+    base = {
+        "battles": 10,
+        "max_rounds": 10,
+        "scoring": "core",
+        "terrain": "none",
+        "b_source": "sample",
+        "b_faction": "archenemy",
+        "b_size": "skirmish",
+        "a_source": "shared",
+    }
+    for code, why in (
+        (hostile.raw_code(hostile.over_ships(catalog)), "units[7].ships[10]"),
+        (hostile.raw_code(hostile.over_points(catalog)), "at most 5000"),
+        (hostile.issue_code(catalog), "units[0].ships: has 32 entries"),
+    ):
         response = client.post("/simulator/", {**base, "a_share": code})
         assert response.status_code == 400
         assert why in response.content.decode()
     assert not Matchup.objects.exists() and not held_chunks
 
 
-def test_the_builder_refuses_the_151st_ship(catalog, client: Client,
-                                            own_fleet: Callable[[rf.Fleet], Fleet]) -> None:
+def test_the_builder_refuses_the_151st_ship(
+    catalog, client: Client, own_fleet: Callable[[rf.Fleet], Fleet]
+) -> None:
     faction, profile = hostile.bound_escort(catalog)  # 151 of them fit in 5000 points
     escort = profile.slug
-    full = rf.Fleet(faction, rf.GameSize.ARMADA, (
-        rf.Squadron(tuple(rf.SquadronShip(escort) for _ in range(3))),) * 50)
+    full = rf.Fleet(
+        faction,
+        rf.GameSize.ARMADA,
+        (rf.Squadron(tuple(rf.SquadronShip(escort) for _ in range(3))),) * 50,
+    )
     fleet = own_fleet(full)
     assert fleet.ship_count == MAX_FLEET_SHIPS
     assert (MAX_FLEET_SHIPS + 1) * profile.points <= 5000  # refused for the ship, not points
-    for url, data in ((f"/fleets/{fleet.pk}/add-ship/", {"ship": escort}),
-                      (f"/fleets/{fleet.pk}/units/0/add-escort/", {"ship": escort}),
-                      (f"/fleets/{fleet.pk}/units/0/duplicate/", {"ship": 0})):
+    for url, data in (
+        (f"/fleets/{fleet.pk}/add-ship/", {"ship": escort}),
+        (f"/fleets/{fleet.pk}/units/0/add-escort/", {"ship": escort}),
+        (f"/fleets/{fleet.pk}/units/0/duplicate/", {"ship": 0}),
+    ):
         response = client.post(url, data, follow=True)
         assert "at most 150 ships" in response.content.decode(), url
     fleet.refresh_from_db()
     assert fleet.ship_count == MAX_FLEET_SHIPS and fleet.to_core().units == full.units
 
 
-def test_the_builder_refuses_passing_5000_points(catalog, client: Client,
-                                                 own_fleet: Callable[[rf.Fleet], Fleet]) -> None:
+def test_the_builder_refuses_passing_5000_points(
+    catalog, client: Client, own_fleet: Callable[[rf.Fleet], Fleet]
+) -> None:
     dear = hostile.over_points(catalog)
     fleet = own_fleet(rf.Fleet(dear.faction, dear.game_size, dear.units[:-1]))
     before = fleet.document
-    response = client.post(f"/fleets/{fleet.pk}/add-ship/", {"ship": dear.units[0].ship},
-                           follow=True)
+    response = client.post(
+        f"/fleets/{fleet.pk}/add-ship/", {"ship": dear.units[0].ship}, follow=True
+    )
     assert "more than 5000 points" in response.content.decode()
     fleet.refresh_from_db()
     assert fleet.document == before
 
 
-def test_the_builder_page_of_the_biggest_fleet_opens(catalog, client: Client,
-                                                     own_fleet: Callable[[rf.Fleet], Fleet]
-                                                     ) -> None:
+def test_the_builder_page_of_the_biggest_fleet_opens(
+    catalog, client: Client, own_fleet: Callable[[rf.Fleet], Fleet]
+) -> None:
     """Its speed is a benchmark's (bench_builder), not a wall-clock bound here."""
     fleet = own_fleet(hostile.max_ships(catalog))
     response = client.get(f"/fleets/{fleet.pk}/")
@@ -269,9 +296,9 @@ def test_the_builder_page_of_the_biggest_fleet_opens(catalog, client: Client,
     assert response.content.decode().count('class="unit') >= 1
 
 
-def test_a_fleet_stored_before_the_bounds_answers_422_not_500(catalog, client: Client,
-                                                              own_fleet: Callable[[rf.Fleet],
-                                                                                  Fleet]) -> None:
+def test_a_fleet_stored_before_the_bounds_answers_422_not_500(
+    catalog, client: Client, own_fleet: Callable[[rf.Fleet], Fleet]
+) -> None:
     fleet = own_fleet(hostile.over_ships(catalog))  # stored as it could be before R-95
     for url in (f"/fleets/{fleet.pk}/", f"/fleets/{fleet.pk}/export.json"):
         response = client.get(url)
@@ -282,8 +309,9 @@ def test_a_fleet_stored_before_the_bounds_answers_422_not_500(catalog, client: C
     assert Fleet.objects.get(pk=fleet.pk).in_trash
 
 
-def test_a_zip_too_big_to_save_stops_at_the_first_fleet_past_it(catalog, client: Client,
-                                                                 monkeypatch) -> None:
+def test_a_zip_too_big_to_save_stops_at_the_first_fleet_past_it(
+    catalog, client: Client, monkeypatch
+) -> None:
     from fleetbuilder.fleets import import_page
 
     read: list[str] = []
@@ -301,16 +329,24 @@ def test_a_zip_too_big_to_save_stops_at_the_first_fleet_past_it(catalog, client:
     assert len(read) < 10
 
 
-def test_the_simulator_refuses_a_stored_fleet_past_the_bounds(catalog, client: Client,
-                                                              own_fleet: Callable[[rf.Fleet],
-                                                                                  Fleet],
-                                                              held_chunks: list) -> None:
+def test_the_simulator_refuses_a_stored_fleet_past_the_bounds(
+    catalog, client: Client, own_fleet: Callable[[rf.Fleet], Fleet], held_chunks: list
+) -> None:
     fleet = own_fleet(hostile.over_ships(catalog))
     fleet.share()
-    data = {"battles": 10, "max_rounds": 10, "scoring": "core", "terrain": "none",
-            "b_source": "sample", "b_faction": "archenemy", "b_size": "skirmish"}
-    for side in ({"a_source": "fleet", "a_fleet": fleet.pk},
-                 {"a_source": "shared", "a_share": fleet.share_id}):
+    data = {
+        "battles": 10,
+        "max_rounds": 10,
+        "scoring": "core",
+        "terrain": "none",
+        "b_source": "sample",
+        "b_faction": "archenemy",
+        "b_size": "skirmish",
+    }
+    for side in (
+        {"a_source": "fleet", "a_fleet": fleet.pk},
+        {"a_source": "shared", "a_share": fleet.share_id},
+    ):
         response = client.post("/simulator/", {**data, **side})
         assert response.status_code == 400
         assert "units[7].ships[10]" in response.content.decode()

@@ -27,8 +27,7 @@ def _code(catalog) -> str:
     return hostile.raw_code(hostile.max_cards(catalog))
 
 
-def test_share_code_pages_bite_after_the_limit_per_client(catalog, small_limits: None
-                                                          ) -> None:
+def test_share_code_pages_bite_after_the_limit_per_client(catalog, small_limits: None) -> None:
     code = _code(catalog)
     player, other = Client(REMOTE_ADDR="203.0.113.7"), Client(REMOTE_ADDR="203.0.113.8")
     for _ in range(LIMITS["sharecode"]):
@@ -52,8 +51,9 @@ def test_htmx_gets_only_the_message(catalog, small_limits: None) -> None:
     assert "<html" not in refused.content.decode()
 
 
-def test_the_count_starts_afresh_in_the_next_window(catalog, small_limits: None,
-                                                   monkeypatch) -> None:
+def test_the_count_starts_afresh_in_the_next_window(
+    catalog, small_limits: None, monkeypatch
+) -> None:
     code = _code(catalog)
     now = [60.0 * 16_667 + 20]  # 20 s into a window
     monkeypatch.setattr(ratelimit, "_now", lambda: now[0])
@@ -66,8 +66,7 @@ def test_the_count_starts_afresh_in_the_next_window(catalog, small_limits: None,
     assert client.get(f"/fleets/code/{code}/").status_code == 200
 
 
-def test_signed_in_players_count_by_account_not_address(catalog, small_limits: None
-                                                        ) -> None:
+def test_signed_in_players_count_by_account_not_address(catalog, small_limits: None) -> None:
     users = get_user_model().objects
     one, two = Client(), Client()
     one.force_login(users.create_user("one", password="a long password 123"))
@@ -79,8 +78,9 @@ def test_signed_in_players_count_by_account_not_address(catalog, small_limits: N
     assert two.get(f"/fleets/code/{code}/").status_code == 200  # same address, own count
 
 
-def test_behind_a_trusted_proxy_the_forwarded_address_counts(catalog, small_limits: None,
-                                                             settings) -> None:
+def test_behind_a_trusted_proxy_the_forwarded_address_counts(
+    catalog, small_limits: None, settings
+) -> None:
     settings.TRUSTED_PROXY_COUNT = 1
     code = _code(catalog)
     proxy = {"REMOTE_ADDR": "10.0.0.1"}
@@ -101,8 +101,7 @@ def test_imports_count_posts_only(catalog, small_limits: None) -> None:
     assert refused.status_code == 429 and "Too many imports" in refused.content.decode()
 
 
-def test_card_pdfs_are_limited_on_every_route(catalog, small_limits: None,
-                                              client: Client) -> None:
+def test_card_pdfs_are_limited_on_every_route(catalog, small_limits: None, client: Client) -> None:
     code = _code(catalog)
     for _ in range(LIMITS["cards"]):
         # An unknown layout is refused before rendering, but it is counted all the same.
@@ -112,12 +111,21 @@ def test_card_pdfs_are_limited_on_every_route(catalog, small_limits: None,
     assert client.get("/s/nosuchlink0123456789/cards.pdf").status_code == 429
 
 
-def test_simulator_starts_are_limited_but_the_form_is_not(catalog, small_limits: None,
-                                                          client: Client,
-                                                          held_chunks: list) -> None:
-    data = {"battles": 10, "max_rounds": 10, "scoring": "core", "terrain": "none",
-            "a_source": "sample", "a_faction": "imperial-navy", "a_size": "patrol",
-            "b_source": "sample", "b_faction": "archenemy", "b_size": "patrol"}
+def test_simulator_starts_are_limited_but_the_form_is_not(
+    catalog, small_limits: None, client: Client, held_chunks: list
+) -> None:
+    data = {
+        "battles": 10,
+        "max_rounds": 10,
+        "scoring": "core",
+        "terrain": "none",
+        "a_source": "sample",
+        "a_faction": "imperial-navy",
+        "a_size": "patrol",
+        "b_source": "sample",
+        "b_faction": "archenemy",
+        "b_size": "patrol",
+    }
     for _ in range(LIMITS["simulator"]):
         assert client.post("/simulator/", data).status_code in (302, 429)
     refused = client.post("/simulator/", data)
@@ -126,8 +134,7 @@ def test_simulator_starts_are_limited_but_the_form_is_not(catalog, small_limits:
     assert client.get("/simulator/").status_code == 200
 
 
-def test_with_a_cache_outage_requests_are_served(catalog, small_limits: None,
-                                                 monkeypatch) -> None:
+def test_with_a_cache_outage_requests_are_served(catalog, small_limits: None, monkeypatch) -> None:
     def down(*args: object, **kwargs: object) -> None:
         raise ConnectionError("cache down")
 

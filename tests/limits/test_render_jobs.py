@@ -23,11 +23,21 @@ from rules_core import fleet as rf
 
 pytestmark = pytest.mark.django_db
 
-PACK = {"a_source": "sample", "a_faction": "imperial-navy", "a_size": "patrol",
-        "b_source": "sample", "b_faction": "orks", "b_size": "patrol", "movement": "standard"}
+PACK = {
+    "a_source": "sample",
+    "a_faction": "imperial-navy",
+    "a_size": "patrol",
+    "b_source": "sample",
+    "b_faction": "orks",
+    "b_size": "patrol",
+    "movement": "standard",
+}
 # Distinct packs of the same two fleets: more than the bound.
-OPTIONS = [{"paper": paper, "terrain": terrain} for terrain in ("none", "section13", "void")
-           for paper in ("a4", "letter")]
+OPTIONS = [
+    {"paper": paper, "terrain": terrain}
+    for terrain in ("none", "section13", "void")
+    for paper in ("a4", "letter")
+]
 
 
 @pytest.fixture(autouse=True)
@@ -52,15 +62,22 @@ def test_a_browser_has_at_most_the_bound_of_unfinished_packs() -> None:
         assert _pack(player, options).status_code == 302
     refused = _pack(player, OPTIONS[MAX_ACTIVE_PER_OWNER])
     assert refused.status_code == 429
-    assert f"You already have {MAX_ACTIVE_PER_OWNER} battle packs being made" in \
-        refused.content.decode()
-    assert BattlePack.objects.filter(session_key=player.session["fleet_owner_token"]) \
-        .count() == MAX_ACTIVE_PER_OWNER
+    assert (
+        f"You already have {MAX_ACTIVE_PER_OWNER} battle packs being made"
+        in refused.content.decode()
+    )
+    assert (
+        BattlePack.objects.filter(session_key=player.session["fleet_owner_token"]).count()
+        == MAX_ACTIVE_PER_OWNER
+    )
     again = _pack(player, OPTIONS[0])  # one it has: still its page
     assert again.status_code == 302
-    assert again["Location"] == BattlePack.objects.get(
-        paper="a4", terrain="none", session_key=player.session["fleet_owner_token"]) \
-        .get_absolute_url()
+    assert (
+        again["Location"]
+        == BattlePack.objects.get(
+            paper="a4", terrain="none", session_key=player.session["fleet_owner_token"]
+        ).get_absolute_url()
+    )
     assert _pack(other, OPTIONS[MAX_ACTIVE_PER_OWNER]).status_code == 302
 
 
@@ -68,9 +85,9 @@ def test_a_finished_pack_makes_room() -> None:
     player = Client()
     for options in OPTIONS[:MAX_ACTIVE_PER_OWNER]:
         _pack(player, options)
-    BattlePack.objects.filter(paper="a4", terrain="none",
-                              session_key=player.session["fleet_owner_token"]) \
-        .update(status="done")
+    BattlePack.objects.filter(
+        paper="a4", terrain="none", session_key=player.session["fleet_owner_token"]
+    ).update(status="done")
     assert _pack(player, OPTIONS[MAX_ACTIVE_PER_OWNER]).status_code == 302
 
 
@@ -79,14 +96,25 @@ def test_the_matchup_pages_pack_button_is_bounded_too(catalog, held_chunks: list
     from rules_core.sample_fleets import sample_fleet
     from rules_core.sim import SimOptions
 
-    runs = [Matchup.start(fleet_a=sample_fleet(catalog, "imperial-navy", "patrol"),
-                          fleet_b=sample_fleet(catalog, "orks", "patrol"), sources={},
-                          options=SimOptions(terrain=terrain), seed=1, battles=2,
-                          owner=None, owner_token=f"runner-{terrain}")
-            for terrain in ("none", "section13")]
+    runs = [
+        Matchup.start(
+            fleet_a=sample_fleet(catalog, "imperial-navy", "patrol"),
+            fleet_b=sample_fleet(catalog, "orks", "patrol"),
+            sources={},
+            options=SimOptions(terrain=terrain),
+            seed=1,
+            battles=2,
+            owner=None,
+            owner_token=f"runner-{terrain}",
+        )
+        for terrain in ("none", "section13")
+    ]
     player = Client()
-    answers = [player.post(f"/pack/from-run/{run.public_id}/", {"paper": paper}).status_code
-               for run in runs for paper in ("a4", "letter")]
+    answers = [
+        player.post(f"/pack/from-run/{run.public_id}/", {"paper": paper}).status_code
+        for run in runs
+        for paper in ("a4", "letter")
+    ]
     assert answers == [302] * MAX_ACTIVE_PER_OWNER + [429] * (4 - MAX_ACTIVE_PER_OWNER)
 
 
@@ -104,8 +132,10 @@ def test_the_queue_as_a_whole_is_bounded(settings) -> None:
 def test_big_prints_are_bounded_per_browser(catalog) -> None:
     faction = catalog.faction("imperial-navy")
     escort = min((s for s in faction.ships if s.is_escort), key=lambda s: s.points)
-    units = tuple(rf.Squadron((rf.SquadronShip(escort.slug),) * 2, name=f"S{i}")
-                  for i in range(SYNC_MAX_CARDS + 1))
+    units = tuple(
+        rf.Squadron((rf.SquadronShip(escort.slug),) * 2, name=f"S{i}")
+        for i in range(SYNC_MAX_CARDS + 1)
+    )
     doc = rf.Fleet("imperial-navy", rf.GameSize.ARMADA, units, name="Big print")
     player = Client()
     session = player.session
@@ -115,8 +145,9 @@ def test_big_prints_are_bounded_per_browser(catalog) -> None:
     fleet = Fleet.from_core(doc, catalog, owner_token=token)
     queries = [f"?layout={layout}&ink={ink}" for layout in ("poker", "a4") for ink in (0, 1)]
     answers = [player.get(f"/cards/fleet/{fleet.pk}/{q}") for q in queries]
-    assert [a.status_code for a in answers] == \
-        [302] * MAX_ACTIVE_PER_OWNER + [429] * (len(queries) - MAX_ACTIVE_PER_OWNER)
+    assert [a.status_code for a in answers] == [302] * MAX_ACTIVE_PER_OWNER + [429] * (
+        len(queries) - MAX_ACTIVE_PER_OWNER
+    )
     assert "being made" in answers[-1].content.decode()
     assert PrintJob.objects.filter(session_key=token).count() == MAX_ACTIVE_PER_OWNER
 
@@ -129,7 +160,7 @@ def test_a_finished_pack_made_again_is_within_the_bound_too() -> None:
     token = player.session["fleet_owner_token"]
     first = BattlePack.objects.get(session_key=token)
     BattlePack.objects.filter(pk=first.pk).update(status="done")  # its PDF is not cached
-    for options in OPTIONS[1:MAX_ACTIVE_PER_OWNER + 1]:
+    for options in OPTIONS[1 : MAX_ACTIVE_PER_OWNER + 1]:
         assert _pack(player, options).status_code == 302
     refused = player.get(f"/pack/{first.public_id}/battle-pack.pdf")
     assert refused.status_code == 429 and "being made" in refused.content.decode()

@@ -31,8 +31,16 @@ def run(catalog, held_chunks: list[tuple[int, int]]) -> Matchup:
     """A queued 100-battle run of two Patrol samples (its battles are never played here)."""
     a = sample_fleet(catalog, "imperial-navy", "patrol")
     b = sample_fleet(catalog, "orks", "patrol")
-    return Matchup.start(fleet_a=a, fleet_b=b, sources={}, options=SimOptions(), seed=3,
-                         battles=100, owner=None, owner_token="someone")
+    return Matchup.start(
+        fleet_a=a,
+        fleet_b=b,
+        sources={},
+        options=SimOptions(),
+        seed=3,
+        battles=100,
+        owner=None,
+        owner_token="someone",
+    )
 
 
 def _page(run: Matchup, n: int) -> str:
@@ -49,15 +57,18 @@ def test_replays_played_count_and_cached_ones_do_not(run: Matchup, small_limit: 
     refused = player.get(_page(run, LIMIT + 1))
     assert refused.status_code == 429
     assert 1 <= int(refused["Retry-After"]) <= 60
-    assert f"Too many battle replays from you: at most {LIMIT} every 1 minute" in \
-        refused.content.decode()
+    assert (
+        f"Too many battle replays from you: at most {LIMIT} every 1 minute"
+        in refused.content.decode()
+    )
     as_json = player.get(_page(run, LIMIT + 7) + "replay.json")
     assert as_json.status_code == 429 and "Too many battle replays" in as_json.json()["error"]
     assert other.get(_page(run, LIMIT + 1)).status_code == 200  # another client is served
 
 
-def test_a_battle_outside_the_run_is_still_404_and_not_counted(run: Matchup,
-                                                               small_limit: None) -> None:
+def test_a_battle_outside_the_run_is_still_404_and_not_counted(
+    run: Matchup, small_limit: None
+) -> None:
     player = Client()
     for _ in range(LIMIT + 1):
         assert player.get(_page(run, run.battles + 1)).status_code == 404
@@ -67,8 +78,9 @@ def test_a_battle_outside_the_run_is_still_404_and_not_counted(run: Matchup,
 def test_the_limit_can_be_turned_off(run: Matchup, settings, small_limit: None) -> None:
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "replay": 0}
     player = Client()
-    assert [player.get(_page(run, n)).status_code for n in range(1, LIMIT + 3)] == \
-        [200] * (LIMIT + 2)
+    assert [player.get(_page(run, n)).status_code for n in range(1, LIMIT + 3)] == [200] * (
+        LIMIT + 2
+    )
 
 
 def _results(run: Matchup, n: int | str | None = None) -> str:
@@ -76,7 +88,8 @@ def _results(run: Matchup, n: int | str | None = None) -> str:
 
 
 def test_a_battle_log_on_the_results_page_counts_once_then_comes_from_the_cache(
-        run: Matchup, small_limit: None) -> None:
+    run: Matchup, small_limit: None
+) -> None:
     """The results page shows battle 1's log (or ``?battle=n``'s), played in the request: it
     counts as a replay the first time, and the page shown again, or refreshing itself while
     the run plays, is answered from the cache."""

@@ -29,17 +29,35 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def worker(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One simulator worker (solo pool) listening on the private Redis."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("DJANGO_", "PYTEST_", "CELERY_")) and k != "REDIS_URL"}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "PYTEST_", "CELERY_")) and k != "REDIS_URL"
+    }
     env.update(REDIS_URL=redis_url, LOG_LEVEL="INFO")
     log = tmp_path_factory.mktemp("worker") / "worker.log"
     name = f"healthz-{os.getpid()}"
     with open(log, "w") as out:
         process = subprocess.Popen(
-            [str(Path(sys.executable).with_name("celery")), "-A", "fleetbuilder", "worker",
-             "--pool", "solo", "--hostname", f"{name}@%h",
-             "--without-gossip", "--without-mingle", "--loglevel", "INFO"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            [
+                str(Path(sys.executable).with_name("celery")),
+                "-A",
+                "fleetbuilder",
+                "worker",
+                "--pool",
+                "solo",
+                "--hostname",
+                f"{name}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel",
+                "INFO",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     try:
         wait_until_ready(process, name, log)
         yield redis_url

@@ -19,8 +19,17 @@ pytestmark = pytest.mark.django_db
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 
 
-@pytest.mark.parametrize("url", ["/", "/ships/imperial-navy/lunar-class-cruiser/", "/rules/",
-                                 "/simulator/", "/fleets/new/", "/api/v1/catalog"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/ships/imperial-navy/lunar-class-cruiser/",
+        "/rules/",
+        "/simulator/",
+        "/fleets/new/",
+        "/api/v1/catalog",
+    ],
+)
 def test_a_page_is_gzipped_when_asked_and_only_then(client: Client, catalog, url: str) -> None:
     plain = client.get(url)
     assert plain.status_code == 200 and not plain.has_header("Content-Encoding")
@@ -38,13 +47,21 @@ def test_the_breach_mitigation_pads_each_answer_at_random(client: Client, catalo
     assert len(lengths) > 1
 
 
-@pytest.mark.parametrize(("content_type", "compressed"), [
-    ("application/pdf", False), ("image/png", False), ("application/zip", False),
-    ("text/html; charset=utf-8", True), ("application/json", True), ("image/svg+xml", True)])
-def test_only_text_is_compressed(rf: RequestFactory, content_type: str,
-                                 compressed: bool) -> None:
+@pytest.mark.parametrize(
+    ("content_type", "compressed"),
+    [
+        ("application/pdf", False),
+        ("image/png", False),
+        ("application/zip", False),
+        ("text/html; charset=utf-8", True),
+        ("application/json", True),
+        ("image/svg+xml", True),
+    ],
+)
+def test_only_text_is_compressed(rf: RequestFactory, content_type: str, compressed: bool) -> None:
     middleware = CompressTextMiddleware(
-        lambda request: HttpResponse(b"x" * 5000, content_type=content_type))
+        lambda request: HttpResponse(b"x" * 5000, content_type=content_type)
+    )
     response = middleware(rf.get("/", headers=GZIP))
     assert response.has_header("Content-Encoding") is compressed
 

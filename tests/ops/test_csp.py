@@ -64,8 +64,15 @@ def inline_code(html: str) -> list[str]:
 @pytest.fixture
 def fleet(client: Client, catalog) -> Fleet:
     """An Imperial Navy fleet with a Lunar cruiser and a squadron of Swords, shared by link."""
-    response = client.post("/fleets/new/", {"name": "Gothic Patrol", "faction": "imperial-navy",
-                                            "variant": "", "game_size": "skirmish"})
+    response = client.post(
+        "/fleets/new/",
+        {
+            "name": "Gothic Patrol",
+            "faction": "imperial-navy",
+            "variant": "",
+            "game_size": "skirmish",
+        },
+    )
     assert response.status_code == 302
     fleet = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
     for ship in ("lunar-class-cruiser", "sword-class-frigate"):
@@ -108,14 +115,16 @@ def test_the_main_pages_have_no_inline_style_or_script(client: Client, fleet: Fl
         assert inline_code(response.content.decode()) == [], path
 
 
-def test_the_builder_regions_swapped_in_by_htmx_have_none_either(client: Client,
-                                                                 fleet: Fleet) -> None:
+def test_the_builder_regions_swapped_in_by_htmx_have_none_either(
+    client: Client, fleet: Fleet
+) -> None:
     htmx = {"HX-Request": "true"}
     for region in ("head/", "units/", "meter/", "problems/"):
         html = client.get(f"/fleets/{fleet.pk}/{region}", headers=htmx).content.decode()
         assert inline_code(html) == [], region
-    added = client.post(f"/fleets/{fleet.pk}/add-ship/", {"ship": "dauntless-class-light-cruiser"},
-                        headers=htmx)
+    added = client.post(
+        f"/fleets/{fleet.pk}/add-ship/", {"ship": "dauntless-class-light-cruiser"}, headers=htmx
+    )
     assert added.status_code == 200
     assert inline_code(added.content.decode()) == []
 
@@ -146,4 +155,4 @@ def test_the_points_meter_is_drawn_without_style_attributes(client: Client, flee
 
 def fleet_points(html: str) -> int:
     start = html.index("<strong data-points>") + len("<strong data-points>")
-    return int(html[start:html.index("</strong>", start)])
+    return int(html[start : html.index("</strong>", start)])

@@ -11,8 +11,9 @@ from django.test import RequestFactory
 from fleetbuilder.ops.outage import server_error
 
 
-@pytest.mark.parametrize("error", [OperationalError("connection refused"),
-                                   InterfaceError("connection already closed")])
+@pytest.mark.parametrize(
+    "error", [OperationalError("connection refused"), InterfaceError("connection already closed")]
+)
 def test_the_database_away_is_a_503_in_words(error: Exception) -> None:
     try:
         try:

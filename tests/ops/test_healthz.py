@@ -41,8 +41,10 @@ def celery_on(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
 def test_all_ok_in_one_process(client: Client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "checks": {
-        "database": "ok", "cache": "ok", "broker": "skipped", "workers": "skipped"}}
+    assert response.json() == {
+        "status": "ok",
+        "checks": {"database": "ok", "cache": "ok", "broker": "skipped", "workers": "skipped"},
+    }
 
 
 def test_it_is_never_cached_and_needs_no_session_or_csrf() -> None:
@@ -61,8 +63,9 @@ def test_with_https_a_probe_over_plain_http_is_not_redirected(client: Client) ->
         assert client.get("/").status_code == 301
 
 
-def test_a_broken_database_is_named(client: Client, monkeypatch: pytest.MonkeyPatch,
-                                    caplog: pytest.LogCaptureFixture) -> None:
+def test_a_broken_database_is_named(
+    client: Client, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     def no_database() -> str:
         raise health.CheckFailed("could not connect to server")
 
@@ -70,9 +73,15 @@ def test_a_broken_database_is_named(client: Client, monkeypatch: pytest.MonkeyPa
     with caplog.at_level("WARNING"):
         response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.json() == {"status": "fail", "checks": {
-        "database": "fail: could not connect to server", "cache": "ok",
-        "broker": "skipped", "workers": "skipped"}}
+    assert response.json() == {
+        "status": "fail",
+        "checks": {
+            "database": "fail: could not connect to server",
+            "cache": "ok",
+            "broker": "skipped",
+            "workers": "skipped",
+        },
+    }
     # One warning from the health check, and no server error logged for the 503.
     assert [r.getMessage() for r in caplog.records if r.name == "django.request"] == []
     assert any("health check database failed" in r.getMessage() for r in caplog.records)
@@ -80,9 +89,13 @@ def test_a_broken_database_is_named(client: Client, monkeypatch: pytest.MonkeyPa
 
 def test_an_unreachable_cache_is_named(client: Client) -> None:
     dead = f"redis://127.0.0.1:{free_port()}/0"
-    caches = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": dead,
-                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
+    caches = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": dead,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
     with override_settings(CACHES=caches):
         response = client.get("/healthz")
     assert response.status_code == 503
@@ -92,16 +105,17 @@ def test_an_unreachable_cache_is_named(client: Client) -> None:
 
 
 def test_a_cache_that_loses_what_it_was_given_is_named(client: Client) -> None:
-    with override_settings(CACHES={"default": {
-            "BACKEND": "django.core.cache.backends.dummy.DummyCache"}}):
+    with override_settings(
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    ):
         response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["checks"]["cache"] == (
-        "fail: a value written to the cache was not read back")
+        "fail: a value written to the cache was not read back"
+    )
 
 
-def test_an_unreachable_broker_fails_the_broker_and_the_workers(client: Client,
-                                                                 celery_on) -> None:
+def test_an_unreachable_broker_fails_the_broker_and_the_workers(client: Client, celery_on) -> None:
     celery_on(f"redis://127.0.0.1:{free_port()}/0")
     started = time.monotonic()
     response = client.get("/healthz")
@@ -115,29 +129,34 @@ def test_an_unreachable_broker_fails_the_broker_and_the_workers(client: Client,
     assert checks["database"] == checks["cache"] == "ok"
 
 
-def test_a_broker_with_no_worker_says_so(client: Client, redis_url: str,
-                                         celery_on) -> None:
+def test_a_broker_with_no_worker_says_so(client: Client, redis_url: str, celery_on) -> None:
     celery_on(redis_url)
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.json()["checks"] == {"database": "ok", "cache": "ok", "broker": "ok",
-                                         "workers": "fail: no simulator worker answered"}
+    assert response.json()["checks"] == {
+        "database": "ok",
+        "cache": "ok",
+        "broker": "ok",
+        "workers": "fail: no simulator worker answered",
+    }
 
 
-def test_a_broker_and_a_worker_are_ok(client: Client, worker: str,
-                                      celery_on) -> None:
+def test_a_broker_and_a_worker_are_ok(client: Client, worker: str, celery_on) -> None:
     celery_on(worker)
     started = time.monotonic()
     response = client.get("/healthz")
     # the first worker's answer is enough: no wait for the deadline
     assert time.monotonic() - started < bound(health.DEADLINE)
-    assert response.json() == {"status": "ok", "checks": {
-        "database": "ok", "cache": "ok", "broker": "ok", "workers": "ok"}}
+    assert response.json() == {
+        "status": "ok",
+        "checks": {"database": "ok", "cache": "ok", "broker": "ok", "workers": "ok"},
+    }
     assert response.status_code == 200
 
 
-def test_a_check_that_hangs_fails_at_the_deadline(client: Client,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_check_that_hangs_fails_at_the_deadline(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
     release = threading.Event()
 
     def hangs() -> str:

@@ -22,7 +22,8 @@ def request_lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
 
 
 def test_a_request_is_one_info_line_with_status_duration_and_id(
-        client: Client, caplog: pytest.LogCaptureFixture) -> None:
+    client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level(logging.INFO, logger="fleetbuilder.request"):
         response = client.get("/no-such-page/")
     [line] = request_lines(caplog)
@@ -44,8 +45,9 @@ def test_an_unsafe_request_id_is_replaced(client: Client, incoming: str) -> None
     assert re.fullmatch(r"[0-9a-f]{32}", response.headers["X-Request-ID"])
 
 
-def test_every_line_of_a_request_carries_its_id(client: Client, monkeypatch: pytest.MonkeyPatch,
-                                                caplog: pytest.LogCaptureFixture) -> None:
+def test_every_line_of_a_request_carries_its_id(
+    client: Client, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     def no_workers() -> str:
         raise health.CheckFailed("no simulator worker answered")
 
@@ -79,7 +81,9 @@ def test_the_configured_line_has_time_level_logger_and_id(client: Client) -> Non
         logger.removeHandler(handler)
     assert re.fullmatch(
         r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} INFO fleetbuilder\.request \[abc123\] "
-        r"GET /healthz 200 \d+\.\dms\n", stream.getvalue())
+        r"GET /healthz 200 \d+\.\dms\n",
+        stream.getvalue(),
+    )
 
 
 def test_the_levels_come_from_log_level() -> None:

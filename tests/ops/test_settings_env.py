@@ -22,14 +22,29 @@ STRONG_KEY = secrets.token_urlsafe(50)
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items()
-            if k not in {"DEBUG", "SECRET_KEY", "HTTPS", "ALLOWED_HOSTS", "LOG_LEVEL",
-                         "DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE",
-                         "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {
+            "DEBUG",
+            "SECRET_KEY",
+            "HTTPS",
+            "ALLOWED_HOSTS",
+            "LOG_LEVEL",
+            "DATABASE_URL",
+            "REDIS_URL",
+            "DJANGO_SETTINGS_MODULE",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
+    }
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT,
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
         env={**base, "SECRET_KEY_FILE": str(ROOT / "no-such-key-file"), **env},
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -88,10 +103,15 @@ def test_an_unrelated_command_error_is_not_a_configuration_error() -> None:
 
 def test_the_wsgi_entry_point_prints_the_line_and_stops() -> None:
     result = subprocess.run(
-        [sys.executable, "-c", "import fleetbuilder.wsgi"], cwd=ROOT,
-        env={**{k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}},
-             "SECRET_KEY_FILE": str(ROOT / "no-such-key-file")},
-        capture_output=True, text=True, timeout=60,
+        [sys.executable, "-c", "import fleetbuilder.wsgi"],
+        cwd=ROOT,
+        env={
+            **{k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}},
+            "SECRET_KEY_FILE": str(ROOT / "no-such-key-file"),
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 4  # gunicorn's "App failed to load": it halts, not respawns
     assert result.stderr.splitlines() == [result.stderr.strip()]
@@ -106,13 +126,19 @@ def test_gunicorn_halts_with_the_one_line_and_no_traceback(tmp_path: Path) -> No
     env["SECRET_KEY_FILE"] = str(ROOT / "no-such-key-file")
     result = subprocess.run(
         [str(gunicorn), "--bind", "127.0.0.1:0", "--workers", "1", "fleetbuilder.wsgi"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode != 0
     assert "Traceback" not in result.stderr
     ours = [line for line in result.stderr.splitlines() if "Configuration error" in line]
-    assert ours == ["Configuration error: SECRET_KEY is not set: set it to 50 or more random "
-                    "characters (python -c 'import secrets; print(secrets.token_urlsafe(50))')"]
+    assert ours == [
+        "Configuration error: SECRET_KEY is not set: set it to 50 or more random "
+        "characters (python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+    ]
 
 
 # --- HTTPS ---------------------------------------------------------------------------------
@@ -121,8 +147,12 @@ DEPLOY_WARNINGS = ("security.W004", "security.W008", "security.W012", "security.
 
 
 # Production shares its cache through Redis (the check reads the address, it connects to nothing).
-PRODUCTION = {"SECRET_KEY": STRONG_KEY, "ALLOWED_HOSTS": "example.org", "DEBUG": "false",
-              "REDIS_URL": "redis://127.0.0.1:6379/0"}
+PRODUCTION = {
+    "SECRET_KEY": STRONG_KEY,
+    "ALLOWED_HOSTS": "example.org",
+    "DEBUG": "false",
+    "REDIS_URL": "redis://127.0.0.1:6379/0",
+}
 
 
 def test_https_passes_the_deploy_check() -> None:

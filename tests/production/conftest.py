@@ -62,8 +62,15 @@ def stack_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         url = f"sqlite:///{tmp_path_factory.mktemp('stackdb') / 'stack.sqlite3'}"
     env = base_env(DATABASE_URL=url)
     for command in (["migrate", "--noinput"], ["load_catalog"]):
-        subprocess.run([PYTHON, "manage.py", *command], cwd=ROOT, env=env, check=True,
-                       capture_output=True, text=True, timeout=300)
+        subprocess.run(
+            [PYTHON, "manage.py", *command],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     yield url
     if url.startswith("postgres"):
         import psycopg
@@ -79,13 +86,20 @@ class Browser:
         self.base = base.rstrip("/")
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect())
+            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect()
+        )
 
-    def request(self, method: str, path: str, data: dict[str, str] | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    def request(
+        self,
+        method: str,
+        path: str,
+        data: dict[str, str] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], bytes]:
         body = urllib.parse.urlencode(data).encode() if data is not None else None
-        req = urllib.request.Request(self.base + path, data=body, method=method,
-                                     headers=headers or {})
+        req = urllib.request.Request(
+            self.base + path, data=body, method=method, headers=headers or {}
+        )
         try:
             with self.opener.open(req, timeout=bound(30)) as response:
                 return response.status, dict(response.headers), response.read()
@@ -108,17 +122,34 @@ class Browser:
         assert status == 200, (path, status)
         token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
         assert token, "the form has a CSRF token"
-        return self.request("POST", path, {**fields, "csrfmiddlewaretoken": token.group(1)
-                                           .decode()}, headers={"Referer": self.base + path})
+        return self.request(
+            "POST",
+            path,
+            {**fields, "csrfmiddlewaretoken": token.group(1).decode()},
+            headers={"Referer": self.base + path},
+        )
 
     def start_preview(self, **fields: str) -> str:
         """Start a run of two sample fleets; returns its page's path."""
-        form = {"a_source": "sample", "a_faction": "imperial-navy", "a_size": "skirmish",
-                "a_variant": "", "a_policy": "standard",
-                "b_source": "sample", "b_faction": "archenemy", "b_size": "skirmish",
-                "b_variant": "", "b_policy": "standard", "battles": "200",
-                "max_rounds": "10", "table": "", "scoring": "core", "terrain": "none",
-                "seed": "20261201", **fields}
+        form = {
+            "a_source": "sample",
+            "a_faction": "imperial-navy",
+            "a_size": "skirmish",
+            "a_variant": "",
+            "a_policy": "standard",
+            "b_source": "sample",
+            "b_faction": "archenemy",
+            "b_size": "skirmish",
+            "b_variant": "",
+            "b_policy": "standard",
+            "battles": "200",
+            "max_rounds": "10",
+            "table": "",
+            "scoring": "core",
+            "terrain": "none",
+            "seed": "20261201",
+            **fields,
+        }
         status, headers, body = self.post_form("/simulator/", form)
         assert status == 302, (status, body.decode(errors="replace")[:2000])
         return headers["Location"]
@@ -137,8 +168,9 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def command_line_results(run_path: str, browser: Browser, results: dict[str, Any],
-                         folder: Path, database: str) -> dict[str, Any]:
+def command_line_results(
+    run_path: str, browser: Browser, results: dict[str, Any], folder: Path, database: str
+) -> dict[str, Any]:
     """``manage.py simulate --json`` on the run's two fleet files, seed and battle count."""
     files = []
     for side in ("a", "b"):
@@ -149,29 +181,52 @@ def command_line_results(run_path: str, browser: Browser, results: dict[str, Any
         files.append(str(path))
     env = base_env(DATABASE_URL=database)
     out = subprocess.run(
-        [PYTHON, "manage.py", "simulate", *files, "--battles", str(results["battles"]),
-         "--seed", str(results["seed"]), "--json"],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True, timeout=600)
+        [
+            PYTHON,
+            "manage.py",
+            "simulate",
+            *files,
+            "--battles",
+            str(results["battles"]),
+            "--seed",
+            str(results["seed"]),
+            "--json",
+        ],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     return json.loads(out.stdout)
 
 
 @pytest.fixture(scope="session")
-def web(redis_url: str, stack_database: str, tmp_path_factory: pytest.TempPathFactory
-        ) -> Iterator[str]:
+def web(
+    redis_url: str, stack_database: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     """gunicorn serving the app on a free port, sharing Redis and the database with the
     workers; its chunks are 25 battles, so a run has many."""
     # Every player of these tests comes from 127.0.0.1: the limits by address (R-96) would
     # count them as one, so sign-ups and one-at-a-time prints are not limited here.
     # DB_POOL_MAX as scripts/serve sets it: one pooled connection a thread (PostgreSQL only).
-    env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url, SIM_CHUNK_BATTLES="25",
-                   RATE_LIMIT_SIGNUP="0", RATE_LIMIT_IN_FLIGHT="0", DB_POOL_MAX="4")
+    env = base_env(
+        DATABASE_URL=stack_database,
+        REDIS_URL=redis_url,
+        SIM_CHUNK_BATTLES="25",
+        RATE_LIMIT_SIGNUP="0",
+        RATE_LIMIT_IN_FLIGHT="0",
+        DB_POOL_MAX="4",
+    )
     with gunicorn(env, tmp_path_factory.mktemp("web") / "gunicorn.log") as base:
         yield base
 
 
 @pytest.fixture
-def workers(redis_url: str, stack_database: str, tmp_path: Path
-            ) -> Iterator[Callable[[int], subprocess.Popen[Any]]]:
+def workers(
+    redis_url: str, stack_database: str, tmp_path: Path
+) -> Iterator[Callable[[int], subprocess.Popen[Any]]]:
     """Start a Celery worker with N processes; every one started is stopped after the test,
     and the queue is emptied."""
     started: list[subprocess.Popen[Any]] = []
@@ -182,10 +237,27 @@ def workers(redis_url: str, stack_database: str, tmp_path: Path
         name = f"test-{len(started)}-{os.getpid()}"
         with open(path, "w") as log:
             worker = subprocess.Popen(
-                [str(VENV_BIN / "celery"), "-A", "fleetbuilder", "worker", "--concurrency",
-                 str(processes), "--pool", "prefork", "--hostname", f"{name}@%h",
-                 "--loglevel", "INFO", "--without-gossip", "--without-mingle"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+                [
+                    str(VENV_BIN / "celery"),
+                    "-A",
+                    "fleetbuilder",
+                    "worker",
+                    "--concurrency",
+                    str(processes),
+                    "--pool",
+                    "prefork",
+                    "--hostname",
+                    f"{name}@%h",
+                    "--loglevel",
+                    "INFO",
+                    "--without-gossip",
+                    "--without-mingle",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         started.append(worker)
         wait_until_ready(worker, name, path)
         return worker
@@ -194,5 +266,7 @@ def workers(redis_url: str, stack_database: str, tmp_path: Path
     for worker in started:
         stop(worker, timeout=30)
     port = urllib.parse.urlsplit(redis_url).port
-    subprocess.run(["redis-cli", "-p", str(port), "del", "celery", "unacked",
-                    "unacked_index"], capture_output=True)
+    subprocess.run(
+        ["redis-cli", "-p", str(port), "del", "celery", "unacked", "unacked_index"],
+        capture_output=True,
+    )

@@ -39,8 +39,10 @@ def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
 
 def _free_subnet() -> ipaddress.IPv4Network:
     """A /24 of 10.200.0.0/13 that no interface or route of the machine touches."""
-    used = _ip("-4", "route", "show", "table", "all", check=False).stdout + \
-        _ip("-4", "addr", check=False).stdout
+    used = (
+        _ip("-4", "route", "show", "table", "all", check=False).stdout
+        + _ip("-4", "addr", check=False).stdout
+    )
     for _ in range(200):
         net = ipaddress.IPv4Network(f"10.{random.randint(200, 207)}.{random.randint(0, 255)}.0/24")
         prefix = ".".join(str(net.network_address).split(".")[:3]) + "."
@@ -51,10 +53,10 @@ def _free_subnet() -> ipaddress.IPv4Network:
 
 @dataclass
 class Host:
-    name: str        # the host's name (and its hostname, for processes started with uts=True)
-    netns: str       # the namespace
-    address: str     # its address on the subnet
-    veth_peer: str   # its veth's other end, a port of the bridge
+    name: str  # the host's name (and its hostname, for processes started with uts=True)
+    netns: str  # the namespace
+    address: str  # its address on the subnet
+    veth_peer: str  # its veth's other end, a port of the bridge
 
 
 @dataclass
@@ -71,8 +73,9 @@ class Network:
         """A bridge with the subnet's first address; raises Unavailable when namespaces
         cannot be made on this machine."""
         if os.geteuid() != 0:
-            raise Unavailable("network namespaces need root (ip netns add), and this runs as "
-                              f"uid {os.geteuid()}")
+            raise Unavailable(
+                f"network namespaces need root (ip netns add), and this runs as uid {os.geteuid()}"
+            )
         if shutil.which("ip") is None:
             raise Unavailable("the ip command (iproute2) is not installed")
         tag = secrets.token_hex(3)
@@ -82,8 +85,9 @@ class Network:
             raise Unavailable(f"ip netns add fails here: {made.stderr.strip()}")
         _ip("netns", "del", probe, check=False)
         subnet = _free_subnet()
-        net = cls(tag=tag, subnet=subnet, bridge=f"vcb{tag}",
-                  gateway=str(subnet.network_address + 1))
+        net = cls(
+            tag=tag, subnet=subnet, bridge=f"vcb{tag}", gateway=str(subnet.network_address + 1)
+        )
         try:
             _ip("link", "add", net.bridge, "type", "bridge")
             _ip("addr", "add", f"{net.gateway}/{subnet.prefixlen}", "dev", net.bridge)
@@ -96,9 +100,12 @@ class Network:
     def add_host(self, name: str) -> Host:
         """A namespace ``vc-<tag>-<name>`` with eth0 on the bridge and the next address."""
         index = len(self.hosts) + 2
-        host = Host(name=name, netns=f"vc-{self.tag}-{name}",
-                    address=str(self.subnet.network_address + index),
-                    veth_peer=f"vc{self.tag}{index}p")
+        host = Host(
+            name=name,
+            netns=f"vc-{self.tag}-{name}",
+            address=str(self.subnet.network_address + index),
+            veth_peer=f"vc{self.tag}{index}p",
+        )
         self.hosts[name] = host
         inside = f"vc{self.tag}{index}"
         _ip("netns", "add", host.netns)
@@ -106,8 +113,15 @@ class Network:
         _ip("link", "set", host.veth_peer, "master", self.bridge, "up")
         _ip("link", "set", inside, "netns", host.netns)
         _ip("-n", host.netns, "link", "set", inside, "name", "eth0")
-        _ip("-n", host.netns, "addr", "add", f"{host.address}/{self.subnet.prefixlen}",
-            "dev", "eth0")
+        _ip(
+            "-n",
+            host.netns,
+            "addr",
+            "add",
+            f"{host.address}/{self.subnet.prefixlen}",
+            "dev",
+            "eth0",
+        )
         _ip("-n", host.netns, "link", "set", "eth0", "up")
         _ip("-n", host.netns, "link", "set", "lo", "up")
         return host
@@ -117,16 +131,25 @@ class Network:
         wrapper execs, so the process started is ``argv``'s own (its pid is the program's)."""
         wrapped = ["ip", "netns", "exec", host.netns]
         if uts:
-            wrapped += ["unshare", "--uts", "--", "sh", "-c", 'hostname "$0" && exec "$@"',
-                        host.name]
+            wrapped += [
+                "unshare",
+                "--uts",
+                "--",
+                "sh",
+                "-c",
+                'hostname "$0" && exec "$@"',
+                host.name,
+            ]
         return [*wrapped, *argv]
 
-    def popen(self, host: Host, argv: Sequence[str], *, uts: bool = False,
-              **kwargs: Any) -> subprocess.Popen[Any]:
+    def popen(
+        self, host: Host, argv: Sequence[str], *, uts: bool = False, **kwargs: Any
+    ) -> subprocess.Popen[Any]:
         return subprocess.Popen(self.command(host, argv, uts=uts), **kwargs)
 
-    def run(self, host: Host, argv: Sequence[str], **kwargs: Any
-            ) -> subprocess.CompletedProcess[Any]:
+    def run(
+        self, host: Host, argv: Sequence[str], **kwargs: Any
+    ) -> subprocess.CompletedProcess[Any]:
         return subprocess.run(self.command(host, argv), **kwargs)
 
     def link(self, host: Host, up: bool) -> None:
@@ -159,6 +182,8 @@ def leftovers(tag: str) -> list[str]:
     """Namespaces and links of the network ``tag`` that still exist (none after close)."""
     names = _ip("netns", "list", check=False).stdout.split()
     links = _ip("-o", "link", check=False).stdout
-    return [n for n in names if n.startswith(f"vc-{tag}-")] + \
-        [line.split(":")[1].strip() for line in links.splitlines() if f"vc{tag}" in line
-         or f"vcb{tag}" in line]
+    return [n for n in names if n.startswith(f"vc-{tag}-")] + [
+        line.split(":")[1].strip()
+        for line in links.splitlines()
+        if f"vc{tag}" in line or f"vcb{tag}" in line
+    ]

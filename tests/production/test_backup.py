@@ -79,8 +79,9 @@ print(json.dumps({
 
 
 def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(list(args), cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run(
+        list(args), cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -35,33 +35,44 @@ class Forms(HTMLParser):
             self.forms[-1]["fields"][a["name"]] = a.get("value") or ""
 
 
-def submit(player: Browser, page: str, action: str, fields: dict[str, str]
-           ) -> tuple[int, dict[str, str], bytes]:
+def submit(
+    player: Browser, page: str, action: str, fields: dict[str, str]
+) -> tuple[int, dict[str, str], bytes]:
     """Send the form of ``page`` whose action ends with ``action``, as the page would."""
     status, _, body = player.get(page)
     assert status == 200, (page, status)
     parser = Forms()
     parser.feed(body.decode())
     form = next(f for f in parser.forms if f["action"].endswith(action))
-    return player.request("POST", form["action"] or page, {**form["fields"], **fields},
-                          headers={"Referer": player.base + page})
+    return player.request(
+        "POST",
+        form["action"] or page,
+        {**form["fields"], **fields},
+        headers={"Referer": player.base + page},
+    )
 
 
 def new_fleet(player: Browser) -> str:
-    status, headers, body = player.post_form("/fleets/new/", {
-        "name": "Contention", "faction": "imperial-navy", "variant": "",
-        "game_size": "skirmish"})
+    status, headers, body = player.post_form(
+        "/fleets/new/",
+        {"name": "Contention", "faction": "imperial-navy", "variant": "", "game_size": "skirmish"},
+    )
     assert status == 302, body[:500]
     return headers["Location"]
 
 
 def test_players_sign_up_log_in_and_build_while_a_heavy_preview_and_cards_run(
-        web: str, workers: Callable[[int], Any]) -> None:
+    web: str, workers: Callable[[int], Any]
+) -> None:
     workers(2)
     heavy = Browser(web)
     run = heavy.start_preview(battles="10000", seed="99")
-    wait_for(lambda: heavy.json(run + "results.json")["run"]["battles_done"] > 0, 120,
-             "the heavy run to be under way", every=0.2)
+    wait_for(
+        lambda: heavy.json(run + "results.json")["run"]["battles_done"] > 0,
+        120,
+        "the heavy run to be under way",
+        every=0.2,
+    )
 
     printer = Browser(web)
     printed = new_fleet(printer)
@@ -75,8 +86,10 @@ def test_players_sign_up_log_in_and_build_while_a_heavy_preview_and_cards_run(
     password = secrets.token_urlsafe(12)
     returning = Browser(web)
     name = f"returning-{secrets.token_hex(3)}"
-    status, _, _ = returning.post_form("/accounts/signup/", {
-        "username": name, "email": "", "password1": password, "password2": password})
+    status, _, _ = returning.post_form(
+        "/accounts/signup/",
+        {"username": name, "email": "", "password1": password, "password2": password},
+    )
     assert status == 302
 
     results: list[tuple[str, int]] = []
@@ -93,15 +106,20 @@ def test_players_sign_up_log_in_and_build_while_a_heavy_preview_and_cards_run(
     def sign_up(i: int) -> None:
         newcomer = Browser(web)
         word = secrets.token_urlsafe(12)
-        status, _, _ = newcomer.post_form("/accounts/signup/", {
-            "username": f"newcomer-{i}-{secrets.token_hex(3)}", "email": "",
-            "password1": word, "password2": word})
+        status, _, _ = newcomer.post_form(
+            "/accounts/signup/",
+            {
+                "username": f"newcomer-{i}-{secrets.token_hex(3)}",
+                "email": "",
+                "password1": word,
+                "password2": word,
+            },
+        )
         record("sign-up", status)
 
     def log_in() -> None:
         again = Browser(web)
-        status, _, _ = again.post_form("/accounts/login/", {"username": name,
-                                                           "password": password})
+        status, _, _ = again.post_form("/accounts/login/", {"username": name, "password": password})
         record("log-in", status)
 
     def build(player: Browser, fleet: str) -> None:
@@ -112,8 +130,9 @@ def test_players_sign_up_log_in_and_build_while_a_heavy_preview_and_cards_run(
     jobs = [threading.Thread(target=print_cards) for _ in range(2)]
     jobs += [threading.Thread(target=sign_up, args=(i,)) for i in range(4)]
     jobs += [threading.Thread(target=log_in) for _ in range(4)]
-    jobs += [threading.Thread(target=build, args=(b, f)) for b, f in zip(builders, fleets,
-                                                                          strict=True)]
+    jobs += [
+        threading.Thread(target=build, args=(b, f)) for b, f in zip(builders, fleets, strict=True)
+    ]
     for job in jobs:
         job.start()
     for job in jobs:

@@ -24,7 +24,8 @@ def app_connections(database_url: str) -> dict[int, object]:
         rows = conn.execute(
             "SELECT pid, backend_start FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid() "
-            "AND backend_type = 'client backend'").fetchall()
+            "AND backend_type = 'client backend'"
+        ).fetchall()
     return dict(rows)
 
 
@@ -32,21 +33,27 @@ def make_fleets(base: str, count: int) -> list[int]:
     player = Browser(base)
     statuses = []
     for number in range(count):
-        status, _, _ = player.post_form("/fleets/new/", {
-            "name": f"Pooled {number}", "faction": "imperial-navy", "variant": "",
-            "game_size": "skirmish"})
+        status, _, _ = player.post_form(
+            "/fleets/new/",
+            {
+                "name": f"Pooled {number}",
+                "faction": "imperial-navy",
+                "variant": "",
+                "game_size": "skirmish",
+            },
+        )
         statuses.append(status)
     return statuses
 
 
-def test_a_web_process_lends_its_pooled_connections_again(web: str, stack_database: str
-                                                          ) -> None:
+def test_a_web_process_lends_its_pooled_connections_again(web: str, stack_database: str) -> None:
     if not stack_database.startswith("postgres"):
         pytest.skip("connection pooling is PostgreSQL's; the PostgreSQL pass runs this")
     # 8 players at once, 5 fleets each, against 4 threads
     with ThreadPoolExecutor(max_workers=8) as players:
-        statuses = [s for batch in players.map(lambda _: make_fleets(web, 5), range(8))
-                    for s in batch]
+        statuses = [
+            s for batch in players.map(lambda _: make_fleets(web, 5), range(8)) for s in batch
+        ]
     assert statuses == [302] * 40, statuses
     first = app_connections(stack_database)
     # Without a pool every request's connection closes with it (CONN_MAX_AGE 0): none would
@@ -58,5 +65,7 @@ def test_a_web_process_lends_its_pooled_connections_again(web: str, stack_databa
     assert len(second) <= THREADS, second
     kept = {pid for pid in first if second.get(pid) == first[pid]}
     assert kept, (first, second)  # the same connections served the next requests
-    print(f"\npool: 60 fleets made by 8 players at once and one after; "
-          f"{len(first)} then {len(second)} connections open, {len(kept)} kept throughout")
+    print(
+        f"\npool: 60 fleets made by 8 players at once and one after; "
+        f"{len(first)} then {len(second)} connections open, {len(kept)} kept throughout"
+    )

@@ -24,21 +24,23 @@ def without_run(results: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("processes", [1, 3])
 def test_a_preview_on_n_workers_equals_the_command_line(
-        processes: int, web: str, workers: Callable[[int], Any], stack_database: str,
-        tmp_path: Path) -> None:
+    processes: int, web: str, workers: Callable[[int], Any], stack_database: str, tmp_path: Path
+) -> None:
     workers(processes)
     player = Browser(web)
     run = player.start_preview(battles="300", seed=str(1000 + processes))
     results = player.wait_finished(run)
     assert results["battles"] == 300 and results["run"]["battles_done"] == 300
-    assert without_run(results) == command_line_results(run, player, results, tmp_path,
-                                                         stack_database)
+    assert without_run(results) == command_line_results(
+        run, player, results, tmp_path, stack_database
+    )
     status, _, page = player.get(run)
     assert status == 200 and b"Finished: 300 battles played." in page
 
 
 def test_a_worker_process_killed_mid_chunk_loses_nothing_and_counts_nothing_twice(
-        web: str, workers: Callable[[int], Any], stack_database: str, tmp_path: Path) -> None:
+    web: str, workers: Callable[[int], Any], stack_database: str, tmp_path: Path
+) -> None:
     worker = workers(2)
     player = Browser(web)
     run = player.start_preview(battles="600", seed="77")  # 24 chunks of 25
@@ -56,7 +58,8 @@ def test_a_worker_process_killed_mid_chunk_loses_nothing_and_counts_nothing_twic
 
     results = player.wait_finished(run)
     assert results["battles"] == 600 and results["run"]["battles_done"] == 600
-    assert without_run(results) == command_line_results(run, player, results, tmp_path,
-                                                        stack_database)
+    assert without_run(results) == command_line_results(
+        run, player, results, tmp_path, stack_database
+    )
     log = "".join(p.read_text() for p in tmp_path.glob("worker-*.log"))
     assert "WorkerLostError" in log or "exited with 'signal 9" in log  # it really died mid-task

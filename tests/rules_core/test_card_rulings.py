@@ -26,17 +26,20 @@ def test_r62_one_shield_box_per_upgraded_shield_and_six_blast_marker_boxes(real)
     """R-62: "one shield box per (upgraded) shield point and six blast-marker boxes per ship";
     every escort of a squadron has its own row."""
     plain, shielded, escorts = cards(
-        real, ShipUnit("lunar-class-cruiser", flagship=True),
+        real,
+        ShipUnit("lunar-class-cruiser", flagship=True),
         ShipUnit("lunar-class-cruiser", upgrades=("shield-capacitors",)),
-        Squadron((SquadronShip("sword-class-frigate"),) * 3))
+        Squadron((SquadronShip("sword-class-frigate"),) * 3),
+    )
     assert [(t.shields, t.blast_markers) for t in plain.tracks] == [(2, 6)]
     assert [(t.shields, t.blast_markers) for t in shielded.tracks] == [(3, 6)]
     assert [(t.shields, t.blast_markers) for t in escorts.tracks] == [(1, 6)] * 3
     assert BLAST_MARKER_BOXES == 6
 
 
-@pytest.mark.parametrize("hull, plain, shaded", [(1, 1, 0), (3, 1, 2), (5, 2, 3), (8, 4, 4),
-                                                 (9, 4, 5)])
+@pytest.mark.parametrize(
+    "hull, plain, shaded", [(1, 1, 0), (3, 1, 2), (5, 2, 3), (8, 4, 4), (9, 4, 5)]
+)
 def test_r65_the_last_crippled_at_hull_boxes_are_shaded(hull, plain, shaded):
     """R-65 with R-09: one box per hull point, the last ceil(hull / 2) shaded, so a ship is
     crippled once only shaded boxes are left; a 1-hull escort has none shaded."""
@@ -52,7 +55,8 @@ def test_r65_the_last_crippled_at_hull_boxes_are_shaded(hull, plain, shaded):
 def test_r65_a_reinforced_lunar_prints_its_crippled_values(real):
     """R-65 (R-60, R-09): the card works the crippled threshold out from the upgraded hull
     (9 hull: crippled at 5 or less)."""
-    card = cards(real, ShipUnit("lunar-class-cruiser", flagship=True,
-                                upgrades=("reinforced-hull",)))[0]
+    card = cards(
+        real, ShipUnit("lunar-class-cruiser", flagship=True, upgrades=("reinforced-hull",))
+    )[0]
     assert (card.tracks[0].hull, card.tracks[0].crippled_at) == (9, 5)
     assert card.blocks[0].stats.crippled_at == 5

@@ -55,13 +55,16 @@ def test_seeded_dice_repeat_for_the_same_seed() -> None:
 
 
 def test_battle_dice_are_the_same_in_every_process() -> None:
-    code = ("from rules_core.dice import SeededDice;"
-            "print(SeededDice.for_battle(42, 3).nd6(20))")
+    code = "from rules_core.dice import SeededDice;print(SeededDice.for_battle(42, 3).nd6(20))"
     outputs = {
-        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                       # a bare environment, writing no bytecode into the work tree
-                       env={"PYTHONHASHSEED": seed, "PATH": "",
-                            "PYTHONDONTWRITEBYTECODE": "1"}).stdout
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            # a bare environment, writing no bytecode into the work tree
+            env={"PYTHONHASHSEED": seed, "PATH": "", "PYTHONDONTWRITEBYTECODE": "1"},
+        ).stdout
         for seed in ("0", "1", "random")
     }
     assert len(outputs) == 1
@@ -127,7 +130,11 @@ def test_battery_volley_at_point_blank_hits_then_armor_then_shields() -> None:
     report = fire_batteries(target, 4, 10, dice)
     dice.assert_used_up()
     assert (report.hits, report.armor_saves, report.shields_absorbed, report.hull_damage) == (
-        2, 1, 1, 0)
+        2,
+        1,
+        1,
+        0,
+    )
     assert target.hull == 8 and target.shields == 1
     assert target.blast_markers == 1  # the shields absorbed damage
 
@@ -141,8 +148,9 @@ def test_battery_at_long_range_needs_a_five() -> None:
 
 def test_lock_on_hits_on_four_at_long_range_and_hesitant_cover_still_hits_on_six() -> None:
     dice = RiggedDice([4, 3, 6])  # Lock On: 4 hits, 3 misses; armor 6+ saves both
-    report = fire_batteries(cruiser(armor=6), 2, 30, dice,
-                            to_hit_mod=to_hit_modifier(SpecialOrder.LOCK_ON))
+    report = fire_batteries(
+        cruiser(armor=6), 2, 30, dice, to_hit_mod=to_hit_modifier(SpecialOrder.LOCK_ON)
+    )
     dice.assert_used_up()
     assert report.hits == 1 and report.armor_saves == 1
     dice = RiggedDice([5, 6, 6])  # -3 at long range: only the natural 6 hits
@@ -194,7 +202,11 @@ def test_brace_saves_after_armor_and_before_shields() -> None:
     report = fire_batteries(target, 3, 10, dice)
     dice.assert_used_up()
     assert (report.armor_saves, report.brace_saves, report.shields_absorbed, target.hull) == (
-        1, 1, 1, 8)
+        1,
+        1,
+        1,
+        8,
+    )
 
 
 # --- lances --------------------------------------------------------------------------------
@@ -260,8 +272,10 @@ def test_bulkhead_collapse_deals_d3_more_damage_that_may_crit() -> None:
     dice.assert_used_up()
     assert report.hull_damage == 1 and report.extra_damage == 2 and report.hull_lost == 3
     assert target.hull == 5
-    assert [c.effect for c in report.criticals] == [Critical.BULKHEAD_COLLAPSE,
-                                                    Critical.THRUSTERS_DAMAGED]
+    assert [c.effect for c in report.criticals] == [
+        Critical.BULKHEAD_COLLAPSE,
+        Critical.THRUSTERS_DAMAGED,
+    ]
     assert not target.has(Critical.BULKHEAD_COLLAPSE)  # an event, not a lasting effect
     assert target.blast_markers == 1
 
@@ -371,12 +385,19 @@ def test_a_one_hull_escort_is_destroyed_not_crippled() -> None:
 
 @pytest.mark.parametrize(
     ("roll", "result"),
-    [(2, Catastrophe.DRIFTING_HULK), (3, Catastrophe.DRIFTING_HULK),
-     (4, Catastrophe.BLAZING_WRECK), (5, Catastrophe.BLAZING_WRECK),
-     (6, Catastrophe.PLASMA_DRIVE_OVERLOAD), (7, Catastrophe.PLASMA_DRIVE_OVERLOAD),
-     (8, Catastrophe.WARP_DRIVE_IMPLOSION), (9, Catastrophe.WARP_DRIVE_IMPLOSION),
-     (10, Catastrophe.CATASTROPHIC_EXPLOSION), (11, Catastrophe.CATASTROPHIC_EXPLOSION),
-     (12, Catastrophe.WARP_RIFT)],
+    [
+        (2, Catastrophe.DRIFTING_HULK),
+        (3, Catastrophe.DRIFTING_HULK),
+        (4, Catastrophe.BLAZING_WRECK),
+        (5, Catastrophe.BLAZING_WRECK),
+        (6, Catastrophe.PLASMA_DRIVE_OVERLOAD),
+        (7, Catastrophe.PLASMA_DRIVE_OVERLOAD),
+        (8, Catastrophe.WARP_DRIVE_IMPLOSION),
+        (9, Catastrophe.WARP_DRIVE_IMPLOSION),
+        (10, Catastrophe.CATASTROPHIC_EXPLOSION),
+        (11, Catastrophe.CATASTROPHIC_EXPLOSION),
+        (12, Catastrophe.WARP_RIFT),
+    ],
 )
 def test_catastrophic_damage_table(roll: int, result: Catastrophe) -> None:
     first = min(6, roll - 1)
@@ -455,10 +476,26 @@ def test_assault_boat_bulkhead_collapse_still_deals_its_damage() -> None:
 
 
 def test_a_target_from_a_ship_profile() -> None:
-    profile = ShipProfile(slug="lunar-class-cruiser", name="Lunar", ship_class=ShipClass.CRUISER,
-                          points=180, speed_cm=20, turns=45, leadership=8, shields=2, hull=8,
-                          armor=5, turrets=2)
+    profile = ShipProfile(
+        slug="lunar-class-cruiser",
+        name="Lunar",
+        ship_class=ShipClass.CRUISER,
+        points=180,
+        speed_cm=20,
+        turns=45,
+        leadership=8,
+        shields=2,
+        hull=8,
+        armor=5,
+        turrets=2,
+    )
     target = Target.from_profile(profile)
-    assert (target.hull, target.max_hull, target.shields, target.max_shields, target.armor,
-            target.turrets) == (8, 8, 2, 2, 5, 2)
+    assert (
+        target.hull,
+        target.max_hull,
+        target.shields,
+        target.max_shields,
+        target.armor,
+        target.turrets,
+    ) == (8, 8, 2, 2, 5, 2)
     assert target.crippled_at == profile.crippled_at == 4

@@ -36,8 +36,7 @@ OPEN = PointsBand("custom", 0, 10_000)
 
 
 def fleet(*units: Unit, variant: str | None = None) -> Fleet:
-    return Fleet("imperial-navy", GameSize.CUSTOM, tuple(units), variant=variant,
-                 points_limit=OPEN)
+    return Fleet("imperial-navy", GameSize.CUSTOM, tuple(units), variant=variant, points_limit=OPEN)
 
 
 def flagship(slug: str = LUNAR, **kw: Any) -> ShipUnit:
@@ -60,8 +59,7 @@ def refused_like(pattern: str) -> Any:
 # --- adding ships (R-05, R-07, R-180) -------------------------------------------------------
 
 
-def test_the_first_capital_ship_added_is_the_flagship_and_the_next_is_not(
-        catalog: Catalog) -> None:
+def test_the_first_capital_ship_added_is_the_flagship_and_the_next_is_not(catalog: Catalog) -> None:
     one, i, new = edits.add_ship(fleet(), catalog, LUNAR)
     two, j, _ = edits.add_ship(one, catalog, DOMINATOR)
     assert (i, new, j) == (0, True, 1)
@@ -177,8 +175,7 @@ def test_an_admiral_serves_on_the_flagship_only(catalog: Catalog) -> None:
     start = fleet(flagship(), ShipUnit(DOMINATOR))
     after = edits.set_admiral(start, catalog, 0, "vice-admiral")
     assert after.units[0] == flagship(admiral="vice-admiral")
-    with refused("An admiral serves on the flagship; make this ship the flagship first "
-                 "(R-06)."):
+    with refused("An admiral serves on the flagship; make this ship the flagship first (R-06)."):
         edits.set_admiral(after, catalog, 1, "commodore")
     with refused("There is no such admiral rank."):
         edits.set_admiral(after, catalog, 0, "grand-moff")
@@ -193,11 +190,15 @@ def test_every_refusal_of_a_rule_is_what_the_validator_reports_there(catalog: Ca
         "admiral.not_on_flagship": fleet(flagship(), ShipUnit(DOMINATOR, admiral="commodore")),
         "squadron.capital_ship": fleet(flagship(), squadron(SWORD, DOMINATOR)),
     }
-    where = {"flagship.not_allowed": (1, None), "admiral.not_on_flagship": (1, None),
-             "squadron.capital_ship": (1, 1)}
+    where = {
+        "flagship.not_allowed": (1, None),
+        "admiral.not_on_flagship": (1, None),
+        "squadron.capital_ship": (1, 1),
+    }
     for code, refused_fleet in made.items():
-        found = {(p.unit, p.ship) for p in validate(refused_fleet, catalog).errors
-                 if p.code == code}
+        found = {
+            (p.unit, p.ship) for p in validate(refused_fleet, catalog).errors if p.code == code
+        }
         assert where[code] in found, code
 
 
@@ -212,8 +213,7 @@ def test_a_unit_is_renamed_and_a_blank_name_clears_it(catalog: Catalog) -> None:
 
 
 def test_a_copy_of_the_flagship_is_neither_flagship_nor_admiral(catalog: Catalog) -> None:
-    start = fleet(flagship(admiral="commodore", upgrades=("nova-refit",)),
-                  squadron(SWORD, COBRA))
+    start = fleet(flagship(admiral="commodore", upgrades=("nova-refit",)), squadron(SWORD, COBRA))
     copied = edits.duplicate(start, catalog, 0)
     assert copied.units[1] == ShipUnit(LUNAR, upgrades=("nova-refit",))
     escorts = edits.duplicate(start, catalog, 1, 0).units[1]
@@ -224,9 +224,18 @@ def test_a_removed_unit_and_a_removed_escort_come_back_with_undo(catalog: Catalo
     start = fleet(flagship(name="Wrath", admiral="commodore"), squadron(SWORD, COBRA, SWORD))
     gone, memo = edits.remove(start, catalog, 0)
     assert gone.units == (start.units[1],)
-    assert memo == {"unit": 0, "ship": None,
-                    "entry": {"kind": "ship", "ship": LUNAR, "name": "Wrath", "flagship": True,
-                              "admiral": "commodore", "upgrades": []}}
+    assert memo == {
+        "unit": 0,
+        "ship": None,
+        "entry": {
+            "kind": "ship",
+            "ship": LUNAR,
+            "name": "Wrath",
+            "flagship": True,
+            "admiral": "commodore",
+            "upgrades": [],
+        },
+    }
     assert edits.undo_remove(gone, catalog, memo) == start
     gone, memo = edits.remove(start, catalog, 1, 1)
     assert gone.units[1] == squadron(SWORD, SWORD)
@@ -234,8 +243,7 @@ def test_a_removed_unit_and_a_removed_escort_come_back_with_undo(catalog: Catalo
     assert edits.undo_remove(gone, catalog, memo) == start
 
 
-def test_a_flagship_put_back_beside_another_comes_back_without_the_flag(
-        catalog: Catalog) -> None:
+def test_a_flagship_put_back_beside_another_comes_back_without_the_flag(catalog: Catalog) -> None:
     start = fleet(flagship(admiral="commodore"), ShipUnit(DOMINATOR))
     gone, memo = edits.remove(start, catalog, 0)
     flagged = edits.set_flagship(gone, catalog, 0)
@@ -264,8 +272,10 @@ def test_an_upgrade_is_fitted_once_per_ship(catalog: Catalog) -> None:
 def test_an_upgrade_is_refused_with_the_validators_reason(catalog: Catalog) -> None:
     # the class (the validator's upgrade_refusal words); a variant's own upgrade.
     start = fleet(flagship(), squadron(SWORD, SWORD))
-    with refused("Veteran Crew is for light cruisers, cruisers, grand cruisers or battleships "
-                 "only; Sword-class Frigate is an escort."):
+    with refused(
+        "Veteran Crew is for light cruisers, cruisers, grand cruisers or battleships "
+        "only; Sword-class Frigate is an escort."
+    ):
         edits.add_upgrade(start, catalog, 1, 0, "veteran-crew")
     with refused("Bastion Armour is only for Bastion Fleet fleets."):
         edits.add_upgrade(start, catalog, 0, None, "bastion-armour")
@@ -281,8 +291,14 @@ def test_an_upgrade_at_its_fleet_limit_is_refused(catalog: Catalog) -> None:
     with refused("A fleet may take Nova Refit at most once, and this one already does."):
         edits.add_upgrade(start, catalog, 1, None, "nova-refit")
     idx = catalog_index(catalog)
-    options = edits.upgrade_options(catalog, "imperial-navy", None, idx.ships[DOMINATOR][0], (),
-                                    edits.fleet_upgrade_uses(start.units))
+    options = edits.upgrade_options(
+        catalog,
+        "imperial-navy",
+        None,
+        idx.ships[DOMINATOR][0],
+        (),
+        edits.fleet_upgrade_uses(start.units),
+    )
     reasons = {o.upgrade.slug: o.reason for o in options}
     assert reasons["nova-refit"].startswith("A fleet may take Nova Refit at most once")
     assert reasons["command-bridge"] == ""
@@ -290,8 +306,7 @@ def test_an_upgrade_at_its_fleet_limit_is_refused(catalog: Catalog) -> None:
 
 def test_the_editors_boxes_fit_and_take_off_in_one_edit(catalog: Catalog) -> None:
     start = fleet(flagship(upgrades=("command-bridge",)))
-    after, fitted, off = edits.set_upgrades(start, catalog, 0, None,
-                                            ["nova-refit", "veteran-crew"])
+    after, fitted, off = edits.set_upgrades(start, catalog, 0, None, ["nova-refit", "veteran-crew"])
     assert (fitted, off) == (["nova-refit", "veteran-crew"], ["command-bridge"])
     assert after.units[0] == flagship(upgrades=("nova-refit", "veteran-crew"))
     same = edits.set_upgrades(after, catalog, 0, None, ["veteran-crew", "nova-refit"])
@@ -306,8 +321,10 @@ def test_a_squadron_wide_refit_is_all_or_nothing_and_names_the_escort(catalog: C
     refitted = after.units[1]
     assert isinstance(refitted, Squadron)
     assert all(e.upgrades == ("improved-thrusters",) for e in refitted.ships)
-    with refused_like(r"^Not fitted to the squadron: escort 1 \(Sword-class Frigate\): "
-                      "Veteran Crew is for "):
+    with refused_like(
+        r"^Not fitted to the squadron: escort 1 \(Sword-class Frigate\): "
+        "Veteran Crew is for "
+    ):
         edits.set_squadron_upgrades(start, catalog, 1, ["veteran-crew"])
     back, _, off = edits.set_squadron_upgrades(after, catalog, 1, [])
     assert off == ["improved-thrusters"] and back == start
@@ -336,11 +353,15 @@ def test_an_edit_past_the_fleets_bounds_is_refused(catalog: Catalog) -> None:
     many = fleet(flagship(), *[ShipUnit(LUNAR)] * (MAX_UNITS - 1))
     with refused(f"A fleet holds at most {MAX_UNITS} units."):
         edits.new_squadron(many, catalog)
-    escorts = fleet(flagship(), *[squadron(*[COBRA] * 4)] * ((MAX_FLEET_SHIPS - 1) // 4),
-                    squadron(*[COBRA] * ((MAX_FLEET_SHIPS - 1) % 4)))
+    escorts = fleet(
+        flagship(),
+        *[squadron(*[COBRA] * 4)] * ((MAX_FLEET_SHIPS - 1) // 4),
+        squadron(*[COBRA] * ((MAX_FLEET_SHIPS - 1) % 4)),
+    )
     assert escorts.ship_count == MAX_FLEET_SHIPS
-    with refused(f"Not added: a fleet holds at most {MAX_FLEET_SHIPS} ships, escorts included "
-                 "(R-95)."):
+    with refused(
+        f"Not added: a fleet holds at most {MAX_FLEET_SHIPS} ships, escorts included (R-95)."
+    ):
         edits.add_ship(escorts, catalog, COBRA)
     dear = fleet(flagship(), *[ShipUnit(LUNAR)] * 26)  # 27 × 180 = 4860 points
     with refused_like("^Not added: that would bring the fleet to more than 5000 points, "):
@@ -351,11 +372,22 @@ def test_an_edit_past_the_fleets_bounds_is_refused(catalog: Catalog) -> None:
 
 def test_settings_change_the_list_but_not_its_units(catalog: Catalog) -> None:
     start = fleet(flagship())
-    after = edits.change_settings(start, catalog, name="Patrol", variant="bastion-fleet",
-                                  game_size="skirmish", points_limit=None)
+    after = edits.change_settings(
+        start,
+        catalog,
+        name="Patrol",
+        variant="bastion-fleet",
+        game_size="skirmish",
+        points_limit=None,
+    )
     assert (after.name, after.variant, after.game_size, after.points_limit) == (
-        "Patrol", "bastion-fleet", GameSize.SKIRMISH, None)
+        "Patrol",
+        "bastion-fleet",
+        GameSize.SKIRMISH,
+        None,
+    )
     assert after.units == start.units
-    custom = edits.change_settings(after, catalog, name=None, variant="", game_size="custom",
-                                   points_limit=(600, 900))
+    custom = edits.change_settings(
+        after, catalog, name=None, variant="", game_size="custom", points_limit=(600, 900)
+    )
     assert (custom.variant, custom.band) == (None, PointsBand("custom", 600, 900))

@@ -33,11 +33,22 @@ CONTRACT_EXAMPLE: dict[str, Any] = {
     "game_size": "skirmish",
     "points_limit": None,
     "units": [
-        {"kind": "ship", "ship": "lunar-class-cruiser", "name": "Emperor's Wrath",
-         "flagship": True, "admiral": "commodore", "upgrades": []},
-        {"kind": "squadron", "name": "Sword Squadron",
-         "ships": [{"ship": "sword-class-frigate", "upgrades": []},
-                   {"ship": "sword-class-frigate", "upgrades": []}]},
+        {
+            "kind": "ship",
+            "ship": "lunar-class-cruiser",
+            "name": "Emperor's Wrath",
+            "flagship": True,
+            "admiral": "commodore",
+            "upgrades": [],
+        },
+        {
+            "kind": "squadron",
+            "name": "Sword Squadron",
+            "ships": [
+                {"ship": "sword-class-frigate", "upgrades": []},
+                {"ship": "sword-class-frigate", "upgrades": []},
+            ],
+        },
     ],
     "notes": "",
 }
@@ -56,8 +67,9 @@ def test_contract_example_parses_to_typed_values() -> None:
     assert fleet.game_size is GameSize.SKIRMISH
     assert fleet.band == PointsBand("skirmish", 750, 1000)
     flagship, squadron = fleet.units
-    assert flagship == ShipUnit("lunar-class-cruiser", name="Emperor's Wrath", flagship=True,
-                                admiral="commodore")
+    assert flagship == ShipUnit(
+        "lunar-class-cruiser", name="Emperor's Wrath", flagship=True, admiral="commodore"
+    )
     assert squadron == Squadron((SquadronShip("sword-class-frigate"),) * 2, name="Sword Squadron")
     assert fleet.ship_count == 3
 
@@ -80,17 +92,32 @@ def test_round_trip_of_a_custom_game_size() -> None:
 
 
 def test_optional_keys_take_their_defaults_and_the_writer_normalises() -> None:
-    minimal = {"format": "void-command-fleet", "version": 1, "faction": "orks",
-               "game_size": "patrol",
-               "units": [{"kind": "ship", "ship": "kill-kroozer"},
-                         {"kind": "squadron", "ships": [{"ship": "ravager-attack-ship"}]}]}
+    minimal = {
+        "format": "void-command-fleet",
+        "version": 1,
+        "faction": "orks",
+        "game_size": "patrol",
+        "units": [
+            {"kind": "ship", "ship": "kill-kroozer"},
+            {"kind": "squadron", "ships": [{"ship": "ravager-attack-ship"}]},
+        ],
+    }
     fleet = parse_fleet(minimal)
-    assert fleet == Fleet("orks", GameSize.PATROL, units=(
-        ShipUnit("kill-kroozer"), Squadron((SquadronShip("ravager-attack-ship"),))))
+    assert fleet == Fleet(
+        "orks",
+        GameSize.PATROL,
+        units=(ShipUnit("kill-kroozer"), Squadron((SquadronShip("ravager-attack-ship"),))),
+    )
     normalised = fleet_to_dict(fleet)
     assert normalised["name"] is None and normalised["notes"] == ""
-    assert normalised["units"][0] == {"kind": "ship", "ship": "kill-kroozer", "name": None,
-                                      "flagship": False, "admiral": None, "upgrades": []}
+    assert normalised["units"][0] == {
+        "kind": "ship",
+        "ship": "kill-kroozer",
+        "name": None,
+        "flagship": False,
+        "admiral": None,
+        "upgrades": [],
+    }
     assert fleet_to_dict(parse_fleet(normalised)) == normalised
 
 
@@ -136,6 +163,7 @@ def _set(path: list[Any], value: Any) -> Mutation:
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] = value
+
     return mutate
 
 
@@ -145,6 +173,7 @@ def _delete(path: list[Any]) -> Mutation:
         for key in path[:-1]:
             target = target[key]
         del target[path[-1]]
+
     return mutate
 
 
@@ -160,6 +189,7 @@ def _custom(limit: Any) -> Mutation:
     def mutate(data: dict[str, Any]) -> None:
         data["game_size"] = "custom"
         data["points_limit"] = limit
+
     return mutate
 
 
@@ -183,15 +213,13 @@ SHAPE_ERRORS: list[tuple[str, Mutation, str]] = [
     ("unknown game size", _set(["game_size"], "huge"), "game_size"),
     ("game size capitalised", _set(["game_size"], "Skirmish"), "game_size"),
     ("custom size without its limit", _custom_without_limit, "points_limit"),
-    ("points limit on a fixed size", _set(["points_limit"], {"min": 1, "max": 2}),
-     "points_limit"),
+    ("points limit on a fixed size", _set(["points_limit"], {"min": 1, "max": 2}), "points_limit"),
     ("points limit not an object", _custom([600, 900]), "points_limit"),
     ("points limit min missing", _custom({"max": 900}), "points_limit.min"),
     ("points limit min as text", _custom({"min": "600", "max": 900}), "points_limit.min"),
     ("points limit negative", _custom({"min": -1, "max": 900}), "points_limit.min"),
     ("points limit max below min", _custom({"min": 900, "max": 600}), "points_limit.max"),
-    ("points limit unknown key", _custom({"min": 1, "max": 2, "step": 1}),
-     "points_limit.step"),
+    ("points limit unknown key", _custom({"min": 1, "max": 2, "step": 1}), "points_limit.step"),
     ("units missing", _delete(["units"]), "units"),
     ("units not a list", _set(["units"], {}), "units"),
     ("more than 100 units", _set(["units"], [{"kind": "ship", "ship": "a"}] * 101), "units"),
@@ -209,23 +237,38 @@ SHAPE_ERRORS: list[tuple[str, Mutation, str]] = [
     ("unknown unit key", _set(["units", 0, "crew"], 5), "units[0].crew"),
     ("squadron ships missing", _delete(["units", 1, "ships"]), "units[1].ships"),
     ("squadron flagship (R-21)", _set(["units", 1, "flagship"], True), "units[1].flagship"),
-    ("squadron ship admiral (R-21)", _set(["units", 1, "ships", 0, "admiral"], "commodore"),
-     "units[1].ships[0].admiral"),
+    (
+        "squadron ship admiral (R-21)",
+        _set(["units", 1, "ships", 0, "admiral"], "commodore"),
+        "units[1].ships[0].admiral",
+    ),
     ("squadron ship not an object", _set(["units", 1, "ships", 1], None), "units[1].ships[1]"),
-    ("squadron ship slug missing", _delete(["units", 1, "ships", 0, "ship"]),
-     "units[1].ships[0].ship"),
-    ("squadron ship unknown key", _set(["units", 1, "ships", 0, "name"], "Sword 1"),
-     "units[1].ships[0].name"),
-    ("squadron ship upgrade", _set(["units", 1, "ships", 1, "upgrades"], [None]),
-     "units[1].ships[1].upgrades[0]"),
+    (
+        "squadron ship slug missing",
+        _delete(["units", 1, "ships", 0, "ship"]),
+        "units[1].ships[0].ship",
+    ),
+    (
+        "squadron ship unknown key",
+        _set(["units", 1, "ships", 0, "name"], "Sword 1"),
+        "units[1].ships[0].name",
+    ),
+    (
+        "squadron ship upgrade",
+        _set(["units", 1, "ships", 1, "upgrades"], [None]),
+        "units[1].ships[1].upgrades[0]",
+    ),
     ("third unit's ship", _third_unit, "units[2].ships[0].ship"),
     ("notes not a string", _set(["notes"], 5), "notes"),
     ("notes too long", _set(["notes"], "n" * 4001), "notes"),
 ]
 
 
-@pytest.mark.parametrize(("mutate", "path"), [(m, p) for _, m, p in SHAPE_ERRORS],
-                         ids=[name for name, _, _ in SHAPE_ERRORS])
+@pytest.mark.parametrize(
+    ("mutate", "path"),
+    [(m, p) for _, m, p in SHAPE_ERRORS],
+    ids=[name for name, _, _ in SHAPE_ERRORS],
+)
 def test_a_shape_error_names_its_json_path(mutate: Mutation, path: str) -> None:
     data = example()
     mutate(data)
@@ -289,8 +332,16 @@ def test_load_fleet_json_reports_shape_errors_with_the_path() -> None:
 def test_a_format_error_becomes_a_format_invalid_report() -> None:
     report = ValidationReport.for_format_error(FleetFormatError("units[0].kind", "is required"))
     assert report.to_dict() == {
-        "legal": False, "points": 0, "band": None,
-        "problems": [{"code": "format.invalid", "severity": "error",
-                      "message": "Not a usable fleet file (at units[0].kind): is required",
-                      "unit": None, "ship": None}],
+        "legal": False,
+        "points": 0,
+        "band": None,
+        "problems": [
+            {
+                "code": "format.invalid",
+                "severity": "error",
+                "message": "Not a usable fleet file (at units[0].kind): is required",
+                "unit": None,
+                "ship": None,
+            }
+        ],
     }

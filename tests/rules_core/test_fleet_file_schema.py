@@ -32,8 +32,9 @@ BEYOND_THE_SCHEMA = {"points limit max below min"}
 
 
 def errors(data: object) -> list[str]:
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
-            for e in VALIDATOR.iter_errors(data)]
+    return [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in VALIDATOR.iter_errors(data)
+    ]
 
 
 def test_the_schema_is_a_valid_2020_12_schema() -> None:
@@ -51,8 +52,9 @@ def test_every_sample_fleet_is_valid(real_catalog: Catalog) -> None:
             data = fleet_to_dict(sample_fleet(real_catalog, faction.slug, size))
             assert errors(data) == [], (faction.slug, size)
             checked += 1
-        custom = sample_fleet(real_catalog, faction.slug, GameSize.CUSTOM,
-                              points_limit=PointsBand("custom", 600, 900))
+        custom = sample_fleet(
+            real_catalog, faction.slug, GameSize.CUSTOM, points_limit=PointsBand("custom", 600, 900)
+        )
         assert errors(fleet_to_dict(custom)) == [], faction.slug
     assert checked == 14 * 4
 
@@ -61,20 +63,26 @@ def test_a_file_the_reader_accepts_in_its_loosest_form_is_valid() -> None:
     # Only the required keys, a notes of exactly the limit with tabs and line ends, names at
     # their limit, and a squadron of the most entries a file may hold.
     data: dict[str, Any] = {
-        "format": "void-command-fleet", "version": 1, "faction": "orks", "game_size": "custom",
+        "format": "void-command-fleet",
+        "version": 1,
+        "faction": "orks",
+        "game_size": "custom",
         "points_limit": {"min": 0, "max": 100_000},
-        "units": [{"kind": "ship", "ship": "kill-kroozer", "name": "é" * 100},
-                  {"kind": "squadron", "ships": [{"ship": "savage-gunship"}] * 20}],
+        "units": [
+            {"kind": "ship", "ship": "kill-kroozer", "name": "é" * 100},
+            {"kind": "squadron", "ships": [{"ship": "savage-gunship"}] * 20},
+        ],
         "notes": ("a\tb\n" * 1000),
     }
     parse_fleet(data)
     assert errors(data) == []
 
 
-@pytest.mark.parametrize("mutate", [m for name, m, _ in SHAPE_ERRORS
-                                    if name not in BEYOND_THE_SCHEMA],
-                         ids=[name for name, _, _ in SHAPE_ERRORS
-                              if name not in BEYOND_THE_SCHEMA])
+@pytest.mark.parametrize(
+    "mutate",
+    [m for name, m, _ in SHAPE_ERRORS if name not in BEYOND_THE_SCHEMA],
+    ids=[name for name, _, _ in SHAPE_ERRORS if name not in BEYOND_THE_SCHEMA],
+)
 def test_a_file_the_reader_refuses_is_refused_by_the_schema(mutate: Any) -> None:
     data = example()
     mutate(data)
@@ -83,14 +91,26 @@ def test_a_file_the_reader_refuses_is_refused_by_the_schema(mutate: Any) -> None
     assert errors(data) != []
 
 
-@pytest.mark.parametrize(("name", "value"), [
-    ("a control character in a name (R-94)", {"name": "Fleet\u0000"}),
-    ("a noncharacter in the notes (R-94)", {"notes": "note \ufffe"}),
-    ("a version as a boolean", {"version": True}),
-    ("a squadron holding the flagship (R-21)",
-     {"units": [{"kind": "squadron", "flagship": True,
-                 "ships": [{"ship": "sword-class-frigate"}]}]}),
-])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("a control character in a name (R-94)", {"name": "Fleet\u0000"}),
+        ("a noncharacter in the notes (R-94)", {"notes": "note \ufffe"}),
+        ("a version as a boolean", {"version": True}),
+        (
+            "a squadron holding the flagship (R-21)",
+            {
+                "units": [
+                    {
+                        "kind": "squadron",
+                        "flagship": True,
+                        "ships": [{"ship": "sword-class-frigate"}],
+                    }
+                ]
+            },
+        ),
+    ],
+)
 def test_broken_files_are_refused_by_both(name: str, value: dict[str, Any]) -> None:
     data = {**example(), **value}
     with pytest.raises(FleetFormatError):

@@ -39,15 +39,24 @@ def navy_with(mutate: Any) -> list[dict[str, Any]]:
     return [faction]
 
 
-@pytest.mark.parametrize(("mutate", "message"), [
-    (lambda f: f["ships"][0].update(points="lots"),
-     "imperial-navy.ships[0].points: expected a whole number, found a string"),
-    (lambda f: f["ships"][0].update(points=2000),
-     "imperial-navy.ships[0].points: 2000 is outside 5–1000"),
-    (lambda f: f["ships"][0].update(colour="red"),
-     "imperial-navy.ships[0].colour: is not a key of this object"),
-    (lambda f: f["ships"][0].pop("hull"), "imperial-navy.ships[0].hull: is required"),
-])
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (
+            lambda f: f["ships"][0].update(points="lots"),
+            "imperial-navy.ships[0].points: expected a whole number, found a string",
+        ),
+        (
+            lambda f: f["ships"][0].update(points=2000),
+            "imperial-navy.ships[0].points: 2000 is outside 5–1000",
+        ),
+        (
+            lambda f: f["ships"][0].update(colour="red"),
+            "imperial-navy.ships[0].colour: is not a key of this object",
+        ),
+        (lambda f: f["ships"][0].pop("hull"), "imperial-navy.ships[0].hull: is required"),
+    ],
+)
 def test_a_broken_catalogue_file_is_refused_with_its_path(mutate: Any, message: str) -> None:
     with pytest.raises(CatalogError) as caught:
         catalog_from_dicts(navy_with(mutate), ADMIRALS, REFITS)

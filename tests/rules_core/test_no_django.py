@@ -25,8 +25,12 @@ def framework_imports(source: str) -> list[tuple[str, int]]:
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             found += [(alias.name, node.lineno) for alias in node.names if _framework(alias.name)]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module \
-                and _framework(node.module):
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.level == 0
+            and node.module
+            and _framework(node.module)
+        ):
             found.append((node.module, node.lineno))
     return found
 
@@ -40,23 +44,33 @@ def modules() -> list[str]:
 
 
 def test_no_module_of_rules_core_imports_django_or_the_project() -> None:
-    found = [f"{path.relative_to(ROOT)}:{line} imports {module}"
-             for path in sorted(PACKAGE.rglob("*.py"))
-             for module, line in framework_imports(path.read_text())]
+    found = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for module, line in framework_imports(path.read_text())
+    ]
     assert found == []
 
 
 def test_importing_every_module_of_rules_core_loads_no_django() -> None:
     every = modules()
     assert "rules_core.sim.battle" in every and "rules_core.cards.render" in every
-    code = ("import importlib, sys\n"
-            f"for name in {every!r}:\n"
-            "    importlib.import_module(name)\n"
-            "loaded = sorted(m for m in sys.modules if m.split('.')[0].startswith('django')\n"
-            "                or m.split('.')[0] in ('fleetbuilder', 'celery'))\n"
-            "sys.exit(' '.join(loaded[:10]) or None)\n")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                            text=True, check=False, timeout=120)
+    code = (
+        "import importlib, sys\n"
+        f"for name in {every!r}:\n"
+        "    importlib.import_module(name)\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0].startswith('django')\n"
+        "                or m.split('.')[0] in ('fleetbuilder', 'celery'))\n"
+        "sys.exit(' '.join(loaded[:10]) or None)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
 
 

@@ -31,9 +31,7 @@ def binomial(n: int, p: Fraction) -> list[Fraction]:
 def after_shields(unsaved: list[Fraction], shields: int) -> list[Fraction]:
     """P(hull damage = k) when shields take the first `shields` points."""
     top = max(len(unsaved) - 1 - shields, 0)
-    return [
-        sum(unsaved[: shields + 1]) if k == 0 else unsaved[k + shields] for k in range(top + 1)
-    ]
+    return [sum(unsaved[: shields + 1]) if k == 0 else unsaved[k + shields] for k in range(top + 1)]
 
 
 def crippled_or_worse(dist: list[Fraction], hull: int, max_hull: int) -> Fraction:
@@ -47,14 +45,20 @@ def crippled_or_worse(dist: list[Fraction], hull: int, max_hull: int) -> Fractio
 
 @pytest.mark.parametrize("strength", range(1, 21))
 def test_battery_volley_matches_the_closed_form_binomial(strength: int) -> None:
-    for range_cm, to_hit in ((0, Fraction(3, 6)), (10, Fraction(3, 6)), (15, Fraction(3, 6)),
-                             (15.5, Fraction(2, 6)), (30, Fraction(2, 6))):
+    for range_cm, to_hit in (
+        (0, Fraction(3, 6)),
+        (10, Fraction(3, 6)),
+        (15, Fraction(3, 6)),
+        (15.5, Fraction(2, 6)),
+        (30, Fraction(2, 6)),
+    ):
         for armor in range(2, 7):
             unsaved = binomial(strength, to_hit * Fraction(armor - 1, 6))
             for shields in range(0, 5):
                 expected = after_shields(unsaved, shields)
-                odds = volley_odds("battery", strength, range_cm=range_cm, armor=armor,
-                                   shields=shields, hull=6)
+                odds = volley_odds(
+                    "battery", strength, range_cm=range_cm, armor=armor, shields=shields, hull=6
+                )
                 assert list(odds.hull_damage) == expected, (range_cm, armor, shields)
                 assert odds.mean_hull_damage == sum(k * p for k, p in enumerate(expected))
                 assert odds.p_destroyed == sum(expected[6:], Fraction(0))
@@ -87,8 +91,7 @@ def test_a_point_blank_volley_of_six_against_armor_5_and_one_shield() -> None:
     ],
 )
 def test_to_hit_modifiers_are_clamped_to_two_plus_and_six_plus(range_cm, mod, to_hit) -> None:
-    odds = volley_odds("battery", 5, range_cm=range_cm, armor=6, shields=0, hull=10,
-                       to_hit_mod=mod)
+    odds = volley_odds("battery", 5, range_cm=range_cm, armor=6, shields=0, hull=10, to_hit_mod=mod)
     assert list(odds.hull_damage) == binomial(5, to_hit * Fraction(5, 6))
 
 
@@ -97,14 +100,14 @@ def test_brace_is_a_4_plus_save_after_armor_and_before_shields(strength: int) ->
     for armor in range(2, 7):
         for shields in range(0, 4):
             p = Fraction(2, 6) * Fraction(armor - 1, 6) * Fraction(1, 2)
-            odds = volley_odds("battery", strength, range_cm=25, armor=armor, shields=shields,
-                               hull=8, braced=True)
+            odds = volley_odds(
+                "battery", strength, range_cm=25, armor=armor, shields=shields, hull=8, braced=True
+            )
             assert list(odds.hull_damage) == after_shields(binomial(strength, p), shields)
 
 
 def test_blast_markers_in_contact_suppress_the_shields() -> None:
-    suppressed = volley_odds("battery", 8, range_cm=10, armor=4, shields=3, hull=8,
-                             blast_markers=1)
+    suppressed = volley_odds("battery", 8, range_cm=10, armor=4, shields=3, hull=8, blast_markers=1)
     unshielded = volley_odds("battery", 8, range_cm=10, armor=4, shields=0, hull=8)
     assert suppressed.hull_damage == unshielded.hull_damage
 
@@ -119,13 +122,22 @@ def test_lance_volley_ignores_armor_and_range(strength: int) -> None:
         for shields in range(0, 5):
             expected = after_shields(binomial(strength, to_hit), shields)
             for armor, range_cm in ((2, 5), (6, 40)):
-                odds = volley_odds("lance", strength, range_cm=range_cm, armor=armor,
-                                   shields=shields, hull=12, to_hit_mod=mod)
+                odds = volley_odds(
+                    "lance",
+                    strength,
+                    range_cm=range_cm,
+                    armor=armor,
+                    shields=shields,
+                    hull=12,
+                    to_hit_mod=mod,
+                )
                 assert list(odds.hull_damage) == expected
-            braced = volley_odds("lance", strength, armor=4, shields=shields, hull=12,
-                                 to_hit_mod=mod, braced=True)
+            braced = volley_odds(
+                "lance", strength, armor=4, shields=shields, hull=12, to_hit_mod=mod, braced=True
+            )
             assert list(braced.hull_damage) == after_shields(
-                binomial(strength, to_hit / 2), shields)
+                binomial(strength, to_hit / 2), shields
+            )
 
 
 # --- ordnance ------------------------------------------------------------------------------
@@ -149,11 +161,19 @@ def test_torpedoes_lose_one_per_turret_hit_and_deal_one_damage_each() -> None:
                     shields_up = 0 if markers else shields
                     for braced in (False, True):
                         per = Fraction(1, 2) if braced else Fraction(1)
-                        expected = after_shields(ordnance(torpedoes, turrets, markers, per),
-                                                 shields_up)
-                        odds = volley_odds("torpedo", torpedoes, armor=2, shields=shields,
-                                           hull=10, turrets=turrets, blast_markers=markers,
-                                           braced=braced)
+                        expected = after_shields(
+                            ordnance(torpedoes, turrets, markers, per), shields_up
+                        )
+                        odds = volley_odds(
+                            "torpedo",
+                            torpedoes,
+                            armor=2,
+                            shields=shields,
+                            hull=10,
+                            turrets=turrets,
+                            blast_markers=markers,
+                            braced=braced,
+                        )
                         assert list(odds.hull_damage) == expected
 
 
@@ -162,13 +182,29 @@ def test_bombers_ignore_shields_and_hit_on_4_plus() -> None:
         for turrets in range(0, 5):
             for markers in (0, 2):
                 expected = ordnance(bombers, turrets, markers, Fraction(1, 2))
-                odds = volley_odds("bombers", bombers, armor=3, shields=4, hull=10,
-                                   turrets=turrets, blast_markers=markers)
+                odds = volley_odds(
+                    "bombers",
+                    bombers,
+                    armor=3,
+                    shields=4,
+                    hull=10,
+                    turrets=turrets,
+                    blast_markers=markers,
+                )
                 assert list(odds.hull_damage) == expected
-                braced = volley_odds("bombers", bombers, armor=3, shields=4, hull=10,
-                                     turrets=turrets, blast_markers=markers, braced=True)
-                assert list(braced.hull_damage) == ordnance(bombers, turrets, markers,
-                                                            Fraction(1, 4))
+                braced = volley_odds(
+                    "bombers",
+                    bombers,
+                    armor=3,
+                    shields=4,
+                    hull=10,
+                    turrets=turrets,
+                    blast_markers=markers,
+                    braced=True,
+                )
+                assert list(braced.hull_damage) == ordnance(
+                    bombers, turrets, markers, Fraction(1, 4)
+                )
 
 
 def test_assault_boats_cause_criticals_not_hull_damage() -> None:
@@ -186,8 +222,9 @@ def test_expected_criticals_count_points_that_leave_the_ship_afloat() -> None:
     for hull in range(1, 9):
         odds = volley_odds("lance", 8, armor=4, shields=1, hull=hull)
         dist = list(odds.hull_damage)
-        assert odds.expected_criticals == sum(
-            min(k, hull - 1) * p for k, p in enumerate(dist)) * SIXTH
+        assert (
+            odds.expected_criticals == sum(min(k, hull - 1) * p for k, p in enumerate(dist)) * SIXTH
+        )
     # with hull to spare, one critical per six points of damage
     big = volley_odds("battery", 12, range_cm=10, armor=4, shields=0, hull=20)
     assert big.expected_criticals == 12 * Fraction(1, 2) * Fraction(1, 2) / 6
@@ -246,10 +283,14 @@ def _empirical(fire, trials: int) -> Counter[int]:
 @pytest.mark.parametrize(
     ("fire", "odds"),
     [
-        (lambda t, d: fire_batteries(t, 8, 20, d),
-         volley_odds("battery", 8, range_cm=20, armor=4, shields=2, hull=20)),
-        (lambda t, d: fire_lances(t, 6, d, to_hit_mod=1),
-         volley_odds("lance", 6, armor=4, shields=2, hull=20, to_hit_mod=1)),
+        (
+            lambda t, d: fire_batteries(t, 8, 20, d),
+            volley_odds("battery", 8, range_cm=20, armor=4, shields=2, hull=20),
+        ),
+        (
+            lambda t, d: fire_lances(t, 6, d, to_hit_mod=1),
+            volley_odds("lance", 6, armor=4, shields=2, hull=20, to_hit_mod=1),
+        ),
     ],
 )
 def test_the_damage_module_rolls_what_the_odds_predict(fire, odds) -> None:
@@ -264,37 +305,106 @@ def test_the_damage_module_rolls_what_the_odds_predict(fire, odds) -> None:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rules_core", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "rules_core", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_cli_prints_the_contract_json() -> None:
-    done = run_cli("odds", "--weapon", "battery", "--strength", "6", "--range", "20",
-                   "--armor", "5", "--shields", "1", "--hull", "8", "--to-hit-mod", "-1",
-                   "--json")
+    done = run_cli(
+        "odds",
+        "--weapon",
+        "battery",
+        "--strength",
+        "6",
+        "--range",
+        "20",
+        "--armor",
+        "5",
+        "--shields",
+        "1",
+        "--hull",
+        "8",
+        "--to-hit-mod",
+        "-1",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert set(data) == {"hull_damage", "mean_hull_damage", "p_crippled", "p_destroyed",
-                         "expected_criticals"}
+    assert set(data) == {
+        "hull_damage",
+        "mean_hull_damage",
+        "p_crippled",
+        "p_destroyed",
+        "expected_criticals",
+    }
     expected = after_shields(binomial(6, Fraction(1, 6) * Fraction(4, 6)), 1)
     assert data["hull_damage"] == [float(p) for p in expected]
-    assert data == volley_odds("battery", 6, range_cm=20, armor=5, shields=1, hull=8,
-                               to_hit_mod=-1).to_dict()
+    assert (
+        data
+        == volley_odds(
+            "battery", 6, range_cm=20, armor=5, shields=1, hull=8, to_hit_mod=-1
+        ).to_dict()
+    )
 
 
 def test_cli_passes_every_option() -> None:
-    done = run_cli("odds", "--weapon", "torpedo", "--strength", "6", "--armor", "5",
-                   "--shields", "2", "--hull", "6", "--max-hull", "8", "--brace",
-                   "--blast-markers", "1", "--turrets", "3", "--json")
+    done = run_cli(
+        "odds",
+        "--weapon",
+        "torpedo",
+        "--strength",
+        "6",
+        "--armor",
+        "5",
+        "--shields",
+        "2",
+        "--hull",
+        "6",
+        "--max-hull",
+        "8",
+        "--brace",
+        "--blast-markers",
+        "1",
+        "--turrets",
+        "3",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == volley_odds(
-        "torpedo", 6, armor=5, shields=2, hull=6, max_hull=8, braced=True, blast_markers=1,
-        turrets=3).to_dict()
+    assert (
+        json.loads(done.stdout)
+        == volley_odds(
+            "torpedo",
+            6,
+            armor=5,
+            shields=2,
+            hull=6,
+            max_hull=8,
+            braced=True,
+            blast_markers=1,
+            turrets=3,
+        ).to_dict()
+    )
 
 
 def test_cli_without_json_prints_a_table() -> None:
-    done = run_cli("odds", "--weapon", "lance", "--strength", "3", "--armor", "5",
-                   "--shields", "1", "--hull", "8")
+    done = run_cli(
+        "odds",
+        "--weapon",
+        "lance",
+        "--strength",
+        "3",
+        "--armor",
+        "5",
+        "--shields",
+        "1",
+        "--hull",
+        "8",
+    )
     assert done.returncode == 0
     assert "mean hull damage" in done.stdout
     assert "destroyed" in done.stdout
@@ -314,8 +424,13 @@ def test_cli_without_json_prints_a_table() -> None:
     ],
 )
 def test_cli_refuses_bad_input_with_exit_2(bad: list[str]) -> None:
-    args = {"--weapon": "battery", "--strength": "6", "--armor": "5", "--shields": "1",
-            "--hull": "8"}
+    args = {
+        "--weapon": "battery",
+        "--strength": "6",
+        "--armor": "5",
+        "--shields": "1",
+        "--hull": "8",
+    }
     args.update(dict(zip(bad[::2], bad[1::2], strict=True)))
     done = run_cli("odds", *[x for kv in args.items() for x in kv], "--json")
     assert done.returncode == 2

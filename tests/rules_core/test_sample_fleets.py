@@ -22,11 +22,18 @@ FACTION_COUNT = 14  # section 16's fleet lists
 
 
 @pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize(("faction", "variant"),
-                         [("imperial-navy", None), ("imperial-navy", "bastion-fleet"),
-                          ("imperial-navy", "battle-group"), ("orks", None)])
-def test_sample_fleets_are_legal(catalog: Catalog, faction: str, variant: str | None,
-                                 size: GameSize) -> None:
+@pytest.mark.parametrize(
+    ("faction", "variant"),
+    [
+        ("imperial-navy", None),
+        ("imperial-navy", "bastion-fleet"),
+        ("imperial-navy", "battle-group"),
+        ("orks", None),
+    ],
+)
+def test_sample_fleets_are_legal(
+    catalog: Catalog, faction: str, variant: str | None, size: GameSize
+) -> None:
     # Pins R-35: built sample fleets are legal.
     fleet = sample_fleet(catalog, faction, size, variant=variant)
     report = validate(fleet, catalog)
@@ -60,8 +67,9 @@ def test_a_kept_sample_is_never_one_of_another_catalogue(catalog: Catalog) -> No
     # The same catalogue with every Ork ship at twice its price: a new object, a new sample.
     orks = next(f for f in catalog.factions if f.slug == "orks")
     dearer = replace(orks, ships=tuple(replace(s, points=s.points * 2) for s in orks.ships))
-    repriced = replace(catalog, factions=tuple(dearer if f is orks else f
-                                               for f in catalog.factions))
+    repriced = replace(
+        catalog, factions=tuple(dearer if f is orks else f for f in catalog.factions)
+    )
     other = sample_fleet(repriced, "orks", "skirmish")
     assert validate(other, repriced).legal
     assert len(fleet_to_dict(other)["units"]) < len(fleet_to_dict(kept)["units"])
@@ -125,8 +133,10 @@ def _matched_failures(catalog: Catalog, choices: list[tuple[str, str | None]]) -
             fleet = sample_fleet(catalog, faction, size, variant=variant)
             report = validate(fleet, catalog)
             if not report.legal or abs(report.points - target) > MATCH_TOLERANCE * target:
-                failures.append(f"{faction}/{variant} {size.value}: {report.points} points, "
-                                f"target {target}, {report.codes}")
+                failures.append(
+                    f"{faction}/{variant} {size.value}: {report.points} points, "
+                    f"target {target}, {report.codes}"
+                )
     return failures
 
 

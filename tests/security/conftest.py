@@ -42,8 +42,15 @@ class CsrfClient(Client):
             assert response.status_code == 200
         return self.cookies["csrftoken"].value
 
-    def send(self, method: str, url: str, data: dict[str, Any] | None = None, *,
-             token: bool = True, **kwargs: Any) -> Any:
+    def send(
+        self,
+        method: str,
+        url: str,
+        data: dict[str, Any] | None = None,
+        *,
+        token: bool = True,
+        **kwargs: Any,
+    ) -> Any:
         if method == "GET":
             return self.get(url, data or {}, **kwargs)
         payload = dict(data or {})
@@ -99,8 +106,13 @@ def make_fleet(catalog: Any) -> Callable[..., Fleet]:
     """Save ``doc`` (default: the small sample) as a fleet of ``browser``: of its account if it
     is signed in, else of its session's owner token (made here, as the builder would)."""
 
-    def make(browser: CsrfClient, doc: rf.Fleet | None = None, *, shared: bool = False,
-             trashed: bool = False) -> Fleet:
+    def make(
+        browser: CsrfClient,
+        doc: rf.Fleet | None = None,
+        *,
+        shared: bool = False,
+        trashed: bool = False,
+    ) -> Fleet:
         user = getattr(browser, "user", None)
         token = ""
         if user is None:
@@ -108,8 +120,7 @@ def make_fleet(catalog: Any) -> Callable[..., Fleet]:
             token = new_owner_token()
             session["fleet_owner_token"] = token
             session.save()
-        fleet = Fleet.from_core(doc or small_fleet(catalog), catalog, owner=user,
-                                owner_token=token)
+        fleet = Fleet.from_core(doc or small_fleet(catalog), catalog, owner=user, owner_token=token)
         if shared:
             fleet.share()
         if trashed:
@@ -122,9 +133,18 @@ def make_fleet(catalog: Any) -> Callable[..., Fleet]:
 def fleet_state(fleet: Fleet) -> tuple[Any, ...]:
     """Everything a refused request must leave as it was."""
     fleet = Fleet.objects.get(pk=fleet.pk)
-    return (fleet.document, fleet.name, getattr(fleet, "version", None), fleet.updated,
-            fleet.deleted_at, fleet.share_id, fleet.share_enabled, fleet.owner_id,
-            fleet.session_key, fleet.last_removed)
+    return (
+        fleet.document,
+        fleet.name,
+        getattr(fleet, "version", None),
+        fleet.updated,
+        fleet.deleted_at,
+        fleet.share_id,
+        fleet.share_enabled,
+        fleet.owner_id,
+        fleet.session_key,
+        fleet.last_removed,
+    )
 
 
 @pytest.fixture
@@ -141,20 +161,43 @@ def make_run(catalog: Any, held_chunks: list[tuple[int, int]]) -> Callable[..., 
             session.save()
         a = doc or small_fleet(catalog)
         b = sample_fleet(catalog, "orks", "patrol")
-        sources = {"a": {"kind": "fleet", "fleet": 0, "label": a.name or "Fleet A"},
-                   "b": {"kind": "sample", "faction": "orks", "size": "patrol",
-                         "variant": None, "label": f"{b.name} (sample)"}}
-        return Matchup.start(fleet_a=a, fleet_b=b, sources=sources,
-                             options=SimOptions(), seed=7, battles=4, owner=user,
-                             owner_token=token)
+        sources = {
+            "a": {"kind": "fleet", "fleet": 0, "label": a.name or "Fleet A"},
+            "b": {
+                "kind": "sample",
+                "faction": "orks",
+                "size": "patrol",
+                "variant": None,
+                "label": f"{b.name} (sample)",
+            },
+        }
+        return Matchup.start(
+            fleet_a=a,
+            fleet_b=b,
+            sources=sources,
+            options=SimOptions(),
+            seed=7,
+            battles=4,
+            owner=user,
+            owner_token=token,
+        )
 
     return make
 
 
 def run_state(run: Matchup) -> tuple[Any, ...]:
     run = Matchup.objects.get(pk=run.pk)
-    return (run.status, run.fleet_a, run.fleet_b, run.owner_id, run.session_key, run.battles,
-            run.seed, run.done, run.finished)
+    return (
+        run.status,
+        run.fleet_a,
+        run.fleet_b,
+        run.owner_id,
+        run.session_key,
+        run.battles,
+        run.seed,
+        run.done,
+        run.finished,
+    )
 
 
 # --- the URL resolver -----------------------------------------------------------------------
@@ -168,8 +211,9 @@ class Route:
     callback: Callable[..., Any]
 
 
-def walk(patterns: list[Any] | None = None, prefix: str = "", namespace: str = ""
-         ) -> Iterator[Route]:
+def walk(
+    patterns: list[Any] | None = None, prefix: str = "", namespace: str = ""
+) -> Iterator[Route]:
     """Every URL pattern of the site, with its full route and the arguments it takes."""
     for entry in get_resolver().url_patterns if patterns is None else patterns:
         text = prefix + str(entry.pattern)
@@ -188,9 +232,23 @@ def walk(patterns: list[Any] | None = None, prefix: str = "", namespace: str = "
 
 
 # Attributes a browser follows or loads as a URL (an input's value is only text).
-URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "data", "poster",
-                  "background", "srcset", "hx-get", "hx-post", "hx-put", "hx-delete",
-                  "hx-patch", "ping"}
+URL_ATTRIBUTES = {
+    "href",
+    "src",
+    "action",
+    "formaction",
+    "xlink:href",
+    "data",
+    "poster",
+    "background",
+    "srcset",
+    "hx-get",
+    "hx-post",
+    "hx-put",
+    "hx-delete",
+    "hx-patch",
+    "ping",
+}
 
 
 class PageReader(HTMLParser):
@@ -214,7 +272,8 @@ class PageReader(HTMLParser):
             if key.startswith("on"):
                 self.handlers.append(f"<{tag} {key}={value!r}>")
             if key in URL_ATTRIBUTES and value.strip().lower().startswith(
-                    ("javascript:", "vbscript:", "data:text/html")):
+                ("javascript:", "vbscript:", "data:text/html")
+            ):
                 self.js_urls.append(f"<{tag} {key}={value!r}>")
 
     handle_startendtag = handle_starttag

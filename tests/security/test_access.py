@@ -130,22 +130,46 @@ MATRIX: dict[str, Spec] = {
 }
 
 EXCLUDED: dict[str, str] = {
-    "accounts:password_reset_confirm":
+    "accounts:password_reset_confirm": (
         "not an object's id: a signed, expiring token for one account, checked by Django's "
-        "PasswordResetConfirmView (test_a_forged_reset_token_sets_no_password below)",
+        "PasswordResetConfirmView (test_a_forged_reset_token_sets_no_password below)"
+    ),
     "catalog:faction": "a public catalogue page named by a published slug; nobody owns it",
     "catalog:ship": "a public catalogue page named by a published slug; nobody owns it",
     "editions:edition": "a published edition's public changelog, named by its number (R-160)",
-    **{f"events:{name}": "an event's page, named by its unguessable token: its own matrix of "
-       "roles and phases, tests/security/test_events_access.py (R-173)"
-       for name in ("event", "edit", "join", "submit", "entry", "ics", "preview", "dashboard",
-                    "review", "extend", "export_csv", "export_json", "pack_new", "pack",
-                    "pack_pdf", "rounds", "pair", "unpair", "result", "standings",
-                    "standings_csv")},
+    **{
+        f"events:{name}": "an event's page, named by its unguessable token: its own matrix of "
+        "roles and phases, tests/security/test_events_access.py (R-173)"
+        for name in (
+            "event",
+            "edit",
+            "join",
+            "submit",
+            "entry",
+            "ics",
+            "preview",
+            "dashboard",
+            "review",
+            "extend",
+            "export_csv",
+            "export_json",
+            "pack_new",
+            "pack",
+            "pack_pdf",
+            "rounds",
+            "pair",
+            "unpair",
+            "result",
+            "standings",
+            "standings_csv",
+        )
+    },
 }
 # Django's admin: staff only, every URL (test_the_admin_refuses_players_and_visitors).
-EXCLUDED_PREFIXES = {"admin/": "Django admin, staff only",
-                     "api/": "token-authenticated API: its own matrix, tests/api/test_access.py"}
+EXCLUDED_PREFIXES = {
+    "admin/": "Django admin, staff only",
+    "api/": "token-authenticated API: its own matrix, tests/api/test_access.py",
+}
 
 
 def routes_with_arguments() -> list[Route]:
@@ -153,12 +177,17 @@ def routes_with_arguments() -> list[Route]:
 
 
 def test_every_url_with_an_argument_is_classified() -> None:
-    unclassified = [f"{r.name or '(unnamed)'} {r.route}" for r in routes_with_arguments()
-                    if r.name not in MATRIX and r.name not in EXCLUDED
-                    and not r.route.startswith(tuple(EXCLUDED_PREFIXES))]
+    unclassified = [
+        f"{r.name or '(unnamed)'} {r.route}"
+        for r in routes_with_arguments()
+        if r.name not in MATRIX
+        and r.name not in EXCLUDED
+        and not r.route.startswith(tuple(EXCLUDED_PREFIXES))
+    ]
     assert unclassified == [], (
         "New URLs that take an id: add each to MATRIX in tests/security/test_access.py (who may "
-        f"GET and POST it) or to EXCLUDED with the reason: {unclassified}")
+        f"GET and POST it) or to EXCLUDED with the reason: {unclassified}"
+    )
     gone = sorted(set(MATRIX) - {r.name for r in walk()})
     assert gone == [], f"MATRIX names URLs that no longer exist: {gone}"
 
@@ -169,10 +198,13 @@ def test_every_url_with_an_argument_is_classified() -> None:
 def _matrix_fleet() -> rf.Fleet:
     """A small legal-shaped fleet: a flagship cruiser with an admiral and a squadron."""
     return rf.Fleet(
-        faction="imperial-navy", game_size=rf.GameSize.PATROL, name="Matrix Patrol",
-        units=(rf.ShipUnit("lunar-class-cruiser", flagship=True, admiral="commodore",
-                           name="Wrath"),
-               rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 2, name="Swords")),
+        faction="imperial-navy",
+        game_size=rf.GameSize.PATROL,
+        name="Matrix Patrol",
+        units=(
+            rf.ShipUnit("lunar-class-cruiser", flagship=True, admiral="commodore", name="Wrath"),
+            rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 2, name="Swords"),
+        ),
     )
 
 
@@ -184,13 +216,19 @@ class Target:
     run: Matchup | None = None
 
 
-def _target(spec: Spec, route: Route, owner: CsrfClient, make_fleet: Callable[..., Fleet],
-            make_run: Callable[..., Matchup]) -> Target:
+def _target(
+    spec: Spec,
+    route: Route,
+    owner: CsrfClient,
+    make_fleet: Callable[..., Fleet],
+    make_run: Callable[..., Matchup],
+) -> Target:
     doc = _matrix_fleet()
     if spec.obj in ("fleet", "trashed", "share"):
         fleet = make_fleet(owner, doc, shared=True, trashed=spec.obj == "trashed")
-        kwargs: dict[str, Any] = {"pk": fleet.pk} if spec.obj != "share" else \
-            {"share_id": fleet.share_id}
+        kwargs: dict[str, Any] = (
+            {"pk": fleet.pk} if spec.obj != "share" else {"share_id": fleet.share_id}
+        )
         if "unit" in route.params:
             kwargs["unit"] = 1  # the squadron
         return Target(kwargs, lambda: fleet_state(fleet), fleet=fleet)
@@ -235,9 +273,17 @@ def _finished_print(owner: CsrfClient, doc: rf.Fleet) -> Any:
         session.save()
     key = "matrix-print-" + _secrets.token_hex(8)
     job = PrintJob.objects.create(
-        public_id=_secrets.token_urlsafe(16), owner=user, session_key="" if user else token,
-        document=rf.fleet_to_dict(doc), name="Matrix", filename="matrix-cards.pdf",
-        layout="a4", cards=2, cache_key=key, status=PrintJob.Status.DONE)
+        public_id=_secrets.token_urlsafe(16),
+        owner=user,
+        session_key="" if user else token,
+        document=rf.fleet_to_dict(doc),
+        name="Matrix",
+        filename="matrix-cards.pdf",
+        layout="a4",
+        cards=2,
+        cache_key=key,
+        status=PrintJob.Status.DONE,
+    )
     pdfcache.put(key, b"%PDF-1.7 matrix")
     return job
 
@@ -258,9 +304,16 @@ def _finished_pack(owner: CsrfClient, doc: rf.Fleet) -> Any:
         session.save()
     key = "matrix-pack-" + _secrets.token_hex(8)
     pack = BattlePack.objects.create(
-        public_id=_secrets.token_urlsafe(16), owner=user, session_key="" if user else token,
-        fleet_a=rf.fleet_to_dict(doc), fleet_b=rf.fleet_to_dict(doc), label_a="A",
-        label_b="B", cache_key=key, status=BattlePack.Status.DONE)
+        public_id=_secrets.token_urlsafe(16),
+        owner=user,
+        session_key="" if user else token,
+        fleet_a=rf.fleet_to_dict(doc),
+        fleet_b=rf.fleet_to_dict(doc),
+        label_a="A",
+        label_b="B",
+        cache_key=key,
+        status=BattlePack.Status.DONE,
+    )
     pdfcache.put(key, b"%PDF-1.7 matrix")
     return pack
 
@@ -287,16 +340,32 @@ def _queued_analysis(owner: CsrfClient, doc: rf.Fleet) -> Analysis:
         session.save()
     catalog = loader.core_catalog()
     variants, _ = what_if_variants(catalog, doc)
-    return Analysis.start(fleet=doc, opponent=sample_fleet(catalog, "orks", "patrol"),
-                          variants=variant_records(variants), skipped=[], sources={},
-                          options=SimOptions(), seed=7, battles=2, owner=user,
-                          owner_token=token, send=False)
+    return Analysis.start(
+        fleet=doc,
+        opponent=sample_fleet(catalog, "orks", "patrol"),
+        variants=variant_records(variants),
+        skipped=[],
+        sources={},
+        options=SimOptions(),
+        seed=7,
+        battles=2,
+        owner=user,
+        owner_token=token,
+        send=False,
+    )
 
 
 def _analysis_state(analysis: Analysis) -> tuple[Any, ...]:
     analysis = Analysis.objects.get(pk=analysis.pk)
-    return (analysis.status, analysis.fleet, analysis.variants, analysis.owner_id,
-            analysis.session_key, analysis.done, analysis.finished)
+    return (
+        analysis.status,
+        analysis.fleet,
+        analysis.variants,
+        analysis.owner_id,
+        analysis.session_key,
+        analysis.done,
+        analysis.finished,
+    )
 
 
 def _print_state(job: Any) -> tuple[Any, ...]:
@@ -307,17 +376,31 @@ def _print_state(job: Any) -> tuple[Any, ...]:
 def _payload(target: Target) -> dict[str, Any]:
     """A POST body that would change the object if it were accepted: every field any edit reads,
     with the fleet's current version, so only access can stop it."""
-    data = {"name": "Pwned", "ship": "0", "to": "new", "upgrade": "veteran-crew",
-            "admiral": "", "action": "new", "game_size": "armada", "variant": "",
-            "faction": "imperial-navy", "next": "/fleets/", "open": "copy"}
+    data = {
+        "name": "Pwned",
+        "ship": "0",
+        "to": "new",
+        "upgrade": "veteran-crew",
+        "admiral": "",
+        "action": "new",
+        "game_size": "armada",
+        "variant": "",
+        "faction": "imperial-navy",
+        "next": "/fleets/",
+        "open": "copy",
+    }
     if target.fleet is not None and hasattr(target.fleet, "version"):
         data["version"] = str(Fleet.objects.get(pk=target.fleet.pk).version)
     return data
 
 
 def _counts() -> tuple[int, int, int, int]:
-    return (Fleet.objects.count(), Matchup.objects.count(), Analysis.objects.count(),
-            BattlePack.objects.count())
+    return (
+        Fleet.objects.count(),
+        Matchup.objects.count(),
+        Analysis.objects.count(),
+        BattlePack.objects.count(),
+    )
 
 
 def _owns(browser: CsrfClient, obj: Fleet | Matchup | Analysis | BattlePack) -> bool:
@@ -331,8 +414,9 @@ def _newest(model: type[Fleet] | type[Matchup] | type[Analysis] | type[BattlePac
     return model.objects.order_by("-pk").first()
 
 
-def _check(role: str, who: CsrfClient, method: str, url: str, rule: str | None,
-           target: Target) -> None:
+def _check(
+    role: str, who: CsrfClient, method: str, url: str, rule: str | None, target: Target
+) -> None:
     before_state, before_counts = target.state(), _counts()
     data = _payload(target) if method == "POST" else None
     response = who.send(method, url, data)
@@ -351,9 +435,15 @@ def _check(role: str, who: CsrfClient, method: str, url: str, rule: str | None,
         assert 300 <= status < 400, f"{where}: {status}"
         counts = _counts()
         assert sum(counts) - sum(before_counts) == 1, where
-        created = _newest(next(model for model, now, was in zip(
-            (Fleet, Matchup, Analysis, BattlePack), counts, before_counts, strict=True)
-            if now > was))
+        created = _newest(
+            next(
+                model
+                for model, now, was in zip(
+                    (Fleet, Matchup, Analysis, BattlePack), counts, before_counts, strict=True
+                )
+                if now > was
+            )
+        )
         assert _owns(who, created), f"{where}: the copy is not the visitor's own"
         assert target.state() == before_state, f"{where} changed the original"
         return
@@ -373,15 +463,22 @@ def _cases() -> list[tuple[str, str]]:
     """Every URL with a signed-in owner; those only an owner may use, with an anonymous owner
     (a browser's session token) too."""
     cases = [(name, "account") for name in sorted(MATRIX)]
-    cases += [(name, "browser") for name, spec in sorted(MATRIX.items())
-              if {spec.get, spec.post} & {OWNER, OWNER_ELSE_403}]
+    cases += [
+        (name, "browser")
+        for name, spec in sorted(MATRIX.items())
+        if {spec.get, spec.post} & {OWNER, OWNER_ELSE_403}
+    ]
     return cases
 
 
 @pytest.mark.parametrize(("name", "owner_kind"), _cases())
-def test_access_matrix(name: str, owner_kind: str, make_account: Callable[[str], CsrfClient],
-                       make_fleet: Callable[..., Fleet], make_run: Callable[..., Matchup]
-                       ) -> None:
+def test_access_matrix(
+    name: str,
+    owner_kind: str,
+    make_account: Callable[[str], CsrfClient],
+    make_fleet: Callable[..., Fleet],
+    make_run: Callable[..., Matchup],
+) -> None:
     route = next(r for r in walk() if r.name == name)
     spec = MATRIX[name]
     owner = make_account("owner") if owner_kind == "account" else CsrfClient()
@@ -405,12 +502,18 @@ def _without_tokens(html: str) -> str:
     return re.sub(r"/fleets/\d+/", "/fleets/N/", html)
 
 
-@pytest.mark.parametrize("path", ["/fleets/{pk}/", "/fleets/{pk}/share/",
-                                  "/fleets/{pk}/export.json", "/cards/fleet/{pk}/print/"])
-def test_a_private_fleet_looks_exactly_like_a_missing_one(path: str, owner: CsrfClient,
-                                                          other: CsrfClient,
-                                                          make_fleet: Callable[..., Fleet]
-                                                          ) -> None:
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/fleets/{pk}/",
+        "/fleets/{pk}/share/",
+        "/fleets/{pk}/export.json",
+        "/cards/fleet/{pk}/print/",
+    ],
+)
+def test_a_private_fleet_looks_exactly_like_a_missing_one(
+    path: str, owner: CsrfClient, other: CsrfClient, make_fleet: Callable[..., Fleet]
+) -> None:
     fleet = make_fleet(owner, _matrix_fleet())
     private = other.get(path.format(pk=fleet.pk))
     missing = other.get(path.format(pk=fleet.pk + 1000))
@@ -418,10 +521,9 @@ def test_a_private_fleet_looks_exactly_like_a_missing_one(path: str, owner: Csrf
     assert _without_tokens(private.content.decode()) == _without_tokens(missing.content.decode())
 
 
-def test_a_trashed_or_turned_off_share_is_404_for_everyone(owner: CsrfClient, other: CsrfClient,
-                                                           anonymous: CsrfClient,
-                                                           make_fleet: Callable[..., Fleet]
-                                                           ) -> None:
+def test_a_trashed_or_turned_off_share_is_404_for_everyone(
+    owner: CsrfClient, other: CsrfClient, anonymous: CsrfClient, make_fleet: Callable[..., Fleet]
+) -> None:
     off = make_fleet(owner, _matrix_fleet(), shared=True)
     off.unshare()
     trashed = make_fleet(owner, _matrix_fleet(), shared=True, trashed=True)
@@ -434,9 +536,9 @@ def test_a_trashed_or_turned_off_share_is_404_for_everyone(owner: CsrfClient, ot
         assert _counts() == before
 
 
-def test_the_simulator_form_offers_only_your_own_fleets(owner: CsrfClient, other: CsrfClient,
-                                                        make_fleet: Callable[..., Fleet],
-                                                        held_chunks: list[Any]) -> None:
+def test_the_simulator_form_offers_only_your_own_fleets(
+    owner: CsrfClient, other: CsrfClient, make_fleet: Callable[..., Fleet], held_chunks: list[Any]
+) -> None:
     """A fleet id in the form (a side, or ?a=) never reaches someone else's private fleet."""
     from rules_core.sample_fleets import sample_fleet
 
@@ -444,10 +546,20 @@ def test_the_simulator_form_offers_only_your_own_fleets(owner: CsrfClient, other
     Fleet.objects.filter(pk=secret.pk).update(name="Secret Armada")
     page = other.get(f"/simulator/?a={secret.pk}").content.decode()
     assert "Secret Armada" not in page
-    fields = {"a_source": "fleet", "a_fleet": str(secret.pk), "b_source": "sample",
-              "b_faction": "orks", "b_size": "patrol", "b_variant": "", "battles": "4",
-              "max_rounds": "10", "table": "", "scoring": "core", "terrain": "none",
-              "seed": "1"}
+    fields = {
+        "a_source": "fleet",
+        "a_fleet": str(secret.pk),
+        "b_source": "sample",
+        "b_faction": "orks",
+        "b_size": "patrol",
+        "b_variant": "",
+        "battles": "4",
+        "max_rounds": "10",
+        "table": "",
+        "scoring": "core",
+        "terrain": "none",
+        "seed": "1",
+    }
     before = _counts()
     response = other.send("POST", "/simulator/", fields)
     assert response.status_code == 400
@@ -455,14 +567,21 @@ def test_the_simulator_form_offers_only_your_own_fleets(owner: CsrfClient, other
     assert sample_fleet  # the B side is a sample: only A's id is at stake
 
 
-def test_the_admin_refuses_players_and_visitors(owner: CsrfClient, anonymous: CsrfClient,
-                                                make_fleet: Callable[..., Fleet],
-                                                make_run: Callable[..., Matchup]) -> None:
+def test_the_admin_refuses_players_and_visitors(
+    owner: CsrfClient,
+    anonymous: CsrfClient,
+    make_fleet: Callable[..., Fleet],
+    make_run: Callable[..., Matchup],
+) -> None:
     fleet = make_fleet(owner, _matrix_fleet())
     run = make_run(owner)
-    for url in (f"/admin/fleets/fleet/{fleet.pk}/change/", f"/admin/fleets/fleet/{fleet.pk}/",
-                f"/admin/fleets/fleet/{fleet.pk}/delete/",
-                f"/admin/simulator/matchup/{run.pk}/change/", "/admin/auth/user/1/change/"):
+    for url in (
+        f"/admin/fleets/fleet/{fleet.pk}/change/",
+        f"/admin/fleets/fleet/{fleet.pk}/",
+        f"/admin/fleets/fleet/{fleet.pk}/delete/",
+        f"/admin/simulator/matchup/{run.pk}/change/",
+        "/admin/auth/user/1/change/",
+    ):
         for who in (owner, anonymous):
             for method in ("GET", "POST"):
                 before = fleet_state(fleet)
@@ -482,16 +601,20 @@ def test_a_forged_reset_token_sets_no_password(owner: CsrfClient, anonymous: Csr
     response = anonymous.get(url, follow=True)
     assert response.status_code == 200
     assert 'name="new_password1"' not in response.content.decode()
-    anonymous.send("POST", url, {"new_password1": "Pwned pwned 123", "new_password2":
-                                 "Pwned pwned 123"})
+    anonymous.send(
+        "POST", url, {"new_password1": "Pwned pwned 123", "new_password2": "Pwned pwned 123"}
+    )
     user.refresh_from_db()
     assert user.check_password("a long password for tests 9")
 
 
-def test_lists_and_bulk_actions_hold_only_your_own(owner: CsrfClient, other: CsrfClient,
-                                                   anonymous: CsrfClient,
-                                                   make_fleet: Callable[..., Fleet],
-                                                   make_run: Callable[..., Matchup]) -> None:
+def test_lists_and_bulk_actions_hold_only_your_own(
+    owner: CsrfClient,
+    other: CsrfClient,
+    anonymous: CsrfClient,
+    make_fleet: Callable[..., Fleet],
+    make_run: Callable[..., Matchup],
+) -> None:
     """The URLs without an id act on "your" fleets: never on anyone else's."""
     import io
     import zipfile
@@ -503,8 +626,13 @@ def test_lists_and_bulk_actions_hold_only_your_own(owner: CsrfClient, other: Csr
     before = (fleet_state(alive), fleet_state(trashed), _counts())
     for who in (other, anonymous):
         make_fleet(who, _matrix_fleet())
-        for url in ("/fleets/", "/fleets/trash/", "/simulator/", "/fleets/trash/empty/",
-                    "/fleets/?q=Secret"):
+        for url in (
+            "/fleets/",
+            "/fleets/trash/",
+            "/simulator/",
+            "/fleets/trash/empty/",
+            "/fleets/?q=Secret",
+        ):
             assert "Owner&#x27;s Secret" not in who.get(url).content.decode(), url
         backup = who.get("/fleets/export.zip")
         assert backup.status_code == 200

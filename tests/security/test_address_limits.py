@@ -51,13 +51,13 @@ def test_accounts_at_one_address_share_its_allowance(db, settings) -> None:
     assert 429 not in statuses[:6]
     assert statuses[6:] == [429, 429, 429]
     # another address is untouched
-    assert signed_in("elsewhere", "198.51.100.1").get("/fleets/code/v2.AAAA/").status_code \
-        != 429
+    assert signed_in("elsewhere", "198.51.100.1").get("/fleets/code/v2.AAAA/").status_code != 429
 
 
 def sign_up(client: Client, name: str) -> Any:
-    return client.post("/accounts/signup/", {"username": name, "password1": PASSWORD,
-                                             "password2": PASSWORD})
+    return client.post(
+        "/accounts/signup/", {"username": name, "password1": PASSWORD, "password2": PASSWORD}
+    )
 
 
 def test_sign_ups_from_one_address_are_limited(db, settings) -> None:
@@ -72,10 +72,10 @@ def test_sign_ups_from_one_address_are_limited(db, settings) -> None:
     assert sign_up(Client(REMOTE_ADDR="198.51.100.2"), "from-elsewhere").status_code == 302
 
 
-@pytest.mark.parametrize(("path", "field"), [("/accounts/password/", "old_password"),
-                                             ("/accounts/delete/", "password")])
-def test_guesses_of_the_current_password_are_limited(db, settings, path: str,
-                                                     field: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "field"), [("/accounts/password/", "old_password"), ("/accounts/delete/", "password")]
+)
+def test_guesses_of_the_current_password_are_limited(db, settings, path: str, field: str) -> None:
     most = settings.RATE_LIMITS["password"]
     client = signed_in("guessed")
     form = {field: "wrong", "new_password1": "x Quite long 77", "new_password2": "x Quite long 77"}
@@ -87,8 +87,7 @@ def test_guesses_of_the_current_password_are_limited(db, settings, path: str,
     assert get_user_model().objects.get(username="guessed").check_password(PASSWORD)
 
 
-def test_failed_log_ins_over_many_usernames_from_one_address_are_limited(db, settings
-                                                                          ) -> None:
+def test_failed_log_ins_over_many_usernames_from_one_address_are_limited(db, settings) -> None:
     most = settings.RATE_LIMITS["login"]
     get_user_model().objects.create_user("victim", password=PASSWORD)
     client = Client(REMOTE_ADDR=ADDRESS)
@@ -99,8 +98,10 @@ def test_failed_log_ins_over_many_usernames_from_one_address_are_limited(db, set
     assert response.status_code == 429
     assert "Too many failed log-ins" in response.content.decode()
     other = Client(REMOTE_ADDR="198.51.100.3")
-    assert other.post("/accounts/login/", {"username": "victim", "password": PASSWORD}
-                      ).status_code == 302
+    assert (
+        other.post("/accounts/login/", {"username": "victim", "password": PASSWORD}).status_code
+        == 302
+    )
 
 
 @pytest.fixture
@@ -108,8 +109,15 @@ def big_run(catalog: Any, held_chunks: list[tuple[int, int]]) -> Matchup:
     """A run of two 150-ship fleets (its chunks held, never played)."""
     fleet = hostile.max_ships(catalog)
     sources = {side: {"kind": "shared", "label": "Most ships"} for side in ("a", "b")}
-    return Matchup.start(fleet_a=fleet, fleet_b=fleet, sources=sources, options=SimOptions(),
-                         seed=11, battles=3, owner_token="someone")
+    return Matchup.start(
+        fleet_a=fleet,
+        fleet_b=fleet,
+        sources=sources,
+        options=SimOptions(),
+        seed=11,
+        battles=3,
+        owner_token="someone",
+    )
 
 
 def test_a_replay_of_big_fleets_counts_as_more_than_one(big_run: Matchup, settings) -> None:
@@ -138,13 +146,16 @@ def test_a_replay_of_big_fleets_counts_as_more_than_one(big_run: Matchup, settin
     assert f'id="round-{later.group(1)}"' in page.content.decode()
 
 
-def test_the_replay_limit_counts_by_address_too(make_run: Callable[..., Matchup], db,
-                                               settings) -> None:
+def test_the_replay_limit_counts_by_address_too(
+    make_run: Callable[..., Matchup], db, settings
+) -> None:
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "replay": 1}
     owner = CsrfClient()
     run = make_run(owner)
-    statuses = [signed_in(f"watcher{n}").get(
-        f"/simulator/m/{run.public_id}/battles/{n + 1}/").status_code for n in range(3)]
+    statuses = [
+        signed_in(f"watcher{n}").get(f"/simulator/m/{run.public_id}/battles/{n + 1}/").status_code
+        for n in range(3)
+    ]
     assert statuses == [200, 200, 429]
 
 
@@ -165,6 +176,8 @@ def test_one_address_makes_one_card_pdf_at_a_time(db, monkeypatch, settings) -> 
         response = Client(REMOTE_ADDR=ADDRESS).get("/fleets/code/v2.AAAA/cards.pdf")
         assert response.status_code == 429 and response["Retry-After"] == "2"
         assert "one at a time" in response.content.decode()
-        assert Client(REMOTE_ADDR="198.51.100.4").get(
-            "/fleets/code/v2.AAAA/cards.pdf").status_code != 429
+        assert (
+            Client(REMOTE_ADDR="198.51.100.4").get("/fleets/code/v2.AAAA/cards.pdf").status_code
+            != 429
+        )
     assert Client(REMOTE_ADDR=ADDRESS).get("/fleets/code/v2.AAAA/cards.pdf").status_code != 429

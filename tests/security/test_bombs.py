@@ -46,8 +46,11 @@ def nothing_stored() -> Iterator[None]:
 
 
 def upload(browser: CsrfClient, name: str, data: bytes) -> Any:
-    return browser.send("POST", "/fleets/import/", {
-        "file": SimpleUploadedFile(name, data, content_type="application/octet-stream")})
+    return browser.send(
+        "POST",
+        "/fleets/import/",
+        {"file": SimpleUploadedFile(name, data, content_type="application/octet-stream")},
+    )
 
 
 def zipped(files: dict[str, bytes]) -> bytes:
@@ -81,7 +84,7 @@ def test_a_zip_that_lies_about_its_size_is_refused(anonymous: CsrfClient) -> Non
     data = bytearray(zipped({"fleet.json": b"{" + b" " * (32 * 1024 * 1024)}))
     for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
         at = data.find(signature)
-        data[at + offset:at + offset + 4] = struct.pack("<I", 100)
+        data[at + offset : at + offset + 4] = struct.pack("<I", 100)
     with nothing_stored():
         response = upload(anonymous, "backup.zip", bytes(data))
     assert response.status_code == 400
@@ -94,8 +97,9 @@ def test_a_zip_of_many_files_is_refused(anonymous: CsrfClient) -> None:
         response = upload(anonymous, "backup.zip", many)
     assert response.status_code == 400
     with nothing_stored():
-        response = upload(anonymous, "backup.zip",
-                          zipped({f"f{i}.json": b"{}" for i in range(101)}))
+        response = upload(
+            anonymous, "backup.zip", zipped({f"f{i}.json": b"{}" for i in range(101)})
+        )
     assert response.status_code == 400
     shows_error(response, "101")
 
@@ -120,20 +124,19 @@ def test_a_10_mb_upload_is_refused_at_once(anonymous: CsrfClient) -> None:
 
 def fleet_json(**fields: str) -> str:
     """A fleet file's text with raw JSON ``fields`` spliced in."""
-    head = '{"format": "void-command-fleet", "version": 1, "faction": "imperial-navy", ' \
-           '"game_size": "custom", "units": []'
+    head = (
+        '{"format": "void-command-fleet", "version": 1, "faction": "imperial-navy", '
+        '"game_size": "custom", "units": []'
+    )
     return head + "".join(f', "{k}": {v}' for k, v in fields.items()) + "}"
 
 
 JSON_BOMBS = {
-    "a 200,000-digit number": fleet_json(points_limit='{"min": 1' + "0" * 200_000 +
-                                         ', "max": 2}'),
+    "a 200,000-digit number": fleet_json(points_limit='{"min": 1' + "0" * 200_000 + ', "max": 2}'),
     "a number past a float": fleet_json(points_limit='{"min": 1e400, "max": 1e999}'),
     "deep nesting": fleet_json(notes="[" * 100_000 + "]" * 100_000),
-    "deep units": fleet_json().replace('"units": []', '"units": ' + "[" * 50_000 +
-                                       "]" * 50_000),
-    "20,000 keys": fleet_json(notes="{" + ",".join(f'"k{i}": 0' for i in range(20_000)) +
-                              "}"),
+    "deep units": fleet_json().replace('"units": []', '"units": ' + "[" * 50_000 + "]" * 50_000),
+    "20,000 keys": fleet_json(notes="{" + ",".join(f'"k{i}": 0' for i in range(20_000)) + "}"),
     "NaN": fleet_json(points_limit='{"min": NaN, "max": Infinity}'),
 }
 
@@ -142,8 +145,7 @@ JSON_BOMBS = {
 def test_a_json_bomb_is_a_clear_400(bomb: str, anonymous: CsrfClient) -> None:
     text = JSON_BOMBS[bomb]
     assert len(text) < 256 * 1024
-    for data in ({"text": text},
-                 {"file": SimpleUploadedFile("fleet.json", text.encode())}):
+    for data in ({"text": text}, {"file": SimpleUploadedFile("fleet.json", text.encode())}):
         with nothing_stored():
             response = anonymous.send("POST", "/fleets/import/", data)
         assert response.status_code == 400, bomb
@@ -168,17 +170,31 @@ def deflate_bomb_code(size: int = 4 * 1024 * 1024) -> str:
 def test_a_share_code_that_inflates_past_its_cap_is_refused(anonymous: CsrfClient) -> None:
     code = deflate_bomb_code()
     assert len(code) < 6000
-    for url in (f"/fleets/code/{code}/", f"/fleets/code/{code}/cards/",
-                f"/fleets/code/{code}/cards.pdf"):
+    for url in (
+        f"/fleets/code/{code}/",
+        f"/fleets/code/{code}/cards/",
+        f"/fleets/code/{code}/cards.pdf",
+    ):
         with nothing_stored():
             response = anonymous.get(url)
         assert response.status_code in (400, 404), url
     with nothing_stored():
         response = anonymous.send("POST", "/fleets/import/", {"text": code})
     assert response.status_code == 400
-    fields = {"a_source": "shared", "a_share": code, "b_source": "sample", "b_faction": "orks",
-              "b_size": "patrol", "b_variant": "", "battles": "4", "max_rounds": "10",
-              "table": "", "scoring": "core", "terrain": "none", "seed": "1"}
+    fields = {
+        "a_source": "shared",
+        "a_share": code,
+        "b_source": "sample",
+        "b_faction": "orks",
+        "b_size": "patrol",
+        "b_variant": "",
+        "battles": "4",
+        "max_rounds": "10",
+        "table": "",
+        "scoring": "core",
+        "terrain": "none",
+        "seed": "1",
+    }
     with nothing_stored():
         response = anonymous.send("POST", "/simulator/", fields)
     assert response.status_code == 400
@@ -186,8 +202,7 @@ def test_a_share_code_that_inflates_past_its_cap_is_refused(anonymous: CsrfClien
 
 def test_a_pasted_text_past_the_limit_is_refused(anonymous: CsrfClient) -> None:
     with nothing_stored():
-        response = anonymous.send("POST", "/fleets/import/",
-                                  {"text": json.dumps({"notes": "x" * 300_000})})
+        response = anonymous.send(
+            "POST", "/fleets/import/", {"text": json.dumps({"notes": "x" * 300_000})}
+        )
     assert response.status_code in (400, 413)
-
-

@@ -19,14 +19,29 @@ pytestmark = pytest.mark.django_db
 # Views that take a POST without a token, and why.
 CSRF_EXEMPT = {
     "ops:healthz": "a load balancer's probe: no session, no effect; a POST gets 405 "
-                   "(README, Operations)",
+    "(README, Operations)",
 }
-DUMMY = {"pk": "1", "unit": "0", "share_id": "AAAAAAAAAAAAAAAAAAAAAA", "code": "v1.AAAA",
-         "public_id": "AAAAAAAAAAAAAAAAAAAAAA", "side": "a", "faction": "imperial-navy",
-         "ship": "lunar-class-cruiser", "uidb64": "MQ", "token": "set-password",
-         "object_id": "1", "url": "nowhere/", "content_type_id": "1",
-         "id": "1", "app_label": "fleets", "variant": "0", "fleet_id": "1",
-         "battle": "1", "number": "1"}
+DUMMY = {
+    "pk": "1",
+    "unit": "0",
+    "share_id": "AAAAAAAAAAAAAAAAAAAAAA",
+    "code": "v1.AAAA",
+    "public_id": "AAAAAAAAAAAAAAAAAAAAAA",
+    "side": "a",
+    "faction": "imperial-navy",
+    "ship": "lunar-class-cruiser",
+    "uidb64": "MQ",
+    "token": "set-password",
+    "object_id": "1",
+    "url": "nowhere/",
+    "content_type_id": "1",
+    "id": "1",
+    "app_label": "fleets",
+    "variant": "0",
+    "fleet_id": "1",
+    "battle": "1",
+    "number": "1",
+}
 # The API (/api/v1/) never reads the session cookie, so a cross-site POST acts as nobody and
 # needs no CSRF token: without a personal API token it is 401, or for a public endpoint 400
 # (the form is not a fleet file) or 405 (README, The HTTP API; tests/api/test_fleets.py).
@@ -49,9 +64,9 @@ def test_the_dummy_arguments_cover_every_url() -> None:
 
 
 @pytest.mark.parametrize("signed_in", [False, True], ids=["anonymous", "signed-in"])
-def test_every_post_without_a_token_is_403(signed_in: bool, make_account: Callable[[str],
-                                                                                   CsrfClient],
-                                           make_fleet: Callable[..., Fleet]) -> None:
+def test_every_post_without_a_token_is_403(
+    signed_in: bool, make_account: Callable[[str], CsrfClient], make_fleet: Callable[..., Fleet]
+) -> None:
     browser = make_account("player") if signed_in else CsrfClient()
     fleet = make_fleet(browser, shared=True)  # pk 1 may not be it: the token fails first anyway
     browser.csrf_token()  # the browser holds a CSRF cookie, as after any page: the form lacks it
@@ -59,8 +74,9 @@ def test_every_post_without_a_token_is_403(signed_in: bool, make_account: Callab
     wrong = []
     for route in ROUTES:
         url = concrete(route).replace("/fleets/1/", f"/fleets/{fleet.pk}/")
-        response = browser.send("POST", url, {"name": "Pwned", "action": "new",
-                                              "text": "{}"}, token=False)
+        response = browser.send(
+            "POST", url, {"name": "Pwned", "action": "new", "text": "{}"}, token=False
+        )
         expected = 405 if route.name in CSRF_EXEMPT else 403
         if route.route.startswith("api/v1/") and response.status_code in API_ANSWERS:
             continue
@@ -71,7 +87,8 @@ def test_every_post_without_a_token_is_403(signed_in: bool, make_account: Callab
 
 
 def test_a_token_of_another_browser_or_a_made_up_one_is_refused(
-        owner: CsrfClient, anonymous: CsrfClient, make_fleet: Callable[..., Fleet]) -> None:
+    owner: CsrfClient, anonymous: CsrfClient, make_fleet: Callable[..., Fleet]
+) -> None:
     fleet = make_fleet(owner)
     before = fleet_state(fleet)
     url = f"/fleets/{fleet.pk}/rename-fleet/"
@@ -79,25 +96,31 @@ def test_a_token_of_another_browser_or_a_made_up_one_is_refused(
         owner.csrf_token()
         response = owner.post(url, {"name": "Pwned", "csrfmiddlewaretoken": token})
         assert response.status_code == 403
-        response = owner.post(url, {"name": "Pwned"}, headers={"X-CSRFToken": token,
-                                                                "HX-Request": "true"})
+        response = owner.post(
+            url, {"name": "Pwned"}, headers={"X-CSRFToken": token, "HX-Request": "true"}
+        )
         assert response.status_code == 403
     assert fleet_state(fleet) == before
 
 
-def test_the_header_htmx_sends_is_accepted(owner: CsrfClient, make_fleet: Callable[..., Fleet]
-                                           ) -> None:
+def test_the_header_htmx_sends_is_accepted(
+    owner: CsrfClient, make_fleet: Callable[..., Fleet]
+) -> None:
     """The control: the token in X-CSRFToken (as base.html's hx-headers sends it) works."""
     fleet = make_fleet(owner)
-    response = owner.post(f"/fleets/{fleet.pk}/rename-fleet/", {"name": "Renamed"},
-                          headers={"X-CSRFToken": owner.csrf_token(), "HX-Request": "true"})
+    response = owner.post(
+        f"/fleets/{fleet.pk}/rename-fleet/",
+        {"name": "Renamed"},
+        headers={"X-CSRFToken": owner.csrf_token(), "HX-Request": "true"},
+    )
     assert response.status_code == 200
     assert Fleet.objects.get(pk=fleet.pk).name == "Renamed"
 
 
 @override_settings(SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"))
 def test_over_https_a_post_from_another_site_is_refused_even_with_a_token(
-        owner: CsrfClient, make_fleet: Callable[..., Fleet]) -> None:
+    owner: CsrfClient, make_fleet: Callable[..., Fleet]
+) -> None:
     fleet = make_fleet(owner)
     before = fleet_state(fleet)
     url = f"/fleets/{fleet.pk}/rename-fleet/"

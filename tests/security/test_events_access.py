@@ -51,7 +51,12 @@ from .conftest import CsrfClient, walk
 pytestmark = pytest.mark.django_db
 
 ORGANISER, PLAYER, RIVAL, OUTSIDER, VISITOR = (
-    "organiser", "player", "rival", "outsider", "visitor")
+    "organiser",
+    "player",
+    "rival",
+    "outsider",
+    "visitor",
+)
 ROLES = (ORGANISER, PLAYER, RIVAL, OUTSIDER, VISITOR)
 PARTICIPANTS = (PLAYER, RIVAL)
 NEWCOMER = "outsider, joined"  # the outsider, on the page their join leads to: a participant
@@ -62,10 +67,12 @@ MISSING = "no-such-event-0000000000"  # a token no event has
 
 # What each role saves as its own fleet: factions and points that differ, so one player's
 # points or faction never stands for another's.
-OWN_FLEETS = {ORGANISER: ("orks", "Organiser's Spare Orks"),
-              PLAYER: ("drukhari", HIDDEN_NAME),
-              RIVAL: ("imperial-navy", "Aurelian Picket Line"),
-              OUTSIDER: ("tyranids", "Outsider Hive Swarm")}
+OWN_FLEETS = {
+    ORGANISER: ("orks", "Organiser's Spare Orks"),
+    PLAYER: ("drukhari", HIDDEN_NAME),
+    RIVAL: ("imperial-navy", "Aurelian Picket Line"),
+    OUTSIDER: ("tyranids", "Outsider Hive Swarm"),
+}
 
 # Pages that show the whole catalogue to everyone (every faction, ship and its points): a
 # faction's or a ship's name there says nothing of anyone's list. The list's own name and its
@@ -93,8 +100,7 @@ class Secret:
         shown: dict[str, list[str]] = {"list": [], "faction": []}
         if self.fleet_name in text:
             shown["list"].append(self.fleet_name)
-        if "points" not in ignore and re.search(rf"(?<![\w.:/#=-]){self.points}(?![\w-])",
-                                                text):
+        if "points" not in ignore and re.search(rf"(?<![\w.:/#=-]){self.points}(?![\w-])", text):
             shown["list"].append(f"{self.points} (its points)")
         if "ships" not in ignore:
             shown["list"] += [s for s in self.ships if s in text]
@@ -132,13 +138,22 @@ def _times(phase: Phase) -> dict[str, datetime]:
     """The event's clock for ``phase``, on whole minutes (as the settings form sends them)."""
     now = _minute(timezone.now())
     if phase is Phase.OPEN:
-        return {"deadline": now + timedelta(days=2), "reveal_at": now + timedelta(days=2, hours=1),
-                "starts_at": now + timedelta(days=3)}
+        return {
+            "deadline": now + timedelta(days=2),
+            "reveal_at": now + timedelta(days=2, hours=1),
+            "starts_at": now + timedelta(days=3),
+        }
     if phase is Phase.LOCKED:
-        return {"deadline": now - timedelta(minutes=1), "reveal_at": now + timedelta(days=1),
-                "starts_at": now + timedelta(days=2)}
-    return {"deadline": now - timedelta(hours=2), "reveal_at": now - timedelta(hours=1),
-            "starts_at": now + timedelta(hours=1)}
+        return {
+            "deadline": now - timedelta(minutes=1),
+            "reveal_at": now + timedelta(days=1),
+            "starts_at": now + timedelta(days=2),
+        }
+    return {
+        "deadline": now - timedelta(hours=2),
+        "reveal_at": now - timedelta(hours=1),
+        "starts_at": now + timedelta(hours=1),
+    }
 
 
 def _cast(phase: Phase, show_factions: bool, make_account: Callable[[str], CsrfClient]) -> Cast:
@@ -147,15 +162,25 @@ def _cast(phase: Phase, show_factions: bool, make_account: Callable[[str], CsrfC
     browsers = {role: make_account(role) for role in ROLES if role != VISITOR}
     browsers[VISITOR] = CsrfClient()
     users = {role: b.user for role, b in browsers.items() if role != VISITOR}  # type: ignore[attr-defined]
-    fleets = {role: legal_fleet(users[role], faction=faction, name=name)
-              for role, (faction, name) in OWN_FLEETS.items()}
+    fleets = {
+        role: legal_fleet(users[role], faction=faction, name=name)
+        for role, (faction, name) in OWN_FLEETS.items()
+    }
     hidden = fleets[PLAYER]
     hidden.remove(hidden.catalog(), 0)  # illegal now: a list with problem codes
     open_times = _times(Phase.OPEN)
     event = Event.objects.create(
-        organiser=users[ORGANISER], name="Friday Skirmish", place="The club",
-        description="Bring dice.", edition=7, game_size="skirmish", player_cap=8,
-        allow_illegal=True, show_factions=show_factions, **open_times)
+        organiser=users[ORGANISER],
+        name="Friday Skirmish",
+        place="The club",
+        description="Bring dice.",
+        edition=7,
+        game_size="skirmish",
+        player_cap=8,
+        allow_illegal=True,
+        show_factions=show_factions,
+        **open_times,
+    )
     entries, secrets = {}, {}
     for role in PARTICIPANTS:
         event.join(users[role])
@@ -164,9 +189,14 @@ def _cast(phase: Phase, show_factions: bool, make_account: Callable[[str], CsrfC
     for role, other in ((PLAYER, RIVAL), (RIVAL, PLAYER)):
         entry = entries[role]
         assert entry.points is not None
-        secrets[role] = Secret(role, entry.document["name"], entry.points,
-                               tuple(sorted(ships[role] - ships[other])),
-                               catalog.faction(entry.faction).name, tuple(entry.problems))
+        secrets[role] = Secret(
+            role,
+            entry.document["name"],
+            entry.points,
+            tuple(sorted(ships[role] - ships[other])),
+            catalog.faction(entry.faction).name,
+            tuple(entry.problems),
+        )
     Event.objects.filter(pk=event.pk).update(**_times(phase))
     event.refresh_from_db()
     assert event.phase() is phase
@@ -212,13 +242,21 @@ class Call:
 
 def _settings(event: Event) -> dict[str, str]:
     """The event's settings form as the organiser's browser would send it, one word changed."""
+
     def local(moment: datetime) -> str:
         return moment.astimezone(event.zone).strftime("%Y-%m-%dT%H:%M")
 
-    data = {"name": event.name, "starts_at": local(event.starts_at), "time_zone":
-            event.time_zone, "place": event.place, "description": event.description + " Tea.",
-            "game_size": event.game_size, "player_cap": str(event.player_cap),
-            "deadline": local(event.deadline), "reveal_at": local(event.reveal_at)}
+    data = {
+        "name": event.name,
+        "starts_at": local(event.starts_at),
+        "time_zone": event.time_zone,
+        "place": event.place,
+        "description": event.description + " Tea.",
+        "game_size": event.game_size,
+        "player_cap": str(event.player_cap),
+        "deadline": local(event.deadline),
+        "reveal_at": local(event.reveal_at),
+    }
     for flag in ("allow_illegal", "show_factions", "public"):
         if getattr(event, flag):
             data[flag] = "on"
@@ -227,10 +265,17 @@ def _settings(event: Event) -> dict[str, str]:
 
 def _new_event() -> dict[str, str]:
     now = timezone.now()
-    return {"name": "Another Night", "starts_at": (now + timedelta(days=3)).strftime(
-        "%Y-%m-%dT%H:%M"), "time_zone": "UTC", "edition": "7", "game_size": "skirmish",
-        "player_cap": "8", "deadline": (now + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M"),
-        "reveal_at": "", "public": "on"}
+    return {
+        "name": "Another Night",
+        "starts_at": (now + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M"),
+        "time_zone": "UTC",
+        "edition": "7",
+        "game_size": "skirmish",
+        "player_cap": "8",
+        "deadline": (now + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M"),
+        "reveal_at": "",
+        "public": "on",
+    }
 
 
 def _calls(cast: Cast, role: str, phase: Phase, routed: set[str]) -> list[Call]:
@@ -255,99 +300,202 @@ def _calls(cast: Cast, role: str, phase: Phase, routed: set[str]) -> list[Call]:
     calls: list[Call] = [
         Call("list", "GET", reverse("events:list"), (200,)),
         Call("list", "POST", reverse("events:list"), (405,)),
-        Call("new", "GET", reverse("events:new"), (200,) if signed_in else (302,),
-             ignore=frozenset({"faction"})),  # its form lists every faction of the catalogue
+        Call(
+            "new",
+            "GET",
+            reverse("events:new"),
+            (200,) if signed_in else (302,),
+            ignore=frozenset({"faction"}),
+        ),  # its form lists every faction of the catalogue
         Call("new", "POST", reverse("events:new"), (302,), data=_new_event()),
         Call("event", "GET", url("event"), (200,)),
         Call("event", "GET", reverse("events:event", args=[MISSING]), (404,)),
         Call("event", "POST", url("event"), (405,)),
-        Call("edit", "GET", url("edit"), gate((200,)),
-             twin=None if organiser or not signed_in else url("edit", tok=MISSING)),
-        Call("edit", "POST", url("edit"), gate((302,)), data=_settings(event),
-             twin=None if organiser or not signed_in else url("edit", tok=MISSING)),
+        Call(
+            "edit",
+            "GET",
+            url("edit"),
+            gate((200,)),
+            twin=None if organiser or not signed_in else url("edit", tok=MISSING),
+        ),
+        Call(
+            "edit",
+            "POST",
+            url("edit"),
+            gate((302,)),
+            data=_settings(event),
+            twin=None if organiser or not signed_in else url("edit", tok=MISSING),
+        ),
         Call("join", "GET", url("join"), post_only()),
         # The outsider joins while the event is open; later the event refuses (303).
-        Call("join", "POST", url("join"), (302, 303) if signed_in else (302,),
-             then=NEWCOMER if role == OUTSIDER and phase is Phase.OPEN else None),
+        Call(
+            "join",
+            "POST",
+            url("join"),
+            (302, 303) if signed_in else (302,),
+            then=NEWCOMER if role == OUTSIDER and phase is Phase.OPEN else None,
+        ),
         Call("submit", "GET", url("submit"), post_only()),
-        Call("submit", "POST", url("submit"),
-             (302,) if not signed_in or (participant and phase is Phase.OPEN) else (400,),
-             data={"fleet": own_fleet}),
+        Call(
+            "submit",
+            "POST",
+            url("submit"),
+            (302,) if not signed_in or (participant and phase is Phase.OPEN) else (400,),
+            data={"fleet": own_fleet},
+        ),
         Call("ics", "GET", url("ics"), (200,)),
         Call("ics", "POST", url("ics"), (405,)),
     ]
     if role != PLAYER:  # someone else's fleet, by its id: refused, and it names nothing
-        calls.append(Call("submit", "POST", url("submit"), (400,) if signed_in else (302,),
-                          data={"fleet": cast.fleets[PLAYER].pk}))
+        calls.append(
+            Call(
+                "submit",
+                "POST",
+                url("submit"),
+                (400,) if signed_in else (302,),
+                data={"fleet": cast.fleets[PLAYER].pk},
+            )
+        )
     for owner, entry in ((PLAYER, player_entry), (RIVAL, rival_entry)):
         sees, _ = may_see(role, cast.secrets[owner], phase, event.show_factions)
         secret = cast.secrets[owner]
-        calls.append(Call("entry", "GET", url("entry", entry.pk), (200,) if sees else (404,),
-                          twin=None if sees else url("entry", MISSING_PK),
-                          shows=(secret.fleet_name, *secret.ships) if sees else ()))
+        calls.append(
+            Call(
+                "entry",
+                "GET",
+                url("entry", entry.pk),
+                (200,) if sees else (404,),
+                twin=None if sees else url("entry", MISSING_PK),
+                shows=(secret.fleet_name, *secret.ships) if sees else (),
+            )
+        )
         calls.append(Call("entry", "POST", url("entry", entry.pk), (405,)))
     calls.append(Call("entry", "GET", url("entry", MISSING_PK), (404,)))
     # Two lists in the matchup preview (share codes of the snapshots, in the redirect).
     nothing = url("preview") + f"?a={MISSING_PK}&b={MISSING_PK}"
     for a, b in ((PLAYER, RIVAL), (RIVAL, PLAYER), (PLAYER, PLAYER)):
-        sees = all(may_see(role, cast.secrets[side], phase, event.show_factions)[0]
-                   for side in (a, b))
+        sees = all(
+            may_see(role, cast.secrets[side], phase, event.show_factions)[0] for side in (a, b)
+        )
         target = url("preview") + f"?a={cast.entries[a].pk}&b={cast.entries[b].pk}"
-        calls.append(Call("preview", "GET", target, (302,) if sees else (404,),
-                          twin=None if sees else nothing))
+        calls.append(
+            Call(
+                "preview", "GET", target, (302,) if sees else (404,), twin=None if sees else nothing
+            )
+        )
     calls.append(Call("preview", "GET", nothing, (404,)))
     calls.append(Call("preview", "POST", url("preview"), (405,)))
     for name in ("dashboard", "export_csv", "export_json"):
         twin = None if organiser or not signed_in else url(name, tok=MISSING)
         shows: tuple[str, ...] = ()
         if organiser and name != "export_csv":  # the dashboard shows no list's name
-            shows = (str(player_entry.points), cast.secrets[PLAYER].faction,
-                     *cast.secrets[PLAYER].problems)
+            shows = (
+                str(player_entry.points),
+                cast.secrets[PLAYER].faction,
+                *cast.secrets[PLAYER].problems,
+            )
         if organiser and name == "export_json":
             shows += (HIDDEN_NAME,)
         calls.append(Call(name, "GET", url(name), gate((200,)), twin=twin, shows=shows))
         calls.append(Call(name, "POST", url(name), (405,) if signed_in else (302,)))
-    calls.append(Call("dashboard", "GET", url("dashboard"), gate((200,)),
-                      headers={"HTTP_HX_REQUEST": "true"},  # the rows' partial
-                      twin=None if organiser or not signed_in else url("dashboard",
-                                                                       tok=MISSING)))
+    calls.append(
+        Call(
+            "dashboard",
+            "GET",
+            url("dashboard"),
+            gate((200,)),
+            headers={"HTTP_HX_REQUEST": "true"},  # the rows' partial
+            twin=None if organiser or not signed_in else url("dashboard", tok=MISSING),
+        )
+    )
     for action in ("approve", "return", "remove"):
         data = {"action": action, "comment": "Two flagships? See R-22."}
-        calls.append(Call("review", "POST", url("review", player_entry.pk), gate((302,)), data=data,
-                          twin=None if organiser or not signed_in else url("review",
-                                                                           MISSING_PK)))
-    calls.append(Call("review", "POST", url("review", MISSING_PK), gate((404,)),
-                      data={"action": "approve"}))
+        calls.append(
+            Call(
+                "review",
+                "POST",
+                url("review", player_entry.pk),
+                gate((302,)),
+                data=data,
+                twin=None if organiser or not signed_in else url("review", MISSING_PK),
+            )
+        )
+    calls.append(
+        Call("review", "POST", url("review", MISSING_PK), gate((404,)), data={"action": "approve"})
+    )
     calls.append(Call("review", "GET", url("review", player_entry.pk), post_only()))
     later = (timezone.now() + timedelta(days=3)).astimezone(event.zone)
-    calls.append(Call("extend", "POST", url("extend"), gate((302,)),
-                      data={"deadline": later.strftime("%Y-%m-%dT%H:%M")},
-                      twin=None if organiser or not signed_in else url("extend", tok=MISSING)))
+    calls.append(
+        Call(
+            "extend",
+            "POST",
+            url("extend"),
+            gate((302,)),
+            data={"deadline": later.strftime("%Y-%m-%dT%H:%M")},
+            twin=None if organiser or not signed_in else url("extend", tok=MISSING),
+        )
+    )
     calls.append(Call("extend", "GET", url("extend"), post_only()))
     # Rounds (R-175): the organiser's controls, and the standings for anyone with the link
     # from the reveal (a player's faction only where R-173 shows it).
-    calls.append(Call("rounds", "GET", url("rounds"), gate((200,)),
-                      twin=None if organiser or not signed_in else url("rounds", tok=MISSING)))
+    calls.append(
+        Call(
+            "rounds",
+            "GET",
+            url("rounds"),
+            gate((200,)),
+            twin=None if organiser or not signed_in else url("rounds", tok=MISSING),
+        )
+    )
     calls.append(Call("rounds", "POST", url("rounds"), (405,) if signed_in else (302,)))
     for name in ("pair", "unpair"):
-        calls.append(Call(name, "POST", url(name), gate((302,)),
-                          twin=None if organiser or not signed_in else url(name, tok=MISSING)))
+        calls.append(
+            Call(
+                name,
+                "POST",
+                url(name),
+                gate((302,)),
+                twin=None if organiser or not signed_in else url(name, tok=MISSING),
+            )
+        )
         calls.append(Call(name, "GET", url(name), post_only()))
     result = {"result": "a", "vp_a": "12", "vp_b": "3"}
     if cast.game is not None:
-        calls.append(Call("result", "POST", url("result", cast.game.pk), gate((302,)),
-                          data=result, twin=None if organiser or not signed_in
-                          else url("result", MISSING_PK)))
-        calls.append(Call("result", "POST", url("result", cast.game.pk), gate((200,)),
-                          data=result, headers={"HTTP_HX_REQUEST": "true"}))
+        calls.append(
+            Call(
+                "result",
+                "POST",
+                url("result", cast.game.pk),
+                gate((302,)),
+                data=result,
+                twin=None if organiser or not signed_in else url("result", MISSING_PK),
+            )
+        )
+        calls.append(
+            Call(
+                "result",
+                "POST",
+                url("result", cast.game.pk),
+                gate((200,)),
+                data=result,
+                headers={"HTTP_HX_REQUEST": "true"},
+            )
+        )
     calls.append(Call("result", "POST", url("result", MISSING_PK), gate((404,)), data=result))
     calls.append(Call("result", "GET", url("result", MISSING_PK), post_only()))
     calls.append(Call("standings", "GET", url("standings"), (200,)))
     calls.append(Call("standings", "POST", url("standings"), (405,)))
-    calls.append(Call("standings_csv", "GET", url("standings_csv"),
-                      (200,) if cast.game is not None else (404,)))
-    calls.append(Call("standings_csv", "GET", reverse("events:standings_csv", args=[MISSING]),
-                      (404,)))
+    calls.append(
+        Call(
+            "standings_csv",
+            "GET",
+            url("standings_csv"),
+            (200,) if cast.game is not None else (404,),
+        )
+    )
+    calls.append(
+        Call("standings_csv", "GET", reverse("events:standings_csv", args=[MISSING]), (404,))
+    )
     if not PACK_NAMES <= routed:  # the print of every list is not there yet
         return calls
     # The organiser's print of every list (fleetbuilder/events/pack_views.py): theirs only.
@@ -355,8 +503,15 @@ def _calls(cast: Cast, role: str, phase: Phase, routed: set[str]) -> list[Call]:
     calls.append(Call("pack", "GET", url("pack", "no-such-pack"), gate((404,))))
     calls.append(Call("pack_pdf", "GET", url("pack_pdf", "no-such-pack"), gate((404,))))
     if not organiser:  # the organiser's asks for a real print: _walk_pack
-        calls.append(Call("pack_new", "POST", url("pack_new"), gate((302,)),
-                          twin=url("pack_new", tok=MISSING) if signed_in else None))
+        calls.append(
+            Call(
+                "pack_new",
+                "POST",
+                url("pack_new"),
+                gate((302,)),
+                twin=url("pack_new", tok=MISSING) if signed_in else None,
+            )
+        )
     return calls
 
 
@@ -375,10 +530,11 @@ def _api_calls(cast: Cast, role: str) -> list[Call]:
     schema = _openapi()
     own = cast.fleets.get(role, cast.fleets[PLAYER]).pk
     values = {"fleet_id": own, "number": 7}
-    skipped = {"code": "a share code: anyone holding it reads it (tests/api/test_access.py)",
-               "public_id": "a simulator run: anyone holding it reads it (tests/api)"}
-    calls = [Call("openapi", "GET", "/api/v1/openapi.json", (200,),
-                  ignore=CATALOGUE_KINDS)]
+    skipped = {
+        "code": "a share code: anyone holding it reads it (tests/api/test_access.py)",
+        "public_id": "a simulator run: anyone holding it reads it (tests/api)",
+    }
+    calls = [Call("openapi", "GET", "/api/v1/openapi.json", (200,), ignore=CATALOGUE_KINDS)]
     for path, methods in sorted(schema["paths"].items()):
         if "get" not in methods:
             continue
@@ -388,12 +544,19 @@ def _api_calls(cast: Cast, role: str) -> list[Call]:
         if any(p in skipped for p in params):
             continue
         needs_token = methods["get"].get("security") and not any(
-            "OptionalTokenAuth" in str(s) for s in methods["get"]["security"])
+            "OptionalTokenAuth" in str(s) for s in methods["get"]["security"]
+        )
         target = path.format(**values)
         public = not params and not needs_token or "number" in params
-        calls.append(Call("api", "GET", target,
-                          (200,) if role != VISITOR or not needs_token else (401,),
-                          ignore=CATALOGUE_KINDS if public else frozenset()))
+        calls.append(
+            Call(
+                "api",
+                "GET",
+                target,
+                (200,) if role != VISITOR or not needs_token else (401,),
+                ignore=CATALOGUE_KINDS if public else frozenset(),
+            )
+        )
     return calls
 
 
@@ -431,16 +594,20 @@ class Walk:
         where = f"{call.method} {call.url} as {role}"
         if response.status_code >= 500:
             self.wrong.append(f"{where}: {response.status_code}")
-        body = response.content.decode("utf-8", "replace") if not getattr(
-            response, "streaming", False) else b"".join(response.streaming_content).decode()
+        body = (
+            response.content.decode("utf-8", "replace")
+            if not getattr(response, "streaming", False)
+            else b"".join(response.streaming_content).decode()
+        )
         text = html.unescape(body)
         text += "\n" + "\n".join(f"{k}: {v}" for k, v in response.items())
         if response.get("Content-Type", "").startswith("application/json"):
             text += "\n" + json.dumps(json.loads(body or "null"), ensure_ascii=False)
         text += "\n" + "\n".join(_decoded_codes(text))
         for secret in self.cast.secrets.values():
-            sees_list, sees_faction = may_see(judge or role, secret, self.phase,
-                                              self.cast.event.show_factions)
+            sees_list, sees_faction = may_see(
+                judge or role, secret, self.phase, self.cast.event.show_factions
+            )
             shown = secret.found(text, call.ignore)
             if shown["list"] and not sees_list:
                 self.leaks.append(f"{where}: {secret.owner}'s {shown['list']}")
@@ -450,11 +617,19 @@ class Walk:
             cache = response.get("Cache-Control", "").lower()
             if "public" in cache or "s-maxage" in cache:
                 self.wrong.append(f"{where}: shared-cache header {cache!r}")
-            if response.status_code == 200 and call.name not in SAME_FOR_EVERYONE and not (
-                    "private" in cache or "no-store" in cache
-                    or "cookie" in response.get("Vary", "").lower()):
-                self.wrong.append(f"{where}: a page that depends on its viewer, with neither "
-                                  "Vary: Cookie nor Cache-Control: private")
+            if (
+                response.status_code == 200
+                and call.name not in SAME_FOR_EVERYONE
+                and not (
+                    "private" in cache
+                    or "no-store" in cache
+                    or "cookie" in response.get("Vary", "").lower()
+                )
+            ):
+                self.wrong.append(
+                    f"{where}: a page that depends on its viewer, with neither "
+                    "Vary: Cookie nor Cache-Control: private"
+                )
 
     def send(self, role: str, call: Call) -> None:
         who = self.cast.browsers[role]
@@ -482,8 +657,12 @@ class Walk:
                 self.wrong.append(f"{where}: a visitor's POST led to {location}, not to log in")
             elif location.startswith("/"):  # where it leads (and its message) is read too
                 ignore = call.ignore if location.startswith("/events/") else CATALOGUE_KINDS
-                self.read(role, Call(call.name, "GET", location, (200,), ignore=ignore),
-                          who.get(location), judge=call.then)
+                self.read(
+                    role,
+                    Call(call.name, "GET", location, (200,), ignore=ignore),
+                    who.get(location),
+                    judge=call.then,
+                )
             else:
                 self.wrong.append(f"{where}: redirected off the site, to {location}")
         elif role == VISITOR and call.method == "POST" and status not in (400, 404, 405):
@@ -497,12 +676,14 @@ class Walk:
             twin = who.send(call.method, call.twin, call.data, **call.headers)
             self.read(role, Call(call.name, call.method, call.twin, call.expect), twin)
             # The page links to itself (log in, then come back): its own address aside.
-            same = (twin.status_code == status
-                    and _without_tokens(twin.content.decode()).replace(call.twin, "URL")
-                    == _without_tokens(response.content.decode()).replace(call.url, "URL"))
+            same = twin.status_code == status and _without_tokens(twin.content.decode()).replace(
+                call.twin, "URL"
+            ) == _without_tokens(response.content.decode()).replace(call.url, "URL")
             if not same:
-                self.wrong.append(f"{where}: {status}, not the same answer as {call.twin} "
-                                  f"({twin.status_code}): it tells a hidden thing from nothing")
+                self.wrong.append(
+                    f"{where}: {status}, not the same answer as {call.twin} "
+                    f"({twin.status_code}): it tells a hidden thing from nothing"
+                )
 
 
 def _walk_pack(walk: Walk) -> None:
@@ -530,9 +711,11 @@ def _walk_pack(walk: Walk) -> None:
 
 def _summary(phase: Phase, show_factions: bool, walk: Walk) -> str:
     roles = ", ".join(f"{role} {walk.requests[role]}" for role in ROLES)
-    return (f"events access, {phase.value}, show_factions={'on' if show_factions else 'off'}: "
-            f"{sum(walk.requests.values())} requests walked ({roles}); leaks: "
-            f"{len(walk.leaks)}")
+    return (
+        f"events access, {phase.value}, show_factions={'on' if show_factions else 'off'}: "
+        f"{sum(walk.requests.values())} requests walked ({roles}); leaks: "
+        f"{len(walk.leaks)}"
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -542,11 +725,11 @@ def _no_rate_limits(settings) -> None:
         settings.RATE_LIMITS = {scope: 0 for scope in settings.RATE_LIMITS}
 
 
-@pytest.mark.parametrize("show_factions", [False, True], ids=["factions-hidden",
-                                                              "factions-shown"])
+@pytest.mark.parametrize("show_factions", [False, True], ids=["factions-hidden", "factions-shown"])
 @pytest.mark.parametrize("phase", list(Phase), ids=[p.value for p in Phase])
-def test_nothing_of_a_hidden_list_leaks(phase: Phase, show_factions: bool, catalog: Any,
-                                        make_account: Callable[[str], CsrfClient]) -> None:
+def test_nothing_of_a_hidden_list_leaks(
+    phase: Phase, show_factions: bool, catalog: Any, make_account: Callable[[str], CsrfClient]
+) -> None:
     cast = _cast(phase, show_factions, make_account)
     routed = {r.name.removeprefix("events:") for r in walk() if r.name.startswith("events:")}
     run = Walk(cast, phase)
@@ -557,19 +740,22 @@ def test_nothing_of_a_hidden_list_leaks(phase: Phase, show_factions: bool, catal
             walked.add(call.name)
         api = Client()
         for call in _api_calls(cast, role):
-            headers = {"HTTP_AUTHORIZATION": f"Bearer {cast.tokens[role]}"} \
-                if role in cast.tokens else {}
+            headers = (
+                {"HTTP_AUTHORIZATION": f"Bearer {cast.tokens[role]}"} if role in cast.tokens else {}
+            )
             response = api.get(call.url, **headers)
             run.read(role, call, response)
             if response.status_code not in call.expect:
-                run.wrong.append(f"GET {call.url} as {role}: {response.status_code}, "
-                                 f"expected {call.expect}")
+                run.wrong.append(
+                    f"GET {call.url} as {role}: {response.status_code}, expected {call.expect}"
+                )
     if PACK_NAMES <= routed and phase is Phase.LOCKED and not show_factions:
         _walk_pack(run)  # once: a print takes seconds, and it is the organiser's in any phase
     # Each player sees their own list on the event's page, in every phase.
     for role in PARTICIPANTS:
-        page = html.unescape(cast.browsers[role].get(cast.event.get_absolute_url())
-                             .content.decode())
+        page = html.unescape(
+            cast.browsers[role].get(cast.event.get_absolute_url()).content.decode()
+        )
         run.requests[role] += 1
         secret = cast.secrets[role]
         if secret.fleet_name not in page or f"{secret.points} points" not in page:

@@ -27,29 +27,49 @@ pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 # GET pages without arguments that are not HTML pages of their own, and why.
-NOT_PAGES = {"ops:healthz": "JSON for a load balancer", "fleets:export_all": "a .zip",
-             "accounts:export": "a .zip of everything the player owns (tests/accounts)",
-             "accounts:logout": "POST only", "api_make_token": "POST only",
-             "editions:feed": "an Atom feed (tests/editions/test_feed.py)"}
+NOT_PAGES = {
+    "ops:healthz": "JSON for a load balancer",
+    "fleets:export_all": "a .zip",
+    "accounts:export": "a .zip of everything the player owns (tests/accounts)",
+    "accounts:logout": "POST only",
+    "api_make_token": "POST only",
+    "editions:feed": "an Atom feed (tests/editions/test_feed.py)",
+}
 # /api/v1/ answers JSON (tests/api checks its headers); its docs page, /api/docs, is a page here.
 
 
 def _pages(owner: CsrfClient, fleet: Fleet, run: Matchup) -> list[str]:
-    urls = [f"/{r.route}" for r in walk() if not r.params and not r.route.startswith("admin/")
-            and not r.route.startswith("api/v1/") and r.name not in NOT_PAGES]
+    urls = [
+        f"/{r.route}"
+        for r in walk()
+        if not r.params
+        and not r.route.startswith("admin/")
+        and not r.route.startswith("api/v1/")
+        and r.name not in NOT_PAGES
+    ]
     code = sharecode.encode(fleet.to_core())
-    urls += [f"/fleets/{fleet.pk}/", f"/fleets/{fleet.pk}/share/",
-             f"/cards/fleet/{fleet.pk}/print/", f"/s/{fleet.share_id}/",
-             f"/s/{fleet.share_id}/cards/", f"/fleets/code/{code}/",
-             f"/fleets/code/{code}/cards/", f"/simulator/m/{run.public_id}/",
-             "/ships/imperial-navy/", "/ships/imperial-navy/lunar-class-cruiser/",
-             "/admin/login/", "/fleets/999999/", "/s/nothing-here/", "/no/such/page/"]
+    urls += [
+        f"/fleets/{fleet.pk}/",
+        f"/fleets/{fleet.pk}/share/",
+        f"/cards/fleet/{fleet.pk}/print/",
+        f"/s/{fleet.share_id}/",
+        f"/s/{fleet.share_id}/cards/",
+        f"/fleets/code/{code}/",
+        f"/fleets/code/{code}/cards/",
+        f"/simulator/m/{run.public_id}/",
+        "/ships/imperial-navy/",
+        "/ships/imperial-navy/lunar-class-cruiser/",
+        "/admin/login/",
+        "/fleets/999999/",
+        "/s/nothing-here/",
+        "/no/such/page/",
+    ]
     return urls
 
 
-def test_every_html_page_has_the_security_headers(owner: CsrfClient,
-                                                  make_fleet: Callable[..., Fleet],
-                                                  make_run: Callable[..., Matchup]) -> None:
+def test_every_html_page_has_the_security_headers(
+    owner: CsrfClient, make_fleet: Callable[..., Fleet], make_run: Callable[..., Matchup]
+) -> None:
     fleet = make_fleet(owner, shared=True)
     run = make_run(owner)
     checked = []
@@ -69,16 +89,19 @@ def test_every_html_page_has_the_security_headers(owner: CsrfClient,
     assert len(checked) > 20
 
 
-def test_files_and_refusals_carry_nosniff_and_deny(owner: CsrfClient, anonymous: CsrfClient,
-                                                   make_fleet: Callable[..., Fleet]) -> None:
+def test_files_and_refusals_carry_nosniff_and_deny(
+    owner: CsrfClient, anonymous: CsrfClient, make_fleet: Callable[..., Fleet]
+) -> None:
     fleet = make_fleet(owner, shared=True)
-    answers = [owner.get(f"/fleets/{fleet.pk}/export.json"),
-               owner.get(f"/fleets/{fleet.pk}/export.txt"),
-               anonymous.get(f"/s/{fleet.share_id}/fleet.json"),
-               owner.get("/fleets/export.zip"),
-               anonymous.get("/healthz"),
-               anonymous.send("POST", f"/fleets/{fleet.pk}/rename-fleet/", token=False),
-               anonymous.send("POST", f"/fleets/{fleet.pk}/rename-fleet/")]
+    answers = [
+        owner.get(f"/fleets/{fleet.pk}/export.json"),
+        owner.get(f"/fleets/{fleet.pk}/export.txt"),
+        anonymous.get(f"/s/{fleet.share_id}/fleet.json"),
+        owner.get("/fleets/export.zip"),
+        anonymous.get("/healthz"),
+        anonymous.send("POST", f"/fleets/{fleet.pk}/rename-fleet/", token=False),
+        anonymous.send("POST", f"/fleets/{fleet.pk}/rename-fleet/"),
+    ]
     assert [a.status_code for a in answers[-2:]] == [403, 404]
     for answer in answers:
         assert answer["X-Content-Type-Options"] == "nosniff"
@@ -91,20 +114,22 @@ def _cookies(response: Any) -> dict[str, Any]:
 
 def _log_in(browser: CsrfClient, make_account: Callable[[str], CsrfClient]) -> Any:
     make_account("player")
-    return browser.send("POST", "/accounts/login/", {"username": "player",
-                                                     "password": PASSWORD})
+    return browser.send("POST", "/accounts/login/", {"username": "player", "password": PASSWORD})
 
 
-def test_cookies_are_httponly_and_samesite_lax(anonymous: CsrfClient,
-                                               make_account: Callable[[str], CsrfClient]
-                                               ) -> None:
+def test_cookies_are_httponly_and_samesite_lax(
+    anonymous: CsrfClient, make_account: Callable[[str], CsrfClient]
+) -> None:
     response = _log_in(anonymous, make_account)
     assert response.status_code == 302
     cookies = _cookies(response)
     assert "sessionid" in cookies
     # A message waiting for the next page may travel in a cookie too.
-    follow = anonymous.send("POST", "/fleets/new/", {"name": "x", "faction": "imperial-navy",
-                                                     "variant": "", "game_size": "patrol"})
+    follow = anonymous.send(
+        "POST",
+        "/fleets/new/",
+        {"name": "x", "faction": "imperial-navy", "variant": "", "game_size": "patrol"},
+    )
     cookies.update(_cookies(follow))
     cookies.update(_cookies(anonymous.get("/fleets/new/")))
     assert "csrftoken" in anonymous.cookies
@@ -128,24 +153,39 @@ def test_no_script_needs_the_csrf_cookie() -> None:
 @pytest.fixture(scope="module")
 def https_settings() -> dict[str, Any]:
     """The settings HTTPS=true gives, read by a fresh Python from fleetbuilder/settings.py."""
-    names = ["SECURE_PROXY_SSL_HEADER", "SECURE_SSL_REDIRECT", "SECURE_REDIRECT_EXEMPT",
-             "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
-             "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"]
-    script = ("import json, fleetbuilder.settings as s; "
-              f"print(json.dumps({{n: getattr(s, n) for n in {names!r}}}))")
+    names = [
+        "SECURE_PROXY_SSL_HEADER",
+        "SECURE_SSL_REDIRECT",
+        "SECURE_REDIRECT_EXEMPT",
+        "SECURE_HSTS_SECONDS",
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+        "SECURE_HSTS_PRELOAD",
+        "SESSION_COOKIE_SECURE",
+        "CSRF_COOKIE_SECURE",
+    ]
+    script = (
+        "import json, fleetbuilder.settings as s; "
+        f"print(json.dumps({{n: getattr(s, n) for n in {names!r}}}))"
+    )
     env = {**os.environ, "HTTPS": "true", "DEBUG": "false"}
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
-                          capture_output=True, text=True, check=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     values = json.loads(done.stdout.strip().splitlines()[-1])
     values["SECURE_PROXY_SSL_HEADER"] = tuple(values["SECURE_PROXY_SSL_HEADER"])
     return values
 
 
-def test_with_https_cookies_are_secure_and_hsts_is_sent(https_settings: dict[str, Any],
-                                                        anonymous: CsrfClient,
-                                                        make_account: Callable[[str], CsrfClient]
-                                                        ) -> None:
+def test_with_https_cookies_are_secure_and_hsts_is_sent(
+    https_settings: dict[str, Any], anonymous: CsrfClient, make_account: Callable[[str], CsrfClient]
+) -> None:
     assert https_settings["SECURE_HSTS_SECONDS"] >= 365 * 24 * 60 * 60
     with override_settings(**https_settings):
         page = anonymous.get("/fleets/new/", secure=True)
@@ -155,10 +195,16 @@ def test_with_https_cookies_are_secure_and_hsts_is_sent(https_settings: dict[str
         assert anonymous.cookies["csrftoken"]["secure"]
         anonymous.csrf_token()
         make_account("player")
-        response = anonymous.post("/accounts/login/", {
-            "username": "player", "password": PASSWORD,
-            "csrfmiddlewaretoken": anonymous.cookies["csrftoken"].value}, secure=True,
-            headers={"Origin": "https://testserver"})
+        response = anonymous.post(
+            "/accounts/login/",
+            {
+                "username": "player",
+                "password": PASSWORD,
+                "csrfmiddlewaretoken": anonymous.cookies["csrftoken"].value,
+            },
+            secure=True,
+            headers={"Origin": "https://testserver"},
+        )
         assert response.status_code == 302
         session = response.cookies["sessionid"]
         assert session["secure"] and session["httponly"] and session["samesite"] == "Lax"

@@ -25,35 +25,61 @@ def _no_rate_limits(settings) -> None:
         settings.RATE_LIMITS = {scope: 0 for scope in settings.RATE_LIMITS}
 
 
-def test_ids_past_a_database_integer_are_404(owner: CsrfClient,
-                                             make_fleet: Callable[..., Fleet]) -> None:
+def test_ids_past_a_database_integer_are_404(
+    owner: CsrfClient, make_fleet: Callable[..., Fleet]
+) -> None:
     fleet = make_fleet(owner)
     for pk in (HUGE, BIG, str(2**31)):
-        for url in (f"/fleets/{pk}/", f"/fleets/{pk}/share/", f"/cards/fleet/{pk}/",
-                    f"/fleets/{pk}/export.json", f"/fleets/{pk}/delete-forever/"):
+        for url in (
+            f"/fleets/{pk}/",
+            f"/fleets/{pk}/share/",
+            f"/cards/fleet/{pk}/",
+            f"/fleets/{pk}/export.json",
+            f"/fleets/{pk}/delete-forever/",
+        ):
             assert owner.get(url).status_code == 404, url
-        for url in (f"/fleets/{pk}/rename-fleet/", f"/fleets/{pk}/add-ship/",
-                    f"/fleets/{pk}/units/0/remove/", f"/fleets/{pk}/trash/"):
+        for url in (
+            f"/fleets/{pk}/rename-fleet/",
+            f"/fleets/{pk}/add-ship/",
+            f"/fleets/{pk}/units/0/remove/",
+            f"/fleets/{pk}/trash/",
+        ):
             assert owner.send("POST", url, {"name": "x", "ship": "x"}).status_code == 404, url
     before = fleet_state(fleet)
     for unit in (HUGE, BIG, "99"):
-        for edit in ("remove", "rename", "flagship", "duplicate", "add-escort", "move",
-                     "admiral", "upgrades/add", "upgrades", "reorder"):
-            response = owner.send("POST", f"/fleets/{fleet.pk}/units/{unit}/{edit}/",
-                                  {"name": "x", "ship": HUGE, "to": HUGE, "by": HUGE,
-                                   "upgrade": "x", "admiral": "x"})
+        for edit in (
+            "remove",
+            "rename",
+            "flagship",
+            "duplicate",
+            "add-escort",
+            "move",
+            "admiral",
+            "upgrades/add",
+            "upgrades",
+            "reorder",
+        ):
+            response = owner.send(
+                "POST",
+                f"/fleets/{fleet.pk}/units/{unit}/{edit}/",
+                {"name": "x", "ship": HUGE, "to": HUGE, "by": HUGE, "upgrade": "x", "admiral": "x"},
+            )
             assert response.status_code < 500, (unit, edit)
     assert fleet_state(fleet) == before
 
 
-def test_odd_queries_are_never_a_500(owner: CsrfClient, make_fleet: Callable[..., Fleet],
-                                     make_run: Callable[..., Matchup]) -> None:
+def test_odd_queries_are_never_a_500(
+    owner: CsrfClient, make_fleet: Callable[..., Fleet], make_run: Callable[..., Matchup]
+) -> None:
     fleet = make_fleet(owner, shared=True)
     run = make_run(owner)
     odd = [
-        ("/fleets/", {"page": HUGE}), ("/fleets/", {"page": "-1"}),
-        ("/fleets/", {"sort": "password"}), ("/fleets/", {"faction": "../../x"}),
-        ("/fleets/", {"q": "%' OR 1=1 --"}), ("/fleets/trash/", {"page": "x" * 5000}),
+        ("/fleets/", {"page": HUGE}),
+        ("/fleets/", {"page": "-1"}),
+        ("/fleets/", {"sort": "password"}),
+        ("/fleets/", {"faction": "../../x"}),
+        ("/fleets/", {"q": "%' OR 1=1 --"}),
+        ("/fleets/trash/", {"page": "x" * 5000}),
         ("/simulator/", {"a": HUGE, "from": "x" * 5000}),
         (f"/simulator/m/{run.public_id}/", {"battle": HUGE}),
         (f"/simulator/m/{run.public_id}/", {"battle": "-1"}),
@@ -64,9 +90,12 @@ def test_odd_queries_are_never_a_500(owner: CsrfClient, make_fleet: Callable[...
         (f"/cards/fleet/{fleet.pk}/", {"ink": "x" * 5000}),
         (f"/s/{fleet.share_id}/cards.pdf", {"layout": "<script>"}),
         ("/gunnery/", {"strength": HUGE, "range": HUGE, "armor": "-5", "hull": HUGE}),
-        ("/ships/no-such-faction/", {}), ("/ships/imperial-navy/no-such-ship/", {}),
-        (f"/s/{'A' * 5000}/", {}), (f"/simulator/m/{'A' * 5000}/", {}),
-        (f"/fleets/code/v9.{'A' * 40}/", {}), ("/fleets/code/v1./", {}),
+        ("/ships/no-such-faction/", {}),
+        ("/ships/imperial-navy/no-such-ship/", {}),
+        (f"/s/{'A' * 5000}/", {}),
+        (f"/simulator/m/{'A' * 5000}/", {}),
+        (f"/fleets/code/v9.{'A' * 40}/", {}),
+        ("/fleets/code/v1./", {}),
     ]
     for url, query in odd:
         response = owner.get(url, query)
@@ -75,18 +104,27 @@ def test_odd_queries_are_never_a_500(owner: CsrfClient, make_fleet: Callable[...
             assert response.status_code == 400, url
 
 
-@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/",
-                                    "/\\evil.example/", "javascript:alert(1)",
-                                    "https:evil.example"])
-def test_no_redirect_leaves_the_site(target: str, anonymous: CsrfClient, owner: CsrfClient,
-                                     make_fleet: Callable[..., Fleet]) -> None:
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://evil.example/",
+        "//evil.example/",
+        "/\\evil.example/",
+        "javascript:alert(1)",
+        "https:evil.example",
+    ],
+)
+def test_no_redirect_leaves_the_site(
+    target: str, anonymous: CsrfClient, owner: CsrfClient, make_fleet: Callable[..., Fleet]
+) -> None:
     fleet = make_fleet(owner)
     answers = [
         owner.send("POST", f"/fleets/{fleet.pk}/rename-fleet/", {"name": "x", "next": target}),
         owner.send("POST", f"/fleets/{fleet.pk}/copy/", {"next": target}),
         anonymous.get("/accounts/login/", {"next": target}),
-        anonymous.send("POST", "/accounts/login/", {"username": "nobody", "password": "x",
-                                                    "next": target}),
+        anonymous.send(
+            "POST", "/accounts/login/", {"username": "nobody", "password": "x", "next": target}
+        ),
         anonymous.get("/accounts/signup/", {"next": target}),
     ]
     for answer in answers:

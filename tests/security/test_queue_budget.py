@@ -28,26 +28,44 @@ def fresh_counts() -> Any:
 
 
 def form(**fields: str) -> dict[str, str]:
-    return {"a_source": "sample", "a_faction": "imperial-navy", "a_size": "skirmish",
-            "a_variant": "", "a_policy": "standard", "b_source": "sample",
-            "b_faction": "archenemy", "b_size": "skirmish", "b_variant": "",
-            "b_policy": "standard", "battles": "50", "max_rounds": "10", "table": "",
-            "scoring": "core", "terrain": "none", "seed": "5", **fields}
+    return {
+        "a_source": "sample",
+        "a_faction": "imperial-navy",
+        "a_size": "skirmish",
+        "a_variant": "",
+        "a_policy": "standard",
+        "b_source": "sample",
+        "b_faction": "archenemy",
+        "b_size": "skirmish",
+        "b_variant": "",
+        "b_policy": "standard",
+        "battles": "50",
+        "max_rounds": "10",
+        "table": "",
+        "scoring": "core",
+        "terrain": "none",
+        "seed": "5",
+        **fields,
+    }
 
 
 def big_form(catalog: Any) -> dict[str, str]:
     """The issue's flood, 3,000 battles of 140 escorts against 42 light cruisers: about 300
     estimated CPU-seconds (10,000 would be refused as too big for any one client)."""
     escorts, cruisers = queue_flood.flood_codes()
-    return form(a_source="shared", a_share=escorts, b_source="shared", b_share=cruisers,
-                battles="3000")
+    return form(
+        a_source="shared", a_share=escorts, b_source="shared", b_share=cruisers, battles="3000"
+    )
 
 
-def test_fresh_cookies_at_one_address_share_its_budget(catalog: Any, held_chunks: list[Any],
-                                                       settings) -> None:
+def test_fresh_cookies_at_one_address_share_its_budget(
+    catalog: Any, held_chunks: list[Any], settings
+) -> None:
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "simulator": 0}
-    statuses = [Client(REMOTE_ADDR="203.0.113.66").post("/simulator/", big_form(catalog))
-                .status_code for _ in range(6)]
+    statuses = [
+        Client(REMOTE_ADDR="203.0.113.66").post("/simulator/", big_form(catalog)).status_code
+        for _ in range(6)
+    ]
     runs = Matchup.objects.all()
     assert sum(run.cost_seconds for run in runs) <= settings.SIM_CLIENT_BUDGET_SECONDS
     assert statuses.count(302) == runs.count() < 6 and 429 in statuses
@@ -65,8 +83,9 @@ def test_fresh_cookies_at_one_address_share_its_budget(catalog: Any, held_chunks
     assert mine.queue_ahead() == 0
 
 
-def test_a_chunk_holds_a_bounded_amount_of_work(catalog: Any, held_chunks: list[Any],
-                                                settings) -> None:
+def test_a_chunk_holds_a_bounded_amount_of_work(
+    catalog: Any, held_chunks: list[Any], settings
+) -> None:
     settings.SIM_CHUNK_BATTLES = 50
     response = Client(REMOTE_ADDR="203.0.113.67").post("/simulator/", big_form(catalog))
     assert response.status_code == 302

@@ -29,8 +29,11 @@ pytestmark = [pytest.mark.production]
 
 
 @pytest.fixture(scope="module")
-def proxied_web(redis_url: str, stack_database: str,  # noqa: F811
-                tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def proxied_web(
+    redis_url: str,  # noqa: F811
+    stack_database: str,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[str]:
     """gunicorn trusting one proxy, so X-Forwarded-For gives each side its address."""
     env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis_url, TRUSTED_PROXY_COUNT="1")
     with gunicorn(env, tmp_path_factory.mktemp("web-flood") / "gunicorn.log") as base:
@@ -47,8 +50,10 @@ def empty_queue_after(redis_url: str) -> Iterator[None]:  # noqa: F811
 
 
 def test_one_address_does_not_starve_another_players_preview(
-        empty_queue_after: None, proxied_web: str,
-        workers: Callable[[int], subprocess.Popen[Any]]) -> None:  # noqa: F811
+    empty_queue_after: None,
+    proxied_web: str,
+    workers: Callable[[int], subprocess.Popen[Any]],  # noqa: F811
+) -> None:
     workers(2)
     figures = queue_flood.run(proxied_web, flood_runs=10, timeout=60)
     print("\n".join(figures.lines()))

@@ -38,18 +38,20 @@ def redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
 
 
 @pytest.fixture(scope="module")
-def site(redis: RedisServer, stack_database: str,  # noqa: F811
-         tmp_path_factory: pytest.TempPathFactory
-         ) -> Iterator[str]:
+def site(
+    redis: RedisServer,
+    stack_database: str,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[str]:
     """gunicorn on the private Redis (no worker: nothing here needs a battle played)."""
-    env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis.url,
-                   RATE_LIMIT_WINDOW="3600")
+    env = base_env(DATABASE_URL=stack_database, REDIS_URL=redis.url, RATE_LIMIT_WINDOW="3600")
     with gunicorn(env, tmp_path_factory.mktemp("web-outage") / "gunicorn.log") as base:
         yield base
 
 
-def timed(browser: Browser, method: str, path: str, data: dict[str, str] | None = None
-          ) -> tuple[int, str, float]:
+def timed(
+    browser: Browser, method: str, path: str, data: dict[str, str] | None = None
+) -> tuple[int, str, float]:
     if data is not None:  # the cookie's token: a refused log-in may have rotated it
         data = {**data, "csrfmiddlewaretoken": browser.csrf()}
     began = time.monotonic()
@@ -92,21 +94,32 @@ def prepared(site: str) -> tuple[Browser, dict[str, str]]:
     """A visitor with an account and the forms it will send, all fetched while Redis is up."""
     browser = Browser(site)
     name = f"pilot{secrets.token_hex(3)}"
-    status, _, _ = browser.post_form("/accounts/signup/", {
-        "username": name, "password1": "a long password 93", "password2": "a long password 93"})
+    status, _, _ = browser.post_form(
+        "/accounts/signup/",
+        {"username": name, "password1": "a long password 93", "password2": "a long password 93"},
+    )
     assert status == 302
-    browser.request("POST", "/accounts/logout/", {"csrfmiddlewaretoken": browser.csrf()},
-                    headers={"Referer": site + "/"})
+    browser.request(
+        "POST",
+        "/accounts/logout/",
+        {"csrfmiddlewaretoken": browser.csrf()},
+        headers={"Referer": site + "/"},
+    )
     code = share_code()
     status, _, page = browser.get(f"/fleets/code/{code}/")
     assert status == 200
-    forms = {"name": name, "code": code, "once": form_token(page.decode(), "once"),
-             "csrf": browser.csrf()}
+    forms = {
+        "name": name,
+        "code": code,
+        "once": form_token(page.decode(), "once"),
+        "csrf": browser.csrf(),
+    }
     return browser, forms
 
 
 def test_a_sick_redis_costs_no_request_more_than_two_seconds(
-        visitor: tuple[Browser, dict[str, str]], outage: str) -> None:
+    visitor: tuple[Browser, dict[str, str]], outage: str
+) -> None:
     browser, forms = visitor
     newcomer = f"newbie{secrets.token_hex(3)}"
     answers = {
@@ -117,17 +130,32 @@ def test_a_sick_redis_costs_no_request_more_than_two_seconds(
         "code page": timed(browser, "GET", f"/fleets/code/{forms['code']}/"),
         "login page": timed(browser, "GET", "/accounts/login/"),
         # pages that need it say so, with a 503
-        "login": timed(browser, "POST", "/accounts/login/", {
-            "username": forms["name"], "password": "a long password 93"}),
-        "signup": timed(browser, "POST", "/accounts/signup/", {
-            "username": newcomer, "password1": "a long password 93",
-            "password2": "a long password 93"}),
-        "copy code": timed(browser, "POST", f"/fleets/code/{forms['code']}/", {
-            "once": forms["once"]}),
+        "login": timed(
+            browser,
+            "POST",
+            "/accounts/login/",
+            {"username": forms["name"], "password": "a long password 93"},
+        ),
+        "signup": timed(
+            browser,
+            "POST",
+            "/accounts/signup/",
+            {
+                "username": newcomer,
+                "password1": "a long password 93",
+                "password2": "a long password 93",
+            },
+        ),
+        "copy code": timed(
+            browser, "POST", f"/fleets/code/{forms['code']}/", {"once": forms["once"]}
+        ),
         "again": timed(browser, "GET", "/"),
     }
-    slow = {what: round(seconds, 2) for what, (_, _, seconds) in answers.items()
-            if seconds > BUDGET + bound(SLACK)}
+    slow = {
+        what: round(seconds, 2)
+        for what, (_, _, seconds) in answers.items()
+        if seconds > BUDGET + bound(SLACK)
+    }
     assert not slow, f"Redis {outage}: requests that waited: {slow}"
     for what in ("home", "ships", "builder", "code page", "login page", "again"):
         assert answers[what][0] == 200, (outage, what, answers[what][0])
@@ -148,20 +176,35 @@ def test_after_the_outage_nothing_was_half_saved(site: str, redis: RedisServer) 
     newcomer = f"later{secrets.token_hex(3)}"
     redis.kill()
     try:
-        status, _, _ = browser.request("POST", "/accounts/signup/", {
-            "username": newcomer, "password1": "a long password 93",
-            "password2": "a long password 93", "csrfmiddlewaretoken": browser.csrf()},
-            headers={"Referer": site + "/accounts/signup/"})
+        status, _, _ = browser.request(
+            "POST",
+            "/accounts/signup/",
+            {
+                "username": newcomer,
+                "password1": "a long password 93",
+                "password2": "a long password 93",
+                "csrfmiddlewaretoken": browser.csrf(),
+            },
+            headers={"Referer": site + "/accounts/signup/"},
+        )
         assert status == 503
-        status, _, _ = browser.request("POST", f"/fleets/code/{forms['code']}/", {
-            "once": forms["once"], "csrfmiddlewaretoken": browser.csrf()},
-            headers={"Referer": site + "/"})
+        status, _, _ = browser.request(
+            "POST",
+            f"/fleets/code/{forms['code']}/",
+            {"once": forms["once"], "csrfmiddlewaretoken": browser.csrf()},
+            headers={"Referer": site + "/"},
+        )
         assert status == 302
     finally:
         redis.start()
         time.sleep(6)
     other = Browser(site)
-    status, headers, body = other.post_form("/accounts/signup/", {
-        "username": newcomer, "password1": "a long password 93",
-        "password2": "a long password 93"})
+    status, headers, body = other.post_form(
+        "/accounts/signup/",
+        {
+            "username": newcomer,
+            "password1": "a long password 93",
+            "password2": "a long password 93",
+        },
+    )
     assert status == 302, body.decode()[:500]

@@ -23,8 +23,11 @@ def test_the_form_that_makes_a_runs_link_says_who_can_read_the_fleets(owner: Csr
 
 
 def test_a_runs_link_reads_the_private_fleet_it_played(
-        owner: CsrfClient, make_fleet: Callable[..., Fleet],
-        make_run: Callable[..., Matchup], catalog: Any) -> None:
+    owner: CsrfClient,
+    make_fleet: Callable[..., Fleet],
+    make_run: Callable[..., Matchup],
+    catalog: Any,
+) -> None:
     fleet = make_fleet(owner)
     assert not fleet.share_enabled  # private: its own page is the owner's alone
     run = make_run(owner, fleet.to_core())

@@ -26,20 +26,24 @@ def upload(base: str, size: int) -> bytes:
     """POST a ``size``-byte fleet file to the import page; the first bytes of the answer, or
     b"" when the connection was reset or closed before one."""
     host, port = base.removeprefix("http://").split(":")
-    head = (f"--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; "
-            f"filename=\"fleet.json\"\r\nContent-Type: application/json\r\n\r\n").encode()
+    head = (
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; '
+        f'filename="fleet.json"\r\nContent-Type: application/json\r\n\r\n'
+    ).encode()
     tail = f"\r\n--{BOUNDARY}--\r\n".encode()
     body_length = len(head) + size + len(tail)
-    request = (f"POST /fleets/import/ HTTP/1.1\r\nHost: {host}:{port}\r\n"
-               f"Content-Type: multipart/form-data; boundary={BOUNDARY}\r\n"
-               f"Content-Length: {body_length}\r\nConnection: close\r\n\r\n").encode()
+    request = (
+        f"POST /fleets/import/ HTTP/1.1\r\nHost: {host}:{port}\r\n"
+        f"Content-Type: multipart/form-data; boundary={BOUNDARY}\r\n"
+        f"Content-Length: {body_length}\r\nConnection: close\r\n\r\n"
+    ).encode()
     piece = b" " * 65536
     try:
         with socket.create_connection((host, int(port)), timeout=30) as s:
             s.sendall(request + head)
             sent = 0
             while sent < size:
-                chunk = piece[:size - sent]
+                chunk = piece[: size - sent]
                 s.sendall(chunk)
                 sent += len(chunk)
             s.sendall(tail)
@@ -57,5 +61,6 @@ def upload(base: str, size: int) -> bytes:
 def test_every_over_size_upload_reads_its_413_page(web: str) -> None:  # noqa: F811
     answers = [upload(web, megabytes << 20) for megabytes in (2, 4, 8, 8, 16, 16)]
     statuses = [a.split(b"\r\n", 1)[0].decode(errors="replace") for a in answers]
-    assert all(s.endswith("413 Request Entity Too Large") or " 413 " in s for s in statuses), \
+    assert all(s.endswith("413 Request Entity Too Large") or " 413 " in s for s in statuses), (
         statuses
+    )

@@ -36,23 +36,34 @@ HOSTILE = (FLEET_NAME, IMG, SVG, JS_URL, TEMPLATE)
 
 def hostile_fleet() -> rf.Fleet:
     return rf.Fleet(
-        faction="imperial-navy", game_size=rf.GameSize.PATROL, name=FLEET_NAME, notes=NOTES,
-        units=(rf.ShipUnit("lunar-class-cruiser", flagship=True, name=IMG),
-               rf.ShipUnit("gothic-class-cruiser", name=SVG),
-               rf.ShipUnit("dauntless-class-light-cruiser", name=TEMPLATE),
-               rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 2, name=JS_URL)),
+        faction="imperial-navy",
+        game_size=rf.GameSize.PATROL,
+        name=FLEET_NAME,
+        notes=NOTES,
+        units=(
+            rf.ShipUnit("lunar-class-cruiser", flagship=True, name=IMG),
+            rf.ShipUnit("gothic-class-cruiser", name=SVG),
+            rf.ShipUnit("dauntless-class-light-cruiser", name=TEMPLATE),
+            rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 2, name=JS_URL),
+        ),
     )
 
 
 def assert_inert(html: str, where: str, shows: tuple[str, ...] = (FLEET_NAME,)) -> None:
     page = read_page(html)
-    assert all(src.startswith("/static/") for src in page.scripts), \
+    assert all(src.startswith("/static/") for src in page.scripts), (
         f"{where}: a <script> that is not the site's own file: {page.scripts}"
+    )
     assert page.handlers == [], f"{where}: event handlers {page.handlers}"
     assert page.js_urls == [], f"{where}: javascript: URLs {page.js_urls}"
-    made = [(tag, attrs) for tag, attrs in page.tags
-            if (tag == "img" and attrs.get("src") == "x") or tag == "svg" and "onload" in attrs
-            or any(name.startswith(("hx-on", "data-hx-on")) for name in attrs)]
+    made = [
+        (tag, attrs)
+        for tag, attrs in page.tags
+        if (tag == "img" and attrs.get("src") == "x")
+        or tag == "svg"
+        and "onload" in attrs
+        or any(name.startswith(("hx-on", "data-hx-on")) for name in attrs)
+    ]
     assert made == [], f"{where}: markup made of user data: {made}"
     shown = "\n".join(page.texts)
     for text in shows:
@@ -73,22 +84,28 @@ def test_the_builder_and_its_regions(owner: CsrfClient, hostile: Fleet) -> None:
         assert_inert(response.content.decode(), f"builder {region}", shows)
     # A unit's row and its open editor (Edit), one by one.
     units = Fleet.objects.get(pk=hostile.pk).unit_count
-    rows = [owner.get(f"/fleets/{hostile.pk}/units/{i}/", {"edit": edit},
-                      headers={"HX-Request": "true"}).content.decode()
-            for i in range(units) for edit in ("1", "")]
+    rows = [
+        owner.get(
+            f"/fleets/{hostile.pk}/units/{i}/", {"edit": edit}, headers={"HX-Request": "true"}
+        ).content.decode()
+        for i in range(units)
+        for edit in ("1", "")
+    ]
     assert_inert("\n".join(rows), "builder rows", (IMG, SVG, TEMPLATE, JS_URL))
     # An edit's answer (htmx): the rows it changed and the out-of-band regions.
     data = {"name": SVG, "csrfmiddlewaretoken": owner.csrf_token()}
     if hasattr(hostile, "version"):
         data["version"] = str(Fleet.objects.get(pk=hostile.pk).version)
-    response = owner.post(f"/fleets/{hostile.pk}/new-squadron/", data,
-                          headers={"HX-Request": "true"})
+    response = owner.post(
+        f"/fleets/{hostile.pk}/new-squadron/", data, headers={"HX-Request": "true"}
+    )
     assert response.status_code == 200
     assert_inert(response.content.decode(), "edit answer", (SVG,))
 
 
-def test_saved_fleets_trash_and_messages(owner: CsrfClient, hostile: Fleet,
-                                         make_fleet: Callable[..., Fleet]) -> None:
+def test_saved_fleets_trash_and_messages(
+    owner: CsrfClient, hostile: Fleet, make_fleet: Callable[..., Fleet]
+) -> None:
     make_fleet(owner, replace(hostile_fleet(), name=SVG), trashed=True)
     assert_inert(owner.get("/fleets/").content.decode(), "saved fleets")
     assert_inert(owner.get("/fleets/trash/").content.decode(), "trash", (SVG,))
@@ -104,38 +121,43 @@ def test_sharing_pages(owner: CsrfClient, anonymous: CsrfClient, hostile: Fleet)
     assert_inert(anonymous.get(link).content.decode(), "shared link", HOSTILE)
     assert_inert(anonymous.get(link + "cards/").content.decode(), "shared print options")
     code = sharecode.encode(hostile.to_core())
-    assert_inert(anonymous.get(f"/fleets/code/{code}/").content.decode(), "share code",
-                 HOSTILE)
-    assert_inert(anonymous.get(f"/fleets/code/{code}/cards/").content.decode(),
-                 "share code print options")
-    preview = anonymous.send("POST", "/fleets/import/",
-                             {"text": rf.dump_fleet_json(hostile.to_core())})
+    assert_inert(anonymous.get(f"/fleets/code/{code}/").content.decode(), "share code", HOSTILE)
+    assert_inert(
+        anonymous.get(f"/fleets/code/{code}/cards/").content.decode(), "share code print options"
+    )
+    preview = anonymous.send(
+        "POST", "/fleets/import/", {"text": rf.dump_fleet_json(hostile.to_core())}
+    )
     assert preview.status_code == 200
     assert_inert(preview.content.decode(), "import preview", HOSTILE)
 
 
-def test_the_text_export_is_plain_text(owner: CsrfClient, anonymous: CsrfClient,
-                                       hostile: Fleet) -> None:
-    for who, url in ((owner, f"/fleets/{hostile.pk}/export.txt"),
-                     (anonymous, f"/s/{hostile.share_id}/fleet.txt"),
-                     (owner, f"/fleets/{hostile.pk}/export.json")):
+def test_the_text_export_is_plain_text(
+    owner: CsrfClient, anonymous: CsrfClient, hostile: Fleet
+) -> None:
+    for who, url in (
+        (owner, f"/fleets/{hostile.pk}/export.txt"),
+        (anonymous, f"/s/{hostile.share_id}/fleet.txt"),
+        (owner, f"/fleets/{hostile.pk}/export.json"),
+    ):
         response = who.get(url)
         assert response.status_code == 200
         assert response["Content-Type"].split(";")[0] in ("text/plain", "application/json")
         assert response["X-Content-Type-Options"] == "nosniff"
         assert response["Content-Disposition"].startswith("attachment")
         assert "<" not in response["Content-Disposition"]
-        assert IMG in response.content.decode() or IMG.replace('"', '\\"') in \
-            response.content.decode()
+        assert (
+            IMG in response.content.decode() or IMG.replace('"', '\\"') in response.content.decode()
+        )
 
 
 def test_print_options(owner: CsrfClient, hostile: Fleet) -> None:
-    assert_inert(owner.get(f"/cards/fleet/{hostile.pk}/print/").content.decode(),
-                 "print options")
+    assert_inert(owner.get(f"/cards/fleet/{hostile.pk}/print/").content.decode(), "print options")
 
 
-def test_simulator_pages(owner: CsrfClient, anonymous: CsrfClient, hostile: Fleet,
-                         make_run: Callable[..., Matchup]) -> None:
+def test_simulator_pages(
+    owner: CsrfClient, anonymous: CsrfClient, hostile: Fleet, make_run: Callable[..., Matchup]
+) -> None:
     assert_inert(owner.get("/simulator/").content.decode(), "simulator form")
     run = make_run(owner, hostile.to_core())
     page = anonymous.get(f"/simulator/m/{run.public_id}/")
@@ -145,8 +167,11 @@ def test_simulator_pages(owner: CsrfClient, anonymous: CsrfClient, hostile: Flee
     assert response["Content-Type"].startswith("application/json")
     assert re.fullmatch(r'attachment; filename="a-[\w-]+\.json"', response["Content-Disposition"])
     # Query parameters the form reads back are not echoed as markup either.
-    assert_inert(anonymous.get("/simulator/", {"from": SCRIPT, "a": IMG}).content.decode(),
-                 "simulator form with a hostile query", ())
+    assert_inert(
+        anonymous.get("/simulator/", {"from": SCRIPT, "a": IMG}).content.decode(),
+        "simulator form with a hostile query",
+        (),
+    )
 
 
 def test_reflected_inputs_are_escaped(anonymous: CsrfClient) -> None:
@@ -167,56 +192,67 @@ def test_reflected_inputs_are_escaped(anonymous: CsrfClient) -> None:
 
 
 def pdf_text(data: bytes) -> str:
-    done = subprocess.run(["pdftotext", "-raw", "-", "-"], input=data, capture_output=True,
-                          check=True)
+    done = subprocess.run(
+        ["pdftotext", "-raw", "-", "-"], input=data, capture_output=True, check=True
+    )
     return re.sub(r"\s+", "", done.stdout.decode())
 
 
 def pdf_images(data: bytes) -> int:
-    done = subprocess.run(["pdfimages", "-list", "-"], input=data, capture_output=True,
-                          check=False)
+    done = subprocess.run(["pdfimages", "-list", "-"], input=data, capture_output=True, check=False)
     if done.returncode != 0:  # older poppler reads no stdin: use a file
         import tempfile
 
         with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
             f.write(data)
             f.flush()
-            done = subprocess.run(["pdfimages", "-list", f.name], capture_output=True,
-                                  check=True)
+            done = subprocess.run(["pdfimages", "-list", f.name], capture_output=True, check=True)
     return len(done.stdout.decode().splitlines()) - 2  # two header lines
 
 
 def fetching_fleet(trap: Trap) -> rf.Fleet:
     return rf.Fleet(
-        faction="imperial-navy", game_size=rf.GameSize.PATROL,
+        faction="imperial-navy",
+        game_size=rf.GameSize.PATROL,
         name=f'<img src="{trap.url}/name.png">',
         notes=f'<link rel=stylesheet href="{trap.url}/notes.css">',
-        units=(rf.ShipUnit("lunar-class-cruiser", flagship=True,
-                           name='<img src="file:///etc/passwd">'),
-               rf.ShipUnit("gothic-class-cruiser", name=f"{trap.url}/bare-url.png"),
-               rf.Squadron((rf.SquadronShip("sword-class-frigate"),) * 2,
-                           name=f"<style>@import '{trap.url}/s.css'</style>")),
+        units=(
+            rf.ShipUnit(
+                "lunar-class-cruiser", flagship=True, name='<img src="file:///etc/passwd">'
+            ),
+            rf.ShipUnit("gothic-class-cruiser", name=f"{trap.url}/bare-url.png"),
+            rf.Squadron(
+                (rf.SquadronShip("sword-class-frigate"),) * 2,
+                name=f"<style>@import '{trap.url}/s.css'</style>",
+            ),
+        ),
     )
 
 
 def plain(fleet: rf.Fleet) -> rf.Fleet:
     """The same fleet with harmless names: what the PDF should look like, images and all."""
-    return replace(fleet, name="Plain", notes="", units=tuple(
-        replace(u, name=f"Unit {i}") for i, u in enumerate(fleet.units)))
+    return replace(
+        fleet,
+        name="Plain",
+        notes="",
+        units=tuple(replace(u, name=f"Unit {i}") for i, u in enumerate(fleet.units)),
+    )
 
 
 def test_the_pdf_prints_names_as_text_and_fetches_nothing(
-        owner: CsrfClient, anonymous: CsrfClient, make_fleet: Callable[..., Fleet],
-        trap: Trap) -> None:
+    owner: CsrfClient, anonymous: CsrfClient, make_fleet: Callable[..., Fleet], trap: Trap
+) -> None:
     doc = fetching_fleet(trap)
     fleet = make_fleet(owner, doc, shared=True)
     control = make_fleet(owner, plain(doc))
     baseline = owner.get(f"/cards/fleet/{control.pk}/", {"layout": "poker"})
     assert baseline.status_code == 200
     code = sharecode.encode(doc)
-    for who, url, layout in ((owner, f"/cards/fleet/{fleet.pk}/", "poker"),
-                             (anonymous, f"/s/{fleet.share_id}/cards.pdf", "poker"),
-                             (anonymous, f"/fleets/code/{code}/cards.pdf", "a4")):
+    for who, url, layout in (
+        (owner, f"/cards/fleet/{fleet.pk}/", "poker"),
+        (anonymous, f"/s/{fleet.share_id}/cards.pdf", "poker"),
+        (anonymous, f"/fleets/code/{code}/cards.pdf", "a4"),
+    ):
         response = who.get(url, {"layout": layout})
         assert response.status_code == 200, url
         assert response["Content-Type"] == "application/pdf"

@@ -24,8 +24,10 @@ def make_fleet(catalog, client: Client) -> Callable[..., Fleet]:
         doc = doc or sample_fleet(catalog, "imperial-navy", "skirmish")
         owner = as_client or client
         owner.get("/fleets/")  # a session
-        response = owner.post("/fleets/new/", {"faction": doc.faction, "variant": "",
-                                               "game_size": "patrol", "name": "tmp"})
+        response = owner.post(
+            "/fleets/new/",
+            {"faction": doc.faction, "variant": "", "game_size": "patrol", "name": "tmp"},
+        )
         assert response.status_code == 302
         pk = int(response.headers["Location"].strip("/").split("/")[-1])
         fleet = Fleet.objects.get(pk=pk)

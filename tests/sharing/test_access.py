@@ -13,8 +13,9 @@ from fleetbuilder.fleets.models import Fleet
 
 pytestmark = pytest.mark.django_db
 
-FLEET_URLS = [p for p in fleet_urls.urlpatterns
-              if isinstance(p, URLPattern) and "pk" in p.pattern.converters]
+FLEET_URLS = [
+    p for p in fleet_urls.urlpatterns if isinstance(p, URLPattern) and "pk" in p.pattern.converters
+]
 
 
 def url_for(pattern: URLPattern, fleet: Fleet) -> str:
@@ -24,28 +25,55 @@ def url_for(pattern: URLPattern, fleet: Fleet) -> str:
 
 def snapshot(fleet: Fleet) -> tuple:
     fleet.refresh_from_db()
-    return (fleet.document, fleet.name, fleet.deleted_at, fleet.share_id, fleet.share_enabled,
-            fleet.owner_id, fleet.session_key, fleet.updated)
+    return (
+        fleet.document,
+        fleet.name,
+        fleet.deleted_at,
+        fleet.share_id,
+        fleet.share_enabled,
+        fleet.owner_id,
+        fleet.session_key,
+        fleet.updated,
+    )
 
 
 def test_the_fleet_urls_are_found() -> None:
     names = {p.name for p in FLEET_URLS}
     # The builder's edits and the sharing switch at least; the rest is whatever exists today.
-    assert {"detail", "settings", "add_ship", "remove", "share", "share_link",
-            "export_file"} <= names
+    assert {
+        "detail",
+        "settings",
+        "add_ship",
+        "remove",
+        "share",
+        "share_link",
+        "export_file",
+    } <= names
 
 
 @pytest.mark.parametrize("who", ["visitor", "other_account"])
-def test_nobody_else_can_change_a_shared_fleet(request: pytest.FixtureRequest, shared: Fleet,
-                                               client: Client, who: str) -> None:
+def test_nobody_else_can_change_a_shared_fleet(
+    request: pytest.FixtureRequest, shared: Fleet, client: Client, who: str
+) -> None:
     outsider: Client = request.getfixturevalue(who)
     before = snapshot(shared)
     refused = []
     for pattern in FLEET_URLS:
         url = url_for(pattern, shared)
-        for data in ({}, {"action": "off", "name": "Pwned", "ship": "sword-class-frigate",
-                          "upgrade": "veteran-crew", "admiral": "commodore", "to": "new",
-                          "confirm": "yes", "game_size": "armada", "variant": ""}):
+        for data in (
+            {},
+            {
+                "action": "off",
+                "name": "Pwned",
+                "ship": "sword-class-frigate",
+                "upgrade": "veteran-crew",
+                "admiral": "commodore",
+                "to": "new",
+                "confirm": "yes",
+                "game_size": "armada",
+                "variant": "",
+            },
+        ):
             response = outsider.post(url, data)
             status = response.status_code
             if status == 405:

@@ -16,18 +16,28 @@ from rules_core.validator import ValidationReport, catalog_index, validate
 
 def patrol() -> rf.Fleet:
     return rf.Fleet(
-        faction="imperial-navy", game_size=rf.GameSize.SKIRMISH, name="Gothic Sector Patrol",
+        faction="imperial-navy",
+        game_size=rf.GameSize.SKIRMISH,
+        name="Gothic Sector Patrol",
         units=(
-            rf.ShipUnit(ship="lunar-class-cruiser", name="Emperor's Wrath", flagship=True,
-                        admiral="commodore", upgrades=("veteran-crew",)),
+            rf.ShipUnit(
+                ship="lunar-class-cruiser",
+                name="Emperor's Wrath",
+                flagship=True,
+                admiral="commodore",
+                upgrades=("veteran-crew",),
+            ),
             rf.ShipUnit(ship="gothic-class-cruiser"),
             rf.ShipUnit(ship="gothic-class-cruiser"),
-            rf.Squadron(ships=(rf.SquadronShip("sword-class-frigate"),) * 3,
-                        name="Sword Squadron"),
-            rf.Squadron(ships=(rf.SquadronShip("sword-class-frigate",
-                                               upgrades=("improved-thrusters",)),
-                               rf.SquadronShip("firestorm-class-frigate"))),
-        ))
+            rf.Squadron(ships=(rf.SquadronShip("sword-class-frigate"),) * 3, name="Sword Squadron"),
+            rf.Squadron(
+                ships=(
+                    rf.SquadronShip("sword-class-frigate", upgrades=("improved-thrusters",)),
+                    rf.SquadronShip("firestorm-class-frigate"),
+                )
+            ),
+        ),
+    )
 
 
 def pts(report: ValidationReport) -> list[int]:
@@ -44,18 +54,18 @@ def test_the_markdown_list_reads_well_in_a_chat(real_catalog) -> None:
     report = validate(fleet, real_catalog)
     assert report.legal
     p = pts(report)
-    crew, thrusters = (upgrade_pts(real_catalog, u) for u in ("veteran-crew",
-                                                               "improved-thrusters"))
+    crew, thrusters = (upgrade_pts(real_catalog, u) for u in ("veteran-crew", "improved-thrusters"))
     assert to_markdown(real_catalog, fleet, report) == (
         f"**Gothic Sector Patrol** · Imperial Navy · Skirmish · {report.points}/1000 pts · Legal\n"
-        f"- **Lunar Class Cruiser** \"Emperor's Wrath\" · Flagship · Admiral: Commodore"
+        f'- **Lunar Class Cruiser** "Emperor\'s Wrath" · Flagship · Admiral: Commodore'
         f" · {p[0]} pts\n"
         f"  - Veteran Crew +{crew}\n"
         f"- **Gothic Class Cruiser** · {p[1]} pts\n"
         f"- **Gothic Class Cruiser** · {p[2]} pts\n"
-        f"- **3× Sword Frigate** \"Sword Squadron\" · {p[3]} pts\n"
+        f'- **3× Sword Frigate** "Sword Squadron" · {p[3]} pts\n'
         f"- **1× Sword Frigate, 1× Firestorm Frigate** · {p[4]} pts\n"
-        f"  - Sword Frigate: Improved Thrusters +{thrusters}\n")
+        f"  - Sword Frigate: Improved Thrusters +{thrusters}\n"
+    )
 
 
 def test_the_one_line_summary_counts_alike_ships(real_catalog) -> None:
@@ -64,10 +74,12 @@ def test_the_one_line_summary_counts_alike_ships(real_catalog) -> None:
     assert one_line(real_catalog, fleet, report) == (
         f"Gothic Sector Patrol · Imperial Navy · Skirmish · {report.points}/1000 pts · Legal: "
         "Lunar Class Cruiser, 2× Gothic Class Cruiser, 3× Sword Frigate, "
-        "1× Sword Frigate + 1× Firestorm Frigate")
+        "1× Sword Frigate + 1× Firestorm Frigate"
+    )
     empty = rf.Fleet(faction="orks", game_size=rf.GameSize.PATROL)
     assert one_line(real_catalog, empty, validate(empty, real_catalog)) == (
-        "Untitled Fleet · Orks · Patrol · 0/750 pts · Not legal (4 problems): no ships yet")
+        "Untitled Fleet · Orks · Patrol · 0/750 pts · Not legal (4 problems): no ships yet"
+    )
 
 
 def test_an_illegal_list_quotes_its_problems(real_catalog) -> None:
@@ -82,8 +94,9 @@ def test_an_illegal_list_quotes_its_problems(real_catalog) -> None:
 def test_a_players_markdown_and_mentions_stay_literal(real_catalog) -> None:
     fleet = replace(patrol(), name="*Waaagh* @everyone [link](x) `code` ||spoiler||")
     first = to_markdown(real_catalog, fleet, validate(fleet, real_catalog)).splitlines()[0]
-    assert first.startswith("**\\*Waaagh\\* @\u200beveryone \\[link\\](x) \\`code\\` "
-                            "\\|\\|spoiler\\|\\|** · ")
+    assert first.startswith(
+        "**\\*Waaagh\\* @\u200beveryone \\[link\\](x) \\`code\\` \\|\\|spoiler\\|\\|** · "
+    )
     summary = one_line(real_catalog, fleet, validate(fleet, real_catalog))
     assert summary.startswith("*Waaagh* @everyone")  # plain text: shown as typed
 
@@ -94,8 +107,7 @@ def test_the_text_export_names_a_squadrons_lineup_and_reads_back(real_catalog) -
     text = to_text(real_catalog, fleet, report)
     p = pts(report)
     assert f'* Squadron "Sword Squadron" · 3× Sword Frigate · {p[3]} pts' in text.splitlines()
-    assert f"* Squadron · 1× Sword Frigate, 1× Firestorm Frigate · {p[4]} pts" \
-        in text.splitlines()
+    assert f"* Squadron · 1× Sword Frigate, 1× Firestorm Frigate · {p[4]} pts" in text.splitlines()
     assert from_text(real_catalog, text) == fleet
     # A hand-typed line-up that disagrees with the escorts below is only a remark.
     edited = text.replace("· 3× Sword Frigate ·", "· 4× Firestorm Frigate ·")
@@ -109,6 +121,7 @@ def test_lineup_groups_by_type_in_order() -> None:
 
 # --- the pages ------------------------------------------------------------------------------
 
+
 def test_the_share_page_offers_markdown_and_one_line(client, make_fleet, catalog) -> None:
     from html import escape, unescape
 
@@ -117,13 +130,15 @@ def test_the_share_page_offers_markdown_and_one_line(client, make_fleet, catalog
     page = unescape(raw)
     listed = fleet.to_core()  # patrol(), on the edition the fleet was started on (R-160)
     report = validate(listed, catalog)
-    assertInHTML('<textarea id="share-markdown" class="share-text" rows="8" readonly '
-                 f'spellcheck="false">{escape(to_markdown(catalog, listed, report))}</textarea>',
-                 raw)
+    assertInHTML(
+        '<textarea id="share-markdown" class="share-text" rows="8" readonly '
+        f'spellcheck="false">{escape(to_markdown(catalog, listed, report))}</textarea>',
+        raw,
+    )
     assert f'value="{one_line(catalog, listed, report)}"' in page
     squadron = report.units[3].points
-    assert f"**3× Sword Frigate** \"Sword Squadron\" · {squadron} pts" in page
-    assert f"* Squadron \"Sword Squadron\" · 3× Sword Frigate · {squadron} pts" in page
+    assert f'**3× Sword Frigate** "Sword Squadron" · {squadron} pts' in page
+    assert f'* Squadron "Sword Squadron" · 3× Sword Frigate · {squadron} pts' in page
 
 
 def test_the_shared_view_names_a_squadrons_lineup(client, make_fleet) -> None:
@@ -133,15 +148,15 @@ def test_the_shared_view_names_a_squadrons_lineup(client, make_fleet) -> None:
     fleet.share()
     page = client.get(fleet.share_url_path())
     assertContains(page, '<span class="unit__kind">3× Sword Frigate</span>', html=True)
-    assertContains(page, '<span class="unit__kind">1× Sword Frigate, 1× Firestorm Frigate'
-                         '</span>', html=True)
+    assertContains(
+        page, '<span class="unit__kind">1× Sword Frigate, 1× Firestorm Frigate</span>', html=True
+    )
 
 
 def test_the_chat_list_names_the_lists_edition(real_catalog) -> None:
     """R-160: whoever reads the list in a chat sees whose prices it carries."""
     fleet = replace(patrol(), edition=7)
     report = validate(fleet, real_catalog)
-    assert to_markdown(real_catalog, fleet, report).splitlines()[0].split(" · ")[3] == \
-        "Edition 7"
+    assert to_markdown(real_catalog, fleet, report).splitlines()[0].split(" · ")[3] == "Edition 7"
     assert " · Skirmish · Edition 7 · " in one_line(real_catalog, fleet, report)
     assert "Edition" not in one_line(real_catalog, patrol(), validate(patrol(), real_catalog))

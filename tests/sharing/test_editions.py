@@ -39,8 +39,16 @@ UNKNOWN = 99
 
 def necrons(name: str = "Harvest of Ages") -> rf.Fleet:
     """A Necron list whose total differs between editions 5 and 7 (its Harbingers)."""
-    return rf.Fleet("necrons", rf.GameSize.BATTLE, name=name, units=(
-        rf.ShipUnit(HARBINGER, flagship=True), rf.ShipUnit(HARBINGER), rf.ShipUnit(HARBINGER)))
+    return rf.Fleet(
+        "necrons",
+        rf.GameSize.BATTLE,
+        name=name,
+        units=(
+            rf.ShipUnit(HARBINGER, flagship=True),
+            rf.ShipUnit(HARBINGER),
+            rf.ShipUnit(HARBINGER),
+        ),
+    )
 
 
 def points(fleet: rf.Fleet, edition: int) -> int:
@@ -69,15 +77,18 @@ def v1_code(fleet: rf.Fleet) -> str:
 
 
 def assert_note_shown(response) -> None:  # type: ignore[no-untyped-def]
-    assertContains(response, f'<p class="alert alert--info edition-note" role="note">{note()}'
-                             "</p>", html=True)
+    assertContains(
+        response, f'<p class="alert alert--info edition-note" role="note">{note()}</p>', html=True
+    )
 
 
 def assert_refused(response, status: int) -> None:  # type: ignore[no-untyped-def]
     assert response.status_code == status
     text = unescape(response.content.decode())
-    assert f"Edition {UNKNOWN} is not one this server knows; the known editions are " \
-           f"{known_list()}." in text
+    assert (
+        f"Edition {UNKNOWN} is not one this server knows; the known editions are "
+        f"{known_list()}." in text
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -97,8 +108,9 @@ def test_a_code_made_under_edition_5_opens_with_edition_5s_numbers(visitor: Clie
     assert response.status_code == 200
     assert response.context["report"].points == points(fleet, 5) != points(fleet, 7)
     assertContains(response, f"{points(fleet, 5)}")
-    assertContains(response, f'<span class="roster-edition">{editions.get(5).title}</span>',
-                   html=True)
+    assertContains(
+        response, f'<span class="roster-edition">{editions.get(5).title}</span>', html=True
+    )
     assert "edition-note" not in response.content.decode()  # it names one: no note
 
 
@@ -130,14 +142,16 @@ def test_an_old_v1_code_opens_under_the_first_edition_with_the_note(visitor: Cli
     assert note() in [m.message for m in get_messages(saved.wsgi_request)]
 
 
-def test_a_code_naming_an_unknown_edition_is_refused_and_nothing_is_saved(
-        visitor: Client) -> None:
+def test_a_code_naming_an_unknown_edition_is_refused_and_nothing_is_saved(visitor: Client) -> None:
     """R-161: an edition this server does not know is a 404 naming the known ones (as any
     code that cannot be opened); copying it saves nothing; its cards are refused too."""
     code = sharecode.encode(replace(necrons(), edition=UNKNOWN))
     before = Fleet.objects.count()
-    for url in (f"/fleets/code/{code}/", f"/fleets/code/{code}/cards/",
-                f"/fleets/code/{code}/cards.pdf"):
+    for url in (
+        f"/fleets/code/{code}/",
+        f"/fleets/code/{code}/cards/",
+        f"/fleets/code/{code}/cards.pdf",
+    ):
         assert_refused(visitor.get(url), 404)
     assert_refused(visitor.post(f"/fleets/code/{code}/", {"once": "x"}), 404)
     assert Fleet.objects.count() == before
@@ -159,8 +173,10 @@ def preview(client: Client, **data: object):  # type: ignore[no-untyped-def]
 
 def save_preview(client: Client, response) -> Fleet:  # type: ignore[no-untyped-def]
     page = response.content.decode()
-    data = {"save": unescape(re.search(r'name="save" value="([^"]*)"', page).group(1)),
-            "once": response.context["once"]}
+    data = {
+        "save": unescape(re.search(r'name="save" value="([^"]*)"', page).group(1)),
+        "once": response.context["once"],
+    }
     if 'name="unnamed_edition"' in page:
         data["unnamed_edition"] = "1"
     saved = client.post("/fleets/import/", data)
@@ -182,8 +198,7 @@ def test_a_file_naming_no_edition_opens_under_the_first_with_the_note(visitor: C
     """R-161: a file without an edition is read under the first edition, with the note shown
     on the preview and again when it is saved; the saved list names that edition."""
     fleet = necrons()
-    upload = SimpleUploadedFile("old.json", rf.dump_fleet_json(fleet).encode(),
-                                "application/json")
+    upload = SimpleUploadedFile("old.json", rf.dump_fleet_json(fleet).encode(), "application/json")
     response = preview(visitor, file=upload)
     assert response.status_code == 200
     assert response.context["report"].points == points(fleet, first().number)
@@ -196,8 +211,9 @@ def test_a_file_naming_no_edition_opens_under_the_first_with_the_note(visitor: C
 
 
 @pytest.mark.parametrize("kind", ["pasted file", "uploaded file", "text list", "share code"])
-def test_an_unknown_edition_is_refused_on_import_naming_the_known_ones(visitor: Client,
-                                                                       kind: str) -> None:
+def test_an_unknown_edition_is_refused_on_import_naming_the_known_ones(
+    visitor: Client, kind: str
+) -> None:
     """R-161: a 400 that lists the known editions, and nothing is stored."""
     fleet = replace(necrons(), edition=UNKNOWN)
     text = rf.dump_fleet_json(fleet)
@@ -205,8 +221,9 @@ def test_an_unknown_edition_is_refused_on_import_naming_the_known_ones(visitor: 
     if kind == "uploaded file":
         data = {"file": SimpleUploadedFile("new.json", text.encode(), "application/json")}
     elif kind == "text list":
-        listed = textlist.to_text(editions.catalog_for(7), fleet,
-                                  validate(fleet, editions.catalog_for(7)))
+        listed = textlist.to_text(
+            editions.catalog_for(7), fleet, validate(fleet, editions.catalog_for(7))
+        )
         assert f"Edition: {UNKNOWN}" in listed
         data = {"text": listed}
     elif kind == "share code":
@@ -221,8 +238,9 @@ def test_a_forged_save_naming_an_unknown_edition_saves_nothing(visitor: Client) 
     doc = rf.dump_fleet_json(replace(necrons(), edition=UNKNOWN))
     response = visitor.post("/fleets/import/", {"save": doc}, follow=True)
     assert Fleet.objects.count() == before
-    assert any(f"the known editions are {known_list()}" in m.message
-               for m in response.context["messages"])
+    assert any(
+        f"the known editions are {known_list()}" in m.message for m in response.context["messages"]
+    )
     forged = json.dumps([json.loads(doc)])
     response = visitor.post("/fleets/import/", {"save_all": forged}, follow=True)
     assert Fleet.objects.count() == before
@@ -240,37 +258,48 @@ def zip_of(files: dict[str, str]) -> SimpleUploadedFile:
 def test_a_zip_reads_each_file_under_its_own_edition(visitor: Client) -> None:
     named = replace(necrons("Named"), edition=5)
     unnamed = necrons("Unnamed")
-    response = preview(visitor, file=zip_of({"a.json": rf.dump_fleet_json(named),
-                                             "b.json": rf.dump_fleet_json(unnamed)}))
+    response = preview(
+        visitor,
+        file=zip_of({"a.json": rf.dump_fleet_json(named), "b.json": rf.dump_fleet_json(unnamed)}),
+    )
     assert response.status_code == 200
     rows = {row["name"]: row for row in response.context["bundle"]}
     assert (rows["Named"]["edition"], rows["Named"]["points"]) == (5, points(named, 5))
-    assert (rows["Unnamed"]["edition"], rows["Unnamed"]["points"]) == \
-        (first().number, points(unnamed, first().number))
+    assert (rows["Unnamed"]["edition"], rows["Unnamed"]["points"]) == (
+        first().number,
+        points(unnamed, first().number),
+    )
     assertContains(response, "1 of these 2 fleets name no edition")  # R-161
     page = response.content.decode()
     everything = unescape(re.search(r'name="save_all" value="([^"]*)"', page).group(1))
-    saved = visitor.post("/fleets/import/", {"save_all": everything,
-                                             "once": response.context["once"]})
+    saved = visitor.post(
+        "/fleets/import/", {"save_all": everything, "once": response.context["once"]}
+    )
     assert saved.status_code == 302
     stored = {f.name: (f.edition, f.points) for f in Fleet.objects.all()}
-    assert stored == {"Named": (5, points(named, 5)),
-                      "Unnamed": (first().number, points(unnamed, first().number))}
+    assert stored == {
+        "Named": (5, points(named, 5)),
+        "Unnamed": (first().number, points(unnamed, first().number)),
+    }
 
 
-def test_a_zip_with_one_unknown_edition_names_the_file_and_saves_nothing(
-        visitor: Client) -> None:
+def test_a_zip_with_one_unknown_edition_names_the_file_and_saves_nothing(visitor: Client) -> None:
     before = Fleet.objects.count()
-    response = preview(visitor, file=zip_of({
-        "good.json": rf.dump_fleet_json(replace(necrons(), edition=7)),
-        "future.json": rf.dump_fleet_json(replace(necrons(), edition=UNKNOWN))}))
+    response = preview(
+        visitor,
+        file=zip_of(
+            {
+                "good.json": rf.dump_fleet_json(replace(necrons(), edition=7)),
+                "future.json": rf.dump_fleet_json(replace(necrons(), edition=UNKNOWN)),
+            }
+        ),
+    )
     assert_refused(response, 400)
     assert "future.json" in response.context["error"]
     assert Fleet.objects.count() == before
 
 
-def test_a_text_list_names_its_edition_and_reads_back_under_it(client: Client,
-                                                               make_fleet) -> None:
+def test_a_text_list_names_its_edition_and_reads_back_under_it(client: Client, make_fleet) -> None:
     """R-160: the text export names the edition; imported, it is priced under it again."""
     fleet = make_fleet(replace(necrons(), edition=5))
     text = client.get(f"/fleets/{fleet.pk}/export.txt").content.decode()
@@ -305,8 +334,9 @@ def test_exports_write_the_lists_edition(client: Client, make_fleet) -> None:
     assert [json.loads(archive.read(n))["edition"] for n in archive.namelist()] == [5]
 
 
-def test_a_shared_link_shows_and_copies_its_edition(client: Client, make_fleet,
-                                                    visitor: Client) -> None:
+def test_a_shared_link_shows_and_copies_its_edition(
+    client: Client, make_fleet, visitor: Client
+) -> None:
     fleet = make_fleet(replace(necrons(), edition=5))
     fleet.share()
     page = visitor.get(fleet.share_url_path())
@@ -341,8 +371,7 @@ def api_post(path: str, body: object, token: str | None = None):  # type: ignore
 def test_the_api_computes_a_file_under_its_edition(api_token: str) -> None:
     fleet = replace(necrons(), edition=5)
     body = api_post("/api/v1/fleet-files/validate", rf.fleet_to_dict(fleet)).json()
-    assert (body["edition"], body["points"], body["edition_note"]) == \
-        (5, points(fleet, 5), None)
+    assert (body["edition"], body["points"], body["edition_note"]) == (5, points(fleet, 5), None)
     created = api_post("/api/v1/fleets", rf.fleet_to_dict(fleet), api_token)
     assert created.status_code == 201
     assert created.json()["report"]["edition"] == 5
@@ -350,7 +379,8 @@ def test_the_api_computes_a_file_under_its_edition(api_token: str) -> None:
 
 
 def test_the_api_reads_a_file_naming_no_edition_under_the_first_with_the_note(
-        api_token: str) -> None:
+    api_token: str,
+) -> None:
     """R-161 in the API: the first edition, and the note as "edition_note"."""
     fleet = necrons()
     body = api_post("/api/v1/fleet-files/validate", rf.fleet_to_dict(fleet)).json()
@@ -371,11 +401,14 @@ def test_the_api_refuses_an_unknown_edition_and_stores_nothing(api_token: str) -
     doc = rf.fleet_to_dict(replace(necrons(), edition=UNKNOWN))
     before = Fleet.objects.count()
     known = [i.number for i in editions.known()]
-    for response in (api_post("/api/v1/fleet-files/validate", doc),
-                     api_post("/api/v1/share-codes", doc),
-                     api_post("/api/v1/fleets", doc, api_token),
-                     Client().get("/api/v1/share-codes/"
-                                  f"{sharecode.encode(replace(necrons(), edition=UNKNOWN))}")):
+    for response in (
+        api_post("/api/v1/fleet-files/validate", doc),
+        api_post("/api/v1/share-codes", doc),
+        api_post("/api/v1/fleets", doc, api_token),
+        Client().get(
+            f"/api/v1/share-codes/{sharecode.encode(replace(necrons(), edition=UNKNOWN))}"
+        ),
+    ):
         assert response.status_code == 422
         body = response.json()
         assert (body["edition"], body["known_editions"]) == (UNKNOWN, known)

@@ -14,8 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def link(client: Client, fleet: Fleet, action: str, **headers: str) -> None:
-    response = client.post(f"/fleets/{fleet.pk}/share/link/", {"action": action},
-                           headers=headers)
+    response = client.post(f"/fleets/{fleet.pk}/share/link/", {"action": action}, headers=headers)
     assert response.status_code in (200, 302)
     fleet.refresh_from_db()
 
@@ -60,10 +59,13 @@ def test_anyone_can_read_the_shared_list(shared: Fleet, visitor: Client, catalog
     assert page.headers["Cache-Control"].startswith("max-age=0")
 
 
-def test_the_shared_page_shows_problems_of_an_illegal_list(client: Client, shared: Fleet,
-                                                           visitor: Client) -> None:
-    client.post(f"/fleets/{shared.pk}/settings/", {"name": shared.name, "variant": "",
-                                                    "game_size": "patrol"})
+def test_the_shared_page_shows_problems_of_an_illegal_list(
+    client: Client, shared: Fleet, visitor: Client
+) -> None:
+    client.post(
+        f"/fleets/{shared.pk}/settings/",
+        {"name": shared.name, "variant": "", "game_size": "patrol"},
+    )
     html = visitor.get(shared.share_url_path()).content.decode()
     assert "Not legal" in html
     assert 'data-code="points.over_band"' in html and "over the Patrol band" in html
@@ -75,7 +77,8 @@ def test_the_owner_sees_edit_links_on_the_public_page(client: Client, shared: Fl
 
 
 def test_turning_the_link_off_makes_it_404_and_on_brings_the_same_link_back(
-        client: Client, shared: Fleet, visitor: Client) -> None:
+    client: Client, shared: Fleet, visitor: Client
+) -> None:
     path = shared.share_url_path()
     link(client, shared, "off")
     assert shared.share_url_path() is None
@@ -87,8 +90,9 @@ def test_turning_the_link_off_makes_it_404_and_on_brings_the_same_link_back(
     assert visitor.get(path).status_code == 200
 
 
-def test_a_new_link_kills_the_old_one_for_good(client: Client, shared: Fleet,
-                                               visitor: Client) -> None:
+def test_a_new_link_kills_the_old_one_for_good(
+    client: Client, shared: Fleet, visitor: Client
+) -> None:
     old = shared.share_url_path()
     link(client, shared, "new", **{"HX-Request": "true"})
     new = shared.share_url_path()
@@ -101,15 +105,17 @@ def test_a_new_link_kills_the_old_one_for_good(client: Client, shared: Fleet,
     assert visitor.get(old).status_code == 404
 
 
-def test_unknown_and_turned_off_links_give_the_same_404(client: Client, shared: Fleet,
-                                                        visitor: Client) -> None:
+def test_unknown_and_turned_off_links_give_the_same_404(
+    client: Client, shared: Fleet, visitor: Client
+) -> None:
     path = shared.share_url_path()
     link(client, shared, "off")
     off = visitor.get(path)
     unknown = visitor.get("/s/" + "A" * 22 + "/")
     assert off.status_code == unknown.status_code == 404
-    assert without_tokens(off.content).replace(path, "LINK") == \
-        without_tokens(unknown.content).replace("/s/" + "A" * 22 + "/", "LINK")
+    assert without_tokens(off.content).replace(path, "LINK") == without_tokens(
+        unknown.content
+    ).replace("/s/" + "A" * 22 + "/", "LINK")
     page = off.content.decode()
     assert "This shared fleet is not here" in page and "turned it off" in page
     assert shared.name not in page
@@ -170,9 +176,11 @@ def test_the_shared_file_and_text_can_be_downloaded(shared: Fleet, visitor: Clie
 
 
 def test_a_shared_fleet_of_an_unknown_faction_is_shown_but_not_copied(
-        client: Client, shared: Fleet, visitor: Client) -> None:
+    client: Client, shared: Fleet, visitor: Client
+) -> None:
     Fleet.objects.filter(pk=shared.pk).update(
-        document={**shared.document, "faction": "space-elves"}, faction="space-elves")
+        document={**shared.document, "faction": "space-elves"}, faction="space-elves"
+    )
     html = visitor.get(shared.share_url_path()).content.decode()
     assert "catalogue has no faction “space-elves”" in html and "Copy to my fleets" not in html
     response = visitor.post(shared.share_url_path() + "copy/", follow=True)
@@ -186,20 +194,26 @@ def test_the_builder_says_when_the_link_is_on(client: Client, make_fleet) -> Non
     assert "(link on)" not in client.get(fleet.get_absolute_url()).content.decode()
     fleet.share()
     html = client.get(fleet.get_absolute_url()).content.decode()
-    assert f'<a href="/fleets/{fleet.pk}/share/">Share</a> <span class="muted small">(link on)' \
-        in html
+    assert (
+        f'<a href="/fleets/{fleet.pk}/share/">Share</a> <span class="muted small">(link on)' in html
+    )
 
 
 def test_the_share_page_links_every_export(client: Client, make_fleet) -> None:
     fleet = make_fleet()
     html = client.get(f"/fleets/{fleet.pk}/share/").content.decode()
-    for href in (f"/fleets/{fleet.pk}/export.json", f"/fleets/{fleet.pk}/export.txt",
-                 f"/cards/fleet/{fleet.pk}/print/", "/fleets/import/"):
+    for href in (
+        f"/fleets/{fleet.pk}/export.json",
+        f"/fleets/{fleet.pk}/export.txt",
+        f"/cards/fleet/{fleet.pk}/print/",
+        "/fleets/import/",
+    ):
         assert f'href="{href}"' in html
 
 
-def test_after_a_link_change_keyboard_focus_lands_in_the_new_panel(client: Client,
-                                                                   make_fleet) -> None:
+def test_after_a_link_change_keyboard_focus_lands_in_the_new_panel(
+    client: Client, make_fleet
+) -> None:
     fleet = make_fleet()
     url = f"/fleets/{fleet.pk}/share/link/"
     on = client.post(url, {"action": "on"}, headers={"HX-Request": "true"}).content.decode()

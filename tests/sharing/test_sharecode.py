@@ -50,23 +50,37 @@ def test_a_code_survives_being_pasted_with_spaces_around_it(real_catalog) -> Non
 
 # Any text R-94 allows: no surrogates, no control characters (but tab and newline in notes),
 # no noncharacters.
-names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=rf.MAX_NAME_LENGTH) \
-    .filter(lambda s: player_text.problem(s) is None)
-notes = st.text(st.characters(blacklist_categories=("Cs", "Cc"), whitelist_characters="\t\n"),
-                max_size=200).filter(lambda s: player_text.problem(s, multiline=True) is None)
+names = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc")), max_size=rf.MAX_NAME_LENGTH
+).filter(lambda s: player_text.problem(s) is None)
+notes = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc"), whitelist_characters="\t\n"), max_size=200
+).filter(lambda s: player_text.problem(s, multiline=True) is None)
 slugs = st.from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,3}", fullmatch=True)
 upgrades = st.lists(slugs, max_size=4).map(tuple)
-ship_units = st.builds(rf.ShipUnit, ship=slugs, name=st.none() | names, flagship=st.booleans(),
-                       admiral=st.none() | slugs, upgrades=upgrades)
-squadrons = st.builds(rf.Squadron, ships=st.lists(st.builds(rf.SquadronShip, ship=slugs,
-                                                             upgrades=upgrades),
-                                                   max_size=5).map(tuple),
-                      name=st.none() | names)
+ship_units = st.builds(
+    rf.ShipUnit,
+    ship=slugs,
+    name=st.none() | names,
+    flagship=st.booleans(),
+    admiral=st.none() | slugs,
+    upgrades=upgrades,
+)
+squadrons = st.builds(
+    rf.Squadron,
+    ships=st.lists(st.builds(rf.SquadronShip, ship=slugs, upgrades=upgrades), max_size=5).map(
+        tuple
+    ),
+    name=st.none() | names,
+)
 fleets = st.builds(
-    rf.Fleet, faction=slugs,
+    rf.Fleet,
+    faction=slugs,
     game_size=st.sampled_from([g for g in rf.GameSize if g is not rf.GameSize.CUSTOM]),
     units=st.lists(ship_units | squadrons, max_size=8).map(tuple),
-    name=st.none() | names, variant=st.none() | slugs, notes=notes,
+    name=st.none() | names,
+    variant=st.none() | slugs,
+    notes=notes,
     edition=st.none() | st.integers(1, 9999),
 )
 
@@ -76,8 +90,9 @@ fleets = st.builds(
 def test_any_fleet_file_round_trips(fleet: rf.Fleet, band: tuple[int, int] | None) -> None:
     if band is not None:
         lo, hi = sorted(band)
-        fleet = replace(fleet, game_size=rf.GameSize.CUSTOM,
-                        points_limit=rf.PointsBand("custom", lo, hi))
+        fleet = replace(
+            fleet, game_size=rf.GameSize.CUSTOM, points_limit=rf.PointsBand("custom", lo, hi)
+        )
     try:
         code = encode(fleet)
     except ShareCodeError:
@@ -90,22 +105,29 @@ def test_a_fleet_too_big_for_a_code_is_refused_when_encoding() -> None:
     import random
 
     rng = random.Random(7)
-    units = tuple(rf.ShipUnit("lunar-class-cruiser",
-                              name="".join(rng.choice(string.ascii_letters) for _ in range(100)))
-                  for _ in range(100))
+    units = tuple(
+        rf.ShipUnit(
+            "lunar-class-cruiser",
+            name="".join(rng.choice(string.ascii_letters) for _ in range(100)),
+        )
+        for _ in range(100)
+    )
     fleet = rf.Fleet("imperial-navy", rf.GameSize.ARMADA, units)
     with pytest.raises(ShareCodeError, match="too big for a share code"):
         encode(fleet)
 
 
-@pytest.mark.parametrize(("code", "message"), [
-    ("", "not a share code"),
-    ("hello", "not a share code"),
-    ("v1.abc$def", "not a share code"),
-    ("v3.i1bKL8ouVtJRKkgsKcrPUYoFAA", "version 3 cannot be read (made by a newer"),
-    ("v1.A", "cut short"),  # a lone character holds no whole byte
-    ("v1.____", "damaged (it does not decompress)"),
-])
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("", "not a share code"),
+        ("hello", "not a share code"),
+        ("v1.abc$def", "not a share code"),
+        ("v3.i1bKL8ouVtJRKkgsKcrPUYoFAA", "version 3 cannot be read (made by a newer"),
+        ("v1.A", "cut short"),  # a lone character holds no whole byte
+        ("v1.____", "damaged (it does not decompress)"),
+    ],
+)
 def test_unreadable_codes_say_why(code: str, message: str) -> None:
     with pytest.raises(ShareCodeError, match=message.replace("(", r"\(").replace(")", r"\)")):
         decode(code)
@@ -130,8 +152,7 @@ def test_a_decompression_bomb_is_refused() -> None:
 
 
 def test_a_code_holding_a_broken_fleet_names_the_json_path() -> None:
-    payload = json.dumps(["orks", "patrol", None, None, None, "",
-                          [["s", "Kill Kroozer"]]]).encode()
+    payload = json.dumps(["orks", "patrol", None, None, None, "", [["s", "Kill Kroozer"]]]).encode()
     with pytest.raises(ShareCodeError, match=r"units\[0\]\.ship") as caught:
         decode(raw_code(payload))
     assert caught.value.path == "units[0].ship"
@@ -143,8 +164,16 @@ def test_a_code_with_a_bad_game_size_names_it() -> None:
         decode(raw_code(payload))
 
 
-@pytest.mark.parametrize("payload", [b"\xff\xfe", b"[1, 2", b"{}", b'["orks","patrol",null,null,'
-                                     b'null,"",[["x"]]]', b"[" * 5000 + b"]" * 5000])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b"\xff\xfe",
+        b"[1, 2",
+        b"{}",
+        b'["orks","patrol",null,null,null,"",[["x"]]]',
+        b"[" * 5000 + b"]" * 5000,
+    ],
+)
 def test_garbage_inside_a_valid_wrapper_is_refused(payload: bytes) -> None:
     with pytest.raises(ShareCodeError):
         decode(raw_code(payload))
@@ -166,8 +195,9 @@ def test_a_new_code_carries_the_lists_edition(real_catalog) -> None:
 
 def test_a_v1_code_still_opens_and_names_no_edition() -> None:
     """R-161: a v1. code (made before editions) reads as a list naming none."""
-    payload = json.dumps(["orks", "patrol", "Old Waaagh", None, None, "",
-                          [["s", "kill-kroozer", None, 1]]]).encode()
+    payload = json.dumps(
+        ["orks", "patrol", "Old Waaagh", None, None, "", [["s", "kill-kroozer", None, 1]]]
+    ).encode()
     fleet = decode(raw_code(payload, "v1."))
     assert fleet.edition is None
     assert fleet.name == "Old Waaagh" and fleet.units[0].flagship
@@ -179,11 +209,14 @@ def test_a_v1_code_cannot_smuggle_an_edition() -> None:
         decode(raw_code(payload, "v1."))
 
 
-@pytest.mark.parametrize("top", [
-    ["orks", "patrol"],  # trailing items left out: a v2 code names its edition
-    ["orks", "patrol", None, None, None, "", []],
-    ["orks", "patrol", None, None, None, "", [], 7, "more"],
-])
+@pytest.mark.parametrize(
+    "top",
+    [
+        ["orks", "patrol"],  # trailing items left out: a v2 code names its edition
+        ["orks", "patrol", None, None, None, "", []],
+        ["orks", "patrol", None, None, None, "", [], 7, "more"],
+    ],
+)
 def test_a_v2_code_needs_exactly_eight_items(top: list[object]) -> None:
     with pytest.raises(ShareCodeError, match="damaged"):
         decode(raw_code(json.dumps(top).encode(), "v2."))

@@ -18,20 +18,25 @@ def pdf_text(pdf: bytes, tmp_path) -> str:
     assert shutil.which("pdftotext"), "poppler-utils is needed (scripts/test installs it)"
     path = tmp_path / "cards.pdf"
     path.write_bytes(pdf)
-    return subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run(
+        ["pdftotext", str(path), "-"], check=True, capture_output=True, text=True
+    ).stdout
 
 
-def test_a_visitor_prints_the_shared_fleets_cards(shared: Fleet, visitor: Client,
-                                                  tmp_path) -> None:
+def test_a_visitor_prints_the_shared_fleets_cards(shared: Fleet, visitor: Client, tmp_path) -> None:
     page = visitor.get(shared.share_url_path()).content.decode()
-    assertInHTML(f'<a class="button button--ghost" href="{shared.share_url_path()}cards/">'
-                 'Print ship cards</a>', page)
+    assertInHTML(
+        f'<a class="button button--ghost" href="{shared.share_url_path()}cards/">'
+        "Print ship cards</a>",
+        page,
+    )
     response = visitor.get(shared.share_url_path() + "cards.pdf", {"layout": "a4", "ink": "1"})
     assert response.status_code == 200
     assert response.headers["Content-Type"] == "application/pdf"
-    assert response.headers["Content-Disposition"] == \
-        'attachment; filename="imperial-navy-skirmish-fleet-cards.pdf"'
+    assert (
+        response.headers["Content-Disposition"]
+        == 'attachment; filename="imperial-navy-skirmish-fleet-cards.pdf"'
+    )
     text = pdf_text(response.content, tmp_path)
     assert "Siluria Class Light Cruiser" in text and "Cobra Destroyer" in text
 
@@ -40,8 +45,9 @@ def test_a_visitor_gets_the_owners_print_options(shared: Fleet, visitor: Client)
     """The same choices as the owner's page: every layout, with its help, and the ink saver."""
     path = shared.share_url_path()
     page = visitor.get(path + "cards/").content.decode()
-    assert (f'<form method="get" action="{path}cards.pdf" class="panel print-options" '
-            'data-print-form>') in page
+    assert (
+        f'<form method="get" action="{path}cards.pdf" class="panel print-options" data-print-form>'
+    ) in page
     for value in ("poker", "a4", "letter"):
         assert f'name="layout" value="{value}"' in page
     assert "Nine cards a sheet with cut marks." in page
@@ -57,8 +63,7 @@ def test_letter_sheets_for_a_visitor(shared: Fleet, visitor: Client, tmp_path) -
     assert response.status_code == 200
     path = tmp_path / "cards.pdf"
     path.write_bytes(response.content)
-    info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True,
-                          text=True).stdout
+    info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True).stdout
     assert "612 x 792 pts (letter)" in info
 
 
@@ -69,10 +74,13 @@ def test_no_cards_once_the_link_is_off(shared: Fleet, visitor: Client, tail: str
     assert visitor.get(path + tail).status_code == 404
 
 
-@pytest.mark.parametrize(("query", "message"), [({"layout": "scroll"}, "Unknown layout"),
-                                                ({"ink": "lots"}, "ink must be 1 or 0")])
-def test_bad_print_options_are_refused(shared: Fleet, visitor: Client, query: dict,
-                                       message: str) -> None:
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [({"layout": "scroll"}, "Unknown layout"), ({"ink": "lots"}, "ink must be 1 or 0")],
+)
+def test_bad_print_options_are_refused(
+    shared: Fleet, visitor: Client, query: dict, message: str
+) -> None:
     response = visitor.get(shared.share_url_path() + "cards.pdf", query)
     assert response.status_code == 400 and message in response.content.decode()
 
@@ -92,8 +100,10 @@ def code(catalog) -> str:
 
 def test_a_share_code_prints_its_cards(code: str, visitor: Client, tmp_path) -> None:
     page = visitor.get(f"/fleets/code/{code}/").content.decode()
-    assertInHTML(f'<a class="button button--ghost" href="/fleets/code/{code}/cards/">'
-                 'Print ship cards</a>', page)
+    assertInHTML(
+        f'<a class="button button--ghost" href="/fleets/code/{code}/cards/">Print ship cards</a>',
+        page,
+    )
     options = visitor.get(f"/fleets/code/{code}/cards/").content.decode()
     assert f'action="/fleets/code/{code}/cards.pdf"' in options
     assert "Da Kode" in options and "too long for a QR code" in options

@@ -38,8 +38,9 @@ def commanded(catalog) -> rf.Fleet:
     assert fleet.faction == "imperial-navy"
     first = fleet.units[0]
     assert isinstance(first, rf.ShipUnit)
-    units = (replace(first, name="Emperor's Wrath", admiral="commodore",
-                     upgrades=("veteran-crew",)),) + fleet.units[1:]
+    units = (
+        replace(first, name="Emperor's Wrath", admiral="commodore", upgrades=("veteran-crew",)),
+    ) + fleet.units[1:]
     return replace(fleet, name="Gothic Sector Patrol", units=units)
 
 
@@ -51,11 +52,15 @@ def test_the_text_names_everything_a_reader_needs(real_catalog) -> None:
     assert lines[0] == "Fleet: Gothic Sector Patrol"
     assert lines[1] == "Faction: Imperial Navy"
     assert lines[2] == "Game size: Skirmish (750–1000 points)"
-    assert lines[3] == f"Points: {report.points} · {'Legal' if report.legal else 'Not legal'}" \
-        or lines[3].startswith(f"Points: {report.points} · Not legal, ")
+    assert lines[
+        3
+    ] == f"Points: {report.points} · {'Legal' if report.legal else 'Not legal'}" or lines[
+        3
+    ].startswith(f"Points: {report.points} · Not legal, ")
     flagship = next(x for x in lines if "[Flagship]" in x)
-    assert flagship.startswith("* Siluria Class Light Cruiser \"Emperor's Wrath\" [Flagship] "
-                               "[Admiral: Commodore] · ")
+    assert flagship.startswith(
+        '* Siluria Class Light Cruiser "Emperor\'s Wrath" [Flagship] [Admiral: Commodore] · '
+    )
     assert flagship.endswith(f" · {report.units[0].points} pts")
     assert f"  + Veteran Crew · {price(real_catalog, 'veteran-crew')} pts" in lines
     # The sample's first squadron (its size and type follow the catalogue's prices).
@@ -95,8 +100,9 @@ HOSTILE = [
 def test_hostile_names_cannot_forge_lines_and_read_back(real_catalog, name: str) -> None:
     fleet = commanded(real_catalog)
     squadron = next(u for u in fleet.units if isinstance(u, rf.Squadron))
-    units = tuple(replace(u, name=name) if u in (fleet.units[0], squadron) else u
-                  for u in fleet.units)
+    units = tuple(
+        replace(u, name=name) if u in (fleet.units[0], squadron) else u for u in fleet.units
+    )
     fleet = replace(fleet, name=name, units=units, notes=name)
     text = text_of(real_catalog, fleet)
     body = text.split("\nNotes:")[0]  # notes are free text to the end
@@ -126,10 +132,12 @@ game size: patrol
     fleet = from_text(real_catalog, text)
     assert fleet.name == "Quick list"
     assert fleet.faction == "imperial-navy" and fleet.game_size is rf.GameSize.PATROL
-    assert fleet.units[0] == rf.ShipUnit("lunar-class-cruiser", flagship=True,
-                                         admiral="fleet-captain", upgrades=("veteran-crew",))
+    assert fleet.units[0] == rf.ShipUnit(
+        "lunar-class-cruiser", flagship=True, admiral="fleet-captain", upgrades=("veteran-crew",)
+    )
     assert fleet.units[1] == rf.Squadron(
-        (rf.SquadronShip("sword-class-frigate"),) * 2, name="Swords")
+        (rf.SquadronShip("sword-class-frigate"),) * 2, name="Swords"
+    )
 
 
 def test_another_factions_ship_with_a_shared_name_keeps_its_slug(real_catalog) -> None:
@@ -143,35 +151,53 @@ def test_another_factions_ship_with_a_shared_name_keeps_its_slug(real_catalog) -
 
 
 def test_custom_sizes_read_their_band(real_catalog) -> None:
-    fleet = replace(commanded(real_catalog), game_size=rf.GameSize.CUSTOM,
-                    points_limit=rf.PointsBand("custom", 400, 900))
+    fleet = replace(
+        commanded(real_catalog),
+        game_size=rf.GameSize.CUSTOM,
+        points_limit=rf.PointsBand("custom", 400, 900),
+    )
     text = text_of(real_catalog, fleet)
     assert "Game size: Custom (400–900 points)" in text
     assert from_text(real_catalog, text) == fleet
 
 
-@pytest.mark.parametrize(("text", "line", "message"), [
-    ("Faction: Orks\nGame size: Patrol\n\n* Nonsense Ship", 4,
-     "no ship called 'Nonsense Ship'"),
-    ("Faction: Orks\nGame size: Patrol\n+ Mad Meks", 3, "an upgrade ('+') belongs under"),
-    ("Faction: Orks\nGame size: Patrol\n- Ravager Attack Ship", 3,
-     "an escort ('-') belongs under a '* Squadron' line"),
-    ("Faction: Orks\nGame size: Patrol\n* Squadron\n- Ravager Attack Ship [Flagship]", 4,
-     "only a capital ship"),
-    ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer [Boss]", 3, "unknown tag [Boss]"),
-    ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer \"unclosed", 3, "not closed"),
-    ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer and friends", 3, "unexpected text"),
-    ("Faction: Orks\nGame size: Huge", 2, "'huge' is not a game size"),
-    ("Faction: Orks\nGame size: Custom", 2, "a custom game size needs its band"),
-    ("Faction: Orks\nGame size: Custom (900-400 points)", 2, "below the minimum"),
-    ("Faction: Elves\nGame size: Patrol", 1, "no faction called 'Elves'"),
-    ("Fleet: " + "x" * 101 + "\nFaction: Orks\nGame size: Patrol", 1,
-     "101 characters long; the limit is 100"),
-    ("Faction: Orks\nGame size: Patrol\nHello there", 3, "not understood: 'Hello there'"),
-    ("Game size: Patrol\n* Ork Kill Kroozer", 2, "needs a 'Faction:' line"),
-    ("Faction: Orks\nFaction: Orks", 2, "a second 'faction' line"),
-    ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer\nFleet: Late", 4, "belongs before"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (
+            "Faction: Orks\nGame size: Patrol\n\n* Nonsense Ship",
+            4,
+            "no ship called 'Nonsense Ship'",
+        ),
+        ("Faction: Orks\nGame size: Patrol\n+ Mad Meks", 3, "an upgrade ('+') belongs under"),
+        (
+            "Faction: Orks\nGame size: Patrol\n- Ravager Attack Ship",
+            3,
+            "an escort ('-') belongs under a '* Squadron' line",
+        ),
+        (
+            "Faction: Orks\nGame size: Patrol\n* Squadron\n- Ravager Attack Ship [Flagship]",
+            4,
+            "only a capital ship",
+        ),
+        ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer [Boss]", 3, "unknown tag [Boss]"),
+        ('Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer "unclosed', 3, "not closed"),
+        ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer and friends", 3, "unexpected text"),
+        ("Faction: Orks\nGame size: Huge", 2, "'huge' is not a game size"),
+        ("Faction: Orks\nGame size: Custom", 2, "a custom game size needs its band"),
+        ("Faction: Orks\nGame size: Custom (900-400 points)", 2, "below the minimum"),
+        ("Faction: Elves\nGame size: Patrol", 1, "no faction called 'Elves'"),
+        (
+            "Fleet: " + "x" * 101 + "\nFaction: Orks\nGame size: Patrol",
+            1,
+            "101 characters long; the limit is 100",
+        ),
+        ("Faction: Orks\nGame size: Patrol\nHello there", 3, "not understood: 'Hello there'"),
+        ("Game size: Patrol\n* Ork Kill Kroozer", 2, "needs a 'Faction:' line"),
+        ("Faction: Orks\nFaction: Orks", 2, "a second 'faction' line"),
+        ("Faction: Orks\nGame size: Patrol\n* Ork Kill Kroozer\nFleet: Late", 4, "belongs before"),
+    ],
+)
 def test_broken_text_names_the_line(real_catalog, text: str, line: int, message: str) -> None:
     with pytest.raises(TextListError) as caught:
         from_text(real_catalog, text)
@@ -195,26 +221,39 @@ def _fleets(catalog):
 
     from rules_core.text import problem
 
-    ships = st.sampled_from(sorted({s.slug for f in catalog.factions for s in f.ships})
-                            + ["no-such-ship"])
-    ups = st.lists(st.sampled_from(["veteran-crew", "extra-turrets", "mad-meks", "no-such-refit"]),
-                   max_size=3).map(tuple)
+    ships = st.sampled_from(
+        sorted({s.slug for f in catalog.factions for s in f.ships}) + ["no-such-ship"]
+    )
+    ups = st.lists(
+        st.sampled_from(["veteran-crew", "extra-turrets", "mad-meks", "no-such-refit"]), max_size=3
+    ).map(tuple)
     # Any text R-94 allows (no surrogates or noncharacters; control characters only tab and
     # newline, in notes).
     text = st.characters(blacklist_categories=("Cs", "Cc"))
     names = st.none() | st.text(text, max_size=40).filter(lambda s: problem(s) is None)
-    units = st.builds(rf.ShipUnit, ship=ships, name=names, flagship=st.booleans(),
-                      admiral=st.none() | st.sampled_from(["commodore", "no-such-rank"]),
-                      upgrades=ups) | st.builds(
-        rf.Squadron, ships=st.lists(st.builds(rf.SquadronShip, ship=ships, upgrades=ups),
-                                    max_size=5).map(tuple), name=names)
-    return st.builds(rf.Fleet, faction=st.sampled_from([f.slug for f in catalog.factions]),
-                     game_size=st.sampled_from([g for g in rf.GameSize
-                                                if g is not rf.GameSize.CUSTOM]),
-                     units=st.lists(units, max_size=6).map(tuple), name=names,
-                     notes=st.text(st.characters(blacklist_categories=("Cs", "Cc"),
-                                                 whitelist_characters="\t\n"), max_size=80)
-                     .filter(lambda s: problem(s, multiline=True) is None))
+    units = st.builds(
+        rf.ShipUnit,
+        ship=ships,
+        name=names,
+        flagship=st.booleans(),
+        admiral=st.none() | st.sampled_from(["commodore", "no-such-rank"]),
+        upgrades=ups,
+    ) | st.builds(
+        rf.Squadron,
+        ships=st.lists(st.builds(rf.SquadronShip, ship=ships, upgrades=ups), max_size=5).map(tuple),
+        name=names,
+    )
+    return st.builds(
+        rf.Fleet,
+        faction=st.sampled_from([f.slug for f in catalog.factions]),
+        game_size=st.sampled_from([g for g in rf.GameSize if g is not rf.GameSize.CUSTOM]),
+        units=st.lists(units, max_size=6).map(tuple),
+        name=names,
+        notes=st.text(
+            st.characters(blacklist_categories=("Cs", "Cc"), whitelist_characters="\t\n"),
+            max_size=80,
+        ).filter(lambda s: problem(s, multiline=True) is None),
+    )
 
 
 def test_any_list_of_catalogue_ships_reads_back(real_catalog) -> None:
@@ -237,16 +276,22 @@ def test_a_misspelt_ship_gets_a_suggestion(real_catalog) -> None:
     text = "Faction: Orks\nGame size: Patrol\n* Squadron\n  - Savage Gunshp"
     with pytest.raises(TextListError) as caught:
         from_text(real_catalog, text)
-    assert str(caught.value) == ("line 4: no ship called 'Savage Gunshp' in the catalogue; "
-                                 "did you mean 'Savage Gunship'?")
+    assert str(caught.value) == (
+        "line 4: no ship called 'Savage Gunshp' in the catalogue; did you mean 'Savage Gunship'?"
+    )
 
 
 def test_a_list_copied_back_from_a_forum_post_reads(real_catalog) -> None:
     fleet = commanded(real_catalog)
     text = text_of(real_catalog, fleet)
-    rendered = "\n".join(("• " + x[2:]) if x.startswith("* ") else
-                         ("◦ " + x.strip()[2:]) if x.strip().startswith("- ") else x.strip()
-                         for x in text.splitlines())
+    rendered = "\n".join(
+        ("• " + x[2:])
+        if x.startswith("* ")
+        else ("◦ " + x.strip()[2:])
+        if x.strip().startswith("- ")
+        else x.strip()
+        for x in text.splitlines()
+    )
     assert from_text(real_catalog, f"```\n{rendered}\n```\n") == fleet
 
 
@@ -256,12 +301,17 @@ def test_a_list_copied_back_from_a_forum_post_reads(real_catalog) -> None:
 def test_the_text_names_the_lists_edition_and_reads_it_back(real_catalog) -> None:
     """R-160: the text list names its edition (number and label) and reads it back."""
     fleet = replace(commanded(real_catalog), edition=7)
-    text = to_text(real_catalog, fleet, validate(fleet, real_catalog),
-                   edition_label="2026-12-02, Necrons' Battle ships")
+    text = to_text(
+        real_catalog,
+        fleet,
+        validate(fleet, real_catalog),
+        edition_label="2026-12-02, Necrons' Battle ships",
+    )
     lines = text.splitlines()
     assert "Edition: 7 (2026-12-02, Necrons' Battle ships)" in lines
-    assert lines.index("Edition: 7 (2026-12-02, Necrons' Battle ships)") < \
-        next(i for i, x in enumerate(lines) if x.startswith("Points:"))
+    assert lines.index("Edition: 7 (2026-12-02, Necrons' Battle ships)") < next(
+        i for i, x in enumerate(lines) if x.startswith("Points:")
+    )
     assert edition_of(text) == 7
     assert from_text(real_catalog, text) == fleet
 
@@ -275,10 +325,17 @@ def test_a_list_naming_no_edition_has_no_edition_line(real_catalog) -> None:
     assert from_text(real_catalog, text).edition is None
 
 
-@pytest.mark.parametrize("line", ["Edition: 5", "edition: 5 (an old one)", "Edition 5",
-                                  "Edition 5 (2025-01, the second reprice)", "EDITION:5"])
-def test_an_edition_line_reads_as_written_or_as_the_pages_title_it(real_catalog,
-                                                                  line: str) -> None:
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Edition: 5",
+        "edition: 5 (an old one)",
+        "Edition 5",
+        "Edition 5 (2025-01, the second reprice)",
+        "EDITION:5",
+    ],
+)
+def test_an_edition_line_reads_as_written_or_as_the_pages_title_it(real_catalog, line: str) -> None:
     text = f"Faction: Orks\nGame size: Patrol\n{line}\n* Ork Kill Kroozer"
     assert edition_of(text) == 5
     assert from_text(real_catalog, text).edition == 5
@@ -289,12 +346,15 @@ def test_an_edition_line_after_the_ships_is_not_the_lists() -> None:
     assert edition_of(text) is None
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ("Edition: seven", "the edition line is 'Edition: N'"),
-    ("Edition: 0", "there is no edition 0"),
-    ("Edition: 10000", "there is no edition 10000"),
-    ("Edition: 7 and a half", "the edition line is 'Edition: N'"),
-])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("Edition: seven", "the edition line is 'Edition: N'"),
+        ("Edition: 0", "there is no edition 0"),
+        ("Edition: 10000", "there is no edition 10000"),
+        ("Edition: 7 and a half", "the edition line is 'Edition: N'"),
+    ],
+)
 def test_a_broken_edition_line_names_its_line(real_catalog, line: str, message: str) -> None:
     text = f"Faction: Orks\nGame size: Patrol\n{line}\n* Ork Kill Kroozer"
     for read in (lambda: edition_of(text), lambda: from_text(real_catalog, text)):

@@ -14,9 +14,19 @@ from fleetbuilder.simulator.models import Matchup
 from rules_core.sample_fleets import sample_fleet
 
 SAMPLES = {
-    "a_source": "sample", "a_faction": "imperial-navy", "a_size": "patrol", "a_variant": "",
-    "b_source": "sample", "b_faction": "orks", "b_size": "patrol", "b_variant": "",
-    "battles": "12", "max_rounds": "10", "table": "", "scoring": "core", "terrain": "none",
+    "a_source": "sample",
+    "a_faction": "imperial-navy",
+    "a_size": "patrol",
+    "a_variant": "",
+    "b_source": "sample",
+    "b_faction": "orks",
+    "b_size": "patrol",
+    "b_variant": "",
+    "battles": "12",
+    "max_rounds": "10",
+    "table": "",
+    "scoring": "core",
+    "terrain": "none",
     "seed": "20261129",
 }
 
@@ -49,8 +59,9 @@ def own_fleet(client: Client, catalog) -> Callable[..., Fleet]:
     """A saved fleet of this browser holding the sample list of ``faction`` and ``size``."""
 
     def make(faction: str = "imperial-navy", size: str = "patrol", name: str = "") -> Fleet:
-        response = client.post("/fleets/new/", {"name": name, "faction": faction,
-                                                "variant": "", "game_size": size})
+        response = client.post(
+            "/fleets/new/", {"name": name, "faction": faction, "variant": "", "game_size": size}
+        )
         assert response.status_code == 302
         pk = int(response.headers["Location"].strip("/").split("/")[-1])
         fleet = Fleet.objects.get(pk=pk)

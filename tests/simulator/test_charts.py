@@ -9,10 +9,16 @@ from fleetbuilder.simulator import charts
 from fleetbuilder.simulator.templatetags.simulator_format import ci, pct0, pct1
 
 SUMMARY = {
-    "battles": 200, "a_wins": 120, "b_wins": 60, "draws": 20,
-    "a_win_rate": 0.6, "a_win_ci95": [0.531, 0.665],
-    "b_win_rate": 0.3, "b_win_ci95": [0.240, 0.367],
-    "draw_rate": 0.1, "draw_ci95": [0.066, 0.149],
+    "battles": 200,
+    "a_wins": 120,
+    "b_wins": 60,
+    "draws": 20,
+    "a_win_rate": 0.6,
+    "a_win_ci95": [0.531, 0.665],
+    "b_win_rate": 0.3,
+    "b_win_ci95": [0.240, 0.367],
+    "draw_rate": 0.1,
+    "draw_ci95": [0.066, 0.149],
 }
 
 
@@ -32,21 +38,44 @@ def test_outcome_bars_are_proportional_and_whiskers_sit_on_the_interval() -> Non
 
 
 def test_a_sure_win_puts_its_figure_inside_the_plot() -> None:
-    sure = {**SUMMARY, "a_win_rate": 1.0, "a_win_ci95": [0.98, 1.0], "a_wins": 200,
-            "b_win_rate": 0.0, "b_win_ci95": [0.0, 0.02], "b_wins": 0,
-            "draw_rate": 0.0, "draw_ci95": [0.0, 0.02], "draws": 0}
+    sure = {
+        **SUMMARY,
+        "a_win_rate": 1.0,
+        "a_win_ci95": [0.98, 1.0],
+        "a_wins": 200,
+        "b_win_rate": 0.0,
+        "b_win_ci95": [0.0, 0.02],
+        "b_wins": 0,
+        "draw_rate": 0.0,
+        "draw_ci95": [0.0, 0.02],
+        "draws": 0,
+    }
     chart = charts.outcome_chart(sure)
     for row in chart.rows:
         assert chart.plot_left <= row.text_x < chart.width
 
 
 def test_vp_histograms_share_one_scale_and_count_every_battle() -> None:
-    vp_a = {"mean": 150.0, "p10": 40, "p90": 260,
-            "histogram": [{"lo": 0, "hi": 49, "count": 30}, {"lo": 50, "hi": 149, "count": 70},
-                          {"lo": 150, "hi": 299, "count": 100}]}
-    vp_b = {"mean": 60.0, "p10": 0, "p90": 120,
-            "histogram": [{"lo": 0, "hi": 99, "count": 150}, {"lo": 100, "hi": 199, "count": 0},
-                          {"lo": 200, "hi": 399, "count": 50}]}
+    vp_a = {
+        "mean": 150.0,
+        "p10": 40,
+        "p90": 260,
+        "histogram": [
+            {"lo": 0, "hi": 49, "count": 30},
+            {"lo": 50, "hi": 149, "count": 70},
+            {"lo": 150, "hi": 299, "count": 100},
+        ],
+    }
+    vp_b = {
+        "mean": 60.0,
+        "p10": 0,
+        "p90": 120,
+        "histogram": [
+            {"lo": 0, "hi": 99, "count": 150},
+            {"lo": 100, "hi": 199, "count": 0},
+            {"lo": 200, "hi": 399, "count": 50},
+        ],
+    }
     a, b = charts.vp_histograms(vp_a, vp_b, 200)
     assert len(a.bars) == 3 and len(b.bars) == 2  # empty bins draw nothing
     assert a.xticks == b.xticks and a.grid == b.grid  # the same axes
@@ -68,8 +97,9 @@ def test_rounds_histogram_has_a_bar_for_every_round_allowed() -> None:
 
 
 def test_fate_segments_fill_one_bar_in_rules_order() -> None:
-    segments = charts.fate_segments({"destroyed": 0.25, "crippled": 0.0, "disengaged": 0.15,
-                                     "intact": 0.6})
+    segments = charts.fate_segments(
+        {"destroyed": 0.25, "crippled": 0.0, "disengaged": 0.15, "intact": 0.6}
+    )
     assert [s.fate for s in segments] == ["destroyed", "disengaged", "intact"]
     assert segments[0].x == 0 and segments[1].x == pytest.approx(25)
     assert sum(s.width for s in segments) == pytest.approx(100)

@@ -45,12 +45,13 @@ def vp(fleet: rf.Fleet, catalog: Any) -> int:
 def old_list(client: Client) -> Fleet:
     """A saved Imperial Navy Patrol on edition 1 (a list kept on its edition, R-162)."""
     old = editions.catalog_for(OLD)
-    response = client.post("/fleets/new/", {"name": "Gothic Sector", "faction": "imperial-navy",
-                                            "variant": "", "game_size": "patrol"})
+    response = client.post(
+        "/fleets/new/",
+        {"name": "Gothic Sector", "faction": "imperial-navy", "variant": "", "game_size": "patrol"},
+    )
     assert response.status_code == 302
     fleet = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
-    doc = replace(sample_fleet(old, "imperial-navy", "patrol"), name="Gothic Sector",
-                  edition=OLD)
+    doc = replace(sample_fleet(old, "imperial-navy", "patrol"), name="Gothic Sector", edition=OLD)
     fleet.store(doc, old)
     fleet.save()
     today = editions.catalog_for(editions.current_number())
@@ -60,8 +61,8 @@ def old_list(client: Client) -> Fleet:
 
 
 def test_each_side_plays_its_own_editions_points_and_profiles(
-        client: Client, old_list: Fleet, started: Callable[..., Matchup], held_chunks,
-        settings) -> None:
+    client: Client, old_list: Fleet, started: Callable[..., Matchup], held_chunks, settings
+) -> None:
     """R-163: the run records each side's edition; chunks played by the workers, in any order,
     end with the one-process tally of each side under its own edition's catalogue."""
     settings.SIM_CHUNK_BATTLES = 2
@@ -79,8 +80,15 @@ def test_each_side_plays_its_own_editions_points_and_profiles(
 
     old, today = editions.catalog_for(OLD), editions.catalog_for(current)
     a, b = run.core_fleet("a"), run.core_fleet("b")
-    eager = simulate(old, a, b, battles=5, seed=run.seed, options=SimOptions.from_dict(
-        run.options), catalog_b=today)
+    eager = simulate(
+        old,
+        a,
+        b,
+        battles=5,
+        seed=run.seed,
+        options=SimOptions.from_dict(run.options),
+        catalog_b=today,
+    )
     assert run.summary() == eager.summary(seed=run.seed)
     # Each side is worth its own edition's points to the other (the most VP it can score).
     tally = run.current_tally()
@@ -91,17 +99,23 @@ def test_each_side_plays_its_own_editions_points_and_profiles(
     page = client.get(run.get_absolute_url())
     assert page.status_code == 200
     text = html.unescape(page.content.decode())
-    assert (f"Imperial Navy (edition {OLD}) against Orks (edition {current}): each side "
-            "plays its own edition's points and profiles, R-163.") in text
+    assert (
+        f"Imperial Navy (edition {OLD}) against Orks (edition {current}): each side "
+        "plays its own edition's points and profiles, R-163."
+    ) in text
     for side, fleet, catalog in (("a", a, old), ("b", b, today)):
         section = text.split(f'sim-fleet--{side}"')[1].split("</section>")[0]
         assert f"{validate(fleet, catalog).points} pts" in section
-        assert re.search(rf'data-edition="{run.edition(side)}"[^>]*>Edition '
-                         rf'{run.edition(side)}<', section)
+        assert re.search(
+            rf'data-edition="{run.edition(side)}"[^>]*>Edition '
+            rf"{run.edition(side)}<",
+            section,
+        )
 
 
 def test_the_same_edition_on_both_sides_is_named_discreetly(
-        client: Client, started: Callable[..., Matchup]) -> None:
+    client: Client, started: Callable[..., Matchup]
+) -> None:
     """Two samples (built under the current edition): no note, the edition still shown."""
     run = started(battles="1")
     current = editions.current_number()
@@ -112,7 +126,8 @@ def test_the_same_edition_on_both_sides_is_named_discreetly(
 
 
 def test_a_run_from_before_editions_reads_its_files_edition_else_the_current(
-        client: Client, old_list: Fleet, started: Callable[..., Matchup]) -> None:
+    client: Client, old_list: Fleet, started: Callable[..., Matchup]
+) -> None:
     """A run stored before the edition was recorded: a side whose stored file names an edition
     plays that (R-163); one naming none plays the loaded catalogue, shown as the current
     edition. Its page and its battle log still read."""
@@ -132,7 +147,8 @@ def test_a_run_from_before_editions_reads_its_files_edition_else_the_current(
 
 
 def test_a_shared_code_plays_its_own_edition_and_an_unknown_one_is_refused(
-        start_run: Callable[..., Any], started: Callable[..., Matchup]) -> None:
+    start_run: Callable[..., Any], started: Callable[..., Matchup]
+) -> None:
     """A share code names its list's edition: that side plays it. One naming an edition this
     server does not know is refused, listing the known editions (R-161)."""
     old = editions.catalog_for(OLD)
@@ -156,15 +172,24 @@ def test_the_command_line_plays_each_file_under_its_edition(tmp_path: Path) -> N
     today = editions.catalog_for(current)
     a = tmp_path / "a.json"
     b = tmp_path / "b.json"
-    a.write_text(rf.dump_fleet_json(replace(sample_fleet(old, "imperial-navy", "patrol"),
-                                            edition=OLD)))
+    a.write_text(
+        rf.dump_fleet_json(replace(sample_fleet(old, "imperial-navy", "patrol"), edition=OLD))
+    )
     b.write_text(rf.dump_fleet_json(sample_fleet(today, "orks", "patrol")))  # names none
 
     def run(*files: Any) -> tuple[int, str, str]:
         out, err = io.StringIO(), io.StringIO()
         try:
-            call_command("simulate", *map(str, files), "--battles", "2", "--seed", "5",
-                         stdout=out, stderr=err)
+            call_command(
+                "simulate",
+                *map(str, files),
+                "--battles",
+                "2",
+                "--seed",
+                "5",
+                stdout=out,
+                stderr=err,
+            )
         except SystemExit as exc:
             return int(exc.code or 0), out.getvalue(), err.getvalue()
         return 0, out.getvalue(), err.getvalue()
@@ -176,8 +201,9 @@ def test_the_command_line_plays_each_file_under_its_edition(tmp_path: Path) -> N
     assert f"note: {b}: This list names no edition, so it is read under the first" in err
 
     unknown = max(editions.numbers()) + 1
-    b.write_text(rf.dump_fleet_json(replace(sample_fleet(today, "orks", "patrol"),
-                                            edition=unknown)))
+    b.write_text(
+        rf.dump_fleet_json(replace(sample_fleet(today, "orks", "patrol"), edition=unknown))
+    )
     code, out, err = run(a, b)
     known = ", ".join(str(n) for n in editions.numbers())
     assert code == 2 and out == ""

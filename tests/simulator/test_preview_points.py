@@ -40,8 +40,10 @@ def start_fleet_with(client: Client, catalog) -> Callable[..., Fleet]:
     """A Skirmish Imperial Navy fleet of this browser holding ``ships``."""
 
     def make(ships: list[str]) -> Fleet:
-        response = client.post("/fleets/new/", {"name": "", "faction": "imperial-navy",
-                                                "variant": "", "game_size": "skirmish"})
+        response = client.post(
+            "/fleets/new/",
+            {"name": "", "faction": "imperial-navy", "variant": "", "game_size": "skirmish"},
+        )
         fleet = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
         for ship in ships:
             fleet.add_ship(catalog, ship)
@@ -52,41 +54,80 @@ def start_fleet_with(client: Client, catalog) -> Callable[..., Fleet]:
 
 
 def side(key: str, points: int) -> SideInfo:
-    return SideInfo(key=key, label=key, faction="", size="", points=points, legal=True,
-                    problems=0, source="", policy="", edition=SideEdition(7, None))
+    return SideInfo(
+        key=key,
+        label=key,
+        faction="",
+        size="",
+        points=points,
+        legal=True,
+        problems=0,
+        source="",
+        policy="",
+        edition=SideEdition(7, None),
+    )
 
 
 def test_the_headline_note_names_the_difference() -> None:
     assert points_note(side("a", 775), side("b", 775)) == ""
     assert points_note(side("a", 775), side("b", 780)) == (
         "The points differ: fleet B has 5 more (780 against 775, 0.6\u00a0%); "
-        "within 5\u00a0%, a close match.")
+        "within 5\u00a0%, a close match."
+    )
     assert points_note(side("a", 990), side("b", 775)) == (
         "The points differ: fleet A has 215 more (990 against 775, 27.7\u00a0%); "
-        "the odds lean its way for that alone.")
+        "the odds lean its way for that alone."
+    )
 
 
 def test_preview_matchup_from_the_builder_runs_against_a_rival_of_its_points(
-        client: Client, start_fleet_with: Callable[..., Fleet], catalog) -> None:
-    fleet = start_fleet_with(["lunar-class-cruiser", "gothic-class-cruiser",
-                              "dictator-class-cruiser", "tyrant-class-cruiser"])
+    client: Client, start_fleet_with: Callable[..., Fleet], catalog
+) -> None:
+    fleet = start_fleet_with(
+        [
+            "lunar-class-cruiser",
+            "gothic-class-cruiser",
+            "dictator-class-cruiser",
+            "tyrant-class-cruiser",
+        ]
+    )
     points = fleet.points
     assert 750 <= points < 900  # Skirmish is 750–1000: its usual sample has 990
     page = client.get(f"/simulator/?a={fleet.pk}").content.decode()
     form = dict(re.findall(r'name="(\w+)" value="([^"]*)"', page))
-    side_b = page[page.index('id="side-b"'):]
+    side_b = page[page.index('id="side-b"') :]
     assert form["b_points"] == str(points)
     assert re.search(r'<option value="archenemy" selected>', side_b)
 
-    response = client.post("/simulator/", {
-        "a_source": "fleet", "a_fleet": fleet.pk, "b_source": "sample",
-        "b_faction": "archenemy", "b_variant": "", "b_size": "skirmish", "b_points": points,
-        "battles": "2", "max_rounds": "2", "table": "", "scoring": "core", "terrain": "none",
-        "seed": "7", "a_policy": "standard", "b_policy": "standard"})
+    response = client.post(
+        "/simulator/",
+        {
+            "a_source": "fleet",
+            "a_fleet": fleet.pk,
+            "b_source": "sample",
+            "b_faction": "archenemy",
+            "b_variant": "",
+            "b_size": "skirmish",
+            "b_points": points,
+            "battles": "2",
+            "max_rounds": "2",
+            "table": "",
+            "scoring": "core",
+            "terrain": "none",
+            "seed": "7",
+            "a_policy": "standard",
+            "b_policy": "standard",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     results = unescape(client.get(response.headers["Location"]).content.decode())
-    b_points = int(re.search(rf"Archenemy {points}-point Fleet \(sample\)</p>\s*<p[^>]*>"
-                             r"Archenemy · Custom · (\d+) pts", results)[1])
+    b_points = int(
+        re.search(
+            rf"Archenemy {points}-point Fleet \(sample\)</p>\s*<p[^>]*>"
+            r"Archenemy · Custom · (\d+) pts",
+            results,
+        )[1]
+    )
     assert abs(b_points - points) <= points * 0.05
     if b_points != points:
         note = re.search(r'<p class="sim-points-note" data-points-note>([^<]*)</p>', results)[1]
@@ -98,9 +139,11 @@ def test_preview_matchup_from_the_builder_runs_against_a_rival_of_its_points(
 
 
 def test_bad_points_for_a_sample_are_refused(start_run: Callable[..., Any], db) -> None:
-    for value, message in (("50", "greater than or equal to 100"),
-                           ("99999", "less than or equal to 5000"),
-                           ("lots", "Enter a whole number")):
+    for value, message in (
+        ("50", "greater than or equal to 100"),
+        ("99999", "less than or equal to 5000"),
+        ("lots", "Enter a whole number"),
+    ):
         response = start_run(b_points=value)
         assert response.status_code == 400
         assert message in response.content.decode()

@@ -24,7 +24,8 @@ def replay_url(run: Matchup, battle: int, *, json_: bool = False) -> str:
 
 
 def test_two_fetches_of_a_replay_link_give_identical_steps(
-        client: Client, outsider: Client, started: Callable[..., Matchup]) -> None:
+    client: Client, outsider: Client, started: Callable[..., Matchup]
+) -> None:
     run = started(battles="6", seed="31337")
     first = client.get(replay_url(run, 3, json_=True))
     assert first.status_code == 200
@@ -39,7 +40,8 @@ def test_two_fetches_of_a_replay_link_give_identical_steps(
 
 
 def test_each_replayed_battle_ends_as_the_run_counted_it(
-        client: Client, started: Callable[..., Matchup]) -> None:
+    client: Client, started: Callable[..., Matchup]
+) -> None:
     """The run stores only counts: the replays of all its battles must add up to them."""
     run = started(battles="12", seed="2026")
     tally = run.current_tally()
@@ -52,14 +54,14 @@ def test_each_replayed_battle_ends_as_the_run_counted_it(
         winners[result["winner"]] += 1
         vp_a[result["vp"]["a"]] += 1
         rounds[result["rounds"]] += 1
-    assert (winners["a"], winners["b"], winners[None]) == \
-        (tally.a_wins, tally.b_wins, tally.draws)
+    assert (winners["a"], winners["b"], winners[None]) == (tally.a_wins, tally.b_wins, tally.draws)
     assert vp_a == tally.vp[0]
     assert rounds == tally.rounds
 
 
 def test_a_replay_is_the_battle_the_results_page_logs(
-        client: Client, started: Callable[..., Matchup]) -> None:
+    client: Client, started: Callable[..., Matchup]
+) -> None:
     run = started(battles="4", seed="99")
     page = client.get(f"/simulator/m/{run.public_id}/?battle=2").content.decode()
     data = json.loads(client.get(replay_url(run, 2, json_=True)).content)
@@ -71,13 +73,14 @@ def test_a_replay_is_the_battle_the_results_page_logs(
 
 
 def test_the_replay_page_draws_every_ship_and_lists_every_step(
-        client: Client, started: Callable[..., Matchup]) -> None:
+    client: Client, started: Callable[..., Matchup]
+) -> None:
     run = started(battles="3", seed="5")
     response = client.get(replay_url(run, 1))
     assert response.status_code == 200
     html = response.content.decode()
     data = json.loads(client.get(replay_url(run, 1, json_=True)).content)
-    player = html.split('data-replay ', 1)[1].split("data-replay-rounds", 1)[0]
+    player = html.split("data-replay ", 1)[1].split("data-replay-rounds", 1)[0]
     assert len(re.findall(r'data-ship="\d+"', player)) == len(data["ships"])
     # Every step's line is on the page once, in its round (the player lists them from the JSON).
     stills = html.split("data-replay-rounds", 1)[1]
@@ -90,7 +93,8 @@ def test_the_replay_page_draws_every_ship_and_lists_every_step(
 
 
 def test_without_javascript_each_round_is_a_still_map_with_its_log(
-        client: Client, started: Callable[..., Matchup]) -> None:
+    client: Client, started: Callable[..., Matchup]
+) -> None:
     run = started(battles="2", seed="8")
     html = client.get(replay_url(run, 1)).content.decode()
     data = json.loads(client.get(replay_url(run, 1, json_=True)).content)
@@ -108,12 +112,14 @@ def test_without_javascript_each_round_is_a_still_map_with_its_log(
 
 
 @pytest.mark.parametrize("battle", ["0", "4", "999999"])
-def test_a_battle_outside_the_run_is_404(client: Client, started: Callable[..., Matchup],
-                                         battle: str) -> None:
+def test_a_battle_outside_the_run_is_404(
+    client: Client, started: Callable[..., Matchup], battle: str
+) -> None:
     run = started(battles="3", seed="5")
     assert client.get(f"/simulator/m/{run.public_id}/battles/{battle}/").status_code == 404
-    assert client.get(f"/simulator/m/{run.public_id}/battles/{battle}/replay.json"
-                      ).status_code == 404
+    assert (
+        client.get(f"/simulator/m/{run.public_id}/battles/{battle}/replay.json").status_code == 404
+    )
 
 
 def test_an_unknown_run_or_a_bad_number_is_404(client: Client) -> None:
@@ -124,14 +130,21 @@ def test_an_unknown_run_or_a_bad_number_is_404(client: Client) -> None:
 
 
 def test_a_ten_round_replay_is_played_once_then_cached(
-        client: Client, started: Callable[..., Matchup], catalog, monkeypatch) -> None:
+    client: Client, started: Callable[..., Matchup], catalog, monkeypatch
+) -> None:
     # How fast the page is belongs in a benchmark; here: the first view plays the battle,
     # the next one reads it from the cache (keyed on run, battle and catalogue version).
     run = started(battles="10", seed="77", a_size="skirmish", b_size="skirmish")
     long_one = None
     for i in range(run.battles):
-        result, _ = replay_battle(catalog, run.core_fleet("a"), run.core_fleet("b"),
-                                  seed=run.seed, index=i, options=run.sim_options)
+        result, _ = replay_battle(
+            catalog,
+            run.core_fleet("a"),
+            run.core_fleet("b"),
+            seed=run.seed,
+            index=i,
+            options=run.sim_options,
+        )
         if result.rounds == 10:
             long_one = i + 1
             break
@@ -155,8 +168,9 @@ def test_a_ten_round_replay_is_played_once_then_cached(
     assert played == [long_one - 1], "the second view played the battle again"
 
 
-def test_a_replay_stores_nothing_on_the_run(client: Client, started: Callable[..., Matchup]
-                                            ) -> None:
+def test_a_replay_stores_nothing_on_the_run(
+    client: Client, started: Callable[..., Matchup]
+) -> None:
     run = started(battles="3", seed="12")
     before = Matchup.objects.filter(pk=run.pk).values().get()
     client.get(replay_url(run, 2))
@@ -164,7 +178,8 @@ def test_a_replay_stores_nothing_on_the_run(client: Client, started: Callable[..
 
 
 def test_a_battle_the_engine_can_no_longer_play_says_why(
-        client: Client, started: Callable[..., Matchup]) -> None:
+    client: Client, started: Callable[..., Matchup]
+) -> None:
     """A run keeps its own fleet files; if the catalogue loses a ship they name, its battles
     cannot be played again: the page and the JSON say so (409), never a 500."""
     run = started(battles="2", seed="4")

@@ -67,11 +67,18 @@ def stop(process: subprocess.Popen[Any], timeout: float = 20) -> int:
 def base_env(**extra: str) -> dict[str, str]:
     """The environment of an app process: the test run's own Django, pytest and Celery settings
     left out, production's defaults (DEBUG off, a fresh key), then ``extra``."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("DJANGO_", "PYTEST_", "CELERY_")) and k not in
-           ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "STATIC_ROOT")}
-    env.update(DEBUG="false", SECRET_KEY=secrets.token_urlsafe(50), LOG_LEVEL="INFO",
-               ALLOWED_HOSTS="127.0.0.1,localhost")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "PYTEST_", "CELERY_"))
+        and k not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "STATIC_ROOT")
+    }
+    env.update(
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        LOG_LEVEL="INFO",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+    )
     env.update(extra)
     return env
 
@@ -93,8 +100,21 @@ class RedisServer:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-             "--appendonly", "no", "--dir", str(self.folder)], stdout=subprocess.DEVNULL)
+            [
+                "redis-server",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
         wait_for(self.answers, 10, "redis-server")
 
     def answers(self) -> bool:
@@ -141,10 +161,22 @@ def gunicorn(env: dict[str, str], log: Path, threads: int = 4) -> Iterator[str]:
     port = free_port()
     with open(log, "w") as out:
         server = subprocess.Popen(
-            [str(VENV_BIN / "gunicorn"), "fleetbuilder.wsgi:application", "--bind",
-             f"127.0.0.1:{port}", "--workers", "1", "--threads", str(threads),
-             "--no-control-socket"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            [
+                str(VENV_BIN / "gunicorn"),
+                "fleetbuilder.wsgi:application",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "1",
+                "--threads",
+                str(threads),
+                "--no-control-socket",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     base = f"http://127.0.0.1:{port}"
 
     def up() -> bool:
@@ -171,8 +203,11 @@ def wait_until_ready(worker: subprocess.Popen[Any], name: str, log: Path) -> Non
     answers), and a Celery app in the test process would leave broker connections that a
     process it forks later (the simulator's pool) tries to close after the fork, and hangs on."""
     ready = re.compile(rf"\b{re.escape(name)}@\S+ ready\.")
-    wait_for(lambda: ready.search(log.read_text(errors="replace")) or worker.poll() is not None,
-             60, "a Celery worker to be ready")
+    wait_for(
+        lambda: ready.search(log.read_text(errors="replace")) or worker.poll() is not None,
+        60,
+        "a Celery worker to be ready",
+    )
     assert worker.poll() is None, log.read_text()[-3000:]
 
 

@@ -17,8 +17,10 @@ from rules_core.sample_fleets import sample_fleet
 def doc(catalog) -> dict[str, Any]:
     """The Imperial Navy Patrol sample as a contract-1 document (a dict to change), naming the
     edition its prices are (R-160), so it is read under them."""
-    return {**rf.fleet_to_dict(sample_fleet(catalog, "imperial-navy", "patrol")),
-            "edition": editions.current_number()}
+    return {
+        **rf.fleet_to_dict(sample_fleet(catalog, "imperial-navy", "patrol")),
+        "edition": editions.current_number(),
+    }
 
 
 @pytest.fixture

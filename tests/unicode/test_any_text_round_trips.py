@@ -23,16 +23,49 @@ from rules_core.sample_fleets import sample_fleet
 pytestmark = pytest.mark.django_db
 
 # Every code point, surrogates and controls included, with the edges drawn often.
-EDGES = ["\ud800", "\udbff", "\udc00", "\udfff", "\x00", "\x01", "\x1f", "\x7f", "\x85", "\x9f",
-         "\t", "\n", "\r", "\r\n", "\ufdd0", "\ufdef", "\ufffe", "\uffff", "\U0001fffe",
-         "\U0010ffff", "\ufffd", "\u200d", "\u202e", "\u2028", "\u0301", "👩‍🚀", "\ue000",
-         "\U0010fffd", " ", '"', "<", "&", "\\"]
+EDGES = [
+    "\ud800",
+    "\udbff",
+    "\udc00",
+    "\udfff",
+    "\x00",
+    "\x01",
+    "\x1f",
+    "\x7f",
+    "\x85",
+    "\x9f",
+    "\t",
+    "\n",
+    "\r",
+    "\r\n",
+    "\ufdd0",
+    "\ufdef",
+    "\ufffe",
+    "\uffff",
+    "\U0001fffe",
+    "\U0010ffff",
+    "\ufffd",
+    "\u200d",
+    "\u202e",
+    "\u2028",
+    "\u0301",
+    "👩‍🚀",
+    "\ue000",
+    "\U0010fffd",
+    " ",
+    '"',
+    "<",
+    "&",
+    "\\",
+]
 chars = st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=())
 wild = st.lists(chars | st.sampled_from(EDGES), max_size=12).map("".join)
 # Text of any script without controls or surrogates (noncharacters may still come).
-tame = st.lists(st.characters(exclude_categories=("Cs", "Cc"))
-                | st.sampled_from([e for e in EDGES if e.isprintable() or e in "\u200d\u202e"]),
-                max_size=12).map("".join)
+tame = st.lists(
+    st.characters(exclude_categories=("Cs", "Cc"))
+    | st.sampled_from([e for e in EDGES if e.isprintable() or e in "\u200d\u202e"]),
+    max_size=12,
+).map("".join)
 
 
 @st.composite
@@ -64,11 +97,17 @@ def saved_value(page: str) -> str:
     return unescape(re.search(r'name="save" value="([^"]*)"', page).group(1))
 
 
-@settings(max_examples=40, derandomize=True, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=40,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(texts=three_texts())
 def test_any_text_is_refused_or_round_trips_and_nothing_answers_500(
-        catalog, texts: tuple[str, str, str]) -> None:
+    catalog, texts: tuple[str, str, str]
+) -> None:
     name, unit_name, notes = texts
     client = Client()  # raises the view's exception, so a 500 fails the test at once
     doc = rf.fleet_to_dict(sample_fleet(catalog, "imperial-navy", "patrol"))
@@ -95,13 +134,21 @@ def test_any_text_is_refused_or_round_trips_and_nothing_answers_500(
     fleet = Fleet.objects.get(pk=int(saved.headers["Location"].strip("/").split("/")[-1]))
 
     exported = json.loads(client.get(f"/fleets/{fleet.pk}/export.json").content)
-    assert (exported["name"], exported["units"][0]["name"], exported["notes"]) == \
-        (name, unit_name, expected_notes)
+    assert (exported["name"], exported["units"][0]["name"], exported["notes"]) == (
+        name,
+        unit_name,
+        expected_notes,
+    )
     assert client.post(f"/fleets/{fleet.pk}/share/link/", {"action": "on"}).status_code == 302
     fleet.refresh_from_db()
     link = fleet.share_url_path()
-    for url in (f"/fleets/{fleet.pk}/share/", f"/fleets/{fleet.pk}/", link, link + "fleet.txt",
-                "/fleets/"):
+    for url in (
+        f"/fleets/{fleet.pk}/share/",
+        f"/fleets/{fleet.pk}/",
+        link,
+        link + "fleet.txt",
+        "/fleets/",
+    ):
         assert client.get(url).status_code == 200, url
     assert json.loads(client.get(link + "fleet.json").content) == exported
     code = sharecode.encode(fleet.to_core())

@@ -21,14 +21,20 @@ def _post(bearer_api: Client, body: str) -> Any:
     return bearer_api.post("/api/v1/runs", body, content_type="application/json")
 
 
-@pytest.mark.parametrize(("where", "side_a"), [
-    ("a.sample.faction", '{"sample": {"faction": "\\ud800", "size": "patrol"}}'),
-    ("a.sample.variant", '{"sample": {"faction": "orks", "size": "patrol", '
-                         '"variant": "\\udfff"}}'),
-    ("a.policy", '{"sample": {"faction": "orks", "size": "patrol"}, "policy": "x\\ud800"}'),
-])
-def test_a_lone_surrogate_in_a_run_choice_is_a_clear_400(bearer_api: Client, where: str,
-                                                        side_a: str) -> None:
+@pytest.mark.parametrize(
+    ("where", "side_a"),
+    [
+        ("a.sample.faction", '{"sample": {"faction": "\\ud800", "size": "patrol"}}'),
+        (
+            "a.sample.variant",
+            '{"sample": {"faction": "orks", "size": "patrol", "variant": "\\udfff"}}',
+        ),
+        ("a.policy", '{"sample": {"faction": "orks", "size": "patrol"}, "policy": "x\\ud800"}'),
+    ],
+)
+def test_a_lone_surrogate_in_a_run_choice_is_a_clear_400(
+    bearer_api: Client, where: str, side_a: str
+) -> None:
     response = _post(bearer_api, f'{{"a": {side_a}, "b": {ORKS}, "battles": 2}}')
     assert response.status_code == 400, response.content[:300]
     body = response.json()

@@ -26,15 +26,19 @@ def api(catalog) -> Client:
     return Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
 
 
-@pytest.mark.parametrize(("body", "path"), [
-    ({"a": ORKS, "b": ORKS, "battels": 10}, "battels"),
-    ({"a": ORKS, "b": ORKS, "battles": 2, "movement": "advanced"}, "movement"),
-    ({"a": {**ORKS, "polcy": "cautious"}, "b": ORKS, "battles": 2}, "a.polcy"),
-    ({"a": {"sample": {"faction": "orks", "sise": "armada"}}, "b": ORKS, "battles": 2},
-     "a.sample.sise"),
-])
-def test_an_unknown_key_is_a_400_naming_it(api: Client, body: dict[str, Any],
-                                           path: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ({"a": ORKS, "b": ORKS, "battels": 10}, "battels"),
+        ({"a": ORKS, "b": ORKS, "battles": 2, "movement": "advanced"}, "movement"),
+        ({"a": {**ORKS, "polcy": "cautious"}, "b": ORKS, "battles": 2}, "a.polcy"),
+        (
+            {"a": {"sample": {"faction": "orks", "sise": "armada"}}, "b": ORKS, "battles": 2},
+            "a.sample.sise",
+        ),
+    ],
+)
+def test_an_unknown_key_is_a_400_naming_it(api: Client, body: dict[str, Any], path: str) -> None:
     response = api.post("/api/v1/runs", body, content_type="application/json")
     assert response.status_code == 400, response.content[:300]
     assert {"path": path, "message": "is not a key of this object"} in response.json()["errors"]

@@ -30,13 +30,16 @@ def page_text(response: Any) -> str:
 
 
 def test_the_issues_lone_surrogate_gets_a_400_on_the_preview_and_is_never_stored(
-        visitor: Client, doc: dict[str, Any]) -> None:
+    visitor: Client, doc: dict[str, Any]
+) -> None:
     text = as_json({**doc, "name": "\ud800"})
     assert '"name": "\\ud800"' in text
     response = visitor.post("/fleets/import/", {"text": text})
     assert response.status_code == 400
-    assert "This fleet file cannot be read at name: contains a lone surrogate (U+D800)." \
+    assert (
+        "This fleet file cannot be read at name: contains a lone surrogate (U+D800)."
         in page_text(response)
+    )
     upload = SimpleUploadedFile("f.json", text.encode())
     response = visitor.post("/fleets/import/", {"file": upload})
     assert response.status_code == 400
@@ -48,8 +51,9 @@ def test_the_issues_lone_surrogate_gets_a_400_on_the_preview_and_is_never_stored
 
 
 @pytest.mark.parametrize("where", ["name", "notes", "unit", "squadron"])
-def test_a_nul_anywhere_is_refused_before_the_database(visitor: Client, doc: dict[str, Any],
-                                                       where: str) -> None:
+def test_a_nul_anywhere_is_refused_before_the_database(
+    visitor: Client, doc: dict[str, Any], where: str
+) -> None:
     units = [dict(u) for u in doc["units"]]
     squadron = next(i for i, u in enumerate(units) if u["kind"] == "squadron")
     if where == "unit":
@@ -69,8 +73,9 @@ def test_a_nul_anywhere_is_refused_before_the_database(visitor: Client, doc: dic
 
 
 def test_a_text_list_and_a_share_code_are_refused_naming_the_line_and_the_path(
-        catalog, visitor: Client) -> None:  # the catalogue: a transactional test may flush it
-    text = "Faction: Imperial Navy\nGame size: Patrol\n* Lunar Class Cruiser \"\\u0000\"\n"
+    catalog, visitor: Client
+) -> None:  # the catalogue: a transactional test may flush it
+    text = 'Faction: Imperial Navy\nGame size: Patrol\n* Lunar Class Cruiser "\\u0000"\n'
     response = visitor.post("/fleets/import/", {"text": text})
     assert response.status_code == 400
     assert "Line 3: Units[0].name: contains a control character (U+0000)" in page_text(response)
@@ -97,7 +102,8 @@ def _code(compact: object) -> str:
 
 
 def test_a_zip_with_a_spoiled_file_or_odd_file_names_is_refused_clearly(
-        visitor: Client, doc: dict[str, Any]) -> None:
+    visitor: Client, doc: dict[str, Any]
+) -> None:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("good.json", as_json(doc))
@@ -106,14 +112,18 @@ def test_a_zip_with_a_spoiled_file_or_odd_file_names_is_refused_clearly(
     response = visitor.post("/fleets/import/", {"file": upload})
     assert response.status_code == 400
     text = page_text(response)
-    assert "bad\\u001b[31m\u202e.json: This fleet file cannot be read at name: contains a lone " \
-           "surrogate (U+D800)." in text
+    assert (
+        "bad\\u001b[31m\u202e.json: This fleet file cannot be read at name: contains a lone "
+        "surrogate (U+D800)." in text
+    )
     assert not Fleet.objects.exists()
 
 
 def _new_fleet(client: Client, name: str) -> Any:
-    return client.post("/fleets/new/", {"faction": "imperial-navy", "variant": "",
-                                        "game_size": "patrol", "name": name})
+    return client.post(
+        "/fleets/new/",
+        {"faction": "imperial-navy", "variant": "", "game_size": "patrol", "name": name},
+    )
 
 
 def test_the_builders_names_are_checked_with_the_field_named(client: Client, catalog) -> None:
@@ -125,10 +135,12 @@ def test_the_builders_names_are_checked_with_the_field_named(client: Client, cat
     fleet = Fleet.objects.get()
     response = client.post(f"/fleets/{fleet.pk}/add-ship/", {"ship": "lunar-class-cruiser"})
     assert response.status_code == 302
-    for path, data in [("settings/", {"name": "\x07", "variant": "", "game_size": "patrol"}),
-                       ("units/0/rename/", {"name": "Wrath\x1b"}),
-                       ("new-squadron/", {"name": "Sq\x00"}),
-                       ("rename-fleet/", {"name": "A\x00"})]:
+    for path, data in [
+        ("settings/", {"name": "\x07", "variant": "", "game_size": "patrol"}),
+        ("units/0/rename/", {"name": "Wrath\x1b"}),
+        ("new-squadron/", {"name": "Sq\x00"}),
+        ("rename-fleet/", {"name": "A\x00"}),
+    ]:
         response = client.post(f"/fleets/{fleet.pk}/{path}", data, follow=True)
         assert response.status_code in (200, 400), path
         assert "contains a control character" in page_text(response), path
@@ -142,11 +154,20 @@ def test_the_builders_names_are_checked_with_the_field_named(client: Client, cat
     assert fleet.document["units"][0]["name"] == "Wrath 👩‍🚀"
 
 
-def test_the_search_box_and_addresses_holding_a_nul_are_400_not_500(client: Client,
-                                                                     catalog) -> None:
-    for url in ("/fleets/?q=%00", "/fleets/?q=a%01", "/fleets/?%00=1", "/s/%00/",
-                "/s/abc%00/cards.pdf", "/simulator/?from=%00", "/simulator/m/%00/",
-                "/fleets/code/v1.%00/", "/ships/?x=%C2%85"):
+def test_the_search_box_and_addresses_holding_a_nul_are_400_not_500(
+    client: Client, catalog
+) -> None:
+    for url in (
+        "/fleets/?q=%00",
+        "/fleets/?q=a%01",
+        "/fleets/?%00=1",
+        "/s/%00/",
+        "/s/abc%00/cards.pdf",
+        "/simulator/?from=%00",
+        "/simulator/m/%00/",
+        "/fleets/code/v1.%00/",
+        "/ships/?x=%C2%85",
+    ):
         response = client.get(url)
         assert response.status_code == 400, url
         assert "The address contains a control character" in response.content.decode(), url
@@ -157,11 +178,16 @@ def test_the_search_box_and_addresses_holding_a_nul_are_400_not_500(client: Clie
 
 def test_account_fields_are_checked(client: Client) -> None:
     password = "a long password 123"
-    for username, email in [("bob\x00", ""), ("bob\x7f", ""), ("bob", "bob\x00@example.org"),
-                            ("bob", "bob\x1b@example.org")]:
-        response = client.post("/accounts/signup/", {"username": username, "email": email,
-                                                     "password1": password,
-                                                     "password2": password})
+    for username, email in [
+        ("bob\x00", ""),
+        ("bob\x7f", ""),
+        ("bob", "bob\x00@example.org"),
+        ("bob", "bob\x1b@example.org"),
+    ]:
+        response = client.post(
+            "/accounts/signup/",
+            {"username": username, "email": email, "password1": password, "password2": password},
+        )
         assert response.status_code == 400, (username, email)
         assert "contains a control character" in page_text(response)
     assert not get_user_model().objects.exists()
@@ -179,9 +205,17 @@ def test_account_fields_are_checked(client: Client) -> None:
 
 
 def test_the_simulators_share_field_is_checked(client: Client, catalog) -> None:
-    data = {"a_source": "shared", "a_share": "v1.abc\x00", "b_source": "sample",
-            "b_faction": "orks", "b_size": "patrol", "battles": 1, "max_rounds": 1,
-            "scoring": "core", "terrain": "none"}
+    data = {
+        "a_source": "shared",
+        "a_share": "v1.abc\x00",
+        "b_source": "sample",
+        "b_faction": "orks",
+        "b_size": "patrol",
+        "battles": 1,
+        "max_rounds": 1,
+        "scoring": "core",
+        "terrain": "none",
+    }
     response = client.post("/simulator/", data)
     assert response.status_code == 400
     assert "Share link or code contains a control character (U+0000)." in page_text(response)
@@ -197,9 +231,15 @@ def test_odd_but_allowed_text_prints_and_shares(client: Client, doc: dict[str, A
     fleet = Fleet.objects.get()
     assert fleet.name == name
     fleet.share()
-    for url in (f"/fleets/{fleet.pk}/", f"/fleets/{fleet.pk}/share/", "/fleets/",
-                f"/fleets/{fleet.pk}/export.txt", fleet.share_url_path(),
-                fleet.share_url_path() + "fleet.txt", "/fleets/export.zip"):
+    for url in (
+        f"/fleets/{fleet.pk}/",
+        f"/fleets/{fleet.pk}/share/",
+        "/fleets/",
+        f"/fleets/{fleet.pk}/export.txt",
+        fleet.share_url_path(),
+        fleet.share_url_path() + "fleet.txt",
+        "/fleets/export.zip",
+    ):
         assert client.get(url).status_code == 200, url
     exported = json.loads(client.get(f"/fleets/{fleet.pk}/export.json").content)
     assert exported == rf.fleet_to_dict(rf.parse_fleet(spoiled))

@@ -13,11 +13,17 @@ from rules_core import fleet as rf
 from rules_core import sharecode, textlist
 from rules_core import text as player_text
 
-BASE = {"format": "void-command-fleet", "version": 1, "faction": "imperial-navy",
-        "game_size": "patrol",
-        "units": [{"kind": "ship", "ship": "lunar-class-cruiser"},
-                  {"kind": "ship", "ship": "lunar-class-cruiser"},
-                  {"kind": "ship", "ship": "lunar-class-cruiser", "name": "x"}]}
+BASE = {
+    "format": "void-command-fleet",
+    "version": 1,
+    "faction": "imperial-navy",
+    "game_size": "patrol",
+    "units": [
+        {"kind": "ship", "ship": "lunar-class-cruiser"},
+        {"kind": "ship", "ship": "lunar-class-cruiser"},
+        {"kind": "ship", "ship": "lunar-class-cruiser", "name": "x"},
+    ],
+}
 
 FORBIDDEN = [
     ("\x00", "a control character (U+0000)"),
@@ -36,9 +42,22 @@ FORBIDDEN = [
     ("\U0010ffff", "a noncharacter (U+10FFFF)"),
 ]
 ALLOWED = [
-    "Emperor's Wrath", "  padded  ", "Ça ira", "e\u0301", "日本語の艦隊", "فرقة", "👩‍🚀 crew",
-    "zero\u200bwidth", "\u202eright to left", "line\u2028separator", "\ue000 private use",
-    "\U000e0001 tag", "\ufffd", "\ufdf0", "\U0010fffd", "\u0378 unassigned",
+    "Emperor's Wrath",
+    "  padded  ",
+    "Ça ira",
+    "e\u0301",
+    "日本語の艦隊",
+    "فرقة",
+    "👩‍🚀 crew",
+    "zero\u200bwidth",
+    "\u202eright to left",
+    "line\u2028separator",
+    "\ue000 private use",
+    "\U000e0001 tag",
+    "\ufffd",
+    "\ufdf0",
+    "\U0010fffd",
+    "\u0378 unassigned",
 ]
 
 
@@ -47,8 +66,9 @@ def file_text(**changes: object) -> str:
 
 
 @pytest.mark.parametrize(("char", "kind"), FORBIDDEN)
-def test_a_unit_name_with_a_forbidden_character_is_refused_by_its_json_path(char: str,
-                                                                            kind: str) -> None:
+def test_a_unit_name_with_a_forbidden_character_is_refused_by_its_json_path(
+    char: str, kind: str
+) -> None:
     units = [*BASE["units"][:2], {**BASE["units"][2], "name": f"Wrath{char}"}]
     with pytest.raises(rf.FleetFormatError) as caught:
         rf.load_fleet_json(file_text(units=units))
@@ -57,8 +77,10 @@ def test_a_unit_name_with_a_forbidden_character_is_refused_by_its_json_path(char
 
 def test_the_issues_lone_surrogate_and_nul_are_refused_in_every_text() -> None:
     # A JSON escape of a lone surrogate: json.loads accepts it, the reader must not.
-    text = '{"format": "void-command-fleet", "version": 1, "faction": "imperial-navy", ' \
-           '"game_size": "patrol", "units": [], "name": "\\ud800"}'
+    text = (
+        '{"format": "void-command-fleet", "version": 1, "faction": "imperial-navy", '
+        '"game_size": "patrol", "units": [], "name": "\\ud800"}'
+    )
     with pytest.raises(rf.FleetFormatError, match=r"^name: contains a lone surrogate \(U\+D800\)$"):
         rf.load_fleet_json(text)
     with pytest.raises(rf.FleetFormatError, match=r"^notes: contains a control character"):
@@ -82,8 +104,11 @@ def test_notes_take_tab_and_newline_and_read_cr_lf_as_lf_but_names_take_neither(
         with pytest.raises(rf.FleetFormatError) as caught:
             rf.load_fleet_json(file_text(name=f"a{char}b"))
         assert str(caught.value) == f"name: contains a control character (U+{code})"
-    with pytest.raises(rf.FleetFormatError, match=r"^notes: contains a control character "
-                                                  r"\(U\+000B\)$"):
+    with pytest.raises(
+        rf.FleetFormatError,
+        match=r"^notes: contains a control character "
+        r"\(U\+000B\)$",
+    ):
         rf.load_fleet_json(file_text(notes="a\x0bb"))
 
 
@@ -120,12 +145,15 @@ def test_a_text_list_names_the_line_at_fault(real_catalog) -> None:
         textlist.from_text(real_catalog, head + "* Lunar Class Cruiser\x01\n")
     assert str(caught.value) == "line 5: contains a control character (U+0001)"
     with pytest.raises(textlist.TextListError) as caught:
-        textlist.from_text(real_catalog, 'Fleet: "\\ud800"\nFaction: Imperial Navy\n'
-                                         'Game size: Patrol\n')
+        textlist.from_text(
+            real_catalog, 'Fleet: "\\ud800"\nFaction: Imperial Navy\nGame size: Patrol\n'
+        )
     assert str(caught.value) == "line 1: name: contains a lone surrogate (U+D800)"
     # Tabs and Windows line ends are fine in a list; notes keep their tabs.
-    fleet = textlist.from_text(real_catalog, head.replace("\n", "\r\n")
-                               + "\t* Lunar Class Cruiser\r\n\r\nNotes:\r\na\tb\r\nc\r\n")
+    fleet = textlist.from_text(
+        real_catalog,
+        head.replace("\n", "\r\n") + "\t* Lunar Class Cruiser\r\n\r\nNotes:\r\na\tb\r\nc\r\n",
+    )
     assert fleet.notes == "a\tb\nc"
 
 
@@ -133,5 +161,8 @@ def test_scrub_replaces_what_r94_forbids_and_keeps_the_rest() -> None:
     assert player_text.scrub("a\ud800b\x00c\ufffe") == "a\ufffdb\ufffdc\ufffd"
     assert player_text.scrub("x\r\ny\tz", multiline=True) == "x\ny\tz"
     doc = {"name": "\ud800", "notes": "a\r\n\tb\x00", "units": [{"name": "\x00", "ship": "s"}]}
-    assert player_text.scrub_tree(doc) == {"name": "\ufffd", "notes": "a\n\tb\ufffd",
-                                          "units": [{"name": "\ufffd", "ship": "s"}]}
+    assert player_text.scrub_tree(doc) == {
+        "name": "\ufffd",
+        "notes": "a\n\tb\ufffd",
+        "units": [{"name": "\ufffd", "ship": "s"}],
+    }

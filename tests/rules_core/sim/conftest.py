@@ -19,16 +19,46 @@ from rules_core.sim.policy import Policy
 from rules_core.sim.state import Ship, fleet_spec
 
 ADMIRALS = [
-    {"slug": "fleet-captain", "name": "Fleet Captain", "points": 10, "leadership_bonus": 0,
-     "command_radius": 30, "rule": "Re-roll one Command Phase die per game."},
-    {"slug": "commodore", "name": "Commodore", "points": 25, "leadership_bonus": 1,
-     "command_radius": 45, "rule": "Command Radius extends to 45cm."},
-    {"slug": "rear-admiral", "name": "Rear Admiral", "points": 50, "leadership_bonus": 1,
-     "command_radius": 30, "rule": "One free Special Order per turn."},
-    {"slug": "vice-admiral", "name": "Vice Admiral", "points": 75, "leadership_bonus": 2,
-     "command_radius": 30, "rule": "Flagship ignores the first Hesitant result each turn."},
-    {"slug": "lord-admiral", "name": "Lord Admiral", "points": 100, "leadership_bonus": 2,
-     "command_radius": 30, "rule": "All ships in Command Radius gain +1 Ld."},
+    {
+        "slug": "fleet-captain",
+        "name": "Fleet Captain",
+        "points": 10,
+        "leadership_bonus": 0,
+        "command_radius": 30,
+        "rule": "Re-roll one Command Phase die per game.",
+    },
+    {
+        "slug": "commodore",
+        "name": "Commodore",
+        "points": 25,
+        "leadership_bonus": 1,
+        "command_radius": 45,
+        "rule": "Command Radius extends to 45cm.",
+    },
+    {
+        "slug": "rear-admiral",
+        "name": "Rear Admiral",
+        "points": 50,
+        "leadership_bonus": 1,
+        "command_radius": 30,
+        "rule": "One free Special Order per turn.",
+    },
+    {
+        "slug": "vice-admiral",
+        "name": "Vice Admiral",
+        "points": 75,
+        "leadership_bonus": 2,
+        "command_radius": 30,
+        "rule": "Flagship ignores the first Hesitant result each turn.",
+    },
+    {
+        "slug": "lord-admiral",
+        "name": "Lord Admiral",
+        "points": 100,
+        "leadership_bonus": 2,
+        "command_radius": 30,
+        "rule": "All ships in Command Radius gain +1 Ld.",
+    },
 ]
 
 
@@ -36,22 +66,50 @@ def weapon(name: str, type_: str, arcs: list[str], strength: int, range_: int) -
     return {"name": name, "type": type_, "arcs": arcs, "strength": strength, "range": range_}
 
 
-def ship(slug: str, cls: str, points: int, *, ld: int = 8, speed: int = 20, turns: int = 45,
-         shields: int = 2, hull: int = 8, armor: int = 5, turrets: int = 2,
-         weapons: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
-    return {"slug": slug, "name": slug.replace("-", " ").title(), "class": cls,
-            "points": points, "speed": speed, "turns": turns, "leadership": ld,
-            "shields": shields, "hull": hull, "armor": armor, "turrets": turrets,
-            "weapons": weapons or [], **extra}
+def ship(
+    slug: str,
+    cls: str,
+    points: int,
+    *,
+    ld: int = 8,
+    speed: int = 20,
+    turns: int = 45,
+    shields: int = 2,
+    hull: int = 8,
+    armor: int = 5,
+    turrets: int = 2,
+    weapons: list[dict[str, Any]] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    return {
+        "slug": slug,
+        "name": slug.replace("-", " ").title(),
+        "class": cls,
+        "points": points,
+        "speed": speed,
+        "turns": turns,
+        "leadership": ld,
+        "shields": shields,
+        "hull": hull,
+        "armor": armor,
+        "turrets": turrets,
+        "weapons": weapons or [],
+        **extra,
+    }
 
 
-BROADSIDES = [weapon("Port Battery", "battery", ["left"], 6, 45),
-              weapon("Starboard Battery", "battery", ["right"], 6, 45),
-              weapon("Prow Lance", "lance", ["front"], 2, 30)]
+BROADSIDES = [
+    weapon("Port Battery", "battery", ["left"], 6, 45),
+    weapon("Starboard Battery", "battery", ["right"], 6, 45),
+    weapon("Prow Lance", "lance", ["front"], 2, 30),
+]
 
 NAVY = {
-    "slug": "test-navy", "name": "Test Navy", "allegiance": "imperium",
-    "description": "Ships for simulator rule tests.", "leadership": 8,
+    "slug": "test-navy",
+    "name": "Test Navy",
+    "allegiance": "imperium",
+    "description": "Ships for simulator rule tests.",
+    "leadership": 8,
     "attack_craft": [
         {"slug": "test-fighter", "name": "Test Fighter", "role": "fighter"},
         {"slug": "test-bomber", "name": "Test Bomber", "role": "bomber"},
@@ -59,57 +117,151 @@ NAVY = {
     ],
     "ships": [
         ship("gun-cruiser", "cruiser", 180, weapons=BROADSIDES),
-        ship("plain-cruiser", "cruiser", 150, shields=1, turrets=1,
-             weapons=[weapon("Dorsal Battery", "battery", ["left", "front", "right"], 4, 30)]),
-        ship("torp-cruiser", "cruiser", 170, turrets=1,
-             weapons=[weapon("Prow Torpedoes", "torpedo", ["front"], 4, 30),
-                      weapon("Port Battery", "battery", ["left"], 4, 30)]),
-        ship("carrier", "cruiser", 200, turrets=2,
-             weapons=[weapon("Launch Bays", "launch_bay", ["left", "right"], 2, 30)],
-             attack_craft=["test-fighter", "test-bomber", "test-boat"]),
-        ship("nova-ship", "battleship", 365, hull=12, shields=3, armor=5,
-             weapons=[weapon("Nova Cannon", "nova_cannon", ["front"], 1, 150)]),
-        ship("grand-cruiser", "grand_cruiser", 300, hull=10, turns=45, armor=4,
-             weapons=[weapon("Broadside", "battery", ["left", "right"], 8, 45)]),
-        ship("frigate", "escort", 35, ld=7, speed=25, turns=90, shields=1, hull=1, turrets=1,
-             weapons=[weapon("Battery", "battery", ["left", "front", "right"], 3, 30)]),
-        ship("big-escort", "escort", 50, ld=7, speed=25, turns=90, shields=1, hull=2,
-             turrets=1, weapons=[weapon("Battery", "battery", ["front"], 2, 30)]),
-        ship("special-ship", "cruiser", 160,
-             weapons=[weapon("Bombardment Cannon", "special", ["front"], 3, 30)]),
+        ship(
+            "plain-cruiser",
+            "cruiser",
+            150,
+            shields=1,
+            turrets=1,
+            weapons=[weapon("Dorsal Battery", "battery", ["left", "front", "right"], 4, 30)],
+        ),
+        ship(
+            "torp-cruiser",
+            "cruiser",
+            170,
+            turrets=1,
+            weapons=[
+                weapon("Prow Torpedoes", "torpedo", ["front"], 4, 30),
+                weapon("Port Battery", "battery", ["left"], 4, 30),
+            ],
+        ),
+        ship(
+            "carrier",
+            "cruiser",
+            200,
+            turrets=2,
+            weapons=[weapon("Launch Bays", "launch_bay", ["left", "right"], 2, 30)],
+            attack_craft=["test-fighter", "test-bomber", "test-boat"],
+        ),
+        ship(
+            "nova-ship",
+            "battleship",
+            365,
+            hull=12,
+            shields=3,
+            armor=5,
+            weapons=[weapon("Nova Cannon", "nova_cannon", ["front"], 1, 150)],
+        ),
+        ship(
+            "grand-cruiser",
+            "grand_cruiser",
+            300,
+            hull=10,
+            turns=45,
+            armor=4,
+            weapons=[weapon("Broadside", "battery", ["left", "right"], 8, 45)],
+        ),
+        ship(
+            "frigate",
+            "escort",
+            35,
+            ld=7,
+            speed=25,
+            turns=90,
+            shields=1,
+            hull=1,
+            turrets=1,
+            weapons=[weapon("Battery", "battery", ["left", "front", "right"], 3, 30)],
+        ),
+        ship(
+            "big-escort",
+            "escort",
+            50,
+            ld=7,
+            speed=25,
+            turns=90,
+            shields=1,
+            hull=2,
+            turrets=1,
+            weapons=[weapon("Battery", "battery", ["front"], 2, 30)],
+        ),
+        ship(
+            "special-ship",
+            "cruiser",
+            160,
+            weapons=[weapon("Bombardment Cannon", "special", ["front"], 3, 30)],
+        ),
     ],
 }
 
 MARINES = {
-    "slug": "adeptus-astartes", "name": "Test Marines", "allegiance": "imperium",
-    "description": "Boarders.", "leadership": 8,
-    "ships": [ship("strike-cruiser", "cruiser", 145, hull=6, shields=1,
-                   weapons=[weapon("Battery", "battery", ["left", "right"], 4, 30)])],
+    "slug": "adeptus-astartes",
+    "name": "Test Marines",
+    "allegiance": "imperium",
+    "description": "Boarders.",
+    "leadership": 8,
+    "ships": [
+        ship(
+            "strike-cruiser",
+            "cruiser",
+            145,
+            hull=6,
+            shields=1,
+            weapons=[weapon("Battery", "battery", ["left", "right"], 4, 30)],
+        )
+    ],
 }
 
 
 def faction(slug: str, *ships: dict[str, Any]) -> dict[str, Any]:
-    return {"slug": slug, "name": slug.replace("-", " ").title(), "allegiance": "xenos",
-            "description": "Faction-rule tests.", "leadership": 8, "ships": list(ships)}
+    return {
+        "slug": slug,
+        "name": slug.replace("-", " ").title(),
+        "allegiance": "xenos",
+        "description": "Faction-rule tests.",
+        "leadership": 8,
+        "ships": list(ships),
+    }
 
 
 LIGHT = [weapon("Prow Battery", "battery", ["front"], 4, 30)]
 FACTIONS = [
-    faction("craftworld-eldar", ship("eldar-cruiser", "light_cruiser", 120, hull=4, shields=0,
-                                     armor=6, turrets=0, speed=30, weapons=LIGHT)),
+    faction(
+        "craftworld-eldar",
+        ship(
+            "eldar-cruiser",
+            "light_cruiser",
+            120,
+            hull=4,
+            shields=0,
+            armor=6,
+            turrets=0,
+            speed=30,
+            weapons=LIGHT,
+        ),
+    ),
     faction("necrons", ship("necron-cruiser", "cruiser", 200, shields=2, weapons=LIGHT)),
     faction("orks", ship("ork-kroozer", "cruiser", 150, ld=7, weapons=LIGHT)),
-    faction("tyranids", ship("hive-ship", "battleship", 300, hull=12, shields=0,
-                             special_rules=["Synapse"], weapons=LIGHT),
-            ship("kraken", "escort", 30, hull=1, shields=0, speed=25, turns=90,
-                 weapons=LIGHT)),
+    faction(
+        "tyranids",
+        ship(
+            "hive-ship",
+            "battleship",
+            300,
+            hull=12,
+            shields=0,
+            special_rules=["Synapse"],
+            weapons=LIGHT,
+        ),
+        ship("kraken", "escort", 30, hull=1, shields=0, speed=25, turns=90, weapons=LIGHT),
+    ),
     faction("adeptus-mechanicus", ship("ark-cruiser", "cruiser", 200, weapons=BROADSIDES)),
     faction("drukhari", ship("torture-cruiser", "cruiser", 160, shields=1, weapons=LIGHT)),
-    faction("tau-empire", ship("tau-cruiser", "cruiser", 160, weapons=LIGHT,
-                               tags=["armoured-prow"])),
+    faction(
+        "tau-empire", ship("tau-cruiser", "cruiser", 160, weapons=LIGHT, tags=["armoured-prow"])
+    ),
     faction("adepta-sororitas", ship("sisters-cruiser", "cruiser", 180, weapons=LIGHT)),
-    faction("archenemy", ship("chaos-cruiser", "cruiser", 180, weapons=LIGHT,
-                              tags=["nurgle"])),
+    faction("archenemy", ship("chaos-cruiser", "cruiser", 180, weapons=LIGHT, tags=["nurgle"])),
 ]
 
 
@@ -118,17 +270,18 @@ def sim_catalog() -> Catalog:
     return catalog_from_dicts([NAVY, MARINES, *FACTIONS], ADMIRALS, [], version="sim-test")
 
 
-
-
 @pytest.fixture(scope="session")
 def fleets_real(real_catalog: Catalog) -> tuple[Fleet, Fleet]:
     """Two built-in Skirmish fleets: Imperial Navy (A) and Orks (B)."""
-    return (sample_fleet(real_catalog, "imperial-navy", "skirmish"),
-            sample_fleet(real_catalog, "orks", "skirmish"))
+    return (
+        sample_fleet(real_catalog, "imperial-navy", "skirmish"),
+        sample_fleet(real_catalog, "orks", "skirmish"),
+    )
 
 
-def cap(slug: str, *, flagship: bool = False, admiral: str | None = None,
-        name: str | None = None) -> ShipUnit:
+def cap(
+    slug: str, *, flagship: bool = False, admiral: str | None = None, name: str | None = None
+) -> ShipUnit:
     return ShipUnit(ship=slug, flagship=flagship, admiral=admiral, name=name)
 
 
@@ -143,10 +296,18 @@ def fleet(*units: Any, faction: str = "test-navy") -> Fleet:
 class Scripted(Policy):
     """A policy that does exactly what the test says and nothing else."""
 
-    def __init__(self, order: str | None = None, plan: Plan | None = None,
-                 brace: bool = False, torpedo: bool = True, craft: Any = None,
-                 nova: tuple[float, float] | None = None, board: bool = False,
-                 disengage: bool = False, slingshot: float = 0.0) -> None:
+    def __init__(
+        self,
+        order: str | None = None,
+        plan: Plan | None = None,
+        brace: bool = False,
+        torpedo: bool = True,
+        craft: Any = None,
+        nova: tuple[float, float] | None = None,
+        board: bool = False,
+        disengage: bool = False,
+        slingshot: float = 0.0,
+    ) -> None:
         self.order = order
         self.move = plan
         self.brace = brace
@@ -187,12 +348,26 @@ class Scripted(Policy):
         return self.slingshot
 
 
-def make_battle(catalog: Catalog, a: Fleet, b: Fleet, rolls: list[int], *,
-                policy_a: Policy | None = None, policy_b: Policy | None = None,
-                options: SimOptions | None = None, round_: int = 1) -> Battle:
-    battle = Battle(fleet_spec(catalog, a, 0), fleet_spec(catalog, b, 1), RiggedDice(rolls),
-                    options or SimOptions(), log=True,
-                    policies=(policy_a or Scripted(), policy_b or Scripted()), deploy=False)
+def make_battle(
+    catalog: Catalog,
+    a: Fleet,
+    b: Fleet,
+    rolls: list[int],
+    *,
+    policy_a: Policy | None = None,
+    policy_b: Policy | None = None,
+    options: SimOptions | None = None,
+    round_: int = 1,
+) -> Battle:
+    battle = Battle(
+        fleet_spec(catalog, a, 0),
+        fleet_spec(catalog, b, 1),
+        RiggedDice(rolls),
+        options or SimOptions(),
+        log=True,
+        policies=(policy_a or Scripted(), policy_b or Scripted()),
+        deploy=False,
+    )
     battle.round = round_
     battle.phase = "activation"
     # Park every ship far away in its own corner unless the test places it.

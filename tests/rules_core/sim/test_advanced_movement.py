@@ -50,8 +50,7 @@ def test_heading_costs_velocity_over_three_rounded_down_plus_one():
     assert adv.heading_cost(0) == 1
 
 
-def test_a_ship_keeps_its_velocity_and_spends_thrust_to_change_speed_course_and_facing(
-        sim_catalog):
+def test_a_ship_keeps_its_velocity_and_spends_thrust_to_change_speed_course_and_facing(sim_catalog):
     # R-141. Seed 003: "The ship's velocity remains constant until the ship's commander changes
     # it by applying thrust"; "He chooses to speed up to a velocity of 5 by spending 2".
     b = battle(sim_catalog, [])
@@ -85,16 +84,17 @@ def test_a_manoeuvre_is_trimmed_to_the_thrust_and_lock_on_does_not_turn(sim_cata
     m = adv.legal(b, s, adv.Manoeuvre(dv=4), None, True)
     assert m.dv == 2  # hesitant: half of thrust 4
     # Burn Retros slows for nothing; Come to New Heading's first 45° is free
-    assert adv.costs(adv.Manoeuvre(dv=-3, turns=1), 4, o.BURN_RETROS) == [("speed", 0),
-                                                                         ("course", 1)]
+    assert adv.costs(adv.Manoeuvre(dv=-3, turns=1), 4, o.BURN_RETROS) == [
+        ("speed", 0),
+        ("course", 1),
+    ]
     assert adv.costs(adv.Manoeuvre(turns=2), 4, o.NEW_HEADING) == [("course", 0), ("course", 2)]
 
 
 # --- R-142, R-143: exceeding the SOT, random movement ------------------------------------------
 
 
-def test_exceeding_the_sot_rolls_sot_minus_the_excess_and_success_completes_the_move(
-        sim_catalog):
+def test_exceeding_the_sot_rolls_sot_minus_the_excess_and_success_completes_the_move(sim_catalog):
     # R-142. Seed 003: "He must make a roll of 8 (his SOT) - 2 (the number of Thrust Points over
     # the pilot's SOT) = 6 or less. If the roll succeeds, he will end his movement as shown."
     b = battle(sim_catalog, [6])
@@ -134,7 +134,8 @@ def test_the_random_movement_thrust_cost_table_matches_the_seed_examples():
 
 
 def test_random_movement_drifts_a_hex_per_unaffordable_roll_up_to_the_beginning_velocity(
-        sim_catalog):
+    sim_catalog,
+):
     # R-143. Seed 003: "If the rolled maneuver costs more Thrust Points than the ship has left,
     # the ship will drift one hex while a new maneuver is rolled ... it may never drift more
     # than its beginning velocity." 2 points at velocity 5: a 2 (+1 velocity, 1 point), then
@@ -147,8 +148,7 @@ def test_random_movement_drifts_a_hex_per_unaffordable_roll_up_to_the_beginning_
     b.dice.assert_used_up()
 
 
-def test_an_out_of_control_ship_recovers_on_its_skill_or_spends_its_thrust_at_random(
-        sim_catalog):
+def test_an_out_of_control_ship_recovers_on_its_skill_or_spends_its_thrust_at_random(sim_catalog):
     # R-143. Seed 003: "To recover from random movement, a pilot must roll less than or equal
     # to his Piloting Skill Level. This roll is made before movement".
     b = battle(sim_catalog, [5])
@@ -174,14 +174,16 @@ def test_the_pushing_the_plant_table():
     # R-144. Seed 003: "his current maximum velocity at 4. He needs to spend 6 Thrust Points
     # (pushing the plant by 2 thrust points) ... he must roll a 6 or less".
     assert adv.push_target(4, 2) == 6
-    assert adv.push_target(5, 1) == 8 and adv.push_target(9, 4) == 2 and adv.push_target(5, 5) \
-        == adv.AUTO
+    assert (
+        adv.push_target(5, 1) == 8
+        and adv.push_target(9, 4) == 2
+        and adv.push_target(5, 5) == adv.AUTO
+    )
     assert adv.push_target(2, 2) == adv.AUTO and adv.push_target(2, 3) == adv.NONE
     assert adv.push_target(1, 1) == 8 and adv.push_target(4, 6) == adv.NONE
 
 
-def test_all_ahead_full_pushes_the_plant_and_a_failure_costs_a_quarter_of_the_thrust(
-        sim_catalog):
+def test_all_ahead_full_pushes_the_plant_and_a_failure_costs_a_quarter_of_the_thrust(sim_catalog):
     # R-144. Seed 003: "Pushing the plant always results in the pilot obtaining the extra
     # Thrust Points ... mark off one-quarter of the total original number of his power plant
     # boxes (rounding up)". Thrust 4 pushed by 2: 7 > 6 fails, and the damaged plant (thrust 3)
@@ -206,6 +208,7 @@ def test_all_ahead_full_rolls_no_extra_dice_under_the_module(sim_catalog):
     class Aaf(StandardPolicy):
         def plan(self, b, unit, lead, may_order, hesitant):  # type: ignore[no-untyped-def]
             from rules_core.sim.movement import Plan
+
             return o.AAF, Plan(0.0)
 
         def manoeuvre(self, b, ship, order, hesitant, ram):  # type: ignore[no-untyped-def]
@@ -259,8 +262,7 @@ def test_ships_ending_in_contact_collide_on_equal_d10s(sim_catalog):
     b2.dice.assert_used_up()
 
 
-def test_a_ram_hits_within_three_on_the_d10s_and_the_differential_reduces_the_damage(
-        sim_catalog):
+def test_a_ram_hits_within_three_on_the_d10s_and_the_differential_reduces_the_damage(sim_catalog):
     # R-146. Seed 003: "if the rammer's roll is within 3 points of the target's, a collision
     # has taken place. The differential between the rammer's and target's rolls will affect the
     # amount of damage to both". Head on at 4 and 2: 20 tons × 2 = 40 hits, 5 v 3 is 50 % off:
@@ -290,8 +292,17 @@ def test_the_asteroid_roll_adds_the_velocity_modifier_to_the_piloting_roll(sim_c
     # R-147. Seed 003: "At the instant that a ship enters a hex occupied by an asteroid, the
     # pilot must make a Piloting skill roll, modified as below" (3 - 4: +1); "if he fails the
     # skill roll, his ship suffers damage as though it had rammed an orbital installation".
-    assert [adv.asteroid_modifier(v) for v in (0, 2, 3, 6, 8, 10, 14, 20, 21)] == \
-        [0, 0, 1, 2, 3, 4, 5, 6, 7]
+    assert [adv.asteroid_modifier(v) for v in (0, 2, 3, 6, 8, 10, 14, 20, 21)] == [
+        0,
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+    ]
     b = battle(sim_catalog, [4])
     s = b.sides[0][0]
     ready(b, s, 60.0, 30.0, 90.0, 4)
@@ -310,8 +321,14 @@ def test_the_asteroid_roll_adds_the_velocity_modifier_to_the_piloting_roll(sim_c
 def test_an_out_of_control_ship_rolls_where_the_asteroid_strikes():
     # R-147. Seed 003: "A ship in Random Movement that collides with an asteroid must roll on
     # the table below to see where it takes the damage": 1 - 4 Forward ... 10 Right Aft.
-    assert [adv.asteroid_location(r) for r in (1, 4, 5, 7, 9, 10)] == \
-        ["Forward", "Forward", "Left Forward", "Right Forward", "Left Aft", "Right Aft"]
+    assert [adv.asteroid_location(r) for r in (1, 4, 5, 7, 9, 10)] == [
+        "Forward",
+        "Forward",
+        "Left Forward",
+        "Right Forward",
+        "Left Aft",
+        "Right Aft",
+    ]
 
 
 # --- R-148: planets ------------------------------------------------------------------------------
@@ -364,7 +381,8 @@ def test_a_failed_bounce_by_eight_burns_up_and_by_five_enters_onto_the_planet(si
 
 
 def test_gravity_pulls_ships_a_hex_toward_the_planet_and_speeds_those_falling_straight_in(
-        sim_catalog):
+    sim_catalog,
+):
     # R-148. Seed 003: "all ships are moved one hex closer to the mapedge that has been
     # designated as the ground at the end of all movement"; "ships traveling directly toward
     # the ground increase their velocity by 1 at the beginning of each turn".
@@ -425,8 +443,15 @@ def test_whole_battles_play_under_advanced_movement(real_catalog):
     left = 0
     ships = 0
     for i, terrain in enumerate(("none", "section13", "void", "voidscape")):
-        r = play_battle(real_catalog, a, bf, seed=11, index=i, log=True,
-                        options=SimOptions(movement="advanced", terrain=terrain))
+        r = play_battle(
+            real_catalog,
+            a,
+            bf,
+            seed=11,
+            index=i,
+            log=True,
+            options=SimOptions(movement="advanced", terrain=terrain),
+        )
         assert r.rounds >= 1
         ships += len(r.fates)
         left += sum(1 for e in r.log or [] if "leaves the table" in e.text)

@@ -13,8 +13,11 @@ RULES_HTML = Path(__file__).resolve().parents[3] / "templates" / "catalog" / "ru
 
 def test_cards_print_thrust_and_sot_only_when_asked(sim_catalog):
     # R-141: Speed 20 cm is thrust 4; Ld 8 (+1 flagship: 9) is skill 6: SOT (4 + 6) / 2 = 5.
-    fleet = Fleet(faction="test-navy", game_size=GameSize.SKIRMISH,
-                  units=(ShipUnit(ship="gun-cruiser", flagship=True),))
+    fleet = Fleet(
+        faction="test-navy",
+        game_size=GameSize.SKIRMISH,
+        units=(ShipUnit(ship="gun-cruiser", flagship=True),),
+    )
     assert "Advanced movement" not in cards_html(sim_catalog, fleet)
     html = cards_html(sim_catalog, fleet, advanced_movement=True)
     assert "Advanced movement: thrust 4 · SOT 5" in html
@@ -44,7 +47,7 @@ def test_the_rules_page_explains_advanced_movement():
     import re
 
     html = RULES_HTML.read_text(encoding="utf-8")
-    section = html[html.index('id="advanced-movement"'):]
+    section = html[html.index('id="advanced-movement"') :]
     cited = set(re.findall(r'<span class="ruling">(R-\d+)</span>', section))
     assert {f"R-{n}" for n in range(140, 149)} <= cited
     for words in ("SOT", "push the plant", "interface zone", "Gravity"):

@@ -17,11 +17,19 @@ from .conftest import cap, fleet, make_battle, squadron
 
 
 def scoring_battle(sim_catalog, scoring):
-    b = make_battle(sim_catalog,
-                    fleet(cap("plain-cruiser")),
-                    fleet(cap("gun-cruiser"), cap("plain-cruiser"), cap("carrier"),
-                          cap("torp-cruiser"), squadron("frigate", "frigate")), [],
-                    options=SimOptions(scoring=scoring))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(
+            cap("gun-cruiser"),
+            cap("plain-cruiser"),
+            cap("carrier"),
+            cap("torp-cruiser"),
+            squadron("frigate", "frigate"),
+        ),
+        [],
+        options=SimOptions(scoring=scoring),
+    )
     gun, plain, carrier, torp, f1, f2 = b.sides[1]
     gun.on_table, gun.destroyed = False, True  # 180: destroyed
     plain.target.hull = 4  # 150: crippled, still on the table
@@ -31,8 +39,7 @@ def scoring_battle(sim_catalog, scoring):
     return b
 
 
-def test_seed_000_scoring_full_for_destroyed_half_for_crippled_and_crippled_disengaged(
-        sim_catalog):
+def test_seed_000_scoring_full_for_destroyed_half_for_crippled_and_crippled_disengaged(sim_catalog):
     b = scoring_battle(sim_catalog, "core")
     assert b.victory_points() == [180 + 150 // 2 + 170 // 2 + 35, 0]
 
@@ -107,17 +114,39 @@ def test_a_tally_is_mergeable_and_round_trips_through_json(real_catalog, fleets_
 def test_the_summary_has_contract_3s_keys(real_catalog, fleets_real):
     a, b = fleets_real
     done = []
-    s = simulate(real_catalog, a, b, battles=6, seed=1,
-                 progress=lambda n, total: done.append((n, total))).summary(seed=1)
-    for key in ("battles", "seed", "a_wins", "b_wins", "draws", "a_win_rate", "a_win_ci95",
-                "a_vp_mean", "b_vp_mean", "rounds_mean", "ships", "vp", "rounds_histogram"):
+    s = simulate(
+        real_catalog, a, b, battles=6, seed=1, progress=lambda n, total: done.append((n, total))
+    ).summary(seed=1)
+    for key in (
+        "battles",
+        "seed",
+        "a_wins",
+        "b_wins",
+        "draws",
+        "a_win_rate",
+        "a_win_ci95",
+        "a_vp_mean",
+        "b_vp_mean",
+        "rounds_mean",
+        "ships",
+        "vp",
+        "rounds_histogram",
+    ):
         assert key in s
     assert s["a_wins"] + s["b_wins"] + s["draws"] == 6
     row = s["ships"][0]
-    assert {"side", "unit", "ship", "destroyed_rate", "crippled_rate", "disengaged_rate",
-            "intact_rate"} <= set(row)
-    assert sum(row[f"{f}_rate"] for f in ("destroyed", "crippled", "disengaged", "intact")) \
-        == pytest.approx(1, abs=1e-5)
+    assert {
+        "side",
+        "unit",
+        "ship",
+        "destroyed_rate",
+        "crippled_rate",
+        "disengaged_rate",
+        "intact_rate",
+    } <= set(row)
+    assert sum(
+        row[f"{f}_rate"] for f in ("destroyed", "crippled", "disengaged", "intact")
+    ) == pytest.approx(1, abs=1e-5)
     assert sum(h["count"] for h in s["vp"]["a"]["histogram"]) == 6
     assert done[-1] == (6, 6)
 
@@ -141,8 +170,14 @@ def test_unplayable_fleets_are_refused_with_a_readable_error(sim_catalog):
 def test_options_round_trip_and_refuse_bad_values():
     opts = SimOptions(max_rounds=6, scoring="faq", terrain="void", table="armada")
     assert SimOptions.from_dict(opts.to_dict()) == opts
-    for bad in ({"scoring": "points"}, {"max_rounds": 0}, {"terrain": 3}, {"colour": "red"},
-                {"policy_a": "berserk"}, {"table": "kitchen"}):
+    for bad in (
+        {"scoring": "points"},
+        {"max_rounds": 0},
+        {"terrain": 3},
+        {"colour": "red"},
+        {"policy_a": "berserk"},
+        {"table": "kitchen"},
+    ):
         with pytest.raises(ValueError):
             SimOptions.from_dict(bad)
 

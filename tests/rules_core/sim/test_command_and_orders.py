@@ -19,8 +19,12 @@ from .conftest import Scripted, cap, fleet, make_battle, put, text
 def test_command_phase_rolls_d6_plus_highest_leadership_and_rerolls_ties(sim_catalog):
     # A: gun cruiser Ld 8. B: a frigate squadron, Ld 7. 3+8 = 4+7 is a tie, rolled again.
     # Pins R-86: 1d6 + highest Ld, ties rolled again.
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")),
-                    fleet(cap("frigate"), faction="test-navy"), [3, 4, 2, 6])
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("frigate"), faction="test-navy"),
+        [3, 4, 2, 6],
+    )
     first = b.command_phase()
     assert first == 1  # 2 + 8 = 10 against 6 + 7 = 13: B wins and goes first
     assert "A 10 (rolled 2 + Ld 8), B 13 (rolled 6 + Ld 7)" in text(b)
@@ -28,8 +32,7 @@ def test_command_phase_rolls_d6_plus_highest_leadership_and_rerolls_ties(sim_cat
 
 
 def test_natural_two_always_passes_and_natural_twelve_always_fails(sim_catalog):
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")),
-                    [1, 1, 6, 6])
+    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [1, 1, 6, 6])
     assert o.roll_check(b, -3) == (True, 2)  # Ld -3 after penalties, still passes on a 2
     assert o.roll_check(b, 13) == (False, 12)  # Ld above 12 still fails on a 12
 
@@ -51,9 +54,13 @@ def test_leadership_in_play_counts_markers_crippling_breaches_and_bridge(sim_cat
 def test_failed_check_makes_the_ship_hesitant_minimum_move_and_minus_one_to_hit(sim_catalog):
     # The cruiser (speed 20) wants to go 20 cm; it fails on a natural 12, so it moves exactly
     # its 10 cm minimum. Its port battery (6 dice) then needs 6s at 22 cm (5+, hesitant -1).
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("plain-cruiser")),
-                    [6, 6, 5, 5, 5, 5, 5, 6, 1],
-                    policy_a=Scripted(plan=Plan(20.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [6, 6, 5, 5, 5, 5, 5, 6, 1],
+        policy_a=Scripted(plan=Plan(20.0)),
+    )
     a, target = b.sides[0][0], b.sides[1][0]
     put(a, 90, 50, 90)
     put(target, 70, 50, 90)
@@ -66,8 +73,13 @@ def test_failed_check_makes_the_ship_hesitant_minimum_move_and_minus_one_to_hit(
 
 
 def test_hesitant_ship_cannot_launch_torpedoes(sim_catalog):
-    b = make_battle(sim_catalog, fleet(cap("torp-cruiser")), fleet(cap("plain-cruiser")),
-                    [6, 6], policy_a=Scripted(plan=Plan(10.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("torp-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [6, 6],
+        policy_a=Scripted(plan=Plan(10.0)),
+    )
     a, target = b.sides[0][0], b.sides[1][0]
     put(a, 90, 40, 90)
     put(target, 90, 80, 270)  # dead ahead, out of the port battery's arc
@@ -77,8 +89,13 @@ def test_hesitant_ship_cannot_launch_torpedoes(sim_catalog):
 
 
 def test_all_ahead_full_adds_4d6_and_forbids_firing(sim_catalog):
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("plain-cruiser")),
-                    [2, 3, 6, 6, 6, 6], policy_a=Scripted(order=o.AAF, plan=Plan(100.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [2, 3, 6, 6, 6, 6],
+        policy_a=Scripted(order=o.AAF, plan=Plan(100.0)),
+    )
     a, target = b.sides[0][0], b.sides[1][0]
     put(a, 90, 20, 90)
     put(target, 80, 70, 90)  # to port when it arrives, in range: it still may not fire
@@ -89,9 +106,13 @@ def test_all_ahead_full_adds_4d6_and_forbids_firing(sim_catalog):
 
 
 def test_all_ahead_full_may_not_turn_more_than_45(sim_catalog):
-    b = make_battle(sim_catalog, fleet(cap("frigate")), fleet(cap("plain-cruiser")),
-                    [2, 3, 1, 1, 1, 1],
-                    policy_a=Scripted(order=o.AAF, plan=Plan(25.0, math.pi / 2)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("frigate")),
+        fleet(cap("plain-cruiser")),
+        [2, 3, 1, 1, 1, 1],
+        policy_a=Scripted(order=o.AAF, plan=Plan(25.0, math.pi / 2)),
+    )
     a = b.sides[0][0]
     put(a, 90, 20, 90)
     b.activate(b.units[0][0])
@@ -101,9 +122,13 @@ def test_all_ahead_full_may_not_turn_more_than_45(sim_catalog):
 def test_come_to_new_heading_turns_90_without_moving_and_fires_at_minus_one(sim_catalog):
     # A turns 90° to port on the spot (minimum move 0), then the enemy 25 cm to its north is
     # on its starboard side: 6 dice need 6+ (5+ long range, -1).
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("plain-cruiser")),
-                    [3, 3, 6, 5, 5, 5, 5, 5, 6],
-                    policy_a=Scripted(order=o.NEW_HEADING, plan=Plan(0.0, math.pi / 2)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [3, 3, 6, 5, 5, 5, 5, 5, 6],
+        policy_a=Scripted(order=o.NEW_HEADING, plan=Plan(0.0, math.pi / 2)),
+    )
     a, target = b.sides[0][0], b.sides[1][0]
     put(a, 90, 50, 90)
     put(target, 90, 75, 270)
@@ -116,9 +141,13 @@ def test_come_to_new_heading_turns_90_without_moving_and_fires_at_minus_one(sim_
 
 
 def test_burn_retros_may_stop_where_a_normal_move_may_not(sim_catalog):
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser"), cap("plain-cruiser")),
-                    fleet(cap("plain-cruiser")), [3, 3, 3, 3],
-                    policy_a=Scripted(order=o.BURN_RETROS, plan=Plan(0.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser"), cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [3, 3, 3, 3],
+        policy_a=Scripted(order=o.BURN_RETROS, plan=Plan(0.0)),
+    )
     stopper, mover = b.sides[0]
     put(stopper, 40, 50, 90)
     put(mover, 140, 50, 90)
@@ -132,8 +161,13 @@ def test_burn_retros_may_stop_where_a_normal_move_may_not(sim_catalog):
 def test_lock_on_adds_one_to_hit_and_fifteen_cm_to_lances_but_no_turn(sim_catalog):
     # Prow lance (range 30) at a target 40 cm ahead after the 10 cm minimum move: in range
     # only with Lock On's +15 cm, and hitting on 3+ (4+, +1).
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("plain-cruiser")),
-                    [3, 3, 3, 2], policy_a=Scripted(order=o.LOCK_ON, plan=Plan(20.0, 0.5)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [3, 3, 3, 2],
+        policy_a=Scripted(order=o.LOCK_ON, plan=Plan(20.0, 0.5)),
+    )
     a, target = b.sides[0][0], b.sides[1][0]
     put(a, 90, 30, 90)
     put(target, 90, 80, 270)
@@ -144,8 +178,13 @@ def test_lock_on_adds_one_to_hit_and_fifteen_cm_to_lances_but_no_turn(sim_catalo
 
 
 def test_reload_ordnance_readies_the_tubes_and_the_ship_does_not_fire(sim_catalog):
-    b = make_battle(sim_catalog, fleet(cap("torp-cruiser")), fleet(cap("plain-cruiser")),
-                    [3, 3], policy_a=Scripted(order=o.RELOAD, plan=Plan(10.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("torp-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [3, 3],
+        policy_a=Scripted(order=o.RELOAD, plan=Plan(10.0)),
+    )
     a, target = b.sides[0][0], b.sides[1][0]
     a.torpedoes_ready = False
     put(a, 90, 30, 90)
@@ -158,11 +197,22 @@ def test_reload_ordnance_readies_the_tubes_and_the_ship_does_not_fire(sim_catalo
 def test_brace_for_impact_order_saves_on_4_and_makes_the_next_activation_hesitant(sim_catalog):
     from rules_core import damage
 
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("gun-cruiser")),
-                    [3, 3,  # A's command check: Brace for Impact
-                     1, 1, 4, 6,  # then 4 damage (lance-like: no armor): brace saves two
-                     1, 1],  # two hull points, no criticals
-                    policy_a=Scripted(order=o.BRACE, plan=Plan(10.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("gun-cruiser")),
+        [
+            3,
+            3,  # A's command check: Brace for Impact
+            1,
+            1,
+            4,
+            6,  # then 4 damage (lance-like: no armor): brace saves two
+            1,
+            1,
+        ],  # two hull points, no criticals
+        policy_a=Scripted(order=o.BRACE, plan=Plan(10.0)),
+    )
     a = b.sides[0][0]
     put(a, 90, 30, 90)
     b.activate(b.units[0][0])
@@ -183,12 +233,27 @@ def test_brace_for_impact_order_saves_on_4_and_makes_the_next_activation_hesitan
 def test_brace_reaction_spends_the_activation_and_saves_the_current_attack(sim_catalog):
     from rules_core.sim import gunnery
 
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("plain-cruiser")),
-                    [4, 4, 4, 1, 1, 1,  # battery at 10 cm: three hits
-                     1, 1, 1,  # three failed armor saves
-                     4, 1, 1,  # braced: one saved
-                     1],  # shield takes one, one hull point: no critical
-                    policy_b=Scripted(brace=True))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [
+            4,
+            4,
+            4,
+            1,
+            1,
+            1,  # battery at 10 cm: three hits
+            1,
+            1,
+            1,  # three failed armor saves
+            4,
+            1,
+            1,  # braced: one saved
+            1,
+        ],  # shield takes one, one hull point: no critical
+        policy_b=Scripted(brace=True),
+    )
     a, target = b.sides[0][0], b.sides[1][0]
     put(a, 90, 50, 90)
     put(target, 80, 50, 90)
@@ -201,9 +266,13 @@ def test_brace_reaction_spends_the_activation_and_saves_the_current_attack(sim_c
 
 def test_command_radius_rerolls_a_failed_check(sim_catalog):
     # Pins R-72: one re-roll within the command radius.
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser", flagship=True), cap("gun-cruiser")),
-                    fleet(cap("plain-cruiser")), [5, 5, 3, 3],
-                    policy_a=Scripted(plan=Plan(10.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser", flagship=True), cap("gun-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [5, 5, 3, 3],
+        policy_a=Scripted(plan=Plan(10.0)),
+    )
     flag, other = b.sides[0]
     put(flag, 60, 30, 90)
     put(other, 80, 30, 90)  # 20 cm from the flagship
@@ -214,8 +283,13 @@ def test_command_radius_rerolls_a_failed_check(sim_catalog):
 
 def test_no_reroll_outside_the_command_radius(sim_catalog):
     # Pins R-72: none outside it.
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser", flagship=True), cap("gun-cruiser")),
-                    fleet(cap("plain-cruiser")), [5, 5], policy_a=Scripted(plan=Plan(10.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser", flagship=True), cap("gun-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [5, 5],
+        policy_a=Scripted(plan=Plan(10.0)),
+    )
     flag, other = b.sides[0]
     put(flag, 20, 30, 90)
     put(other, 80, 30, 90)  # 60 cm away
@@ -225,10 +299,12 @@ def test_no_reroll_outside_the_command_radius(sim_catalog):
 
 
 def test_commodore_extends_the_command_radius_to_45(sim_catalog):
-    b = make_battle(sim_catalog,
-                    fleet(cap("plain-cruiser", flagship=True, admiral="commodore"),
-                          cap("gun-cruiser")),
-                    fleet(cap("plain-cruiser")), [])
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser", flagship=True, admiral="commodore"), cap("gun-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [],
+    )
     flag, other = b.sides[0]
     put(flag, 40, 30, 90)
     put(other, 80, 30, 90)  # 40 cm
@@ -236,10 +312,16 @@ def test_commodore_extends_the_command_radius_to_45(sim_catalog):
 
 
 def test_lord_admiral_gives_plus_one_in_the_command_radius(sim_catalog):
-    b = make_battle(sim_catalog,
-                    fleet(cap("plain-cruiser", flagship=True, admiral="lord-admiral"),
-                          cap("gun-cruiser"), cap("gun-cruiser")),
-                    fleet(cap("plain-cruiser")), [])
+    b = make_battle(
+        sim_catalog,
+        fleet(
+            cap("plain-cruiser", flagship=True, admiral="lord-admiral"),
+            cap("gun-cruiser"),
+            cap("gun-cruiser"),
+        ),
+        fleet(cap("plain-cruiser")),
+        [],
+    )
     flag, near, far = b.sides[0]
     put(flag, 40, 30, 90)
     put(near, 60, 30, 90)
@@ -251,12 +333,19 @@ def test_lord_admiral_gives_plus_one_in_the_command_radius(sim_catalog):
 def test_losing_the_flagship_tests_every_ship(sim_catalog):
     from rules_core.sim.gunnery import damage_points
 
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser", flagship=True), cap("gun-cruiser"),
-                                       cap("gun-cruiser")),
-                    fleet(cap("plain-cruiser")),
-                    [2, 2,  # catastrophic damage: a drifting hulk
-                     6, 5,  # first survivor fails (11 > 8)
-                     2, 2])  # second passes
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser", flagship=True), cap("gun-cruiser"), cap("gun-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [
+            2,
+            2,  # catastrophic damage: a drifting hulk
+            6,
+            5,  # first survivor fails (11 > 8)
+            2,
+            2,
+        ],
+    )  # second passes
     flag, one, two = b.sides[0]
     put(flag, 40, 30, 90)
     flag.target.hull = 1
@@ -268,9 +357,13 @@ def test_losing_the_flagship_tests_every_ship(sim_catalog):
 
 def test_vice_admiral_ignores_the_flagships_first_hesitant_result(sim_catalog):
     # Pins R-86: the Vice Admiral ignores the first hesitant result of a round.
-    b = make_battle(sim_catalog,
-                    fleet(cap("plain-cruiser", flagship=True, admiral="vice-admiral")),
-                    fleet(cap("plain-cruiser")), [], policy_a=Scripted(plan=Plan(10.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser", flagship=True, admiral="vice-admiral")),
+        fleet(cap("plain-cruiser")),
+        [],
+        policy_a=Scripted(plan=Plan(10.0)),
+    )
     flag = b.sides[0][0]
     put(flag, 40, 30, 90)
     flag.hesitant_next = True
@@ -281,10 +374,13 @@ def test_vice_admiral_ignores_the_flagships_first_hesitant_result(sim_catalog):
 
 def test_rear_admiral_issues_a_free_special_order(sim_catalog):
     # Pins R-86: the Rear Admiral's free order, no command check.
-    b = make_battle(sim_catalog,
-                    fleet(cap("plain-cruiser", flagship=True, admiral="rear-admiral")),
-                    fleet(cap("plain-cruiser")), [],
-                    policy_a=Scripted(order=o.BURN_RETROS, plan=Plan(0.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser", flagship=True, admiral="rear-admiral")),
+        fleet(cap("plain-cruiser")),
+        [],
+        policy_a=Scripted(order=o.BURN_RETROS, plan=Plan(0.0)),
+    )
     flag = b.sides[0][0]
     put(flag, 40, 30, 90)
     b.activate(b.units[0][0])  # no dice at all: no command check
@@ -292,9 +388,12 @@ def test_rear_admiral_issues_a_free_special_order(sim_catalog):
 
 
 def test_fleet_captain_rerolls_a_losing_command_phase_die_once_a_game(sim_catalog):
-    b = make_battle(sim_catalog,
-                    fleet(cap("plain-cruiser", flagship=True, admiral="fleet-captain")),
-                    fleet(cap("gun-cruiser")), [1, 5, 6])
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser", flagship=True, admiral="fleet-captain")),
+        fleet(cap("gun-cruiser")),
+        [1, 5, 6],
+    )
     first = b.command_phase()  # A: 1 + 9 = 10 < B: 5 + 8 = 13; re-rolled 6: 15 > 13
     assert first == 0 and b.fleet_captain_used[0]
     assert "re-rolls the command die: 1 → 6" in text(b)
@@ -309,8 +408,9 @@ def test_every_admiral_of_the_catalogue_is_a_rank_the_simulator_plays(real_catal
 def test_emergency_damage_control_puts_out_a_fire_in_the_command_phase(sim_catalog):
     from rules_core.damage import Critical, CriticalHit
 
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [3, 3, 6, 1])
+    b = make_battle(
+        sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")), [3, 3, 6, 1]
+    )
     s = b.sides[0][0]
     s.target.criticals.append(CriticalHit(9, Critical.FIRE))
     b.command_phase()
@@ -321,11 +421,18 @@ def test_emergency_damage_control_puts_out_a_fire_in_the_command_phase(sim_catal
 
 def test_players_alternate_units_and_the_side_with_more_finishes(sim_catalog):
     # Pins R-86: alternate, then the side with units left activates the rest.
-    b = make_battle(sim_catalog,
-                    fleet(cap("plain-cruiser", name="A1"), cap("plain-cruiser", name="A2"),
-                          cap("plain-cruiser", name="A3")),
-                    fleet(cap("plain-cruiser", name="B1")), [3, 3] * 4,
-                    policy_a=Scripted(plan=Plan(10.0)), policy_b=Scripted(plan=Plan(10.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(
+            cap("plain-cruiser", name="A1"),
+            cap("plain-cruiser", name="A2"),
+            cap("plain-cruiser", name="A3"),
+        ),
+        fleet(cap("plain-cruiser", name="B1")),
+        [3, 3] * 4,
+        policy_a=Scripted(plan=Plan(10.0)),
+        policy_b=Scripted(plan=Plan(10.0)),
+    )
     for i, s in enumerate(b.sides[0]):
         put(s, 30 + 40 * i, 10, 90)
     put(b.sides[1][0], 150, 110, 270)
@@ -338,8 +445,9 @@ def test_players_alternate_units_and_the_side_with_more_finishes(sim_catalog):
 def test_a_damaged_arc_silences_its_weapons(sim_catalog):
     from rules_core.sim import gunnery
 
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("plain-cruiser")),
-                    [1, 1, 1, 1, 1, 1])
+    b = make_battle(
+        sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("plain-cruiser")), [1, 1, 1, 1, 1, 1]
+    )
     a = put(b.sides[0][0], 90, 50, 90)
     put(b.sides[1][0], 100, 60, 90)  # on the line between the prow and starboard arcs
     a.target.criticals.append(CriticalHit(5, Critical.PROW_ARMAMENT_DAMAGED))

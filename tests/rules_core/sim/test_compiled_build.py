@@ -18,8 +18,10 @@ from rules_core import compiled
 ROOT = Path(__file__).resolve().parents[3]
 FRESH = compiled.refusal(compiled.DEFAULT_BUILD) is None
 needs_build = pytest.mark.skipif(
-    not FRESH, reason=f"no compiled build matching the sources "
-    f"({compiled.refusal(compiled.DEFAULT_BUILD)}): run `python scripts/build_sim.py`")
+    not FRESH,
+    reason=f"no compiled build matching the sources "
+    f"({compiled.refusal(compiled.DEFAULT_BUILD)}): run `python scripts/build_sim.py`",
+)
 
 # One run of battles, printed as JSON, with rules_core's log lines on stderr.
 PLAY = r"""
@@ -42,15 +44,19 @@ def _play(build: str | Path) -> tuple[dict, str]:
     import os
 
     env = {**os.environ, "RULES_CORE_BUILD": str(build)}
-    proc = subprocess.run([sys.executable, "-c", PLAY], cwd=ROOT, env=env,
-                          capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", PLAY], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
     ours = [line for line in proc.stderr.splitlines() if line.startswith("rules_core.")]
     return json.loads(proc.stdout), "\n".join(ours)
 
 
 def test_no_build_artifact_inside_the_sources() -> None:
-    left = [p for p in (ROOT / "rules_core").rglob("*")
-            if p.suffix in (".so", ".pyd", ".c", ".o") or p.name == ".mypyc-build"]
+    left = [
+        p
+        for p in (ROOT / "rules_core").rglob("*")
+        if p.suffix in (".so", ".pyd", ".c", ".o") or p.name == ".mypyc-build"
+    ]
     assert left == []
 
 
@@ -76,9 +82,16 @@ def _build_script():  # scripts/build_sim.py, loaded by path
 
 def test_the_build_depends_on_the_compiled_modules_and_everything_they_import() -> None:
     deps = _build_script().dependencies()
-    assert {"rules_core/sim/battle.py", "rules_core/sim/policy.py", "rules_core/damage.py",
-            "rules_core/catalog.py", "rules_core/validator.py", "rules_core/__init__.py",
-            "rules_core/sim/__init__.py", "rules_core/sim/batch.py"} <= set(deps)
+    assert {
+        "rules_core/sim/battle.py",
+        "rules_core/sim/policy.py",
+        "rules_core/damage.py",
+        "rules_core/catalog.py",
+        "rules_core/validator.py",
+        "rules_core/__init__.py",
+        "rules_core/sim/__init__.py",
+        "rules_core/sim/batch.py",
+    } <= set(deps)
     assert not [d for d in deps if d.startswith(("rules_core/cards/", "rules_core/whatif/"))]
 
 
@@ -91,24 +104,35 @@ def test_a_source_edited_after_the_build_makes_the_loader_refuse_it(tmp_path: Pa
     (build / "lib").mkdir(parents=True)
     (build / "lib" / "x.so").write_bytes(b"")
     sources = ["rules_core/__init__.py", "rules_core/damage.py", "rules_core/sim/policy.py"]
-    (build / "manifest.json").write_text(json.dumps({
-        "python": compiled.python_tag(), "sources": compiled.source_hashes(sources),
-        "modules": {"rules_core.sim.x": "lib/x.so"}}))
+    (build / "manifest.json").write_text(
+        json.dumps(
+            {
+                "python": compiled.python_tag(),
+                "sources": compiled.source_hashes(sources),
+                "modules": {"rules_core.sim.x": "lib/x.so"},
+            }
+        )
+    )
     assert compiled.refusal(build, package) is None
     (package / "sim" / "unrelated.py").write_text("X = 1\n")  # nothing compiled imports it
     assert compiled.refusal(build, package) is None
     with (package / "sim" / "policy.py").open("a") as f:
         f.write("# edited after the build\n")
-    assert compiled.refusal(build, package) == \
-        "sources changed since the build: rules_core/sim/policy.py"
+    assert (
+        compiled.refusal(build, package)
+        == "sources changed since the build: rules_core/sim/policy.py"
+    )
     (package / "damage.py").unlink()
-    assert compiled.refusal(build, package) == \
-        "sources changed since the build: rules_core/damage.py, rules_core/sim/policy.py"
+    assert (
+        compiled.refusal(build, package)
+        == "sources changed since the build: rules_core/damage.py, rules_core/sim/policy.py"
+    )
 
 
 @needs_build
 def test_the_fresh_build_is_loaded_and_a_changed_manifest_is_refused_with_one_log_line(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     if compiled.refusal(compiled.DEFAULT_BUILD) is not None:  # a source edited since collection
         pytest.skip("the compiled build went stale during the run")
     build = tmp_path / "mypyc"
@@ -122,12 +146,12 @@ def test_the_fresh_build_is_loaded_and_a_changed_manifest_is_refused_with_one_lo
     manifest["sources"]["rules_core/sim/gunnery.py"] = "0" * 64  # built from another gunnery.py
     (build / "manifest.json").write_text(json.dumps(manifest))
     stale, err = _play(build)
-    assert all(f.startswith(str(ROOT / "rules_core")) and f.endswith(".py")
-               for f in stale["files"])
+    assert all(f.startswith(str(ROOT / "rules_core")) and f.endswith(".py") for f in stale["files"])
     assert err.splitlines() == [  # one line, at DEBUG
         "rules_core.compiled: compiled simulator not loaded (sources changed since the build: "
         "rules_core/sim/gunnery.py): pure Python, same results, about 6x slower; "
-        "`python scripts/build_sim.py` rebuilds it"]
+        "`python scripts/build_sim.py` rebuilds it"
+    ]
     assert stale["summary"] == fresh["summary"]
 
 

@@ -17,17 +17,34 @@ def _pairs(n: int) -> list[tuple[float, float]]:
     """Table distances, whole centimetres, the tiny and the huge, signs and zeros."""
     r = random.Random(14009)
     pairs: list[tuple[float, float]] = [
-        (0.0, 0.0), (-0.0, 0.0), (0.0, -0.0), (3.0, 4.0), (-3.0, -4.0), (5e-324, 0.0),
-        (1e-310, 3e-310), (1e308, 1e308), (math.inf, 1.0), (1.0, -math.inf), (math.nan, 2.0),
-        (1e-300, 1.0), (1e300, 1.0), (0.5, 0.5), (1.0, 1.0), (2.0 ** 27 + 1, 1.0),
+        (0.0, 0.0),
+        (-0.0, 0.0),
+        (0.0, -0.0),
+        (3.0, 4.0),
+        (-3.0, -4.0),
+        (5e-324, 0.0),
+        (1e-310, 3e-310),
+        (1e308, 1e308),
+        (math.inf, 1.0),
+        (1.0, -math.inf),
+        (math.nan, 2.0),
+        (1e-300, 1.0),
+        (1e300, 1.0),
+        (0.5, 0.5),
+        (1.0, 1.0),
+        (2.0**27 + 1, 1.0),
     ]
     for i in range(n):
         k = i % 4
         if k == 0:  # anywhere on the largest table
             pairs.append((r.uniform(-240.0, 240.0), r.uniform(-120.0, 120.0)))
         elif k == 1:  # any scale
-            pairs.append((r.uniform(-1, 1) * 10 ** r.uniform(-12, 12),
-                          r.uniform(-1, 1) * 10 ** r.uniform(-12, 12)))
+            pairs.append(
+                (
+                    r.uniform(-1, 1) * 10 ** r.uniform(-12, 12),
+                    r.uniform(-1, 1) * 10 ** r.uniform(-12, 12),
+                )
+            )
         elif k == 2:  # whole centimetres: the exact squares where a rounding would show
             pairs.append((float(r.randint(-300, 300)), float(r.randint(-300, 300))))
         else:  # one coordinate on an axis
@@ -45,8 +62,11 @@ def test_the_algorithm_equals_math_hypot_bit_for_bit() -> None:
     # The algorithm as written, native in a compiled build and plain Python otherwise.
     ours = geometry.hypot_in_floats
     pairs = _pairs(1_000_000 if full_run() else 60_000)
-    wrong = [(x, y, ours(x, y), math.hypot(x, y)) for x, y in pairs
-             if not _same(ours(x, y), math.hypot(x, y))]
+    wrong = [
+        (x, y, ours(x, y), math.hypot(x, y))
+        for x, y in pairs
+        if not _same(ours(x, y), math.hypot(x, y))
+    ]
     assert wrong == []
 
 

@@ -14,8 +14,9 @@ from rules_core.sim.state import Terrain
 from .conftest import cap, fleet, make_battle, put, squadron, text
 
 
-def duel(sim_catalog, shooter, target, rolls, *, a_at=(90, 50, 90), t_at=(70, 50, 90),
-         target_fleet=None):
+def duel(
+    sim_catalog, shooter, target, rolls, *, a_at=(90, 50, 90), t_at=(70, 50, 90), target_fleet=None
+):
     b = make_battle(sim_catalog, fleet(cap(shooter)), target_fleet or fleet(cap(target)), rolls)
     a = put(b.sides[0][0], *a_at)
     t = put(b.sides[1][0], *t_at)
@@ -66,8 +67,9 @@ def test_a_ship_in_an_asteroid_belt_is_in_cover(sim_catalog):
 
 def test_only_the_closest_escort_of_a_squadron_may_be_chosen(sim_catalog):
     # Pins R-78: only the closest escort is a target.
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")),
-                    fleet(squadron("frigate", "frigate")), [1] * 6)
+    b = make_battle(
+        sim_catalog, fleet(cap("gun-cruiser")), fleet(squadron("frigate", "frigate")), [1] * 6
+    )
     a = put(b.sides[0][0], 90, 50, 90)
     far, near = b.sides[1]
     put(far, 60, 50, 90)
@@ -80,12 +82,27 @@ def test_damage_carries_on_along_an_escort_squadron(sim_catalog):
     # 4 hits at 10 cm, none saved: the nearest frigate's shield and hull take two, the rest
     # carries on to the next frigate in arc and range.
     # Pins R-78: leftover damage carries on to the next closest escort.
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")),
-                    fleet(squadron("frigate", "frigate", "frigate")),
-                    [6, 6, 6, 6, 1, 1,  # to hit
-                     1, 1, 1, 1,  # armor saves
-                     2, 2,  # the first frigate: a drifting hulk
-                     2, 3])  # the second: a drifting hulk
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(squadron("frigate", "frigate", "frigate")),
+        [
+            6,
+            6,
+            6,
+            6,
+            1,
+            1,  # to hit
+            1,
+            1,
+            1,
+            1,  # armor saves
+            2,
+            2,  # the first frigate: a drifting hulk
+            2,
+            3,
+        ],
+    )  # the second: a drifting hulk
     a = put(b.sides[0][0], 90, 50, 90)
     one, two, three = b.sides[1]
     put(one, 80, 50, 90)
@@ -98,8 +115,13 @@ def test_damage_carries_on_along_an_escort_squadron(sim_catalog):
 
 
 def test_special_weapons_ignore_shields(sim_catalog):
-    b, a, t = duel(sim_catalog, "special-ship", "plain-cruiser", [4, 4, 4, 1, 1, 1, 1, 1, 1],
-                   t_at=(90, 60, 270))
+    b, a, t = duel(
+        sim_catalog,
+        "special-ship",
+        "plain-cruiser",
+        [4, 4, 4, 1, 1, 1, 1, 1, 1],
+        t_at=(90, 60, 270),
+    )
     gunnery.fire_guns(b, a, hesitant=False)
     assert t.target.hull == 5 and t.target.shields == 1
 
@@ -122,11 +144,24 @@ def test_a_crippled_ship_moves_at_half_speed(sim_catalog):
 
 
 def test_a_blast_marker_goes_down_when_shields_absorb_and_suppresses_them_after(sim_catalog):
-    b, a, t = duel(sim_catalog, "plain-cruiser", "plain-cruiser",
-                   [1, 1, 1, 6,  # one hit at 20 cm
-                    1,  # armor fails: the shield absorbs it, a blast marker goes down
-                    1, 1, 1, 6, 1,  # the next volley: one hit, unsaved
-                    1])  # no shields now: hull, no critical
+    b, a, t = duel(
+        sim_catalog,
+        "plain-cruiser",
+        "plain-cruiser",
+        [
+            1,
+            1,
+            1,
+            6,  # one hit at 20 cm
+            1,  # armor fails: the shield absorbs it, a blast marker goes down
+            1,
+            1,
+            1,
+            6,
+            1,  # the next volley: one hit, unsaved
+            1,
+        ],
+    )  # no shields now: hull, no critical
     gunnery.fire_guns(b, a, hesitant=False)
     assert len(b.markers) == 1 and t.target.blast_markers == 1 and t.target.shields == 0
     gunnery.fire_guns(b, a, hesitant=False)
@@ -174,10 +209,16 @@ def test_the_end_phase_removes_d6_markers_not_touching_any_ship(sim_catalog):
 
 
 def test_a_fire_burns_in_the_end_phase_and_a_repair_puts_it_out(sim_catalog):
-    b, a, t = duel(sim_catalog, "plain-cruiser", "plain-cruiser",
-                   [1,  # the fire's hull point: no critical
-                    5,  # repair: 1d6 (a blast marker from the fire), 5 <= Ld 8 - 1
-                    6])  # the d6 of blast markers to clear (the fire's stays: it touches)
+    b, a, t = duel(
+        sim_catalog,
+        "plain-cruiser",
+        "plain-cruiser",
+        [
+            1,  # the fire's hull point: no critical
+            5,  # repair: 1d6 (a blast marker from the fire), 5 <= Ld 8 - 1
+            6,
+        ],
+    )  # the d6 of blast markers to clear (the fire's stays: it touches)
     a.target.criticals.append(CriticalHit(9, Critical.FIRE))
     b.end_phase()
     assert a.target.hull == 7 and not a.target.fires
@@ -207,14 +248,23 @@ def test_an_explosion_hits_every_ship_in_its_radius_and_can_chain(sim_catalog):
     # The cruiser dies: catastrophic explosion (10), radius 3d6 = 6, d6 = 2 hits each. The
     # frigate 5 cm away dies too and rolls its own table: a drifting hulk.
     # Pins R-74: every base in the radius, nearest first, chain reactions.
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")),
-                    fleet(cap("plain-cruiser"), squadron("frigate", "frigate")),
-                    [5, 5,  # catastrophic: 10
-                     2, 2, 2,  # radius 6 cm
-                     2,  # 2 hits
-                     1, 1,  # the frigate's armor saves fail: shield 1, hull 1
-                     1, 2,  # its catastrophic damage: 3, a drifting hulk
-                     ])
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("plain-cruiser"), squadron("frigate", "frigate")),
+        [
+            5,
+            5,  # catastrophic: 10
+            2,
+            2,
+            2,  # radius 6 cm
+            2,  # 2 hits
+            1,
+            1,  # the frigate's armor saves fail: shield 1, hull 1
+            1,
+            2,  # its catastrophic damage: 3, a drifting hulk
+        ],
+    )
     a = put(b.sides[0][0], 20, 20, 90)
     victim, near, far = b.sides[1]
     put(victim, 90, 60, 270)
@@ -241,8 +291,12 @@ def test_a_blazing_wreck_leaves_a_blast_marker(sim_catalog):
 
 
 def test_an_escorts_explosion_radius_loses_a_d6(sim_catalog):
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")),
-                    fleet(squadron("frigate", "frigate")), [3, 3, 4, 6])
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(squadron("frigate", "frigate")),
+        [3, 3, 4, 6],
+    )
     one, two = b.sides[1]
     put(one, 90, 60, 270)
     put(two, 93, 60, 270)
@@ -255,8 +309,12 @@ def test_an_escorts_explosion_radius_loses_a_d6(sim_catalog):
 def test_boarding_compares_d6_plus_hull_plus_ld_and_ignores_shields(sim_catalog):
     # Strike cruiser (Space Marines +2): 3 + 6 + 8 + 2 = 19; plain cruiser: 1 + 8 + 8 = 17.
     # Pins R-82: 1d6 + hull + Ld, the difference as damage past shields.
-    b = make_battle(sim_catalog, fleet(cap("strike-cruiser"), faction="adeptus-astartes"),
-                    fleet(cap("plain-cruiser")), [3, 1, 1, 1])
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("strike-cruiser"), faction="adeptus-astartes"),
+        fleet(cap("plain-cruiser")),
+        [3, 1, 1, 1],
+    )
     a = put(b.sides[0][0], 90, 50, 90)
     t = put(b.sides[1][0], 93.2, 50, 90)
     gunnery.board(b, a, t)
@@ -271,13 +329,22 @@ def test_ramming_deals_d6_to_both_and_the_better_armor_takes_the_lower_of_two(si
 
     from .conftest import Scripted
 
-    b = make_battle(sim_catalog, fleet(cap("grand-cruiser")),
-                    fleet(cap("frigate")),
-                    [3, 3,  # the activation's command check
-                     3, 3,  # the check to ram
-                     5, 2,  # the grand cruiser (armor 4+ beats 5+) rolls twice, takes 2
-                     2,  # the frigate's damage die
-                     2, 2])  # grand cruiser: shields take both; frigate: shield 1, then
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("grand-cruiser")),
+        fleet(cap("frigate")),
+        [
+            3,
+            3,  # the activation's command check
+            3,
+            3,  # the check to ram
+            5,
+            2,  # the grand cruiser (armor 4+ beats 5+) rolls twice, takes 2
+            2,  # the frigate's damage die
+            2,
+            2,
+        ],
+    )  # grand cruiser: shields take both; frigate: shield 1, then
     # destroyed: 2 + 2, a blazing wreck
     a = put(b.sides[0][0], 90, 30, 90)
     t = put(b.sides[1][0], 90, 45, 270)
@@ -294,8 +361,7 @@ def test_damage_resolution_goes_through_the_shared_resolver(sim_catalog):
     from rules_core.dice import RiggedDice
 
     rolls = [4, 4, 5, 1, 2, 3, 1, 1, 1, 6, 2]
-    b, a, t = duel(sim_catalog, "plain-cruiser", "plain-cruiser", list(rolls),
-                   t_at=(80, 50, 90))
+    b, a, t = duel(sim_catalog, "plain-cruiser", "plain-cruiser", list(rolls), t_at=(80, 50, 90))
     gunnery.fire_guns(b, a, hesitant=False)
     reference = damage.Target.from_profile(t.spec.profile)
     expected = damage.fire_batteries(reference, 4, 10.0, RiggedDice(rolls))

@@ -33,7 +33,8 @@ LEVEL = {module: i for i, (_, modules) in enumerate(LAYERS) for module in module
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def sim_imports(source: str, importer: str) -> list[tuple[str, int]]:
@@ -48,27 +49,39 @@ def sim_imports(source: str, importer: str) -> list[tuple[str, int]]:
                 visit(child)
             return
         if isinstance(node, ast.ImportFrom):
-            if node.level == 1 or (node.level == 0 and node.module is not None
-                                   and (node.module + ".").startswith(PACKAGE + ".")):
-                base = (node.module or "") if node.level == 1 \
-                    else node.module.removeprefix(PACKAGE).lstrip(".")  # type: ignore[union-attr]
+            if node.level == 1 or (
+                node.level == 0
+                and node.module is not None
+                and (node.module + ".").startswith(PACKAGE + ".")
+            ):
+                base = (
+                    (node.module or "")
+                    if node.level == 1
+                    else node.module.removeprefix(PACKAGE).lstrip(".")
+                )  # type: ignore[union-attr]
                 if base:
                     found.append((base.split(".")[0], node.lineno))
                 else:  # from . import orders: each name is a module (or __init__'s)
                     for alias in node.names:
                         name = alias.name
-                        found.append((name if (SIM / f"{name}.py").exists() else "__init__",
-                                      node.lineno))
-            elif node.level == 2 and not is_package and node.module in (None, "sim") and any(
-                    a.name == "sim" for a in node.names):
+                        found.append(
+                            (name if (SIM / f"{name}.py").exists() else "__init__", node.lineno)
+                        )
+            elif (
+                node.level == 2
+                and not is_package
+                and node.module in (None, "sim")
+                and any(a.name == "sim" for a in node.names)
+            ):
                 found.append(("__init__", node.lineno))
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name == PACKAGE:
                     found.append(("__init__", node.lineno))
                 elif alias.name.startswith(PACKAGE + "."):
-                    found.append((alias.name.removeprefix(PACKAGE + ".").split(".")[0],
-                                  node.lineno))
+                    found.append(
+                        (alias.name.removeprefix(PACKAGE + ".").split(".")[0], node.lineno)
+                    )
         for child in ast.iter_child_nodes(node):
             visit(child)
 
@@ -77,8 +90,9 @@ def sim_imports(source: str, importer: str) -> list[tuple[str, int]]:
 
 
 def import_graph() -> dict[str, list[tuple[str, int]]]:
-    return {path.stem: sim_imports(path.read_text(), path.stem)
-            for path in sorted(SIM.glob("*.py"))}
+    return {
+        path.stem: sim_imports(path.read_text(), path.stem) for path in sorted(SIM.glob("*.py"))
+    }
 
 
 def test_every_simulator_module_has_a_layer():
@@ -86,10 +100,13 @@ def test_every_simulator_module_has_a_layer():
 
 
 def test_no_import_runs_back_up():
-    upward = [f"{importer}.py:{line} imports {imported} "
-              f"({LAYERS[LEVEL[imported]][0]} is above {LAYERS[LEVEL[importer]][0]})"
-              for importer, imports in import_graph().items()
-              for imported, line in imports if LEVEL[imported] > LEVEL[importer]]
+    upward = [
+        f"{importer}.py:{line} imports {imported} "
+        f"({LAYERS[LEVEL[imported]][0]} is above {LAYERS[LEVEL[importer]][0]})"
+        for importer, imports in import_graph().items()
+        for imported, line in imports
+        if LEVEL[imported] > LEVEL[importer]
+    ]
     assert upward == []
 
 
@@ -99,7 +116,7 @@ def test_the_simulator_imports_have_no_cycle():
 
     def walk(module: str, path: list[str]) -> list[str] | None:
         if module in path:
-            return path[path.index(module):] + [module]
+            return path[path.index(module) :] + [module]
         if module in done:
             return None
         for imported in graph[module]:

@@ -21,8 +21,13 @@ def test_a_gravity_well_stops_a_ship_and_places_it_inside_in_orbit(sim_catalog):
         def orbit_velocity(self, b, ship, lo, hi):  # type: ignore[no-untyped-def]
             return 3
 
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [3, 3], policy_a=Stays(plan=Plan(15.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [3, 3],
+        policy_a=Stays(plan=Plan(15.0)),
+    )
     s = put(b.sides[0][0], 90, 50, 90)
     well = Terrain("gravity_well", 90, 70, 5.5, name="gravity well")
     b.terrain.append(well)
@@ -33,8 +38,13 @@ def test_a_gravity_well_stops_a_ship_and_places_it_inside_in_orbit(sim_catalog):
 
 
 def test_void_debris_destroys_torpedoes_on_1_or_2(sim_catalog):
-    b = make_battle(sim_catalog, fleet(cap("torp-cruiser")), fleet(cap("plain-cruiser")),
-                    [1, 2, 3, 6], options=SimOptions(terrain="void"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("torp-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [1, 2, 3, 6],
+        options=SimOptions(terrain="void"),
+    )
     a = put(b.sides[0][0], 90, 30, 90)
     put(b.sides[1][0], 150, 110, 270)
     b.terrain.append(Terrain("debris", 90, 50, 5.5, name="debris field"))
@@ -46,8 +56,13 @@ def test_void_debris_destroys_torpedoes_on_1_or_2(sim_catalog):
 
 
 def test_a_drifting_body_moves_smashes_salvos_and_hazards_ships(sim_catalog):
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("torp-cruiser")),
-                    [6, 6, 1, 1, 3, 4], options=SimOptions(terrain="void"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("torp-cruiser")),
+        [6, 6, 1, 1, 3, 4],
+        options=SimOptions(terrain="void"),
+    )
     s = put(b.sides[0][0], 100, 60, 90)
     launcher = b.sides[1][0]
     body = Terrain("drifting_body", 80, 60, 2.5, 20.0, 0.0, name="drifting body")
@@ -65,8 +80,13 @@ def test_a_drifting_body_moves_smashes_salvos_and_hazards_ships(sim_catalog):
 
 
 def test_when_one_escort_disengages_the_squadron_tries_to_follow(sim_catalog):
-    b = make_battle(sim_catalog, fleet(squadron("frigate", "frigate")),
-                    fleet(cap("plain-cruiser")), [3, 3], policy_a=Scripted(plan=Plan(25.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(squadron("frigate", "frigate")),
+        fleet(cap("plain-cruiser")),
+        [3, 3],
+        policy_a=Scripted(plan=Plan(25.0)),
+    )
     one, two = b.sides[0]
     put(one, 50, 110, 90)
     put(two, 54, 110, 90)
@@ -77,8 +97,9 @@ def test_when_one_escort_disengages_the_squadron_tries_to_follow(sim_catalog):
 
 
 def test_a_crippled_ship_launches_no_ordnance(sim_catalog):
-    b = make_battle(sim_catalog, fleet(cap("torp-cruiser"), cap("carrier")),
-                    fleet(cap("plain-cruiser")), [])
+    b = make_battle(
+        sim_catalog, fleet(cap("torp-cruiser"), cap("carrier")), fleet(cap("plain-cruiser")), []
+    )
     torp, carrier = b.sides[0]
     put(torp, 90, 30, 90)
     put(carrier, 60, 30, 90)
@@ -91,8 +112,12 @@ def test_a_crippled_ship_launches_no_ordnance(sim_catalog):
 def test_a_drifting_hulk_gives_cover(sim_catalog):
     from rules_core.sim.gunnery import damage_points, sightings
 
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")),
-                    fleet(cap("plain-cruiser"), cap("plain-cruiser")), [1, 2])
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("plain-cruiser"), cap("plain-cruiser")),
+        [1, 2],
+    )
     a = put(b.sides[0][0], 90, 50, 90)
     wreck = put(b.sides[1][0], 70, 50, 90)
     behind = put(b.sides[1][1], 68, 51, 90)
@@ -107,9 +132,13 @@ def test_a_drifting_hulk_gives_cover(sim_catalog):
 def test_all_ahead_full_is_one_roll_for_a_whole_squadron(sim_catalog):
     from rules_core.sim import orders as o
 
-    b = make_battle(sim_catalog, fleet(squadron("frigate", "frigate", "frigate")),
-                    fleet(cap("plain-cruiser")), [3, 3, 1, 2, 3, 4],
-                    policy_a=Scripted(order=o.AAF, plan=Plan(100.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(squadron("frigate", "frigate", "frigate")),
+        fleet(cap("plain-cruiser")),
+        [3, 3, 1, 2, 3, 4],
+        policy_a=Scripted(order=o.AAF, plan=Plan(100.0)),
+    )
     ships = b.sides[0]
     for i, s in enumerate(ships):
         put(s, 50 + 4 * i, 20, 90)
@@ -119,9 +148,13 @@ def test_all_ahead_full_is_one_roll_for_a_whole_squadron(sim_catalog):
 
 
 def test_escorts_keep_their_formation_when_they_turn_together(sim_catalog):
-    b = make_battle(sim_catalog, fleet(squadron("frigate", "frigate")),
-                    fleet(cap("plain-cruiser")), [3, 3],
-                    policy_a=Scripted(plan=Plan(25.0, math.pi / 2)))
+    b = make_battle(
+        sim_catalog,
+        fleet(squadron("frigate", "frigate")),
+        fleet(cap("plain-cruiser")),
+        [3, 3],
+        policy_a=Scripted(plan=Plan(25.0, math.pi / 2)),
+    )
     one, two = b.sides[0]
     put(one, 50, 20, 90)
     put(two, 54, 20, 90)

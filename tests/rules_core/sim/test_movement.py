@@ -15,8 +15,13 @@ from .conftest import Scripted, cap, fleet, make_battle, put, squadron, text
 
 
 def activate_alone(sim_catalog, slug, plan, rolls, *, at=(90, 30, 90), **kw):
-    b = make_battle(sim_catalog, fleet(cap(slug)), fleet(cap("plain-cruiser")), rolls,
-                    policy_a=Scripted(plan=plan, **kw))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap(slug)),
+        fleet(cap("plain-cruiser")),
+        rolls,
+        policy_a=Scripted(plan=plan, **kw),
+    )
     s = put(b.sides[0][0], *at)
     return b, s
 
@@ -52,8 +57,7 @@ def test_a_ship_that_moves_off_the_table_has_disengaged(sim_catalog):
 
 
 def test_voluntary_disengagement_needs_a_command_check_crippled_at_minus_two(sim_catalog):
-    b, s = activate_alone(sim_catalog, "plain-cruiser", Plan(0.0), [3, 4, 3, 3],
-                          disengage=True)
+    b, s = activate_alone(sim_catalog, "plain-cruiser", Plan(0.0), [3, 4, 3, 3], disengage=True)
     s.target.hull = 4  # crippled: Ld 8 - 2 = 6
     b.activate(b.units[0][0])
     assert s.on_table and "disengage check: rolled 7 against Ld 6: failed" in text(b)
@@ -67,8 +71,9 @@ def test_voluntary_disengagement_needs_a_command_check_crippled_at_minus_two(sim
 
 
 def test_gravity_slingshot_gives_a_free_90_degree_turn_near_a_planet(sim_catalog):
-    b, s = activate_alone(sim_catalog, "plain-cruiser", Plan(10.0), [3, 3], at=(90, 50, 90),
-                          slingshot=math.pi / 2)
+    b, s = activate_alone(
+        sim_catalog, "plain-cruiser", Plan(10.0), [3, 3], at=(90, 50, 90), slingshot=math.pi / 2
+    )
     b.terrain.append(Terrain("planet", 90, 75, 5))
     b.activate(b.units[0][0])
     assert (s.x, s.y) == pytest.approx((90, 60))  # 10 cm from the planet's edge
@@ -79,8 +84,7 @@ def test_gravity_slingshot_gives_a_free_90_degree_turn_near_a_planet(sim_catalog
 def test_a_ship_in_orbit_saves_on_4_against_attacks_from_outside(sim_catalog):
     from rules_core.sim.gunnery import damage_points
 
-    b, s = activate_alone(sim_catalog, "plain-cruiser", Plan(10.0), [3, 3, 4, 1],
-                          at=(90, 50, 90))
+    b, s = activate_alone(sim_catalog, "plain-cruiser", Plan(10.0), [3, 3, 4, 1], at=(90, 50, 90))
     b.terrain.append(Terrain("planet", 90, 75, 5))
     b.activate(b.units[0][0])
     assert s.orbit is not None
@@ -98,8 +102,9 @@ def test_colliding_with_a_planet_destroys_the_ship(sim_catalog):
 
 def test_an_asteroid_belt_needs_an_ld_check_or_deals_d3_damage(sim_catalog):
     # Ld check 11 fails; d3 = 2 damage: the shield takes one, the hull the other (no critical).
-    b, s = activate_alone(sim_catalog, "plain-cruiser", Plan(20.0), [3, 3, 6, 5, 2, 1],
-                          at=(90, 50, 90))
+    b, s = activate_alone(
+        sim_catalog, "plain-cruiser", Plan(20.0), [3, 3, 6, 5, 2, 1], at=(90, 50, 90)
+    )
     b.terrain.append(Terrain("asteroids", 90, 62, 5))
     b.activate(b.units[0][0])
     assert s.target.hull == 7
@@ -115,8 +120,12 @@ def test_a_debris_field_halves_speed(sim_catalog):
 
 
 def test_an_escort_more_than_10_cm_from_its_squadron_breaks_coherency(sim_catalog):
-    b = make_battle(sim_catalog, fleet(squadron("frigate", "frigate", "frigate")),
-                    fleet(cap("plain-cruiser")), [])
+    b = make_battle(
+        sim_catalog,
+        fleet(squadron("frigate", "frigate", "frigate")),
+        fleet(cap("plain-cruiser")),
+        [],
+    )
     one, two, three = b.sides[0]
     put(one, 50, 30, 90)
     put(two, 58, 30, 90)
@@ -127,8 +136,13 @@ def test_an_escort_more_than_10_cm_from_its_squadron_breaks_coherency(sim_catalo
 
 
 def test_an_escort_out_of_coherency_is_hesitant_and_does_not_fire(sim_catalog):
-    b = make_battle(sim_catalog, fleet(squadron("frigate", "frigate")),
-                    fleet(cap("plain-cruiser")), [3, 3], policy_a=Scripted(plan=Plan(25.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(squadron("frigate", "frigate")),
+        fleet(cap("plain-cruiser")),
+        [3, 3],
+        policy_a=Scripted(plan=Plan(25.0)),
+    )
     one, two = b.sides[0]
     put(one, 50, 30, 90)
     put(two, 75, 30, 90)
@@ -140,8 +154,13 @@ def test_an_escort_out_of_coherency_is_hesitant_and_does_not_fire(sim_catalog):
 
 
 def test_squadrons_move_together_and_check_once_with_the_highest_ld(sim_catalog):
-    b = make_battle(sim_catalog, fleet(squadron("frigate", "big-escort")),
-                    fleet(cap("plain-cruiser")), [4, 3], policy_a=Scripted(plan=Plan(25.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(squadron("frigate", "big-escort")),
+        fleet(cap("plain-cruiser")),
+        [4, 3],
+        policy_a=Scripted(plan=Plan(25.0)),
+    )
     one, two = b.sides[0]
     put(one, 50, 30, 90)
     put(two, 54, 30, 90)
@@ -161,8 +180,9 @@ def test_terrain_options_place_pieces_from_the_battles_own_dice(sim_catalog):
     for option in ("section13", "void"):
         first = Battle(a, bb, SeededDice("t"), SimOptions(terrain=option))
         again = Battle(a, bb, SeededDice("t"), SimOptions(terrain=option))
-        assert first.terrain and [(t.kind, t.x, t.y) for t in first.terrain] == \
-            [(t.kind, t.x, t.y) for t in again.terrain]
+        assert first.terrain and [(t.kind, t.x, t.y) for t in first.terrain] == [
+            (t.kind, t.x, t.y) for t in again.terrain
+        ]
         for t in first.terrain:  # in no man's land, clear of the deployment zones
             assert 40 <= t.y <= first.depth - 40 and 20 <= t.x <= first.width - 20
 
@@ -174,8 +194,7 @@ def test_deployment_zones_face_each_other_mirrored(sim_catalog):
     from rules_core.sim.state import fleet_spec
 
     units = fleet(cap("plain-cruiser"), squadron("frigate", "frigate"))
-    b = Battle(fleet_spec(sim_catalog, units, 0), fleet_spec(sim_catalog, units, 1),
-               SeededDice(1))
+    b = Battle(fleet_spec(sim_catalog, units, 0), fleet_spec(sim_catalog, units, 1), SeededDice(1))
     assert (b.width, b.depth) == (180, 120)  # Skirmish: 4' x 6'
     for sa, sb in zip(b.sides[0], b.sides[1], strict=True):
         assert sa.y <= 30 and sb.y >= b.depth - 30  # within 30 cm of their own long edge

@@ -14,8 +14,9 @@ from .conftest import Scripted, cap, fleet, make_battle, put, text
 
 
 def torpedo_scene(sim_catalog, rolls, target="plain-cruiser", target_at=(90, 55, 270)):
-    b = make_battle(sim_catalog, fleet(cap("torp-cruiser"), cap("plain-cruiser")),
-                    fleet(cap(target)), rolls)
+    b = make_battle(
+        sim_catalog, fleet(cap("torp-cruiser"), cap("plain-cruiser")), fleet(cap(target)), rolls
+    )
     a = put(b.sides[0][0], 90, 30, 90)
     t = put(b.sides[1][0], *target_at)
     assert ordnance.launch_torpedoes(b, a)
@@ -30,8 +31,10 @@ def test_torpedoes_move_30_cm_in_the_drift_and_meet_turrets_then_deal_damage(sim
     assert b.salvos[0].count == 4
     ordnance.drift(b)
     assert b.salvos == [] and t.target.hull == 6
-    assert "4 torpedoes from Torp Cruiser strike Plain Cruiser: 1 shot down by turrets, 3 " \
-           "strike home, 1 absorbed by shields, 2 hull lost." in text(b)
+    assert (
+        "4 torpedoes from Torp Cruiser strike Plain Cruiser: 1 shot down by turrets, 3 "
+        "strike home, 1 absorbed by shields, 2 hull lost." in text(b)
+    )
     assert t.target.blast_markers == 1
     b.dice.assert_used_up()
 
@@ -87,8 +90,13 @@ def test_interceptor_scramble_stops_a_salvo_and_then_the_carrier_launches_nothin
 
 
 def bomber_scene(sim_catalog, rolls, role=CraftRole.BOMBER):
-    b = make_battle(sim_catalog, fleet(cap("carrier")), fleet(cap("plain-cruiser")), rolls,
-                    policy_a=Scripted(craft=lambda b, s, n: [(role, n, b.sides[1][0])]))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("carrier")),
+        fleet(cap("plain-cruiser")),
+        rolls,
+        policy_a=Scripted(craft=lambda b, s, n: [(role, n, b.sides[1][0])]),
+    )
     a = put(b.sides[0][0], 90, 30, 90)
     t = put(b.sides[1][0], 90, 60, 270)
     assert ordnance.launch_craft(b, a)
@@ -139,9 +147,13 @@ def test_craft_whose_target_is_gone_are_recalled(sim_catalog):
 
 
 def nova_scene(sim_catalog, rolls, aim=(90, 60)):
-    b = make_battle(sim_catalog, fleet(cap("nova-ship")),
-                    fleet(cap("plain-cruiser"), cap("plain-cruiser")), rolls,
-                    policy_a=Scripted(nova=aim))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("nova-ship")),
+        fleet(cap("plain-cruiser"), cap("plain-cruiser")),
+        rolls,
+        policy_a=Scripted(nova=aim),
+    )
     a = put(b.sides[0][0], 90, 10, 90)
     t = put(b.sides[1][0], 90, 60, 270)
     ring = put(b.sides[1][1], 94, 60, 270)

@@ -19,9 +19,15 @@ from .conftest import cap, fleet, make_battle, put
 
 
 def scene(sim_catalog, mine, theirs, **kw):
-    b = make_battle(sim_catalog, fleet(*[cap(s) for s in mine]),
-                    fleet(*[cap(s) for s in theirs]), [], policy_a=StandardPolicy(),
-                    policy_b=StandardPolicy(), **kw)
+    b = make_battle(
+        sim_catalog,
+        fleet(*[cap(s) for s in mine]),
+        fleet(*[cap(s) for s in theirs]),
+        [],
+        policy_a=StandardPolicy(),
+        policy_b=StandardPolicy(),
+        **kw,
+    )
     return b
 
 

@@ -12,8 +12,13 @@ from .conftest import cap, fleet, make_battle, put, squadron, text
 
 
 def escorts_under_fire(sim_catalog, policy):
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")),
-                    fleet(squadron("frigate", "frigate")), [], policy_b=policy)
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(squadron("frigate", "frigate")),
+        [],
+        policy_b=policy,
+    )
     put(b.sides[0][0], 90, 20, 0)
     put(b.sides[1][0], 90, 50, 270)
     put(b.sides[1][1], 94, 50, 270)
@@ -39,8 +44,13 @@ def test_an_escort_squadron_does_not_brace_against_a_light_volley(sim_catalog):
 
 
 def carrier_battle(sim_catalog, rolls):
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("carrier")), rolls,
-                    policy_b=StandardPolicy())
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("carrier")),
+        rolls,
+        policy_b=StandardPolicy(),
+    )
     enemy = put(b.sides[0][0], 90, 20, 90)
     carrier = put(b.sides[1][0], 90, 50, 270)
     return b, enemy, carrier
@@ -75,7 +85,8 @@ def test_a_carrier_keeps_its_launch_against_a_big_bomber_wave_when_it_has_a_targ
     b.dice.assert_used_up()
     # Against two bombers one interception halves the attack: it scrambles (turret 1, bomb 1).
     b2, enemy2, carrier2 = carrier_battle(sim_catalog, [1, 1, 1])
-    ordnance._craft_attack(b2, Wave(0, CraftRole.BOMBER, 90, 47, 2, carrier2, enemy2, 20.0),
-                           carrier2)
+    ordnance._craft_attack(
+        b2, Wave(0, CraftRole.BOMBER, 90, 47, 2, carrier2, enemy2, 20.0), carrier2
+    )
     assert "scrambles interceptors against the 2 bombers" in text(b2)
     b2.dice.assert_used_up()

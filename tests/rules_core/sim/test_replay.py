@@ -8,32 +8,40 @@ import pytest
 from rules_core.sim import SimOptions, play_battle
 from rules_core.sim.replay import DESTROYED, DISENGAGED, frames_at, replay_battle
 
-OPTIONS = [SimOptions(), SimOptions(terrain="voidscape", scoring="faq"),
-           SimOptions(movement="advanced", terrain="section13")]
+OPTIONS = [
+    SimOptions(),
+    SimOptions(terrain="voidscape", scoring="faq"),
+    SimOptions(movement="advanced", terrain="section13"),
+]
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=["core", "voidscape", "advanced"])
-def test_recording_a_battle_does_not_change_how_it_ends(real_catalog, fleets_real,
-                                                         options) -> None:
+def test_recording_a_battle_does_not_change_how_it_ends(real_catalog, fleets_real, options) -> None:
     a, b = fleets_real
     for index in range(4):
         plain = play_battle(real_catalog, a, b, seed=4242, index=index, options=options)
-        logged = play_battle(real_catalog, a, b, seed=4242, index=index, options=options,
-                             log=True)
-        recorded, data = replay_battle(real_catalog, a, b, seed=4242, index=index,
-                                       options=options)
+        logged = play_battle(real_catalog, a, b, seed=4242, index=index, options=options, log=True)
+        recorded, data = replay_battle(real_catalog, a, b, seed=4242, index=index, options=options)
         for r in (logged, recorded):
-            assert (r.winner, r.vp, r.rounds, r.ended_by, r.fates, r.first_player) == \
-                (plain.winner, plain.vp, plain.rounds, plain.ended_by, plain.fates,
-                 plain.first_player)
+            assert (r.winner, r.vp, r.rounds, r.ended_by, r.fates, r.first_player) == (
+                plain.winner,
+                plain.vp,
+                plain.rounds,
+                plain.ended_by,
+                plain.fates,
+                plain.first_player,
+            )
         # One step per log line, in order.
         assert [s["t"] for s in data["steps"]] == [e.text for e in logged.log or []]
-        assert data["result"] == {"winner": plain.winner, "rounds": plain.rounds,
-                                  "vp": plain.vp, "ended_by": plain.ended_by}
+        assert data["result"] == {
+            "winner": plain.winner,
+            "rounds": plain.rounds,
+            "vp": plain.vp,
+            "ended_by": plain.ended_by,
+        }
 
 
-def test_the_steps_rebuild_every_ship_where_the_battle_left_it(real_catalog, fleets_real
-                                                                ) -> None:
+def test_the_steps_rebuild_every_ship_where_the_battle_left_it(real_catalog, fleets_real) -> None:
     a, b = fleets_real
     result, data = replay_battle(real_catalog, a, b, seed=11, index=3)
     frames = frames_at(data)
@@ -55,8 +63,12 @@ def test_the_steps_rebuild_every_ship_where_the_battle_left_it(real_catalog, fle
     # Shots are drawn: each volley names a firing ship and a target on the map.
     volleys = [v for f in frames for v in f["volleys"] if v[2] == "volley"]
     assert volleys
-    assert all(0 <= v[0] < len(data["ships"]) and 0 <= v[1] < len(data["ships"])
-               and data["ships"][v[0]]["side"] != data["ships"][v[1]]["side"] for v in volleys)
+    assert all(
+        0 <= v[0] < len(data["ships"])
+        and 0 <= v[1] < len(data["ships"])
+        and data["ships"][v[0]]["side"] != data["ships"][v[1]]["side"]
+        for v in volleys
+    )
 
 
 def test_a_step_carries_only_what_changed(real_catalog, fleets_real) -> None:

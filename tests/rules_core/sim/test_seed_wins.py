@@ -39,26 +39,33 @@ def test_r11_every_real_ship_turns_as_its_class_says(real_catalog):
         for ship in faction.ships:
             expected = 90 if ship.is_escort or sails else 45
             assert ship.turns == expected, (faction.slug, ship.slug)
-    assert {f.slug for f in real_catalog.factions
-            if any(r.name == "Solar Sails" for r in f.special_rules)} == {"craftworld-eldar"}
+    assert {
+        f.slug
+        for f in real_catalog.factions
+        if any(r.name == "Solar Sails" for r in f.special_rules)
+    } == {"craftworld-eldar"}
 
 
-@pytest.mark.parametrize("faction, slug, degrees", [
-    ("adeptus-astartes", "strike-cruiser", 45),  # a light cruiser the catalogue had at 90°
-    ("drukhari", "drukhari-torture-cruiser", 45),  # a cruiser it had at 90°
-    ("orks", "grunt-assault-ship", 90),  # an escort it held to 45°
-    ("imperial-navy", "sword-class-frigate", 90),
-    ("craftworld-eldar", "shadow-class-cruiser", 90),  # Solar Sails
-])
-def test_r11_the_simulator_and_the_cards_turn_real_ships_by_class(real_catalog, faction, slug,
-                                                                 degrees):
+@pytest.mark.parametrize(
+    "faction, slug, degrees",
+    [
+        ("adeptus-astartes", "strike-cruiser", 45),  # a light cruiser the catalogue had at 90°
+        ("drukhari", "drukhari-torture-cruiser", 45),  # a cruiser it had at 90°
+        ("orks", "grunt-assault-ship", 90),  # an escort it held to 45°
+        ("imperial-navy", "sword-class-frigate", 90),
+        ("craftworld-eldar", "shadow-class-cruiser", 90),  # Solar Sails
+    ],
+)
+def test_r11_the_simulator_and_the_cards_turn_real_ships_by_class(
+    real_catalog, faction, slug, degrees
+):
     """R-11, §5: "Cruisers and Battleships: May make one 45° turn"; "Escorts: may make up to
     two 45° turns" — in play (real catalogue, a 90° plan clamped) and on the card."""
-    unit = (cap(slug) if degrees == 45 or faction == "craftworld-eldar"
-            else squadron(slug, slug))
+    unit = cap(slug) if degrees == 45 or faction == "craftworld-eldar" else squadron(slug, slug)
     ours = fleet(unit, faction=faction)
-    b = make_battle(real_catalog, ours, fleet(cap("lunar-class-cruiser"),
-                                              faction="imperial-navy"), [])
+    b = make_battle(
+        real_catalog, ours, fleet(cap("lunar-class-cruiser"), faction="imperial-navy"), []
+    )
     ship = put(b.sides[0][0], 90, 40, 90)
     lim = movement.limits(b, ship, None, False)
     assert lim.max_turn == pytest.approx(math.radians(degrees))
@@ -75,11 +82,28 @@ def test_r11_the_simulator_and_the_cards_turn_real_ships_by_class(real_catalog, 
 def test_r11_a_catalogue_that_gives_a_capital_ship_90_degrees_is_refused():
     """R-11: the catalogue's `turns` must be the class's (a light cruiser "may make one 45°
     turn", §5); a file that says otherwise is a data error, not a faster ship."""
-    ship = {"slug": "fast-cruiser", "name": "Fast Cruiser", "class": "light_cruiser",
-            "points": 100, "speed": 25, "turns": 90, "leadership": 8, "shields": 1, "hull": 4,
-            "armor": 5, "turrets": 1, "weapons": []}
-    faction = {"slug": "test", "name": "Test", "allegiance": "xenos", "description": "",
-               "leadership": 8, "ships": [ship]}
+    ship = {
+        "slug": "fast-cruiser",
+        "name": "Fast Cruiser",
+        "class": "light_cruiser",
+        "points": 100,
+        "speed": 25,
+        "turns": 90,
+        "leadership": 8,
+        "shields": 1,
+        "hull": 4,
+        "armor": 5,
+        "turrets": 1,
+        "weapons": [],
+    }
+    faction = {
+        "slug": "test",
+        "name": "Test",
+        "allegiance": "xenos",
+        "description": "",
+        "leadership": 8,
+        "ships": [ship],
+    }
     with pytest.raises(CatalogError, match="turns 45°"):
         catalog_from_dicts([faction], ADMIRALS, [])
     ship["turns"] = 45
@@ -94,8 +118,13 @@ def test_r11_a_catalogue_that_gives_a_capital_ship_90_degrees_is_refused():
 
 
 def _lances_at(sim_catalog, rolls, *, brace=True):
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("plain-cruiser")),
-                    rolls, policy_b=Scripted(brace=brace))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("plain-cruiser")),
+        rolls,
+        policy_b=Scripted(brace=brace),
+    )
     a = put(b.sides[0][0], 90, 30, 0)
     t = put(b.sides[1][0], 90, 50, 270)
     return b, a, t
@@ -139,8 +168,13 @@ def test_r85_brace_for_impact_as_an_order_saves_for_the_whole_round(sim_catalog)
 
 
 def _torpedo_scene(sim_catalog, rolls, policy_a=None):
-    b = make_battle(sim_catalog, fleet(cap("torp-cruiser"), cap("plain-cruiser")),
-                    fleet(cap("plain-cruiser")), rolls, policy_a=policy_a)
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("torp-cruiser"), cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        rolls,
+        policy_a=policy_a,
+    )
     a = put(b.sides[0][0], 90, 30, 90)
     t = put(b.sides[1][0], 90, 55, 270)
     friend = put(b.sides[0][1], 90, 45, 90)  # in the lane
@@ -158,8 +192,7 @@ def test_r83_torpedoes_impact_whatever_they_contact_a_friend_included(sim_catalo
     b.dice.assert_used_up()
 
 
-def test_r121_the_standard_policy_keeps_its_lanes_clear_and_detonates_a_stray_salvo(
-        sim_catalog):
+def test_r121_the_standard_policy_keeps_its_lanes_clear_and_detonates_a_stray_salvo(sim_catalog):
     """R-121 (after R-83, §12 "Remote Control ... detonate"): the standard policy does not aim
     through a friend, and a salvo about to strike one of its own is detonated."""
     b, a, t, friend = _torpedo_scene(sim_catalog, [], policy_a=StandardPolicy())
@@ -199,8 +232,13 @@ def test_r48_shields_collapse_then_return_to_full_clear_of_blast_markers(sim_cat
 
 
 def _carriers(sim_catalog, rolls, craft):
-    b = make_battle(sim_catalog, fleet(cap("carrier")), fleet(cap("carrier")), rolls,
-                    policy_a=Scripted(craft=craft))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("carrier")),
+        fleet(cap("carrier")),
+        rolls,
+        policy_a=Scripted(craft=craft),
+    )
     a = put(b.sides[0][0], 90, 30, 90)
     t = put(b.sides[1][0], 90, 60, 270)
     return b, a, t
@@ -227,8 +265,9 @@ def test_r84_r85_assault_boats_pass_fighters_and_interceptors(sim_catalog):
     Scramble launches "a Fighter wing to intercept incoming Torpedoes or Bombers": assault
     boats meet only the turrets. Two boats: cover and scramble stay out; turret 1 misses;
     boats 4 and 1: one critical (2d6 = 3, 3: Starboard Armament Damaged)."""
-    b, a, t = _carriers(sim_catalog, [1, 4, 1, 3, 3],
-                        lambda b, s, n: [(CraftRole.ASSAULT_BOAT, 2, b.sides[1][0])])
+    b, a, t = _carriers(
+        sim_catalog, [1, 4, 1, 3, 3], lambda b, s, n: [(CraftRole.ASSAULT_BOAT, 2, b.sides[1][0])]
+    )
     b.waves.append(Wave(1, CraftRole.FIGHTER, t.x, t.y, 1, t, t, 20.0))
     b.policies = (b.policies[0], Scripted())  # would scramble if it could (Policy's default)
     assert ordnance.launch_craft(b, a)
@@ -247,9 +286,12 @@ def test_r84_r85_assault_boats_pass_fighters_and_interceptors(sim_catalog):
 def test_r73_bridge_destroyed_is_ld_6_even_in_a_lord_admirals_radius(sim_catalog):
     """R-73, §8: "Bridge Destroyed: Ship's Ld is reduced to 6." A Lord Admiral's +1 does not
     raise it (it did: Ld 7)."""
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser", flagship=True, admiral="lord-admiral"),
-                                       cap("plain-cruiser")),
-                    fleet(cap("plain-cruiser")), [])
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser", flagship=True, admiral="lord-admiral"), cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [],
+    )
     flag = put(b.sides[0][0], 90, 30, 90)
     other = put(b.sides[0][1], 100, 30, 90)
     assert o.leadership(b, other) == 9  # Ld 8 + 1 in the Lord Admiral's radius
@@ -265,14 +307,17 @@ def test_r73_bridge_destroyed_is_ld_6_even_in_a_lord_admirals_radius(sim_catalog
 
 
 @pytest.mark.parametrize("lost, expected", [(0, 14), (1, 35 + 14), (2, 70 + 35), (3, 105 + 35)])
-def test_r88_faq_a_disengaging_escort_squadron_scores_as_a_squadron(sim_catalog, lost,
-                                                                      expected):
+def test_r88_faq_a_disengaging_escort_squadron_scores_as_a_squadron(sim_catalog, lost, expected):
     """R-88, seed 002: "An escort squadron gives 10% of the squadron's value, or 25% if at
     least half of it (rounded down) was destroyed first." Four 35-point frigates (140): 10 %
     is 14, 25 % is 35, plus full value for each one destroyed."""
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")),
-                    fleet(squadron("frigate", "frigate", "frigate", "frigate")), [1, 1],
-                    options=SimOptions(scoring="faq"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(squadron("frigate", "frigate", "frigate", "frigate")),
+        [1, 1],
+        options=SimOptions(scoring="faq"),
+    )
     unit = b.units[1][0]
     for s in unit.ships[:lost]:
         s.on_table, s.destroyed = False, True
@@ -286,8 +331,13 @@ def test_r88_faq_a_single_ship_still_scores_ship_by_ship(sim_catalog):
     """R-88, seed 002: "A disengaged ship gives the enemy 10% of its value, or 25% if it was
     crippled"; seed 000's default scoring is untouched (nothing for an intact ship)."""
     for scoring, expected in (("faq", 18), ("core", 0)):
-        b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("gun-cruiser")),
-                        [], options=SimOptions(scoring=scoring))
+        b = make_battle(
+            sim_catalog,
+            fleet(cap("plain-cruiser")),
+            fleet(cap("gun-cruiser")),
+            [],
+            options=SimOptions(scoring=scoring),
+        )
         b.leave_table(b.sides[1][0])
         assert b.victory_points()[0] == expected
 
@@ -295,8 +345,9 @@ def test_r88_faq_a_single_ship_still_scores_ship_by_ship(sim_catalog):
 # --- 9. Crippling with odd hulls (§9), R-09 ----------------------------------------------------
 
 
-@pytest.mark.parametrize("hull, crippled_at", [(1, None), (2, 1), (3, 2), (5, 3), (8, 4),
-                                               (9, 5), (10, 5), (12, 6)])
+@pytest.mark.parametrize(
+    "hull, crippled_at", [(1, None), (2, 1), (3, 2), (5, 3), (8, 4), (9, 5), (10, 5), (12, 6)]
+)
 def test_r09_crippled_once_half_the_hull_rounded_down_is_lost(hull, crippled_at):
     """R-09, §9: "A ship is Crippled when it has lost half or more of its starting Hull points
     (round down)" and "Escorts with only 1 Hull point ... cannot be Crippled": crippled after
@@ -313,10 +364,14 @@ def test_r09_crippled_once_half_the_hull_rounded_down_is_lost(hull, crippled_at)
 def test_r09_reinforced_hull_on_a_real_cruiser_cripples_at_5_of_9(real_catalog):
     """R-09, §9 "(round down)" with the Reinforced Hull refit (+1 hull): a Lunar of 9 hull is
     crippled once it has lost 4 (at 5 left) — in the simulator and on its card."""
-    ours = Fleet(faction="imperial-navy", game_size=GameSize.SKIRMISH,
-                 units=(ShipUnit("lunar-class-cruiser", upgrades=("reinforced-hull",)),))
-    b = make_battle(real_catalog, ours, fleet(cap("lunar-class-cruiser"),
-                                              faction="imperial-navy"), [])
+    ours = Fleet(
+        faction="imperial-navy",
+        game_size=GameSize.SKIRMISH,
+        units=(ShipUnit("lunar-class-cruiser", upgrades=("reinforced-hull",)),),
+    )
+    b = make_battle(
+        real_catalog, ours, fleet(cap("lunar-class-cruiser"), faction="imperial-navy"), []
+    )
     lunar = b.sides[0][0]
     assert lunar.target.max_hull == 9 and lunar.cripple_at == 5
     lunar.target.hull = 6
@@ -330,9 +385,12 @@ def test_r09_reinforced_hull_on_a_real_cruiser_cripples_at_5_of_9(real_catalog):
 def test_r09_a_two_hull_escort_cripples_and_a_one_hull_escort_never_does(sim_catalog):
     """R-09, §9: "Escorts with 2 or more Hull points may become Crippled. Escorts with only 1
     Hull point are destroyed when they lose their last Hull point"."""
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")),
-                    fleet(Squadron(ships=(SquadronShip("big-escort"), SquadronShip("frigate")))),
-                    [])
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(Squadron(ships=(SquadronShip("big-escort"), SquadronShip("frigate")))),
+        [],
+    )
     big, frigate = b.sides[1]
     assert big.cripple_at == 1 and frigate.cripple_at == -1
     big.target.hull = 1
@@ -345,11 +403,15 @@ def test_r09_a_two_hull_escort_cripples_and_a_one_hull_escort_never_does(sim_cat
 def test_r113_few_but_peerless_has_nothing_to_reroll(real_catalog):
     """R-113: an escort out of coherency is hesitant and steers back with no command check of
     its own (§6), so a Custodes squadron rolls only its one check: nothing to re-roll."""
-    b = make_battle(real_catalog, fleet(squadron("custodes-vigil-frigate",
-                                                 "custodes-vigil-frigate"),
-                                        faction="adeptus-custodes"),
-                    fleet(cap("lunar-class-cruiser"), faction="imperial-navy"), [3, 3],
-                    policy_a=Scripted(plan=Plan(10.0)))
+    b = make_battle(
+        real_catalog,
+        fleet(
+            squadron("custodes-vigil-frigate", "custodes-vigil-frigate"), faction="adeptus-custodes"
+        ),
+        fleet(cap("lunar-class-cruiser"), faction="imperial-navy"),
+        [3, 3],
+        policy_a=Scripted(plan=Plan(10.0)),
+    )
     one, two = b.sides[0]
     put(one, 50, 30, 90)
     put(two, 75, 30, 90)

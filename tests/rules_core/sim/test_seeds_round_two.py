@@ -58,8 +58,14 @@ def test_r132_a_slingshot_sets_the_vector_under_advanced_movement(sim_catalog):
     # well. Increase its velocity by 1 without adding a burn token." A cruiser orbiting at
     # velocity 3, course north, accelerates to 4 in orbit (its burn) and slingshots out east:
     # its vector is then east at velocity 5, and its next move coasts 25 cm east.
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [3, 3], policy_a=Orbiter(velocity=4, exit=0.0), options=VOID_ADV)
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [3, 3],
+        policy_a=Orbiter(velocity=4, exit=0.0),
+        options=VOID_ADV,
+    )
     s = b.sides[0][0]
     h = ready(b, s, 90, 63, 90, 3)
     s.orbit = well_at(b, 90, 63)
@@ -76,8 +82,14 @@ def test_r132_the_velocity_gained_in_orbit_stays_with_the_vector(sim_catalog):
     # Seed 001: "Accelerate: +1 velocity per burn token." / "The ship keeps its velocity". A
     # ship that accelerates from 3 to 4 in orbit and is then slingshotted carries 4 + 1, not
     # the velocity it entered orbit with + 1; one that stays at 3 keeps 3 on its helm.
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [3, 3], policy_a=Orbiter(velocity=3), options=VOID_ADV)
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [3, 3],
+        policy_a=Orbiter(velocity=3),
+        options=VOID_ADV,
+    )
     s = b.sides[0][0]
     h = ready(b, s, 90, 63, 90, 2)
     s.orbit = well_at(b, 90, 63)
@@ -94,8 +106,13 @@ def test_r131_an_out_of_control_ship_drifting_through_one_field_rolls_once(sim_c
     # moved through." A cruiser (Mass 2) at velocity 3, still out of control (recovery 9 against
     # skill 5) with 1 thrust left after a damaged plant, rolls tumbles it cannot pay for and
     # drifts three hexes, all in one debris field: 3 dice (6, 6, 6: no fracture), not 3 a hex.
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [9, 5, 5, 5, 5, 6, 6, 6], options=VOID_ADV)
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [9, 5, 5, 5, 5, 6, 6, 6],
+        options=VOID_ADV,
+    )
     s = b.sides[0][0]
     h = ready(b, s, 90, 40, 90, 3)
     h.out_of_control, h.plant_lost = True, 3
@@ -110,8 +127,13 @@ def test_r131_a_controlled_advanced_move_through_two_fields_rolls_once_each(sim_
     # Seed 001: "Roll once for each debris field the ship moved through." Velocity 2 through
     # two fields: 2 dice each (the first field 1, 6: one fracture, critical die 1; the second
     # 6, 6).
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [1, 6, 1, 6, 6], options=VOID_ADV)
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [1, 6, 1, 6, 6],
+        options=VOID_ADV,
+    )
     s = b.sides[0][0]
     ready(b, s, 90, 40, 90, 4)
     b.terrain.append(Terrain("debris", 90, 45, 2.0, name="debris field"))
@@ -130,8 +152,13 @@ def test_r143_an_out_of_control_ship_fires_at_minus_3_in_lieu_of_lock_on(sim_cat
     # lock-on." On Lock On (+1), an enemy 10 cm ahead would be hit on 3+; out of control the
     # battery's 4 dice need 6+ (4+ less 3, R-40's clamp): 5, 5, 5, 6 is one hit; armor save 1
     # fails and the shield takes it.
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [5, 5, 5, 6, 1], options=SimOptions(movement="advanced"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [5, 5, 5, 6, 1],
+        options=SimOptions(movement="advanced"),
+    )
     s = b.sides[0][0]
     h = ready(b, s, 90, 40, 90, 0)
     h.out_of_control = True
@@ -146,8 +173,13 @@ def test_r143_an_out_of_control_ship_fires_at_minus_3_in_lieu_of_lock_on(sim_cat
 def test_r143_an_out_of_control_ship_gets_no_lock_on_lance_range(sim_catalog):
     # Seed 003: "it may not attempt missile lock-on": Lock On's +15 cm on lances is lost
     # too. The prow lance (30 cm) cannot reach an enemy 40 cm ahead.
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [],
-                    options=SimOptions(movement="advanced"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("gun-cruiser")),
+        [],
+        options=SimOptions(movement="advanced"),
+    )
     s = b.sides[0][0]
     h = ready(b, s, 90, 40, 90, 0)
     s.order = o.LOCK_ON
@@ -176,8 +208,13 @@ def test_r137_an_exploding_ship_becomes_a_drifting_body_on_its_vector(sim_catalo
     # vector and velocity they had previously." A cruiser that last moved 15 cm north (velocity
     # 3) blows its plasma drive (radius d6: 2, nobody near): its base drifts on north at 15 cm a
     # round, and moves so in the next Drift.
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [2], options=SimOptions(terrain="void"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [2],
+        options=SimOptions(terrain="void"),
+    )
     s = put(b.sides[0][0], 90, 50, 90)
     s.velocity = 3
     _explode(b, s)
@@ -195,8 +232,9 @@ def test_r137_an_exploding_ship_becomes_a_drifting_body_on_its_vector(sim_catalo
 def test_r137_under_advanced_movement_the_body_keeps_the_helms_vector(sim_catalog):
     # Seed 001: "they keep whatever vector and velocity they had previously": the vector is the
     # helm's course and velocity (R-141), not the bow (yawed 90° off it).
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [2], options=VOID_ADV)
+    b = make_battle(
+        sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")), [2], options=VOID_ADV
+    )
     s = b.sides[0][0]
     ready(b, s, 90, 50, 0, 2)
     s.face(math.radians(90))
@@ -210,8 +248,13 @@ def test_r137_under_advanced_movement_the_body_keeps_the_helms_vector(sim_catalo
 def test_r137_only_an_explosion_with_seed_001_in_play_leaves_a_body(sim_catalog, roll, options):
     # A drifting hulk is §8's debris field and a blazing wreck its blast marker: neither
     # explodes. §13's terrain alone does not play seed 001 (R-130).
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [2] if roll == 6 else [], options=SimOptions(terrain=options))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [2] if roll == 6 else [],
+        options=SimOptions(terrain=options),
+    )
     s = put(b.sides[0][0], 90, 50, 90)
     s.velocity = 3
     _explode(b, s, roll)
@@ -223,14 +266,18 @@ def test_r137_only_an_explosion_with_seed_001_in_play_leaves_a_body(sim_catalog,
 
 
 @pytest.mark.parametrize("yaw, effect", [(0, "enters"), (45, "bounces")])
-def test_r148_only_a_ship_whose_bow_is_on_its_course_may_enter_the_zone(sim_catalog, yaw,
-                                                                        effect):
+def test_r148_only_a_ship_whose_bow_is_on_its_course_may_enter_the_zone(sim_catalog, yaw, effect):
     # Seed 003: "To enter the zone, the ship's heading and facing must be the same, and a
     # Piloting Skill Roll must be made." A cruiser coasting north past a planet's interface
     # zone (not onto the planet) rolls 1: with its bow on its course it enters; with its bow
     # one hexside off it cannot enter, so its roll is the bounce's (R-148), and it bounces.
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [1], options=SimOptions(movement="advanced"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [1],
+        options=SimOptions(movement="advanced"),
+    )
     s = b.sides[0][0]
     h = ready(b, s, 60, 30, 90, 4)
     s.face(math.radians(90 + yaw))
@@ -245,8 +292,13 @@ def test_r148_gravity_pulling_a_ship_off_its_bow_into_the_zone_makes_it_bounce(s
     # Seed 003: gravity "If this takes ships into the interface zone or the atmosphere, resolve
     # this as shown above": a ship whose bow is off its course cannot enter, so it rolls to
     # bounce (1: it does) and stays outside the zone, its course turned away from the planet.
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [1], options=SimOptions(movement="advanced"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [1],
+        options=SimOptions(movement="advanced"),
+    )
     s = b.sides[0][0]
     h = ready(b, s, 60, 45, 90, 1)  # gap to the planet's edge 8.4 cm: in its gravity
     s.face(0.0)
@@ -262,18 +314,31 @@ def test_r148_gravity_pulling_a_ship_off_its_bow_into_the_zone_makes_it_bounce(s
 # --- item 6: the FAQ's escort-squadron example (R-88) --------------------------------------------
 
 
-@pytest.mark.parametrize("escorts, lost, expected", [
-    (5, 2, 70 + 17), (5, 3, 105 + 43),  # the FAQ's own example
-    (3, 1, 35 + 10), (3, 2, 70 + 26), (2, 1, 35 + 17), (4, 2, 70 + 35)])
-def test_r88_faq_half_a_squadron_as_the_worked_example_counts_it(sim_catalog, escorts, lost,
-                                                                  expected):
+@pytest.mark.parametrize(
+    "escorts, lost, expected",
+    [
+        (5, 2, 70 + 17),
+        (5, 3, 105 + 43),  # the FAQ's own example
+        (3, 1, 35 + 10),
+        (3, 2, 70 + 26),
+        (2, 1, 35 + 17),
+        (4, 2, 70 + 35),
+    ],
+)
+def test_r88_faq_half_a_squadron_as_the_worked_example_counts_it(
+    sim_catalog, escorts, lost, expected
+):
     # Seed 002: "For example, if a squadron of five escorts disengages, with two destroyed the
     # enemy gets only 10 % of its starting value, and with three destroyed before it
     # disengaged, 25 %." Half is counted in whole escorts and not rounded below half: 3 of 5,
     # 2 of 3, 1 of 2, 2 of 4. Frigates are 35 points; full value for each destroyed.
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")),
-                    fleet(squadron(*["frigate"] * escorts)), [1, 1],
-                    options=SimOptions(scoring="faq"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(squadron(*["frigate"] * escorts)),
+        [1, 1],
+        options=SimOptions(scoring="faq"),
+    )
     unit = b.units[1][0]
     for s in unit.ships[:lost]:
         s.on_table, s.destroyed = False, True
@@ -308,8 +373,9 @@ def test_r44_r55_a_ship_braced_this_round_saves_against_its_fire(sim_catalog):
     # the fire's point on a 4; its repair (6, 6) fails; no marker is placed, so none is cleared.
     from rules_core.damage import Critical, CriticalHit
 
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [4, 6, 6])
+    b = make_battle(
+        sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")), [4, 6, 6]
+    )
     s = b.sides[0][0]
     s.braced_round = b.round
     s.target.criticals.append(CriticalHit(9, Critical.FIRE))
@@ -324,8 +390,9 @@ def test_r44_r80_a_planets_orbit_save_is_not_a_brace_against_fire(sim_catalog):
     # 1d6: 6, at Ld 8 repaired; the marker, touching it, stays: d6 1 clears none).
     from rules_core.damage import Critical, CriticalHit
 
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")),
-                    [1, 6, 1])
+    b = make_battle(
+        sim_catalog, fleet(cap("plain-cruiser")), fleet(cap("plain-cruiser")), [1, 6, 1]
+    )
     s = put(b.sides[0][0], 60, 60, 90)
     s.orbit = Terrain("planet", 60, 70, 5.0)
     s.target.criticals.append(CriticalHit(9, Critical.FIRE))
@@ -338,15 +405,19 @@ def test_r44_r80_a_planets_orbit_save_is_not_a_brace_against_fire(sim_catalog):
 
 
 @pytest.mark.parametrize("terrain_option", ["void", "section13"])
-def test_r138_a_ship_whose_base_overlaps_a_debris_field_is_in_cover(sim_catalog,
-                                                                    terrain_option):
+def test_r138_a_ship_whose_base_overlaps_a_debris_field_is_in_cover(sim_catalog, terrain_option):
     # Seed 001: "A ship counts as in an area void element if any part of its base is over
     # it." A cruiser's 32 mm base (1.6 cm radius, §2) whose centre is 1 cm outside the field's
     # edge overlaps it: in cover, and a ship 2 cm outside is not.
     from rules_core.sim.movement import limits
 
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser"), cap("plain-cruiser")),
-                    fleet(cap("plain-cruiser")), [], options=SimOptions(terrain=terrain_option))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser"), cap("plain-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [],
+        options=SimOptions(terrain=terrain_option),
+    )
     near, far = b.sides[0]
     b.terrain.append(Terrain("debris", 60, 60, 5.5, name="debris field"))
     put(near, 60 + 5.5 + 1.0, 60, 90)
@@ -372,8 +443,13 @@ def test_r73_disengaging_adds_every_modifier_before_the_cap_of_10(sim_catalog):
     # Ld 10, not 9: a roll of 10 passes. An ordinary check still caps first (R-73): Ld 9.
     from rules_core.sim import orders
 
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser", flagship=True, admiral="lord-admiral")),
-                    fleet(cap("plain-cruiser")), [4, 6], policy_a=Scripted(disengage=True))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser", flagship=True, admiral="lord-admiral")),
+        fleet(cap("plain-cruiser")),
+        [4, 6],
+        policy_a=Scripted(disengage=True),
+    )
     s = b.sides[0][0]
     s.target.blast_markers = 1
     assert orders.leadership(b, s) == 9
@@ -387,8 +463,12 @@ def test_r73_disengaging_past_10_still_needs_10_or_less(sim_catalog):
     # Seed 002: "rolls of 11 or 12 always fail": Ld 11 after all modifiers is rolled as 10.
     from rules_core.sim import orders
 
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser", flagship=True, admiral="lord-admiral")),
-                    fleet(cap("plain-cruiser")), [])
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser", flagship=True, admiral="lord-admiral")),
+        fleet(cap("plain-cruiser")),
+        [],
+    )
     assert orders.leadership(b, b.sides[0][0], disengaging=True) == 10
 
 
@@ -399,9 +479,13 @@ def test_r87_when_an_escort_disengages_the_squadron_tries_to_follow_at_once(sim_
     # once (3, 3: passed) and the second frigate jumps before it moves.
     from rules_core.sim.movement import Plan
 
-    b = make_battle(sim_catalog, fleet(squadron("frigate", "frigate")),
-                    fleet(cap("plain-cruiser")), [3, 3, 3, 3],
-                    policy_a=Scripted(plan=Plan(25.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(squadron("frigate", "frigate")),
+        fleet(cap("plain-cruiser")),
+        [3, 3, 3, 3],
+        policy_a=Scripted(plan=Plan(25.0)),
+    )
     one, two = b.sides[0]
     put(one, 50, 110, 90)
     put(two, 54, 80, 90)
@@ -416,9 +500,13 @@ def test_r87_a_failed_attempt_at_once_leaves_the_squadron_trying_each_activation
     # on and tries again at its next activation (R-87).
     from rules_core.sim.movement import Plan
 
-    b = make_battle(sim_catalog, fleet(squadron("frigate", "frigate")),
-                    fleet(cap("plain-cruiser")), [3, 3, 6, 6],
-                    policy_a=Scripted(plan=Plan(25.0)))
+    b = make_battle(
+        sim_catalog,
+        fleet(squadron("frigate", "frigate")),
+        fleet(cap("plain-cruiser")),
+        [3, 3, 6, 6],
+        policy_a=Scripted(plan=Plan(25.0)),
+    )
     one, two = b.sides[0]
     put(one, 50, 110, 90)
     put(two, 54, 80, 90)
@@ -469,9 +557,13 @@ def test_r134_an_explosion_in_orbit_falls_into_the_well_and_spares_ships_outside
     # replaces §8's blast (R-125). A plasma drive overload in orbit: the other orbiter rolls 5
     # (above Mass 2: a fracture, critical die 1); the ship 3 cm off the well's edge takes
     # nothing, and no radius is rolled.
-    b = make_battle(sim_catalog, fleet(cap("plain-cruiser")),
-                    fleet(cap("plain-cruiser"), cap("gun-cruiser")), [5, 1],
-                    options=SimOptions(terrain="void"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("plain-cruiser")),
+        fleet(cap("plain-cruiser"), cap("gun-cruiser")),
+        [5, 1],
+        options=SimOptions(terrain="void"),
+    )
     w = well_at(b, 90, 60)
     dying = put(b.sides[0][0], 90, 60, 90)
     one, outside = b.sides[1]
@@ -484,18 +576,25 @@ def test_r134_an_explosion_in_orbit_falls_into_the_well_and_spares_ships_outside
     b.dice.assert_used_up()
 
 
-@pytest.mark.parametrize("terrain_option, seen", [("void", True), ("voidscape", True),
-                                                  ("section13", False)])
+@pytest.mark.parametrize(
+    "terrain_option, seen", [("void", True), ("voidscape", True), ("section13", False)]
+)
 def test_r80_with_seed_001_a_gas_cloud_gives_cover_instead_of_blocking_sight(
-        sim_catalog, terrain_option, seen):
+    sim_catalog, terrain_option, seen
+):
     # Seed 001: "If line of sight passes through a gas cloud, including when the shooter or
     # the target is inside it, the target counts as in cover". Switched on, seed 001 replaces
     # §13's "Blocks Line of Sight entirely" for its gas clouds and §13's alike (R-125); with
     # §13's terrain alone the cloud still blocks.
     from rules_core.sim.gunnery import sightings
 
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("plain-cruiser")), [],
-                    options=SimOptions(terrain=terrain_option))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("plain-cruiser")),
+        [],
+        options=SimOptions(terrain=terrain_option),
+    )
     a = put(b.sides[0][0], 90, 40, 90)
     target = put(b.sides[1][0], 90, 70, 270)
     b.terrain.append(Terrain("gas", 90, 55, 5.5, name="gas cloud"))
@@ -513,8 +612,13 @@ def test_r146_a_ram_is_rolled_at_the_end_of_all_movement_and_combat(sim_catalog)
     # all movement and combat." The rammer stops in contact and nothing is rolled; at the End
     # Phase's start the d10s (5, 3) are rolled: head on at 4 and 2, 20 hits, 2 damage each. The
     # pair rolls no accidental collision on top ("When neither unit is attempting to ram").
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [5, 3],
-                    options=SimOptions(movement="advanced"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("gun-cruiser")),
+        [5, 3],
+        options=SimOptions(movement="advanced"),
+    )
     s, t = b.sides[0][0], b.sides[1][0]
     ready(b, s, 60, 40, 90, 4)
     ready(b, t, 60, 55, 270, 2)
@@ -528,8 +632,13 @@ def test_r146_a_ram_is_rolled_at_the_end_of_all_movement_and_combat(sim_catalog)
 def test_r146_a_target_that_moved_away_is_not_rammed(sim_catalog):
     # "assuming it makes it into the ram hex": the target moves off before the end of all
     # movement, so no ram is rolled.
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [],
-                    options=SimOptions(movement="advanced"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("gun-cruiser")),
+        [],
+        options=SimOptions(movement="advanced"),
+    )
     s, t = b.sides[0][0], b.sides[1][0]
     ready(b, s, 60, 40, 90, 4)
     ready(b, t, 60, 55, 0, 2)
@@ -547,19 +656,31 @@ def test_r156_each_part_of_seed_003_left_out_quotes_the_seed():
 
     root = Path(__file__).resolve().parents[3]
     seed = next((root.parent / "shared" / "seeds").glob("003_*.txt"), None)
-    row = next(line for line in (root / "docs" / "rulings.md").read_text().splitlines()
-               if line.startswith("| R-156 |"))
-    for part in ("Atmospheric flight", "Altitude", "Variable mass", "pushing the plant",
-                 "heading changes during the move", "moving asteroids"):
+    row = next(
+        line
+        for line in (root / "docs" / "rulings.md").read_text().splitlines()
+        if line.startswith("| R-156 |")
+    )
+    for part in (
+        "Atmospheric flight",
+        "Altitude",
+        "Variable mass",
+        "pushing the plant",
+        "heading changes during the move",
+        "moving asteroids",
+    ):
         assert part in row
     if seed is None:
         pytest.skip("the seeds are not beside this checkout")
     text_003 = " ".join(seed.read_text().split())
-    for quote in ("see CAMPAIGNS", "Each scenario should define the altitude level",
-                  "Details will have to be agreed between the players before play",
-                  "he may push the powerplant at the risk of breakdown",
-                  "Marcos moves four hexes forward and then makes a heading change",
-                  "move each asteroid one hex in the direction of its arrow"):
+    for quote in (
+        "see CAMPAIGNS",
+        "Each scenario should define the altitude level",
+        "Details will have to be agreed between the players before play",
+        "he may push the powerplant at the risk of breakdown",
+        "Marcos moves four hexes forward and then makes a heading change",
+        "move each asteroid one hex in the direction of its arrow",
+    ):
         assert quote in row and quote in text_003
 
 
@@ -571,8 +692,13 @@ def test_r144_a_ship_on_no_order_pushes_the_plant(sim_catalog):
     # powerplant at the risk of breakdown" - no order asked. A cruiser of thrust 4 on no order
     # accelerates from 0 to 6, pushing 2 (a 6 or less): 7 damages the plant (thrust 3, SOT 4),
     # and "he must make both rolls": 6 spent needs 4 - 2 = 2 or less.
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [7, 2],
-                    options=SimOptions(movement="advanced"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("gun-cruiser")),
+        [7, 2],
+        options=SimOptions(movement="advanced"),
+    )
     s = b.sides[0][0]
     h = ready(b, s, 60.0, 20.0, 90.0, 0)
     adv.move(b, s, adv.Manoeuvre(dv=6, push=2), None, False)
@@ -587,8 +713,13 @@ def test_r144_the_standard_policy_pushes_on_no_order_when_it_pays(sim_catalog):
     # velocity 5 on no order, pushing one point (an 8 or less keeps the plant).
     from rules_core.sim.policy import StandardPolicy
 
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [],
-                    options=SimOptions(movement="advanced"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("gun-cruiser")),
+        [],
+        options=SimOptions(movement="advanced"),
+    )
     s, e = b.sides[0][0], b.sides[1][0]
     ready(b, s, 90.0, 15.0, 90.0, 0)
     ready(b, e, 90.0, 40.0, 0.0, 0)
@@ -605,8 +736,13 @@ def test_r141_a_heading_change_during_the_move(sim_catalog):
     # velocity of 5, this will cost 2 Thrust Points ... Marcos now moves one last required
     # hex". A cruiser at velocity 5 heading north moves 20 cm, turns 45° to starboard for 2
     # points (SOT 5: no roll) and moves the last 5 cm on its new course, its bow with it.
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [],
-                    options=SimOptions(movement="advanced"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("gun-cruiser")),
+        [],
+        options=SimOptions(movement="advanced"),
+    )
     s = b.sides[0][0]
     h = ready(b, s, 60.0, 20.0, 90.0, 5)
     m = adv.Manoeuvre(late_turns=-1, late_at=4)
@@ -631,8 +767,13 @@ def test_r142_the_sot_roll_comes_where_a_heading_change_during_the_move_exceeds_
     # SOT 7: +2 velocity (2) and two 45° of course at velocity 6 (3 each) after 2 hexes is 8.
     # The belt the first 2 hexes enter is rolled first (1 + 2 threads it), then the SOT roll
     # before the second heading change (6 or less: 6 holds); then 4 hexes east.
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [1, 6],
-                    options=SimOptions(movement="advanced"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("gun-cruiser")),
+        [1, 6],
+        options=SimOptions(movement="advanced"),
+    )
     s = b.sides[0][0]
     s.base_speed = 40
     h = ready(b, s, 60.0, 20.0, 90.0, 4)
@@ -651,8 +792,13 @@ def test_r143_hexes_moved_before_losing_control_count_against_the_drift(sim_cata
     # the SOT roll fails (7): the first heading change was made (course 45°), the second's 3
     # points go to random movement; maneuvers it cannot pay for (8: 6 points) drift it a hex
     # at a time, 6 - 2 = 4 hexes at most, so it ends 2 hexes north and 4 north-east.
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")),
-                    [1, 7, 8, 8, 8, 8, 8], options=SimOptions(movement="advanced"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("gun-cruiser")),
+        [1, 7, 8, 8, 8, 8, 8],
+        options=SimOptions(movement="advanced"),
+    )
     s = b.sides[0][0]
     s.base_speed = 40
     h = ready(b, s, 60.0, 20.0, 90.0, 4)
@@ -670,8 +816,13 @@ def test_r149_the_standard_policy_turns_during_the_move_to_reach_a_flank(sim_cat
     # and turns 45° more: no turn made before moving ends where that move ends.
     from rules_core.sim.policy import StandardPolicy
 
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [],
-                    options=SimOptions(movement="advanced"))
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("gun-cruiser")),
+        [],
+        options=SimOptions(movement="advanced"),
+    )
     s, e = b.sides[0][0], b.sides[1][0]
     ready(b, s, 90.0, 15.0, 90.0, 0)
     ready(b, e, 120.0, 40.0, 0.0, 0)
@@ -685,7 +836,8 @@ MOVING = SimOptions(movement="advanced", asteroids="moving")
 
 
 def test_r147_the_asteroids_move_a_hex_each_end_phase_and_roll_for_the_ships_they_reach(
-        sim_catalog):
+    sim_catalog,
+):
     # Seed 003: "Before the game begins, simply roll a six-sided die to determine the direction
     # of travel of the entire field"; "At the end of each Movement Phase, move each asteroid
     # one hex in the direction of its arrow. If it enters a hex with a ship in it, add the
@@ -693,8 +845,9 @@ def test_r147_the_asteroids_move_a_hex_each_end_phase_and_roll_for_the_ships_the
     # A d6 of 1 sends both belts toward fleet B's edge; the one below a cruiser at velocity 4
     # (skill 5) moves onto it: 4 + the modifier for 5 (+2) fails where +1 would pass, and it
     # takes the installation's damage, 2 tons x 10 x 4 // 3 = 20 hits, from behind.
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")),
-                    [1, 4, 4], options=MOVING)
+    b = make_battle(
+        sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")), [1, 4, 4], options=MOVING
+    )
     s = b.sides[0][0]
     ready(b, s, 60.0, 42.0, 0.0, 4)
     belt, far = belt_at(b, 60.0, 30.0), belt_at(b, 150.0, 60.0)
@@ -702,8 +855,10 @@ def test_r147_the_asteroids_move_a_hex_each_end_phase_and_roll_for_the_ships_the
     adv.end_of_movement(b)
     assert (belt.x, belt.y) == (pytest.approx(60.0), pytest.approx(35.0))
     assert (far.x, far.y) == (pytest.approx(150.0), pytest.approx(65.0))
-    assert "strikes an asteroid (the side it came from; rolled 4 + 2, skill 5) for 20 hits, " \
+    assert (
+        "strikes an asteroid (the side it came from; rolled 4 + 2, skill 5) for 20 hits, "
         "2 damage" in text(b)
+    )
     # "this direction of travel must be re-rolled for an asteroid that survives a collision
     # with a ship": at its next move it rolls again (4: toward fleet A's edge), and moves on.
     assert b.asteroid_hits[belt] == 20 and b.asteroid_reroll == [belt]
@@ -720,8 +875,13 @@ def test_r147_asteroids_that_meet_collide_and_two_collisions_pulverize_them(sim_
     # directions must be rolled in the next turn." "An asteroid can suffer 200 damage points
     # before being pulverized ... by collision with one another (which will inflict 100 hits
     # per collision)".
-    b = make_battle(sim_catalog, fleet(cap("gun-cruiser")), fleet(cap("gun-cruiser")),
-                    [3, 3, 1, 4], options=MOVING)
+    b = make_battle(
+        sim_catalog,
+        fleet(cap("gun-cruiser")),
+        fleet(cap("gun-cruiser")),
+        [3, 3, 1, 4],
+        options=MOVING,
+    )
     p, q = belt_at(b, 60.0, 60.0), belt_at(b, 81.0, 60.0)
     adv._aim(p, 2)  # 30°
     adv._aim(q, 5)  # 210°
@@ -743,8 +903,10 @@ def test_r147_moving_asteroids_are_an_option_of_advanced_movement():
     # Seed 003: "Truly adventurous players may put the asteroid field in motion": an option,
     # off by default and left out of stored options, and seed 003's (advanced movement) only.
     assert SimOptions().asteroids == "still" and "asteroids" not in SimOptions().to_dict()
-    assert SimOptions.from_dict({"movement": "advanced", "asteroids": "moving"}).to_dict()[
-        "asteroids"] == "moving"
+    assert (
+        SimOptions.from_dict({"movement": "advanced", "asteroids": "moving"}).to_dict()["asteroids"]
+        == "moving"
+    )
     with pytest.raises(ValueError, match="advanced"):
         SimOptions(asteroids="moving")
     with pytest.raises(ValueError, match="asteroids"):
@@ -759,9 +921,15 @@ def test_r147_whole_battles_play_with_the_asteroids_in_motion(real_catalog):
     bf = sample_fleet(real_catalog, "orks", "skirmish")
     moved = 0
     for i in range(4):
-        r = play_battle(real_catalog, a, bf, seed=7, index=i, log=True,
-                        options=SimOptions(movement="advanced", asteroids="moving",
-                                           terrain="section13"))
+        r = play_battle(
+            real_catalog,
+            a,
+            bf,
+            seed=7,
+            index=i,
+            log=True,
+            options=SimOptions(movement="advanced", asteroids="moving", terrain="section13"),
+        )
         assert r.rounds >= 1
         moved += sum(1 for e in r.log or [] if "The asteroids drift" in e.text)
     assert moved >= 1

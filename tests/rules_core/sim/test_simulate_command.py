@@ -43,8 +43,19 @@ def test_json_has_contract_3s_shape_and_is_the_same_with_two_workers(files) -> N
     code, out, err = run(*files, "--battles", "12", "--seed", "9", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
-    for key in ("battles", "seed", "a_wins", "b_wins", "draws", "a_win_rate", "a_win_ci95",
-                "a_vp_mean", "b_vp_mean", "rounds_mean", "ships"):
+    for key in (
+        "battles",
+        "seed",
+        "a_wins",
+        "b_wins",
+        "draws",
+        "a_win_rate",
+        "a_win_ci95",
+        "a_vp_mean",
+        "b_vp_mean",
+        "rounds_mean",
+        "ships",
+    ):
         assert key in data
     assert data["battles"] == 12 and data["seed"] == 9
     assert {"side", "unit", "ship", "destroyed_rate", "crippled_rate"} <= set(data["ships"][0])
@@ -65,15 +76,25 @@ def test_log_prints_one_battle_round_by_round(files) -> None:
     assert "Battle 1 of seed 1:" in out and "round  1 command" in out
 
 
-@pytest.mark.parametrize("content, reason", [
-    ("{not json", "not a usable fleet file"),
-    ('{"format": "void-command-fleet", "version": 1, "faction": "orks", "game_size": '
-     '"skirmish", "units": [{"kind": "ship", "ship": "no-such-ship"}]}', "no-such-ship"),
-    ('{"format": "void-command-fleet", "version": 1, "faction": "orks", "game_size": '
-     '"skirmish", "units": []}', "no units"),
-])
-def test_unusable_input_exits_2_with_one_line(tmp_path: Path, files, content: str,
-                                             reason: str) -> None:
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        ("{not json", "not a usable fleet file"),
+        (
+            '{"format": "void-command-fleet", "version": 1, "faction": "orks", "game_size": '
+            '"skirmish", "units": [{"kind": "ship", "ship": "no-such-ship"}]}',
+            "no-such-ship",
+        ),
+        (
+            '{"format": "void-command-fleet", "version": 1, "faction": "orks", "game_size": '
+            '"skirmish", "units": []}',
+            "no units",
+        ),
+    ],
+)
+def test_unusable_input_exits_2_with_one_line(
+    tmp_path: Path, files, content: str, reason: str
+) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(content)
     code, out, err = run(files[0], str(bad), "--battles", "2")

@@ -22,7 +22,7 @@ def test_the_preview_defaults_to_section13_and_seed_001_terrain_with_open_space_
 def test_the_rules_page_has_a_line_for_each_seed_001_ruling():
     # Each of gets a line on the Rules page, with its id.
     html = RULES_HTML.read_text(encoding="utf-8")
-    section = html[html.index('id="terrain"'):html.index('id="victory"')]
+    section = html[html.index('id="terrain"') : html.index('id="victory"')]
     cited = set(re.findall(r'<span class="ruling">(R-\d+)</span>', section))
     assert {"R-130", "R-131", "R-132", "R-133", "R-134", "R-135", "R-136"} <= cited
     for words in ("fracture", "crashes", "slingshots out", "every direction", "falls in"):

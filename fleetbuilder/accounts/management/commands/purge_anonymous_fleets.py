@@ -43,32 +43,41 @@ def live_tokens() -> set[str]:
 def orphans() -> list[int]:
     """The ids of the fleets to delete (see the module's docstring)."""
     cutoff = timezone.now() - timedelta(days=settings.ANONYMOUS_SESSION_DAYS)
-    candidates = Fleet.objects.filter(owner=None, share_enabled=False, updated__lt=cutoff) \
-        .values_list("pk", "session_key")
+    candidates = Fleet.objects.filter(
+        owner=None, share_enabled=False, updated__lt=cutoff
+    ).values_list("pk", "session_key")
     live = live_tokens()
     return [pk for pk, token in candidates.iterator(chunk_size=1000) if token not in live]
 
 
 class Command(BaseCommand):
-    help = ("Delete anonymous fleets whose browser session is gone (unchanged for "
-            "ANONYMOUS_SESSION_DAYS, not shared). Exit 0 done, 2 sessions not in the database.")
+    help = (
+        "Delete anonymous fleets whose browser session is gone (unchanged for "
+        "ANONYMOUS_SESSION_DAYS, not shared). Exit 0 done, 2 sessions not in the database."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--dry-run", action="store_true",
-                            help="say how many would go, delete nothing")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="say how many would go, delete nothing"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if settings.SESSION_ENGINE != "django.contrib.sessions.backends.db":
-            raise CommandError(f"sessions are stored by {settings.SESSION_ENGINE}, not in the "
-                               "database: the live ones cannot be listed", returncode=2)
+            raise CommandError(
+                f"sessions are stored by {settings.SESSION_ENGINE}, not in the "
+                "database: the live ones cannot be listed",
+                returncode=2,
+            )
         require_database()
         with transaction.atomic():
             doomed = orphans()
             count = len(doomed)
             if not options["dry_run"]:
                 for start in range(0, count, 500):
-                    Fleet.objects.filter(pk__in=doomed[start:start + 500]).delete()
+                    Fleet.objects.filter(pk__in=doomed[start : start + 500]).delete()
         verb = "would be deleted" if options["dry_run"] else "deleted"
-        self.stdout.write(f"{count} anonymous fleet{'s' if count != 1 else ''} {verb} "
-                          f"(no live session, unchanged for {settings.ANONYMOUS_SESSION_DAYS} "
-                          "days, not shared).")
+        self.stdout.write(
+            f"{count} anonymous fleet{'s' if count != 1 else ''} {verb} "
+            f"(no live session, unchanged for {settings.ANONYMOUS_SESSION_DAYS} "
+            "days, not shared)."
+        )

@@ -45,9 +45,21 @@ POLL_SECONDS = 0.5
 
 def command_line(spec: BalanceSpec) -> str:
     """The command that plays ``spec`` again (how it is played does not change the table)."""
-    parts = ["python", "manage.py", "balance", "--size", spec.size, "--battles",
-             str(spec.battles), "--policy", spec.policy, "--terrain", spec.terrain,
-             "--seed", str(spec.seed)]
+    parts = [
+        "python",
+        "manage.py",
+        "balance",
+        "--size",
+        spec.size,
+        "--battles",
+        str(spec.battles),
+        "--policy",
+        spec.policy,
+        "--terrain",
+        spec.terrain,
+        "--seed",
+        str(spec.seed),
+    ]
     if spec.factions:
         parts += ["--factions", ",".join(spec.factions)]
     return shlex.join(parts)
@@ -58,26 +70,50 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--size", choices=SIZES, required=True, help="game size")
-        parser.add_argument("--battles", type=int, required=True,
-                            help="battles a pair (even: half with each faction as side A)")
-        parser.add_argument("--policy", choices=sorted(POLICIES), default="standard",
-                            help="how both sides are played (docs/simulator.md)")
+        parser.add_argument(
+            "--battles",
+            type=int,
+            required=True,
+            help="battles a pair (even: half with each faction as side A)",
+        )
+        parser.add_argument(
+            "--policy",
+            choices=sorted(POLICIES),
+            default="standard",
+            help="how both sides are played (docs/simulator.md)",
+        )
         parser.add_argument("--terrain", choices=TERRAINS, default="none")
         parser.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
-        parser.add_argument("--factions", default="",
-                            help="comma-separated faction slugs (default: all of them)")
+        parser.add_argument(
+            "--factions", default="", help="comma-separated faction slugs (default: all of them)"
+        )
         parser.add_argument("--json", action="store_true", help="print the table's JSON")
-        parser.add_argument("--workers", type=int, default=1,
-                            help="processes on this machine; the results do not depend on it")
-        parser.add_argument("--queue", action="store_true",
-                            help="play on the task queue's workers (scripts/serve worker)")
-        parser.add_argument("--chunk", type=int, default=None,
-                            help="battles per chunk (default: SIM_CHUNK_BATTLES with --queue, "
-                                 "else 10); the results do not depend on it")
-        parser.add_argument("--publish", action="store_true",
-                            help="store the table for the Balance page (/balance/)")
-        parser.add_argument("--note", default="",
-                            help="with --publish: a sentence the page shows with the table")
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=1,
+            help="processes on this machine; the results do not depend on it",
+        )
+        parser.add_argument(
+            "--queue",
+            action="store_true",
+            help="play on the task queue's workers (scripts/serve worker)",
+        )
+        parser.add_argument(
+            "--chunk",
+            type=int,
+            default=None,
+            help="battles per chunk (default: SIM_CHUNK_BATTLES with --queue, "
+            "else 10); the results do not depend on it",
+        )
+        parser.add_argument(
+            "--publish",
+            action="store_true",
+            help="store the table for the Balance page (/balance/)",
+        )
+        parser.add_argument(
+            "--note", default="", help="with --publish: a sentence the page shows with the table"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not 1 <= options["workers"] <= MAX_WORKERS:
@@ -90,9 +126,14 @@ class Command(BaseCommand):
             self.fail(f"--seed must be from 0 to {MAX_SEED} (as the simulator's)")
         factions = tuple(f.strip() for f in options["factions"].split(",") if f.strip())
         try:
-            spec = BalanceSpec(size=options["size"], battles=options["battles"],
-                               seed=options["seed"], policy=options["policy"],
-                               terrain=options["terrain"], factions=factions)
+            spec = BalanceSpec(
+                size=options["size"],
+                battles=options["battles"],
+                seed=options["seed"],
+                policy=options["policy"],
+                terrain=options["terrain"],
+                factions=factions,
+            )
             rr = RoundRobin.prepare(loader.command_catalog(), spec)
         except (BalanceError, SampleFleetError, SimError) as exc:
             self.fail(str(exc))
@@ -101,14 +142,18 @@ class Command(BaseCommand):
             table = self.on_queue(rr, options["chunk"] or int(settings.SIM_CHUNK_BATTLES))
             how = "on the task queue"
         else:
-            table = rr.play(workers=options["workers"], progress=self.progress(began),
-                            chunk=options["chunk"] or 10)
+            table = rr.play(
+                workers=options["workers"],
+                progress=self.progress(began),
+                chunk=options["chunk"] or 10,
+            )
             how = f"with {options['workers']} worker{'s' if options['workers'] > 1 else ''}"
         seconds = time.monotonic() - began
         self.stderr.write(f"\n{rr.total_battles} battles in {seconds:.0f} s, {how}")
         if options["publish"]:
-            published = BalanceTable.publish(table, command_line(spec), seconds,
-                                             note=options["note"].strip())
+            published = BalanceTable.publish(
+                table, command_line(spec), seconds, note=options["note"].strip()
+            )
             self.stderr.write(f"Published as balance table {published.pk}: /balance/")
         if options["json"]:
             self.stdout.write(json.dumps(table, ensure_ascii=False, indent=2))
@@ -123,8 +168,10 @@ class Command(BaseCommand):
             if done < total and now - last[0] < 2:
                 return
             last[0] = now
-            self.stderr.write(f"\r{done} / {total} battles ({100 * done // total} %), "
-                              f"{now - began:.0f} s", ending="")
+            self.stderr.write(
+                f"\r{done} / {total} battles ({100 * done // total} %), {now - began:.0f} s",
+                ending="",
+            )
             self.stderr.flush()
 
         return report
@@ -135,8 +182,10 @@ class Command(BaseCommand):
             try:
                 check_workers()
             except (CheckFailed, OSError) as exc:
-                self.fail(f"No worker answered on the task queue ({exc}); run without --queue "
-                          "to play here")
+                self.fail(
+                    f"No worker answered on the task queue ({exc}); run without --queue "
+                    "to play here"
+                )
         run = BalanceRun.create(rr, chunk)
         began = time.monotonic()
         report = self.progress(began)
@@ -158,8 +207,9 @@ class Command(BaseCommand):
                 break
             if time.monotonic() - moved > stall:
                 missing = run.missing_chunks()
-                self.stderr.write(f"\nNo progress for {stall} s: sending {len(missing)} chunks "
-                                  "again")
+                self.stderr.write(
+                    f"\nNo progress for {stall} s: sending {len(missing)} chunks again"
+                )
                 run.enqueue(missing)
                 moved = time.monotonic()
             time.sleep(POLL_SECONDS)

@@ -21,8 +21,18 @@ from django.utils.dateparse import parse_datetime
 from fleetbuilder.balance.models import BalanceTable, edition_of
 
 PUBLISHED = Path(__file__).resolve().parents[2] / "published"
-FIELDS = ("size", "policy", "terrain", "battles", "seed", "catalog_version", "command",
-          "result", "seconds", "note")
+FIELDS = (
+    "size",
+    "policy",
+    "terrain",
+    "battles",
+    "seed",
+    "catalog_version",
+    "command",
+    "result",
+    "seconds",
+    "note",
+)
 OPTIONAL = ("edition",)  # files from before editions lack it
 
 
@@ -54,18 +64,22 @@ class Command(BaseCommand):
                 doc = json.loads(path.read_text())
                 created = parse_datetime(doc["created"])
                 values = {f: doc[f] for f in FIELDS}
-                values["edition"] = doc["edition"] if "edition" in doc else \
-                    edition_of(values["catalog_version"])
+                values["edition"] = (
+                    doc["edition"] if "edition" in doc else edition_of(values["catalog_version"])
+                )
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 raise CommandError(f"{path.name}: not a published balance table ({exc})") from None
             if created is None:
                 raise CommandError(f"{path.name}: 'created' is not a date and time")
             edition = values["edition"]
-            if edition is not None and (not isinstance(edition, int) or isinstance(edition, bool)
-                                        or edition < 1):
+            if edition is not None and (
+                not isinstance(edition, int) or isinstance(edition, bool) or edition < 1
+            ):
                 raise CommandError(f"{path.name}: 'edition' is an edition's number or null")
-            key = {f: values[f] for f in ("size", "policy", "terrain", "battles", "seed",
-                                           "catalog_version")}
+            key = {
+                f: values[f]
+                for f in ("size", "policy", "terrain", "battles", "seed", "catalog_version")
+            }
             stored = BalanceTable.objects.filter(**key, created=created)
             if stored.exists():
                 if edition is not None:

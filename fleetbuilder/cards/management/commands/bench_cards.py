@@ -25,14 +25,17 @@ CACHED_GOAL_MS = 50.0  # a repeat download answers in under 50 ms
 
 
 class Command(BaseCommand):
-    help = ("Benchmark: a 30-card fleet's PDF against a trivial 30-page document, and a "
-            "cached repeat; --check exits 1 when a goal is missed.")
+    help = (
+        "Benchmark: a 30-card fleet's PDF against a trivial 30-page document, and a "
+        "cached repeat; --check exits 1 when a goal is missed."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--runs", type=int, default=7, help="renders of each (default 7)")
         parser.add_argument("--layout", choices=LAYOUTS, default="a4")
-        parser.add_argument("--check", action="store_true",
-                            help="exit 1 if a goal is missed (the output says MISS)")
+        parser.add_argument(
+            "--check", action="store_true", help="exit 1 if a goal is missed (the output says MISS)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         runs = max(1, options["runs"])
@@ -42,15 +45,18 @@ class Command(BaseCommand):
         result = bench_cards(catalog, runs=runs, layout=layout)
         cached_ms = self.cached_repeat_ms(fleet_to_dict(fleet), layout)
         c, t = result.cards, result.trivial
-        goals = [*result.goals(),
-                 (f"cached repeat {cached_ms:.1f} ms (goal < {CACHED_GOAL_MS:g} ms)",
-                  cached_ms < CACHED_GOAL_MS)]
+        goals = [
+            *result.goals(),
+            (
+                f"cached repeat {cached_ms:.1f} ms (goal < {CACHED_GOAL_MS:g} ms)",
+                cached_ms < CACHED_GOAL_MS,
+            ),
+        ]
         lines = [
             f"ship cards: {len(fleet.units)}-card Armada ({fleet.faction}), {layout} layout, "
             f"median of {runs} renders each (CPU s; wall in brackets)",
             f"  cards    {c.cpu:.3f} s  (min {c.low:.3f}, max {c.high:.3f}; wall {c.wall:.3f})",
-            f"  trivial  {t.cpu:.3f} s  ({PAGES} pages of a heading and a line; "
-            f"wall {t.wall:.3f})",
+            f"  trivial  {t.cpu:.3f} s  ({PAGES} pages of a heading and a line; wall {t.wall:.3f})",
             f"  ratio    {result.ratio:.2f}×",
             f"  first cards render {result.first:.3f} s wall (cold caches)",
             f"  cached repeat {cached_ms:.2f} ms (key and cache read, median of 50)",

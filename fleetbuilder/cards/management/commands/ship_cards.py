@@ -28,23 +28,40 @@ from rules_core.validator import validate
 
 
 class Command(BaseCommand):
-    help = ("Print a fleet file's roster and ship cards as a PDF. Exit 0 written (an illegal "
-            "fleet too, with a warning), 2 unusable input.")
+    help = (
+        "Print a fleet file's roster and ship cards as a PDF. Exit 0 written (an illegal "
+        "fleet too, with a warning), 2 unusable input."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the fleet file (JSON, contract 1); - for stdin")
-        parser.add_argument("-o", "--output", required=True, metavar="OUT.pdf",
-                            help="where to write the PDF")
-        parser.add_argument("--layout", choices=LAYOUTS, default="poker",
-                            help="poker: one 63 × 88 mm card a page; a4 / letter: nine a sheet "
-                                 "with cut marks (default poker)")
-        parser.add_argument("--ink-saver", action="store_true",
-                            help="outlines and light shading instead of dark fills")
-        parser.add_argument("--movement", choices=("standard", "advanced"), default="standard",
-                            help="advanced: print each ship's thrust rating and SOT for the "
-                                 "advanced movement module (R-141); default standard")
-        parser.add_argument("--share-url", metavar="URL",
-                            help="the fleet's share link, printed as a QR code on the roster")
+        parser.add_argument(
+            "-o", "--output", required=True, metavar="OUT.pdf", help="where to write the PDF"
+        )
+        parser.add_argument(
+            "--layout",
+            choices=LAYOUTS,
+            default="poker",
+            help="poker: one 63 × 88 mm card a page; a4 / letter: nine a sheet "
+            "with cut marks (default poker)",
+        )
+        parser.add_argument(
+            "--ink-saver",
+            action="store_true",
+            help="outlines and light shading instead of dark fills",
+        )
+        parser.add_argument(
+            "--movement",
+            choices=("standard", "advanced"),
+            default="standard",
+            help="advanced: print each ship's thrust rating and SOT for the "
+            "advanced movement module (R-141); default standard",
+        )
+        parser.add_argument(
+            "--share-url",
+            metavar="URL",
+            help="the fleet's share link, printed as a QR code on the roster",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
@@ -59,24 +76,34 @@ class Command(BaseCommand):
         if note:
             self.stderr.write(f"note: {note}")
         report = validate(fleet, catalog)
-        pdf = render_cards(catalog, fleet, layout=options["layout"],
-                           ink_saver=options["ink_saver"], share_url=options["share_url"],
-                           report=report, advanced_movement=options["movement"] == "advanced")
+        pdf = render_cards(
+            catalog,
+            fleet,
+            layout=options["layout"],
+            ink_saver=options["ink_saver"],
+            share_url=options["share_url"],
+            report=report,
+            advanced_movement=options["movement"] == "advanced",
+        )
         out = Path(options["output"])
         try:
             out.write_bytes(pdf)
         except OSError as exc:
             self.fail(f"cannot write {out}: {exc.strerror or exc}")
         n = len(fleet.units)
-        self.stdout.write(f"{out}: roster and {n} card{'s' if n != 1 else ''} "
-                          f"({options['layout']}"
-                          f"{', advanced movement' if options['movement'] == 'advanced' else ''}"
-                          f", {len(pdf) // 1024} KB)")
+        self.stdout.write(
+            f"{out}: roster and {n} card{'s' if n != 1 else ''} "
+            f"({options['layout']}"
+            f"{', advanced movement' if options['movement'] == 'advanced' else ''}"
+            f", {len(pdf) // 1024} KB)"
+        )
         if not report.legal:
             errors = len(report.errors)
-            self.stderr.write(f"warning: {fleet.name or path} is not legal: {errors} "
-                              f"error{'s' if errors != 1 else ''} (first: "
-                              f"{report.errors[0].code}); printed anyway, the roster says why")
+            self.stderr.write(
+                f"warning: {fleet.name or path} is not legal: {errors} "
+                f"error{'s' if errors != 1 else ''} (first: "
+                f"{report.errors[0].code}); printed anyway, the roster says why"
+            )
 
     def fail(self, reason: str) -> NoReturn:
         self.stderr.write(reason.replace("\n", " "))

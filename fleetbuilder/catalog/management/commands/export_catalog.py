@@ -10,13 +10,19 @@ from ...export import export_catalog
 
 
 class Command(BaseCommand):
-    help = ("Print the whole catalogue as JSON (contract 3): the loaded one, or the data files' "
-            "when the database is not set up or holds none; --edition N prints a published "
-            "edition's (R-160).")
+    help = (
+        "Print the whole catalogue as JSON (contract 3): the loaded one, or the data files' "
+        "when the database is not set up or holds none; --edition N prints a published "
+        "edition's (R-160)."
+    )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--edition", type=int, default=None,
-                            help="a published edition's catalogue instead of the loaded one")
+        parser.add_argument(
+            "--edition",
+            type=int,
+            default=None,
+            help="a published edition's catalogue instead of the loaded one",
+        )
 
     def handle(self, *args, edition: int | None = None, **options) -> None:
         # Like validate_fleet: a clone that was never migrated still exports (from the files),

@@ -33,8 +33,11 @@ class Command(BaseCommand):
         if edition is None:
             latest = editions.latest()
             since = f" since edition {latest.number}" if latest else ""
-            self.stdout.write(self.style.WARNING(
-                f"The data files are a development state: unpublished changes{since}. "
-                "Publish them with manage.py publish_edition --label ..."))
+            self.stdout.write(
+                self.style.WARNING(
+                    f"The data files are a development state: unpublished changes{since}. "
+                    "Publish them with manage.py publish_edition --label ..."
+                )
+            )
         else:
             self.stdout.write(f"Serving {edition.title}.")

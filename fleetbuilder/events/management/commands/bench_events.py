@@ -36,8 +36,9 @@ def session_for(user: Any) -> str:
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
     # The backend that keeps the user (axes' comes first and only guards log-ins).
-    store[BACKEND_SESSION_KEY] = next(b for b in settings.AUTHENTICATION_BACKENDS
-                                      if b.endswith("ModelBackend"))
+    store[BACKEND_SESSION_KEY] = next(
+        b for b in settings.AUTHENTICATION_BACKENDS if b.endswith("ModelBackend")
+    )
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.create()
     assert store.session_key is not None
@@ -74,11 +75,19 @@ class Command(BaseCommand):
         now = timezone.now()
         deadline = now + timedelta(seconds=deadline_in)
         event = Event.objects.create(
-            organiser=organiser, name=f"Deadline rush {stamp}", starts_at=deadline,
-            edition=current.number, game_size="skirmish", player_cap=players + 10,
-            deadline=deadline, reveal_at=deadline + timedelta(hours=1))
-        samples = {f: replace(sample_fleet(catalog, f, "skirmish"), edition=current.number)
-                   for f in FACTIONS}
+            organiser=organiser,
+            name=f"Deadline rush {stamp}",
+            starts_at=deadline,
+            edition=current.number,
+            game_size="skirmish",
+            player_cap=players + 10,
+            deadline=deadline,
+            reveal_at=deadline + timedelta(hours=1),
+        )
+        samples = {
+            f: replace(sample_fleet(catalog, f, "skirmish"), edition=current.number)
+            for f in FACTIONS
+        }
         seeded = []
         for i in range(players):
             user = users.objects.create_user(f"rusher-{stamp}-{i:03d}", password=None)
@@ -87,12 +96,20 @@ class Command(BaseCommand):
             fleet.save()
             Entry.objects.create(event=event, player=user)
             seeded.append({"player": user.pk, "fleet": fleet.pk, "session": session_for(user)})
-        out.write_text(json.dumps({
-            "event": event.token, "deadline": deadline.timestamp(),
-            "organiser": session_for(organiser), "players": seeded,
-            "session_cookie": settings.SESSION_COOKIE_NAME}))
-        self.stdout.write(f"seeded {players} players; event {event.token}; deadline in "
-                          f"{deadline_in:.0f} s")
+        out.write_text(
+            json.dumps(
+                {
+                    "event": event.token,
+                    "deadline": deadline.timestamp(),
+                    "organiser": session_for(organiser),
+                    "players": seeded,
+                    "session_cookie": settings.SESSION_COOKIE_NAME,
+                }
+            )
+        )
+        self.stdout.write(
+            f"seeded {players} players; event {event.token}; deadline in {deadline_in:.0f} s"
+        )
 
     def verify(self, seeded_path: Path | None, log_path: Path | None) -> None:
         if seeded_path is None or log_path is None:
@@ -105,17 +122,27 @@ class Command(BaseCommand):
         refused = [r for r in log if r["outcome"] == "refused"]
         errors = [r for r in log if r["outcome"] == "error"]
         lost = [r for r in taken if stored[r["player"]].submitted_at is None]
-        late = [e for e in stored.values() if e.submitted_at is not None
-                and e.submitted_at >= event.deadline]
-        refused_but_stored = [r for r in refused if stored[r["player"]].submitted_at is not None
-                              and not any(t["player"] == r["player"] for t in taken)]
+        late = [
+            e
+            for e in stored.values()
+            if e.submitted_at is not None and e.submitted_at >= event.deadline
+        ]
+        refused_but_stored = [
+            r
+            for r in refused
+            if stored[r["player"]].submitted_at is not None
+            and not any(t["player"] == r["player"] for t in taken)
+        ]
         sent_late = [r for r in log if r["sent"] >= seeded["deadline"]]
         self.stdout.write(
             f"submissions: {len(log)} sent ({len(sent_late)} sent at or after the deadline by "
             f"the client's clock); {len(taken)} taken, {len(refused)} refused (deadline), "
-            f"{len(errors)} errors")
-        self.stdout.write(f"stored: {sum(1 for e in stored.values() if e.submitted_at)}; "
-                          f"acknowledged but not stored: {len(lost)}; stored at or after the "
-                          f"deadline: {len(late)}; refused yet stored: {len(refused_but_stored)}")
+            f"{len(errors)} errors"
+        )
+        self.stdout.write(
+            f"stored: {sum(1 for e in stored.values() if e.submitted_at)}; "
+            f"acknowledged but not stored: {len(lost)}; stored at or after the "
+            f"deadline: {len(late)}; refused yet stored: {len(refused_but_stored)}"
+        )
         if lost or late or refused_but_stored or errors:
             raise SystemExit(1)

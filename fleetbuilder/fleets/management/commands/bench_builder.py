@@ -62,13 +62,20 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--repeat", type=int, default=50)
         parser.add_argument("--ships", type=int, default=40)
-        parser.add_argument("--units", type=int, default=40,
-                            help="the fleet's size in units for the answer of every edit")
-        parser.add_argument("--check", action="store_true",
-                            help="exit 1 if a goal is missed")
-        parser.add_argument("--edition", type=int, default=None,
-                            help="put the benchmark's fleet on this published edition (R-160): "
-                            "an older one prices it apart and shows the newest's banner")
+        parser.add_argument(
+            "--units",
+            type=int,
+            default=40,
+            help="the fleet's size in units for the answer of every edit",
+        )
+        parser.add_argument("--check", action="store_true", help="exit 1 if a goal is missed")
+        parser.add_argument(
+            "--edition",
+            type=int,
+            default=None,
+            help="put the benchmark's fleet on this published edition (R-160): "
+            "an older one prices it apart and shows the newest's banner",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         require_database()
@@ -76,16 +83,18 @@ class Command(BaseCommand):
         if catalog.faction(FACTION) is None:
             raise CommandError("the catalogue is not loaded: run manage.py load_catalog first")
         with override_settings(ALLOWED_HOSTS=["testserver"]), transaction.atomic():
-            missed = self.run(options["repeat"], options["ships"], options["units"],
-                              options["edition"])
+            missed = self.run(
+                options["repeat"], options["ships"], options["units"], options["edition"]
+            )
             transaction.set_rollback(True)
         if missed and options["check"]:
             raise SystemExit(1)
 
     def run(self, repeat: int, ships: int, unit_count: int, edition: int | None) -> bool:
         client = Client()
-        response = client.post("/fleets/new/", {"faction": FACTION, "game_size": "armada",
-                                                "name": "Benchmark"})
+        response = client.post(
+            "/fleets/new/", {"faction": FACTION, "game_size": "armada", "name": "Benchmark"}
+        )
         fleet = Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
         if edition is not None and edition != fleet.edition:
             try:
@@ -145,14 +154,18 @@ class Command(BaseCommand):
 
         out = self.stdout.write
         newest = editions.latest()
-        out(f"fleet: {core_fleet.ship_count} ships in {len(core_fleet.units)} units, "
+        out(
+            f"fleet: {core_fleet.ship_count} ships in {len(core_fleet.units)} units, "
             f"{report.points} points, {'legal' if report.legal else 'not legal'}, edition "
-            f"{fleet.edition} (newest: {newest.number if newest else 'none'})")
+            f"{fleet.edition} (newest: {newest.number if newest else 'none'})"
+        )
         out(f"validator alone:            median {validator_ms:7.3f} ms   (goal < 2 ms)")
         missed = validator_ms >= 2
         for size, (ms, count, size_bytes) in results.items():
-            out(f"add-ship, {size:3d}-ship fleet:  median {ms:7.3f} ms   {count} SQL queries   "
-                f"answer {size_bytes / 1024:5.1f} KB")
+            out(
+                f"add-ship, {size:3d}-ship fleet:  median {ms:7.3f} ms   {count} SQL queries   "
+                f"answer {size_bytes / 1024:5.1f} KB"
+            )
             missed |= size_bytes >= ANSWER_GOAL
         out(f"largest answer of each edit on a {unit_count}-unit fleet (goal < 12 KB):")
         for kind, (size_bytes, where) in largest.items():
@@ -168,21 +181,29 @@ class Command(BaseCommand):
             out(f"{name:<30} answer {size_bytes / 1024:5.1f} KB")
             missed |= size_bytes >= ANSWER_GOAL
         page_missed = page_ms >= PAGE_GOAL_MS
-        out(f"builder page, {page_fleet.ship_count} ships in {len(page_fleet.units)} units: "
+        out(
+            f"builder page, {page_fleet.ship_count} ships in {len(page_fleet.units)} units: "
             f"median {page_ms:7.1f} ms   {page_kb:5.0f} KB   (goal < {PAGE_GOAL_MS} ms: "
-            f"{'MISS' if page_missed else 'PASS'})")
+            f"{'MISS' if page_missed else 'PASS'})"
+        )
         missed |= page_missed
         goal = results[ships][0]
         missed |= goal >= 10 or results[ships][1] != results[5][1]
-        out(f"goals: add-ship at {ships} ships < 10 ms, answers < 12 KB, queries flat: "
-            f"{'MISS' if missed else 'PASS'}")
+        out(
+            f"goals: add-ship at {ships} ships < 10 ms, answers < 12 KB, queries flat: "
+            f"{'MISS' if missed else 'PASS'}"
+        )
         for sql in queries.statements:
             out(f"  query: {sql[:110]}")
         return missed
 
-    def every_edit(self, client: Client, fleet: Fleet,
-                   reset: Callable[[list[dict[str, Any]]], None],
-                   units: list[dict[str, Any]]) -> dict[str, tuple[int, str]]:
+    def every_edit(
+        self,
+        client: Client,
+        fleet: Fleet,
+        reset: Callable[[list[dict[str, Any]]], None],
+        units: list[dict[str, Any]],
+    ) -> dict[str, tuple[int, str]]:
         """The largest answer of each kind of edit (bench.edit_cases), and where it was made."""
         reset(units)
         largest: dict[str, tuple[int, str]] = {}
@@ -191,8 +212,14 @@ class Command(BaseCommand):
             self.measure(client, fleet, case, largest)
         return largest
 
-    def measure(self, client: Client, fleet: Fleet, case: EditCase,
-                largest: dict[str, tuple[int, str]], where: str = "") -> int:
+    def measure(
+        self,
+        client: Client,
+        fleet: Fleet,
+        case: EditCase,
+        largest: dict[str, tuple[int, str]],
+        where: str = "",
+    ) -> int:
         response = request(client, fleet, case)
         if response.status_code != 200:
             raise CommandError(f"{case.kind} ({case.where}) was answered {response.status_code}")
@@ -213,8 +240,7 @@ class Command(BaseCommand):
                 fleets[faction] = self.new_fleet(client, faction)
             fleet = fleets[faction]
             store_units(fleet, units, catalog)
-            for case in editor_cases(f"{faction}: {ship.name}"
-                                     f"{' x4' if ship.is_escort else ''}"):
+            for case in editor_cases(f"{faction}: {ship.name}{' x4' if ship.is_escort else ''}"):
                 size = self.measure(client, fleet, case, largest)
                 if case.kind == "open editor":
                     key = (faction, ship.is_escort)
@@ -229,7 +255,7 @@ class Command(BaseCommand):
         return largest
 
     def new_fleet(self, client: Client, faction: str) -> Fleet:
-        response = client.post("/fleets/new/", {"faction": faction, "game_size": "armada",
-                                                "name": "Benchmark"})
+        response = client.post(
+            "/fleets/new/", {"faction": faction, "game_size": "armada", "name": "Benchmark"}
+        )
         return Fleet.objects.get(pk=int(response.headers["Location"].strip("/").split("/")[-1]))
-

@@ -28,9 +28,16 @@ from ...models import Fleet
 
 GOAL_MS = 100
 SHIP = "Lunar Class Cruiser"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 # Stamps the click and every settle in the page (the page's own clock: no round trip to here).
 WATCH = """() => {
   window.__bench = {click: 0, settled: 0};
@@ -51,8 +58,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--repeat", type=int, default=30)
         parser.add_argument("--ships", type=int, default=40)
-        parser.add_argument("--check", action="store_true",
-                            help="exit 1 if a p95 misses the goal")
+        parser.add_argument("--check", action="store_true", help="exit 1 if a p95 misses the goal")
 
     def handle(self, *args: Any, **options: Any) -> None:
         require_database()
@@ -78,7 +84,8 @@ class Command(BaseCommand):
                 with sync_playwright() as pw:
                     browser = pw.chromium.launch(
                         executable_path=os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"),
-                        args=CHROMIUM_ARGS)
+                        args=CHROMIUM_ARGS,
+                    )
                     page = browser.new_page(viewport={"width": 1280, "height": 900})
                     page.goto(url + "/fleets/new/")
                     page.get_by_label("Faction").select_option(FACTION)
@@ -88,8 +95,9 @@ class Command(BaseCommand):
                     fleet = Fleet.objects.get(pk=int(page.url.rstrip("/").split("/")[-1]))
                     results = {}
                     for before in (0, options["ships"] - 1):
-                        results[before + 1] = self.time_adds(page, expect, fleet, before,
-                                                             options["repeat"])
+                        results[before + 1] = self.time_adds(
+                            page, expect, fleet, before, options["repeat"]
+                        )
                     browser.close()
             finally:
                 if fleet is not None:
@@ -103,12 +111,14 @@ class Command(BaseCommand):
                 f"Add, {nth:>2}{'st' if nth == 1 else 'th'} ship: median "
                 f"{statistics.median(times):6.1f} ms   p95 {worst:6.1f} ms   "
                 f"({len(times)} clicks; goal p95 < {GOAL_MS} ms: "
-                f"{'MISS' if worst >= GOAL_MS else 'PASS'})")
+                f"{'MISS' if worst >= GOAL_MS else 'PASS'})"
+            )
         if missed and options["check"]:
             raise SystemExit(1)
 
-    def time_adds(self, page: Any, expect: Any, fleet: Fleet, before: int,
-                  repeat: int) -> list[float]:
+    def time_adds(
+        self, page: Any, expect: Any, fleet: Fleet, before: int, repeat: int
+    ) -> list[float]:
         catalog = loader.core_catalog()
         units = armada_units(catalog, before) if before else []
         times = []

@@ -31,8 +31,11 @@ class Command(BaseCommand):
         path = Path(options["file"])
         try:
             if path.stat().st_size > MAX_FILE_BYTES:
-                raise CommandError(f"{path} is over {MAX_FILE_BYTES // 1024 // 1024} MB; a "
-                                   "roster is a few tens of KB.", returncode=2)
+                raise CommandError(
+                    f"{path} is over {MAX_FILE_BYTES // 1024 // 1024} MB; a "
+                    "roster is a few tens of KB.",
+                    returncode=2,
+                )
             made = rosters.roster_fleet(path.read_bytes())
         except OSError as exc:
             raise CommandError(f"{path}: {exc.strerror or exc}", returncode=2) from None
@@ -40,19 +43,28 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: {exc}", returncode=2) from None
         report, validation = made.report, made.validation
         if options["json"]:
-            doc = {"fleet": rf.fleet_to_dict(made.fleet), "validation": validation.to_dict(),
-                   "report": report.to_dict()}
+            doc = {
+                "fleet": rf.fleet_to_dict(made.fleet),
+                "validation": validation.to_dict(),
+                "report": report.to_dict(),
+            }
             self.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1))
             return
         out = self.stdout.write
-        out(f"{made.fleet.name}: {made.fleet.faction}"
+        out(
+            f"{made.fleet.name}: {made.fleet.faction}"
             + (f" ({made.fleet.variant})" if made.fleet.variant else "")
-            + f", edition {made.fleet.edition}, from the {report.force} force")
-        out(f"points: roster {report.roster_points:.0f}, here {report.points} "
-            f"({report.difference:+d}); {'legal' if validation.legal else 'not legal'}")
+            + f", edition {made.fleet.edition}, from the {report.force} force"
+        )
+        out(
+            f"points: roster {report.roster_points:.0f}, here {report.points} "
+            f"({report.difference:+d}); {'legal' if validation.legal else 'not legal'}"
+        )
         for unit in report.units:
-            out(f"  {unit.label}: roster {unit.roster_points:.0f}, here {unit.points} "
-                f"({unit.difference:+d})")
+            out(
+                f"  {unit.label}: roster {unit.roster_points:.0f}, here {unit.points} "
+                f"({unit.difference:+d})"
+            )
         for line in report.lines:
             became = f" -> {line.became}" if line.became else ""
             why = f"  [{line.reason}]" if line.reason else ""

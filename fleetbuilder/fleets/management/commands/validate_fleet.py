@@ -53,17 +53,25 @@ class Command(BaseCommand):
         if options["json"]:
             self.emit_json(report, fleet.edition, note)
         else:
-            self.stdout.write(f"{fleet.name or path}: {report.points} points, "
-                              f"{fleet.band.label} band {fleet.band.min}–{fleet.band.max}: "
-                              f"{'legal' if report.legal else 'not legal'}")
+            self.stdout.write(
+                f"{fleet.name or path}: {report.points} points, "
+                f"{fleet.band.label} band {fleet.band.min}–{fleet.band.max}: "
+                f"{'legal' if report.legal else 'not legal'}"
+            )
             for p in report.problems:
-                where = f" [unit {p.unit}{'' if p.ship is None else f', ship {p.ship}'}]" \
-                    if p.unit is not None else ""
+                where = (
+                    f" [unit {p.unit}{'' if p.ship is None else f', ship {p.ship}'}]"
+                    if p.unit is not None
+                    else ""
+                )
                 self.stdout.write(f"  {p.severity.value}: {p.code}{where}: {p.message}")
         if not report.legal:
             n = len(report.errors)
-            self.fail(1, f"{path} is not legal: {n} error{'s' if n != 1 else ''} "
-                         f"(first: {report.errors[0].code})")
+            self.fail(
+                1,
+                f"{path} is not legal: {n} error{'s' if n != 1 else ''} "
+                f"(first: {report.errors[0].code})",
+            )
 
     def emit_json(self, report: ValidationReport, edition: int | None, note: str = "") -> None:
         body = {**report.to_dict(), "edition": edition, "edition_note": note or None}

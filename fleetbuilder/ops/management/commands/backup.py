@@ -23,7 +23,10 @@ class Command(BaseCommand):
             manifest = backups.backup(out)
         except (backups.BackupError, OSError) as exc:
             raise CommandError(f"backup: {exc}", returncode=2) from None
-        rows = ", ".join(f"{n} {label.split('.')[1].lower()}"
-                         for label, n in manifest["counts"].items())
-        self.stdout.write(f"backup: {out} ({manifest['engine']}, "
-                          f"{manifest['bytes'] / 1024 / 1024:.1f} MB): {rows}")
+        rows = ", ".join(
+            f"{n} {label.split('.')[1].lower()}" for label, n in manifest["counts"].items()
+        )
+        self.stdout.write(
+            f"backup: {out} ({manifest['engine']}, "
+            f"{manifest['bytes'] / 1024 / 1024:.1f} MB): {rows}"
+        )

@@ -40,12 +40,56 @@ from rules_core.validator import validate
 
 SIZES = ("patrol", "skirmish", "battle")
 BATCH = 2000
-WORDS = ("Iron", "Crimson", "Void", "Silent", "Burning", "Black", "Golden", "Grim", "Last",
-         "Lunar", "Storm", "Ashen", "Sable", "Hollow", "Starlit", "Dread")
-SHIPS = ("Vengeance", "Dominion", "Relentless", "Iron Oath", "Saint Ophelia", "Gorefang",
-         "Unbowed", "Starfall", "Wrath of Mars", "Kharybdis", "Deathbringer", "Lux Aeterna")
-NOUNS = ("Armada", "Crusade", "Reavers", "Vanguard", "Tide", "Wake", "Hunters", "Lance",
-         "Talon", "Squadron", "Host", "Covenant", "Raiders", "Sentinels", "Shadow", "Fleet")
+WORDS = (
+    "Iron",
+    "Crimson",
+    "Void",
+    "Silent",
+    "Burning",
+    "Black",
+    "Golden",
+    "Grim",
+    "Last",
+    "Lunar",
+    "Storm",
+    "Ashen",
+    "Sable",
+    "Hollow",
+    "Starlit",
+    "Dread",
+)
+SHIPS = (
+    "Vengeance",
+    "Dominion",
+    "Relentless",
+    "Iron Oath",
+    "Saint Ophelia",
+    "Gorefang",
+    "Unbowed",
+    "Starfall",
+    "Wrath of Mars",
+    "Kharybdis",
+    "Deathbringer",
+    "Lux Aeterna",
+)
+NOUNS = (
+    "Armada",
+    "Crusade",
+    "Reavers",
+    "Vanguard",
+    "Tide",
+    "Wake",
+    "Hunters",
+    "Lance",
+    "Talon",
+    "Squadron",
+    "Host",
+    "Covenant",
+    "Raiders",
+    "Sentinels",
+    "Shadow",
+    "Fleet",
+)
 
 
 def row_counts() -> dict[str, int]:
@@ -58,8 +102,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("action", choices=["fill", "counts"])
         parser.add_argument("--fleets", type=int, default=100_000)
-        parser.add_argument("--accounts", type=int, default=None,
-                            help="accounts owning them (default: one per 8 fleets)")
+        parser.add_argument(
+            "--accounts",
+            type=int,
+            default=None,
+            help="accounts owning them (default: one per 8 fleets)",
+        )
         parser.add_argument("--seed", type=int, default=33)
 
     def handle(self, *args: Any, action: str, **options: Any) -> None:
@@ -97,27 +145,39 @@ class Command(BaseCommand):
                         units, points, legal = rng.choice(partial[i])
                     name = f"{rng.choice(WORDS)} {rng.choice(NOUNS)} {k + 1}"
                     if rng.random() < 0.3:  # the player named some of its ships
-                        units = [{**u, "name": f"{rng.choice(SHIPS)} {rng.randrange(1, 100)}"}
-                                 if u["kind"] == "ship" and rng.random() < 0.5 else u
-                                 for u in units]
+                        units = [
+                            {**u, "name": f"{rng.choice(SHIPS)} {rng.randrange(1, 100)}"}
+                            if u["kind"] == "ship" and rng.random() < 0.5
+                            else u
+                            for u in units
+                        ]
                     signed_in = rng.random() >= 0.1
                     shared = rng.random() < 0.05
-                    rows.append(Fleet(
-                        owner=users[rng.randrange(len(users))] if signed_in else None,
-                        session_key="" if signed_in else rng.choice(browsers),
-                        name=name, faction=model.faction, variant=model.variant,
-                        game_size=model.game_size,
-                        document={**model.document, "name": name, "units": units},
-                        version=model.version + rng.choice((0, 0, 1, 2, 3, 5, 8, 13)),
-                        points=points, legal=legal,
-                        last_removed=model.last_removed, edition=model.edition,
-                        previous_edition=model.previous_edition,
-                        deleted_at=now if rng.random() < 0.02 else None,
-                        share_id=secrets.token_hex(16) if shared else None,
-                        share_enabled=shared and rng.random() < 0.8))
+                    rows.append(
+                        Fleet(
+                            owner=users[rng.randrange(len(users))] if signed_in else None,
+                            session_key="" if signed_in else rng.choice(browsers),
+                            name=name,
+                            faction=model.faction,
+                            variant=model.variant,
+                            game_size=model.game_size,
+                            document={**model.document, "name": name, "units": units},
+                            version=model.version + rng.choice((0, 0, 1, 2, 3, 5, 8, 13)),
+                            points=points,
+                            legal=legal,
+                            last_removed=model.last_removed,
+                            edition=model.edition,
+                            previous_edition=model.previous_edition,
+                            deleted_at=now if rng.random() < 0.02 else None,
+                            share_id=secrets.token_hex(16) if shared else None,
+                            share_enabled=shared and rng.random() < 0.8,
+                        )
+                    )
                 Fleet.objects.bulk_create(rows)
-        self.stdout.write(f"filled: {accounts} accounts, {fleets} fleets ({len(models)} made "
-                          f"with the model's API, {left} copies of them)")
+        self.stdout.write(
+            f"filled: {accounts} accounts, {fleets} fleets ({len(models)} made "
+            f"with the model's API, {left} copies of them)"
+        )
 
     @staticmethod
     def partial_lists(models: list[Fleet]) -> list[list[tuple[list[Any], int, bool]]]:
@@ -140,9 +200,13 @@ class Command(BaseCommand):
         password = make_password("Ironclad-Lunar-1138")  # one hash: a hash each takes minutes
         for start in range(0, count, BATCH):
             user_model.objects.bulk_create(
-                user_model(username=f"captain-{i:06d}", email=f"captain-{i:06d}@example.com",
-                           password=password)
-                for i in range(start, min(start + BATCH, count)))
+                user_model(
+                    username=f"captain-{i:06d}",
+                    email=f"captain-{i:06d}@example.com",
+                    password=password,
+                )
+                for i in range(start, min(start + BATCH, count))
+            )
         return list(user_model.objects.order_by("pk"))
 
     def model_fleets(self, owner: Any, rng: random.Random) -> list[Fleet]:
@@ -167,9 +231,16 @@ class Command(BaseCommand):
                     fleet.rename(f"{sample.name} (mk {i})")  # a second version
                 made.append(fleet)
             if samples:  # a list being built: started, then a few ships added
-                fleet = Fleet.start(name=f"Draft {faction}", faction=faction, variant=None,
-                                    game_size="skirmish", points_limit=None, catalog=catalog,
-                                    edition=number, owner=owner)
+                fleet = Fleet.start(
+                    name=f"Draft {faction}",
+                    faction=faction,
+                    variant=None,
+                    game_size="skirmish",
+                    points_limit=None,
+                    catalog=catalog,
+                    edition=number,
+                    owner=owner,
+                )
                 for unit in samples[0].units[:3]:
                     slug = unit.ship if isinstance(unit, rf.ShipUnit) else unit.ships[0].ship
                     fleet.add_ship(catalog, slug)

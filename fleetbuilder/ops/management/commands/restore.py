@@ -16,15 +16,18 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("backup", help="a .tar written by manage.py backup")
-        parser.add_argument("--force", action="store_true",
-                            help="replace a database that holds records")
+        parser.add_argument(
+            "--force", action="store_true", help="replace a database that holds records"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             manifest = backups.restore(Path(options["backup"]), force=options["force"])
         except (backups.BackupError, OSError) as exc:
             raise CommandError(f"restore: {exc}", returncode=2) from None
-        rows = ", ".join(f"{n} {label.split('.')[1].lower()}"
-                         for label, n in manifest["counts"].items())
-        self.stdout.write(f"restore: {options['backup']} (made {manifest['made']}): {rows}; "
-                          "row counts checked")
+        rows = ", ".join(
+            f"{n} {label.split('.')[1].lower()}" for label, n in manifest["counts"].items()
+        )
+        self.stdout.write(
+            f"restore: {options['backup']} (made {manifest['made']}): {rows}; row counts checked"
+        )

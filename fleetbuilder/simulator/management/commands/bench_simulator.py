@@ -20,5 +20,8 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=2)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        main(loader.command_catalog(), battles=max(1, options["battles"]),
-             workers=max(1, options["workers"]))
+        main(
+            loader.command_catalog(),
+            battles=max(1, options["battles"]),
+            workers=max(1, options["workers"]),
+        )

@@ -17,9 +17,13 @@ class Command(BaseCommand):
     help = "Delete simulator runs untouched for SIM_RUN_DAYS days (--days to override)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--days", type=int, default=None,
-                            help=f"untouched for this many days (default SIM_RUN_DAYS, "
-                                 f"now {settings.SIM_RUN_DAYS})")
+        parser.add_argument(
+            "--days",
+            type=int,
+            default=None,
+            help=f"untouched for this many days (default SIM_RUN_DAYS, "
+            f"now {settings.SIM_RUN_DAYS})",
+        )
         parser.add_argument("--dry-run", action="store_true", help="count, delete nothing")
 
     def handle(self, *args: Any, days: int | None, dry_run: bool, **options: Any) -> None:
