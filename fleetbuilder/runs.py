@@ -24,7 +24,7 @@ from datetime import timedelta
 from typing import Any, ClassVar
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.utils import timezone
 
 from fleetbuilder.ownership import lock_owner
@@ -210,7 +210,23 @@ class ChunkedRun(RunLife):
             run.fail(run.broken(key))
             return 0
         seconds = time.perf_counter() - began
-        added = run.record(key, played, seconds, worker=HOST)
+        try:
+            added = run.record(key, played, seconds, worker=HOST)
+        except (InterfaceError, OperationalError):
+            # The database connection went while the chunk was played: a worker cut off for
+            # longer than the server waits for a silent client (DB_KEEPALIVE) finds its
+            # session ended when it comes back. A new connection, and once more: recording
+            # is idempotent, so a chunk another worker wrote meanwhile counts nothing.
+            run.log.warning(
+                "%s: %s: the database connection was lost; recording on a new one",
+                run.name(),
+                what,
+            )
+            try:
+                connection.close()
+            except Exception:  # a broken connection may fail to close; it is dropped anyway
+                pass
+            added = run.record(key, played, seconds, worker=HOST)
         run.log.info(
             "%s: %s finished in %.2f s (%s)",
             run.name(),

@@ -396,7 +396,9 @@ def chunks_by_worker(data: DataHost, run_path: str) -> dict[str, list[int]]:
 
 
 STARTED = re.compile(r"simulator run (\S+): chunk (\d+) \(battles [\d-]+\) started")
-FINISHED = re.compile(r"simulator run (\S+): chunk (\d+) finished in [\d.]+ s \(([^)]*)\)")
+FINISHED = re.compile(
+    r"simulator run (\S+): chunk (\d+)(?: \(battles [\d-]+\))? finished in [\d.]+ s \(([^)]*)\)"
+)
 
 
 def starts(text: str, run: str) -> list[int]:

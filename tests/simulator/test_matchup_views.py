@@ -281,6 +281,36 @@ def test_a_chunk_delivered_twice_counts_once(
     assert run.summary() == one_shot(catalog, run)
 
 
+def test_a_worker_whose_database_connection_went_records_on_a_new_one(
+    started: Callable[..., Matchup], held_chunks, settings, monkeypatch, caplog
+) -> None:
+    """A worker cut off from the database longer than the server waits for a silent client
+    (DB_KEEPALIVE) finds its session ended when it comes back: its chunk is recorded on a new
+    connection, not lost to an error, and counted once."""
+    from django.db import OperationalError
+
+    from fleetbuilder.runs import ChunkedRun
+
+    settings.SIM_CHUNK_BATTLES = 5
+    run = started(battles="10")
+    record = ChunkedRun.record
+    cuts: list[int] = []
+
+    def cut_once(self, *args, **kwargs):
+        if not cuts:
+            cuts.append(1)
+            raise OperationalError("server closed the connection unexpectedly")
+        return record(self, *args, **kwargs)
+
+    monkeypatch.setattr(ChunkedRun, "record", cut_once)
+    assert play_chunk(run.pk, 0) == 5
+    assert cuts == [1]
+    assert "the database connection was lost; recording on a new one" in caplog.text
+    assert play_chunk(run.pk, 0) == 0  # delivered again: counted once
+    run.refresh_from_db()
+    assert (run.done, run.played_chunks.count()) == (5, 1)
+
+
 def test_the_owner_cancels_a_run_and_nothing_more_is_played(
     client: Client, started: Callable[..., Matchup], outsider: Client, held_chunks, settings
 ) -> None:
