@@ -213,6 +213,8 @@ class ChunkedRun(RunLife):
         try:
             added = run.record(key, played, seconds, worker=HOST)
         except (InterfaceError, OperationalError):
+            if connection.in_atomic_block:  # inside a caller's transaction: it is the caller's
+                raise
             # The database connection went while the chunk was played: a worker cut off for
             # longer than the server waits for a silent client (DB_KEEPALIVE) finds its
             # session ended when it comes back. A new connection, and once more: recording

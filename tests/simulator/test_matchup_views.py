@@ -282,11 +282,12 @@ def test_a_chunk_delivered_twice_counts_once(
 
 
 def test_a_worker_whose_database_connection_went_records_on_a_new_one(
-    started: Callable[..., Matchup], held_chunks, settings, monkeypatch, caplog
+    transactional_db, started: Callable[..., Matchup], held_chunks, settings, monkeypatch, caplog
 ) -> None:
     """A worker cut off from the database longer than the server waits for a silent client
     (DB_KEEPALIVE) finds its session ended when it comes back: its chunk is recorded on a new
-    connection, not lost to an error, and counted once."""
+    connection, not lost to an error, and counted once. (Outside a test's transaction, as a
+    worker is: the connection really is closed and opened again.)"""
     from django.db import OperationalError
 
     from fleetbuilder.runs import ChunkedRun
