@@ -47,6 +47,12 @@ def browser_owner_token(request: HttpRequest | None) -> str | None:
     return session_owner_token(session) if session is not None else None
 
 
+def owner_key(owner: Any, owner_token: str) -> str:
+    """Who asks, as one key: the account if signed in, else the browser's owner token."""
+    signed_in = owner is not None and owner.is_authenticated
+    return f"user:{owner.pk}" if signed_in else f"session:{owner_token}"
+
+
 def lock_owner(key: str) -> None:
     """Serialise the starts of one owner (a run, an analysis, a queued render), so two at once
     cannot both pass a limit. Call it inside the transaction that checks the limit.

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from fleetbuilder import sharedstate
-from fleetbuilder.ownership import lock_owner
+from fleetbuilder.ownership import lock_owner, owner_key
 from fleetbuilder.runs import RunLife, RunStatus
 
 # R-155: unfinished jobs of one kind (prints, or packs) a requester may have, and in all.
@@ -128,10 +128,7 @@ class QueuedRender(RunLife):
         """The requester's jobs of this kind, with the requester's lock held (in a
         transaction) until it ends."""
         signed_in = owner is not None and owner.is_authenticated
-        lock_owner(
-            f"render:{cls.__name__}:"
-            + (f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
-        )
+        lock_owner(f"render:{cls.__name__}:{owner_key(owner, owner_token)}")
         return cls.objects.owned_by(owner if signed_in else None, owner_token)
 
     @classmethod

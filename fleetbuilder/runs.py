@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.utils import timezone
 
-from fleetbuilder.ownership import lock_owner
+from fleetbuilder.ownership import lock_owner, owner_key
 from rules_core.sim import SimError
 
 HOST = socket.gethostname()
@@ -52,12 +52,6 @@ class RunRefused(Exception):
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
         self.status = status
-
-
-def owner_key(owner: Any, owner_token: str) -> str:
-    """Who starts a run, for the owner's lock: the account if signed in, else the browser."""
-    signed_in = owner is not None and owner.is_authenticated
-    return f"user:{owner.pk}" if signed_in else f"session:{owner_token}"
 
 
 def lock_run_owner(owner: Any, owner_token: str) -> None:

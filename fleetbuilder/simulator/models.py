@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from fleetbuilder import sharedstate
 from fleetbuilder.catalog import editions
-from fleetbuilder.ownership import OwnedQuerySet, lock_owner
+from fleetbuilder.ownership import OwnedQuerySet, lock_owner, owner_key
 from fleetbuilder.runs import ChunkedRun, Key, Played, RunRefused, lock_run_owner
 from rules_core import catalog as core
 from rules_core import fleet as rf
@@ -155,7 +155,7 @@ class Matchup(ChunkedRun, models.Model):
             raise ValueError(f"A run plays 1 to {MAX_BATTLES} battles.")
         sharedstate.check_up()  # Redis away a moment ago: a 503 at once, nothing kept
         signed_in = owner is not None and owner.is_authenticated
-        client = client or (f"user:{owner.pk}" if signed_in else f"session:{owner_token}")
+        client = client or owner_key(owner, owner_token)
         per_battle = fairness.battle_seconds(fleet_a, fleet_b, options)
         cost = fairness.run_seconds(per_battle, battles)
         matchup = cls(
