@@ -282,7 +282,13 @@ def test_a_chunk_delivered_twice_counts_once(
 
 
 def test_a_worker_whose_database_connection_went_records_on_a_new_one(
-    transactional_db, started: Callable[..., Matchup], held_chunks, settings, monkeypatch, caplog
+    transactional_db,
+    catalog,  # loaded again if an earlier transactional test emptied the database
+    started: Callable[..., Matchup],
+    held_chunks,
+    settings,
+    monkeypatch,
+    caplog,
 ) -> None:
     """A worker cut off from the database longer than the server waits for a silent client
     (DB_KEEPALIVE) finds its session ended when it comes back: its chunk is recorded on a new
